@@ -1,0 +1,15 @@
+//! Types generated from `proto/backoffice`: gRPC services and event messages.
+
+/// `backoffice.stores.v1`
+pub mod stores {
+    pub mod v1 {
+        tonic::include_proto!("backoffice.stores.v1");
+    }
+}
+
+/// `backoffice.events.v1`
+pub mod events {
+    pub mod v1 {
+        tonic::include_proto!("backoffice.events.v1");
+    }
+}

@@ -1,0 +1,272 @@
+//! The database: sqlx `Any` with one SQL code path for SQLite and PostgreSQL.
+//!
+//! SQLite runs in WAL mode with a busy timeout, and write transactions start with
+//! `BEGIN IMMEDIATE` so two writers never deadlock upgrading a read lock. Flags are BIGINT
+//! 0/1, JSON and UUIDs are TEXT, times are BIGINT milliseconds in both dialects.
+
+use std::time::Duration;
+
+use anyhow::Context as _;
+use sqlx::any::{AnyPoolOptions, AnyRow};
+use sqlx::migrate::Migrator;
+use sqlx::{Any, AnyPool, Executor, Row, Transaction};
+
+/// Which database a pool talks to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    /// SQLite (embedded).
+    Sqlite,
+    /// PostgreSQL.
+    Postgres,
+}
+
+/// A service's database.
+#[derive(Clone, Debug)]
+pub struct Db {
+    pool: AnyPool,
+    dialect: Dialect,
+}
+
+/// A write transaction.
+pub type Tx = Transaction<'static, Any>;
+
+/// Tables every service has: the outbox, the inbox and dead letters. Created before the
+/// service's own migrations, idempotently, in both dialects.
+const KIT_TABLES: &[(&str, &str)] = &[
+    (
+        "CREATE TABLE IF NOT EXISTS outbox (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            event_id TEXT NOT NULL UNIQUE,
+            event_type TEXT NOT NULL,
+            store_id BIGINT NOT NULL,
+            envelope BLOB NOT NULL,
+            created_at BIGINT NOT NULL,
+            sent_at BIGINT
+        )",
+        "CREATE TABLE IF NOT EXISTS outbox (
+            id BIGSERIAL PRIMARY KEY,
+            event_id TEXT NOT NULL UNIQUE,
+            event_type TEXT NOT NULL,
+            store_id BIGINT NOT NULL,
+            envelope BYTEA NOT NULL,
+            created_at BIGINT NOT NULL,
+            sent_at BIGINT
+        )",
+    ),
+    (
+        "CREATE INDEX IF NOT EXISTS outbox_unsent ON outbox (sent_at, id)",
+        "CREATE INDEX IF NOT EXISTS outbox_unsent ON outbox (sent_at, id)",
+    ),
+    (
+        "CREATE TABLE IF NOT EXISTS processed_events (
+            consumer TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            processed_at BIGINT NOT NULL,
+            PRIMARY KEY (consumer, event_id)
+        )",
+        "CREATE TABLE IF NOT EXISTS processed_events (
+            consumer TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            processed_at BIGINT NOT NULL,
+            PRIMARY KEY (consumer, event_id)
+        )",
+    ),
+    (
+        "CREATE TABLE IF NOT EXISTS dead_letters (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            consumer TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            envelope BLOB NOT NULL,
+            error TEXT NOT NULL,
+            deliveries BIGINT NOT NULL,
+            created_at BIGINT NOT NULL
+        )",
+        "CREATE TABLE IF NOT EXISTS dead_letters (
+            id BIGSERIAL PRIMARY KEY,
+            consumer TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            envelope BYTEA NOT NULL,
+            error TEXT NOT NULL,
+            deliveries BIGINT NOT NULL,
+            created_at BIGINT NOT NULL
+        )",
+    ),
+];
+
+impl Db {
+    /// Connects to `url` (`sqlite://path` or `postgres://...`). A SQLite file and its folder
+    /// are created when missing.
+    pub async fn connect(url: &str) -> anyhow::Result<Db> {
+        sqlx::any::install_default_drivers();
+        let dialect = if url.starts_with("sqlite:") {
+            Dialect::Sqlite
+        } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
+            Dialect::Postgres
+        } else {
+            anyhow::bail!("unsupported database URL scheme (use sqlite:// or postgres://)");
+        };
+        let pool = match dialect {
+            Dialect::Sqlite => {
+                let (path, _) = url
+                    .trim_start_matches("sqlite://")
+                    .trim_start_matches("sqlite:")
+                    .split_once('?')
+                    .unwrap_or((url.trim_start_matches("sqlite://").trim_start_matches("sqlite:"), ""));
+                if path != ":memory:" {
+                    if let Some(parent) = std::path::Path::new(path).parent() {
+                        if !parent.as_os_str().is_empty() {
+                            std::fs::create_dir_all(parent)
+                                .with_context(|| format!("creating {}", parent.display()))?;
+                        }
+                    }
+                }
+                let url = if url.contains('?') { url.to_string() } else { format!("{url}?mode=rwc") };
+                AnyPoolOptions::new()
+                    .max_connections(8)
+                    .min_connections(1)
+                    .acquire_timeout(Duration::from_secs(30))
+                    .after_connect(|conn, _| {
+                        Box::pin(async move {
+                            conn.execute("PRAGMA journal_mode = WAL").await?;
+                            conn.execute("PRAGMA busy_timeout = 10000").await?;
+                            conn.execute("PRAGMA synchronous = NORMAL").await?;
+                            conn.execute("PRAGMA foreign_keys = ON").await?;
+                            Ok(())
+                        })
+                    })
+                    .connect(&url)
+                    .await
+                    .context("opening the SQLite database")?
+            }
+            Dialect::Postgres => AnyPoolOptions::new()
+                .max_connections(16)
+                .acquire_timeout(Duration::from_secs(30))
+                .connect(url)
+                .await
+                .with_context(|| format!("connecting to {}", crate::config::redact_url(url)))?,
+        };
+        Ok(Db { pool, dialect })
+    }
+
+    /// Creates the kit's tables, then runs the service's migrations for this dialect.
+    pub async fn migrate(&self, sqlite: &Migrator, postgres: &Migrator) -> anyhow::Result<()> {
+        self.create_kit_tables().await?;
+        let migrator = match self.dialect {
+            Dialect::Sqlite => sqlite,
+            Dialect::Postgres => postgres,
+        };
+        migrator.run(&self.pool).await.context("running migrations")?;
+        Ok(())
+    }
+
+    /// Creates the outbox, inbox and dead-letter tables if missing.
+    pub async fn create_kit_tables(&self) -> anyhow::Result<()> {
+        for (lite, pg) in KIT_TABLES {
+            let sql = match self.dialect {
+                Dialect::Sqlite => *lite,
+                Dialect::Postgres => *pg,
+            };
+            self.pool.execute(sql).await.context("creating kit tables")?;
+        }
+        Ok(())
+    }
+
+    /// Starts a write transaction (`BEGIN IMMEDIATE` on SQLite).
+    pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
+        match self.dialect {
+            Dialect::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Dialect::Postgres => self.pool.begin().await,
+        }
+    }
+
+    /// The pool, for reads.
+    pub fn pool(&self) -> &AnyPool {
+        &self.pool
+    }
+
+    /// The dialect.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// Answers when the database answers a trivial query.
+    pub async fn ping(&self) -> bool {
+        sqlx::query("SELECT 1").fetch_one(&self.pool).await.is_ok()
+    }
+
+    /// Every table and its columns (name, normalised type), sorted: used to prove the two
+    /// dialects' migrations agree.
+    pub async fn schema(&self) -> anyhow::Result<Vec<(String, Vec<String>)>> {
+        let tables: Vec<String> = match self.dialect {
+            Dialect::Sqlite => sqlx::query(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' \
+                 AND name <> '_sqlx_migrations' ORDER BY name",
+            )
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|r: &AnyRow| r.get::<String, _>(0))
+            .collect(),
+            Dialect::Postgres => sqlx::query(
+                "SELECT table_name::TEXT FROM information_schema.tables WHERE table_schema = current_schema() \
+                 AND table_name <> '_sqlx_migrations' ORDER BY table_name",
+            )
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|r: &AnyRow| r.get::<String, _>(0))
+            .collect(),
+        };
+        let mut out = Vec::new();
+        for t in tables {
+            let mut cols: Vec<String> = match self.dialect {
+                Dialect::Sqlite => sqlx::query(&format!("SELECT name, type FROM pragma_table_info('{t}')"))
+                    .fetch_all(&self.pool)
+                    .await?
+                    .iter()
+                    .map(|r| format!("{}:{}", r.get::<String, _>(0), normalise_type(&r.get::<String, _>(1))))
+                    .collect(),
+                Dialect::Postgres => sqlx::query(
+                    "SELECT column_name::TEXT, data_type::TEXT FROM information_schema.columns \
+                     WHERE table_schema = current_schema() AND table_name = $1",
+                )
+                .bind(&t)
+                .fetch_all(&self.pool)
+                .await?
+                .iter()
+                .map(|r| format!("{}:{}", r.get::<String, _>(0), normalise_type(&r.get::<String, _>(1))))
+                .collect(),
+            };
+            cols.sort();
+            out.push((t, cols));
+        }
+        Ok(out)
+    }
+
+    /// Closes the pool, waiting for connections to return.
+    pub async fn close(&self) {
+        self.pool.close().await;
+    }
+}
+
+fn normalise_type(t: &str) -> &'static str {
+    let t = t.to_ascii_lowercase();
+    if t.contains("int") || t.contains("serial") {
+        "integer"
+    } else if t.contains("char") || t.contains("text") {
+        "text"
+    } else if t.contains("blob") || t.contains("bytea") {
+        "bytes"
+    } else if t.contains("real") || t.contains("double") || t.contains("float") || t.contains("numeric") {
+        "real"
+    } else {
+        "other"
+    }
+}
+
+/// `?`-free helper: true when a statement changed at least one row.
+pub fn changed(r: &sqlx::any::AnyQueryResult) -> bool {
+    r.rows_affected() > 0
+}

@@ -1,0 +1,233 @@
+//! One error type for every service, carried over gRPC as a `tonic::Status` with a stable
+//! code in the `bo-error-code` metadata and field errors as JSON in the details.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+use tonic::{Code, Status};
+
+/// The metadata key that carries the stable error code.
+pub const ERROR_CODE_KEY: &str = "bo-error-code";
+
+/// Which family an error belongs to; decides the gRPC code and the HTTP status.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The record does not exist (in this store).
+    NotFound,
+    /// The input breaks a rule; `fields` says which.
+    Invalid,
+    /// The input clashes with an existing record.
+    Conflict,
+    /// The caller is not signed in, or the token is bad.
+    Unauthenticated,
+    /// The caller is signed in but lacks the right.
+    PermissionDenied,
+    /// The record is in a state that refuses the action.
+    FailedPrecondition,
+    /// Too many requests.
+    TooManyRequests,
+    /// A service could not be reached.
+    Unavailable,
+    /// Anything else; details stay in the logs.
+    Internal,
+}
+
+/// A rule broken by one field: `code` is a message key the app translates.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldError {
+    /// The field, in snake_case as on the wire.
+    pub field: String,
+    /// The message key, e.g. `validation.phone_digits`.
+    pub code: String,
+}
+
+impl FieldError {
+    /// A field error.
+    pub fn new(field: impl Into<String>, code: impl Into<String>) -> Self {
+        Self { field: field.into(), code: code.into() }
+    }
+}
+
+/// The error every layer returns.
+#[derive(Debug, thiserror::Error)]
+#[error("{kind:?}: {code}")]
+pub struct Error {
+    /// The family.
+    pub kind: Kind,
+    /// The stable code, e.g. `customer_phone_duplicate`.
+    pub code: Cow<'static, str>,
+    /// Field errors for `Kind::Invalid`.
+    pub fields: Vec<FieldError>,
+    /// The cause, logged and never sent to a client.
+    #[source]
+    pub source: Option<anyhow::Error>,
+}
+
+/// Result with [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl Error {
+    /// An error of `kind` with `code`.
+    pub fn new(kind: Kind, code: impl Into<Cow<'static, str>>) -> Self {
+        Self { kind, code: code.into(), fields: Vec::new(), source: None }
+    }
+    /// Not found.
+    pub fn not_found(code: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(Kind::NotFound, code)
+    }
+    /// A clash with an existing record.
+    pub fn conflict(code: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(Kind::Conflict, code)
+    }
+    /// Not signed in.
+    pub fn unauthenticated(code: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(Kind::Unauthenticated, code)
+    }
+    /// Not allowed.
+    pub fn permission_denied(code: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(Kind::PermissionDenied, code)
+    }
+    /// Refused in the record's state.
+    pub fn failed_precondition(code: impl Into<Cow<'static, str>>) -> Self {
+        Self::new(Kind::FailedPrecondition, code)
+    }
+    /// Broken rules, one or more fields.
+    pub fn invalid(fields: Vec<FieldError>) -> Self {
+        Self { kind: Kind::Invalid, code: "validation_failed".into(), fields, source: None }
+    }
+    /// One broken rule.
+    pub fn invalid_field(field: &str, code: &str) -> Self {
+        Self::invalid(vec![FieldError::new(field, code)])
+    }
+    /// An internal failure with its cause.
+    pub fn internal(source: impl Into<anyhow::Error>) -> Self {
+        Self { kind: Kind::Internal, code: "internal".into(), fields: Vec::new(), source: Some(source.into()) }
+    }
+
+    /// The gRPC code for this error's kind.
+    pub fn grpc_code(&self) -> Code {
+        match self.kind {
+            Kind::NotFound => Code::NotFound,
+            Kind::Invalid => Code::InvalidArgument,
+            Kind::Conflict => Code::AlreadyExists,
+            Kind::Unauthenticated => Code::Unauthenticated,
+            Kind::PermissionDenied => Code::PermissionDenied,
+            Kind::FailedPrecondition => Code::FailedPrecondition,
+            Kind::TooManyRequests => Code::ResourceExhausted,
+            Kind::Unavailable => Code::Unavailable,
+            Kind::Internal => Code::Internal,
+        }
+    }
+
+    /// Reads an error back from a status received from another service.
+    pub fn from_status(status: &Status) -> Self {
+        let code = status
+            .metadata()
+            .get(ERROR_CODE_KEY)
+            .and_then(|v| v.to_str().ok())
+            .map(|s| s.to_string());
+        let kind = match status.code() {
+            Code::NotFound => Kind::NotFound,
+            Code::InvalidArgument => Kind::Invalid,
+            Code::AlreadyExists => Kind::Conflict,
+            Code::Unauthenticated => Kind::Unauthenticated,
+            Code::PermissionDenied => Kind::PermissionDenied,
+            Code::FailedPrecondition => Kind::FailedPrecondition,
+            Code::ResourceExhausted => Kind::TooManyRequests,
+            Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => Kind::Unavailable,
+            _ => Kind::Internal,
+        };
+        let code = code.unwrap_or_else(|| match kind {
+            Kind::Unavailable => "service_unavailable".into(),
+            _ => "internal".into(),
+        });
+        let fields = if kind == Kind::Invalid {
+            serde_json::from_slice(status.details()).unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        let source = (kind == Kind::Internal || kind == Kind::Unavailable)
+            .then(|| anyhow::anyhow!("{}: {}", status.code(), status.message()));
+        Self { kind, code: code.into(), fields, source }
+    }
+}
+
+impl From<Error> for Status {
+    fn from(e: Error) -> Status {
+        if e.kind == Kind::Internal {
+            // The cause stays here; the caller sees only the code.
+            tracing::error!(error = ?e.source, "internal error");
+        }
+        let details = if e.fields.is_empty() {
+            bytes::Bytes::new()
+        } else {
+            serde_json::to_vec(&e.fields).unwrap_or_default().into()
+        };
+        let mut status = Status::with_details(e.grpc_code(), e.code.to_string(), details);
+        if let Ok(v) = e.code.parse() {
+            status.metadata_mut().insert(ERROR_CODE_KEY, v);
+        }
+        status
+    }
+}
+
+impl From<Status> for Error {
+    fn from(s: Status) -> Self {
+        Error::from_status(&s)
+    }
+}
+
+impl From<sqlx::Error> for Error {
+    fn from(e: sqlx::Error) -> Self {
+        Error::internal(e)
+    }
+}
+
+impl From<anyhow::Error> for Error {
+    fn from(e: anyhow::Error) -> Self {
+        Error::internal(e)
+    }
+}
+
+/// True when a database error is a unique-constraint violation (both dialects).
+pub fn is_unique_violation(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::Database(db) => {
+            db.kind() == sqlx::error::ErrorKind::UniqueViolation
+                || db.code().is_some_and(|c| c == "23505" || c == "2067" || c == "1555")
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_through_status() {
+        let e = Error::invalid(vec![FieldError::new("tel", "validation.phone_digits")]);
+        let back = Error::from_status(&Status::from(e));
+        assert_eq!(back.kind, Kind::Invalid);
+        assert_eq!(back.code, "validation_failed");
+        assert_eq!(back.fields, vec![FieldError::new("tel", "validation.phone_digits")]);
+
+        let back = Error::from_status(&Status::from(Error::conflict("customer_phone_duplicate")));
+        assert_eq!(back.kind, Kind::Conflict);
+        assert_eq!(back.code, "customer_phone_duplicate");
+    }
+
+    #[test]
+    fn internal_errors_hide_their_cause() {
+        let status = Status::from(Error::internal(anyhow::anyhow!("password=hunter2 at db")));
+        assert_eq!(status.code(), Code::Internal);
+        assert!(!status.message().contains("hunter2"));
+    }
+
+    #[test]
+    fn transport_failures_become_unavailable() {
+        let back = Error::from_status(&Status::unavailable("connection refused"));
+        assert_eq!(back.kind, Kind::Unavailable);
+        assert_eq!(back.code, "service_unavailable");
+    }
+}

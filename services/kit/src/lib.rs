@@ -1,0 +1,23 @@
+//! What every back-office service shares: configuration pieces, the database, the event
+//! bus with its outbox and inbox, gRPC wiring, errors, money, paging, ids, time and
+//! telemetry.
+
+pub mod bus;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod grpc;
+pub mod inbox;
+pub mod money;
+pub mod outbox;
+pub mod paging;
+pub mod telemetry;
+pub mod testing;
+pub mod time;
+
+pub use error::{Error, FieldError, Result};
+
+/// A new event id: a UUIDv7, ordered by time.
+pub fn new_event_id() -> String {
+    uuid::Uuid::now_v7().to_string()
+}

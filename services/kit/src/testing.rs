@@ -1,0 +1,124 @@
+//! Helpers for tests in every crate: a fresh database per test on SQLite (always) and on
+//! PostgreSQL (when `TEST_DATABASE_URL` is set), and the NATS URL (`TEST_NATS_URL`). Under
+//! `CI=true` a missing backend is a failure, never a skip.
+
+use crate::db::Db;
+
+/// A backend a test may need.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    /// PostgreSQL, from `TEST_DATABASE_URL`.
+    Postgres,
+    /// NATS JetStream, from `TEST_NATS_URL`.
+    Nats,
+}
+
+impl Backend {
+    fn var(self) -> &'static str {
+        match self {
+            Backend::Postgres => "TEST_DATABASE_URL",
+            Backend::Nats => "TEST_NATS_URL",
+        }
+    }
+}
+
+/// The backend's URL, or `None` (with a note) when it is not configured. Panics under
+/// `CI=true` when it is missing.
+pub fn backend_url(b: Backend) -> Option<String> {
+    match std::env::var(b.var()).ok().filter(|s| !s.is_empty()) {
+        Some(url) => Some(url),
+        None => {
+            if std::env::var("CI").is_ok_and(|v| v == "true") {
+                panic!("{} is not set, and CI=true: the {b:?} suites must run in CI", b.var());
+            }
+            eprintln!("skipped: {b:?} suite ({} is not set)", b.var());
+            None
+        }
+    }
+}
+
+/// A database that lives as long as the test.
+pub struct TestDb {
+    /// The database.
+    pub db: Db,
+    /// Its URL.
+    pub url: String,
+    _dir: Option<tempfile::TempDir>,
+    pg_drop: Option<(String, String)>,
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let Some((admin_url, name)) = self.pg_drop.take() {
+            drop_pg_database(admin_url, name);
+        }
+    }
+}
+
+/// Drops a test database from a separate thread: Drop cannot be async.
+fn drop_pg_database(admin_url: String, name: String) {
+    let _ = std::thread::spawn(move || {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
+            return;
+        };
+        rt.block_on(async {
+            sqlx::any::install_default_drivers();
+            if let Ok(pool) = sqlx::AnyPool::connect(&admin_url).await {
+                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)")).execute(&pool).await;
+                pool.close().await;
+            }
+        });
+    })
+    .join();
+}
+
+/// A fresh, empty SQLite database in a temporary folder.
+pub async fn sqlite() -> TestDb {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = format!("sqlite://{}", dir.path().join("test.db").display());
+    let db = Db::connect(&url).await.expect("open sqlite");
+    TestDb { db, url, _dir: Some(dir), pg_drop: None }
+}
+
+/// A URL for a fresh PostgreSQL database created on the `TEST_DATABASE_URL` server, or
+/// `None` when it is not configured; the database is dropped with the guard.
+pub async fn postgres_url() -> Option<(String, PgGuard)> {
+    let admin_url = backend_url(Backend::Postgres)?;
+    sqlx::any::install_default_drivers();
+    let name = format!("bo_test_{}", uuid::Uuid::new_v4().simple());
+    let pool = sqlx::AnyPool::connect(&admin_url).await.expect("connect to TEST_DATABASE_URL");
+    sqlx::query(&format!("CREATE DATABASE {name}")).execute(&pool).await.expect("create test database");
+    pool.close().await;
+    let url = match admin_url.rfind('/') {
+        Some(i) if admin_url[..i].contains("://") && i > admin_url.find("://").unwrap_or(0) + 2 => {
+            let rest = &admin_url[i + 1..];
+            let query = rest.find('?').map(|q| &rest[q..]).unwrap_or("");
+            format!("{}/{name}{query}", &admin_url[..i])
+        }
+        _ => format!("{admin_url}/{name}"),
+    };
+    Some((url, PgGuard(Some((admin_url, name)))))
+}
+
+/// Drops a test PostgreSQL database when dropped.
+pub struct PgGuard(Option<(String, String)>);
+
+impl Drop for PgGuard {
+    fn drop(&mut self) {
+        if let Some((admin_url, name)) = self.0.take() {
+            drop_pg_database(admin_url, name);
+        }
+    }
+}
+
+/// A fresh PostgreSQL database, or `None` when `TEST_DATABASE_URL` is not set.
+pub async fn postgres() -> Option<TestDb> {
+    let (url, mut guard) = postgres_url().await?;
+    let db = Db::connect(&url).await.expect("open test postgres");
+    Some(TestDb { db, url, _dir: None, pg_drop: guard.0.take() })
+}
+
+/// A unique subject prefix, so tests sharing one NATS server never see each other.
+pub fn unique_prefix() -> String {
+    format!("t{}", &uuid::Uuid::new_v4().simple().to_string()[..12])
+}
