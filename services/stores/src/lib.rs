@@ -1,1 +1,47 @@
+//! The stores service: users and sessions, stores, roles and memberships, customers and
+//! their address books, and the gateway's idempotency keys.
+
+pub mod convert;
+pub mod demo;
 pub mod domain;
+pub mod grpc;
+pub mod store;
+
+use bo_kit::bus::SharedBus;
+use bo_kit::db::Db;
+use bo_kit::outbox::Relay;
+use bo_proto::stores::v1::stores_service_server::StoresServiceServer;
+use sqlx::migrate::Migrator;
+
+pub use grpc::StoresGrpc;
+
+/// SQLite migrations.
+pub static MIGRATIONS_SQLITE: Migrator = sqlx::migrate!("./migrations/sqlite");
+/// PostgreSQL migrations.
+pub static MIGRATIONS_POSTGRES: Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// The running service's parts.
+#[derive(Clone)]
+pub struct Service {
+    /// The gRPC implementation.
+    pub grpc: StoresGrpc,
+    /// The outbox relay (run it as a task).
+    pub relay: Relay,
+    /// The database.
+    pub db: Db,
+}
+
+impl Service {
+    /// Migrates `db` and builds the service.
+    pub async fn open(db: Db, bus: SharedBus, session_ttl_ms: i64) -> anyhow::Result<Service> {
+        db.migrate(&MIGRATIONS_SQLITE, &MIGRATIONS_POSTGRES).await?;
+        let relay = Relay::new(db.clone(), bus);
+        let grpc = StoresGrpc::new(store::Repo::new(db.clone()), relay.clone(), session_ttl_ms);
+        Ok(Service { grpc, relay, db })
+    }
+
+    /// The tonic server.
+    pub fn server(&self) -> StoresServiceServer<StoresGrpc> {
+        StoresServiceServer::new(self.grpc.clone())
+    }
+}

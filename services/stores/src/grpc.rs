@@ -1,0 +1,321 @@
+//! The tonic service: reads the call, applies the domain rules, calls storage, maps back.
+
+use bo_kit::grpc::CallCtx;
+use bo_kit::outbox::Relay;
+use bo_kit::Error;
+use bo_proto::stores::v1 as pb;
+use bo_proto::stores::v1::stores_service_server::StoresService;
+use tonic::{Request, Response, Status};
+
+use crate::convert;
+use crate::domain::customer::{self, AddressDraft, AddressPatch, CustomerDraft};
+use crate::domain::roles::status;
+use crate::domain::store::StorePatch;
+use crate::domain::user;
+use crate::store::{Idempotency, Repo};
+
+/// The stores service.
+#[derive(Clone)]
+pub struct StoresGrpc {
+    repo: Repo,
+    relay: Relay,
+    session_ttl_ms: i64,
+}
+
+impl StoresGrpc {
+    /// The service on `repo`, waking `relay` after writes with events.
+    pub fn new(repo: Repo, relay: Relay, session_ttl_ms: i64) -> Self {
+        Self { repo, relay, session_ttl_ms }
+    }
+
+    /// Creates an owner and their store (used by the admin command and the demo).
+    pub async fn create_owner(&self, r: pb::CreateOwnerRequest) -> bo_kit::Result<pb::CreateOwnerResponse> {
+        user::validate_new_account(&r.email, &r.password)?;
+        if r.store_name.trim().is_empty() {
+            return Err(Error::invalid_field("store_name", crate::domain::msg::REQUIRED));
+        }
+        let hash = user::hash_password(&r.password)?;
+        let (u, s) = self
+            .repo
+            .create_owner(&user::normalise_email(&r.email), &hash, r.first_name.trim(), r.last_name.trim(), r.store_name.trim())
+            .await?;
+        Ok(pb::CreateOwnerResponse { user: Some(convert::user(&u)), store: Some(convert::store(&s)) })
+    }
+}
+
+type Rpc<T> = Result<Response<T>, Status>;
+
+fn ok<T>(v: T) -> Rpc<T> {
+    Ok(Response::new(v))
+}
+
+fn address_draft(a: Option<pb::AddressInput>) -> AddressDraft {
+    let a = a.unwrap_or_default();
+    AddressDraft {
+        name: a.name,
+        tel: a.tel,
+        address: a.address,
+        sub_district: a.sub_district,
+        district: a.district,
+        state_province: a.state_province,
+        postcode: a.postcode,
+        country: a.country,
+        city: a.city,
+        email: a.email,
+    }
+}
+
+fn address_patch(p: Option<pb::AddressPatch>) -> AddressPatch {
+    let p = p.unwrap_or_default();
+    AddressPatch {
+        name: p.name,
+        tel: p.tel,
+        address: p.address,
+        sub_district: p.sub_district,
+        district: p.district,
+        state_province: p.state_province,
+        postcode: p.postcode,
+        country: p.country,
+        city: p.city,
+        email: p.email,
+    }
+}
+
+#[tonic::async_trait]
+impl StoresService for StoresGrpc {
+    async fn authenticate(&self, req: Request<pb::AuthenticateRequest>) -> Rpc<pb::AuthenticateResponse> {
+        let r = req.into_inner();
+        let found = self.repo.user_by_email(&user::normalise_email(&r.email)).await?;
+        let password = r.password;
+        let hash = found.as_ref().map(|u| u.password_hash.clone());
+        // argon2 is deliberately slow: keep it off the async workers.
+        let valid = tokio::task::spawn_blocking(move || user::verify_password(&password, hash.as_deref()))
+            .await
+            .map_err(Error::internal)?;
+        let Some(u) = found.filter(|_| valid) else {
+            return Err(Error::unauthenticated("invalid_credentials").into());
+        };
+        let session_id = self.repo.create_session(u.id, self.session_ttl_ms).await?;
+        ok(pb::AuthenticateResponse { user: Some(convert::user(&u)), session_id })
+    }
+
+    async fn end_session(&self, req: Request<pb::EndSessionRequest>) -> Rpc<pb::EndSessionResponse> {
+        self.repo.end_session(&req.into_inner().session_id).await?;
+        ok(pb::EndSessionResponse {})
+    }
+
+    async fn check_session(&self, req: Request<pb::CheckSessionRequest>) -> Rpc<pb::CheckSessionResponse> {
+        let user = self.repo.session_user(&req.into_inner().session_id).await?;
+        ok(pb::CheckSessionResponse { active: user.is_some(), user_id: user.unwrap_or(0) })
+    }
+
+    async fn create_owner(&self, req: Request<pb::CreateOwnerRequest>) -> Rpc<pb::CreateOwnerResponse> {
+        ok(StoresGrpc::create_owner(self, req.into_inner()).await?)
+    }
+
+    async fn list_user_stores(&self, req: Request<pb::ListUserStoresRequest>) -> Rpc<pb::ListUserStoresResponse> {
+        let r = req.into_inner();
+        let (rows, page) = self.repo.memberships(r.user_id, convert::page_request(r.page.as_ref())).await?;
+        ok(pb::ListUserStoresResponse {
+            memberships: rows.iter().map(convert::membership).collect(),
+            page: Some(convert::page(&page)),
+        })
+    }
+
+    async fn get_user_store(&self, req: Request<pb::GetUserStoreRequest>) -> Rpc<pb::GetUserStoreResponse> {
+        let r = req.into_inner();
+        let m = self.repo.membership(r.user_id, r.id).await?;
+        ok(pb::GetUserStoreResponse { membership: Some(convert::membership(&m)) })
+    }
+
+    async fn authorize(&self, req: Request<pb::AuthorizeRequest>) -> Rpc<pb::AuthorizeResponse> {
+        let r = req.into_inner();
+        match self.repo.membership_in(r.user_id, r.store_id).await? {
+            Some(m) if m.status == status::ACTIVE => ok(pb::AuthorizeResponse { membership: Some(convert::membership(&m)) }),
+            Some(_) => Err(Error::permission_denied("membership_inactive").into()),
+            None => Err(Error::permission_denied("not_a_member").into()),
+        }
+    }
+
+    async fn get_store(&self, req: Request<pb::GetStoreRequest>) -> Rpc<pb::GetStoreResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let s = self.repo.store(ctx.store_id).await?;
+        ok(pb::GetStoreResponse { store: Some(convert::store(&s)) })
+    }
+
+    async fn update_store(&self, req: Request<pb::UpdateStoreRequest>) -> Rpc<pb::UpdateStoreResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let patch = StorePatch {
+            name: r.name,
+            address: r.address,
+            sub_district: r.sub_district,
+            district: r.district,
+            province: r.province,
+            postcode: r.postcode,
+            tel: r.tel,
+            vat_included: r.vat_included,
+        }
+        .validate()?;
+        let s = self.repo.update_store(ctx.store_id, ctx.user_id, patch).await?;
+        ok(pb::UpdateStoreResponse { store: Some(convert::store(&s)) })
+    }
+
+    async fn list_customers(&self, req: Request<pb::ListCustomersRequest>) -> Rpc<pb::ListCustomersResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let (rows, page) = self.repo.customers(ctx.store_id, &r.search, convert::page_request(r.page.as_ref())).await?;
+        ok(pb::ListCustomersResponse {
+            customers: rows.iter().map(convert::customer).collect(),
+            page: Some(convert::page(&page)),
+        })
+    }
+
+    async fn get_customer(&self, req: Request<pb::GetCustomerRequest>) -> Rpc<pb::GetCustomerResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let c = self.repo.customer(ctx.store_id, req.into_inner().id).await?;
+        ok(pb::GetCustomerResponse { customer: Some(convert::customer(&c)) })
+    }
+
+    async fn create_customer(&self, req: Request<pb::CreateCustomerRequest>) -> Rpc<pb::CreateCustomerResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let draft = CustomerDraft { name: r.name, tel: r.tel, email: r.email, facebook: r.facebook, line: r.line };
+        let (c, a) = customer::validate_new(draft, address_draft(r.address))?;
+        let row = self.repo.create_customer(ctx.store_id, ctx.user_id, c, a).await?;
+        self.relay.wake();
+        ok(pb::CreateCustomerResponse { customer: Some(convert::customer(&row)) })
+    }
+
+    async fn update_customer(&self, req: Request<pb::UpdateCustomerRequest>) -> Rpc<pb::UpdateCustomerResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let cur = self.repo.customer(ctx.store_id, r.id).await?;
+        let draft = CustomerDraft {
+            name: r.name.unwrap_or(cur.name.clone()),
+            tel: r.tel.unwrap_or(cur.tel.clone()),
+            email: r.email.unwrap_or(cur.email.clone()),
+            facebook: r.facebook.unwrap_or(cur.facebook.clone()),
+            line: r.line.unwrap_or(cur.line.clone()),
+        };
+        let patch = address_patch(r.address);
+        let mut errs = crate::domain::Errors::default();
+        let draft = draft.validate(&mut errs);
+        let address = if patch.is_empty() {
+            None
+        } else {
+            let current = self.repo.default_address(ctx.store_id, r.id).await?;
+            Some(current.draft().patched(&patch).validate(&mut errs, ""))
+        };
+        errs.finish()?;
+        let row = self.repo.update_customer(ctx.store_id, ctx.user_id, r.id, draft, address).await?;
+        self.relay.wake();
+        ok(pb::UpdateCustomerResponse { customer: Some(convert::customer(&row)) })
+    }
+
+    async fn delete_customer(&self, req: Request<pb::DeleteCustomerRequest>) -> Rpc<pb::DeleteCustomerResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        self.repo.delete_customer(ctx.store_id, ctx.user_id, req.into_inner().id).await?;
+        self.relay.wake();
+        ok(pb::DeleteCustomerResponse {})
+    }
+
+    async fn list_addresses(&self, req: Request<pb::ListAddressesRequest>) -> Rpc<pb::ListAddressesResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let (rows, page) =
+            self.repo.addresses(ctx.store_id, r.customer_id, convert::page_request(r.page.as_ref())).await?;
+        ok(pb::ListAddressesResponse {
+            addresses: rows.iter().map(convert::address).collect(),
+            page: Some(convert::page(&page)),
+        })
+    }
+
+    async fn get_address(&self, req: Request<pb::GetAddressRequest>) -> Rpc<pb::GetAddressResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let a = self.repo.address(ctx.store_id, r.customer_id, r.id).await?;
+        ok(pb::GetAddressResponse { address: Some(convert::address(&a)) })
+    }
+
+    async fn create_address(&self, req: Request<pb::CreateAddressRequest>) -> Rpc<pb::CreateAddressResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let owner = self.repo.customer(ctx.store_id, r.customer_id).await?;
+        let mut draft = address_draft(r.address);
+        // A new address is for the customer unless it names someone else.
+        if draft.name.trim().is_empty() {
+            draft.name = owner.name;
+        }
+        if draft.tel.trim().is_empty() {
+            draft.tel = owner.tel;
+        }
+        let a = customer::validate_address(draft)?;
+        let row = self.repo.create_address(ctx.store_id, ctx.user_id, r.customer_id, a, r.make_default).await?;
+        self.relay.wake();
+        ok(pb::CreateAddressResponse { address: Some(convert::address(&row)) })
+    }
+
+    async fn update_address(&self, req: Request<pb::UpdateAddressRequest>) -> Rpc<pb::UpdateAddressResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let cur = self.repo.address(ctx.store_id, r.customer_id, r.id).await?;
+        let a = customer::validate_address(cur.draft().patched(&address_patch(r.address)))?;
+        let row = self.repo.update_address(ctx.store_id, ctx.user_id, r.customer_id, r.id, a).await?;
+        self.relay.wake();
+        ok(pb::UpdateAddressResponse { address: Some(convert::address(&row)) })
+    }
+
+    async fn delete_address(&self, req: Request<pb::DeleteAddressRequest>) -> Rpc<pb::DeleteAddressResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        self.repo.delete_address(ctx.store_id, ctx.user_id, r.customer_id, r.id).await?;
+        self.relay.wake();
+        ok(pb::DeleteAddressResponse {})
+    }
+
+    async fn set_default_address(
+        &self,
+        req: Request<pb::SetDefaultAddressRequest>,
+    ) -> Rpc<pb::SetDefaultAddressResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let row = self.repo.set_default_address(ctx.store_id, ctx.user_id, r.customer_id, r.id).await?;
+        self.relay.wake();
+        ok(pb::SetDefaultAddressResponse { address: Some(convert::address(&row)) })
+    }
+
+    async fn begin_idempotent_request(
+        &self,
+        req: Request<pb::BeginIdempotentRequestRequest>,
+    ) -> Rpc<pb::BeginIdempotentRequestResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let (outcome, status, body) = match self.repo.begin_idempotent(ctx.store_id, &r.key, &r.fingerprint).await? {
+            Idempotency::Proceed => (pb::IdempotencyOutcome::Proceed, 0, Vec::new()),
+            Idempotency::Replay { status, body } => (pb::IdempotencyOutcome::Replay, status, body),
+            Idempotency::Mismatch => (pb::IdempotencyOutcome::Mismatch, 0, Vec::new()),
+            Idempotency::InProgress => (pb::IdempotencyOutcome::InProgress, 0, Vec::new()),
+        };
+        ok(pb::BeginIdempotentRequestResponse { outcome: outcome as i32, status, body })
+    }
+
+    async fn complete_idempotent_request(
+        &self,
+        req: Request<pb::CompleteIdempotentRequestRequest>,
+    ) -> Rpc<pb::CompleteIdempotentRequestResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        self.repo.complete_idempotent(ctx.store_id, &r.key, r.status, &r.body).await?;
+        ok(pb::CompleteIdempotentRequestResponse {})
+    }
+
+    async fn abandon_idempotent_request(
+        &self,
+        req: Request<pb::AbandonIdempotentRequestRequest>,
+    ) -> Rpc<pb::AbandonIdempotentRequestResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        self.repo.abandon_idempotent(ctx.store_id, &req.into_inner().key).await?;
+        ok(pb::AbandonIdempotentRequestResponse {})
+    }
+}

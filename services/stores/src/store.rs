@@ -1,0 +1,944 @@
+//! SQL for the stores service: one code path for SQLite and PostgreSQL.
+
+use bo_kit::db::{Db, Tx};
+use bo_kit::error::is_unique_violation;
+use bo_kit::outbox;
+use bo_kit::paging::{Page, PageRequest};
+use bo_kit::time::now_ms;
+use bo_kit::{Error, Result};
+use bo_proto::events::v1 as ev;
+use sqlx::FromRow;
+
+use crate::convert;
+use crate::domain::customer::{AddressDraft, CustomerDraft};
+use crate::domain::roles::{self, Permission};
+use crate::domain::store::StorePatch;
+
+/// A user row.
+#[derive(Debug, Clone, FromRow)]
+pub struct UserRow {
+    pub id: i64,
+    pub email: String,
+    pub password_hash: String,
+    pub first_name: String,
+    pub last_name: String,
+    pub tel: String,
+    pub created_at: i64,
+}
+
+/// A store row.
+#[derive(Debug, Clone, FromRow)]
+pub struct StoreRow {
+    pub id: i64,
+    pub name: String,
+    pub address: String,
+    pub sub_district: String,
+    pub district: String,
+    pub province: String,
+    pub postcode: String,
+    pub tel: String,
+    pub vat_included: i64,
+    pub menu_hiding_list: String,
+    pub gs_payment: i64,
+    pub gs_logistic: i64,
+    pub gs_product: i64,
+    pub gs_goods_receipt: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// A membership with its store, role and user.
+#[derive(Debug, Clone, FromRow)]
+pub struct MembershipRow {
+    pub id: i64,
+    pub user_id: i64,
+    pub store_id: i64,
+    pub permission: String,
+    pub status: String,
+    pub created_at: i64,
+    pub role_id: i64,
+    pub role_name: String,
+    pub role_permissions: String,
+    pub role_built_in: i64,
+    pub s_name: String,
+    pub s_address: String,
+    pub s_sub_district: String,
+    pub s_district: String,
+    pub s_province: String,
+    pub s_postcode: String,
+    pub s_tel: String,
+    pub s_vat_included: i64,
+    pub s_menu_hiding_list: String,
+    pub s_gs_payment: i64,
+    pub s_gs_logistic: i64,
+    pub s_gs_product: i64,
+    pub s_gs_goods_receipt: i64,
+    pub s_created_at: i64,
+    pub s_updated_at: i64,
+    pub user_email: String,
+    pub user_first_name: String,
+    pub user_last_name: String,
+    pub user_tel: String,
+    pub user_created_at: i64,
+}
+
+impl MembershipRow {
+    /// The membership's store.
+    pub fn store(&self) -> StoreRow {
+        StoreRow {
+            id: self.store_id,
+            name: self.s_name.clone(),
+            address: self.s_address.clone(),
+            sub_district: self.s_sub_district.clone(),
+            district: self.s_district.clone(),
+            province: self.s_province.clone(),
+            postcode: self.s_postcode.clone(),
+            tel: self.s_tel.clone(),
+            vat_included: self.s_vat_included,
+            menu_hiding_list: self.s_menu_hiding_list.clone(),
+            gs_payment: self.s_gs_payment,
+            gs_logistic: self.s_gs_logistic,
+            gs_product: self.s_gs_product,
+            gs_goods_receipt: self.s_gs_goods_receipt,
+            created_at: self.s_created_at,
+            updated_at: self.s_updated_at,
+        }
+    }
+}
+
+/// A customer with its default address.
+#[derive(Debug, Clone, FromRow)]
+pub struct CustomerRow {
+    pub id: i64,
+    pub store_id: i64,
+    pub name: String,
+    pub tel: String,
+    pub email: String,
+    pub facebook: String,
+    pub line: String,
+    pub order_count: i64,
+    pub created_by: i64,
+    pub updated_by: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub address_count: i64,
+    pub a_id: Option<i64>,
+    pub a_name: Option<String>,
+    pub a_tel: Option<String>,
+    pub a_address: Option<String>,
+    pub a_sub_district: Option<String>,
+    pub a_district: Option<String>,
+    pub a_state_province: Option<String>,
+    pub a_postcode: Option<String>,
+    pub a_country: Option<String>,
+    pub a_city: Option<String>,
+    pub a_email: Option<String>,
+    pub a_created_at: Option<i64>,
+    pub a_updated_at: Option<i64>,
+}
+
+/// An address row.
+#[derive(Debug, Clone, FromRow)]
+pub struct AddressRow {
+    pub id: i64,
+    pub customer_id: i64,
+    pub name: String,
+    pub tel: String,
+    pub address: String,
+    pub sub_district: String,
+    pub district: String,
+    pub state_province: String,
+    pub postcode: String,
+    pub country: String,
+    pub city: String,
+    pub email: String,
+    pub is_default: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl AddressRow {
+    /// The address as a draft, to patch and validate.
+    pub fn draft(&self) -> AddressDraft {
+        AddressDraft {
+            name: self.name.clone(),
+            tel: self.tel.clone(),
+            address: self.address.clone(),
+            sub_district: self.sub_district.clone(),
+            district: self.district.clone(),
+            state_province: self.state_province.clone(),
+            postcode: self.postcode.clone(),
+            country: self.country.clone(),
+            city: self.city.clone(),
+            email: self.email.clone(),
+        }
+    }
+}
+
+/// What to do with a write under an idempotency key.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Idempotency {
+    /// New key: go ahead.
+    Proceed,
+    /// Seen with the same request: here is the answer.
+    Replay { status: i32, body: Vec<u8> },
+    /// Seen with another request.
+    Mismatch,
+    /// The first request is still running.
+    InProgress,
+}
+
+/// How long an idempotency key is kept.
+pub const IDEMPOTENCY_TTL_MS: i64 = 24 * 3600 * 1000;
+
+const MEMBERSHIP_SELECT: &str = "SELECT m.id, m.user_id, m.store_id, m.permission, m.status, m.created_at, \
+    r.id AS role_id, r.name AS role_name, r.permissions AS role_permissions, r.built_in AS role_built_in, \
+    s.name AS s_name, s.address AS s_address, s.sub_district AS s_sub_district, s.district AS s_district, \
+    s.province AS s_province, s.postcode AS s_postcode, s.tel AS s_tel, s.vat_included AS s_vat_included, \
+    s.menu_hiding_list AS s_menu_hiding_list, s.gs_payment AS s_gs_payment, s.gs_logistic AS s_gs_logistic, \
+    s.gs_product AS s_gs_product, s.gs_goods_receipt AS s_gs_goods_receipt, s.created_at AS s_created_at, \
+    s.updated_at AS s_updated_at, \
+    u.email AS user_email, u.first_name AS user_first_name, u.last_name AS user_last_name, u.tel AS user_tel, \
+    u.created_at AS user_created_at \
+    FROM memberships m JOIN stores s ON s.id = m.store_id JOIN roles r ON r.id = m.role_id JOIN users u ON u.id = m.user_id";
+
+const CUSTOMER_SELECT: &str = "SELECT c.id, c.store_id, c.name, c.tel, c.email, c.facebook, c.line, c.order_count, \
+    c.created_by, c.updated_by, c.created_at, c.updated_at, \
+    (SELECT COUNT(*) FROM customer_addresses x WHERE x.customer_id = c.id) AS address_count, \
+    a.id AS a_id, a.name AS a_name, a.tel AS a_tel, a.address AS a_address, a.sub_district AS a_sub_district, \
+    a.district AS a_district, a.state_province AS a_state_province, a.postcode AS a_postcode, \
+    a.country AS a_country, a.city AS a_city, a.email AS a_email, a.created_at AS a_created_at, \
+    a.updated_at AS a_updated_at \
+    FROM customers c LEFT JOIN customer_addresses a ON a.customer_id = c.id AND a.is_default = 1";
+
+const ADDRESS_COLUMNS: &str = "id, customer_id, name, tel, address, sub_district, district, state_province, \
+    postcode, country, city, email, is_default, created_at, updated_at";
+
+/// The stores service's storage.
+#[derive(Clone)]
+pub struct Repo {
+    db: Db,
+}
+
+impl Repo {
+    /// Storage on `db`.
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// The database.
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    // ---- users and sessions ----
+
+    /// True when at least one user exists.
+    pub async fn has_users(&self) -> Result<bool> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM users").fetch_one(self.db.pool()).await?;
+        Ok(n > 0)
+    }
+
+    /// A user by email (normalised).
+    pub async fn user_by_email(&self, email: &str) -> Result<Option<UserRow>> {
+        Ok(sqlx::query_as::<_, UserRow>(
+            "SELECT id, email, password_hash, first_name, last_name, tel, created_at FROM users WHERE email = $1",
+        )
+        .bind(email)
+        .fetch_optional(self.db.pool())
+        .await?)
+    }
+
+    /// Creates an owner, their store, its built-in roles and the owner's membership.
+    pub async fn create_owner(
+        &self,
+        email: &str,
+        password_hash: &str,
+        first_name: &str,
+        last_name: &str,
+        store_name: &str,
+    ) -> Result<(UserRow, StoreRow)> {
+        let now = now_ms();
+        let mut tx = self.db.begin().await?;
+        let user_id: i64 = sqlx::query_scalar(
+            "INSERT INTO users (email, password_hash, first_name, last_name, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $5) RETURNING id",
+        )
+        .bind(email)
+        .bind(password_hash)
+        .bind(first_name)
+        .bind(last_name)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(|e| if is_unique_violation(&e) { Error::conflict("user_email_taken") } else { e.into() })?;
+        let store_id: i64 = sqlx::query_scalar(
+            "INSERT INTO stores (name, created_at, updated_at, updated_by) VALUES ($1, $2, $2, $3) RETURNING id",
+        )
+        .bind(store_name)
+        .bind(now)
+        .bind(user_id)
+        .fetch_one(&mut *tx)
+        .await?;
+        let mut owner_role = 0;
+        for (name, perms) in roles::built_in() {
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO roles (store_id, name, permissions, built_in, created_at, updated_at) \
+                 VALUES ($1, $2, $3, 1, $4, $4) RETURNING id",
+            )
+            .bind(store_id)
+            .bind(name)
+            .bind(serde_json::to_string(perms).map_err(Error::internal)?)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await?;
+            if name == Permission::Owner.as_str() {
+                owner_role = id;
+            }
+        }
+        sqlx::query(
+            "INSERT INTO memberships (user_id, store_id, permission, role_id, status, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $6)",
+        )
+        .bind(user_id)
+        .bind(store_id)
+        .bind(Permission::Owner.as_str())
+        .bind(owner_role)
+        .bind(roles::status::ACTIVE)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        let user = sqlx::query_as::<_, UserRow>(
+            "SELECT id, email, password_hash, first_name, last_name, tel, created_at FROM users WHERE id = $1",
+        )
+        .bind(user_id)
+        .fetch_one(&mut *tx)
+        .await?;
+        let store = fetch_store(&mut tx, store_id).await?;
+        tx.commit().await?;
+        Ok((user, store))
+    }
+
+    /// Opens a session for a user.
+    pub async fn create_session(&self, user_id: i64, ttl_ms: i64) -> Result<String> {
+        let id = uuid::Uuid::new_v4().simple().to_string();
+        let now = now_ms();
+        sqlx::query("INSERT INTO sessions (id, user_id, created_at, expires_at) VALUES ($1, $2, $3, $4)")
+            .bind(&id)
+            .bind(user_id)
+            .bind(now)
+            .bind(now + ttl_ms)
+            .execute(self.db.pool())
+            .await?;
+        Ok(id)
+    }
+
+    /// Ends a session.
+    pub async fn end_session(&self, id: &str) -> Result<()> {
+        sqlx::query("UPDATE sessions SET ended_at = $1 WHERE id = $2 AND ended_at IS NULL")
+            .bind(now_ms())
+            .bind(id)
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// The user of an open session.
+    pub async fn session_user(&self, id: &str) -> Result<Option<i64>> {
+        Ok(sqlx::query_scalar("SELECT user_id FROM sessions WHERE id = $1 AND ended_at IS NULL AND expires_at > $2")
+            .bind(id)
+            .bind(now_ms())
+            .fetch_optional(self.db.pool())
+            .await?)
+    }
+
+    // ---- memberships ----
+
+    /// A user's memberships that are not deleted, paged.
+    pub async fn memberships(&self, user_id: i64, page: PageRequest) -> Result<(Vec<MembershipRow>, Page)> {
+        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM memberships WHERE user_id = $1 AND status <> $2")
+            .bind(user_id)
+            .bind(roles::status::DELETED)
+            .fetch_one(self.db.pool())
+            .await?;
+        let page = page.resolve(total);
+        let rows = sqlx::query_as::<_, MembershipRow>(&format!(
+            "{MEMBERSHIP_SELECT} WHERE m.user_id = $1 AND m.status <> $2 ORDER BY m.id LIMIT $3 OFFSET $4"
+        ))
+        .bind(user_id)
+        .bind(roles::status::DELETED)
+        .bind(page.fetch)
+        .bind(page.offset)
+        .fetch_all(self.db.pool())
+        .await?;
+        Ok((rows, page))
+    }
+
+    /// One of a user's memberships.
+    pub async fn membership(&self, user_id: i64, id: i64) -> Result<MembershipRow> {
+        sqlx::query_as::<_, MembershipRow>(&format!(
+            "{MEMBERSHIP_SELECT} WHERE m.user_id = $1 AND m.id = $2 AND m.status <> $3"
+        ))
+        .bind(user_id)
+        .bind(id)
+        .bind(roles::status::DELETED)
+        .fetch_optional(self.db.pool())
+        .await?
+        .ok_or_else(|| Error::not_found("user_store_not_found"))
+    }
+
+    /// A user's membership of a store, whatever its status.
+    pub async fn membership_in(&self, user_id: i64, store_id: i64) -> Result<Option<MembershipRow>> {
+        Ok(sqlx::query_as::<_, MembershipRow>(&format!(
+            "{MEMBERSHIP_SELECT} WHERE m.user_id = $1 AND m.store_id = $2"
+        ))
+        .bind(user_id)
+        .bind(store_id)
+        .fetch_optional(self.db.pool())
+        .await?)
+    }
+
+    // ---- stores ----
+
+    /// A store.
+    pub async fn store(&self, id: i64) -> Result<StoreRow> {
+        let mut conn = self.db.pool().acquire().await?;
+        fetch_store(&mut conn, id).await
+    }
+
+    /// Changes a store.
+    pub async fn update_store(&self, id: i64, actor: i64, p: StorePatch) -> Result<StoreRow> {
+        let mut tx = self.db.begin().await?;
+        let cur = fetch_store(&mut tx, id).await?;
+        sqlx::query(
+            "UPDATE stores SET name = $1, address = $2, sub_district = $3, district = $4, province = $5, \
+             postcode = $6, tel = $7, vat_included = $8, updated_at = $9, updated_by = $10 WHERE id = $11",
+        )
+        .bind(p.name.unwrap_or(cur.name))
+        .bind(p.address.unwrap_or(cur.address))
+        .bind(p.sub_district.unwrap_or(cur.sub_district))
+        .bind(p.district.unwrap_or(cur.district))
+        .bind(p.province.unwrap_or(cur.province))
+        .bind(p.postcode.unwrap_or(cur.postcode))
+        .bind(p.tel.unwrap_or(cur.tel))
+        .bind(p.vat_included.map(i64::from).unwrap_or(cur.vat_included))
+        .bind(now_ms())
+        .bind(actor)
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        let store = fetch_store(&mut tx, id).await?;
+        tx.commit().await?;
+        Ok(store)
+    }
+
+    // ---- customers ----
+
+    /// A store's customers matching `search` (name or phone), newest first, paged.
+    pub async fn customers(&self, store_id: i64, search: &str, page: PageRequest) -> Result<(Vec<CustomerRow>, Page)> {
+        let search = search.trim();
+        let (filter, name_pattern, tel_pattern) = if search.is_empty() {
+            ("", String::new(), String::new())
+        } else {
+            let digits: String = search.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
+            let tel = if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                format!("%{}%", like_escape(&digits))
+            } else {
+                // Never matches a phone: phones are digits only.
+                "\u{1}".to_string()
+            };
+            (
+                " AND (LOWER(c.name) LIKE $2 ESCAPE '\\' OR c.tel LIKE $3 ESCAPE '\\')",
+                format!("%{}%", like_escape(&search.to_lowercase())),
+                tel,
+            )
+        };
+        let count_sql = format!(
+            "SELECT COUNT(*) FROM customers c WHERE c.store_id = $1{}",
+            if filter.is_empty() { "" } else { filter }
+        );
+        let mut count = sqlx::query_scalar::<_, i64>(&count_sql).bind(store_id);
+        if !filter.is_empty() {
+            count = count.bind(&name_pattern).bind(&tel_pattern);
+        }
+        let total = count.fetch_one(self.db.pool()).await?;
+        let page = page.resolve(total);
+        let (limit_at, offset_at) = if filter.is_empty() { (2, 3) } else { (4, 5) };
+        let sql = format!(
+            "{CUSTOMER_SELECT} WHERE c.store_id = $1{filter} ORDER BY c.id DESC LIMIT ${limit_at} OFFSET ${offset_at}"
+        );
+        let mut q = sqlx::query_as::<_, CustomerRow>(&sql).bind(store_id);
+        if !filter.is_empty() {
+            q = q.bind(&name_pattern).bind(&tel_pattern);
+        }
+        let rows = q.bind(page.fetch).bind(page.offset).fetch_all(self.db.pool()).await?;
+        Ok((rows, page))
+    }
+
+    /// One customer of a store.
+    pub async fn customer(&self, store_id: i64, id: i64) -> Result<CustomerRow> {
+        let mut conn = self.db.pool().acquire().await?;
+        fetch_customer(&mut conn, store_id, id).await
+    }
+
+    /// Creates a customer with its default address.
+    pub async fn create_customer(
+        &self,
+        store_id: i64,
+        actor: i64,
+        c: CustomerDraft,
+        a: AddressDraft,
+    ) -> Result<CustomerRow> {
+        let now = now_ms();
+        let mut tx = self.db.begin().await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO customers (store_id, name, tel, email, facebook, line, created_by, updated_by, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $8) RETURNING id",
+        )
+        .bind(store_id)
+        .bind(&c.name)
+        .bind(&c.tel)
+        .bind(&c.email)
+        .bind(&c.facebook)
+        .bind(&c.line)
+        .bind(actor)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(phone_conflict)?;
+        insert_address(&mut tx, store_id, id, actor, &a, true, now).await?;
+        let row = fetch_customer(&mut tx, store_id, id).await?;
+        history(&mut tx, store_id, id, "created", actor, "").await?;
+        outbox::enqueue(&mut tx, "stores.customer.created", store_id, actor, &ev::CustomerCreated {
+            customer: Some(convert::customer(&row)),
+        })
+        .await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// Changes a customer; `address` (already validated) replaces its default address.
+    pub async fn update_customer(
+        &self,
+        store_id: i64,
+        actor: i64,
+        id: i64,
+        c: CustomerDraft,
+        address: Option<AddressDraft>,
+    ) -> Result<CustomerRow> {
+        let now = now_ms();
+        let mut tx = self.db.begin().await?;
+        let changed = sqlx::query(
+            "UPDATE customers SET name = $1, tel = $2, email = $3, facebook = $4, line = $5, updated_by = $6, \
+             updated_at = $7 WHERE store_id = $8 AND id = $9",
+        )
+        .bind(&c.name)
+        .bind(&c.tel)
+        .bind(&c.email)
+        .bind(&c.facebook)
+        .bind(&c.line)
+        .bind(actor)
+        .bind(now)
+        .bind(store_id)
+        .bind(id)
+        .execute(&mut *tx)
+        .await
+        .map_err(phone_conflict)?;
+        if changed.rows_affected() == 0 {
+            return Err(Error::not_found("customer_not_found"));
+        }
+        if let Some(a) = address {
+            let default_id: i64 = sqlx::query_scalar(
+                "SELECT id FROM customer_addresses WHERE customer_id = $1 AND is_default = 1",
+            )
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+            write_address(&mut tx, default_id, actor, &a, now).await?;
+        }
+        let row = fetch_customer(&mut tx, store_id, id).await?;
+        history(&mut tx, store_id, id, "updated", actor, "").await?;
+        customer_updated(&mut tx, &row, actor).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// Deletes a customer and its addresses.
+    pub async fn delete_customer(&self, store_id: i64, actor: i64, id: i64) -> Result<()> {
+        let mut tx = self.db.begin().await?;
+        sqlx::query("DELETE FROM customer_addresses WHERE store_id = $1 AND customer_id = $2")
+            .bind(store_id)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        let gone = sqlx::query("DELETE FROM customers WHERE store_id = $1 AND id = $2")
+            .bind(store_id)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        if gone.rows_affected() == 0 {
+            return Err(Error::not_found("customer_not_found"));
+        }
+        history(&mut tx, store_id, id, "deleted", actor, "").await?;
+        outbox::enqueue(&mut tx, "stores.customer.deleted", store_id, actor, &ev::CustomerDeleted { customer_id: id })
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    // ---- addresses ----
+
+    /// A customer's addresses, default first, paged.
+    pub async fn addresses(&self, store_id: i64, customer_id: i64, page: PageRequest) -> Result<(Vec<AddressRow>, Page)> {
+        self.customer(store_id, customer_id).await?;
+        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM customer_addresses WHERE store_id = $1 AND customer_id = $2")
+            .bind(store_id)
+            .bind(customer_id)
+            .fetch_one(self.db.pool())
+            .await?;
+        let page = page.resolve(total);
+        let rows = sqlx::query_as::<_, AddressRow>(&format!(
+            "SELECT {ADDRESS_COLUMNS} FROM customer_addresses WHERE store_id = $1 AND customer_id = $2 \
+             ORDER BY is_default DESC, id LIMIT $3 OFFSET $4"
+        ))
+        .bind(store_id)
+        .bind(customer_id)
+        .bind(page.fetch)
+        .bind(page.offset)
+        .fetch_all(self.db.pool())
+        .await?;
+        Ok((rows, page))
+    }
+
+    /// One address of a customer.
+    pub async fn address(&self, store_id: i64, customer_id: i64, id: i64) -> Result<AddressRow> {
+        let mut conn = self.db.pool().acquire().await?;
+        fetch_address(&mut conn, store_id, customer_id, id).await
+    }
+
+    /// A customer's default address.
+    pub async fn default_address(&self, store_id: i64, customer_id: i64) -> Result<AddressRow> {
+        sqlx::query_as::<_, AddressRow>(&format!(
+            "SELECT {ADDRESS_COLUMNS} FROM customer_addresses WHERE store_id = $1 AND customer_id = $2 AND is_default = 1"
+        ))
+        .bind(store_id)
+        .bind(customer_id)
+        .fetch_optional(self.db.pool())
+        .await?
+        .ok_or_else(|| Error::not_found("address_not_found"))
+    }
+
+    /// Adds an address (validated); the first, or one asked to be, becomes the default.
+    pub async fn create_address(
+        &self,
+        store_id: i64,
+        actor: i64,
+        customer_id: i64,
+        a: AddressDraft,
+        make_default: bool,
+    ) -> Result<AddressRow> {
+        let now = now_ms();
+        let mut tx = self.db.begin().await?;
+        fetch_customer(&mut tx, store_id, customer_id).await?;
+        if make_default {
+            clear_default(&mut tx, customer_id).await?;
+        }
+        let has_default: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM customer_addresses WHERE customer_id = $1 AND is_default = 1",
+        )
+        .bind(customer_id)
+        .fetch_one(&mut *tx)
+        .await?;
+        let id = insert_address(&mut tx, store_id, customer_id, actor, &a, has_default == 0, now).await?;
+        touch_customer(&mut tx, store_id, customer_id, actor, now).await?;
+        let row = fetch_address(&mut tx, store_id, customer_id, id).await?;
+        history(&mut tx, store_id, customer_id, "address_added", actor, &id.to_string()).await?;
+        let customer = fetch_customer(&mut tx, store_id, customer_id).await?;
+        customer_updated(&mut tx, &customer, actor).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// Replaces an address's fields (validated by the caller from the current row).
+    pub async fn update_address(
+        &self,
+        store_id: i64,
+        actor: i64,
+        customer_id: i64,
+        id: i64,
+        a: AddressDraft,
+    ) -> Result<AddressRow> {
+        let now = now_ms();
+        let mut tx = self.db.begin().await?;
+        fetch_address(&mut tx, store_id, customer_id, id).await?;
+        write_address(&mut tx, id, actor, &a, now).await?;
+        touch_customer(&mut tx, store_id, customer_id, actor, now).await?;
+        let row = fetch_address(&mut tx, store_id, customer_id, id).await?;
+        history(&mut tx, store_id, customer_id, "address_updated", actor, &id.to_string()).await?;
+        let customer = fetch_customer(&mut tx, store_id, customer_id).await?;
+        customer_updated(&mut tx, &customer, actor).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// Deletes an address; the last one cannot go, and the default moves to the oldest
+    /// remaining address.
+    pub async fn delete_address(&self, store_id: i64, actor: i64, customer_id: i64, id: i64) -> Result<()> {
+        let now = now_ms();
+        let mut tx = self.db.begin().await?;
+        let row = fetch_address(&mut tx, store_id, customer_id, id).await?;
+        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM customer_addresses WHERE customer_id = $1")
+            .bind(customer_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        if count <= 1 {
+            return Err(Error::failed_precondition("address_last_cannot_delete"));
+        }
+        sqlx::query("DELETE FROM customer_addresses WHERE id = $1").bind(id).execute(&mut *tx).await?;
+        if row.is_default == 1 {
+            sqlx::query(
+                "UPDATE customer_addresses SET is_default = 1 WHERE id = \
+                 (SELECT MIN(id) FROM customer_addresses WHERE customer_id = $1)",
+            )
+            .bind(customer_id)
+            .execute(&mut *tx)
+            .await?;
+        }
+        touch_customer(&mut tx, store_id, customer_id, actor, now).await?;
+        history(&mut tx, store_id, customer_id, "address_deleted", actor, &id.to_string()).await?;
+        let customer = fetch_customer(&mut tx, store_id, customer_id).await?;
+        customer_updated(&mut tx, &customer, actor).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Makes an address the default one.
+    pub async fn set_default_address(&self, store_id: i64, actor: i64, customer_id: i64, id: i64) -> Result<AddressRow> {
+        let now = now_ms();
+        let mut tx = self.db.begin().await?;
+        fetch_address(&mut tx, store_id, customer_id, id).await?;
+        clear_default(&mut tx, customer_id).await?;
+        sqlx::query("UPDATE customer_addresses SET is_default = 1, updated_by = $1, updated_at = $2 WHERE id = $3")
+            .bind(actor)
+            .bind(now)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+        touch_customer(&mut tx, store_id, customer_id, actor, now).await?;
+        let row = fetch_address(&mut tx, store_id, customer_id, id).await?;
+        history(&mut tx, store_id, customer_id, "default_address_changed", actor, &id.to_string()).await?;
+        let customer = fetch_customer(&mut tx, store_id, customer_id).await?;
+        customer_updated(&mut tx, &customer, actor).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    // ---- idempotency ----
+
+    /// Claims `key` for a write with `fingerprint`, or says what was done with it.
+    pub async fn begin_idempotent(&self, store_id: i64, key: &str, fingerprint: &str) -> Result<Idempotency> {
+        let now = now_ms();
+        let mut tx = self.db.begin().await?;
+        sqlx::query("DELETE FROM idempotency_keys WHERE created_at < $1")
+            .bind(now - IDEMPOTENCY_TTL_MS)
+            .execute(&mut *tx)
+            .await?;
+        let claimed = sqlx::query(
+            "INSERT INTO idempotency_keys (store_id, idem_key, fingerprint, status, created_at) \
+             VALUES ($1, $2, $3, 0, $4) ON CONFLICT (store_id, idem_key) DO NOTHING",
+        )
+        .bind(store_id)
+        .bind(key)
+        .bind(fingerprint)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        let outcome = if claimed.rows_affected() == 1 {
+            Idempotency::Proceed
+        } else {
+            let (fp, status, body): (String, i64, Option<Vec<u8>>) = sqlx::query_as(
+                "SELECT fingerprint, status, body FROM idempotency_keys WHERE store_id = $1 AND idem_key = $2",
+            )
+            .bind(store_id)
+            .bind(key)
+            .fetch_one(&mut *tx)
+            .await?;
+            if fp != fingerprint {
+                Idempotency::Mismatch
+            } else if status == 0 {
+                Idempotency::InProgress
+            } else {
+                Idempotency::Replay { status: status as i32, body: body.unwrap_or_default() }
+            }
+        };
+        tx.commit().await?;
+        Ok(outcome)
+    }
+
+    /// Saves the answer given under `key`.
+    pub async fn complete_idempotent(&self, store_id: i64, key: &str, status: i32, body: &[u8]) -> Result<()> {
+        sqlx::query("UPDATE idempotency_keys SET status = $1, body = $2 WHERE store_id = $3 AND idem_key = $4")
+            .bind(i64::from(status))
+            .bind(body.to_vec())
+            .bind(store_id)
+            .bind(key)
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Frees `key` after a server-side failure, so the client may retry.
+    pub async fn abandon_idempotent(&self, store_id: i64, key: &str) -> Result<()> {
+        sqlx::query("DELETE FROM idempotency_keys WHERE store_id = $1 AND idem_key = $2 AND status = 0")
+            .bind(store_id)
+            .bind(key)
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
+    }
+}
+
+fn like_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")
+}
+
+fn phone_conflict(e: sqlx::Error) -> Error {
+    if is_unique_violation(&e) {
+        Error::conflict("customer_phone_duplicate")
+    } else {
+        e.into()
+    }
+}
+
+async fn fetch_store(conn: &mut sqlx::AnyConnection, id: i64) -> Result<StoreRow> {
+    sqlx::query_as::<_, StoreRow>(
+        "SELECT id, name, address, sub_district, district, province, postcode, tel, vat_included, \
+         menu_hiding_list, gs_payment, gs_logistic, gs_product, gs_goods_receipt, created_at, updated_at \
+         FROM stores WHERE id = $1",
+    )
+    .bind(id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or_else(|| Error::not_found("store_not_found"))
+}
+
+async fn fetch_customer(conn: &mut sqlx::AnyConnection, store_id: i64, id: i64) -> Result<CustomerRow> {
+    sqlx::query_as::<_, CustomerRow>(&format!("{CUSTOMER_SELECT} WHERE c.store_id = $1 AND c.id = $2"))
+        .bind(store_id)
+        .bind(id)
+        .fetch_optional(conn)
+        .await?
+        .ok_or_else(|| Error::not_found("customer_not_found"))
+}
+
+async fn fetch_address(conn: &mut sqlx::AnyConnection, store_id: i64, customer_id: i64, id: i64) -> Result<AddressRow> {
+    sqlx::query_as::<_, AddressRow>(&format!(
+        "SELECT {ADDRESS_COLUMNS} FROM customer_addresses WHERE store_id = $1 AND customer_id = $2 AND id = $3"
+    ))
+    .bind(store_id)
+    .bind(customer_id)
+    .bind(id)
+    .fetch_optional(conn)
+    .await?
+    .ok_or_else(|| Error::not_found("address_not_found"))
+}
+
+async fn insert_address(
+    tx: &mut Tx,
+    store_id: i64,
+    customer_id: i64,
+    actor: i64,
+    a: &AddressDraft,
+    is_default: bool,
+    now: i64,
+) -> Result<i64> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO customer_addresses (store_id, customer_id, name, tel, address, sub_district, district, \
+         state_province, postcode, country, city, email, is_default, created_by, updated_by, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $14, $15, $15) RETURNING id",
+    )
+    .bind(store_id)
+    .bind(customer_id)
+    .bind(&a.name)
+    .bind(&a.tel)
+    .bind(&a.address)
+    .bind(&a.sub_district)
+    .bind(&a.district)
+    .bind(&a.state_province)
+    .bind(&a.postcode)
+    .bind(&a.country)
+    .bind(&a.city)
+    .bind(&a.email)
+    .bind(i64::from(is_default))
+    .bind(actor)
+    .bind(now)
+    .fetch_one(&mut **tx)
+    .await?)
+}
+
+async fn write_address(tx: &mut Tx, id: i64, actor: i64, a: &AddressDraft, now: i64) -> Result<()> {
+    sqlx::query(
+        "UPDATE customer_addresses SET name = $1, tel = $2, address = $3, sub_district = $4, district = $5, \
+         state_province = $6, postcode = $7, country = $8, city = $9, email = $10, updated_by = $11, updated_at = $12 \
+         WHERE id = $13",
+    )
+    .bind(&a.name)
+    .bind(&a.tel)
+    .bind(&a.address)
+    .bind(&a.sub_district)
+    .bind(&a.district)
+    .bind(&a.state_province)
+    .bind(&a.postcode)
+    .bind(&a.country)
+    .bind(&a.city)
+    .bind(&a.email)
+    .bind(actor)
+    .bind(now)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+async fn clear_default(tx: &mut Tx, customer_id: i64) -> Result<()> {
+    sqlx::query("UPDATE customer_addresses SET is_default = 0 WHERE customer_id = $1 AND is_default = 1")
+        .bind(customer_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+async fn touch_customer(tx: &mut Tx, store_id: i64, id: i64, actor: i64, now: i64) -> Result<()> {
+    sqlx::query("UPDATE customers SET updated_by = $1, updated_at = $2 WHERE store_id = $3 AND id = $4")
+        .bind(actor)
+        .bind(now)
+        .bind(store_id)
+        .bind(id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+async fn history(tx: &mut Tx, store_id: i64, customer_id: i64, action: &str, actor: i64, detail: &str) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO customer_history (store_id, customer_id, action, actor_user_id, detail, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
+    )
+    .bind(store_id)
+    .bind(customer_id)
+    .bind(action)
+    .bind(actor)
+    .bind(detail)
+    .bind(now_ms())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+async fn customer_updated(tx: &mut Tx, row: &CustomerRow, actor: i64) -> Result<()> {
+    outbox::enqueue(tx, "stores.customer.updated", row.store_id, actor, &ev::CustomerUpdated {
+        customer: Some(convert::customer(row)),
+    })
+    .await?;
+    Ok(())
+}

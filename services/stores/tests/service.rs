@@ -1,0 +1,162 @@
+//! The stores service through its gRPC interface, in-process, on SQLite and (when
+//! TEST_DATABASE_URL is set) PostgreSQL.
+
+use std::sync::Arc;
+
+use bo_kit::bus::inproc::InProcBus;
+use bo_kit::db::Db;
+use bo_kit::grpc::CallCtx;
+use bo_kit::testing;
+use bo_proto::stores::v1 as pb;
+use bo_proto::stores::v1::stores_service_server::StoresService;
+use bo_stores::Service;
+use sqlx::Row;
+
+#[tokio::test]
+async fn both_dialects_migrate_to_the_same_tables_and_columns() {
+    let Some(pg) = testing::postgres().await else { return };
+    let lite = testing::sqlite().await;
+    for db in [&lite.db, &pg.db] {
+        db.migrate(&bo_stores::MIGRATIONS_SQLITE, &bo_stores::MIGRATIONS_POSTGRES).await.unwrap();
+    }
+    let a = lite.db.schema().await.unwrap();
+    let b = pg.db.schema().await.unwrap();
+    assert!(a.len() >= 10, "tables: {a:?}");
+    assert_eq!(a, b);
+}
+
+async fn service(db: &Db) -> Service {
+    Service::open(db.clone(), Arc::new(InProcBus::new("backoffice")), 3_600_000).await.unwrap()
+}
+
+async fn owner(s: &Service, email: &str) -> CallCtx {
+    let r = s
+        .grpc
+        .create_owner(pb::CreateOwnerRequest {
+            email: email.into(),
+            password: "password123".into(),
+            first_name: "A".into(),
+            last_name: "B".into(),
+            store_name: "ร้าน".into(),
+        })
+        .await
+        .unwrap();
+    CallCtx::new(r.store.unwrap().id, r.user.unwrap().id)
+}
+
+fn new_customer(tel: &str) -> pb::CreateCustomerRequest {
+    pb::CreateCustomerRequest {
+        name: "สมชาย ใจดี".into(),
+        tel: tel.into(),
+        address: Some(pb::AddressInput {
+            address: "1 ถนนสีลม".into(),
+            sub_district: "สีลม".into(),
+            district: "บางรัก".into(),
+            state_province: "กรุงเทพมหานคร".into(),
+            postcode: "10500".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+
+async fn customers_keep_one_default_address_and_unique_phones(db: Db) {
+    let s = service(&db).await;
+    let ctx = owner(&s, "a@example.com").await;
+    let c = s.grpc.create_customer(ctx.request(new_customer("0812345678"))).await.unwrap().into_inner().customer.unwrap();
+    assert_eq!(c.address_count, 1);
+    let first = c.default_address.unwrap();
+
+    let dup = s.grpc.create_customer(ctx.request(new_customer("081-234-5678"))).await.unwrap_err();
+    assert_eq!(bo_kit::Error::from(dup).code, "customer_phone_duplicate");
+
+    // Another store may have the same phone.
+    let other = owner(&s, "b@example.com").await;
+    s.grpc.create_customer(other.request(new_customer("0812345678"))).await.unwrap();
+
+    let second = s
+        .grpc
+        .create_address(ctx.request(pb::CreateAddressRequest {
+            customer_id: c.id,
+            address: new_customer("").address,
+            make_default: true,
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .address
+        .unwrap();
+    assert!(second.is_default);
+    let list = s
+        .grpc
+        .list_addresses(ctx.request(pb::ListAddressesRequest { customer_id: c.id, page: None }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(list.addresses.iter().filter(|a| a.is_default).count(), 1);
+    assert_eq!(list.addresses[0].id, second.id, "default first");
+
+    // Deleting the default moves it to the oldest remaining address.
+    s.grpc
+        .delete_address(ctx.request(pb::DeleteAddressRequest { customer_id: c.id, id: second.id }))
+        .await
+        .unwrap();
+    let got = s.grpc.get_customer(ctx.request(pb::GetCustomerRequest { id: c.id })).await.unwrap().into_inner();
+    assert_eq!(got.customer.unwrap().default_address.unwrap().id, first.id);
+    // The last address cannot go.
+    let last = s
+        .grpc
+        .delete_address(ctx.request(pb::DeleteAddressRequest { customer_id: c.id, id: first.id }))
+        .await
+        .unwrap_err();
+    assert_eq!(bo_kit::Error::from(last).code, "address_last_cannot_delete");
+
+    // Every write left its event in the outbox and its row in the history.
+    let events: i64 = sqlx::query("SELECT COUNT(*) FROM outbox").fetch_one(db.pool()).await.unwrap().get(0);
+    assert_eq!(events, 4);
+    let history: i64 = sqlx::query("SELECT COUNT(*) FROM customer_history WHERE actor_user_id = $1")
+        .bind(ctx.user_id)
+        .fetch_one(db.pool())
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(history, 3);
+}
+
+async fn search_matches_name_or_phone_and_pages_in_the_database(db: Db) {
+    let s = service(&db).await;
+    let ctx = owner(&s, "a@example.com").await;
+    for i in 0..25 {
+        let mut c = new_customer(&format!("08100000{i:02}"));
+        c.name = if i % 5 == 0 { format!("วิไล {i}") } else { format!("Somchai_{i}") };
+        s.grpc.create_customer(ctx.request(c)).await.unwrap();
+    }
+    let list = |search: &str, page: i64, limit: i64| {
+        let req = ctx.request(pb::ListCustomersRequest {
+            search: search.into(),
+            page: Some(pb::PageRequest { page, limit }),
+        });
+        let grpc = s.grpc.clone();
+        async move { grpc.list_customers(req).await.unwrap().into_inner() }
+    };
+    let all = list("", 1, 10).await;
+    assert_eq!((all.customers.len(), all.page.unwrap().pages), (10, 3));
+    assert_eq!(list("", 99, 10).await.page.unwrap().page, 3, "page clamped");
+    assert_eq!(list("", 1, -1).await.customers.len(), 25);
+    assert_eq!(list("วิไล", 1, 10).await.page.unwrap().total, 5);
+    assert_eq!(list("SOMCHAI", 1, 10).await.page.unwrap().total, 20, "case-insensitive");
+    assert_eq!(list("081-000-0012", 1, 10).await.page.unwrap().total, 1);
+    assert_eq!(list("_", 1, 10).await.page.unwrap().total, 20, "LIKE wildcards are literal");
+    assert_eq!(list("%", 1, 10).await.page.unwrap().total, 0);
+}
+
+macro_rules! on_both_databases {
+    ($($name:ident),*) => {
+        mod sqlite { $(#[tokio::test] async fn $name() { let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await; })* }
+        mod postgres { $(#[tokio::test] async fn $name() {
+            if let Some(t) = bo_kit::testing::postgres().await { super::$name(t.db.clone()).await; }
+        })* }
+    };
+}
+
+on_both_databases!(customers_keep_one_default_address_and_unique_phones, search_matches_name_or_phone_and_pages_in_the_database);
