@@ -1,1 +1,160 @@
-fn main() {}
+//! `backoffice`: one binary, many targets.
+
+use std::path::PathBuf;
+
+use bo_gateway::app::{self, Launched};
+use bo_gateway::config::Config;
+use bo_gateway::modules;
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "backoffice", version, about = "Back-office for online shops: one binary, many targets")]
+struct Cli {
+    /// Modules to run: all (default), or a comma list of gateway, stores.
+    #[arg(long, short, env = "BO_TARGET", default_value = "all")]
+    target: String,
+    /// Config file (default: ./backoffice.toml when present).
+    #[arg(long, short)]
+    config: Option<PathBuf>,
+    /// Print the targets and exit.
+    #[arg(long)]
+    list_targets: bool,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Administration commands.
+    Admin {
+        #[command(subcommand)]
+        command: AdminCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum AdminCommand {
+    /// Creates an owner account and their store.
+    CreateOwner {
+        /// The owner's email.
+        #[arg(long)]
+        email: String,
+        /// The owner's password (at least 8 characters).
+        #[arg(long, env = "BO_OWNER_PASSWORD")]
+        password: String,
+        /// The store's name.
+        #[arg(long)]
+        store_name: String,
+        /// The owner's given name.
+        #[arg(long, default_value = "")]
+        first_name: String,
+        /// The owner's family name.
+        #[arg(long, default_value = "")]
+        last_name: String,
+    },
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    if cli.list_targets {
+        for t in modules::target_names() {
+            println!("{t}");
+        }
+        return Ok(());
+    }
+    let cfg = Config::load(cli.config.as_deref())?;
+    match cli.command {
+        Some(Command::Admin { command: AdminCommand::CreateOwner { email, password, store_name, first_name, last_name } }) => {
+            let _telemetry = bo_kit::telemetry::init("backoffice-admin", false)?;
+            create_owner(&cfg, email, password, store_name, first_name, last_name).await
+        }
+        None => run(cfg, &cli.target).await,
+    }
+}
+
+async fn run(cfg: Config, target: &str) -> anyhow::Result<()> {
+    let modules = modules::resolve(target)?;
+    let json = cfg.log.json.unwrap_or(!app::is_all(&modules));
+    let _telemetry = bo_kit::telemetry::init(&format!("backoffice-{}", target.replace(',', "-")), json)?;
+    let launched = app::launch(cfg.clone(), modules).await?;
+    banner(&cfg, &launched);
+    shutdown_signal().await;
+    tracing::info!("stopping");
+    launched.stop().await;
+    Ok(())
+}
+
+fn banner(cfg: &Config, l: &Launched) {
+    let url = app::public_url(cfg, l.http_addr);
+    tracing::info!(modules = ?l.modules, http = %l.http_addr, grpc = ?l.grpc_addr, "started");
+    if !l.modules.contains(&"gateway") {
+        println!("backoffice {} is running: gRPC on {:?}, health on {url}/healthz", l.modules.join(","), l.grpc_addr);
+        return;
+    }
+    println!();
+    println!("  Back-office is running at {url}");
+    println!("  API:      {url}/api   (OpenAPI: {url}/api/openapi.json)");
+    match &l.demo {
+        Some(d) if d.created => println!(
+            "  Sign in:  {} / {}   (demo store id {}, created now)",
+            cfg.demo.email,
+            cfg.demo.password.expose(),
+            d.store_id
+        ),
+        Some(_) => println!("  Sign in:  {} (demo owner; password as set on first start)", cfg.demo.email),
+        None => {}
+    }
+    println!();
+}
+
+async fn create_owner(
+    cfg: &Config,
+    email: String,
+    password: String,
+    store_name: String,
+    first_name: String,
+    last_name: String,
+) -> anyhow::Result<()> {
+    let db = bo_kit::db::Db::connect(&cfg.database_url("stores", &cfg.services.stores)).await?;
+    // Events land in the outbox; the running stores service relays them.
+    let bus = std::sync::Arc::new(bo_kit::bus::inproc::InProcBus::new(cfg.bus.prefix.clone()));
+    let svc = bo_stores::Service::open(db.clone(), bus, cfg.auth.token_ttl_minutes * 60_000).await?;
+    let created = svc
+        .grpc
+        .create_owner(bo_proto::stores::v1::CreateOwnerRequest { email, password, first_name, last_name, store_name })
+        .await;
+    db.close().await;
+    match created {
+        Ok(r) => {
+            let (u, s) = (r.user.unwrap_or_default(), r.store.unwrap_or_default());
+            println!("Created owner {} (user id {}) and store \"{}\" (store id {}).", u.email, u.id, s.name, s.id);
+            Ok(())
+        }
+        Err(e) => {
+            let fields: Vec<String> = e.fields.iter().map(|f| format!("{}: {}", f.field, f.code)).collect();
+            anyhow::bail!("could not create the owner: {} {}", e.code, fields.join(", "))
+        }
+    }
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {}
+        _ = term => {}
+    }
+}

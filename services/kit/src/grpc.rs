@@ -17,8 +17,26 @@ use tracing::Instrument as _;
 /// Any error a channel can give.
 pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
+/// A channel's error. A concrete type rather than a boxed trait object, so futures that
+/// call through a channel stay `Send` in async handlers; the cause stays reachable through
+/// `source()`, where tonic looks for transport failures.
+#[derive(Debug)]
+pub struct ChannelError(pub BoxError);
+
+impl std::fmt::Display for ChannelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "gRPC channel: {}", self.0)
+    }
+}
+
+impl std::error::Error for ChannelError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(self.0.as_ref())
+    }
+}
+
 /// A gRPC channel: remote or in-process.
-pub type GrpcChannel = BoxCloneSyncService<http::Request<Body>, http::Response<Body>, BoxError>;
+pub type GrpcChannel = BoxCloneSyncService<http::Request<Body>, http::Response<Body>, ChannelError>;
 
 /// A channel that calls `server` (e.g. `FooServiceServer::new(impl)`) in this process.
 pub fn in_process<S>(server: S) -> GrpcChannel
@@ -31,7 +49,7 @@ where
     S::Future: Send + 'static,
 {
     let svc = ServerTrace(server)
-        .map_err(|e: Infallible| -> BoxError { match e {} })
+        .map_err(|e: Infallible| -> ChannelError { match e {} })
         .map_request(client_request);
     BoxCloneSyncService::new(svc)
 }
@@ -43,7 +61,7 @@ pub fn remote(addr: &str) -> anyhow::Result<GrpcChannel> {
         .timeout(Duration::from_secs(30))
         .tcp_nodelay(true)
         .connect_lazy();
-    let svc = channel.map_err(|e| -> BoxError { Box::new(e) }).map_request(client_request);
+    let svc = channel.map_err(|e| ChannelError(Box::new(e))).map_request(client_request);
     Ok(BoxCloneSyncService::new(svc))
 }
 

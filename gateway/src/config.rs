@@ -1,0 +1,226 @@
+//! Configuration: defaults, then an optional `backoffice.toml` (or `--config FILE`), then
+//! the environment with the `BO_` prefix and `__` between levels
+//! (`BO_SERVICES__STORES__DATABASE_URL`, `BO_DEMO__PASSWORD`). Secrets never print.
+
+use std::path::{Path, PathBuf};
+
+use bo_kit::config::Secret;
+use figment::providers::{Env, Format, Serialized, Toml};
+use figment::Figment;
+use serde::{Deserialize, Serialize};
+
+/// Everything a `backoffice` process reads.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Config {
+    /// Where the embedded target keeps its SQLite files and generated signing key.
+    pub data_dir: PathBuf,
+    /// The HTTP listener (API, app, health probes).
+    pub http: HttpConfig,
+    /// The gRPC listener of service targets.
+    pub grpc: GrpcConfig,
+    /// The event bus.
+    pub bus: BusConfig,
+    /// Tokens and sign-in.
+    pub auth: AuthConfig,
+    /// Per-service settings.
+    pub services: ServicesConfig,
+    /// The demo store of the embedded target.
+    pub demo: DemoConfig,
+    /// Logging.
+    pub log: LogConfig,
+    /// Maintenance notice.
+    pub maintenance: MaintenanceConfig,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            data_dir: PathBuf::from("./data"),
+            http: HttpConfig::default(),
+            grpc: GrpcConfig::default(),
+            bus: BusConfig::default(),
+            auth: AuthConfig::default(),
+            services: ServicesConfig::default(),
+            demo: DemoConfig::default(),
+            log: LogConfig::default(),
+            maintenance: MaintenanceConfig::default(),
+        }
+    }
+}
+
+/// HTTP listener.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HttpConfig {
+    /// Address to listen on.
+    pub addr: String,
+    /// The address people use, printed at start (defaults to http://localhost:<port>).
+    pub public_url: Option<String>,
+    /// Largest request body in bytes.
+    pub body_limit: usize,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        Self { addr: "0.0.0.0:8080".into(), public_url: None, body_limit: 2 * 1024 * 1024 }
+    }
+}
+
+/// gRPC listener.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GrpcConfig {
+    /// Address service targets listen on.
+    pub addr: String,
+    /// Serve gRPC even when the gateway runs in the same process (default: only when it
+    /// does not).
+    pub serve: Option<bool>,
+}
+
+impl Default for GrpcConfig {
+    fn default() -> Self {
+        Self { addr: "0.0.0.0:9090".into(), serve: None }
+    }
+}
+
+/// Event bus.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BusConfig {
+    /// NATS URL; without it the bus is in-process (embedded target only).
+    pub nats_url: Option<String>,
+    /// Subject prefix and stream name.
+    pub prefix: String,
+}
+
+impl Default for BusConfig {
+    fn default() -> Self {
+        Self { nats_url: None, prefix: "backoffice".into() }
+    }
+}
+
+/// Tokens and sign-in.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AuthConfig {
+    /// HMAC key for tokens (at least 32 bytes). Required by distributed gateways so every
+    /// replica accepts every token; the embedded target generates one under `data_dir`.
+    pub jwt_secret: Secret,
+    /// Token lifetime in minutes.
+    pub token_ttl_minutes: i64,
+    /// Sign-in attempts allowed per client address per minute.
+    pub login_attempts_per_minute: u32,
+}
+
+impl Default for AuthConfig {
+    fn default() -> Self {
+        Self { jwt_secret: Secret::default(), token_ttl_minutes: 12 * 60, login_attempts_per_minute: 10 }
+    }
+}
+
+/// Per-service settings.
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct ServicesConfig {
+    /// The stores service.
+    pub stores: ServiceConfig,
+}
+
+/// One service's settings.
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct ServiceConfig {
+    /// Its database (`postgres://…` or `sqlite://…`); default `sqlite://<data_dir>/<svc>.db`.
+    pub database_url: Option<Secret>,
+    /// Its gRPC address, for callers in other processes (`http://stores:9090`).
+    pub addr: Option<String>,
+}
+
+/// The demo store.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DemoConfig {
+    /// Create it on the first start of the embedded target.
+    pub enabled: bool,
+    /// The demo owner's email.
+    pub email: String,
+    /// The demo owner's password.
+    pub password: Secret,
+}
+
+impl Default for DemoConfig {
+    fn default() -> Self {
+        Self { enabled: true, email: "owner@example.com".into(), password: Secret::new("demo1234") }
+    }
+}
+
+/// Logging.
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct LogConfig {
+    /// JSON lines (default: on for distributed targets, off for `all`).
+    pub json: Option<bool>,
+}
+
+/// Maintenance notice answered by `/api/statuses/services/maintaining`.
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(default)]
+pub struct MaintenanceConfig {
+    /// The back-office is under maintenance.
+    pub enabled: bool,
+}
+
+impl Config {
+    /// Loads the configuration: defaults, then `file` (or `./backoffice.toml` if present),
+    /// then `BO_*` variables.
+    pub fn load(file: Option<&Path>) -> anyhow::Result<Config> {
+        let mut fig = Figment::from(Serialized::defaults(Config::default()));
+        match file {
+            Some(f) => {
+                anyhow::ensure!(f.exists(), "config file {} not found", f.display());
+                fig = fig.merge(Toml::file(f));
+            }
+            None => fig = fig.merge(Toml::file("backoffice.toml")),
+        }
+        fig = fig.merge(Env::prefixed("BO_").split("__"));
+        Ok(fig.extract()?)
+    }
+
+    /// The database URL of a service.
+    pub fn database_url(&self, svc: &str, cfg: &ServiceConfig) -> String {
+        match &cfg.database_url {
+            Some(u) if !u.is_empty() => u.expose().to_string(),
+            _ => format!("sqlite://{}", self.data_dir.join(format!("{svc}.db")).display()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn environment_overrides_defaults_and_secrets_stay_hidden() {
+        figment::Jail::expect_with(|jail| {
+            jail.create_file("backoffice.toml", "[http]\naddr = \"127.0.0.1:9999\"\n[demo]\nemail = \"file@example.com\"\n")?;
+            jail.set_env("BO_DEMO__EMAIL", "env@example.com");
+            jail.set_env("BO_AUTH__JWT_SECRET", "s3cret-s3cret-s3cret-s3cret-s3cret");
+            jail.set_env("BO_SERVICES__STORES__DATABASE_URL", "postgres://u:pw@db/x");
+            let c = Config::load(None).expect("loads");
+            assert_eq!(c.http.addr, "127.0.0.1:9999");
+            assert_eq!(c.demo.email, "env@example.com");
+            assert_eq!(c.auth.jwt_secret.expose(), "s3cret-s3cret-s3cret-s3cret-s3cret");
+            assert_eq!(c.database_url("stores", &c.services.stores), "postgres://u:pw@db/x");
+            let printed = format!("{c:?}");
+            assert!(!printed.contains("s3cret") && !printed.contains("pw@"), "{printed}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    fn embedded_databases_live_under_the_data_dir() {
+        let c = Config::default();
+        assert_eq!(c.database_url("stores", &c.services.stores), "sqlite://./data/stores.db");
+    }
+}

@@ -1,0 +1,187 @@
+//! The API's errors: a stable code, a message key the app translates, an English message
+//! for API users, and field errors. 401 and 403 have distinct codes; a 500 shows nothing of
+//! its cause.
+
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use bo_kit::error::{FieldError, Kind};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// The error body: `{"error": {...}}`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// The error.
+    pub error: ErrorDetail,
+}
+
+/// One error.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorDetail {
+    /// Stable code, e.g. `customer_phone_duplicate`.
+    pub code: String,
+    /// Message key the app translates, e.g. `error.customer_phone_duplicate`.
+    pub message_key: String,
+    /// The message in English.
+    pub message: String,
+    /// Broken rules per field (`code` is a message key such as `validation.phone_digits`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldErrorBody>,
+}
+
+/// A broken rule.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FieldErrorBody {
+    /// The field, snake_case.
+    pub field: String,
+    /// Message key.
+    pub code: String,
+}
+
+/// An error answered by the API.
+#[derive(Debug)]
+pub struct ApiError {
+    /// HTTP status.
+    pub status: StatusCode,
+    /// Stable code.
+    pub code: String,
+    /// Field errors.
+    pub fields: Vec<FieldError>,
+}
+
+/// The English text of each code (SPEC §8); the app has its own Thai and English.
+pub fn message_for(code: &str) -> &'static str {
+    match code {
+        "unauthenticated" | "token_expired" | "session_ended" => "Your session expired, please log in again",
+        "invalid_credentials" => "The email or password is incorrect",
+        "forbidden" | "not_a_member" | "membership_inactive" => "You have no right, contact the shop owner",
+        "store_mismatch" => "You have no right, contact the shop owner",
+        "too_many_attempts" => "Too many sign-in attempts, please wait a minute",
+        "route_not_found" => "There is no such API route",
+        "method_not_allowed" => "This API route does not accept this method",
+        "validation_failed" => "Some fields are not valid",
+        "invalid_body" => "The request body could not be read",
+        "invalid_query" => "The query parameters could not be read",
+        "invalid_path" => "The address contains an invalid id",
+        "unsupported_media_type" => "Send JSON or form-encoded data",
+        "payload_too_large" => "The request is too large",
+        "customer_not_found" => "The customer was not found",
+        "customer_phone_duplicate" => "This phone number already exists, please edit",
+        "address_not_found" => "The address was not found",
+        "address_last_cannot_delete" => "A customer must keep at least one address",
+        "store_not_found" => "The store was not found",
+        "user_store_not_found" => "The store membership was not found",
+        "user_email_taken" => "This email already has an account",
+        "idempotency_key_reused" => "This Idempotency-Key was used with a different request",
+        "idempotency_in_progress" => "A request with this Idempotency-Key is still running",
+        "idempotency_key_invalid" => "The Idempotency-Key must be 1 to 255 visible characters",
+        "service_unavailable" => "Cannot fetch data, please try later",
+        _ => "Something went wrong, please try later",
+    }
+}
+
+impl ApiError {
+    /// An error with a status and code.
+    pub fn new(status: StatusCode, code: &str) -> Self {
+        Self { status, code: code.to_string(), fields: Vec::new() }
+    }
+    /// 401.
+    pub fn unauthenticated(code: &str) -> Self {
+        Self::new(StatusCode::UNAUTHORIZED, code)
+    }
+    /// 403.
+    pub fn forbidden() -> Self {
+        Self::new(StatusCode::FORBIDDEN, "forbidden")
+    }
+    /// 400.
+    pub fn bad_request(code: &str) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, code)
+    }
+    /// 422 with one field error.
+    pub fn invalid_field(field: &str, code: &str) -> Self {
+        Self {
+            status: StatusCode::UNPROCESSABLE_ENTITY,
+            code: "validation_failed".into(),
+            fields: vec![FieldError::new(field, code)],
+        }
+    }
+}
+
+impl From<bo_kit::Error> for ApiError {
+    fn from(e: bo_kit::Error) -> Self {
+        let status = match e.kind {
+            Kind::NotFound => StatusCode::NOT_FOUND,
+            Kind::Invalid => StatusCode::UNPROCESSABLE_ENTITY,
+            Kind::Conflict | Kind::FailedPrecondition => StatusCode::CONFLICT,
+            Kind::Unauthenticated => StatusCode::UNAUTHORIZED,
+            Kind::PermissionDenied => StatusCode::FORBIDDEN,
+            Kind::TooManyRequests => StatusCode::TOO_MANY_REQUESTS,
+            Kind::Unavailable => StatusCode::SERVICE_UNAVAILABLE,
+            Kind::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        if matches!(e.kind, Kind::Internal | Kind::Unavailable) {
+            tracing::error!(code = %e.code, error = ?e.source, "request failed");
+        }
+        let code = match e.kind {
+            Kind::Internal => "internal".to_string(),
+            _ => e.code.to_string(),
+        };
+        Self { status, code, fields: e.fields }
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(e: anyhow::Error) -> Self {
+        bo_kit::Error::internal(e).into()
+    }
+}
+
+impl From<tonic::Status> for ApiError {
+    fn from(s: tonic::Status) -> Self {
+        bo_kit::Error::from_status(&s).into()
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = ErrorBody {
+            error: ErrorDetail {
+                message_key: format!("error.{}", self.code),
+                message: message_for(&self.code).to_string(),
+                code: self.code,
+                fields: self.fields.into_iter().map(|f| FieldErrorBody { field: f.field, code: f.code }).collect(),
+            },
+        };
+        let mut res = (self.status, Json(body)).into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            res.headers_mut().insert("www-authenticate", "Bearer".parse().expect("static header"));
+        }
+        res
+    }
+}
+
+/// Result for handlers.
+pub type ApiResult<T> = Result<T, ApiError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn internal_errors_say_nothing_of_their_cause() {
+        let e: ApiError = bo_kit::Error::internal(anyhow::anyhow!("db password is hunter2")).into();
+        assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(e.code, "internal");
+        assert_eq!(message_for(&e.code), "Something went wrong, please try later");
+    }
+
+    #[test]
+    fn statuses_follow_kinds() {
+        let e: ApiError = bo_kit::Error::conflict("customer_phone_duplicate").into();
+        assert_eq!(e.status, StatusCode::CONFLICT);
+        assert_eq!(message_for("customer_phone_duplicate"), "This phone number already exists, please edit");
+        let e: ApiError = bo_kit::Error::invalid_field("tel", "validation.phone_digits").into();
+        assert_eq!(e.status, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+}

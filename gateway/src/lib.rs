@@ -1,0 +1,13 @@
+//! The gateway (axum: auth, permissions, the wire, errors, OpenAPI) and the `backoffice`
+//! binary's wiring of modules.
+
+pub mod app;
+pub mod auth;
+pub mod config;
+pub mod error;
+pub mod idempotency;
+pub mod modules;
+pub mod perms;
+pub mod routes;
+pub mod state;
+pub mod wire;

@@ -1,0 +1,145 @@
+//! Signing in and out, and choosing a store.
+
+use std::net::SocketAddr;
+
+use axum::extract::{ConnectInfo, State};
+use axum::http::StatusCode;
+use axum::Json;
+use bo_proto::stores::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::auth::UserAuth;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::routes::users::UserBody;
+use crate::state::AppState;
+use crate::wire::Body;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(routes!(login)).routes(routes!(logout)).routes(routes!(store_token))
+}
+
+/// Sign-in input.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct LoginInput {
+    /// Email.
+    #[serde(default)]
+    pub email: String,
+    /// Password.
+    #[serde(default)]
+    pub password: String,
+}
+
+/// A user token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct LoginOutput {
+    /// Bearer token for user routes and `POST /stores/auth/token`.
+    pub token: String,
+    /// When it expires (RFC 3339).
+    pub expires_at: String,
+    /// The user.
+    pub user: UserBody,
+}
+
+/// Signs in with email and password.
+#[utoipa::path(post, path = "/auth/login", tag = "auth", request_body = LoginInput,
+    responses((status = 200, body = LoginOutput), (status = 401, body = ErrorBody), (status = 429, body = ErrorBody)))]
+async fn login(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Body(input): Body<LoginInput>,
+) -> ApiResult<Json<LoginOutput>> {
+    if !state.limiter.attempt(peer.ip()) {
+        return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_attempts"));
+    }
+    if input.email.trim().is_empty() {
+        return Err(ApiError::invalid_field("email", "validation.required"));
+    }
+    if input.password.is_empty() {
+        return Err(ApiError::invalid_field("password", "validation.required"));
+    }
+    let r = state
+        .stores()
+        .authenticate(pb::AuthenticateRequest { email: input.email, password: input.password })
+        .await?
+        .into_inner();
+    let user = r.user.unwrap_or_default();
+    let (token, exp) = state.keys.user_token(user.id, &r.session_id)?;
+    Ok(Json(LoginOutput { token, expires_at: bo_kit::time::ms_to_rfc3339(exp * 1000), user: UserBody::from(user) }))
+}
+
+/// Signs out: the session's tokens stop working.
+#[utoipa::path(post, path = "/auth/logout", tag = "auth",
+    responses((status = 204), (status = 401, body = ErrorBody)), security(("bearer" = [])))]
+async fn logout(State(state): State<AppState>, auth: UserAuth) -> ApiResult<StatusCode> {
+    state.stores().end_session(pb::EndSessionRequest { session_id: auth.session_id.clone() }).await?;
+    state.sessions.forget(&auth.session_id);
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Choosing a store.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct StoreTokenInput {
+    /// The store id.
+    pub id: i64,
+}
+
+/// A store token.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StoreTokenOutput {
+    /// Bearer token for the store's routes.
+    pub token: String,
+    /// When it expires (RFC 3339).
+    pub expires_at: String,
+    /// The store.
+    pub store_id: i64,
+    /// owner, admin or cashier.
+    pub permission: String,
+    /// The role.
+    pub role: RoleBody,
+}
+
+/// A role.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RoleBody {
+    /// Id.
+    pub id: i64,
+    /// Name.
+    pub name: String,
+    /// Permission keys.
+    pub permissions: Vec<String>,
+}
+
+/// Exchanges a user token for a token scoped to one of the user's stores.
+#[utoipa::path(post, path = "/stores/auth/token", tag = "auth", request_body = StoreTokenInput,
+    responses((status = 200, body = StoreTokenOutput), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn store_token(
+    State(state): State<AppState>,
+    auth: UserAuth,
+    Body(input): Body<StoreTokenInput>,
+) -> ApiResult<Json<StoreTokenOutput>> {
+    let m = state
+        .stores()
+        .authorize(pb::AuthorizeRequest { user_id: auth.user_id, store_id: input.id })
+        .await
+        .map_err(|s| {
+            let e = ApiError::from(s);
+            if e.status == StatusCode::FORBIDDEN { ApiError::forbidden() } else { e }
+        })?
+        .into_inner()
+        .membership
+        .unwrap_or_default();
+    let role = m.role.unwrap_or_default();
+    let (token, exp) =
+        state.keys.store_token(auth.user_id, &auth.session_id, input.id, &m.permission, role.id, role.permissions.clone())?;
+    Ok(Json(StoreTokenOutput {
+        token,
+        expires_at: bo_kit::time::ms_to_rfc3339(exp * 1000),
+        store_id: input.id,
+        permission: m.permission,
+        role: RoleBody { id: role.id, name: role.name, permissions: role.permissions },
+    }))
+}

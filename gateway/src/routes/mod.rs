@@ -1,0 +1,62 @@
+//! The API under `/api`, grouped by area as SPEC §7 lists them.
+
+pub mod auth;
+pub mod customers;
+pub mod status;
+pub mod stores;
+pub mod users;
+
+use axum::http::StatusCode;
+use axum::routing::get;
+use axum::{Json, Router};
+use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::{Modify, OpenApi};
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::error::ApiError;
+use crate::state::AppState;
+
+#[derive(OpenApi)]
+#[openapi(
+    info(title = "Back-office API", description = "Orders, products, stock, channels and customers for online shops. \
+Bodies are snake_case JSON or form-encoded (nested keys in bracket form); query keys are kebab-case; \
+lists answer {data, total, limit, page, pages} and limit=-1 means all. Writes accept an Idempotency-Key header."),
+    modifiers(&BearerAuth),
+    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "customers"), (name = "status"))
+)]
+struct ApiDoc;
+
+struct BearerAuth;
+
+impl Modify for BearerAuth {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        openapi.components.get_or_insert_with(Default::default).add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+        );
+    }
+}
+
+/// The API router and its OpenAPI document.
+pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .merge(auth::router())
+        .merge(users::router())
+        .merge(stores::router())
+        .merge(customers::router())
+        .merge(status::router())
+        .split_for_parts()
+}
+
+/// `/api` with the OpenAPI document, a JSON 404 for unknown routes and a JSON 405.
+pub fn api_router(state: AppState) -> Router {
+    let (router, mut doc) = api();
+    doc.servers = Some(vec![utoipa::openapi::Server::new("/api")]);
+    let doc = std::sync::Arc::new(doc);
+    router
+        .route("/openapi.json", get(move || async move { Json(doc.as_ref().clone()) }))
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "route_not_found") })
+        .method_not_allowed_fallback(|| async { ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed") })
+        .layer(axum::middleware::from_fn_with_state(state.clone(), crate::idempotency::layer))
+        .with_state(state)
+}

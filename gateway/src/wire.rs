@@ -1,0 +1,183 @@
+//! The wire (SPEC §7): request bodies in snake_case as JSON or form-encoded (nested keys in
+//! bracket form, `items[0][sku_id]`); query keys in kebab-case; snake_case JSON answers;
+//! lists as `{data, total, limit, page, pages}`.
+
+use axum::body::Bytes;
+use axum::extract::rejection::PathRejection;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{header, StatusCode};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+
+use crate::error::ApiError;
+
+/// A request body read from JSON or from a form.
+pub struct Body<T>(pub T);
+
+/// Reads `bytes` of `content_type` into `T`.
+pub fn decode_body<T: DeserializeOwned>(content_type: &str, bytes: &[u8]) -> Result<T, ApiError> {
+    let ct = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    if ct == "application/json" || ct.ends_with("+json") || (ct.is_empty() && bytes.is_empty()) {
+        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { bytes };
+        serde_json::from_slice(bytes).map_err(|e| {
+            tracing::debug!(error = %e, "unreadable JSON body");
+            ApiError::bad_request("invalid_body")
+        })
+    } else if ct == "application/x-www-form-urlencoded" {
+        serde_qs::Config::new(5, false).deserialize_bytes(bytes).map_err(|e| {
+            tracing::debug!(error = %e, "unreadable form body");
+            ApiError::bad_request("invalid_body")
+        })
+    } else {
+        Err(ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type"))
+    }
+}
+
+impl<S, T> FromRequest<S> for Body<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let ct = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(|_| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"))?;
+        decode_body(&ct, &bytes).map(Body)
+    }
+}
+
+/// Query parameters (kebab-case keys, declared on `T`).
+pub struct Query<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for Query<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let q = parts.uri.query().unwrap_or("");
+        serde_qs::Config::new(2, false)
+            .deserialize_str(q)
+            .map(Query)
+            .map_err(|_| ApiError::bad_request("invalid_query"))
+    }
+}
+
+/// Path parameters; a non-numeric id is a 400, not a text error.
+pub struct Path<T>(pub T);
+
+impl<S, T> FromRequestParts<S> for Path<T>
+where
+    S: Send + Sync,
+    T: DeserializeOwned + Send,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|p| Path(p.0))
+            .map_err(|_: PathRejection| ApiError::bad_request("invalid_path"))
+    }
+}
+
+/// Paging query: `page` from 1, `limit` 10 by default, `-1` for all.
+#[derive(Debug, Clone, Copy, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "kebab-case", default)]
+#[into_params(parameter_in = Query)]
+pub struct PageQuery {
+    /// Page number (clamped to 1..last).
+    pub page: Option<i64>,
+    /// Page size; -1 means all.
+    pub limit: Option<i64>,
+}
+
+impl PageQuery {
+    /// As a service request.
+    pub fn to_proto(self) -> bo_proto::stores::v1::PageRequest {
+        bo_proto::stores::v1::PageRequest { page: self.page.unwrap_or(1), limit: self.limit.unwrap_or(0) }
+    }
+}
+
+/// A page of a list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct List<T> {
+    /// The rows.
+    pub data: Vec<T>,
+    /// Rows matching.
+    pub total: i64,
+    /// Page size (-1 for all).
+    pub limit: i64,
+    /// This page.
+    pub page: i64,
+    /// Number of pages.
+    pub pages: i64,
+}
+
+impl<T> List<T> {
+    /// A list from rows and the service's paging info.
+    pub fn new(data: Vec<T>, page: Option<bo_proto::stores::v1::PageInfo>) -> Self {
+        let p = page.unwrap_or_default();
+        List { data, total: p.total, limit: p.limit, page: p.page.max(1), pages: p.pages.max(1) }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Item {
+        sku_id: i64,
+        quantity: i64,
+    }
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Order {
+        note: String,
+        items: Vec<Item>,
+        vat_included: Option<bool>,
+    }
+
+    #[test]
+    fn forms_with_bracket_keys_read_like_json() {
+        let form = "note=%E0%B8%AA%E0%B9%88%E0%B8%87+%E0%B8%94%E0%B9%88%E0%B8%A7%E0%B8%99&items%5B0%5D%5Bsku_id%5D=7&items[0][quantity]=2&items[1][sku_id]=8&items[1][quantity]=1&vat_included=true";
+        let from_form: Order = decode_body("application/x-www-form-urlencoded; charset=UTF-8", form.as_bytes()).unwrap();
+        let json = r#"{"note":"ส่ง ด่วน","items":[{"sku_id":7,"quantity":2},{"sku_id":8,"quantity":1}],"vat_included":true}"#;
+        let from_json: Order = decode_body("application/json", json.as_bytes()).unwrap();
+        assert_eq!(from_form, from_json);
+        assert_eq!(from_form.note, "ส่ง ด่วน");
+    }
+
+    #[test]
+    fn other_media_types_are_refused() {
+        let e = decode_body::<Order>("text/plain", b"x").unwrap_err();
+        assert_eq!(e.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+        let e = decode_body::<Order>("application/json", b"{nope").unwrap_err();
+        assert_eq!(e.code, "invalid_body");
+    }
+
+    #[test]
+    fn query_keys_are_kebab_case() {
+        #[derive(Deserialize)]
+        #[serde(rename_all = "kebab-case")]
+        struct Q {
+            order_state: String,
+            page: i64,
+        }
+        let q: Q = serde_qs::Config::new(2, false).deserialize_str("order-state=ready_to_fulfillment&page=2").unwrap();
+        assert_eq!((q.order_state.as_str(), q.page), ("ready_to_fulfillment", 2));
+    }
+}
