@@ -1,0 +1,158 @@
+//! `gateway` and `stores` as two `backoffice` processes: gRPC over loopback, events over
+//! NATS, data in PostgreSQL.
+
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use bo_kit::bus::nats::NatsBus;
+use bo_kit::bus::{Bus, ConsumerConfig};
+use bo_kit::testing::{self, Backend};
+use prost::Message as _;
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use tokio::process::{Child, Command};
+
+use crate::helpers::thai_customer;
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+async fn wait_ready(client: &reqwest::Client, url: &str, child: &mut Child) {
+    for _ in 0..300 {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("process exited early: {status}");
+        }
+        if let Ok(r) = client.get(url).send().await {
+            if r.status() == StatusCode::OK {
+                return;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{url} never became ready");
+}
+
+async fn terminate(mut child: Child) {
+    let pid = child.id().expect("running").to_string();
+    let _ = Command::new("kill").args(["-TERM", &pid]).status().await;
+    let status = tokio::time::timeout(Duration::from_secs(30), child.wait()).await.expect("stops in time").unwrap();
+    assert!(status.success(), "stopped cleanly on SIGTERM: {status}");
+}
+
+#[tokio::test]
+async fn gateway_and_stores_run_as_two_processes() {
+    let Some((db_url, _pg)) = testing::postgres_url().await else { return };
+    let Some(nats_url) = testing::backend_url(Backend::Nats) else { return };
+    let prefix = testing::unique_prefix();
+    let dir = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_backoffice");
+    let (grpc_port, stores_http, gateway_http) = (free_port(), free_port(), free_port());
+    let common = |cmd: &mut Command| {
+        cmd.current_dir(dir.path())
+            .env("BO_DATA_DIR", dir.path())
+            .env("BO_BUS__NATS_URL", &nats_url)
+            .env("BO_BUS__PREFIX", &prefix)
+            .env("BO_AUTH__JWT_SECRET", "a-shared-secret-of-at-least-32-bytes!")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .kill_on_drop(true);
+    };
+    let client = reqwest::Client::new();
+
+    let mut stores = Command::new(bin);
+    common(&mut stores);
+    let mut stores = stores
+        .args(["--target", "stores"])
+        .env("BO_SERVICES__STORES__DATABASE_URL", &db_url)
+        .env("BO_GRPC__ADDR", format!("127.0.0.1:{grpc_port}"))
+        .env("BO_HTTP__ADDR", format!("127.0.0.1:{stores_http}"))
+        .spawn()
+        .unwrap();
+    wait_ready(&client, &format!("http://127.0.0.1:{stores_http}/readyz"), &mut stores).await;
+
+    let created = Command::new(bin)
+        .args(["admin", "create-owner", "--email", "dist@example.com", "--store-name", "ร้านสองโปรเซส"])
+        .env("BO_OWNER_PASSWORD", "dist-password")
+        .env("BO_SERVICES__STORES__DATABASE_URL", &db_url)
+        .env("BO_DATA_DIR", dir.path())
+        .output()
+        .await
+        .unwrap();
+    assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
+    let out = String::from_utf8_lossy(&created.stdout).to_string();
+    let store_id: i64 = out.split("store id ").nth(1).unwrap().trim_end_matches(|c: char| !c.is_ascii_digit()).parse().unwrap();
+
+    let mut gateway = Command::new(bin);
+    common(&mut gateway);
+    let mut gateway = gateway
+        .args(["--target", "gateway"])
+        .env("BO_SERVICES__STORES__ADDR", format!("http://127.0.0.1:{grpc_port}"))
+        .env("BO_HTTP__ADDR", format!("127.0.0.1:{gateway_http}"))
+        .spawn()
+        .unwrap();
+    wait_ready(&client, &format!("http://127.0.0.1:{gateway_http}/readyz"), &mut gateway).await;
+
+    // Watch the stream for the stores service's events.
+    let bus = Arc::new(NatsBus::connect(&nats_url, &prefix).await.unwrap());
+    let mut events = bus
+        .subscribe(ConsumerConfig {
+            durable: "watcher".into(),
+            filter: format!("{prefix}.stores.>"),
+            ack_wait: Duration::from_secs(5),
+        })
+        .await
+        .unwrap();
+
+    let api = format!("http://127.0.0.1:{gateway_http}/api");
+    let login: Value = client
+        .post(format!("{api}/auth/login"))
+        .json(&json!({"email": "dist@example.com", "password": "dist-password"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let user = login["token"].as_str().expect("signed in").to_string();
+    let tok: Value = client
+        .post(format!("{api}/stores/auth/token"))
+        .bearer_auth(&user)
+        .json(&json!({"id": store_id}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let t = tok["token"].as_str().unwrap().to_string();
+    let base = format!("{api}/stores/{store_id}/customers");
+
+    let res = client.post(&base).bearer_auth(&t).json(&thai_customer("ลูกค้า กระจาย", "0812340000")).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let c: Value = res.json().await.unwrap();
+    let id = c["id"].as_i64().unwrap();
+    let res = client.post(&base).bearer_auth(&t).json(&thai_customer("ซ้ำ", "0812340000")).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::CONFLICT, "errors cross gRPC with their codes");
+    let found: Value = client.get(format!("{base}?search=กระจาย")).bearer_auth(&t).send().await.unwrap().json().await.unwrap();
+    assert_eq!(found["total"], 1);
+    let res = client.patch(format!("{base}/{id}")).bearer_auth(&t).json(&json!({"line": "@dist"})).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let res = client.delete(format!("{base}/{id}")).bearer_auth(&t).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::NO_CONTENT);
+
+    let mut seen = Vec::new();
+    while seen.len() < 3 {
+        let d = tokio::time::timeout(Duration::from_secs(15), events.next()).await.expect("event arrives").unwrap().unwrap();
+        let env = bo_proto::events::v1::Envelope::decode(d.payload.as_ref()).unwrap();
+        assert_eq!(env.store_id, store_id);
+        seen.push(env.r#type.clone());
+        d.ack().await.unwrap();
+    }
+    assert_eq!(seen, ["stores.customer.created", "stores.customer.updated", "stores.customer.deleted"]);
+
+    terminate(gateway).await;
+    terminate(stores).await;
+    bus.delete_stream().await.unwrap();
+}

@@ -1,0 +1,239 @@
+use std::sync::Arc;
+
+use bo_gateway::app::{self, Launched};
+use bo_gateway::config::Config;
+use bo_kit::config::Secret;
+use bo_kit::testing::{self, Backend};
+use reqwest::{Method, StatusCode};
+use serde_json::{json, Value};
+
+pub const OWNER_EMAIL: &str = "owner@example.com";
+pub const OWNER_PASSWORD: &str = "demo-password-1";
+
+/// Which backends a test runs on.
+#[derive(Debug, Clone, Copy)]
+pub enum Stack {
+    /// SQLite and the in-process bus.
+    Embedded,
+    /// PostgreSQL and NATS (same process).
+    Postgres,
+}
+
+pub struct TestApp {
+    pub base: String,
+    pub client: reqwest::Client,
+    pub db_url: String,
+    pub demo_store: i64,
+    launched: Option<Launched>,
+    _dir: tempfile::TempDir,
+    _pg: Option<testing::PgGuard>,
+}
+
+impl TestApp {
+    /// Starts every module; `None` when the stack's backends are not configured.
+    pub async fn start(stack: Stack) -> Option<TestApp> {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cfg = Config::default();
+        cfg.data_dir = dir.path().to_path_buf();
+        cfg.http.addr = "127.0.0.1:0".into();
+        cfg.demo.email = OWNER_EMAIL.into();
+        cfg.demo.password = Secret::new(OWNER_PASSWORD);
+        cfg.auth.login_attempts_per_minute = 1000;
+        let mut pg = None;
+        match stack {
+            Stack::Embedded => {}
+            Stack::Postgres => {
+                let (url, guard) = testing::postgres_url().await?;
+                let nats = testing::backend_url(Backend::Nats)?;
+                cfg.services.stores.database_url = Some(Secret::new(url));
+                cfg.bus.nats_url = Some(nats);
+                cfg.bus.prefix = testing::unique_prefix();
+                pg = Some(guard);
+            }
+        }
+        let db_url = cfg.database_url("stores", &cfg.services.stores);
+        Some(Self::launch(cfg, dir, pg, db_url, None).await)
+    }
+
+    pub async fn launch(
+        cfg: Config,
+        dir: tempfile::TempDir,
+        pg: Option<testing::PgGuard>,
+        db_url: String,
+        modules: Option<Vec<&'static str>>,
+    ) -> TestApp {
+        let modules = modules.unwrap_or_else(|| bo_gateway::modules::resolve("all").unwrap());
+        let launched = app::launch(cfg, modules).await.expect("launch");
+        let base = format!("http://{}/api", launched.http_addr);
+        let demo_store = launched.demo.as_ref().map(|d| d.store_id).unwrap_or(0);
+        TestApp { base, client: reqwest::Client::new(), db_url, demo_store, launched: Some(launched), _dir: dir, _pg: pg }
+    }
+
+    pub fn root(&self) -> String {
+        self.base.trim_end_matches("/api").to_string()
+    }
+
+    pub async fn stop(mut self) {
+        if let Some(l) = self.launched.take() {
+            l.stop().await;
+        }
+    }
+
+    /// A request with an optional bearer token and JSON body.
+    pub async fn call(&self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> (StatusCode, Value) {
+        let mut req = self.client.request(method, format!("{}{path}", self.base));
+        if let Some(t) = token {
+            req = req.bearer_auth(t);
+        }
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let res = req.send().await.expect("request");
+        let status = res.status();
+        let text = res.text().await.unwrap();
+        let v = if text.is_empty() { Value::Null } else { serde_json::from_str(&text).unwrap_or(Value::String(text)) };
+        (status, v)
+    }
+
+    pub async fn get(&self, path: &str, token: &str) -> (StatusCode, Value) {
+        self.call(Method::GET, path, Some(token), None).await
+    }
+
+    pub async fn post(&self, path: &str, token: &str, body: Value) -> (StatusCode, Value) {
+        self.call(Method::POST, path, Some(token), Some(body)).await
+    }
+
+    pub async fn patch(&self, path: &str, token: &str, body: Value) -> (StatusCode, Value) {
+        self.call(Method::PATCH, path, Some(token), Some(body)).await
+    }
+
+    pub async fn delete(&self, path: &str, token: &str) -> (StatusCode, Value) {
+        self.call(Method::DELETE, path, Some(token), None).await
+    }
+
+    /// Signs in; returns the user token and user id.
+    pub async fn login(&self, email: &str, password: &str) -> (String, i64) {
+        let (s, v) = self.call(Method::POST, "/auth/login", None, Some(json!({"email": email, "password": password}))).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        (v["token"].as_str().unwrap().to_string(), v["user"]["id"].as_i64().unwrap())
+    }
+
+    /// Signs in and picks `store`; returns the store token.
+    pub async fn store_token(&self, email: &str, password: &str, store: i64) -> String {
+        let (user, _) = self.login(email, password).await;
+        let (s, v) = self.post("/stores/auth/token", &user, json!({"id": store})).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        v["token"].as_str().unwrap().to_string()
+    }
+
+    /// The demo owner's store token.
+    pub async fn owner(&self) -> String {
+        self.store_token(OWNER_EMAIL, OWNER_PASSWORD, self.demo_store).await
+    }
+
+    /// A second owner with their own store, made through the stores service on the same
+    /// database; returns (store id, store token).
+    pub async fn other_owner(&self, email: &str) -> (i64, String) {
+        let svc = self.stores_service().await;
+        let r = svc
+            .grpc
+            .create_owner(bo_proto::stores::v1::CreateOwnerRequest {
+                email: email.into(),
+                password: "another-password".into(),
+                first_name: "B".into(),
+                last_name: "B".into(),
+                store_name: "ร้านที่สอง".into(),
+            })
+            .await
+            .unwrap();
+        svc.db.close().await;
+        let store = r.store.unwrap().id;
+        (store, self.store_token(email, "another-password", store).await)
+    }
+
+    /// The stores service opened on the test's database (to arrange data).
+    pub async fn stores_service(&self) -> bo_stores::Service {
+        let db = bo_kit::db::Db::connect(&self.db_url).await.unwrap();
+        let bus = Arc::new(bo_kit::bus::inproc::InProcBus::new("arrange"));
+        bo_stores::Service::open(db, bus, 3_600_000).await.unwrap()
+    }
+
+    /// Adds a member to `store` whose role grants exactly `perms`; returns their store token.
+    pub async fn member_with(&self, store: i64, email: &str, perms: &[&str]) -> String {
+        let svc = self.stores_service().await;
+        let pool = svc.db.pool();
+        let now = bo_kit::time::now_ms();
+        let hash = bo_stores::domain::user::hash_password("member-password").unwrap();
+        let user_id: i64 = sqlx::query_scalar(
+            "INSERT INTO users (email, password_hash, first_name, last_name, created_at, updated_at) \
+             VALUES ($1, $2, 'M', 'M', $3, $3) RETURNING id",
+        )
+        .bind(email)
+        .bind(hash)
+        .bind(now)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        let role_id: i64 = sqlx::query_scalar(
+            "INSERT INTO roles (store_id, name, permissions, built_in, created_at, updated_at) \
+             VALUES ($1, $2, $3, 0, $4, $4) RETURNING id",
+        )
+        .bind(store)
+        .bind(format!("role-{email}"))
+        .bind(serde_json::to_string(perms).unwrap())
+        .bind(now)
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        sqlx::query(
+            "INSERT INTO memberships (user_id, store_id, permission, role_id, status, created_at, updated_at) \
+             VALUES ($1, $2, 'cashier', $3, 'active', $4, $4)",
+        )
+        .bind(user_id)
+        .bind(store)
+        .bind(role_id)
+        .bind(now)
+        .execute(pool)
+        .await
+        .unwrap();
+        svc.db.close().await;
+        self.store_token(email, "member-password", store).await
+    }
+}
+
+/// Runs a test body on the embedded stack and, when configured, on PostgreSQL with NATS.
+#[macro_export]
+macro_rules! on_every_stack {
+    ($($name:ident),* $(,)?) => {
+        mod embedded {
+            $(#[tokio::test] async fn $name() {
+                let app = $crate::helpers::TestApp::start($crate::helpers::Stack::Embedded).await.unwrap();
+                super::$name(&app).await;
+                app.stop().await;
+            })*
+        }
+        mod postgres_nats {
+            $(#[tokio::test] async fn $name() {
+                if let Some(app) = $crate::helpers::TestApp::start($crate::helpers::Stack::Postgres).await {
+                    super::$name(&app).await;
+                    app.stop().await;
+                }
+            })*
+        }
+    };
+}
+
+/// A Thai customer body.
+pub fn thai_customer(name: &str, tel: &str) -> Value {
+    json!({
+        "name": name,
+        "tel": tel,
+        "email": "",
+        "line": "@somchai",
+        "address": "99/1 ถนนสุขุมวิท",
+        "sub_district": "คลองเตยเหนือ",
+        "district": "วัฒนา",
+        "state_province": "กรุงเทพมหานคร",
+        "postcode": "10110"
+    })
+}

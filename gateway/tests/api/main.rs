@@ -1,0 +1,10 @@
+//! API tests: the app on port 0 with a fresh database per test, on SQLite with the
+//! in-process bus always, and on PostgreSQL with NATS when TEST_DATABASE_URL and
+//! TEST_NATS_URL are set.
+
+mod helpers;
+
+mod auth;
+mod customers;
+mod distributed;
+mod wire;
