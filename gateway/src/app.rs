@@ -114,7 +114,8 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
             "stores" => {
                 let url = cfg.database_url("stores", &cfg.services.stores);
                 let db = Db::connect(&url).await?;
-                let svc = bo_stores::Service::open(db.clone(), bus.clone(), cfg.auth.token_ttl_minutes * 60_000).await?;
+                let svc =
+                    bo_stores::Service::open(db.clone(), bus.clone(), cfg.auth.token_ttl_minutes * 60_000).await?;
                 let cancel = CancellationToken::new();
                 let relay = tokio::spawn(svc.relay.clone().run(cancel.clone()));
                 if is_all(&modules) && cfg.demo.enabled {
@@ -191,15 +192,13 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
     if let Some(api) = api {
         app = app.nest("/api", api);
     }
-    let app = app
-        .layer(DefaultBodyLimit::max(cfg.http.body_limit))
-        .layer(
-            tower_http::trace::TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
-                let span = tracing::info_span!("http", method = %req.method(), path = %req.uri().path());
-                bo_kit::telemetry::set_parent_from_http(&span, req.headers());
-                span
-            }),
-        );
+    let app = app.layer(DefaultBodyLimit::max(cfg.http.body_limit)).layer(
+        tower_http::trace::TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
+            let span = tracing::info_span!("http", method = %req.method(), path = %req.uri().path());
+            bo_kit::telemetry::set_parent_from_http(&span, req.headers());
+            span
+        }),
+    );
     let listener = tokio::net::TcpListener::bind(&cfg.http.addr)
         .await
         .with_context(|| format!("binding HTTP on {}", cfg.http.addr))?;

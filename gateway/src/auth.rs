@@ -65,7 +65,11 @@ impl Keys {
     /// Keys from an HMAC secret of at least 32 bytes.
     pub fn new(secret: &[u8], ttl_minutes: i64) -> anyhow::Result<Keys> {
         anyhow::ensure!(secret.len() >= 32, "auth.jwt_secret must be at least 32 bytes");
-        Ok(Keys { enc: EncodingKey::from_secret(secret), dec: DecodingKey::from_secret(secret), ttl_secs: ttl_minutes.max(1) * 60 })
+        Ok(Keys {
+            enc: EncodingKey::from_secret(secret),
+            dec: DecodingKey::from_secret(secret),
+            ttl_secs: ttl_minutes.max(1) * 60,
+        })
     }
 
     /// Token lifetime in seconds.
@@ -90,7 +94,15 @@ impl Keys {
     }
 
     /// Signs a store token.
-    pub fn store_token(&self, user_id: i64, sid: &str, store: i64, perm: &str, role: i64, perms: Vec<String>) -> anyhow::Result<(String, i64)> {
+    pub fn store_token(
+        &self,
+        user_id: i64,
+        sid: &str,
+        store: i64,
+        perm: &str,
+        role: i64,
+        perms: Vec<String>,
+    ) -> anyhow::Result<(String, i64)> {
         self.sign(Claims {
             sub: user_id.to_string(),
             aud: AUD_STORE.into(),
@@ -121,11 +133,9 @@ impl Keys {
         v.set_issuer(&[ISSUER]);
         v.set_required_spec_claims(&["exp", "aud", "iss", "sub"]);
         v.leeway = 30;
-        jsonwebtoken::decode::<Claims>(token, &self.dec, &v).map(|d| d.claims).map_err(|e| {
-            match e.kind() {
-                jsonwebtoken::errors::ErrorKind::ExpiredSignature => ApiError::unauthenticated("token_expired"),
-                _ => ApiError::unauthenticated("unauthenticated"),
-            }
+        jsonwebtoken::decode::<Claims>(token, &self.dec, &v).map(|d| d.claims).map_err(|e| match e.kind() {
+            jsonwebtoken::errors::ErrorKind::ExpiredSignature => ApiError::unauthenticated("token_expired"),
+            _ => ApiError::unauthenticated("unauthenticated"),
         })
     }
 }
@@ -389,10 +399,13 @@ mod tests {
             role: None,
             perms: vec![],
         };
-        let hs512 = jsonwebtoken::encode(&Header::new(Algorithm::HS512), &claims, &EncodingKey::from_secret(&[7u8; 32])).unwrap();
+        let hs512 =
+            jsonwebtoken::encode(&Header::new(Algorithm::HS512), &claims, &EncodingKey::from_secret(&[7u8; 32]))
+                .unwrap();
         assert!(k.verify(&hs512, &[AUD_USER]).is_err());
         let expired = Claims { exp: 1_000, ..claims };
-        let old = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &expired, &EncodingKey::from_secret(&[7u8; 32])).unwrap();
+        let old = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &expired, &EncodingKey::from_secret(&[7u8; 32]))
+            .unwrap();
         assert_eq!(k.verify(&old, &[AUD_USER]).unwrap_err().code, "token_expired");
     }
 
@@ -401,7 +414,9 @@ mod tests {
         let b = s.as_bytes();
         let mut out = String::new();
         for chunk in b.chunks(3) {
-            let n = (u32::from(chunk[0]) << 16) | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8) | u32::from(*chunk.get(2).unwrap_or(&0));
+            let n = (u32::from(chunk[0]) << 16)
+                | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+                | u32::from(*chunk.get(2).unwrap_or(&0));
             let chars = chunk.len() + 1;
             for i in 0..chars {
                 out.push(T[((n >> (18 - 6 * i)) & 63) as usize] as char);

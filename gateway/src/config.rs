@@ -201,9 +201,13 @@ mod tests {
     use super::*;
 
     #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type
     fn environment_overrides_defaults_and_secrets_stay_hidden() {
         figment::Jail::expect_with(|jail| {
-            jail.create_file("backoffice.toml", "[http]\naddr = \"127.0.0.1:9999\"\n[demo]\nemail = \"file@example.com\"\n")?;
+            jail.create_file(
+                "backoffice.toml",
+                "[http]\naddr = \"127.0.0.1:9999\"\n[demo]\nemail = \"file@example.com\"\n",
+            )?;
             jail.set_env("BO_DEMO__EMAIL", "env@example.com");
             jail.set_env("BO_AUTH__JWT_SECRET", "s3cret-s3cret-s3cret-s3cret-s3cret");
             jail.set_env("BO_SERVICES__STORES__DATABASE_URL", "postgres://u:pw@db/x");

@@ -75,7 +75,9 @@ pub async fn layer(State(state): State<AppState>, req: Request, next: Next) -> R
     let mut stores = state.stores();
     if parts.status.is_server_error() || bytes.len() > MAX_SAVED {
         // Nothing durable can be said of a failed or huge answer: let the client retry.
-        if let Err(e) = stores.abandon_idempotent_request(ctx.request(pb::AbandonIdempotentRequestRequest { key })).await {
+        if let Err(e) =
+            stores.abandon_idempotent_request(ctx.request(pb::AbandonIdempotentRequestRequest { key })).await
+        {
             tracing::warn!(error = %e, "could not release an idempotency key");
         }
     } else if let Err(e) = stores

@@ -65,7 +65,9 @@ async fn main() -> anyhow::Result<()> {
     }
     let cfg = Config::load(cli.config.as_deref())?;
     match cli.command {
-        Some(Command::Admin { command: AdminCommand::CreateOwner { email, password, store_name, first_name, last_name } }) => {
+        Some(Command::Admin {
+            command: AdminCommand::CreateOwner { email, password, store_name, first_name, last_name },
+        }) => {
             let _telemetry = bo_kit::telemetry::init("backoffice-admin", false)?;
             create_owner(&cfg, email, password, store_name, first_name, last_name).await
         }

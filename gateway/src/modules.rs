@@ -12,10 +12,8 @@ pub struct ModuleSpec {
 }
 
 /// Every module of the product.
-pub const MODULES: &[ModuleSpec] = &[
-    ModuleSpec { name: "stores", deps: &[] },
-    ModuleSpec { name: "gateway", deps: &["stores"] },
-];
+pub const MODULES: &[ModuleSpec] =
+    &[ModuleSpec { name: "stores", deps: &[] }, ModuleSpec { name: "gateway", deps: &["stores"] }];
 
 /// The names `--target` accepts.
 pub fn target_names() -> Vec<&'static str> {

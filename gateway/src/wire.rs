@@ -43,12 +43,7 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let ct = req
-            .headers()
-            .get(header::CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("")
-            .to_string();
+        let ct = req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
         let bytes = Bytes::from_request(req, state)
             .await
             .map_err(|_| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"))?;
@@ -154,8 +149,10 @@ mod tests {
     #[test]
     fn forms_with_bracket_keys_read_like_json() {
         let form = "note=%E0%B8%AA%E0%B9%88%E0%B8%87+%E0%B8%94%E0%B9%88%E0%B8%A7%E0%B8%99&items%5B0%5D%5Bsku_id%5D=7&items[0][quantity]=2&items[1][sku_id]=8&items[1][quantity]=1&vat_included=true";
-        let from_form: Order = decode_body("application/x-www-form-urlencoded; charset=UTF-8", form.as_bytes()).unwrap();
-        let json = r#"{"note":"ส่ง ด่วน","items":[{"sku_id":7,"quantity":2},{"sku_id":8,"quantity":1}],"vat_included":true}"#;
+        let from_form: Order =
+            decode_body("application/x-www-form-urlencoded; charset=UTF-8", form.as_bytes()).unwrap();
+        let json =
+            r#"{"note":"ส่ง ด่วน","items":[{"sku_id":7,"quantity":2},{"sku_id":8,"quantity":1}],"vat_included":true}"#;
         let from_json: Order = decode_body("application/json", json.as_bytes()).unwrap();
         assert_eq!(from_form, from_json);
         assert_eq!(from_form.note, "ส่ง ด่วน");

@@ -127,14 +127,24 @@ async fn store_token(
         .await
         .map_err(|s| {
             let e = ApiError::from(s);
-            if e.status == StatusCode::FORBIDDEN { ApiError::forbidden() } else { e }
+            if e.status == StatusCode::FORBIDDEN {
+                ApiError::forbidden()
+            } else {
+                e
+            }
         })?
         .into_inner()
         .membership
         .unwrap_or_default();
     let role = m.role.unwrap_or_default();
-    let (token, exp) =
-        state.keys.store_token(auth.user_id, &auth.session_id, input.id, &m.permission, role.id, role.permissions.clone())?;
+    let (token, exp) = state.keys.store_token(
+        auth.user_id,
+        &auth.session_id,
+        input.id,
+        &m.permission,
+        role.id,
+        role.permissions.clone(),
+    )?;
     Ok(Json(StoreTokenOutput {
         token,
         expires_at: bo_kit::time::ms_to_rfc3339(exp * 1000),

@@ -298,14 +298,15 @@ async fn list_customers(
 ) -> ApiResult<Json<List<CustomerBody>>> {
     auth.require_in(id, READ)?;
     let page = PageQuery { page: q.page, limit: q.limit };
-    let r = state
-        .stores()
-        .list_customers(auth.ctx().request(pb::ListCustomersRequest {
-            search: q.search.unwrap_or_default(),
-            page: Some(page.to_proto()),
-        }))
-        .await?
-        .into_inner();
+    let r =
+        state
+            .stores()
+            .list_customers(auth.ctx().request(pb::ListCustomersRequest {
+                search: q.search.unwrap_or_default(),
+                page: Some(page.to_proto()),
+            }))
+            .await?
+            .into_inner();
     Ok(Json(List::new(r.customers.into_iter().map(CustomerBody::from).collect(), r.page)))
 }
 
@@ -356,7 +357,8 @@ async fn get_customer(
     Path((id, customer_id)): Path<(i64, i64)>,
 ) -> ApiResult<Json<CustomerBody>> {
     auth.require_in(id, READ)?;
-    let r = state.stores().get_customer(auth.ctx().request(pb::GetCustomerRequest { id: customer_id })).await?.into_inner();
+    let r =
+        state.stores().get_customer(auth.ctx().request(pb::GetCustomerRequest { id: customer_id })).await?.into_inner();
     Ok(Json(r.customer.unwrap_or_default().into()))
 }
 
@@ -529,10 +531,7 @@ async fn delete_address(
     Path((id, customer_id, address_id)): Path<(i64, i64, i64)>,
 ) -> ApiResult<StatusCode> {
     auth.require_in(id, EDIT)?;
-    state
-        .stores()
-        .delete_address(auth.ctx().request(pb::DeleteAddressRequest { customer_id, id: address_id }))
-        .await?;
+    state.stores().delete_address(auth.ctx().request(pb::DeleteAddressRequest { customer_id, id: address_id })).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -118,7 +118,13 @@ pub struct StoreInput {
 }
 
 async fn fetch(state: &AppState, auth: &StoreAuth) -> ApiResult<pb::Store> {
-    Ok(state.stores().get_store(auth.ctx().request(pb::GetStoreRequest {})).await?.into_inner().store.unwrap_or_default())
+    Ok(state
+        .stores()
+        .get_store(auth.ctx().request(pb::GetStoreRequest {}))
+        .await?
+        .into_inner()
+        .store
+        .unwrap_or_default())
 }
 
 /// The store of the token.
@@ -174,7 +180,11 @@ pub struct MenuHidingBody {
 /// The menus hidden for the store.
 #[utoipa::path(get, path = "/stores/{id}/settings/get-menu-hiding", tag = "stores", params(("id" = i64, Path)),
     responses((status = 200, body = MenuHidingBody)), security(("bearer" = [])))]
-async fn menu_hiding(State(state): State<AppState>, auth: StoreAuth, Path(id): Path<i64>) -> ApiResult<Json<MenuHidingBody>> {
+async fn menu_hiding(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<MenuHidingBody>> {
     auth.same_store(id)?;
     Ok(Json(MenuHidingBody { menu_hiding_list: fetch(&state, &auth).await?.menu_hiding_list }))
 }

@@ -102,11 +102,11 @@ async fn list_user_stores(
 /// One of the signed-in user's memberships.
 #[utoipa::path(get, path = "/users/user-stores/{id}", tag = "users", params(("id" = i64, Path)),
     responses((status = 200, body = UserStoreBody), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
-async fn get_user_store(State(state): State<AppState>, auth: UserAuth, Path(id): Path<i64>) -> ApiResult<Json<UserStoreBody>> {
-    let r = state
-        .stores()
-        .get_user_store(pb::GetUserStoreRequest { user_id: auth.user_id, id })
-        .await?
-        .into_inner();
+async fn get_user_store(
+    State(state): State<AppState>,
+    auth: UserAuth,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<UserStoreBody>> {
+    let r = state.stores().get_user_store(pb::GetUserStoreRequest { user_id: auth.user_id, id }).await?.into_inner();
     Ok(Json(UserStoreBody::from(r.membership.unwrap_or_default())))
 }

@@ -55,7 +55,8 @@ async fn signing_in_and_choosing_a_store(app: &TestApp) {
 async fn the_owner_edits_the_store(app: &TestApp) {
     let owner = app.owner().await;
     let path = format!("/stores/{}", app.demo_store);
-    let (s, v) = app.call(Method::PUT, &path, Some(&owner), Some(json!({"name": "ร้านใหม่", "tel": "02-999-8888"}))).await;
+    let (s, v) =
+        app.call(Method::PUT, &path, Some(&owner), Some(json!({"name": "ร้านใหม่", "tel": "02-999-8888"}))).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!((v["name"].as_str(), v["tel"].as_str()), (Some("ร้านใหม่"), Some("029998888")));
     assert_eq!(v["postcode"], "10310", "fields not given stay");
@@ -105,14 +106,17 @@ async fn signing_out_ends_the_session(app: &TestApp) {
     assert_eq!(app.get(&path, &other).await.0, StatusCode::OK);
 }
 
-on_every_stack!(signing_in_and_choosing_a_store, the_owner_edits_the_store, tokens_are_checked, signing_out_ends_the_session);
+on_every_stack!(
+    signing_in_and_choosing_a_store,
+    the_owner_edits_the_store,
+    tokens_are_checked,
+    signing_out_ends_the_session
+);
 
 #[tokio::test]
 async fn sign_in_is_rate_limited_per_address() {
     let dir = tempfile::tempdir().unwrap();
-    let mut cfg = bo_gateway::config::Config::default();
-    cfg.data_dir = dir.path().to_path_buf();
-    cfg.http.addr = "127.0.0.1:0".into();
+    let mut cfg = crate::helpers::config_in(&dir);
     cfg.auth.login_attempts_per_minute = 3;
     let db_url = cfg.database_url("stores", &cfg.services.stores);
     let app = TestApp::launch(cfg, dir, None, db_url, None).await;
@@ -129,10 +133,7 @@ async fn sign_in_is_rate_limited_per_address() {
 #[tokio::test]
 async fn the_embedded_signing_key_survives_a_restart() {
     let dir = tempfile::tempdir().unwrap();
-    let mut cfg = bo_gateway::config::Config::default();
-    cfg.data_dir = dir.path().to_path_buf();
-    cfg.http.addr = "127.0.0.1:0".into();
-    let db_url = cfg.database_url("stores", &cfg.services.stores);
+    let cfg = crate::helpers::config_in(&dir);
     let modules = bo_gateway::modules::resolve("all").unwrap();
     let first = bo_gateway::app::launch(cfg.clone(), modules.clone()).await.unwrap();
     let base = format!("http://{}/api", first.http_addr);
@@ -158,5 +159,4 @@ async fn the_embedded_signing_key_survives_a_restart() {
         .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     second.stop().await;
-    let _ = db_url;
 }

@@ -16,7 +16,8 @@ async fn customers_and_addresses_end_to_end(app: &TestApp) {
 
     let (s, v) = app.post(&base, &t, json!({})).await;
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
-    let fields: Vec<&str> = v["error"]["fields"].as_array().unwrap().iter().map(|f| f["field"].as_str().unwrap()).collect();
+    let fields: Vec<&str> =
+        v["error"]["fields"].as_array().unwrap().iter().map(|f| f["field"].as_str().unwrap()).collect();
     for f in ["name", "tel", "address", "sub_district", "district", "state_province", "postcode"] {
         assert!(fields.contains(&f), "{f} in {fields:?}");
     }
@@ -45,17 +46,25 @@ async fn customers_and_addresses_end_to_end(app: &TestApp) {
     assert_eq!(v["data"].as_array().unwrap().len(), 7);
 
     // Edit.
-    let (s, v) = app.patch(&format!("{base}/{id}"), &t, json!({"email": "manee@example.com", "postcode": "10120"})).await;
+    let (s, v) =
+        app.patch(&format!("{base}/{id}"), &t, json!({"email": "manee@example.com", "postcode": "10120"})).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!((v["email"].as_str(), v["postcode"].as_str()), (Some("manee@example.com"), Some("10120")));
     let (s, v) = app.patch(&format!("{base}/{id}"), &t, json!({"email": "nope"})).await;
-    assert_eq!((s, v["error"]["fields"][0]["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("validation.email")));
+    assert_eq!(
+        (s, v["error"]["fields"][0]["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("validation.email"))
+    );
 
     // The address book: add an international address, make it default, edit, delete.
     let book = format!("{base}/{id}/addresses");
     let (s, a) = app
-        .post(&book, &t, json!({"address": "221B Baker Street", "city": "London", "state_province": "Greater London",
-            "postcode": "NW1 6XE", "country": "GB", "tel": "+44 20 7946 0958"}))
+        .post(
+            &book,
+            &t,
+            json!({"address": "221B Baker Street", "city": "London", "state_province": "Greater London",
+            "postcode": "NW1 6XE", "country": "GB", "tel": "+44 20 7946 0958"}),
+        )
         .await;
     assert_eq!(s, StatusCode::CREATED, "{a}");
     assert_eq!((a["is_default"].as_bool(), a["name"].as_str()), (Some(false), Some("มานี มีนา")));

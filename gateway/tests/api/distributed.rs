@@ -82,7 +82,8 @@ async fn gateway_and_stores_run_as_two_processes() {
         .unwrap();
     assert!(created.status.success(), "{}", String::from_utf8_lossy(&created.stderr));
     let out = String::from_utf8_lossy(&created.stdout).to_string();
-    let store_id: i64 = out.split("store id ").nth(1).unwrap().trim_end_matches(|c: char| !c.is_ascii_digit()).parse().unwrap();
+    let store_id: i64 =
+        out.split("store id ").nth(1).unwrap().trim_end_matches(|c: char| !c.is_ascii_digit()).parse().unwrap();
 
     let mut gateway = Command::new(bin);
     common(&mut gateway);
@@ -129,22 +130,29 @@ async fn gateway_and_stores_run_as_two_processes() {
     let t = tok["token"].as_str().unwrap().to_string();
     let base = format!("{api}/stores/{store_id}/customers");
 
-    let res = client.post(&base).bearer_auth(&t).json(&thai_customer("ลูกค้า กระจาย", "0812340000")).send().await.unwrap();
+    let res =
+        client.post(&base).bearer_auth(&t).json(&thai_customer("ลูกค้า กระจาย", "0812340000")).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::CREATED);
     let c: Value = res.json().await.unwrap();
     let id = c["id"].as_i64().unwrap();
     let res = client.post(&base).bearer_auth(&t).json(&thai_customer("ซ้ำ", "0812340000")).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::CONFLICT, "errors cross gRPC with their codes");
-    let found: Value = client.get(format!("{base}?search=กระจาย")).bearer_auth(&t).send().await.unwrap().json().await.unwrap();
+    let found: Value =
+        client.get(format!("{base}?search=กระจาย")).bearer_auth(&t).send().await.unwrap().json().await.unwrap();
     assert_eq!(found["total"], 1);
-    let res = client.patch(format!("{base}/{id}")).bearer_auth(&t).json(&json!({"line": "@dist"})).send().await.unwrap();
+    let res =
+        client.patch(format!("{base}/{id}")).bearer_auth(&t).json(&json!({"line": "@dist"})).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::OK);
     let res = client.delete(format!("{base}/{id}")).bearer_auth(&t).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::NO_CONTENT);
 
     let mut seen = Vec::new();
     while seen.len() < 3 {
-        let d = tokio::time::timeout(Duration::from_secs(15), events.next()).await.expect("event arrives").unwrap().unwrap();
+        let d = tokio::time::timeout(Duration::from_secs(15), events.next())
+            .await
+            .expect("event arrives")
+            .unwrap()
+            .unwrap();
         let env = bo_proto::events::v1::Envelope::decode(d.payload.as_ref()).unwrap();
         assert_eq!(env.store_id, store_id);
         seen.push(env.r#type.clone());

@@ -29,13 +29,20 @@ pub struct TestApp {
     _pg: Option<testing::PgGuard>,
 }
 
+/// A configuration for a test: data under `dir`, HTTP on a free loopback port.
+pub fn config_in(dir: &tempfile::TempDir) -> Config {
+    Config {
+        data_dir: dir.path().to_path_buf(),
+        http: bo_gateway::config::HttpConfig { addr: "127.0.0.1:0".into(), ..Default::default() },
+        ..Default::default()
+    }
+}
+
 impl TestApp {
     /// Starts every module; `None` when the stack's backends are not configured.
     pub async fn start(stack: Stack) -> Option<TestApp> {
         let dir = tempfile::tempdir().unwrap();
-        let mut cfg = Config::default();
-        cfg.data_dir = dir.path().to_path_buf();
-        cfg.http.addr = "127.0.0.1:0".into();
+        let mut cfg = config_in(&dir);
         cfg.demo.email = OWNER_EMAIL.into();
         cfg.demo.password = Secret::new(OWNER_PASSWORD);
         cfg.auth.login_attempts_per_minute = 1000;
@@ -66,7 +73,15 @@ impl TestApp {
         let launched = app::launch(cfg, modules).await.expect("launch");
         let base = format!("http://{}/api", launched.http_addr);
         let demo_store = launched.demo.as_ref().map(|d| d.store_id).unwrap_or(0);
-        TestApp { base, client: reqwest::Client::new(), db_url, demo_store, launched: Some(launched), _dir: dir, _pg: pg }
+        TestApp {
+            base,
+            client: reqwest::Client::new(),
+            db_url,
+            demo_store,
+            launched: Some(launched),
+            _dir: dir,
+            _pg: pg,
+        }
     }
 
     pub fn root(&self) -> String {
@@ -80,7 +95,13 @@ impl TestApp {
     }
 
     /// A request with an optional bearer token and JSON body.
-    pub async fn call(&self, method: Method, path: &str, token: Option<&str>, body: Option<Value>) -> (StatusCode, Value) {
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        token: Option<&str>,
+        body: Option<Value>,
+    ) -> (StatusCode, Value) {
         let mut req = self.client.request(method, format!("{}{path}", self.base));
         if let Some(t) = token {
             req = req.bearer_auth(t);
@@ -113,7 +134,8 @@ impl TestApp {
 
     /// Signs in; returns the user token and user id.
     pub async fn login(&self, email: &str, password: &str) -> (String, i64) {
-        let (s, v) = self.call(Method::POST, "/auth/login", None, Some(json!({"email": email, "password": password}))).await;
+        let (s, v) =
+            self.call(Method::POST, "/auth/login", None, Some(json!({"email": email, "password": password}))).await;
         assert_eq!(s, StatusCode::OK, "{v}");
         (v["token"].as_str().unwrap().to_string(), v["user"]["id"].as_i64().unwrap())
     }

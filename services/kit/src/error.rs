@@ -121,11 +121,7 @@ impl Error {
 
     /// Reads an error back from a status received from another service.
     pub fn from_status(status: &Status) -> Self {
-        let code = status
-            .metadata()
-            .get(ERROR_CODE_KEY)
-            .and_then(|v| v.to_str().ok())
-            .map(|s| s.to_string());
+        let code = status.metadata().get(ERROR_CODE_KEY).and_then(|v| v.to_str().ok()).map(|s| s.to_string());
         let kind = match status.code() {
             Code::NotFound => Kind::NotFound,
             Code::InvalidArgument => Kind::Invalid,

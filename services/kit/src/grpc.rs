@@ -48,9 +48,7 @@ where
         + 'static,
     S::Future: Send + 'static,
 {
-    let svc = ServerTrace(server)
-        .map_err(|e: Infallible| -> ChannelError { match e {} })
-        .map_request(client_request);
+    let svc = ServerTrace(server).map_err(|e: Infallible| -> ChannelError { match e {} }).map_request(client_request);
     BoxCloneSyncService::new(svc)
 }
 
@@ -144,9 +142,8 @@ impl CallCtx {
 
     /// The context of an incoming call (zeros where absent).
     pub fn of<T>(req: &Request<T>) -> CallCtx {
-        let get = |k: &str| {
-            req.metadata().get(k).and_then(|v| v.to_str().ok()).and_then(|s| s.parse().ok()).unwrap_or(0)
-        };
+        let get =
+            |k: &str| req.metadata().get(k).and_then(|v| v.to_str().ok()).and_then(|s| s.parse().ok()).unwrap_or(0);
         CallCtx { store_id: get(STORE_KEY), user_id: get(USER_KEY) }
     }
 

@@ -118,6 +118,6 @@ mod tests {
         // 7% of 0.50 baht = 3.5 satang -> 4
         assert_eq!(Satang(50).share_bp(700), Satang(4));
         assert_eq!(Satang(-50).share_bp(700), Satang(-4));
-        assert_eq!(Satang(50_000_00).share_bp(10_000), Satang(50_000_00));
+        assert_eq!(Satang(5_000_000).share_bp(10_000), Satang(5_000_000));
     }
 }

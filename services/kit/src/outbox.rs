@@ -94,12 +94,7 @@ impl Relay {
         .await?;
         Ok(rows
             .iter()
-            .map(|r| OutboxRow {
-                id: r.get(0),
-                event_id: r.get(1),
-                event_type: r.get(2),
-                envelope: r.get(3),
-            })
+            .map(|r| OutboxRow { id: r.get(0), event_id: r.get(1), event_type: r.get(2), envelope: r.get(3) })
             .collect())
     }
 

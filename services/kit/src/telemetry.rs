@@ -28,9 +28,7 @@ impl Drop for TelemetryGuard {
 /// Installs the global subscriber: readable logs, or JSON lines when `json`; an
 /// OpenTelemetry layer when `OTEL_EXPORTER_OTLP_ENDPOINT` is set. `RUST_LOG` filters.
 pub fn init(service_name: &str, json: bool) -> anyhow::Result<TelemetryGuard> {
-    opentelemetry::global::set_text_map_propagator(
-        opentelemetry_sdk::propagation::TraceContextPropagator::new(),
-    );
+    opentelemetry::global::set_text_map_propagator(opentelemetry_sdk::propagation::TraceContextPropagator::new());
     let filter = EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,async_nats=warn,h2=warn,tower=warn,hyper=warn"));
     let fmt = if json {

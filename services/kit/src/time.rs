@@ -4,10 +4,7 @@ use prost_types::Timestamp;
 
 /// Now, in UTC unix milliseconds.
 pub fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as i64)
-        .unwrap_or(0)
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)
 }
 
 /// Milliseconds to a protobuf timestamp.
@@ -22,9 +19,8 @@ pub fn timestamp_to_ms(ts: &Timestamp) -> i64 {
 
 /// Milliseconds to RFC 3339 (UTC, millisecond precision).
 pub fn ms_to_rfc3339(ms: i64) -> String {
-    const FORMAT: &[::time::format_description::BorrowedFormatItem<'static>] = ::time::macros::format_description!(
-        "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
-    );
+    const FORMAT: &[::time::format_description::BorrowedFormatItem<'static>] =
+        ::time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z");
     ::time::OffsetDateTime::from_unix_timestamp_nanos(i128::from(ms) * 1_000_000)
         .unwrap_or(::time::OffsetDateTime::UNIX_EPOCH)
         .format(FORMAT)

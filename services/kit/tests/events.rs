@@ -111,9 +111,7 @@ async fn wait_for(db: &Db, sql: &str, want: i64) {
 
 async fn commit_event(db: &Db, customer_id: i64) -> String {
     let mut tx = db.begin().await.unwrap();
-    let id = outbox::enqueue(&mut tx, "stores.customer.deleted", 1, 9, &CustomerDeleted { customer_id })
-        .await
-        .unwrap();
+    let id = outbox::enqueue(&mut tx, "stores.customer.deleted", 1, 9, &CustomerDeleted { customer_id }).await.unwrap();
     tx.commit().await.unwrap();
     id
 }

@@ -37,7 +37,13 @@ impl StoresGrpc {
         let hash = user::hash_password(&r.password)?;
         let (u, s) = self
             .repo
-            .create_owner(&user::normalise_email(&r.email), &hash, r.first_name.trim(), r.last_name.trim(), r.store_name.trim())
+            .create_owner(
+                &user::normalise_email(&r.email),
+                &hash,
+                r.first_name.trim(),
+                r.last_name.trim(),
+                r.store_name.trim(),
+            )
             .await?;
         Ok(pb::CreateOwnerResponse { user: Some(convert::user(&u)), store: Some(convert::store(&s)) })
     }
@@ -131,7 +137,9 @@ impl StoresService for StoresGrpc {
     async fn authorize(&self, req: Request<pb::AuthorizeRequest>) -> Rpc<pb::AuthorizeResponse> {
         let r = req.into_inner();
         match self.repo.membership_in(r.user_id, r.store_id).await? {
-            Some(m) if m.status == status::ACTIVE => ok(pb::AuthorizeResponse { membership: Some(convert::membership(&m)) }),
+            Some(m) if m.status == status::ACTIVE => {
+                ok(pb::AuthorizeResponse { membership: Some(convert::membership(&m)) })
+            }
             Some(_) => Err(Error::permission_denied("membership_inactive").into()),
             None => Err(Error::permission_denied("not_a_member").into()),
         }

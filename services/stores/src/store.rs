@@ -389,13 +389,11 @@ impl Repo {
 
     /// A user's membership of a store, whatever its status.
     pub async fn membership_in(&self, user_id: i64, store_id: i64) -> Result<Option<MembershipRow>> {
-        Ok(sqlx::query_as::<_, MembershipRow>(&format!(
-            "{MEMBERSHIP_SELECT} WHERE m.user_id = $1 AND m.store_id = $2"
-        ))
-        .bind(user_id)
-        .bind(store_id)
-        .fetch_optional(self.db.pool())
-        .await?)
+        Ok(sqlx::query_as::<_, MembershipRow>(&format!("{MEMBERSHIP_SELECT} WHERE m.user_id = $1 AND m.store_id = $2"))
+            .bind(user_id)
+            .bind(store_id)
+            .fetch_optional(self.db.pool())
+            .await?)
     }
 
     // ---- stores ----
@@ -509,9 +507,13 @@ impl Repo {
         insert_address(&mut tx, store_id, id, actor, &a, true, now).await?;
         let row = fetch_customer(&mut tx, store_id, id).await?;
         history(&mut tx, store_id, id, "created", actor, "").await?;
-        outbox::enqueue(&mut tx, "stores.customer.created", store_id, actor, &ev::CustomerCreated {
-            customer: Some(convert::customer(&row)),
-        })
+        outbox::enqueue(
+            &mut tx,
+            "stores.customer.created",
+            store_id,
+            actor,
+            &ev::CustomerCreated { customer: Some(convert::customer(&row)) },
+        )
         .await?;
         tx.commit().await?;
         Ok(row)
@@ -548,12 +550,11 @@ impl Repo {
             return Err(Error::not_found("customer_not_found"));
         }
         if let Some(a) = address {
-            let default_id: i64 = sqlx::query_scalar(
-                "SELECT id FROM customer_addresses WHERE customer_id = $1 AND is_default = 1",
-            )
-            .bind(id)
-            .fetch_one(&mut *tx)
-            .await?;
+            let default_id: i64 =
+                sqlx::query_scalar("SELECT id FROM customer_addresses WHERE customer_id = $1 AND is_default = 1")
+                    .bind(id)
+                    .fetch_one(&mut *tx)
+                    .await?;
             write_address(&mut tx, default_id, actor, &a, now).await?;
         }
         let row = fetch_customer(&mut tx, store_id, id).await?;
@@ -589,13 +590,19 @@ impl Repo {
     // ---- addresses ----
 
     /// A customer's addresses, default first, paged.
-    pub async fn addresses(&self, store_id: i64, customer_id: i64, page: PageRequest) -> Result<(Vec<AddressRow>, Page)> {
+    pub async fn addresses(
+        &self,
+        store_id: i64,
+        customer_id: i64,
+        page: PageRequest,
+    ) -> Result<(Vec<AddressRow>, Page)> {
         self.customer(store_id, customer_id).await?;
-        let total: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM customer_addresses WHERE store_id = $1 AND customer_id = $2")
-            .bind(store_id)
-            .bind(customer_id)
-            .fetch_one(self.db.pool())
-            .await?;
+        let total: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM customer_addresses WHERE store_id = $1 AND customer_id = $2")
+                .bind(store_id)
+                .bind(customer_id)
+                .fetch_one(self.db.pool())
+                .await?;
         let page = page.resolve(total);
         let rows = sqlx::query_as::<_, AddressRow>(&format!(
             "SELECT {ADDRESS_COLUMNS} FROM customer_addresses WHERE store_id = $1 AND customer_id = $2 \
@@ -643,12 +650,11 @@ impl Repo {
         if make_default {
             clear_default(&mut tx, customer_id).await?;
         }
-        let has_default: i64 = sqlx::query_scalar(
-            "SELECT COUNT(*) FROM customer_addresses WHERE customer_id = $1 AND is_default = 1",
-        )
-        .bind(customer_id)
-        .fetch_one(&mut *tx)
-        .await?;
+        let has_default: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM customer_addresses WHERE customer_id = $1 AND is_default = 1")
+                .bind(customer_id)
+                .fetch_one(&mut *tx)
+                .await?;
         let id = insert_address(&mut tx, store_id, customer_id, actor, &a, has_default == 0, now).await?;
         touch_customer(&mut tx, store_id, customer_id, actor, now).await?;
         let row = fetch_address(&mut tx, store_id, customer_id, id).await?;
@@ -713,7 +719,13 @@ impl Repo {
     }
 
     /// Makes an address the default one.
-    pub async fn set_default_address(&self, store_id: i64, actor: i64, customer_id: i64, id: i64) -> Result<AddressRow> {
+    pub async fn set_default_address(
+        &self,
+        store_id: i64,
+        actor: i64,
+        customer_id: i64,
+        id: i64,
+    ) -> Result<AddressRow> {
         let now = now_ms();
         let mut tx = self.db.begin().await?;
         fetch_address(&mut tx, store_id, customer_id, id).await?;
@@ -936,9 +948,13 @@ async fn history(tx: &mut Tx, store_id: i64, customer_id: i64, action: &str, act
 }
 
 async fn customer_updated(tx: &mut Tx, row: &CustomerRow, actor: i64) -> Result<()> {
-    outbox::enqueue(tx, "stores.customer.updated", row.store_id, actor, &ev::CustomerUpdated {
-        customer: Some(convert::customer(row)),
-    })
+    outbox::enqueue(
+        tx,
+        "stores.customer.updated",
+        row.store_id,
+        actor,
+        &ev::CustomerUpdated { customer: Some(convert::customer(row)) },
+    )
     .await?;
     Ok(())
 }

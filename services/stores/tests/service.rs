@@ -63,7 +63,8 @@ fn new_customer(tel: &str) -> pb::CreateCustomerRequest {
 async fn customers_keep_one_default_address_and_unique_phones(db: Db) {
     let s = service(&db).await;
     let ctx = owner(&s, "a@example.com").await;
-    let c = s.grpc.create_customer(ctx.request(new_customer("0812345678"))).await.unwrap().into_inner().customer.unwrap();
+    let c =
+        s.grpc.create_customer(ctx.request(new_customer("0812345678"))).await.unwrap().into_inner().customer.unwrap();
     assert_eq!(c.address_count, 1);
     let first = c.default_address.unwrap();
 
@@ -97,10 +98,7 @@ async fn customers_keep_one_default_address_and_unique_phones(db: Db) {
     assert_eq!(list.addresses[0].id, second.id, "default first");
 
     // Deleting the default moves it to the oldest remaining address.
-    s.grpc
-        .delete_address(ctx.request(pb::DeleteAddressRequest { customer_id: c.id, id: second.id }))
-        .await
-        .unwrap();
+    s.grpc.delete_address(ctx.request(pb::DeleteAddressRequest { customer_id: c.id, id: second.id })).await.unwrap();
     let got = s.grpc.get_customer(ctx.request(pb::GetCustomerRequest { id: c.id })).await.unwrap().into_inner();
     assert_eq!(got.customer.unwrap().default_address.unwrap().id, first.id);
     // The last address cannot go.
@@ -132,10 +130,8 @@ async fn search_matches_name_or_phone_and_pages_in_the_database(db: Db) {
         s.grpc.create_customer(ctx.request(c)).await.unwrap();
     }
     let list = |search: &str, page: i64, limit: i64| {
-        let req = ctx.request(pb::ListCustomersRequest {
-            search: search.into(),
-            page: Some(pb::PageRequest { page, limit }),
-        });
+        let req = ctx
+            .request(pb::ListCustomersRequest { search: search.into(), page: Some(pb::PageRequest { page, limit }) });
         let grpc = s.grpc.clone();
         async move { grpc.list_customers(req).await.unwrap().into_inner() }
     };
@@ -159,4 +155,7 @@ macro_rules! on_both_databases {
     };
 }
 
-on_both_databases!(customers_keep_one_default_address_and_unique_phones, search_matches_name_or_phone_and_pages_in_the_database);
+on_both_databases!(
+    customers_keep_one_default_address_and_unique_phones,
+    search_matches_name_or_phone_and_pages_in_the_database
+);

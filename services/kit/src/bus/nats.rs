@@ -57,11 +57,8 @@ impl Bus for NatsBus {
         for (k, v) in &msg.headers {
             headers.insert(k.as_str(), v.as_str());
         }
-        let ack = self
-            .js
-            .publish_with_headers(msg.subject, headers, msg.payload)
-            .await
-            .context("publishing to JetStream")?;
+        let ack =
+            self.js.publish_with_headers(msg.subject, headers, msg.payload).await.context("publishing to JetStream")?;
         ack.await.context("waiting for the JetStream ack")?;
         Ok(())
     }
@@ -110,11 +107,7 @@ impl Subscription for NatsSubscription {
         let headers = msg
             .headers
             .as_ref()
-            .map(|h| {
-                h.iter()
-                    .filter_map(|(k, vs)| vs.first().map(|v| (k.to_string(), v.to_string())))
-                    .collect()
-            })
+            .map(|h| h.iter().filter_map(|(k, vs)| vs.first().map(|v| (k.to_string(), v.to_string()))).collect())
             .unwrap_or_default();
         let subject = msg.subject.to_string();
         let payload = msg.payload.clone();
@@ -133,9 +126,6 @@ impl Acker for NatsAcker {
     }
 
     async fn nak(&self) -> anyhow::Result<()> {
-        self.msg
-            .ack_with(AckKind::Nak(Some(Duration::from_millis(200))))
-            .await
-            .map_err(|e| anyhow::anyhow!("nak: {e}"))
+        self.msg.ack_with(AckKind::Nak(Some(Duration::from_millis(200)))).await.map_err(|e| anyhow::anyhow!("nak: {e}"))
     }
 }

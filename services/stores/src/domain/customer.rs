@@ -193,7 +193,10 @@ impl CustomerDraft {
 
 /// Validates a new customer with its first address; the address's name and phone
 /// default to the customer's. Field names are flat, as on the wire.
-pub fn validate_new(customer: CustomerDraft, mut address: AddressDraft) -> bo_kit::Result<(CustomerDraft, AddressDraft)> {
+pub fn validate_new(
+    customer: CustomerDraft,
+    mut address: AddressDraft,
+) -> bo_kit::Result<(CustomerDraft, AddressDraft)> {
     let mut errs = Errors::default();
     let customer = customer.validate(&mut errs);
     if address.name.trim().is_empty() {
@@ -298,7 +301,8 @@ mod tests {
         assert_eq!(a.country, "GB");
         assert!(a.sub_district.is_empty());
 
-        let no_city = AddressDraft { name: "J".into(), address: "x".into(), country: "US".into(), ..Default::default() };
+        let no_city =
+            AddressDraft { name: "J".into(), address: "x".into(), country: "US".into(), ..Default::default() };
         assert!(fields(validate_address(no_city).unwrap_err()).contains(&("city".into(), msg::REQUIRED.into())));
 
         let bad_country = AddressDraft { country: "England".into(), ..thai_address() };

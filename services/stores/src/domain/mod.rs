@@ -112,7 +112,10 @@ pub fn is_valid_email(s: &str) -> bool {
     let labels: Vec<&str> = domain.split('.').collect();
     labels.len() >= 2
         && labels.iter().all(|l| {
-            !l.is_empty() && !l.starts_with('-') && !l.ends_with('-') && l.chars().all(|c| c.is_alphanumeric() || c == '-' || !c.is_ascii())
+            !l.is_empty()
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+                && l.chars().all(|c| c.is_alphanumeric() || c == '-' || !c.is_ascii())
         })
         && labels.last().is_some_and(|tld| tld.chars().count() >= 2)
 }

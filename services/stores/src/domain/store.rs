@@ -47,7 +47,9 @@ impl StorePatch {
         if let Some(a) = &self.address {
             errs.max_len("address", a, 500);
         }
-        for (field, v) in [("sub_district", &self.sub_district), ("district", &self.district), ("province", &self.province)] {
+        for (field, v) in
+            [("sub_district", &self.sub_district), ("district", &self.district), ("province", &self.province)]
+        {
             if let Some(v) = v {
                 errs.max_len(field, v, 100);
             }

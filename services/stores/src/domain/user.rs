@@ -41,7 +41,8 @@ pub fn hash_password(password: &str) -> anyhow::Result<String> {
 /// Checks a password against a stored hash. Unknown users are checked against a fixed
 /// hash, so the answer takes as long whether or not the email exists.
 pub fn verify_password(password: &str, hash: Option<&str>) -> bool {
-    const DUMMY: &str = "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$0pHq3xqEo8xwYxVxWJnXJ5E3m1p9L8vPq6y0c5XxQ2E";
+    const DUMMY: &str =
+        "$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$0pHq3xqEo8xwYxVxWJnXJ5E3m1p9L8vPq6y0c5XxQ2E";
     let Ok(parsed) = PasswordHash::new(hash.unwrap_or(DUMMY)) else { return false };
     Argon2::default().verify_password(password.as_bytes(), &parsed).is_ok() && hash.is_some()
 }
