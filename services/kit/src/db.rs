@@ -40,6 +40,7 @@ const KIT_TABLES: &[(&str, &str)] = &[
             event_type TEXT NOT NULL,
             store_id BIGINT NOT NULL,
             envelope BLOB NOT NULL,
+            trace_context TEXT NOT NULL DEFAULT '',
             created_at BIGINT NOT NULL,
             sent_at BIGINT
         )",
@@ -49,6 +50,7 @@ const KIT_TABLES: &[(&str, &str)] = &[
             event_type TEXT NOT NULL,
             store_id BIGINT NOT NULL,
             envelope BYTEA NOT NULL,
+            trace_context TEXT NOT NULL DEFAULT '',
             created_at BIGINT NOT NULL,
             sent_at BIGINT
         )",

@@ -39,13 +39,19 @@ pub async fn enqueue<M: prost::Message>(
         actor_user_id,
         payload: event.encode_to_vec(),
     };
+    // The trace of the request that caused the event travels with it to the consumers.
+    let mut trace = Vec::new();
+    crate::telemetry::inject_pairs(&mut trace);
+    let trace = serde_json::to_string(&trace).unwrap_or_default();
     sqlx::query(
-        "INSERT INTO outbox (event_id, event_type, store_id, envelope, created_at) VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO outbox (event_id, event_type, store_id, envelope, trace_context, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(&event_id)
     .bind(event_type)
     .bind(store_id)
     .bind(envelope.encode_to_vec())
+    .bind(trace)
     .bind(now)
     .execute(&mut **tx)
     .await?;
@@ -63,6 +69,8 @@ pub struct OutboxRow {
     pub event_type: String,
     /// The encoded envelope.
     pub envelope: Vec<u8>,
+    /// Trace context headers of the transaction that wrote it.
+    pub trace_context: Vec<(String, String)>,
 }
 
 /// Publishes what the outbox holds.
@@ -87,27 +95,31 @@ impl Relay {
     /// The oldest unsent rows.
     pub async fn pending(&self, limit: i64) -> anyhow::Result<Vec<OutboxRow>> {
         let rows = sqlx::query(
-            "SELECT id, event_id, event_type, envelope FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1",
+            "SELECT id, event_id, event_type, envelope, trace_context FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1",
         )
         .bind(limit)
         .fetch_all(self.db.pool())
         .await?;
         Ok(rows
             .iter()
-            .map(|r| OutboxRow { id: r.get(0), event_id: r.get(1), event_type: r.get(2), envelope: r.get(3) })
+            .map(|r| OutboxRow {
+                id: r.get(0),
+                event_id: r.get(1),
+                event_type: r.get(2),
+                envelope: r.get(3),
+                trace_context: serde_json::from_str(&r.get::<String, _>(4)).unwrap_or_default(),
+            })
             .collect())
     }
 
     /// Publishes one row (not yet marked sent).
     pub async fn publish(&self, row: &OutboxRow) -> anyhow::Result<()> {
-        let mut headers = Vec::new();
-        crate::telemetry::inject_pairs(&mut headers);
         self.bus
             .publish(OutMessage {
                 subject: subject_for(self.bus.prefix(), &row.event_type),
                 payload: row.envelope.clone().into(),
                 msg_id: row.event_id.clone(),
-                headers,
+                headers: row.trace_context.clone(),
             })
             .await
     }
