@@ -1,20 +1,33 @@
 # The two commands a newcomer needs are `make run` and `make test` (see README.md).
-.PHONY: run test lint fmt build
+.PHONY: run test e2e lint fmt build app app-deps
 
 CARGO ?= cargo
+NPM ?= npm
 
-run: ## Build and start every module (SQLite, in-process bus, demo store) on http://localhost:8080
+run: app ## Build the admin app and start every module (SQLite, in-process bus, demo store) on http://localhost:8080
 	$(CARGO) run --locked -p bo-gateway --bin backoffice -- --target all
 
-test: ## Every test suite; PostgreSQL and NATS suites need TEST_DATABASE_URL and TEST_NATS_URL
+test: ## Every suite: Rust (SQLite; PostgreSQL and NATS when TEST_DATABASE_URL and TEST_NATS_URL are set), the app, Chromium end-to-end
 	scripts/test.sh
 
-lint: ## rustfmt check and clippy with warnings as errors
+e2e: app ## The admin app end to end in Chromium against a fresh backoffice
+	$(CARGO) build --locked -p bo-gateway --bin backoffice
+	cd frontend && node e2e/run.mjs
+
+app: app-deps ## Build the admin app into frontend/dist (fails over the size budget)
+	cd frontend && $(NPM) run build
+
+app-deps:
+	@if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then \
+		cd frontend && $(NPM) ci --no-audit --no-fund; fi
+
+lint: ## rustfmt check and clippy with warnings as errors; the app's type check
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
+	cd frontend && $(NPM) run typecheck
 
 fmt:
 	$(CARGO) fmt --all
 
-build:
+build: app
 	$(CARGO) build --locked --release -p bo-gateway --bin backoffice

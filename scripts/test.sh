@@ -17,6 +17,15 @@ check() { # name, variable, what
 }
 check PostgreSQL TEST_DATABASE_URL "e.g. postgres://postgres@127.0.0.1:5432/test"
 check NATS TEST_NATS_URL "e.g. nats://127.0.0.1:4222"
+CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+if [ ! -x "$CHROMIUM" ]; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "error: Chromium is not at $CHROMIUM and CI=true: the end-to-end suite must run in CI" >&2
+    exit 1
+  fi
+  skipped+=("Chromium end-to-end suite (no browser at $CHROMIUM; apt-get install chromium)")
+fi
+command -v node >/dev/null || { echo "error: node is required for the admin app's suites" >&2; exit 1; }
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -29,14 +38,32 @@ echo "== Rust: unit, service and API tests"
 cargo test --workspace --all-targets --locked 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
-passed=$(awk '/^test result:/ { for (i = 1; i <= NF; i++) if ($i ~ /^passed/) n += $(i-1) } END { print n + 0 }' "$log")
-failed=$(awk '/^test result:/ { for (i = 1; i <= NF; i++) if ($i ~ /^failed/) n += $(i-1) } END { print n + 0 }' "$log")
+echo "== The admin app: dependencies, type check, generated client, unit tests, build and size budget"
+make -s app-deps || status=1
+(cd frontend && npm run -s typecheck) || status=1
+(cd frontend && npm run -s codegen:check) || status=1
+(cd frontend && npx jest --ci 2>&1) | tee -a "$log"
+[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+(cd frontend && npm run -s build) || status=1
+
+if [ -x "$CHROMIUM" ]; then
+  echo "== The admin app end to end in Chromium"
+  (cd frontend && CHROMIUM="$CHROMIUM" node e2e/run.mjs 2>&1) | tee -a "$log"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+fi
+
+# Sum cargo's "test result:", jest's "Tests:" and the end-to-end "e2e:" lines.
+count() {
+  awk -v word="$1" '/^test result:|^Tests:|^e2e:/ { for (i = 2; i <= NF; i++) if ($i ~ "^" word) n += $(i-1) } END { print n + 0 }' "$log"
+}
+passed=$(count passed)
+failed=$(count failed)
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
 echo
 if [ ${#skipped[@]} -gt 0 ]; then
   for s in "${skipped[@]}"; do echo "SKIPPED: $s"; done
 else
-  echo "Every suite ran (SQLite, PostgreSQL, NATS, two-process)."
+  echo "Every suite ran (SQLite, PostgreSQL, NATS, two-process, the app, Chromium end to end)."
 fi
 echo "summary: ${passed:-0} passed, ${failed:-0} failed"
 exit $status

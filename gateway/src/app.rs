@@ -189,8 +189,16 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
     let mut app = Router::new()
         .route("/healthz", get(|| async { Json(serde_json::json!({"status": "ok"})) }))
         .route("/readyz", get(ready).with_state(readiness_state));
+    let serves_api = api.is_some();
     if let Some(api) = api {
         app = app.nest("/api", api);
+    }
+    if serves_api {
+        if let Some(static_app) = crate::static_app::router(&cfg.http.static_dir) {
+            app = app.merge(static_app);
+        } else {
+            tracing::warn!(dir = %cfg.http.static_dir.display(), "the admin app is not built; serving the API only");
+        }
     }
     let app = app.layer(DefaultBodyLimit::max(cfg.http.body_limit)).layer(
         tower_http::trace::TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {

@@ -59,11 +59,19 @@ pub struct HttpConfig {
     pub public_url: Option<String>,
     /// Largest request body in bytes.
     pub body_limit: usize,
+    /// The built admin app (`frontend/dist`), served at `/` with client routes falling back
+    /// to its index.html. Nothing is served there when the folder is missing.
+    pub static_dir: PathBuf,
 }
 
 impl Default for HttpConfig {
     fn default() -> Self {
-        Self { addr: "0.0.0.0:8080".into(), public_url: None, body_limit: 2 * 1024 * 1024 }
+        Self {
+            addr: "0.0.0.0:8080".into(),
+            public_url: None,
+            body_limit: 2 * 1024 * 1024,
+            static_dir: PathBuf::from("frontend/dist"),
+        }
     }
 }
 

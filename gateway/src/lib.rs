@@ -10,4 +10,5 @@ pub mod modules;
 pub mod perms;
 pub mod routes;
 pub mod state;
+pub mod static_app;
 pub mod wire;

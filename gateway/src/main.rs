@@ -25,6 +25,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Prints the API's OpenAPI document (the app's typed client is generated from it).
+    Openapi,
     /// Administration commands.
     Admin {
         #[command(subcommand)]
@@ -52,6 +54,27 @@ enum AdminCommand {
         #[arg(long, default_value = "")]
         last_name: String,
     },
+    /// Adds a staff member to a store (admin or cashier), optionally with a role of their own.
+    AddMember {
+        /// The store id.
+        #[arg(long)]
+        store_id: i64,
+        /// The member's email.
+        #[arg(long)]
+        email: String,
+        /// The member's password (at least 8 characters; kept if the user exists).
+        #[arg(long, env = "BO_MEMBER_PASSWORD")]
+        password: String,
+        /// admin or cashier.
+        #[arg(long, default_value = "cashier")]
+        permission: String,
+        /// A store role for this member, by name, with `--role-permissions`.
+        #[arg(long, requires = "role_permissions")]
+        role: Option<String>,
+        /// The role's permission keys, comma-separated (e.g. store.customer.read).
+        #[arg(long, value_delimiter = ',', requires = "role")]
+        role_permissions: Vec<String>,
+    },
 }
 
 #[tokio::main]
@@ -63,6 +86,10 @@ async fn main() -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    if matches!(cli.command, Some(Command::Openapi)) {
+        println!("{}", bo_gateway::routes::openapi_json());
+        return Ok(());
+    }
     let cfg = Config::load(cli.config.as_deref())?;
     match cli.command {
         Some(Command::Admin {
@@ -71,6 +98,21 @@ async fn main() -> anyhow::Result<()> {
             let _telemetry = bo_kit::telemetry::init("backoffice-admin", false)?;
             create_owner(&cfg, email, password, store_name, first_name, last_name).await
         }
+        Some(Command::Admin {
+            command: AdminCommand::AddMember { store_id, email, password, permission, role, role_permissions },
+        }) => {
+            let _telemetry = bo_kit::telemetry::init("backoffice-admin", false)?;
+            let svc = open_stores(&cfg).await?;
+            let added = svc
+                .grpc
+                .add_member(store_id, &email, &password, &permission, role.as_deref().map(|r| (r, role_permissions)))
+                .await;
+            svc.db.close().await;
+            let m = added.map_err(admin_error)?;
+            println!("Added {} to store {} as {} (membership id {}).", email, store_id, m.permission, m.id);
+            Ok(())
+        }
+        Some(Command::Openapi) => Ok(()),
         None => run(cfg, &cli.target).await,
     }
 }
@@ -118,26 +160,29 @@ async fn create_owner(
     first_name: String,
     last_name: String,
 ) -> anyhow::Result<()> {
-    let db = bo_kit::db::Db::connect(&cfg.database_url("stores", &cfg.services.stores)).await?;
-    // Events land in the outbox; the running stores service relays them.
-    let bus = std::sync::Arc::new(bo_kit::bus::inproc::InProcBus::new(cfg.bus.prefix.clone()));
-    let svc = bo_stores::Service::open(db.clone(), bus, cfg.auth.token_ttl_minutes * 60_000).await?;
+    let svc = open_stores(cfg).await?;
     let created = svc
         .grpc
         .create_owner(bo_proto::stores::v1::CreateOwnerRequest { email, password, first_name, last_name, store_name })
         .await;
-    db.close().await;
-    match created {
-        Ok(r) => {
-            let (u, s) = (r.user.unwrap_or_default(), r.store.unwrap_or_default());
-            println!("Created owner {} (user id {}) and store \"{}\" (store id {}).", u.email, u.id, s.name, s.id);
-            Ok(())
-        }
-        Err(e) => {
-            let fields: Vec<String> = e.fields.iter().map(|f| format!("{}: {}", f.field, f.code)).collect();
-            anyhow::bail!("could not create the owner: {} {}", e.code, fields.join(", "))
-        }
-    }
+    svc.db.close().await;
+    let r = created.map_err(admin_error)?;
+    let (u, s) = (r.user.unwrap_or_default(), r.store.unwrap_or_default());
+    println!("Created owner {} (user id {}) and store \"{}\" (store id {}).", u.email, u.id, s.name, s.id);
+    Ok(())
+}
+
+/// The stores service on its configured database, for admin commands. Events land in the
+/// outbox; the running stores service relays them.
+async fn open_stores(cfg: &Config) -> anyhow::Result<bo_stores::Service> {
+    let db = bo_kit::db::Db::connect(&cfg.database_url("stores", &cfg.services.stores)).await?;
+    let bus = std::sync::Arc::new(bo_kit::bus::inproc::InProcBus::new(cfg.bus.prefix.clone()));
+    bo_stores::Service::open(db, bus, cfg.auth.token_ttl_minutes * 60_000).await
+}
+
+fn admin_error(e: bo_kit::Error) -> anyhow::Error {
+    let fields: Vec<String> = e.fields.iter().map(|f| format!("{}: {}", f.field, f.code)).collect();
+    anyhow::anyhow!("refused: {} {}", e.code, fields.join(", "))
 }
 
 async fn shutdown_signal() {

@@ -48,11 +48,22 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .split_for_parts()
 }
 
+/// The OpenAPI document as served at `/api/openapi.json`.
+pub fn document() -> utoipa::openapi::OpenApi {
+    let (_, mut doc) = api();
+    doc.servers = Some(vec![utoipa::openapi::Server::new("/api")]);
+    doc
+}
+
+/// The OpenAPI document, pretty-printed JSON.
+pub fn openapi_json() -> String {
+    document().to_pretty_json().unwrap_or_default()
+}
+
 /// `/api` with the OpenAPI document, a JSON 404 for unknown routes and a JSON 405.
 pub fn api_router(state: AppState) -> Router {
-    let (router, mut doc) = api();
-    doc.servers = Some(vec![utoipa::openapi::Server::new("/api")]);
-    let doc = std::sync::Arc::new(doc);
+    let (router, _) = api();
+    let doc = std::sync::Arc::new(document());
     router
         .route("/openapi.json", get(move || async move { Json(doc.as_ref().clone()) }))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "route_not_found") })

@@ -183,41 +183,9 @@ impl TestApp {
     /// Adds a member to `store` whose role grants exactly `perms`; returns their store token.
     pub async fn member_with(&self, store: i64, email: &str, perms: &[&str]) -> String {
         let svc = self.stores_service().await;
-        let pool = svc.db.pool();
-        let now = bo_kit::time::now_ms();
-        let hash = bo_stores::domain::user::hash_password("member-password").unwrap();
-        let user_id: i64 = sqlx::query_scalar(
-            "INSERT INTO users (email, password_hash, first_name, last_name, created_at, updated_at) \
-             VALUES ($1, $2, 'M', 'M', $3, $3) RETURNING id",
-        )
-        .bind(email)
-        .bind(hash)
-        .bind(now)
-        .fetch_one(pool)
-        .await
-        .unwrap();
-        let role_id: i64 = sqlx::query_scalar(
-            "INSERT INTO roles (store_id, name, permissions, built_in, created_at, updated_at) \
-             VALUES ($1, $2, $3, 0, $4, $4) RETURNING id",
-        )
-        .bind(store)
-        .bind(format!("role-{email}"))
-        .bind(serde_json::to_string(perms).unwrap())
-        .bind(now)
-        .fetch_one(pool)
-        .await
-        .unwrap();
-        sqlx::query(
-            "INSERT INTO memberships (user_id, store_id, permission, role_id, status, created_at, updated_at) \
-             VALUES ($1, $2, 'cashier', $3, 'active', $4, $4)",
-        )
-        .bind(user_id)
-        .bind(store)
-        .bind(role_id)
-        .bind(now)
-        .execute(pool)
-        .await
-        .unwrap();
+        let perms: Vec<String> = perms.iter().map(|p| p.to_string()).collect();
+        let role = format!("role-{email}");
+        svc.grpc.add_member(store, email, "member-password", "cashier", Some((&role, perms))).await.unwrap();
         svc.db.close().await;
         self.store_token(email, "member-password", store).await
     }

@@ -49,6 +49,29 @@ impl StoresGrpc {
     }
 }
 
+impl StoresGrpc {
+    /// Adds a staff member to a store (admin command, until invitations arrive): a new user
+    /// with `password`, or an existing one, with the built-in role of `permission` or a store
+    /// role holding `role_permissions`.
+    pub async fn add_member(
+        &self,
+        store_id: i64,
+        email: &str,
+        password: &str,
+        permission: &str,
+        role_permissions: Option<(&str, Vec<String>)>,
+    ) -> bo_kit::Result<pb::Membership> {
+        user::validate_new_account(email, password)?;
+        let permission = crate::domain::roles::Permission::parse(permission)
+            .filter(|p| *p != crate::domain::roles::Permission::Owner)
+            .ok_or_else(|| Error::invalid_field("permission", "validation.permission"))?;
+        let hash = user::hash_password(password)?;
+        let role = role_permissions.as_ref().map(|(name, perms)| (*name, perms.as_slice()));
+        let m = self.repo.add_member(store_id, &user::normalise_email(email), &hash, "", "", permission, role).await?;
+        Ok(convert::membership(&m))
+    }
+}
+
 type Rpc<T> = Result<Response<T>, Status>;
 
 fn ok<T>(v: T) -> Rpc<T> {

@@ -319,6 +319,82 @@ impl Repo {
         Ok((user, store))
     }
 
+    /// Adds a member to a store: the user (created when the email is new), with the built-in
+    /// role of `permission`, or a store role `role_name` holding `role_permissions`.
+    #[allow(clippy::too_many_arguments)]
+    pub async fn add_member(
+        &self,
+        store_id: i64,
+        email: &str,
+        password_hash: &str,
+        first_name: &str,
+        last_name: &str,
+        permission: Permission,
+        role: Option<(&str, &[String])>,
+    ) -> Result<MembershipRow> {
+        let now = now_ms();
+        let mut tx = self.db.begin().await?;
+        fetch_store(&mut tx, store_id).await?;
+        let existing: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM users WHERE email = $1").bind(email).fetch_optional(&mut *tx).await?;
+        let user_id = match existing {
+            Some(id) => id,
+            None => {
+                sqlx::query_scalar(
+                    "INSERT INTO users (email, password_hash, first_name, last_name, created_at, updated_at) \
+                     VALUES ($1, $2, $3, $4, $5, $5) RETURNING id",
+                )
+                .bind(email)
+                .bind(password_hash)
+                .bind(first_name)
+                .bind(last_name)
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await?
+            }
+        };
+        let role_id: i64 = match role {
+            Some((name, perms)) => {
+                sqlx::query_scalar(
+                    "INSERT INTO roles (store_id, name, permissions, built_in, created_at, updated_at) \
+                     VALUES ($1, $2, $3, 0, $4, $4) \
+                     ON CONFLICT (store_id, name) DO UPDATE SET permissions = excluded.permissions, updated_at = excluded.updated_at \
+                     RETURNING id",
+                )
+                .bind(store_id)
+                .bind(name)
+                .bind(serde_json::to_string(perms).map_err(Error::internal)?)
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await?
+            }
+            None => sqlx::query_scalar("SELECT id FROM roles WHERE store_id = $1 AND name = $2 AND built_in = 1")
+                .bind(store_id)
+                .bind(permission.as_str())
+                .fetch_one(&mut *tx)
+                .await?,
+        };
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO memberships (user_id, store_id, permission, role_id, status, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
+        )
+        .bind(user_id)
+        .bind(store_id)
+        .bind(permission.as_str())
+        .bind(role_id)
+        .bind(roles::status::ACTIVE)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(|e| if is_unique_violation(&e) { Error::conflict("member_exists") } else { e.into() })?;
+        let row = sqlx::query_as::<_, MembershipRow>(&format!("{MEMBERSHIP_SELECT} WHERE m.id = $1"))
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
     /// Opens a session for a user.
     pub async fn create_session(&self, user_id: i64, ttl_ms: i64) -> Result<String> {
         let id = uuid::Uuid::new_v4().simple().to_string();

@@ -1,0 +1,228 @@
+// End-to-end: a freshly started backoffice (SQLite, demo store) driven in Debian's Chromium
+// through playwright-core. Screenshots of each step go to e2e/screenshots/ (git-ignored).
+//
+//   BACKOFFICE_BIN  the binary (default ../target/debug/backoffice)
+//   CHROMIUM        the browser (default /usr/bin/chromium)
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const bin = process.env.BACKOFFICE_BIN || path.join(process.env.CARGO_TARGET_DIR || path.join(root, '..', 'target'), 'debug', 'backoffice');
+const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const shots = path.join(root, 'e2e', 'screenshots');
+fs.rmSync(shots, { recursive: true, force: true });
+fs.mkdirSync(shots, { recursive: true });
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+const data = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-e2e-'));
+const port = await freePort();
+const env = {
+  ...process.env,
+  BO_DATA_DIR: data,
+  BO_HTTP__ADDR: `127.0.0.1:${port}`,
+  BO_HTTP__STATIC_DIR: path.join(root, 'dist'),
+  BO_DEMO__EMAIL: 'owner@example.com',
+  BO_DEMO__PASSWORD: 'demo1234',
+  RUST_LOG: 'warn',
+};
+const server = spawn(bin, ['--target', 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+const base = `http://127.0.0.1:${port}`;
+
+let passed = 0;
+let failed = 0;
+let browser;
+const steps = [];
+
+async function waitReady() {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const r = await fetch(`${base}/readyz`);
+      if (r.ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('backoffice never became ready');
+}
+
+async function step(name, fn, page) {
+  try {
+    await fn();
+    passed++;
+    steps.push(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    steps.push(`FAIL ${name}: ${e.message.split('\n')[0]}`);
+    throw e;
+  } finally {
+    if (page) {
+      const file = path.join(shots, `${String(steps.length).padStart(2, '0')}-${name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
+      await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+    }
+  }
+}
+
+try {
+  await waitReady();
+  // A member whose role may read customers but not create them.
+  execFileSync(bin, ['admin', 'add-member', '--store-id', '1', '--email', 'reader@example.com', '--permission', 'cashier', '--role', 'customer-reader', '--role-permissions', 'store.customer.read'], {
+    env: { ...env, BO_MEMBER_PASSWORD: 'reader-pass-1' },
+    stdio: 'ignore',
+  });
+
+  browser = await chromium.launch({
+    executablePath: browserPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'th-TH' });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+
+  await step('login page in Thai', async () => {
+    await page.goto(`${base}/login`);
+    await page.getByRole('heading', { name: 'เข้าสู่ระบบ' }).waitFor();
+  }, page);
+
+  await step('sign in and see the store picker', async () => {
+    await page.getByTestId('login-email').fill('owner@example.com');
+    await page.getByTestId('login-password').fill('demo1234');
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL('**/choose-store');
+    await page.getByText('ร้านใจดี ออนไลน์').waitFor();
+  }, page);
+
+  await step('choose the demo store', async () => {
+    await page.getByTestId('store-1').getByRole('button').click();
+    await page.waitForURL('**/1/getting-start');
+    await page.getByTestId('getting-start').waitFor();
+  }, page);
+
+  await step('customer list from the sidebar', async () => {
+    await page.getByTestId('sidebar').getByText('รายชื่อลูกค้า').click();
+    await page.waitForURL('**/1/customer-list');
+    await page.getByText('สมชาย ใจดี').waitFor();
+  }, page);
+
+  await step('an 8-digit phone shows the Thai rule', async () => {
+    await page.getByTestId('customer-create').click();
+    await page.waitForURL('**/1/customer-create');
+    await page.getByTestId('field-name').fill('มานี มีนา');
+    await page.getByTestId('field-tel').fill('08123456');
+    await page.getByTestId('field-address').fill('12/3 ถนนสุขุมวิท');
+    await page.getByTestId('field-subDistrict').locator('input').fill('คลองเตยเหนือ');
+    await page.locator('.ant-select-item-option', { hasText: 'คลองเตยเหนือ » วัฒนา' }).first().click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="field-postcode"] input')?.value === '10110');
+    await page.getByTestId('customer-save').click();
+    await page.getByText('เบอร์โทรต้องเป็นตัวเลข 9 หรือ 10 หลัก').waitFor();
+  }, page);
+
+  await step('a phone already in the store is refused by the server', async () => {
+    await page.getByTestId('field-tel').fill('081-234-5678');
+    await page.getByTestId('customer-save').click();
+    await page.getByText('เบอร์โทรนี้มีอยู่แล้ว กรุณาแก้ไข').waitFor();
+  }, page);
+
+  await step('fix the phone and save', async () => {
+    await page.getByTestId('field-tel').fill('089-111-2233');
+    await page.getByTestId('customer-save').click();
+    await page.getByTestId('customer-detail').waitFor();
+    await page.getByTestId('default-address').getByText(/คลองเตยเหนือ วัฒนา กรุงเทพมหานคร 10110/).waitFor();
+  }, page);
+
+  await step('find the customer by search', async () => {
+    await page.goto(`${base}/1/customer-list`);
+    await page.getByTestId('search-bar').locator('input').fill('มานี');
+    await page.getByTestId('search-bar').locator('input').press('Enter');
+    await page.waitForURL(/search=/);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="customer-table"] tbody tr.ant-table-row').length === 1);
+    await page.getByTestId('customer-table').getByText('มานี มีนา').waitFor();
+  }, page);
+
+  await step('add an address, edit it and make it default', async () => {
+    await page.getByTestId('customer-table').getByText('มานี มีนา').click();
+    await page.getByTestId('open-address-book').click();
+    await page.getByTestId('address-book').waitFor();
+    await page.getByTestId('address-create').click();
+    await page.getByTestId('field-address').fill('99 ถนนนิมมานเหมินท์');
+    await page.getByTestId('field-postcode').locator('input').fill('50200');
+    await page.locator('.ant-select-item-option', { hasText: 'สุเทพ » เมืองเชียงใหม่' }).first().click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="field-subDistrict"] input')?.value === 'สุเทพ');
+    await page.getByTestId('address-save').click();
+    await page.getByTestId('address-book').waitFor();
+    const second = page.locator('[data-testid^="address-edit-"]').last();
+    const id = (await second.getAttribute('data-testid')).replace('address-edit-', '');
+    await second.click();
+    await page.getByTestId('field-address').fill('99/9 ถนนนิมมานเหมินท์ ซอย 7');
+    await page.getByTestId('address-save').click();
+    await page.getByTestId('address-book').waitFor();
+    await page.getByTestId(`address-${id}`).getByText('99/9 ถนนนิมมานเหมินท์ ซอย 7', { exact: false }).waitFor();
+    await page.getByTestId(`address-make-default-${id}`).click();
+    await page.getByTestId(`address-${id}`).getByTestId('default-tag').waitFor();
+    const defaults = await page.getByTestId('default-tag').count();
+    if (defaults !== 1) throw new Error(`expected one default address, saw ${defaults}`);
+  }, page);
+
+  await step('switch to English, remembered', async () => {
+    await page.getByTestId('language-switch').click();
+    await page.getByText('Address book of มานี มีนา').waitFor();
+    await page.reload();
+    await page.getByText('Address book of มานี มีนา').waitFor();
+  }, page);
+
+  await step('a member without store.customer.create is sent to access-denied', async () => {
+    await page.getByTestId('user-menu').click();
+    await page.getByText('Log out').click();
+    await page.waitForURL('**/login');
+    await page.getByTestId('login-email').fill('reader@example.com');
+    await page.getByTestId('login-password').fill('reader-pass-1');
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL('**/choose-store');
+    await page.getByTestId('store-1').getByRole('button').click();
+    await page.waitForURL('**/1/getting-start');
+    await page.goto(`${base}/1/customer-create`);
+    await page.waitForURL(/\/1\/access-denied\?pathName=/);
+    await page.getByTestId('access-denied').getByText('You have no permission to access').waitFor();
+  }, page);
+
+  await step('the reader still sees customers, without the create button', async () => {
+    await page.goto(`${base}/1/customer-list`);
+    await page.getByText('สมชาย ใจดี').waitFor();
+    if ((await page.getByTestId('customer-create').count()) !== 0) throw new Error('the create button is shown');
+  }, page);
+
+  await step('mobile layout', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.reload();
+    await page.locator('[data-layout="search-bar-mobile"]').waitFor();
+    await page.getByTestId('mobile-menu').click();
+    await page.getByTestId('sidebar').waitFor();
+    await page.waitForTimeout(400); // the drawer's slide-in, for the screenshot
+  }, page);
+} catch (e) {
+  console.error(e);
+  failed = Math.max(failed, 1);
+} finally {
+  if (browser) await browser.close().catch(() => undefined);
+  server.kill('SIGTERM');
+  fs.rmSync(data, { recursive: true, force: true });
+}
+
+for (const s of steps) console.log(s);
+console.log(`screenshots: ${path.relative(process.cwd(), shots)}/`);
+console.log(`e2e: ${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,11 @@
+module.exports = {
+  testEnvironment: '<rootDir>/jest.env.js',
+  roots: ['<rootDir>/src'],
+  transform: {
+    '^.+\\.[tj]sx?$': ['ts-jest', { isolatedModules: true, tsconfig: { jsx: 'react-jsx', allowJs: true } }],
+  },
+  // antd's colour helpers ship ES modules only.
+  transformIgnorePatterns: ['/node_modules/(?!(@ant-design/colors|@ant-design/fast-color)/)'],
+  moduleNameMapper: { '^@/(.*)$': '<rootDir>/src/$1' },
+  setupFilesAfterEnv: ['<rootDir>/src/setupTests.ts'],
+};

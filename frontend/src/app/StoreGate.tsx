@@ -1,0 +1,100 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { Navigate, Outlet, useLocation, useParams } from 'react-router-dom';
+
+import { BlockingLoader } from './BlockingLoader';
+import { decide, type RouteMeta } from './guard';
+import { useAppDispatch, useAppSelector } from './hooks';
+import { currentStoreSet } from './session';
+import { menuHidingLoaded, storeLoaded } from './storeSlice';
+import { useLazyGetMenuHidingQuery, useLazyGetStoreQuery } from '@/features/store/api';
+
+const NotFoundPage = lazy(() => import('@/features/store/NotFoundPage'));
+const notFound = (
+  <Suspense fallback={<BlockingLoader />}>
+    <NotFoundPage />
+  </Suspense>
+);
+
+/** The store loader waits at least this long, so the screen does not flicker (SPEC §2). */
+export const STORE_LOADER_MS = 1000;
+
+function useDecision(meta: RouteMeta) {
+  const { storeId } = useParams();
+  const location = useLocation();
+  const session = useAppSelector((s) => s.session);
+  return decide({ pathname: location.pathname, storeIdParam: storeId, route: meta, session });
+}
+
+/** Wraps every /{storeId}/… screen: checks the stored login, then loads the store on first
+ * entry or when the id changes, and the hiding-menu list when it is empty. */
+export function StoreShell() {
+  const decision = useDecision({ store: true });
+  const dispatch = useAppDispatch();
+  const loaded = useAppSelector((s) => s.store.loaded);
+  const hiding = useAppSelector((s) => s.store.menuHidingList);
+  const [getStore] = useLazyGetStoreQuery();
+  const [getMenuHiding] = useLazyGetMenuHidingQuery();
+  const storeId = decision.kind === 'allow' ? decision.storeId ?? null : null;
+  const [busy, setBusy] = useState(storeId !== null && loaded?.id !== storeId);
+
+  useEffect(() => {
+    if (storeId === null) return;
+    dispatch(currentStoreSet(storeId));
+    if (loaded?.id === storeId) {
+      setBusy(false);
+      return;
+    }
+    let cancelled = false;
+    setBusy(true);
+    const started = Date.now();
+    getStore({ id: storeId })
+      .unwrap()
+      .then((s) => {
+        const wait = Math.max(0, STORE_LOADER_MS - (Date.now() - started));
+        setTimeout(() => {
+          if (cancelled) return;
+          dispatch(storeLoaded({ id: s.id, name: s.name }));
+          setBusy(false);
+        }, wait);
+      })
+      .catch(() => {
+        if (!cancelled) setBusy(false);
+      });
+    return () => {
+      cancelled = true;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [storeId]);
+
+  useEffect(() => {
+    if (storeId === null || loaded?.id !== storeId || hiding !== null) return;
+    getMenuHiding({ id: storeId })
+      .unwrap()
+      .then((r) => dispatch(menuHidingLoaded(r.menuHidingList)))
+      .catch(() => dispatch(menuHidingLoaded([])));
+  }, [storeId, loaded, hiding, getMenuHiding, dispatch]);
+
+  if (decision.kind === 'notFound') return notFound;
+  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  if (busy || loaded?.id !== storeId) return <BlockingLoader />;
+  return <Outlet />;
+}
+
+/** A screen's own roles and permissions: either passes, or access-denied. */
+export function Allowed({ meta, children }: { meta: RouteMeta; children: React.ReactNode }) {
+  const decision = useDecision(meta);
+  if (decision.kind === 'notFound') return notFound;
+  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  return <>{children}</>;
+}
+
+/** Screens outside a store: the picker needs a user; sign-in skips to the picker. */
+export function UserGate({ meta }: { meta: RouteMeta }) {
+  const decision = useDecision(meta);
+  const dispatch = useAppDispatch();
+  useEffect(() => {
+    dispatch(currentStoreSet(null));
+  }, [dispatch]);
+  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  return <Outlet />;
+}

@@ -1,0 +1,45 @@
+// What the API's errors look like to the app, and which ones a dialog handles for every
+// screen (SPEC §8): 401 session expired, 403 no right, no answer or a server failure.
+import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
+import type { SerializedError } from '@reduxjs/toolkit';
+
+export interface FieldError {
+  field: string;
+  code: string;
+}
+
+export interface ApiErrorBody {
+  error: { code: string; messageKey: string; message: string; fields?: FieldError[] };
+}
+
+export type GlobalErrorKind = 'sessionExpired' | 'noRight' | 'cannotFetch';
+
+export function apiError(err: unknown): ApiErrorBody['error'] | null {
+  const e = err as FetchBaseQueryError | undefined;
+  if (e && typeof e.status === 'number' && e.data && typeof e.data === 'object' && 'error' in e.data) {
+    return (e.data as ApiErrorBody).error;
+  }
+  return null;
+}
+
+/** Which global dialog, if any, an error calls for. */
+export function globalErrorKind(err: FetchBaseQueryError | SerializedError | undefined): GlobalErrorKind | null {
+  if (!err || !('status' in err)) return null;
+  const status = err.status;
+  if (status === 401) return 'sessionExpired';
+  if (status === 403) return 'noRight';
+  if (status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR' || status === 'PARSING_ERROR') return 'cannotFetch';
+  if (typeof status === 'number' && status >= 500) return 'cannotFetch';
+  return null;
+}
+
+/** Field errors keyed by camelCase field name, as message keys. */
+export function fieldErrors(err: unknown): Record<string, string> {
+  const body = apiError(err);
+  const out: Record<string, string> = {};
+  for (const f of body?.fields ?? []) {
+    const name = f.field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (!out[name]) out[name] = f.code;
+  }
+  return out;
+}

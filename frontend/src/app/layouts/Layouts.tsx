@@ -1,0 +1,89 @@
+// Layouts (SPEC §2): default (sidebar), no-sidebar, and search-bar, each in a desktop and a
+// mobile variant chosen by device detection.
+import { useState } from 'react';
+import { Drawer, Input, Layout } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useSearchParams } from 'react-router-dom';
+
+import { Header } from './Header';
+import { Sidebar } from './Sidebar';
+import { useIsMobile } from './useDevice';
+
+export type LayoutKind = 'default' | 'noSidebar' | 'searchBar' | 'none';
+
+function SearchBar({ mobile }: { mobile: boolean }) {
+  const { t } = useTranslation('common');
+  const [params, setParams] = useSearchParams();
+  return (
+    <Input.Search
+      allowClear
+      className={mobile ? 'bo-search-mobile' : 'bo-search-desktop'}
+      placeholder={t('search.placeholder')}
+      defaultValue={params.get('search') ?? ''}
+      data-testid="search-bar"
+      onSearch={(v) => {
+        const next = new URLSearchParams(params);
+        if (v.trim()) next.set('search', v.trim());
+        else next.delete('search');
+        next.delete('page');
+        setParams(next);
+      }}
+    />
+  );
+}
+
+function WithSidebar({ search }: { search: boolean }) {
+  const mobile = useIsMobile();
+  const [open, setOpen] = useState(false);
+  if (mobile) {
+    return (
+      <Layout className="bo-layout bo-mobile" data-layout={search ? 'search-bar-mobile' : 'default-mobile'}>
+        <Header onMenu={() => setOpen(true)} />
+        {search ? (
+          <div className="bo-mobile-search">
+            <SearchBar mobile />
+          </div>
+        ) : null}
+        <Drawer open={open} onClose={() => setOpen(false)} placement="left" width={280}>
+          <Sidebar mobile onNavigate={() => setOpen(false)} />
+        </Drawer>
+        <Layout.Content className="bo-content">
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    );
+  }
+  return (
+    <Layout className="bo-layout" data-layout={search ? 'search-bar-desktop' : 'default-desktop'}>
+      <Header>{search ? <SearchBar mobile={false} /> : null}</Header>
+      <Layout>
+        <Layout.Sider width={240} theme="light" className="bo-sider">
+          <Sidebar />
+        </Layout.Sider>
+        <Layout.Content className="bo-content">
+          <Outlet />
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}
+
+export function DefaultLayout() {
+  return <WithSidebar search={false} />;
+}
+
+export function SearchBarLayout() {
+  return <WithSidebar search />;
+}
+
+export function NoSidebarLayout() {
+  const mobile = useIsMobile();
+  return (
+    <Layout className="bo-layout" data-layout={mobile ? 'no-sidebar-mobile' : 'no-sidebar-desktop'}>
+      <Header />
+      <Layout.Content className="bo-content bo-content-narrow">
+        <Outlet />
+      </Layout.Content>
+    </Layout>
+  );
+}

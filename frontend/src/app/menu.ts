@@ -1,0 +1,47 @@
+// The sidebar (SPEC §2): desktop items in the spec's order, only screens that work today;
+// mobile lists settings as a submenu. Items are filtered by the member's rights and by the
+// store's hiding-menu list.
+import { allows, type Access } from '@/shared/perms';
+
+export interface MenuEntry extends Access {
+  key: string;
+  /** i18n key in `common`. */
+  label: string;
+  path: string;
+  /** Key in the store's menu-hiding list that hides this entry. */
+  hideKey?: string;
+}
+
+export interface MenuGroup {
+  key: string;
+  label: string;
+  items: MenuEntry[];
+}
+
+/** Desktop groups in SPEC order: Overviews, Order management, Product list, Sales channels,
+ * Stock management, Customer detail, Setting. Groups whose screens do not exist yet are
+ * absent; they join here with their screens. */
+export const MENU: MenuGroup[] = [
+  { key: 'overviews', label: 'menu.overviews', items: [{ key: 'getting-start', label: 'menu.gettingStart', path: 'getting-start' }] },
+  {
+    key: 'customers',
+    label: 'menu.customers',
+    items: [{ key: 'customer-list', label: 'menu.customerList', path: 'customer-list', permissions: ['store.customer.read'] }],
+  },
+];
+
+/** Settings children shown on mobile as a submenu; each arrives with its screen. */
+export const SETTINGS: MenuEntry[] = [];
+
+export interface Viewer {
+  permission: string;
+  permissions: string[];
+}
+
+export function visibleEntries(entries: MenuEntry[], viewer: Viewer, hiding: string[]): MenuEntry[] {
+  return entries.filter((e) => !(e.hideKey && hiding.includes(e.hideKey)) && allows(e, viewer.permission, viewer.permissions));
+}
+
+export function visibleMenu(groups: MenuGroup[], viewer: Viewer, hiding: string[]): MenuGroup[] {
+  return groups.map((g) => ({ ...g, items: visibleEntries(g.items, viewer, hiding) })).filter((g) => g.items.length > 0);
+}

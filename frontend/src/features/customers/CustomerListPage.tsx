@@ -1,0 +1,75 @@
+import { Button, Card, Table, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+
+import { formatDateTime } from '@/shared/i18n/i18n';
+import { Pager } from '@/shared/pager/Pager';
+import { useCan } from '@/shared/useCan';
+import { useListCustomersQuery, type CustomerBody } from './api';
+import { CustomerPicker } from './CustomerPicker';
+
+export const PAGE_SIZE = 10;
+
+export default function CustomerListPage() {
+  const { t, i18n } = useTranslation(['customers', 'common']);
+  const { storeId } = useParams();
+  const id = Number(storeId);
+  const [params, setParams] = useSearchParams();
+  const search = params.get('search') ?? '';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const { data, isFetching } = useListCustomersQuery({ id, search: search || undefined, page, limit: PAGE_SIZE });
+  const canCreate = useCan({ permissions: ['store.customer.create'] });
+  const navigate = useNavigate();
+
+  const columns = [
+    {
+      title: t('customers:fields.name'),
+      dataIndex: 'name',
+      render: (name: string, c: CustomerBody) => <Link to={`/${id}/customer-detail/${c.id}`}>{name}</Link>,
+    },
+    { title: t('customers:fields.tel'), dataIndex: 'tel' },
+    {
+      title: t('customers:fields.area'),
+      render: (_: unknown, c: CustomerBody) => (c.country && c.country !== 'TH' ? `${c.city}, ${c.country}` : `${c.district} ${c.stateProvince}`),
+    },
+    { title: t('customers:fields.orderCount'), dataIndex: 'orderCount', align: 'right' as const },
+    { title: t('customers:fields.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v, i18n.language) },
+  ];
+
+  return (
+    <Card>
+      <div className="bo-page-head">
+        <h1>{t('customers:list.title')}</h1>
+        <CustomerPicker storeId={id} onPick={(c) => navigate(`/${id}/customer-detail/${c.id}`)} />
+        {canCreate ? (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/${id}/customer-create`)} data-testid="customer-create">
+            {t('customers:list.create')}
+          </Button>
+        ) : null}
+      </div>
+      {search ? <Typography.Paragraph type="secondary">{t('customers:list.searching', { search })}</Typography.Paragraph> : null}
+      <Table<CustomerBody>
+        rowKey="id"
+        size="middle"
+        loading={isFetching}
+        columns={columns}
+        dataSource={data?.data ?? []}
+        pagination={false}
+        locale={{ emptyText: t(search ? 'customers:list.noMatch' : 'customers:list.empty') }}
+        scroll={{ x: 640 }}
+        data-testid="customer-table"
+      />
+      <Pager
+        page={data?.page ?? page}
+        pages={data?.pages ?? 1}
+        total={data?.total ?? 0}
+        onChange={(p) => {
+          const next = new URLSearchParams(params);
+          next.set('page', String(p));
+          setParams(next);
+        }}
+      />
+    </Card>
+  );
+}

@@ -1,0 +1,35 @@
+import '@testing-library/jest-dom';
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+
+import enCommon from './locales/en/common.json';
+import enAuth from './locales/en/auth.json';
+import enStore from './locales/en/store.json';
+import enCustomers from './locales/en/customers.json';
+
+// Tests read English, loaded at once (the app loads each namespace lazily).
+void i18n.use(initReactI18next).init({
+  lng: 'en',
+  fallbackLng: 'en',
+  ns: ['common', 'auth', 'store', 'customers'],
+  defaultNS: 'common',
+  resources: { en: { common: enCommon, auth: enAuth, store: enStore, customers: enCustomers } },
+  interpolation: { escapeValue: false },
+  showSupportNotice: false,
+});
+
+// antd reads these; jsdom lacks them.
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => undefined,
+    removeListener: () => undefined,
+    addEventListener: () => undefined,
+    removeEventListener: () => undefined,
+    dispatchEvent: () => false,
+  }),
+});
+window.getComputedStyle = ((get) => (elt: Element) => get(elt))(window.getComputedStyle);

@@ -1,0 +1,122 @@
+// Address fields for Thai and international addresses. Thai fields autocomplete from the
+// kept dataset: typing a sub-district, district, province or postcode offers full entries,
+// and picking one fills all four. International addresses use country, city and state.
+import { useEffect, useMemo, useState } from 'react';
+import { AutoComplete, Col, Form, Input, Row, Select, Switch, type FormInstance } from 'antd';
+import { useTranslation } from 'react-i18next';
+
+import { checkRequired, checkThaiPostcode, MSG } from '@/shared/form/rules';
+import { formatThaiAddress, loadThaiAddresses, searchThaiAddresses, type AddressField, type ThaiAddress } from '@/shared/thai-address';
+import { countryOptions } from './countries';
+
+export interface AddressValues {
+  address: string;
+  subDistrict: string;
+  district: string;
+  stateProvince: string;
+  postcode: string;
+  country: string;
+  city: string;
+}
+
+export function isInternational(country: string | undefined): boolean {
+  return Boolean(country && country.toUpperCase() !== 'TH');
+}
+
+const FIELDS: { name: AddressField; form: keyof AddressValues; label: string }[] = [
+  { name: 'subDistrict', form: 'subDistrict', label: 'address.subDistrict' },
+  { name: 'district', form: 'district', label: 'address.district' },
+  { name: 'province', form: 'stateProvince', label: 'address.province' },
+  { name: 'postcode', form: 'postcode', label: 'address.postcode' },
+];
+
+export function AddressFields({ form }: { form: FormInstance }) {
+  const { t, i18n } = useTranslation('common');
+  const country = Form.useWatch('country', form) as string | undefined;
+  const international = isInternational(country);
+  const [all, setAll] = useState<ThaiAddress[] | null>(null);
+  const [query, setQuery] = useState<{ field: AddressField; text: string } | null>(null);
+  const load = () => {
+    if (!all) void loadThaiAddresses().then(setAll).catch(() => undefined);
+  };
+  useEffect(load, []); // eslint-disable-line react-hooks/exhaustive-deps
+  const matches = useMemo(() => (all && query ? searchThaiAddresses(all, query.field, query.text, 15) : []), [all, query]);
+  const rule = (check: (v: string) => string | null) => ({
+    validator: (_: unknown, v: string | undefined) => {
+      const code = check(v ?? '');
+      return code ? Promise.reject(new Error(t(code))) : Promise.resolve();
+    },
+  });
+  const countries = useMemo(() => countryOptions(i18n.language, ['TH']), [i18n.language]);
+
+  return (
+    <>
+      <Form.Item label={t('address.international')}>
+        <Switch
+          checked={international}
+          data-testid="address-international"
+          onChange={(on) => form.setFieldsValue({ country: on ? undefined : 'TH', subDistrict: '', district: '', stateProvince: '', postcode: '', city: '' })}
+        />
+      </Form.Item>
+      <Form.Item name="country" hidden initialValue="TH">
+        <Input />
+      </Form.Item>
+      <Form.Item name="address" label={t('address.line')} rules={[rule((v) => checkRequired(v, 500))]}>
+        <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} data-testid="field-address" />
+      </Form.Item>
+      {international ? (
+        <Row gutter={12}>
+          <Col xs={24} md={12}>
+            <Form.Item name="country" label={t('address.country')} rules={[{ required: true, message: t(MSG.required) }]}>
+              <Select showSearch options={countries} optionFilterProp="label" data-testid="field-country" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="city" label={t('address.city')} rules={[rule((v) => checkRequired(v, 100))]}>
+              <Input data-testid="field-city" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="stateProvince" label={t('address.state')}>
+              <Input data-testid="field-state" />
+            </Form.Item>
+          </Col>
+          <Col xs={24} md={12}>
+            <Form.Item name="postcode" label={t('address.zip')}>
+              <Input data-testid="field-zip" />
+            </Form.Item>
+          </Col>
+        </Row>
+      ) : (
+        <Row gutter={12}>
+          {FIELDS.map((f) => (
+            <Col xs={24} md={12} key={f.name}>
+              <Form.Item
+                name={f.form}
+                label={t(f.label)}
+                rules={[rule(f.name === 'postcode' ? checkThaiPostcode : (v) => checkRequired(v, 100))]}
+              >
+                <AutoComplete
+                  data-testid={`field-${f.form}`}
+                  onFocus={load}
+                  onSearch={(text) => setQuery({ field: f.name, text })}
+                  options={query?.field === f.name ? matches.map((m) => ({ value: formatThaiAddress(m), label: formatThaiAddress(m), entry: m })) : []}
+                  onSelect={(_: string, option: { entry?: ThaiAddress }) => {
+                    const m = option.entry;
+                    if (!m) return;
+                    // After the AutoComplete has written the picked option into its own field.
+                    setTimeout(() => {
+                      form.setFieldsValue({ subDistrict: m.subDistrict, district: m.district, stateProvince: m.province, postcode: m.postcode });
+                      void form.validateFields(['subDistrict', 'district', 'stateProvince', 'postcode']);
+                    }, 0);
+                    setQuery(null);
+                  }}
+                />
+              </Form.Item>
+            </Col>
+          ))}
+        </Row>
+      )}
+    </>
+  );
+}
