@@ -6,6 +6,7 @@ import { useLocation, useNavigate, useParams } from 'react-router-dom';
 import { AddressFields, isInternational } from '@/shared/address/AddressFields';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { checkEmail, checkInternationalPhone, checkThaiPhone } from '@/shared/form/rules';
+import { useCheck } from '@/shared/form/useCheck';
 import { useCreateAddressMutation, useGetAddressQuery, useGetCustomerQuery, useUpdateAddressMutation } from './api';
 import { showServerErrors } from './serverErrors';
 
@@ -46,13 +47,7 @@ export default function AddressFormPage() {
     if (current) form.setFieldsValue({ ...current, country: current.country || 'TH' });
   }, [current, form]);
 
-  const rule = (check: (v: string) => string | null, optional = false) => ({
-    validator: (_: unknown, v: string | undefined) => {
-      if (optional && !(v ?? '').trim()) return Promise.resolve();
-      const code = check(v ?? '');
-      return code ? Promise.reject(new Error(t(`common:${code}`))) : Promise.resolve();
-    },
-  });
+  const rule = useCheck();
 
   const back = `/${id}/customer-detail/${cid}/address-book`;
   const submit = async (v: Values) => {

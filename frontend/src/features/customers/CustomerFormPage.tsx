@@ -6,6 +6,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { AddressFields } from '@/shared/address/AddressFields';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { checkEmail, checkRequired, checkThaiPhone } from '@/shared/form/rules';
+import { useCheck } from '@/shared/form/useCheck';
 import { useCreateCustomerMutation, useGetCustomerQuery, useUpdateCustomerMutation } from './api';
 import { showServerErrors } from './serverErrors';
 
@@ -40,12 +41,7 @@ export default function CustomerFormPage() {
     if (current) form.setFieldsValue({ ...current, country: current.country || 'TH' });
   }, [current, form]);
 
-  const rule = (check: (v: string) => string | null) => ({
-    validator: (_: unknown, v: string | undefined) => {
-      const code = check(v ?? '');
-      return code ? Promise.reject(new Error(t(`common:${code}`))) : Promise.resolve();
-    },
-  });
+  const rule = useCheck();
 
   const submit = async (v: Values) => {
     const body = {

@@ -6,6 +6,7 @@ import { AutoComplete, Col, Form, Input, Row, Select, Switch, type FormInstance 
 import { useTranslation } from 'react-i18next';
 
 import { checkRequired, checkThaiPostcode, MSG } from '@/shared/form/rules';
+import { useCheck } from '@/shared/form/useCheck';
 import { formatThaiAddress, loadThaiAddresses, searchThaiAddresses, type AddressField, type ThaiAddress } from '@/shared/thai-address';
 import { countryOptions } from './countries';
 
@@ -41,12 +42,7 @@ export function AddressFields({ form }: { form: FormInstance }) {
   };
   useEffect(load, []); // eslint-disable-line react-hooks/exhaustive-deps
   const matches = useMemo(() => (all && query ? searchThaiAddresses(all, query.field, query.text, 15) : []), [all, query]);
-  const rule = (check: (v: string) => string | null) => ({
-    validator: (_: unknown, v: string | undefined) => {
-      const code = check(v ?? '');
-      return code ? Promise.reject(new Error(t(code))) : Promise.resolve();
-    },
-  });
+  const rule = useCheck();
   const countries = useMemo(() => countryOptions(i18n.language, ['TH']), [i18n.language]);
 
   return (
