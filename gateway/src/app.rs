@@ -105,6 +105,7 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
     let mut running = Vec::new();
     let mut grpc_routes: Option<tonic::service::RoutesBuilder> = None;
     let mut stores_channel: Option<GrpcChannel> = None;
+    let mut wms_channel: Option<GrpcChannel> = None;
     let mut api: Option<Router> = None;
     let mut demo = None;
 
@@ -132,15 +133,37 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
                 readiness.dbs.push(("stores", db.clone()));
                 running.push(RunningModule { name, cancel, tasks: vec![relay], db: Some(db) });
             }
+            "wms" => {
+                let url = cfg.database_url("wms", &cfg.services.wms);
+                let db = Db::connect(&url).await?;
+                let svc = bo_wms::Service::open(db.clone(), bus.clone()).await?;
+                let cancel = CancellationToken::new();
+                let relay = tokio::spawn(svc.relay.clone().run(cancel.clone()));
+                let consumer = tokio::spawn(svc.consumer.clone().run(cancel.clone()));
+                if local("gateway") {
+                    wms_channel = Some(grpc::in_process(svc.server()));
+                }
+                grpc_routes.get_or_insert_with(Default::default).add_service(svc.server());
+                readiness.dbs.push(("wms", db.clone()));
+                running.push(RunningModule { name, cancel, tasks: vec![relay, consumer], db: Some(db) });
+            }
             "gateway" => {
+                let remote = |svc: &str, addr: &Option<String>| -> anyhow::Result<GrpcChannel> {
+                    let addr = addr.clone().with_context(|| {
+                        format!(
+                            "services.{svc}.addr (BO_SERVICES__{}__ADDR) is required when {svc} runs elsewhere",
+                            svc.to_uppercase()
+                        )
+                    })?;
+                    grpc::remote(&addr)
+                };
                 let channel = match stores_channel.clone() {
                     Some(c) => c,
-                    None => {
-                        let addr = cfg.services.stores.addr.clone().context(
-                            "services.stores.addr (BO_SERVICES__STORES__ADDR) is required when stores runs elsewhere",
-                        )?;
-                        grpc::remote(&addr)?
-                    }
+                    None => remote("stores", &cfg.services.stores.addr)?,
+                };
+                let wms = match wms_channel.clone() {
+                    Some(c) => c,
+                    None => remote("wms", &cfg.services.wms.addr)?,
                 };
                 let secret = if !cfg.auth.jwt_secret.is_empty() {
                     cfg.auth.jwt_secret.expose().as_bytes().to_vec()
@@ -153,6 +176,7 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
                 };
                 let state = AppState::new(Inner {
                     stores_channel: channel,
+                    wms_channel: wms,
                     keys: Keys::new(&secret, cfg.auth.token_ttl_minutes)?,
                     sessions: SessionCache::new(Duration::from_secs(15)),
                     limiter: LoginLimiter::new(cfg.auth.login_attempts_per_minute),

@@ -133,6 +133,8 @@ impl Default for AuthConfig {
 pub struct ServicesConfig {
     /// The stores service.
     pub stores: ServiceConfig,
+    /// The warehouse service.
+    pub wms: ServiceConfig,
 }
 
 /// One service's settings.

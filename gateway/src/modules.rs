@@ -12,8 +12,11 @@ pub struct ModuleSpec {
 }
 
 /// Every module of the product.
-pub const MODULES: &[ModuleSpec] =
-    &[ModuleSpec { name: "stores", deps: &[] }, ModuleSpec { name: "gateway", deps: &["stores"] }];
+pub const MODULES: &[ModuleSpec] = &[
+    ModuleSpec { name: "stores", deps: &[] },
+    ModuleSpec { name: "wms", deps: &[] },
+    ModuleSpec { name: "gateway", deps: &["stores", "wms"] },
+];
 
 /// The names `--target` accepts.
 pub fn target_names() -> Vec<&'static str> {
@@ -71,8 +74,9 @@ mod tests {
 
     #[test]
     fn all_starts_dependencies_first() {
-        assert_eq!(resolve("all").unwrap(), vec!["stores", "gateway"]);
+        assert_eq!(resolve("all").unwrap(), vec!["stores", "wms", "gateway"]);
         assert_eq!(resolve("gateway,stores").unwrap(), vec!["stores", "gateway"]);
+        assert_eq!(resolve("gateway,wms,stores").unwrap(), vec!["wms", "stores", "gateway"]);
         assert_eq!(resolve("gateway").unwrap(), vec!["gateway"]);
         assert_eq!(resolve(" stores , stores ").unwrap(), vec!["stores"]);
     }
@@ -93,6 +97,6 @@ mod tests {
 
     #[test]
     fn lists_targets() {
-        assert_eq!(target_names(), vec!["all", "stores", "gateway"]);
+        assert_eq!(target_names(), vec!["all", "stores", "wms", "gateway"]);
     }
 }

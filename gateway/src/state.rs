@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use bo_kit::grpc::GrpcChannel;
 use bo_proto::stores::v1::stores_service_client::StoresServiceClient;
+use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 
 use crate::auth::{Keys, LoginLimiter, SessionCache};
 
@@ -16,6 +17,8 @@ pub struct AppState(Arc<Inner>);
 pub struct Inner {
     /// The stores service (remote or in-process).
     pub stores_channel: GrpcChannel,
+    /// The warehouse service (remote or in-process).
+    pub wms_channel: GrpcChannel,
     /// Token keys.
     pub keys: Keys,
     /// Open sessions seen lately.
@@ -44,5 +47,10 @@ impl Inner {
     /// A stores client.
     pub fn stores(&self) -> StoresServiceClient<GrpcChannel> {
         StoresServiceClient::new(self.stores_channel.clone())
+    }
+
+    /// A warehouse client.
+    pub fn wms(&self) -> WmsServiceClient<GrpcChannel> {
+        WmsServiceClient::new(self.wms_channel.clone())
     }
 }

@@ -13,3 +13,10 @@ pub mod events {
         tonic::include_proto!("backoffice.events.v1");
     }
 }
+
+/// `backoffice.wms.v1`
+pub mod wms {
+    pub mod v1 {
+        tonic::include_proto!("backoffice.wms.v1");
+    }
+}

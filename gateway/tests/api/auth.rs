@@ -119,7 +119,7 @@ async fn sign_in_is_rate_limited_per_address() {
     let mut cfg = crate::helpers::config_in(&dir);
     cfg.auth.login_attempts_per_minute = 3;
     let db_url = cfg.database_url("stores", &cfg.services.stores);
-    let app = TestApp::launch(cfg, dir, None, db_url, None).await;
+    let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
     let body = json!({"email": "owner@example.com", "password": "wrong-password"});
     for _ in 0..3 {
         let (s, _) = app.call(Method::POST, "/auth/login", None, Some(body.clone())).await;

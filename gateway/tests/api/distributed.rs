@@ -44,6 +44,7 @@ async fn terminate(mut child: Child) {
 #[tokio::test]
 async fn gateway_and_stores_run_as_two_processes() {
     let Some((db_url, _pg)) = testing::postgres_url().await else { return };
+    let Some((wms_url, _wms_pg)) = testing::postgres_url().await else { return };
     let Some(nats_url) = testing::backend_url(Backend::Nats) else { return };
     let prefix = testing::unique_prefix();
     let dir = tempfile::tempdir().unwrap();
@@ -64,8 +65,9 @@ async fn gateway_and_stores_run_as_two_processes() {
     let mut stores = Command::new(bin);
     common(&mut stores);
     let mut stores = stores
-        .args(["--target", "stores"])
+        .args(["--target", "stores,wms"])
         .env("BO_SERVICES__STORES__DATABASE_URL", &db_url)
+        .env("BO_SERVICES__WMS__DATABASE_URL", &wms_url)
         .env("BO_GRPC__ADDR", format!("127.0.0.1:{grpc_port}"))
         .env("BO_HTTP__ADDR", format!("127.0.0.1:{stores_http}"))
         .spawn()
@@ -90,6 +92,7 @@ async fn gateway_and_stores_run_as_two_processes() {
     let mut gateway = gateway
         .args(["--target", "gateway"])
         .env("BO_SERVICES__STORES__ADDR", format!("http://127.0.0.1:{grpc_port}"))
+        .env("BO_SERVICES__WMS__ADDR", format!("http://127.0.0.1:{grpc_port}"))
         .env("BO_HTTP__ADDR", format!("127.0.0.1:{gateway_http}"))
         .spawn()
         .unwrap();
@@ -146,8 +149,20 @@ async fn gateway_and_stores_run_as_two_processes() {
     let res = client.delete(format!("{base}/{id}")).bearer_auth(&t).send().await.unwrap();
     assert_eq!(res.status(), StatusCode::NO_CONTENT);
 
+    // The new store's default warehouse was made by wms from the stores event over NATS.
+    let mut warehouses = Value::Null;
+    for _ in 0..100 {
+        warehouses =
+            client.get(format!("{api}/wms/warehouses")).bearer_auth(&t).send().await.unwrap().json().await.unwrap();
+        if warehouses["total"] == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(warehouses["data"][0]["is_default"], true, "{warehouses}");
+
     let mut seen = Vec::new();
-    while seen.len() < 3 {
+    while seen.len() < 4 {
         let d = tokio::time::timeout(Duration::from_secs(15), events.next())
             .await
             .expect("event arrives")
@@ -158,7 +173,10 @@ async fn gateway_and_stores_run_as_two_processes() {
         seen.push(env.r#type.clone());
         d.ack().await.unwrap();
     }
-    assert_eq!(seen, ["stores.customer.created", "stores.customer.updated", "stores.customer.deleted"]);
+    assert_eq!(
+        seen,
+        ["stores.store.created", "stores.customer.created", "stores.customer.updated", "stores.customer.deleted"]
+    );
 
     terminate(gateway).await;
     terminate(stores).await;

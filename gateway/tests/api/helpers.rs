@@ -26,7 +26,7 @@ pub struct TestApp {
     pub demo_store: i64,
     launched: Option<Launched>,
     _dir: tempfile::TempDir,
-    _pg: Option<testing::PgGuard>,
+    _pg: Vec<testing::PgGuard>,
 }
 
 /// A configuration for a test: data under `dir`, HTTP on a free loopback port.
@@ -46,16 +46,18 @@ impl TestApp {
         cfg.demo.email = OWNER_EMAIL.into();
         cfg.demo.password = Secret::new(OWNER_PASSWORD);
         cfg.auth.login_attempts_per_minute = 1000;
-        let mut pg = None;
+        let mut pg = Vec::new();
         match stack {
             Stack::Embedded => {}
             Stack::Postgres => {
-                let (url, guard) = testing::postgres_url().await?;
                 let nats = testing::backend_url(Backend::Nats)?;
-                cfg.services.stores.database_url = Some(Secret::new(url));
+                let (stores_url, stores_guard) = testing::postgres_url().await?;
+                let (wms_url, wms_guard) = testing::postgres_url().await?;
+                cfg.services.stores.database_url = Some(Secret::new(stores_url));
+                cfg.services.wms.database_url = Some(Secret::new(wms_url));
                 cfg.bus.nats_url = Some(nats);
                 cfg.bus.prefix = testing::unique_prefix();
-                pg = Some(guard);
+                pg = vec![stores_guard, wms_guard];
             }
         }
         let db_url = cfg.database_url("stores", &cfg.services.stores);
@@ -65,7 +67,7 @@ impl TestApp {
     pub async fn launch(
         cfg: Config,
         dir: tempfile::TempDir,
-        pg: Option<testing::PgGuard>,
+        pg: Vec<testing::PgGuard>,
         db_url: String,
         modules: Option<Vec<&'static str>>,
     ) -> TestApp {

@@ -8,3 +8,4 @@ mod auth;
 mod customers;
 mod distributed;
 mod wire;
+mod wms;

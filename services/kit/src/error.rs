@@ -137,11 +137,7 @@ impl Error {
             Kind::Unavailable => "service_unavailable".into(),
             _ => "internal".into(),
         });
-        let fields = if kind == Kind::Invalid {
-            serde_json::from_slice(status.details()).unwrap_or_default()
-        } else {
-            Vec::new()
-        };
+        let fields = serde_json::from_slice(status.details()).unwrap_or_default();
         let source = (kind == Kind::Internal || kind == Kind::Unavailable)
             .then(|| anyhow::anyhow!("{}: {}", status.code(), status.message()));
         Self { kind, code: code.into(), fields, source }

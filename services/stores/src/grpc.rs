@@ -45,6 +45,7 @@ impl StoresGrpc {
                 r.store_name.trim(),
             )
             .await?;
+        self.relay.wake();
         Ok(pb::CreateOwnerResponse { user: Some(convert::user(&u)), store: Some(convert::store(&s)) })
     }
 }

@@ -315,6 +315,14 @@ impl Repo {
         .fetch_one(&mut *tx)
         .await?;
         let store = fetch_store(&mut tx, store_id).await?;
+        outbox::enqueue(
+            &mut tx,
+            "stores.store.created",
+            store_id,
+            user_id,
+            &ev::StoreCreated { store: Some(convert::store(&store)) },
+        )
+        .await?;
         tx.commit().await?;
         Ok((user, store))
     }

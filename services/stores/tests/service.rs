@@ -111,7 +111,7 @@ async fn customers_keep_one_default_address_and_unique_phones(db: Db) {
 
     // Every write left its event in the outbox and its row in the history.
     let events: i64 = sqlx::query("SELECT COUNT(*) FROM outbox").fetch_one(db.pool()).await.unwrap().get(0);
-    assert_eq!(events, 4);
+    assert_eq!(events, 6, "two stores created, four customer events");
     let history: i64 = sqlx::query("SELECT COUNT(*) FROM customer_history WHERE actor_user_id = $1")
         .bind(ctx.user_id)
         .fetch_one(db.pool())

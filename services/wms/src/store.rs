@@ -1,0 +1,487 @@
+//! SQL of the stock ledger: one code path for SQLite and PostgreSQL. Every change to stock
+//! is a conditional update, so no interleaving can oversell, and writes its movement and its
+//! event in the same transaction.
+
+use bo_kit::db::{Db, Tx};
+use bo_kit::outbox;
+use bo_kit::paging::{Page, PageRequest};
+use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::{Error, FieldError, Result};
+use bo_proto::events::v1 as ev;
+use bo_proto::wms::v1 as pb;
+use sqlx::FromRow;
+
+use crate::domain::{kind, state, Line};
+
+/// A warehouse row.
+#[derive(Debug, Clone, FromRow)]
+pub struct WarehouseRow {
+    pub id: i64,
+    pub store_id: i64,
+    pub name: String,
+    pub code: String,
+    pub is_default: i64,
+    pub created_at: i64,
+}
+
+impl WarehouseRow {
+    /// As a message.
+    pub fn to_proto(&self) -> pb::Warehouse {
+        pb::Warehouse {
+            id: self.id,
+            store_id: self.store_id,
+            name: self.name.clone(),
+            code: self.code.clone(),
+            is_default: self.is_default != 0,
+            create_time: Some(ms_to_timestamp(self.created_at)),
+        }
+    }
+}
+
+#[derive(Debug, Clone, FromRow)]
+struct LevelRow {
+    warehouse_id: i64,
+    sku_id: i64,
+    on_hand: i64,
+    reserved: i64,
+    preorder: i64,
+}
+
+impl LevelRow {
+    fn to_proto(&self) -> pb::StockLevel {
+        pb::StockLevel {
+            warehouse_id: self.warehouse_id,
+            sku_id: self.sku_id,
+            on_hand: self.on_hand,
+            reserved: self.reserved,
+            available: self.on_hand - self.reserved,
+            preorder: self.preorder,
+        }
+    }
+}
+
+#[derive(Debug, Clone, FromRow)]
+struct MovementRow {
+    id: i64,
+    warehouse_id: i64,
+    sku_id: i64,
+    kind: String,
+    on_hand_delta: i64,
+    reserved_delta: i64,
+    reason: String,
+    reference: String,
+    actor_user_id: i64,
+    created_at: i64,
+}
+
+impl MovementRow {
+    fn to_proto(&self) -> pb::Movement {
+        pb::Movement {
+            id: self.id,
+            warehouse_id: self.warehouse_id,
+            sku_id: self.sku_id,
+            kind: self.kind.clone(),
+            on_hand_delta: self.on_hand_delta,
+            reserved_delta: self.reserved_delta,
+            reason: self.reason.clone(),
+            reference: self.reference.clone(),
+            actor_user_id: self.actor_user_id,
+            create_time: Some(ms_to_timestamp(self.created_at)),
+        }
+    }
+}
+
+/// Who acts, where.
+#[derive(Debug, Clone, Copy)]
+pub struct Actor {
+    /// The store.
+    pub store_id: i64,
+    /// The user (0 for the system).
+    pub user_id: i64,
+}
+
+/// The wms storage.
+#[derive(Clone)]
+pub struct Repo {
+    db: Db,
+}
+
+const MAIN_CODE: &str = "MAIN";
+
+impl Repo {
+    /// Storage on `db`.
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// The store's warehouses, the default first.
+    pub async fn warehouses(&self, store_id: i64) -> Result<Vec<WarehouseRow>> {
+        Ok(sqlx::query_as::<_, WarehouseRow>(
+            "SELECT id, store_id, name, code, is_default, created_at FROM warehouses WHERE store_id = $1 \
+             ORDER BY is_default DESC, id",
+        )
+        .bind(store_id)
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+
+    /// Creates the store's default warehouse unless it has one (inside an inbox transaction).
+    pub async fn ensure_default_warehouse(tx: &mut Tx, store_id: i64, name: &str) -> Result<()> {
+        let now = now_ms();
+        let created: Option<i64> = sqlx::query_scalar(
+            "INSERT INTO warehouses (store_id, name, code, is_default, created_at, updated_at) \
+             VALUES ($1, $2, $3, 1, $4, $4) ON CONFLICT (store_id, code) DO NOTHING RETURNING id",
+        )
+        .bind(store_id)
+        .bind(name)
+        .bind(MAIN_CODE)
+        .bind(now)
+        .fetch_optional(&mut **tx)
+        .await?;
+        if let Some(id) = created {
+            let w = WarehouseRow {
+                id,
+                store_id,
+                name: name.to_string(),
+                code: MAIN_CODE.into(),
+                is_default: 1,
+                created_at: now,
+            };
+            outbox::enqueue(
+                tx,
+                "wms.warehouse.created",
+                store_id,
+                0,
+                &ev::WarehouseCreated { warehouse: Some(w.to_proto()) },
+            )
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Stock levels of `skus` (in one warehouse, or all when `warehouse_id` is 0).
+    pub async fn levels(&self, store_id: i64, skus: &[i64], warehouse_id: i64) -> Result<Vec<pb::StockLevel>> {
+        let mut out = Vec::new();
+        for chunk in skus.chunks(200) {
+            let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
+            let sql = format!(
+                "SELECT warehouse_id, sku_id, on_hand, reserved, preorder FROM stock WHERE store_id = $1 \
+                 AND ($2 = 0 OR warehouse_id = $2) AND sku_id IN ({}) ORDER BY sku_id, warehouse_id",
+                placeholders.join(", ")
+            );
+            let mut q = sqlx::query_as::<_, LevelRow>(&sql).bind(store_id).bind(warehouse_id);
+            for s in chunk {
+                q = q.bind(*s);
+            }
+            out.extend(q.fetch_all(self.db.pool()).await?.iter().map(LevelRow::to_proto));
+        }
+        Ok(out)
+    }
+
+    /// Reserves every line or none. A repeat of `reference` does nothing again.
+    pub async fn reserve(&self, who: Actor, reference: &str, lines: &[Line]) -> Result<(Vec<pb::StockLevel>, bool)> {
+        let mut tx = self.db.begin().await?;
+        if !claim(&mut tx, who.store_id, kind::RESERVE, reference).await? {
+            tx.rollback().await?;
+            let lines = self.reserved_lines(who.store_id, reference).await?;
+            return Ok((lines, true));
+        }
+        let now = now_ms();
+        let mut levels = Vec::new();
+        for (i, l) in lines.iter().enumerate() {
+            let moved = sqlx::query(
+                "UPDATE stock SET reserved = reserved + $1, updated_at = $2 \
+                 WHERE store_id = $3 AND warehouse_id = $4 AND sku_id = $5 AND on_hand - reserved >= $1",
+            )
+            .bind(l.quantity)
+            .bind(now)
+            .bind(who.store_id)
+            .bind(l.warehouse_id)
+            .bind(l.sku_id)
+            .execute(&mut *tx)
+            .await?;
+            if moved.rows_affected() == 0 {
+                // Nothing is kept: the transaction (and the claim) roll back.
+                let mut e = Error::failed_precondition("insufficient_stock");
+                e.fields = vec![FieldError::new(format!("lines[{i}].quantity"), "stock.insufficient")];
+                return Err(e);
+            }
+            sqlx::query(
+                "INSERT INTO reservation_lines (store_id, reference, warehouse_id, sku_id, quantity, state, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(who.store_id)
+            .bind(reference)
+            .bind(l.warehouse_id)
+            .bind(l.sku_id)
+            .bind(l.quantity)
+            .bind(state::RESERVED)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            levels.push(
+                record(&mut tx, who, l.warehouse_id, l.sku_id, kind::RESERVE, 0, l.quantity, "", reference).await?,
+            );
+        }
+        tx.commit().await?;
+        Ok((levels, false))
+    }
+
+    async fn reserved_lines(&self, store_id: i64, reference: &str) -> Result<Vec<pb::StockLevel>> {
+        let skus: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT warehouse_id, sku_id FROM reservation_lines WHERE store_id = $1 AND reference = $2 ORDER BY sku_id",
+        )
+        .bind(store_id)
+        .bind(reference)
+        .fetch_all(self.db.pool())
+        .await?;
+        let mut out = Vec::new();
+        for (w, s) in skus {
+            out.extend(self.levels(store_id, &[s], w).await?);
+        }
+        Ok(out)
+    }
+
+    /// Releases (`ship` false) or ships (`ship` true) what `reference` holds; returns units.
+    pub async fn settle(&self, who: Actor, reference: &str, ship: bool) -> Result<i64> {
+        let mut tx = self.db.begin().await?;
+        let held: Vec<(i64, i64, i64)> = sqlx::query_as(
+            "SELECT warehouse_id, sku_id, quantity FROM reservation_lines \
+             WHERE store_id = $1 AND reference = $2 AND state = $3 ORDER BY warehouse_id, sku_id",
+        )
+        .bind(who.store_id)
+        .bind(reference)
+        .bind(state::RESERVED)
+        .fetch_all(&mut *tx)
+        .await?;
+        let now = now_ms();
+        let mut units = 0;
+        let (on_hand_sign, movement, next) =
+            if ship { (-1, kind::COMMIT, state::COMMITTED) } else { (0, kind::RELEASE, state::RELEASED) };
+        for (w, s, q) in held {
+            sqlx::query(
+                "UPDATE stock SET on_hand = on_hand + $1, reserved = reserved - $2, updated_at = $3 \
+                 WHERE store_id = $4 AND warehouse_id = $5 AND sku_id = $6 AND reserved >= $2",
+            )
+            .bind(on_hand_sign * q)
+            .bind(q)
+            .bind(now)
+            .bind(who.store_id)
+            .bind(w)
+            .bind(s)
+            .execute(&mut *tx)
+            .await?;
+            sqlx::query(
+                "UPDATE reservation_lines SET state = $1, updated_at = $2 \
+                 WHERE store_id = $3 AND reference = $4 AND warehouse_id = $5 AND sku_id = $6",
+            )
+            .bind(next)
+            .bind(now)
+            .bind(who.store_id)
+            .bind(reference)
+            .bind(w)
+            .bind(s)
+            .execute(&mut *tx)
+            .await?;
+            record(&mut tx, who, w, s, movement, on_hand_sign * q, -q, "", reference).await?;
+            units += q;
+        }
+        tx.commit().await?;
+        Ok(units)
+    }
+
+    /// Puts received lines on hand, once per reference.
+    pub async fn receive(&self, who: Actor, reference: &str, lines: &[Line]) -> Result<(Vec<pb::StockLevel>, bool)> {
+        let mut tx = self.db.begin().await?;
+        if !claim(&mut tx, who.store_id, kind::RECEIVE, reference).await? {
+            tx.rollback().await?;
+            let skus: Vec<i64> = lines.iter().map(|l| l.sku_id).collect();
+            return Ok((self.levels(who.store_id, &skus, 0).await?, true));
+        }
+        let mut levels = Vec::new();
+        for l in lines {
+            check_warehouse(&mut tx, who.store_id, l.warehouse_id).await?;
+            add_on_hand(&mut tx, who.store_id, l.warehouse_id, l.sku_id, l.quantity).await?;
+            levels.push(
+                record(&mut tx, who, l.warehouse_id, l.sku_id, kind::RECEIVE, l.quantity, 0, "", reference).await?,
+            );
+        }
+        tx.commit().await?;
+        Ok((levels, false))
+    }
+
+    /// Adjusts on hand by `delta`, never below what is reserved; once per reference.
+    pub async fn adjust(
+        &self,
+        who: Actor,
+        reference: &str,
+        warehouse_id: i64,
+        sku_id: i64,
+        delta: i64,
+        reason: &str,
+    ) -> Result<(pb::StockLevel, bool)> {
+        let mut tx = self.db.begin().await?;
+        if !claim(&mut tx, who.store_id, kind::ADJUST, reference).await? {
+            tx.rollback().await?;
+            let level = self.levels(who.store_id, &[sku_id], warehouse_id).await?.pop().unwrap_or_default();
+            return Ok((level, true));
+        }
+        check_warehouse(&mut tx, who.store_id, warehouse_id).await?;
+        if delta > 0 {
+            add_on_hand(&mut tx, who.store_id, warehouse_id, sku_id, delta).await?;
+        } else {
+            let moved = sqlx::query(
+                "UPDATE stock SET on_hand = on_hand + $1, updated_at = $2 \
+                 WHERE store_id = $3 AND warehouse_id = $4 AND sku_id = $5 AND on_hand + $1 >= reserved",
+            )
+            .bind(delta)
+            .bind(now_ms())
+            .bind(who.store_id)
+            .bind(warehouse_id)
+            .bind(sku_id)
+            .execute(&mut *tx)
+            .await?;
+            if moved.rows_affected() == 0 {
+                return Err(Error::failed_precondition("stock_below_reserved"));
+            }
+        }
+        let level =
+            record(&mut tx, who, warehouse_id, sku_id, kind::ADJUST, delta, 0, reason.trim(), reference).await?;
+        tx.commit().await?;
+        Ok((level, false))
+    }
+
+    /// The ledger, newest first, paged in the database.
+    pub async fn movements(
+        &self,
+        store_id: i64,
+        kind_filter: &str,
+        sku_id: i64,
+        page: PageRequest,
+    ) -> Result<(Vec<pb::Movement>, Page)> {
+        let filter = "store_id = $1 AND ($2 = '' OR kind = $2) AND ($3 = 0 OR sku_id = $3)";
+        let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM movements WHERE {filter}"))
+            .bind(store_id)
+            .bind(kind_filter)
+            .bind(sku_id)
+            .fetch_one(self.db.pool())
+            .await?;
+        let page = page.resolve(total);
+        let rows = sqlx::query_as::<_, MovementRow>(&format!(
+            "SELECT id, warehouse_id, sku_id, kind, on_hand_delta, reserved_delta, reason, reference, actor_user_id, \
+             created_at FROM movements WHERE {filter} ORDER BY id DESC LIMIT $4 OFFSET $5"
+        ))
+        .bind(store_id)
+        .bind(kind_filter)
+        .bind(sku_id)
+        .bind(page.fetch)
+        .bind(page.offset)
+        .fetch_all(self.db.pool())
+        .await?;
+        Ok((rows.iter().map(MovementRow::to_proto).collect(), page))
+    }
+}
+
+/// Claims `reference` for `op`; false when it was done before.
+async fn claim(tx: &mut Tx, store_id: i64, op: &str, reference: &str) -> Result<bool> {
+    let r = sqlx::query(
+        "INSERT INTO stock_ops (store_id, op, reference, created_at) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (store_id, op, reference) DO NOTHING",
+    )
+    .bind(store_id)
+    .bind(op)
+    .bind(reference)
+    .bind(now_ms())
+    .execute(&mut **tx)
+    .await?;
+    Ok(r.rows_affected() == 1)
+}
+
+async fn check_warehouse(tx: &mut Tx, store_id: i64, warehouse_id: i64) -> Result<()> {
+    let found: Option<i64> = sqlx::query_scalar("SELECT id FROM warehouses WHERE store_id = $1 AND id = $2")
+        .bind(store_id)
+        .bind(warehouse_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    found.map(|_| ()).ok_or_else(|| Error::not_found("warehouse_not_found"))
+}
+
+async fn add_on_hand(tx: &mut Tx, store_id: i64, warehouse_id: i64, sku_id: i64, quantity: i64) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO stock (store_id, warehouse_id, sku_id, on_hand, reserved, preorder, updated_at) \
+         VALUES ($1, $2, $3, $4, 0, 0, $5) \
+         ON CONFLICT (warehouse_id, sku_id) DO UPDATE SET on_hand = stock.on_hand + excluded.on_hand, \
+         updated_at = excluded.updated_at",
+    )
+    .bind(store_id)
+    .bind(warehouse_id)
+    .bind(sku_id)
+    .bind(quantity)
+    .bind(now_ms())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Appends the movement, reads the level after it, and writes the StockMoved event.
+#[allow(clippy::too_many_arguments)]
+async fn record(
+    tx: &mut Tx,
+    who: Actor,
+    warehouse_id: i64,
+    sku_id: i64,
+    movement_kind: &str,
+    on_hand_delta: i64,
+    reserved_delta: i64,
+    reason: &str,
+    reference: &str,
+) -> Result<pb::StockLevel> {
+    let now = now_ms();
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO movements (store_id, warehouse_id, sku_id, kind, on_hand_delta, reserved_delta, reason, reference, \
+         actor_user_id, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+    )
+    .bind(who.store_id)
+    .bind(warehouse_id)
+    .bind(sku_id)
+    .bind(movement_kind)
+    .bind(on_hand_delta)
+    .bind(reserved_delta)
+    .bind(reason)
+    .bind(reference)
+    .bind(who.user_id)
+    .bind(now)
+    .fetch_one(&mut **tx)
+    .await?;
+    let level = sqlx::query_as::<_, LevelRow>(
+        "SELECT warehouse_id, sku_id, on_hand, reserved, preorder FROM stock \
+         WHERE store_id = $1 AND warehouse_id = $2 AND sku_id = $3",
+    )
+    .bind(who.store_id)
+    .bind(warehouse_id)
+    .bind(sku_id)
+    .fetch_one(&mut **tx)
+    .await?
+    .to_proto();
+    let movement = MovementRow {
+        id,
+        warehouse_id,
+        sku_id,
+        kind: movement_kind.into(),
+        on_hand_delta,
+        reserved_delta,
+        reason: reason.into(),
+        reference: reference.into(),
+        actor_user_id: who.user_id,
+        created_at: now,
+    };
+    outbox::enqueue(
+        tx,
+        "wms.stock.moved",
+        who.store_id,
+        who.user_id,
+        &ev::StockMoved { level: Some(level), movement: Some(movement.to_proto()) },
+    )
+    .await?;
+    Ok(level)
+}

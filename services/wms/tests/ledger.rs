@@ -1,0 +1,248 @@
+//! The stock ledger through its gRPC interface, on SQLite and (when TEST_DATABASE_URL is set)
+//! PostgreSQL: it cannot be oversold, every command is idempotent, and stock never drops
+//! below what is reserved.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bo_kit::bus::inproc::InProcBus;
+use bo_kit::db::Db;
+use bo_kit::grpc::CallCtx;
+use bo_proto::wms::v1 as pb;
+use bo_proto::wms::v1::wms_service_server::WmsService;
+use bo_wms::store::Repo;
+use bo_wms::Service;
+use tokio_util::sync::CancellationToken;
+
+const STORE: i64 = 1;
+
+async fn setup(db: &Db) -> (Service, i64) {
+    let s = Service::open(db.clone(), Arc::new(InProcBus::new("backoffice"))).await.unwrap();
+    let mut tx = db.begin().await.unwrap();
+    Repo::ensure_default_warehouse(&mut tx, STORE, "คลังหลัก").await.unwrap();
+    tx.commit().await.unwrap();
+    let w = s.grpc.list_warehouses(ctx().request(pb::ListWarehousesRequest {})).await.unwrap().into_inner();
+    (s, w.warehouses[0].id)
+}
+
+fn ctx() -> CallCtx {
+    CallCtx::new(STORE, 9)
+}
+
+fn line(w: i64, sku: i64, quantity: i64) -> pb::StockLine {
+    pb::StockLine { warehouse_id: w, sku_id: sku, quantity }
+}
+
+async fn receive(s: &Service, reference: &str, lines: Vec<pb::StockLine>) -> pb::ReceiveResponse {
+    s.grpc.receive(ctx().request(pb::ReceiveRequest { reference: reference.into(), lines })).await.unwrap().into_inner()
+}
+
+async fn level(s: &Service, w: i64, sku: i64) -> pb::StockLevel {
+    let r = s.grpc.get_stock(ctx().request(pb::GetStockRequest { sku_ids: vec![sku], warehouse_id: w })).await.unwrap();
+    r.into_inner().levels.pop().unwrap_or_default()
+}
+
+async fn two_hundred_clients_cannot_oversell_five_units(db: Db) {
+    let (s, w) = setup(&db).await;
+    receive(&s, "gr-1", vec![line(w, 42, 5)]).await;
+    let tasks: Vec<_> = (0..200)
+        .map(|i| {
+            let grpc = s.grpc.clone();
+            tokio::spawn(async move {
+                grpc.reserve(
+                    ctx().request(pb::ReserveRequest { reference: format!("order-{i}"), lines: vec![line(w, 42, 1)] }),
+                )
+                .await
+            })
+        })
+        .collect();
+    let mut ok = 0;
+    let mut refused = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(_) => ok += 1,
+            Err(status) => {
+                assert_eq!(bo_kit::Error::from(status).code, "insufficient_stock");
+                refused += 1;
+            }
+        }
+    }
+    assert_eq!((ok, refused), (5, 195));
+    let l = level(&s, w, 42).await;
+    assert_eq!((l.on_hand, l.reserved, l.available), (5, 5, 0));
+}
+
+async fn lines_of_one_sku_are_judged_on_their_sum(db: Db) {
+    let (s, w) = setup(&db).await;
+    receive(&s, "gr-1", vec![line(w, 7, 3)]).await;
+    let refused = s
+        .grpc
+        .reserve(
+            ctx().request(pb::ReserveRequest { reference: "o-1".into(), lines: vec![line(w, 7, 2), line(w, 7, 2)] }),
+        )
+        .await
+        .unwrap_err();
+    let e = bo_kit::Error::from(refused);
+    assert_eq!((e.code.as_ref(), e.fields[0].code.as_str()), ("insufficient_stock", "stock.insufficient"));
+    assert_eq!(level(&s, w, 7).await.reserved, 0, "nothing kept of a refused reservation");
+    // A refused reference may be tried again once stock allows.
+    s.grpc
+        .reserve(
+            ctx().request(pb::ReserveRequest { reference: "o-1".into(), lines: vec![line(w, 7, 1), line(w, 7, 2)] }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(level(&s, w, 7).await.available, 0);
+}
+
+async fn every_command_acts_once_per_reference(db: Db) {
+    let (s, w) = setup(&db).await;
+    assert!(!receive(&s, "gr-1", vec![line(w, 5, 10)]).await.replayed);
+    assert!(receive(&s, "gr-1", vec![line(w, 5, 10)]).await.replayed);
+    assert_eq!(level(&s, w, 5).await.on_hand, 10);
+
+    let reserve = || {
+        s.grpc.reserve(ctx().request(pb::ReserveRequest { reference: "order-9".into(), lines: vec![line(w, 5, 4)] }))
+    };
+    assert!(!reserve().await.unwrap().into_inner().replayed);
+    assert!(reserve().await.unwrap().into_inner().replayed);
+    assert_eq!(level(&s, w, 5).await.reserved, 4);
+
+    let adjust = || {
+        s.grpc.adjust(ctx().request(pb::AdjustRequest {
+            reference: "adj-1".into(),
+            warehouse_id: w,
+            sku_id: 5,
+            delta: 2,
+            reason: "นับสต็อกเจอเพิ่ม".into(),
+        }))
+    };
+    assert!(!adjust().await.unwrap().into_inner().replayed);
+    assert!(adjust().await.unwrap().into_inner().replayed);
+    assert_eq!(level(&s, w, 5).await.on_hand, 12);
+
+    let commit = || s.grpc.commit(ctx().request(pb::CommitRequest { reference: "order-9".into() }));
+    assert_eq!(commit().await.unwrap().into_inner().committed, 4);
+    assert_eq!(commit().await.unwrap().into_inner().committed, 0);
+    let l = level(&s, w, 5).await;
+    assert_eq!((l.on_hand, l.reserved, l.available), (8, 0, 8));
+    let release = s.grpc.release(ctx().request(pb::ReleaseRequest { reference: "order-9".into() })).await.unwrap();
+    assert_eq!(release.into_inner().released, 0, "a shipped order has nothing to release");
+}
+
+async fn stock_never_goes_below_what_is_reserved(db: Db) {
+    let (s, w) = setup(&db).await;
+    receive(&s, "gr-1", vec![line(w, 3, 5)]).await;
+    s.grpc
+        .reserve(ctx().request(pb::ReserveRequest { reference: "o".into(), lines: vec![line(w, 3, 3)] }))
+        .await
+        .unwrap();
+    let adjust = |reference: &str, delta| {
+        s.grpc.adjust(ctx().request(pb::AdjustRequest {
+            reference: reference.into(),
+            warehouse_id: w,
+            sku_id: 3,
+            delta,
+            reason: "ของเสียหาย".into(),
+        }))
+    };
+    let e = bo_kit::Error::from(adjust("a-1", -3).await.unwrap_err());
+    assert_eq!(e.code, "stock_below_reserved");
+    let l = adjust("a-2", -2).await.unwrap().into_inner().level.unwrap();
+    assert_eq!((l.on_hand, l.reserved, l.available), (3, 3, 0));
+    let released = s.grpc.release(ctx().request(pb::ReleaseRequest { reference: "o".into() })).await.unwrap();
+    assert_eq!(released.into_inner().released, 3);
+    assert_eq!(level(&s, w, 3).await.available, 3);
+
+    // Another store's warehouse cannot be used.
+    let other = CallCtx::new(2, 9);
+    let e = s
+        .grpc
+        .receive(other.request(pb::ReceiveRequest { reference: "x".into(), lines: vec![line(w, 3, 1)] }))
+        .await
+        .unwrap_err();
+    assert_eq!(bo_kit::Error::from(e).code, "warehouse_not_found");
+
+    // The ledger holds every movement, newest first, and each one left its event.
+    let m = s
+        .grpc
+        .list_movements(ctx().request(pb::ListMovementsRequest { kind: String::new(), sku_id: 3, page: None }))
+        .await
+        .unwrap()
+        .into_inner();
+    let kinds: Vec<&str> = m.movements.iter().map(|m| m.kind.as_str()).collect();
+    assert_eq!(kinds, ["release", "adjust", "reserve", "receive"]);
+    assert_eq!(m.movements[1].reason, "ของเสียหาย");
+    let events: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE event_type = 'wms.stock.moved'")
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
+    assert_eq!(events, 4);
+}
+
+async fn new_stores_get_a_default_warehouse(db: Db) {
+    let bus = Arc::new(InProcBus::new("backoffice"));
+    let s = Service::open(db.clone(), bus.clone()).await.unwrap();
+    let stop = CancellationToken::new();
+    tokio::spawn(s.consumer.clone().run(stop.clone()));
+    // What the stores service publishes when a store opens.
+    let mut tx = db.begin().await.unwrap();
+    bo_kit::outbox::enqueue(
+        &mut tx,
+        "stores.store.created",
+        77,
+        1,
+        &bo_proto::events::v1::StoreCreated {
+            store: Some(bo_proto::stores::v1::Store {
+                id: 77, name: "ร้านใหม่".into(), ..Default::default()
+            }),
+        },
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    s.relay.relay_once().await.unwrap();
+    let ctx77 = CallCtx::new(77, 1);
+    let mut found = Vec::new();
+    for _ in 0..100 {
+        found =
+            s.grpc.list_warehouses(ctx77.request(pb::ListWarehousesRequest {})).await.unwrap().into_inner().warehouses;
+        if !found.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    stop.cancel();
+    assert_eq!(found.len(), 1);
+    assert!(found[0].is_default);
+    assert_eq!(found[0].name, bo_wms::DEFAULT_WAREHOUSE_NAME);
+}
+
+macro_rules! on_both_databases {
+    ($($name:ident),*) => {
+        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
+            let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await;
+        })* }
+        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
+            if let Some(t) = bo_kit::testing::postgres().await { super::$name(t.db.clone()).await; }
+        })* }
+    };
+}
+
+on_both_databases!(
+    two_hundred_clients_cannot_oversell_five_units,
+    lines_of_one_sku_are_judged_on_their_sum,
+    every_command_acts_once_per_reference,
+    stock_never_goes_below_what_is_reserved,
+    new_stores_get_a_default_warehouse
+);
+
+#[tokio::test]
+async fn both_dialects_migrate_to_the_same_tables_and_columns() {
+    let Some(pg) = bo_kit::testing::postgres().await else { return };
+    let lite = bo_kit::testing::sqlite().await;
+    for db in [&lite.db, &pg.db] {
+        db.migrate(&bo_wms::MIGRATIONS_SQLITE, &bo_wms::MIGRATIONS_POSTGRES).await.unwrap();
+    }
+    assert_eq!(lite.db.schema().await.unwrap(), pg.db.schema().await.unwrap());
+}
