@@ -6,6 +6,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut files = Vec::new();
     collect(&root.join("backoffice"), &mut files)?;
     files.sort();
+    // The folder too, so a new file triggers a rebuild.
+    println!("cargo:rerun-if-changed={}", root.join("backoffice").display());
     for f in &files {
         println!("cargo:rerun-if-changed={}", f.display());
     }

@@ -20,3 +20,10 @@ pub mod wms {
         tonic::include_proto!("backoffice.wms.v1");
     }
 }
+
+/// `backoffice.products.v1`
+pub mod products {
+    pub mod v1 {
+        tonic::include_proto!("backoffice.products.v1");
+    }
+}

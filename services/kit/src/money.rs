@@ -64,6 +64,12 @@ impl Satang {
         Satang(div_round_half_away(num, 10_000) as i64)
     }
 
+    /// The amount without VAT when this amount includes `rate_bp` of VAT (7% = 700 bp),
+    /// rounded half away from zero.
+    pub fn ex_vat(self, rate_bp: i64) -> Satang {
+        Satang(div_round_half_away(i128::from(self.0) * 10_000, 10_000 + i128::from(rate_bp)) as i64)
+    }
+
     /// Checked sum.
     pub fn checked_add(self, other: Satang) -> Option<Satang> {
         self.0.checked_add(other.0).map(Satang)
@@ -103,6 +109,15 @@ mod tests {
         assert_eq!(Satang::parse_baht("abc"), Err(MoneyError::Malformed));
         assert_eq!(Satang::parse_baht(""), Err(MoneyError::Malformed));
         assert_eq!(Satang::parse_baht("99999999999999999999"), Err(MoneyError::Overflow));
+    }
+
+    #[test]
+    fn removes_included_vat() {
+        // 107.00 baht including 7% VAT is 100.00 without.
+        assert_eq!(Satang(10_700).ex_vat(700), Satang(10_000));
+        // 199.00 baht: 185.981... -> 185.98
+        assert_eq!(Satang(19_900).ex_vat(700), Satang(18_598));
+        assert_eq!(Satang(0).ex_vat(700), Satang(0));
     }
 
     #[test]

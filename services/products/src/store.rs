@@ -1,0 +1,631 @@
+//! SQL of the catalog and its inventory view: one code path for SQLite and PostgreSQL.
+
+use std::collections::HashMap;
+
+use bo_kit::db::{Db, Tx};
+use bo_kit::error::is_unique_violation;
+use bo_kit::money::Satang;
+use bo_kit::outbox;
+use bo_kit::paging::{Page, PageRequest};
+use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::{Error, Result};
+use bo_proto::events::v1 as ev;
+use bo_proto::products::v1 as pb;
+use sqlx::FromRow;
+
+/// VAT in Thailand: 7%.
+pub const VAT_BP: i64 = 700;
+
+#[derive(Debug, Clone, FromRow)]
+struct ProductRow {
+    id: i64,
+    store_id: i64,
+    name: String,
+    name_en: String,
+    short_description: String,
+    description: String,
+    code: String,
+    hs_code: String,
+    brand: String,
+    tags: String,
+    category_id: i64,
+    price: i64,
+    cost: i64,
+    vat: i64,
+    weight_grams: i64,
+    barcode: String,
+    unit_id: i64,
+    variants: String,
+    status: String,
+    created_at: i64,
+    updated_at: i64,
+}
+
+#[derive(Debug, Clone, FromRow)]
+struct SkuRow {
+    id: i64,
+    product_id: i64,
+    code: String,
+    cost: i64,
+    price: i64,
+    safety_stock: i64,
+    barcode: String,
+    status: String,
+    option1: String,
+    option2: String,
+}
+
+#[derive(Debug, Clone, FromRow)]
+struct InventoryRow {
+    sku_id: i64,
+    warehouse_id: i64,
+    on_hand: i64,
+    reserved: i64,
+    preorder: i64,
+}
+
+impl SkuRow {
+    fn to_proto(&self, inventories: Vec<pb::Inventory>) -> pb::Sku {
+        pb::Sku {
+            id: self.id,
+            product_id: self.product_id,
+            code: self.code.clone(),
+            cost: self.cost,
+            price: self.price,
+            safety_stock: self.safety_stock,
+            barcode: self.barcode.clone(),
+            status: self.status.clone(),
+            option1: self.option1.clone(),
+            option2: self.option2.clone(),
+            inventories,
+        }
+    }
+}
+
+impl InventoryRow {
+    fn to_proto(&self) -> pb::Inventory {
+        pb::Inventory {
+            warehouse_id: self.warehouse_id,
+            available: self.on_hand - self.reserved,
+            preorder: self.preorder,
+            on_hand: self.on_hand,
+            reserved: self.reserved,
+        }
+    }
+}
+
+impl ProductRow {
+    fn to_proto(&self, skus: Vec<pb::Sku>) -> pb::Product {
+        pb::Product {
+            id: self.id,
+            store_id: self.store_id,
+            name: self.name.clone(),
+            name_en: self.name_en.clone(),
+            short_description: self.short_description.clone(),
+            description: self.description.clone(),
+            code: self.code.clone(),
+            hs_code: self.hs_code.clone(),
+            brand: self.brand.clone(),
+            tags: serde_json::from_str(&self.tags).unwrap_or_default(),
+            category_id: self.category_id,
+            price: self.price,
+            cost: self.cost,
+            vat: self.vat != 0,
+            price_ex_vat: price_ex_vat(self.price, self.vat != 0),
+            weight_grams: self.weight_grams,
+            barcode: self.barcode.clone(),
+            unit_id: self.unit_id,
+            variants: serde_json::from_str::<Vec<(String, Vec<String>)>>(&self.variants)
+                .unwrap_or_default()
+                .into_iter()
+                .map(|(name, options)| pb::Variant { name, options })
+                .collect(),
+            skus,
+            status: self.status.clone(),
+            create_time: Some(ms_to_timestamp(self.created_at)),
+            update_time: Some(ms_to_timestamp(self.updated_at)),
+        }
+    }
+}
+
+/// The price without VAT: the price itself when VAT is not included.
+pub fn price_ex_vat(price: i64, vat_included: bool) -> i64 {
+    if vat_included {
+        Satang(price).ex_vat(VAT_BP).0
+    } else {
+        price
+    }
+}
+
+const PRODUCT_COLUMNS: &str =
+    "id, store_id, name, name_en, short_description, description, code, hs_code, brand, tags, \
+    category_id, price, cost, vat, weight_grams, barcode, unit_id, variants, status, created_at, updated_at";
+const SKU_COLUMNS: &str = "id, product_id, code, cost, price, safety_stock, barcode, status, option1, option2";
+
+/// Who acts, where.
+#[derive(Debug, Clone, Copy)]
+pub struct Actor {
+    /// The store.
+    pub store_id: i64,
+    /// The user.
+    pub user_id: i64,
+}
+
+/// The catalog's storage.
+#[derive(Clone)]
+pub struct Repo {
+    db: Db,
+}
+
+fn like(search: &str) -> String {
+    let s = search.trim().to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+    format!("%{s}%")
+}
+
+fn code_conflict(e: sqlx::Error) -> Error {
+    if is_unique_violation(&e) {
+        Error::conflict("code_taken")
+    } else {
+        e.into()
+    }
+}
+
+impl Repo {
+    /// Storage on `db`.
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// Every category, in order.
+    pub async fn categories(&self) -> Result<Vec<pb::Category>> {
+        let rows: Vec<(i64, String, String)> =
+            sqlx::query_as("SELECT id, name, name_en FROM categories ORDER BY position, id")
+                .fetch_all(self.db.pool())
+                .await?;
+        Ok(rows.into_iter().map(|(id, name, name_en)| pb::Category { id, name, name_en }).collect())
+    }
+
+    /// Products matching the filters, newest first, paged in the database, with SKUs and stock.
+    pub async fn list(
+        &self,
+        store_id: i64,
+        search: &str,
+        category_id: i64,
+        status: &str,
+        page: PageRequest,
+    ) -> Result<(Vec<pb::Product>, Page)> {
+        let filter =
+            "p.store_id = $1 AND ($2 = '' OR LOWER(p.name) LIKE $3 ESCAPE '\\' OR LOWER(p.code) LIKE $3 ESCAPE '\\' \
+            OR EXISTS (SELECT 1 FROM skus s WHERE s.product_id = p.id AND LOWER(s.code) LIKE $3 ESCAPE '\\')) \
+            AND ($4 = 0 OR p.category_id = $4) AND ($5 = '' OR p.status = $5)";
+        let search = search.trim();
+        let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM products p WHERE {filter}"))
+            .bind(store_id)
+            .bind(search)
+            .bind(like(search))
+            .bind(category_id)
+            .bind(status)
+            .fetch_one(self.db.pool())
+            .await?;
+        let page = page.resolve(total);
+        let rows = sqlx::query_as::<_, ProductRow>(&format!(
+            "SELECT {} FROM products p WHERE {filter} ORDER BY p.id DESC LIMIT $6 OFFSET $7",
+            PRODUCT_COLUMNS.split(", ").map(|c| format!("p.{c}")).collect::<Vec<_>>().join(", ")
+        ))
+        .bind(store_id)
+        .bind(search)
+        .bind(like(search))
+        .bind(category_id)
+        .bind(status)
+        .bind(page.fetch)
+        .bind(page.offset)
+        .fetch_all(self.db.pool())
+        .await?;
+        let mut conn = self.db.pool().acquire().await?;
+        let products = with_skus(&mut conn, store_id, rows).await?;
+        Ok((products, page))
+    }
+
+    /// Number of products (of a status, or all).
+    pub async fn count(&self, store_id: i64, status: &str) -> Result<i64> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM products WHERE store_id = $1 AND ($2 = '' OR status = $2)")
+            .bind(store_id)
+            .bind(status)
+            .fetch_one(self.db.pool())
+            .await?)
+    }
+
+    /// One product with SKUs and stock.
+    pub async fn get(&self, store_id: i64, id: i64) -> Result<pb::Product> {
+        let mut conn = self.db.pool().acquire().await?;
+        fetch(&mut conn, store_id, id).await
+    }
+
+    /// Creates a validated product.
+    pub async fn create(&self, who: Actor, p: &pb::Product) -> Result<pb::Product> {
+        let now = now_ms();
+        let mut tx = self.db.begin().await?;
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO products (store_id, name, name_en, short_description, description, code, hs_code, brand, tags, \
+             category_id, price, cost, vat, weight_grams, barcode, unit_id, variants, status, created_by, updated_by, \
+             created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, \
+             $18, $19, $19, $20, $20) RETURNING id",
+        )
+        .bind(who.store_id)
+        .bind(&p.name)
+        .bind(&p.name_en)
+        .bind(&p.short_description)
+        .bind(&p.description)
+        .bind(&p.code)
+        .bind(&p.hs_code)
+        .bind(&p.brand)
+        .bind(json_tags(p))
+        .bind(p.category_id)
+        .bind(p.price)
+        .bind(p.cost)
+        .bind(i64::from(p.vat))
+        .bind(p.weight_grams)
+        .bind(&p.barcode)
+        .bind(p.unit_id)
+        .bind(json_variants(p))
+        .bind(&p.status)
+        .bind(who.user_id)
+        .bind(now)
+        .fetch_one(&mut *tx)
+        .await
+        .map_err(code_conflict)?;
+        for s in &p.skus {
+            insert_sku(&mut tx, who.store_id, id, s, now).await?;
+        }
+        let saved = fetch(&mut tx, who.store_id, id).await?;
+        saved_event(&mut tx, who, &saved).await?;
+        tx.commit().await?;
+        Ok(saved)
+    }
+
+    /// Replaces a validated product; SKUs are matched by id, new ones added, missing ones
+    /// removed unless they hold stock.
+    pub async fn update(&self, who: Actor, p: &pb::Product) -> Result<pb::Product> {
+        let now = now_ms();
+        let mut tx = self.db.begin().await?;
+        let current = fetch(&mut tx, who.store_id, p.id).await?;
+        sqlx::query(
+            "UPDATE products SET name = $1, name_en = $2, short_description = $3, description = $4, code = $5, \
+             hs_code = $6, brand = $7, tags = $8, category_id = $9, price = $10, cost = $11, vat = $12, \
+             weight_grams = $13, barcode = $14, unit_id = $15, variants = $16, status = $17, updated_by = $18, \
+             updated_at = $19 WHERE store_id = $20 AND id = $21",
+        )
+        .bind(&p.name)
+        .bind(&p.name_en)
+        .bind(&p.short_description)
+        .bind(&p.description)
+        .bind(&p.code)
+        .bind(&p.hs_code)
+        .bind(&p.brand)
+        .bind(json_tags(p))
+        .bind(p.category_id)
+        .bind(p.price)
+        .bind(p.cost)
+        .bind(i64::from(p.vat))
+        .bind(p.weight_grams)
+        .bind(&p.barcode)
+        .bind(p.unit_id)
+        .bind(json_variants(p))
+        .bind(&p.status)
+        .bind(who.user_id)
+        .bind(now)
+        .bind(who.store_id)
+        .bind(p.id)
+        .execute(&mut *tx)
+        .await
+        .map_err(code_conflict)?;
+        let keep: Vec<i64> = p.skus.iter().map(|s| s.id).filter(|id| *id > 0).collect();
+        for old in &current.skus {
+            if !keep.contains(&old.id) {
+                if old.inventories.iter().any(|i| i.on_hand > 0 || i.reserved > 0) {
+                    return Err(Error::failed_precondition("sku_has_stock"));
+                }
+                sqlx::query("DELETE FROM skus WHERE id = $1").bind(old.id).execute(&mut *tx).await?;
+            }
+        }
+        for s in &p.skus {
+            if s.id > 0 {
+                if !current.skus.iter().any(|c| c.id == s.id) {
+                    return Err(Error::not_found("sku_not_found"));
+                }
+                sqlx::query(
+                    "UPDATE skus SET code = $1, cost = $2, price = $3, safety_stock = $4, barcode = $5, status = $6, \
+                     option1 = $7, option2 = $8, updated_at = $9 WHERE id = $10",
+                )
+                .bind(&s.code)
+                .bind(s.cost)
+                .bind(s.price)
+                .bind(s.safety_stock)
+                .bind(&s.barcode)
+                .bind(&s.status)
+                .bind(&s.option1)
+                .bind(&s.option2)
+                .bind(now)
+                .bind(s.id)
+                .execute(&mut *tx)
+                .await
+                .map_err(code_conflict)?;
+            } else {
+                insert_sku(&mut tx, who.store_id, p.id, s, now).await?;
+            }
+        }
+        let saved = fetch(&mut tx, who.store_id, p.id).await?;
+        saved_event(&mut tx, who, &saved).await?;
+        tx.commit().await?;
+        Ok(saved)
+    }
+
+    /// Sets the status of products; returns how many changed.
+    pub async fn set_status(&self, who: Actor, ids: &[i64], status: &str) -> Result<i64> {
+        let now = now_ms();
+        let mut tx = self.db.begin().await?;
+        let mut changed = 0;
+        for id in ids {
+            let r = sqlx::query(
+                "UPDATE products SET status = $1, updated_by = $2, updated_at = $3 WHERE store_id = $4 AND id = $5",
+            )
+            .bind(status)
+            .bind(who.user_id)
+            .bind(now)
+            .bind(who.store_id)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            if r.rows_affected() > 0 {
+                changed += 1;
+                let saved = fetch(&mut tx, who.store_id, *id).await?;
+                saved_event(&mut tx, who, &saved).await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(changed)
+    }
+
+    /// Deletes products; refused (for all) when one still holds stock.
+    pub async fn delete(&self, who: Actor, ids: &[i64]) -> Result<i64> {
+        let mut tx = self.db.begin().await?;
+        let mut deleted = Vec::new();
+        for id in ids {
+            let Ok(p) = fetch(&mut tx, who.store_id, *id).await else { continue };
+            if p.skus.iter().flat_map(|s| &s.inventories).any(|i| i.on_hand > 0 || i.reserved > 0) {
+                return Err(Error::failed_precondition("product_has_stock"));
+            }
+            sqlx::query("DELETE FROM skus WHERE product_id = $1").bind(id).execute(&mut *tx).await?;
+            sqlx::query("DELETE FROM products WHERE store_id = $1 AND id = $2")
+                .bind(who.store_id)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+            deleted.push(*id);
+        }
+        if !deleted.is_empty() {
+            outbox::enqueue(
+                &mut tx,
+                "products.product.deleted",
+                who.store_id,
+                who.user_id,
+                &ev::ProductsDeleted { product_ids: deleted.clone() },
+            )
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(deleted.len() as i64)
+    }
+
+    /// SKUs of this store among `ids`.
+    pub async fn skus(&self, store_id: i64, ids: &[i64]) -> Result<Vec<pb::Sku>> {
+        let mut out = Vec::new();
+        for id in ids {
+            let row =
+                sqlx::query_as::<_, SkuRow>(&format!("SELECT {SKU_COLUMNS} FROM skus WHERE store_id = $1 AND id = $2"))
+                    .bind(store_id)
+                    .bind(id)
+                    .fetch_optional(self.db.pool())
+                    .await?;
+            if let Some(r) = row {
+                out.push(r.to_proto(Vec::new()));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The stock overview: one row per SKU per warehouse holding it (SKUs never stocked
+    /// show once, at zero), paged in the database.
+    pub async fn sku_inventories(
+        &self,
+        store_id: i64,
+        search: &str,
+        warehouse_id: i64,
+        below_safety_stock: bool,
+        page: PageRequest,
+    ) -> Result<(Vec<pb::SkuInventory>, Page)> {
+        let from = "FROM skus s JOIN products p ON p.id = s.product_id \
+            LEFT JOIN inventory i ON i.sku_id = s.id AND ($4 = 0 OR i.warehouse_id = $4) \
+            WHERE s.store_id = $1 AND ($2 = '' OR LOWER(p.name) LIKE $3 ESCAPE '\\' OR LOWER(s.code) LIKE $3 ESCAPE '\\') \
+            AND ($5 = 0 OR COALESCE(i.on_hand - i.reserved, 0) <= s.safety_stock)";
+        let search = search.trim();
+        let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {from}"))
+            .bind(store_id)
+            .bind(search)
+            .bind(like(search))
+            .bind(warehouse_id)
+            .bind(i64::from(below_safety_stock))
+            .fetch_one(self.db.pool())
+            .await?;
+        let page = page.resolve(total);
+        #[derive(FromRow)]
+        struct Row {
+            #[sqlx(flatten)]
+            sku: SkuRow,
+            product_name: String,
+            warehouse_id: Option<i64>,
+            on_hand: Option<i64>,
+            reserved: Option<i64>,
+            preorder: Option<i64>,
+        }
+        let rows = sqlx::query_as::<_, Row>(&format!(
+            "SELECT s.id, s.product_id, s.code, s.cost, s.price, s.safety_stock, s.barcode, s.status, s.option1, s.option2, \
+             p.name AS product_name, i.warehouse_id, i.on_hand, i.reserved, i.preorder {from} \
+             ORDER BY s.id DESC, i.warehouse_id LIMIT $6 OFFSET $7"
+        ))
+        .bind(store_id)
+        .bind(search)
+        .bind(like(search))
+        .bind(warehouse_id)
+        .bind(i64::from(below_safety_stock))
+        .bind(page.fetch)
+        .bind(page.offset)
+        .fetch_all(self.db.pool())
+        .await?;
+        let out = rows
+            .into_iter()
+            .map(|r| {
+                let inv = InventoryRow {
+                    sku_id: r.sku.id,
+                    warehouse_id: r.warehouse_id.unwrap_or(0),
+                    on_hand: r.on_hand.unwrap_or(0),
+                    reserved: r.reserved.unwrap_or(0),
+                    preorder: r.preorder.unwrap_or(0),
+                };
+                pb::SkuInventory {
+                    product_id: r.sku.product_id,
+                    sku: Some(r.sku.to_proto(Vec::new())),
+                    product_name: r.product_name,
+                    inventory: Some(inv.to_proto()),
+                }
+            })
+            .collect();
+        Ok((out, page))
+    }
+
+    /// Applies a stock movement to the inventory view; older movements never overwrite newer.
+    pub async fn apply_stock(
+        tx: &mut Tx,
+        store_id: i64,
+        level: &bo_proto::wms::v1::StockLevel,
+        movement_id: i64,
+    ) -> Result<()> {
+        sqlx::query(
+            "INSERT INTO inventory (store_id, sku_id, warehouse_id, on_hand, reserved, preorder, movement_id, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+             ON CONFLICT (sku_id, warehouse_id) DO UPDATE SET on_hand = excluded.on_hand, reserved = excluded.reserved, \
+             preorder = excluded.preorder, movement_id = excluded.movement_id, updated_at = excluded.updated_at \
+             WHERE inventory.movement_id < excluded.movement_id",
+        )
+        .bind(store_id)
+        .bind(level.sku_id)
+        .bind(level.warehouse_id)
+        .bind(level.on_hand)
+        .bind(level.reserved)
+        .bind(level.preorder)
+        .bind(movement_id)
+        .bind(now_ms())
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+}
+
+fn json_tags(p: &pb::Product) -> String {
+    serde_json::to_string(&p.tags).unwrap_or_else(|_| "[]".into())
+}
+
+fn json_variants(p: &pb::Product) -> String {
+    let pairs: Vec<(&String, &Vec<String>)> = p.variants.iter().map(|v| (&v.name, &v.options)).collect();
+    serde_json::to_string(&pairs).unwrap_or_else(|_| "[]".into())
+}
+
+async fn insert_sku(tx: &mut Tx, store_id: i64, product_id: i64, s: &pb::Sku, now: i64) -> Result<i64> {
+    sqlx::query_scalar(
+        "INSERT INTO skus (store_id, product_id, code, cost, price, safety_stock, barcode, status, option1, option2, \
+         created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING id",
+    )
+    .bind(store_id)
+    .bind(product_id)
+    .bind(&s.code)
+    .bind(s.cost)
+    .bind(s.price)
+    .bind(s.safety_stock)
+    .bind(&s.barcode)
+    .bind(&s.status)
+    .bind(&s.option1)
+    .bind(&s.option2)
+    .bind(now)
+    .fetch_one(&mut **tx)
+    .await
+    .map_err(code_conflict)
+}
+
+async fn saved_event(tx: &mut Tx, who: Actor, p: &pb::Product) -> Result<()> {
+    let mut product = p.clone();
+    product.skus.iter_mut().for_each(|s| s.inventories.clear());
+    outbox::enqueue(
+        tx,
+        "products.product.saved",
+        who.store_id,
+        who.user_id,
+        &ev::ProductSaved { product: Some(product) },
+    )
+    .await?;
+    Ok(())
+}
+
+async fn fetch(conn: &mut sqlx::AnyConnection, store_id: i64, id: i64) -> Result<pb::Product> {
+    let row = sqlx::query_as::<_, ProductRow>(&format!(
+        "SELECT {PRODUCT_COLUMNS} FROM products WHERE store_id = $1 AND id = $2"
+    ))
+    .bind(store_id)
+    .bind(id)
+    .fetch_optional(&mut *conn)
+    .await?
+    .ok_or_else(|| Error::not_found("product_not_found"))?;
+    Ok(with_skus(conn, store_id, vec![row]).await?.remove(0))
+}
+
+/// Loads the SKUs of `rows` and their stock in two queries.
+async fn with_skus(conn: &mut sqlx::AnyConnection, store_id: i64, rows: Vec<ProductRow>) -> Result<Vec<pb::Product>> {
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let ids: Vec<String> = rows.iter().map(|r| r.id.to_string()).collect();
+    // Ids are integers from the database, so they can be inlined safely.
+    let skus = sqlx::query_as::<_, SkuRow>(&format!(
+        "SELECT {SKU_COLUMNS} FROM skus WHERE store_id = $1 AND product_id IN ({}) ORDER BY id",
+        ids.join(", ")
+    ))
+    .bind(store_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut stock: HashMap<i64, Vec<pb::Inventory>> = HashMap::new();
+    if !skus.is_empty() {
+        let sku_ids: Vec<String> = skus.iter().map(|s| s.id.to_string()).collect();
+        let inv = sqlx::query_as::<_, InventoryRow>(&format!(
+            "SELECT sku_id, warehouse_id, on_hand, reserved, preorder FROM inventory WHERE store_id = $1 AND sku_id IN ({}) \
+             ORDER BY warehouse_id",
+            sku_ids.join(", ")
+        ))
+        .bind(store_id)
+        .fetch_all(&mut *conn)
+        .await?;
+        for i in inv {
+            stock.entry(i.sku_id).or_default().push(i.to_proto());
+        }
+    }
+    let mut by_product: HashMap<i64, Vec<pb::Sku>> = HashMap::new();
+    for s in skus {
+        let inv = stock.remove(&s.id).unwrap_or_default();
+        by_product.entry(s.product_id).or_default().push(s.to_proto(inv));
+    }
+    Ok(rows
+        .into_iter()
+        .map(|r| {
+            let skus = by_product.remove(&r.id).unwrap_or_default();
+            r.to_proto(skus)
+        })
+        .collect())
+}

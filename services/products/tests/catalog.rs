@@ -1,0 +1,214 @@
+//! The catalog through its gRPC interface, on SQLite and (when TEST_DATABASE_URL is set)
+//! PostgreSQL, and its inventory view following the stock ledger's events.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bo_kit::bus::inproc::InProcBus;
+use bo_kit::db::Db;
+use bo_kit::grpc::CallCtx;
+use bo_products::Service;
+use bo_proto::products::v1 as pb;
+use bo_proto::products::v1::products_service_server::ProductsService;
+use bo_proto::wms::v1 as wpb;
+use bo_proto::wms::v1::wms_service_server::WmsService;
+use tokio_util::sync::CancellationToken;
+
+fn ctx() -> CallCtx {
+    CallCtx::new(1, 5)
+}
+
+fn shirt(code: &str) -> pb::Product {
+    pb::Product {
+        name: "เสื้อยืดคอกลม".into(),
+        short_description: "ผ้าฝ้าย 100%".into(),
+        code: code.into(),
+        category_id: 1,
+        price: 19_900,
+        cost: 9_000,
+        vat: true,
+        tags: vec!["เสื้อ".into()],
+        variants: vec![pb::Variant { name: "สี".into(), options: vec!["ขาว".into(), "ดำ".into()] }],
+        skus: vec![
+            pb::Sku {
+                code: format!("{code}-W"),
+                price: 19_900,
+                cost: 9_000,
+                option1: "ขาว".into(),
+                ..Default::default()
+            },
+            pb::Sku {
+                code: format!("{code}-B"),
+                price: 21_900,
+                cost: 9_000,
+                option1: "ดำ".into(),
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    }
+}
+
+async fn create(s: &Service, p: pb::Product) -> pb::Product {
+    s.grpc
+        .create_product(ctx().request(pb::CreateProductRequest { product: Some(p) }))
+        .await
+        .unwrap()
+        .into_inner()
+        .product
+        .unwrap()
+}
+
+async fn list(s: &Service, search: &str, status: &str) -> pb::ListProductsResponse {
+    s.grpc
+        .list_products(ctx().request(pb::ListProductsRequest {
+            search: search.into(),
+            category_id: 0,
+            status: status.into(),
+            page: Some(pb::PageRequest { page: 1, limit: 10 }),
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+}
+
+async fn products_with_variants_search_and_edit(db: Db) {
+    let s = Service::open(db.clone(), Arc::new(InProcBus::new("backoffice"))).await.unwrap();
+    let p = create(&s, shirt("TS-01")).await;
+    assert_eq!((p.skus.len(), p.price_ex_vat), (2, 18_598));
+    create(&s, shirt("TS-02")).await;
+
+    let dup = s
+        .grpc
+        .create_product(ctx().request(pb::CreateProductRequest { product: Some(shirt("TS-01")) }))
+        .await
+        .unwrap_err();
+    assert_eq!(bo_kit::Error::from(dup).code, "code_taken");
+
+    assert_eq!(list(&s, "", "").await.page.unwrap().total, 2);
+    assert_eq!(list(&s, "ts-02-b", "").await.products[0].code, "TS-02", "search by SKU code");
+    assert_eq!(list(&s, "คอกลม", "").await.page.unwrap().total, 2);
+
+    // Replace: change a price, drop a SKU, add one.
+    let mut edit = p.clone();
+    edit.variants[0].options.push("แดง".into());
+    edit.skus[0].price = 25_000;
+    edit.skus.remove(1);
+    edit.skus.push(pb::Sku {
+        code: "TS-01-R".into(),
+        price: 19_900,
+        cost: 9_000,
+        option1: "แดง".into(),
+        ..Default::default()
+    });
+    let saved = s
+        .grpc
+        .update_product(ctx().request(pb::UpdateProductRequest { product: Some(edit) }))
+        .await
+        .unwrap()
+        .into_inner()
+        .product
+        .unwrap();
+    let codes: Vec<&str> = saved.skus.iter().map(|s| s.code.as_str()).collect();
+    assert_eq!(codes, ["TS-01-W", "TS-01-R"]);
+    assert_eq!(saved.skus[0].price, 25_000);
+
+    let changed = s
+        .grpc
+        .set_product_status(ctx().request(pb::SetProductStatusRequest { ids: vec![p.id], status: "inactive".into() }))
+        .await
+        .unwrap();
+    assert_eq!(changed.into_inner().changed, 1);
+    assert_eq!(list(&s, "", "inactive").await.page.unwrap().total, 1);
+    let count =
+        s.grpc.count_products(ctx().request(pb::CountProductsRequest { status: "active".into() })).await.unwrap();
+    assert_eq!(count.into_inner().count, 1);
+
+    // Another store sees none of it.
+    let other = CallCtx::new(2, 5);
+    let none = s.grpc.get_product(other.request(pb::GetProductRequest { id: p.id })).await.unwrap_err();
+    assert_eq!(bo_kit::Error::from(none).code, "product_not_found");
+}
+
+async fn the_inventory_view_follows_the_ledger(db: Db) {
+    let bus = Arc::new(InProcBus::new("backoffice"));
+    let s = Service::open(db.clone(), bus.clone()).await.unwrap();
+    let wms_db = bo_kit::testing::sqlite().await;
+    let wms = bo_wms::Service::open(wms_db.db.clone(), bus.clone()).await.unwrap();
+    let mut tx = wms_db.db.begin().await.unwrap();
+    bo_wms::store::Repo::ensure_default_warehouse(&mut tx, 1, "คลังหลัก").await.unwrap();
+    tx.commit().await.unwrap();
+    let w =
+        wms.grpc.list_warehouses(ctx().request(wpb::ListWarehousesRequest {})).await.unwrap().into_inner().warehouses
+            [0]
+        .id;
+    let stop = CancellationToken::new();
+    tokio::spawn(s.consumer.clone().run(stop.clone()));
+    tokio::spawn(wms.relay.clone().run(stop.clone()));
+
+    let p = create(&s, shirt("TS-09")).await;
+    let sku = p.skus[0].id;
+    wms.grpc
+        .receive(ctx().request(wpb::ReceiveRequest {
+            reference: "gr-1".into(),
+            lines: vec![wpb::StockLine { warehouse_id: w, sku_id: sku, quantity: 12 }],
+        }))
+        .await
+        .unwrap();
+    wms.grpc
+        .reserve(ctx().request(wpb::ReserveRequest {
+            reference: "o-1".into(),
+            lines: vec![wpb::StockLine { warehouse_id: w, sku_id: sku, quantity: 5 }],
+        }))
+        .await
+        .unwrap();
+    let mut inv = pb::Inventory::default();
+    for _ in 0..100 {
+        let got = s.grpc.get_product(ctx().request(pb::GetProductRequest { id: p.id })).await.unwrap().into_inner();
+        if let Some(i) = got.product.unwrap().skus[0].inventories.first() {
+            inv = *i;
+            if inv.reserved == 5 {
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!((inv.warehouse_id, inv.on_hand, inv.reserved, inv.available), (w, 12, 5, 7));
+
+    let overview = s
+        .grpc
+        .list_sku_inventories(
+            ctx().request(pb::ListSkuInventoriesRequest { search: "TS-09".into(), ..Default::default() }),
+        )
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(overview.page.unwrap().total, 2, "both SKUs, the unstocked one at zero");
+    assert_eq!(overview.rows.iter().map(|r| r.inventory.unwrap().available).sum::<i64>(), 7);
+
+    let refused =
+        s.grpc.delete_products(ctx().request(pb::DeleteProductsRequest { ids: vec![p.id] })).await.unwrap_err();
+    assert_eq!(bo_kit::Error::from(refused).code, "product_has_stock");
+    stop.cancel();
+}
+
+macro_rules! on_both_databases {
+    ($($name:ident),*) => {
+        mod sqlite { $(#[tokio::test] async fn $name() { let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await; })* }
+        mod postgres { $(#[tokio::test] async fn $name() {
+            if let Some(t) = bo_kit::testing::postgres().await { super::$name(t.db.clone()).await; }
+        })* }
+    };
+}
+
+on_both_databases!(products_with_variants_search_and_edit, the_inventory_view_follows_the_ledger);
+
+#[tokio::test]
+async fn both_dialects_migrate_to_the_same_tables_and_columns() {
+    let Some(pg) = bo_kit::testing::postgres().await else { return };
+    let lite = bo_kit::testing::sqlite().await;
+    for db in [&lite.db, &pg.db] {
+        db.migrate(&bo_products::MIGRATIONS_SQLITE, &bo_products::MIGRATIONS_POSTGRES).await.unwrap();
+    }
+    assert_eq!(lite.db.schema().await.unwrap(), pg.db.schema().await.unwrap());
+}
