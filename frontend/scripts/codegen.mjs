@@ -23,6 +23,7 @@ const OUTPUTS = [
   { file: 'src/features/store/api/endpoints.gen.ts', tags: ['stores', 'status'] },
   { file: 'src/features/customers/api/endpoints.gen.ts', tags: ['customers'] },
   { file: 'src/features/stock/api/endpoints.gen.ts', tags: ['wms'] },
+  { file: 'src/features/products/api/endpoints.gen.ts', tags: ['products'] },
 ];
 
 const camel = (s) => s.replace(/[_-]+([a-z0-9])/g, (_, c) => c.toUpperCase());

@@ -106,6 +106,7 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
     let mut grpc_routes: Option<tonic::service::RoutesBuilder> = None;
     let mut stores_channel: Option<GrpcChannel> = None;
     let mut wms_channel: Option<GrpcChannel> = None;
+    let mut products_channel: Option<GrpcChannel> = None;
     let mut api: Option<Router> = None;
     let mut demo = None;
 
@@ -147,6 +148,20 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
                 readiness.dbs.push(("wms", db.clone()));
                 running.push(RunningModule { name, cancel, tasks: vec![relay, consumer], db: Some(db) });
             }
+            "products" => {
+                let url = cfg.database_url("products", &cfg.services.products);
+                let db = Db::connect(&url).await?;
+                let svc = bo_products::Service::open(db.clone(), bus.clone()).await?;
+                let cancel = CancellationToken::new();
+                let relay = tokio::spawn(svc.relay.clone().run(cancel.clone()));
+                let consumer = tokio::spawn(svc.consumer.clone().run(cancel.clone()));
+                if local("gateway") {
+                    products_channel = Some(grpc::in_process(svc.server()));
+                }
+                grpc_routes.get_or_insert_with(Default::default).add_service(svc.server());
+                readiness.dbs.push(("products", db.clone()));
+                running.push(RunningModule { name, cancel, tasks: vec![relay, consumer], db: Some(db) });
+            }
             "gateway" => {
                 let remote = |svc: &str, addr: &Option<String>| -> anyhow::Result<GrpcChannel> {
                     let addr = addr.clone().with_context(|| {
@@ -165,6 +180,10 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
                     Some(c) => c,
                     None => remote("wms", &cfg.services.wms.addr)?,
                 };
+                let products = match products_channel.clone() {
+                    Some(c) => c,
+                    None => remote("products", &cfg.services.products.addr)?,
+                };
                 let secret = if !cfg.auth.jwt_secret.is_empty() {
                     cfg.auth.jwt_secret.expose().as_bytes().to_vec()
                 } else {
@@ -177,6 +196,7 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
                 let state = AppState::new(Inner {
                     stores_channel: channel,
                     wms_channel: wms,
+                    products_channel: products,
                     keys: Keys::new(&secret, cfg.auth.token_ttl_minutes)?,
                     sessions: SessionCache::new(Duration::from_secs(15)),
                     limiter: LoginLimiter::new(cfg.auth.login_attempts_per_minute),

@@ -135,6 +135,8 @@ pub struct ServicesConfig {
     pub stores: ServiceConfig,
     /// The warehouse service.
     pub wms: ServiceConfig,
+    /// The products service.
+    pub products: ServiceConfig,
 }
 
 /// One service's settings.

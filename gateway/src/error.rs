@@ -77,6 +77,14 @@ pub fn message_for(code: &str) -> &'static str {
         "idempotency_in_progress" => "A request with this Idempotency-Key is still running",
         "idempotency_key_invalid" => "The Idempotency-Key must be 1 to 255 visible characters",
         "service_unavailable" => "Cannot fetch data, please try later",
+        "product_not_found" => "The product was not found",
+        "sku_not_found" => "The SKU was not found",
+        "code_taken" => "This code is already used in the store",
+        "product_has_stock" => "A product with stock cannot be deleted",
+        "sku_has_stock" => "A SKU with stock cannot be removed",
+        "insufficient_stock" => "Stock is not enough",
+        "stock_below_reserved" => "Stock cannot go below what is reserved for orders",
+        "warehouse_not_found" => "The warehouse was not found",
         _ => "Something went wrong, please try later",
     }
 }

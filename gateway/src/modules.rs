@@ -15,7 +15,8 @@ pub struct ModuleSpec {
 pub const MODULES: &[ModuleSpec] = &[
     ModuleSpec { name: "stores", deps: &[] },
     ModuleSpec { name: "wms", deps: &[] },
-    ModuleSpec { name: "gateway", deps: &["stores", "wms"] },
+    ModuleSpec { name: "products", deps: &[] },
+    ModuleSpec { name: "gateway", deps: &["stores", "wms", "products"] },
 ];
 
 /// The names `--target` accepts.
@@ -74,7 +75,7 @@ mod tests {
 
     #[test]
     fn all_starts_dependencies_first() {
-        assert_eq!(resolve("all").unwrap(), vec!["stores", "wms", "gateway"]);
+        assert_eq!(resolve("all").unwrap(), vec!["stores", "wms", "products", "gateway"]);
         assert_eq!(resolve("gateway,stores").unwrap(), vec!["stores", "gateway"]);
         assert_eq!(resolve("gateway,wms,stores").unwrap(), vec!["wms", "stores", "gateway"]);
         assert_eq!(resolve("gateway").unwrap(), vec!["gateway"]);
@@ -97,6 +98,6 @@ mod tests {
 
     #[test]
     fn lists_targets() {
-        assert_eq!(target_names(), vec!["all", "stores", "wms", "gateway"]);
+        assert_eq!(target_names(), vec!["all", "stores", "wms", "products", "gateway"]);
     }
 }

@@ -4,6 +4,7 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use bo_kit::grpc::GrpcChannel;
+use bo_proto::products::v1::products_service_client::ProductsServiceClient;
 use bo_proto::stores::v1::stores_service_client::StoresServiceClient;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 
@@ -19,6 +20,8 @@ pub struct Inner {
     pub stores_channel: GrpcChannel,
     /// The warehouse service (remote or in-process).
     pub wms_channel: GrpcChannel,
+    /// The products service (remote or in-process).
+    pub products_channel: GrpcChannel,
     /// Token keys.
     pub keys: Keys,
     /// Open sessions seen lately.
@@ -47,6 +50,11 @@ impl Inner {
     /// A stores client.
     pub fn stores(&self) -> StoresServiceClient<GrpcChannel> {
         StoresServiceClient::new(self.stores_channel.clone())
+    }
+
+    /// A products client.
+    pub fn products(&self) -> ProductsServiceClient<GrpcChannel> {
+        ProductsServiceClient::new(self.products_channel.clone())
     }
 
     /// A warehouse client.

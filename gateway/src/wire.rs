@@ -178,3 +178,74 @@ mod tests {
         assert_eq!((q.order_state.as_str(), q.page), ("ready_to_fulfillment", 2));
     }
 }
+
+/// A decimal as sent: a JSON string ("199.50"), a JSON number (199.5) or a form value.
+/// Read exactly, from its text, never through floating point.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum Decimal {
+    /// "199.50"
+    Text(String),
+    /// 199.5
+    #[schema(value_type = f64)]
+    Number(serde_json::Number),
+}
+
+impl Decimal {
+    fn text(&self) -> String {
+        match self {
+            Decimal::Text(s) => s.trim().to_string(),
+            Decimal::Number(n) => n.to_string(),
+        }
+    }
+
+    /// Baht with at most two decimals, as satang.
+    pub fn satang(&self) -> Option<i64> {
+        bo_kit::money::Satang::parse_baht(&self.text()).ok().map(|s| s.0)
+    }
+
+    /// Kilograms with at most three decimals, as grams.
+    pub fn grams(&self) -> Option<i64> {
+        let t = self.text();
+        let (whole, frac) = t.split_once('.').unwrap_or((&t, ""));
+        if whole.is_empty() && frac.is_empty()
+            || !whole.bytes().all(|b| b.is_ascii_digit())
+            || !frac.bytes().all(|b| b.is_ascii_digit())
+            || frac.len() > 3
+        {
+            return None;
+        }
+        let whole: i64 = if whole.is_empty() { 0 } else { whole.parse().ok()? };
+        let frac: i64 = format!("{frac:0<3}").parse().ok()?;
+        whole.checked_mul(1000)?.checked_add(frac)
+    }
+}
+
+/// Satang as baht text with two decimals ("199.50").
+pub fn baht(satang: i64) -> String {
+    bo_kit::money::Satang(satang).to_string()
+}
+
+/// Grams as kilogram text with three decimals ("0.250").
+pub fn kilograms(grams: i64) -> String {
+    format!("{}.{:03}", grams / 1000, grams % 1000)
+}
+
+#[cfg(test)]
+mod decimal_tests {
+    use super::*;
+
+    #[test]
+    fn decimals_are_read_from_their_text() {
+        let d: Decimal = serde_json::from_str("199.5").unwrap();
+        assert_eq!(d.satang(), Some(19_950));
+        let d: Decimal = serde_json::from_str("\"1,299.00\"").unwrap();
+        assert_eq!(d.satang(), Some(129_900));
+        let d: Decimal = serde_json::from_str("0.30000000000000004").unwrap();
+        assert_eq!(d.satang(), None, "more than two decimals is refused, not rounded");
+        let d: Decimal = serde_json::from_str("\"0.25\"").unwrap();
+        assert_eq!(d.grams(), Some(250));
+        assert_eq!(kilograms(250), "0.250");
+        assert_eq!(baht(19_950), "199.50");
+    }
+}

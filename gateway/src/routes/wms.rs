@@ -1,6 +1,7 @@
 //! Warehouses (the stock ledger's screens arrive with the catalog).
 
 use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use bo_kit::time::timestamp_to_rfc3339;
 use bo_proto::wms::v1 as pb;
@@ -10,13 +11,21 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::StoreAuth;
-use crate::error::{ApiResult, ErrorBody};
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::perms::Access;
 use crate::state::AppState;
-use crate::wire::{List, Path};
+use crate::wire::{Body, List, PageQuery, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(list_warehouses)).routes(routes!(store_warehouses))
+    OpenApiRouter::new()
+        .routes(routes!(list_warehouses))
+        .routes(routes!(store_warehouses))
+        .routes(routes!(list_goods_adjust, create_goods_adjust))
+        .routes(routes!(list_goods_adjust_slash))
 }
+
+const ADJUST_READ: Access = Access { roles: &[], perms: &["wms.goodsAdjust.read"] };
+const ADJUST_CREATE: Access = Access { roles: &[], perms: &["wms.goodsAdjust.create"] };
 
 /// A warehouse.
 #[derive(Debug, Serialize, ToSchema)]
@@ -69,4 +78,160 @@ async fn store_warehouses(
 ) -> ApiResult<Json<List<WarehouseBody>>> {
     auth.same_store(id)?;
     warehouses(&state, &auth).await
+}
+
+/// A stock adjustment.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GoodsAdjustBody {
+    /// Ledger movement id.
+    pub id: i64,
+    /// Warehouse id.
+    pub warehouse_id: i64,
+    /// SKU id.
+    pub sku_id: i64,
+    /// SKU code.
+    pub sku_code: String,
+    /// Units added (positive) or removed (negative).
+    pub quantity: i64,
+    /// Why.
+    pub reason: String,
+    /// The adjustment's reference.
+    pub reference: String,
+    /// Who adjusted.
+    pub created_by: i64,
+    /// When.
+    pub created_at: String,
+}
+
+/// A new adjustment.
+#[derive(Debug, serde::Deserialize, ToSchema)]
+pub struct GoodsAdjustInput {
+    /// Warehouse id.
+    pub warehouse_id: i64,
+    /// SKU id.
+    pub sku_id: i64,
+    /// Units to add (positive) or remove (negative); never below what is reserved.
+    pub quantity: i64,
+    /// Why (required).
+    #[serde(default)]
+    pub reason: String,
+}
+
+async fn adjustments(state: &AppState, auth: &StoreAuth, page: PageQuery) -> ApiResult<Json<List<GoodsAdjustBody>>> {
+    auth.require(ADJUST_READ)?;
+    let r = state
+        .wms()
+        .list_movements(auth.ctx().request(pb::ListMovementsRequest {
+            kind: "adjust".into(),
+            sku_id: 0,
+            page: Some(pb::PageRequest { page: page.page.unwrap_or(1), limit: page.limit.unwrap_or(0) }),
+        }))
+        .await?
+        .into_inner();
+    let mut ids: Vec<i64> = r.movements.iter().map(|m| m.sku_id).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let codes: std::collections::HashMap<i64, String> = if ids.is_empty() {
+        Default::default()
+    } else {
+        state
+            .products()
+            .get_skus(auth.ctx().request(bo_proto::products::v1::GetSkusRequest { ids }))
+            .await?
+            .into_inner()
+            .skus
+            .into_iter()
+            .map(|s| (s.id, s.code))
+            .collect()
+    };
+    let p = r.page.unwrap_or_default();
+    let data = r
+        .movements
+        .into_iter()
+        .map(|m| GoodsAdjustBody {
+            id: m.id,
+            warehouse_id: m.warehouse_id,
+            sku_id: m.sku_id,
+            sku_code: codes.get(&m.sku_id).cloned().unwrap_or_default(),
+            quantity: m.on_hand_delta,
+            reason: m.reason,
+            reference: m.reference,
+            created_by: m.actor_user_id,
+            created_at: timestamp_to_rfc3339(m.create_time.as_ref()),
+        })
+        .collect();
+    Ok(Json(List { data, total: p.total, limit: p.limit, page: p.page.max(1), pages: p.pages.max(1) }))
+}
+
+/// Stock adjustments, newest first, paged.
+#[utoipa::path(get, path = "/wms/goods-adjust", tag = "wms", params(PageQuery),
+    responses((status = 200, body = List<GoodsAdjustBody>), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
+async fn list_goods_adjust(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PageQuery>,
+) -> ApiResult<Json<List<GoodsAdjustBody>>> {
+    adjustments(&state, &auth, q).await
+}
+
+/// The same list at the address SPEC §7 gives (with a trailing slash).
+#[utoipa::path(get, path = "/wms/goods-adjust/", tag = "wms", params(PageQuery),
+    responses((status = 200, body = List<GoodsAdjustBody>), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
+async fn list_goods_adjust_slash(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PageQuery>,
+) -> ApiResult<Json<List<GoodsAdjustBody>>> {
+    adjustments(&state, &auth, q).await
+}
+
+/// Adjusts stock of a SKU in a warehouse with a reason. The `Idempotency-Key` header, when
+/// given, is the adjustment's reference, so a retry never adjusts twice.
+#[utoipa::path(post, path = "/wms/goods-adjust", tag = "wms", request_body = GoodsAdjustInput,
+    responses((status = 201, body = crate::routes::products::InventoryBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "stock_below_reserved"), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn create_goods_adjust(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    headers: HeaderMap,
+    Body(input): Body<GoodsAdjustInput>,
+) -> ApiResult<(StatusCode, Json<crate::routes::products::InventoryBody>)> {
+    auth.require(ADJUST_CREATE)?;
+    let known = state
+        .products()
+        .get_skus(auth.ctx().request(bo_proto::products::v1::GetSkusRequest { ids: vec![input.sku_id.max(0)] }))
+        .await?
+        .into_inner()
+        .skus;
+    if known.is_empty() {
+        return Err(ApiError::new(StatusCode::NOT_FOUND, "sku_not_found"));
+    }
+    let reference = headers
+        .get(crate::idempotency::HEADER)
+        .and_then(|v| v.to_str().ok())
+        .map(|k| format!("adjust:{k}"))
+        .unwrap_or_else(|| format!("adjust:{}", uuid::Uuid::now_v7()));
+    let r = state
+        .wms()
+        .adjust(auth.ctx().request(pb::AdjustRequest {
+            reference,
+            warehouse_id: input.warehouse_id,
+            sku_id: input.sku_id,
+            delta: input.quantity,
+            reason: input.reason,
+        }))
+        .await?
+        .into_inner();
+    let l = r.level.unwrap_or_default();
+    Ok((
+        StatusCode::CREATED,
+        Json(crate::routes::products::InventoryBody {
+            warehouse_id: l.warehouse_id,
+            available: l.available,
+            preorder: l.preorder,
+            quantity: l.on_hand,
+            reserve: l.reserved,
+        }),
+    ))
 }

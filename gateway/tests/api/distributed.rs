@@ -45,6 +45,7 @@ async fn terminate(mut child: Child) {
 async fn gateway_and_stores_run_as_two_processes() {
     let Some((db_url, _pg)) = testing::postgres_url().await else { return };
     let Some((wms_url, _wms_pg)) = testing::postgres_url().await else { return };
+    let Some((products_url, _products_pg)) = testing::postgres_url().await else { return };
     let Some(nats_url) = testing::backend_url(Backend::Nats) else { return };
     let prefix = testing::unique_prefix();
     let dir = tempfile::tempdir().unwrap();
@@ -65,9 +66,10 @@ async fn gateway_and_stores_run_as_two_processes() {
     let mut stores = Command::new(bin);
     common(&mut stores);
     let mut stores = stores
-        .args(["--target", "stores,wms"])
+        .args(["--target", "stores,wms,products"])
         .env("BO_SERVICES__STORES__DATABASE_URL", &db_url)
         .env("BO_SERVICES__WMS__DATABASE_URL", &wms_url)
+        .env("BO_SERVICES__PRODUCTS__DATABASE_URL", &products_url)
         .env("BO_GRPC__ADDR", format!("127.0.0.1:{grpc_port}"))
         .env("BO_HTTP__ADDR", format!("127.0.0.1:{stores_http}"))
         .spawn()
@@ -93,6 +95,7 @@ async fn gateway_and_stores_run_as_two_processes() {
         .args(["--target", "gateway"])
         .env("BO_SERVICES__STORES__ADDR", format!("http://127.0.0.1:{grpc_port}"))
         .env("BO_SERVICES__WMS__ADDR", format!("http://127.0.0.1:{grpc_port}"))
+        .env("BO_SERVICES__PRODUCTS__ADDR", format!("http://127.0.0.1:{grpc_port}"))
         .env("BO_HTTP__ADDR", format!("127.0.0.1:{gateway_http}"))
         .spawn()
         .unwrap();

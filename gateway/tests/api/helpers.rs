@@ -53,11 +53,13 @@ impl TestApp {
                 let nats = testing::backend_url(Backend::Nats)?;
                 let (stores_url, stores_guard) = testing::postgres_url().await?;
                 let (wms_url, wms_guard) = testing::postgres_url().await?;
+                let (products_url, products_guard) = testing::postgres_url().await?;
                 cfg.services.stores.database_url = Some(Secret::new(stores_url));
                 cfg.services.wms.database_url = Some(Secret::new(wms_url));
+                cfg.services.products.database_url = Some(Secret::new(products_url));
                 cfg.bus.nats_url = Some(nats);
                 cfg.bus.prefix = testing::unique_prefix();
-                pg = vec![stores_guard, wms_guard];
+                pg = vec![stores_guard, wms_guard, products_guard];
             }
         }
         let db_url = cfg.database_url("stores", &cfg.services.stores);

@@ -7,5 +7,6 @@ mod helpers;
 mod auth;
 mod customers;
 mod distributed;
+mod products;
 mod wire;
 mod wms;

@@ -37,17 +37,7 @@ impl Permission {
 pub fn built_in() -> [(&'static str, &'static [&'static str]); 3] {
     [
         ("owner", &["*"]),
-        (
-            "admin",
-            &[
-                "product.sku.*",
-                "order.order.*",
-                "wms.goodsReceipt.*",
-                "store.customer.*",
-                "payment.payment.*",
-                "user.*",
-            ],
-        ),
+        ("admin", &["product.sku.*", "order.order.*", "wms.*", "store.customer.*", "payment.payment.*", "user.*"]),
         (
             "cashier",
             &[

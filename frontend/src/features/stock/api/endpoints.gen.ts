@@ -8,6 +8,40 @@ const injectedRtkApi = api.injectEndpoints({
     >({
       query: (queryArg) => ({ url: `/stores/${queryArg.id}/store-warehouses` }),
     }),
+    listGoodsAdjust: build.query<
+      ListGoodsAdjustApiResponse,
+      ListGoodsAdjustApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-adjust`,
+        params: {
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    createGoodsAdjust: build.mutation<
+      CreateGoodsAdjustApiResponse,
+      CreateGoodsAdjustApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-adjust`,
+        method: "POST",
+        body: queryArg.goodsAdjustInput,
+      }),
+    }),
+    listGoodsAdjustSlash: build.query<
+      ListGoodsAdjustSlashApiResponse,
+      ListGoodsAdjustSlashApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-adjust/`,
+        params: {
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
     listWarehouses: build.query<
       ListWarehousesApiResponse,
       ListWarehousesApiArg
@@ -21,6 +55,25 @@ export { injectedRtkApi as enhancedApi };
 export type StoreWarehousesApiResponse = /** status 200  */ ListWarehouseBody;
 export type StoreWarehousesApiArg = {
   id: number;
+};
+export type ListGoodsAdjustApiResponse = /** status 200  */ ListGoodsAdjustBody;
+export type ListGoodsAdjustApiArg = {
+  /** Page number (clamped to 1..last). */
+  page?: number;
+  /** Page size; -1 means all. */
+  limit?: number;
+};
+export type CreateGoodsAdjustApiResponse = /** status 201  */ InventoryBody;
+export type CreateGoodsAdjustApiArg = {
+  goodsAdjustInput: GoodsAdjustInput;
+};
+export type ListGoodsAdjustSlashApiResponse =
+  /** status 200  */ ListGoodsAdjustBody;
+export type ListGoodsAdjustSlashApiArg = {
+  /** Page number (clamped to 1..last). */
+  page?: number;
+  /** Page size; -1 means all. */
+  limit?: number;
 };
 export type ListWarehousesApiResponse = /** status 200  */ ListWarehouseBody;
 export type ListWarehousesApiArg = void;
@@ -67,5 +120,63 @@ export type ErrorBody = {
   /** The error. */
   error: ErrorDetail;
 };
-export const { useStoreWarehousesQuery, useListWarehousesQuery } =
-  injectedRtkApi;
+export type ListGoodsAdjustBody = {
+  /** The rows. */
+  data: {
+    /** When. */
+    createdAt: string;
+    /** Who adjusted. */
+    createdBy: number;
+    /** Ledger movement id. */
+    id: number;
+    /** Units added (positive) or removed (negative). */
+    quantity: number;
+    /** Why. */
+    reason: string;
+    /** The adjustment's reference. */
+    reference: string;
+    /** SKU code. */
+    skuCode: string;
+    /** SKU id. */
+    skuId: number;
+    /** Warehouse id. */
+    warehouseId: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type InventoryBody = {
+  /** Units available (on hand minus reserved). */
+  available: number;
+  /** Units on pre-order. */
+  preorder: number;
+  /** Units on hand. */
+  quantity: number;
+  /** Units reserved for orders. */
+  reserve: number;
+  /** Warehouse id. */
+  warehouseId: number;
+};
+export type GoodsAdjustInput = {
+  /** Units to add (positive) or remove (negative); never below what is reserved. */
+  quantity: number;
+  /** Why (required). */
+  reason?: string;
+  /** SKU id. */
+  skuId: number;
+  /** Warehouse id. */
+  warehouseId: number;
+};
+export const {
+  useStoreWarehousesQuery,
+  useListGoodsAdjustQuery,
+  useCreateGoodsAdjustMutation,
+  useListGoodsAdjustSlashQuery,
+  useListWarehousesQuery,
+} = injectedRtkApi;

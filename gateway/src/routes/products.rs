@@ -1,0 +1,655 @@
+//! Products and SKUs (SPEC §2 Products, §3 Product, §7 "Products").
+//!
+//! Money travels as baht text with two decimals ("199.50"; numbers are accepted on input),
+//! weights as kilogram text. Variant names carry a one-character ordering prefix on the
+//! wire: `variant1` is `"1สี"` for the variant named สี, `variant2` starts with `2`, and the
+//! keys of each SKU's `variant_option` map carry the same prefix
+//! (`{"1สี": "ขาว", "2ไซซ์": "M"}`). The app strips the prefix on load and adds it on save.
+
+use std::collections::BTreeMap;
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use bo_kit::time::timestamp_to_rfc3339;
+use bo_kit::FieldError;
+use bo_proto::products::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::auth::StoreAuth;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::perms::Access;
+use crate::state::AppState;
+use crate::wire::{baht, kilograms, Body, Decimal, List, Path, Query};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_products, create_product))
+        .routes(routes!(count_products))
+        .routes(routes!(list_categories))
+        .routes(routes!(sku_inventories))
+        .routes(routes!(get_product, update_product, patch_product, delete_product))
+}
+
+const READ: Access = Access { roles: &[], perms: &["product.sku.read"] };
+const CREATE: Access = Access { roles: &[], perms: &["product.sku.create"] };
+const EDIT: Access = Access { roles: &[], perms: &["product.sku.edit"] };
+
+/// Stock of a SKU in one warehouse.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InventoryBody {
+    /// Warehouse id.
+    pub warehouse_id: i64,
+    /// Units available (on hand minus reserved).
+    pub available: i64,
+    /// Units on pre-order.
+    pub preorder: i64,
+    /// Units on hand.
+    pub quantity: i64,
+    /// Units reserved for orders.
+    pub reserve: i64,
+}
+
+impl From<pb::Inventory> for InventoryBody {
+    fn from(i: pb::Inventory) -> Self {
+        InventoryBody {
+            warehouse_id: i.warehouse_id,
+            available: i.available,
+            preorder: i.preorder,
+            quantity: i.on_hand,
+            reserve: i.reserved,
+        }
+    }
+}
+
+/// A SKU.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SkuBody {
+    /// Id.
+    pub id: i64,
+    /// Code, unique in the store.
+    pub code: String,
+    /// Cost in baht.
+    pub cost: String,
+    /// Price in baht.
+    pub price: String,
+    /// Safety stock in units.
+    pub safety_stock: i64,
+    /// Barcode.
+    pub barcode: String,
+    /// active or inactive.
+    pub status: String,
+    /// Option per variant, keys prefixed ("1สี").
+    pub variant_option: BTreeMap<String, String>,
+    /// Stock per warehouse.
+    pub inventories: Vec<InventoryBody>,
+}
+
+/// A product.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProductBody {
+    /// Id.
+    pub id: i64,
+    /// Thai name.
+    pub name: String,
+    /// English name.
+    pub name_en: String,
+    /// Short description.
+    pub short_description: String,
+    /// Description.
+    pub description: String,
+    /// Code.
+    pub code: String,
+    /// HS code.
+    pub hs_code: String,
+    /// Brand.
+    pub brand: String,
+    /// Tags.
+    pub tags: Vec<String>,
+    /// Category id.
+    pub category_id: i64,
+    /// Price in baht.
+    pub price: String,
+    /// Cost in baht.
+    pub cost: String,
+    /// The price includes 7% VAT.
+    pub vat: bool,
+    /// The price without VAT, in baht.
+    pub price_ex_vat: String,
+    /// Weight per piece in kilograms.
+    pub weight: String,
+    /// Barcode.
+    pub barcode: String,
+    /// Unit of measurement id (0 for none).
+    pub unit_id: i64,
+    /// First variant's name, prefixed with "1" (null without variants).
+    pub variant1: Option<String>,
+    /// First variant's options.
+    pub variant1_options: Vec<String>,
+    /// Second variant's name, prefixed with "2".
+    pub variant2: Option<String>,
+    /// Second variant's options.
+    pub variant2_options: Vec<String>,
+    /// SKUs.
+    pub skus: Vec<SkuBody>,
+    /// active or inactive.
+    pub status: String,
+    /// Created.
+    pub created_at: String,
+    /// Last changed.
+    pub updated_at: String,
+}
+
+fn prefixed(i: usize, name: &str) -> String {
+    format!("{}{name}", i + 1)
+}
+
+impl From<pb::Product> for ProductBody {
+    fn from(p: pb::Product) -> Self {
+        let v = |i: usize| p.variants.get(i).map(|v| prefixed(i, &v.name));
+        let opts = |i: usize| p.variants.get(i).map(|v| v.options.clone()).unwrap_or_default();
+        let skus = p
+            .skus
+            .iter()
+            .map(|s| {
+                let mut variant_option = BTreeMap::new();
+                for (i, value) in [&s.option1, &s.option2].into_iter().enumerate() {
+                    if let Some(var) = p.variants.get(i) {
+                        variant_option.insert(prefixed(i, &var.name), value.clone());
+                    }
+                }
+                SkuBody {
+                    id: s.id,
+                    code: s.code.clone(),
+                    cost: baht(s.cost),
+                    price: baht(s.price),
+                    safety_stock: s.safety_stock,
+                    barcode: s.barcode.clone(),
+                    status: s.status.clone(),
+                    variant_option,
+                    inventories: s.inventories.iter().copied().map(InventoryBody::from).collect(),
+                }
+            })
+            .collect();
+        ProductBody {
+            id: p.id,
+            variant1: v(0),
+            variant1_options: opts(0),
+            variant2: v(1),
+            variant2_options: opts(1),
+            name: p.name,
+            name_en: p.name_en,
+            short_description: p.short_description,
+            description: p.description,
+            code: p.code,
+            hs_code: p.hs_code,
+            brand: p.brand,
+            tags: p.tags,
+            category_id: p.category_id,
+            price: baht(p.price),
+            cost: baht(p.cost),
+            vat: p.vat,
+            price_ex_vat: baht(p.price_ex_vat),
+            weight: kilograms(p.weight_grams),
+            barcode: p.barcode,
+            unit_id: p.unit_id,
+            skus,
+            status: p.status,
+            created_at: timestamp_to_rfc3339(p.create_time.as_ref()),
+            updated_at: timestamp_to_rfc3339(p.update_time.as_ref()),
+        }
+    }
+}
+
+/// A SKU as written.
+#[derive(Debug, Deserialize, Serialize, ToSchema, Default)]
+#[serde(default)]
+pub struct SkuInput {
+    /// Id of an existing SKU (absent for a new one).
+    pub id: Option<i64>,
+    /// Code (defaults to the product's code for a product without variants).
+    pub code: String,
+    /// Cost in baht.
+    pub cost: Option<Decimal>,
+    /// Price in baht.
+    pub price: Option<Decimal>,
+    /// Safety stock in units.
+    pub safety_stock: i64,
+    /// Barcode.
+    pub barcode: String,
+    /// active (default) or inactive.
+    pub status: String,
+    /// Option per variant, keys prefixed ("1สี": "ขาว").
+    pub variant_option: BTreeMap<String, String>,
+}
+
+/// A product as written (create and full replace).
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct ProductInput {
+    /// Thai name (required).
+    pub name: String,
+    /// English name.
+    pub name_en: String,
+    /// Short description (required).
+    pub short_description: String,
+    /// Description.
+    pub description: String,
+    /// Code (required, unique in the store).
+    pub code: String,
+    /// HS code: 6, 8 or 10 digits.
+    pub hs_code: String,
+    /// Brand.
+    pub brand: String,
+    /// Tags: at least one, none repeated.
+    pub tags: Vec<String>,
+    /// Category id (required).
+    pub category_id: i64,
+    /// Price in baht (required).
+    pub price: Option<Decimal>,
+    /// Cost in baht (required).
+    pub cost: Option<Decimal>,
+    /// The price includes 7% VAT (default true).
+    pub vat: Option<bool>,
+    /// Weight per piece in kilograms.
+    pub weight: Option<Decimal>,
+    /// Barcode.
+    pub barcode: String,
+    /// Unit of measurement id.
+    pub unit_id: i64,
+    /// First variant's name, prefixed with "1".
+    pub variant1: Option<String>,
+    /// First variant's options.
+    pub variant1_options: Vec<String>,
+    /// Second variant's name, prefixed with "2".
+    pub variant2: Option<String>,
+    /// Second variant's options.
+    pub variant2_options: Vec<String>,
+    /// SKUs: one without variants, one per option combination with them.
+    pub skus: Vec<SkuInput>,
+    /// active (default) or inactive.
+    pub status: String,
+}
+
+fn money(field: &str, v: &Option<Decimal>, errs: &mut Vec<FieldError>) -> i64 {
+    match v {
+        None => {
+            errs.push(FieldError::new(field, "validation.required"));
+            0
+        }
+        Some(d) => d.satang().unwrap_or_else(|| {
+            errs.push(FieldError::new(field, "validation.money"));
+            0
+        }),
+    }
+}
+
+fn unprefix(i: usize, name: &str, errs: &mut Vec<FieldError>) -> String {
+    let want = char::from(b'1' + i as u8);
+    match name.strip_prefix(want) {
+        Some(rest) => rest.to_string(),
+        None => {
+            errs.push(FieldError::new(format!("variant{}", i + 1), "validation.variant_prefix"));
+            name.to_string()
+        }
+    }
+}
+
+impl ProductInput {
+    /// The service's message, with wire-level errors (money, prefixes) gathered first.
+    fn to_proto(self, id: i64) -> Result<pb::Product, ApiError> {
+        let mut errs = Vec::new();
+        let mut variants = Vec::new();
+        for (i, (name, options)) in
+            [(self.variant1, self.variant1_options), (self.variant2, self.variant2_options)].into_iter().enumerate()
+        {
+            if let Some(name) = name.filter(|n| !n.trim().is_empty()) {
+                variants.push(pb::Variant { name: unprefix(i, name.trim(), &mut errs), options });
+            }
+        }
+        let price = money("price", &self.price, &mut errs);
+        let cost = money("cost", &self.cost, &mut errs);
+        let weight_grams = match &self.weight {
+            None => 0,
+            Some(w) => w.grams().unwrap_or_else(|| {
+                errs.push(FieldError::new("weight", "validation.weight"));
+                0
+            }),
+        };
+        let mut skus = Vec::new();
+        for (i, s) in self.skus.into_iter().enumerate() {
+            let mut options = [String::new(), String::new()];
+            for (key, value) in &s.variant_option {
+                let slot = variants.iter().enumerate().find(|(n, v)| *key == prefixed(*n, &v.name)).map(|(n, _)| n);
+                match slot {
+                    Some(n) => options[n] = value.clone(),
+                    None => {
+                        errs.push(FieldError::new(format!("skus[{i}].variant_option"), "validation.variant_option"))
+                    }
+                }
+            }
+            let [option1, option2] = options;
+            skus.push(pb::Sku {
+                id: s.id.unwrap_or(0),
+                product_id: id,
+                code: s.code,
+                cost: s.cost.as_ref().map(|_| money(&format!("skus[{i}].cost"), &s.cost, &mut errs)).unwrap_or(cost),
+                price: s
+                    .price
+                    .as_ref()
+                    .map(|_| money(&format!("skus[{i}].price"), &s.price, &mut errs))
+                    .unwrap_or(price),
+                safety_stock: s.safety_stock,
+                barcode: s.barcode,
+                status: s.status,
+                option1,
+                option2,
+                inventories: Vec::new(),
+            });
+        }
+        if !errs.is_empty() {
+            return Err(bo_kit::Error::invalid(errs).into());
+        }
+        Ok(pb::Product {
+            id,
+            name: self.name,
+            name_en: self.name_en,
+            short_description: self.short_description,
+            description: self.description,
+            code: self.code,
+            hs_code: self.hs_code,
+            brand: self.brand,
+            tags: self.tags,
+            category_id: self.category_id,
+            price,
+            cost,
+            vat: self.vat.unwrap_or(true),
+            weight_grams,
+            barcode: self.barcode,
+            unit_id: self.unit_id,
+            variants,
+            skus,
+            status: self.status,
+            ..Default::default()
+        })
+    }
+}
+
+/// Product filters.
+#[derive(Debug, Deserialize, IntoParams, Default)]
+#[serde(rename_all = "kebab-case", default)]
+#[into_params(parameter_in = Query)]
+pub struct ProductQuery {
+    /// Part of a name, a product code or a SKU code.
+    pub search: Option<String>,
+    /// Only this category.
+    pub category_id: Option<i64>,
+    /// active or inactive.
+    pub status: Option<String>,
+    /// Page number.
+    pub page: Option<i64>,
+    /// Page size; -1 for all.
+    pub limit: Option<i64>,
+}
+
+fn page(page: Option<i64>, limit: Option<i64>) -> Option<pb::PageRequest> {
+    Some(pb::PageRequest { page: page.unwrap_or(1), limit: limit.unwrap_or(0) })
+}
+
+fn list_of<T>(data: Vec<T>, p: Option<pb::PageInfo>) -> List<T> {
+    let p = p.unwrap_or_default();
+    List { data, total: p.total, limit: p.limit, page: p.page.max(1), pages: p.pages.max(1) }
+}
+
+/// Products, searched, filtered and paged.
+#[utoipa::path(get, path = "/products", tag = "products", params(ProductQuery),
+    responses((status = 200, body = List<ProductBody>), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
+async fn list_products(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<ProductQuery>,
+) -> ApiResult<Json<List<ProductBody>>> {
+    auth.require(READ)?;
+    let r = state
+        .products()
+        .list_products(auth.ctx().request(pb::ListProductsRequest {
+            search: q.search.unwrap_or_default(),
+            category_id: q.category_id.unwrap_or(0),
+            status: q.status.unwrap_or_default(),
+            page: page(q.page, q.limit),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(list_of(r.products.into_iter().map(ProductBody::from).collect(), r.page)))
+}
+
+/// Creates a product with its SKUs.
+#[utoipa::path(post, path = "/products", tag = "products", request_body = ProductInput,
+    responses((status = 201, body = ProductBody), (status = 409, body = ErrorBody, description = "code_taken"),
+        (status = 422, body = ErrorBody)), security(("bearer" = [])))]
+async fn create_product(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(input): Body<ProductInput>,
+) -> ApiResult<(StatusCode, Json<ProductBody>)> {
+    auth.require(CREATE)?;
+    let product = input.to_proto(0)?;
+    let r = state
+        .products()
+        .create_product(auth.ctx().request(pb::CreateProductRequest { product: Some(product) }))
+        .await?;
+    Ok((StatusCode::CREATED, Json(r.into_inner().product.unwrap_or_default().into())))
+}
+
+/// Status filter for counting.
+#[derive(Debug, Deserialize, IntoParams, Default)]
+#[serde(rename_all = "kebab-case", default)]
+#[into_params(parameter_in = Query)]
+pub struct CountQuery {
+    /// active or inactive (all when absent).
+    pub status: Option<String>,
+}
+
+/// A count.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CountBody {
+    /// How many.
+    pub count: i64,
+}
+
+/// Number of products.
+#[utoipa::path(get, path = "/products/count", tag = "products", params(CountQuery),
+    responses((status = 200, body = CountBody)), security(("bearer" = [])))]
+async fn count_products(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<CountQuery>,
+) -> ApiResult<Json<CountBody>> {
+    auth.require(READ)?;
+    let r = state
+        .products()
+        .count_products(auth.ctx().request(pb::CountProductsRequest { status: q.status.unwrap_or_default() }))
+        .await?;
+    Ok(Json(CountBody { count: r.into_inner().count }))
+}
+
+/// A category.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CategoryBody {
+    /// Id.
+    pub id: i64,
+    /// Thai name.
+    pub name: String,
+    /// English name.
+    pub name_en: String,
+}
+
+/// Categories a product may be filed under.
+#[utoipa::path(get, path = "/products/categories", tag = "products",
+    responses((status = 200, body = List<CategoryBody>)), security(("bearer" = [])))]
+async fn list_categories(State(state): State<AppState>, auth: StoreAuth) -> ApiResult<Json<List<CategoryBody>>> {
+    auth.require(READ)?;
+    let r = state.products().list_categories(auth.ctx().request(pb::ListCategoriesRequest {})).await?.into_inner();
+    let data: Vec<CategoryBody> =
+        r.categories.into_iter().map(|c| CategoryBody { id: c.id, name: c.name, name_en: c.name_en }).collect();
+    let n = data.len() as i64;
+    Ok(Json(List { data, total: n, limit: -1, page: 1, pages: 1 }))
+}
+
+/// Stock overview filters.
+#[derive(Debug, Deserialize, IntoParams, Default)]
+#[serde(rename_all = "kebab-case", default)]
+#[into_params(parameter_in = Query)]
+pub struct InventoryQuery {
+    /// Part of a product name or a SKU code.
+    pub search: Option<String>,
+    /// Only this warehouse.
+    pub warehouse_id: Option<i64>,
+    /// Only SKUs at or under their safety stock.
+    pub below_safety_stock: Option<bool>,
+    /// Page number (default 1).
+    pub page: Option<i64>,
+    /// Page size (default 10; -1 for all).
+    pub limit: Option<i64>,
+}
+
+/// One row of the stock overview.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SkuInventoryBody {
+    /// SKU id.
+    pub sku_id: i64,
+    /// SKU code.
+    pub sku_code: String,
+    /// Product id.
+    pub product_id: i64,
+    /// Product name.
+    pub product_name: String,
+    /// Option of variant 1.
+    pub option1: String,
+    /// Option of variant 2.
+    pub option2: String,
+    /// Safety stock.
+    pub safety_stock: i64,
+    /// Stock in the warehouse (warehouse_id 0 when never stocked).
+    pub inventory: InventoryBody,
+}
+
+/// Stock per SKU per warehouse, paged (page 1, 10 per page by default).
+#[utoipa::path(get, path = "/products/sku-inventories", tag = "products", params(InventoryQuery),
+    responses((status = 200, body = List<SkuInventoryBody>)), security(("bearer" = [])))]
+async fn sku_inventories(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<InventoryQuery>,
+) -> ApiResult<Json<List<SkuInventoryBody>>> {
+    auth.require(READ)?;
+    let r = state
+        .products()
+        .list_sku_inventories(auth.ctx().request(pb::ListSkuInventoriesRequest {
+            search: q.search.unwrap_or_default(),
+            warehouse_id: q.warehouse_id.unwrap_or(0),
+            below_safety_stock: q.below_safety_stock.unwrap_or(false),
+            page: page(q.page, q.limit),
+        }))
+        .await?
+        .into_inner();
+    let data = r
+        .rows
+        .into_iter()
+        .map(|row| {
+            let sku = row.sku.unwrap_or_default();
+            SkuInventoryBody {
+                sku_id: sku.id,
+                sku_code: sku.code,
+                product_id: row.product_id,
+                product_name: row.product_name,
+                option1: sku.option1,
+                option2: sku.option2,
+                safety_stock: sku.safety_stock,
+                inventory: row.inventory.unwrap_or_default().into(),
+            }
+        })
+        .collect();
+    Ok(Json(list_of(data, r.page)))
+}
+
+/// One product with its SKUs and their stock.
+#[utoipa::path(get, path = "/products/{id}", tag = "products", params(("id" = i64, Path)),
+    responses((status = 200, body = ProductBody), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
+async fn get_product(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<ProductBody>> {
+    auth.require(READ)?;
+    let r = state.products().get_product(auth.ctx().request(pb::GetProductRequest { id })).await?;
+    Ok(Json(r.into_inner().product.unwrap_or_default().into()))
+}
+
+/// Replaces a product and its SKUs (SKUs with an id are kept and changed, new ones added,
+/// missing ones removed unless they hold stock).
+#[utoipa::path(put, path = "/products/{id}", tag = "products", params(("id" = i64, Path)), request_body = ProductInput,
+    responses((status = 200, body = ProductBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody)), security(("bearer" = [])))]
+async fn update_product(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Body(input): Body<ProductInput>,
+) -> ApiResult<Json<ProductBody>> {
+    auth.require(EDIT)?;
+    let product = input.to_proto(id)?;
+    let r = state
+        .products()
+        .update_product(auth.ctx().request(pb::UpdateProductRequest { product: Some(product) }))
+        .await?;
+    Ok(Json(r.into_inner().product.unwrap_or_default().into()))
+}
+
+/// A status change.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct StatusInput {
+    /// active or inactive.
+    pub status: String,
+}
+
+/// Changes a product's status.
+#[utoipa::path(patch, path = "/products/{id}", tag = "products", params(("id" = i64, Path)), request_body = StatusInput,
+    responses((status = 200, body = ProductBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn patch_product(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Body(input): Body<StatusInput>,
+) -> ApiResult<Json<ProductBody>> {
+    auth.require(EDIT)?;
+    let changed = state
+        .products()
+        .set_product_status(auth.ctx().request(pb::SetProductStatusRequest { ids: vec![id], status: input.status }))
+        .await?
+        .into_inner()
+        .changed;
+    if changed == 0 {
+        return Err(ApiError::new(StatusCode::NOT_FOUND, "product_not_found"));
+    }
+    let r = state.products().get_product(auth.ctx().request(pb::GetProductRequest { id })).await?;
+    Ok(Json(r.into_inner().product.unwrap_or_default().into()))
+}
+
+/// Deletes a product that holds no stock.
+#[utoipa::path(delete, path = "/products/{id}", tag = "products", params(("id" = i64, Path)),
+    responses((status = 204), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody, description = "product_has_stock")),
+    security(("bearer" = [])))]
+async fn delete_product(State(state): State<AppState>, auth: StoreAuth, Path(id): Path<i64>) -> ApiResult<StatusCode> {
+    auth.require(EDIT)?;
+    let deleted =
+        state.products().delete_products(auth.ctx().request(pb::DeleteProductsRequest { ids: vec![id] })).await?;
+    if deleted.into_inner().deleted == 0 {
+        return Err(ApiError::new(StatusCode::NOT_FOUND, "product_not_found"));
+    }
+    Ok(StatusCode::NO_CONTENT)
+}
