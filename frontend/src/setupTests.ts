@@ -6,14 +6,16 @@ import enCommon from './locales/en/common.json';
 import enAuth from './locales/en/auth.json';
 import enStore from './locales/en/store.json';
 import enCustomers from './locales/en/customers.json';
+import enProducts from './locales/en/products.json';
+import enStock from './locales/en/stock.json';
 
 // Tests read English, loaded at once (the app loads each namespace lazily).
 void i18n.use(initReactI18next).init({
   lng: 'en',
   fallbackLng: 'en',
-  ns: ['common', 'auth', 'store', 'customers'],
+  ns: ['common', 'auth', 'store', 'customers', 'products', 'stock'],
   defaultNS: 'common',
-  resources: { en: { common: enCommon, auth: enAuth, store: enStore, customers: enCustomers } },
+  resources: { en: { common: enCommon, auth: enAuth, store: enStore, customers: enCustomers, products: enProducts, stock: enStock } },
   interpolation: { escapeValue: false },
   showSupportNotice: false,
 });

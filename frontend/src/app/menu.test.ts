@@ -17,8 +17,10 @@ describe('sidebar', () => {
 
   it('drops groups left empty', () => {
     const noCustomers = { permission: 'cashier', permissions: ['product.sku.read'] };
-    expect(visibleMenu(MENU, noCustomers, []).map((g) => g.key)).toEqual(['overviews']);
+    expect(visibleMenu(MENU, noCustomers, []).map((g) => g.key)).toEqual(['overviews', 'products', 'stock']);
     const reader = { permission: 'cashier', permissions: ['store.customer.read'] };
     expect(visibleMenu(MENU, reader, []).map((g) => g.key)).toEqual(['overviews', 'customers']);
+    const owner = { permission: 'owner', permissions: ['*'] };
+    expect(visibleMenu(MENU, owner, []).map((g) => g.key)).toEqual(['overviews', 'products', 'stock', 'customers']);
   });
 });

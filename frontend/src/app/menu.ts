@@ -24,6 +24,19 @@ export interface MenuGroup {
 export const MENU: MenuGroup[] = [
   { key: 'overviews', label: 'menu.overviews', items: [{ key: 'getting-start', label: 'menu.gettingStart', path: 'getting-start' }] },
   {
+    key: 'products',
+    label: 'menu.products',
+    items: [{ key: 'product-list', label: 'menu.productList', path: 'product-list/store', permissions: ['product.sku.read'] }],
+  },
+  {
+    key: 'stock',
+    label: 'menu.stock',
+    items: [
+      { key: 'stock-overview', label: 'menu.stockOverview', path: 'stock-management-overview-list', permissions: ['product.sku.read'] },
+      { key: 'goods-adjust', label: 'menu.goodsAdjust', path: 'stock-management-goods-adjust', permissions: ['wms.goodsAdjust.read'] },
+    ],
+  },
+  {
     key: 'customers',
     label: 'menu.customers',
     items: [{ key: 'customer-list', label: 'menu.customerList', path: 'customer-list', permissions: ['store.customer.read'] }],

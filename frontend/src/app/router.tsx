@@ -25,6 +25,10 @@ const notFound = () => page(() => import('@/features/store/NotFoundPage'));
 const READ: RouteMeta = { store: true, permissions: ['store.customer.read'] };
 const CREATE: RouteMeta = { store: true, permissions: ['store.customer.create'] };
 const EDIT: RouteMeta = { store: true, permissions: ['store.customer.edit'] };
+const SKU_READ: RouteMeta = { store: true, permissions: ['product.sku.read'] };
+const SKU_CREATE: RouteMeta = { store: true, permissions: ['product.sku.create'] };
+const SKU_EDIT: RouteMeta = { store: true, permissions: ['product.sku.edit'] };
+const ADJUST_READ: RouteMeta = { store: true, permissions: ['wms.goodsAdjust.read'] };
 
 /** Sends everyone to the maintenance screen while the service says so. */
 function Root() {
@@ -70,10 +74,20 @@ export function makeRouter() {
                 { path: 'customer-detail/:customerId/address-book-create', element: page(() => import('@/features/customers/AddressFormPage'), EDIT) },
                 { path: 'customer-detail/:customerId/address-book-edit/:addressId', element: page(() => import('@/features/customers/AddressFormPage'), EDIT) },
                 { path: 'customer-detail/:customerId/address-book/detail-edit', element: page(() => import('@/features/customers/AddressFormPage'), EDIT) },
+                { path: 'product-create/:channel/:productId?', element: page(() => import('@/features/products/ProductFormPage'), SKU_CREATE) },
+                { path: 'product-edit/:channel/:productId', element: page(() => import('@/features/products/ProductFormPage'), SKU_EDIT) },
+                { path: 'stock-management-goods-adjust', element: page(() => import('@/features/stock/GoodsAdjustPage'), ADJUST_READ) },
                 { path: '*', element: notFound() },
               ],
             },
-            { element: layout('SearchBarLayout'), children: [{ path: 'customer-list', element: page(() => import('@/features/customers/CustomerListPage'), READ) }] },
+            {
+              element: layout('SearchBarLayout'),
+              children: [
+                { path: 'customer-list', handle: { search: 'customers' }, element: page(() => import('@/features/customers/CustomerListPage'), READ) },
+                { path: 'product-list/:channel?/:providerName?', handle: { search: 'products' }, element: page(() => import('@/features/products/ProductListPage'), SKU_READ) },
+                { path: 'stock-management-overview-list', handle: { search: 'stock' }, element: page(() => import('@/features/stock/StockOverviewPage'), SKU_READ) },
+              ],
+            },
           ],
         },
         { path: '*', element: notFound() },

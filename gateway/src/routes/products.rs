@@ -300,7 +300,7 @@ fn unprefix(i: usize, name: &str, errs: &mut Vec<FieldError>) -> String {
 
 impl ProductInput {
     /// The service's message, with wire-level errors (money, prefixes) gathered first.
-    fn to_proto(self, id: i64) -> Result<pb::Product, ApiError> {
+    fn into_proto(self, id: i64) -> Result<pb::Product, ApiError> {
         let mut errs = Vec::new();
         let mut variants = Vec::new();
         for (i, (name, options)) in
@@ -436,7 +436,7 @@ async fn create_product(
     Body(input): Body<ProductInput>,
 ) -> ApiResult<(StatusCode, Json<ProductBody>)> {
     auth.require(CREATE)?;
-    let product = input.to_proto(0)?;
+    let product = input.into_proto(0)?;
     let r = state
         .products()
         .create_product(auth.ctx().request(pb::CreateProductRequest { product: Some(product) }))
@@ -601,7 +601,7 @@ async fn update_product(
     Body(input): Body<ProductInput>,
 ) -> ApiResult<Json<ProductBody>> {
     auth.require(EDIT)?;
-    let product = input.to_proto(id)?;
+    let product = input.into_proto(id)?;
     let r = state
         .products()
         .update_product(auth.ctx().request(pb::UpdateProductRequest { product: Some(product) }))

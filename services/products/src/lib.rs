@@ -3,6 +3,8 @@
 
 pub mod domain;
 pub mod grpc;
+pub mod import;
+pub mod photos;
 pub mod store;
 
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 // auth header, and the key conversions of SPEC §7. Features inject (or generate) endpoints.
 import { createApi, fetchBaseQuery, type BaseQueryFn, type FetchArgs, type FetchBaseQueryError } from '@reduxjs/toolkit/query/react';
 
-import { toCamelKeys, toFormBody, toKebabQuery, toSnakeKeys } from './caseConvert';
+import { hasDataKeyedMap, toCamelKeys, toFormBody, toKebabQuery, toSnakeKeys } from './caseConvert';
 import type { SessionState } from '../session';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -27,7 +27,7 @@ export const wireBaseQuery: BaseQueryFn<string | FetchArgs, unknown, FetchBaseQu
   if (token) headers.set('authorization', `Bearer ${token}`);
   const method = (a.method ?? 'GET').toUpperCase();
   if (a.body !== undefined && !(a.body instanceof FormData)) {
-    if (method === 'POST') {
+    if (method === 'POST' && !hasDataKeyedMap(a.body)) {
       headers.set('content-type', 'application/x-www-form-urlencoded');
       a.body = toFormBody(a.body);
     } else {

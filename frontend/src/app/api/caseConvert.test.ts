@@ -1,4 +1,4 @@
-import { camelCase, kebabCase, snakeCase, toCamelKeys, toFormBody, toKebabQuery, toSnakeKeys } from './caseConvert';
+import { camelCase, hasDataKeyedMap, kebabCase, snakeCase, toCamelKeys, toFormBody, toKebabQuery, toSnakeKeys } from './caseConvert';
 
 describe('key conversions', () => {
   it.each([
@@ -26,13 +26,25 @@ describe('key conversions', () => {
     });
   });
 
+  it('leaves the keys of data-keyed maps alone (variant names)', () => {
+    expect(toCamelKeys({ skus: [{ variant_option: { '1Shirt_size': 'M' } }] })).toEqual({ skus: [{ variantOption: { '1Shirt_size': 'M' } }] });
+    expect(toSnakeKeys({ skus: [{ variantOption: { '1Color': 'Red' } }] })).toEqual({ skus: [{ variant_option: { '1Color': 'Red' } }] });
+    expect(decodeURIComponent(toFormBody({ skus: [{ variantOption: { '1Color': 'Red' } }] }))).toBe('skus[0][variant_option][1Color]=Red');
+  });
+
+  it('sends bodies with variant maps as JSON, since form keys may not begin with a digit', () => {
+    expect(hasDataKeyedMap({ skus: [{ variantOption: { '1สี': 'ขาว' } }] })).toBe(true);
+    expect(hasDataKeyedMap({ skus: [{ variantOption: {} }] })).toBe(false);
+    expect(hasDataKeyedMap({ name: 'x' })).toBe(false);
+  });
+
   it('kebab-cases query keys and drops empty values', () => {
     expect(kebabCase('orderState')).toBe('order-state');
     expect(toKebabQuery({ orderState: 'new', page: 2, search: '', limit: undefined })).toBe('order-state=new&page=2');
   });
 
   it('form-encodes nested values with bracket keys', () => {
-    const body = toFormBody({ name: 'สม ชาย', items: [{ skuId: 7, quantity: 2 }], vatIncluded: true });
+    const body = toFormBody({ name: 'สม ชาย', items: [{ skuId: 7, quantity: 2, id: null }], vatIncluded: true, variant2: null });
     expect(decodeURIComponent(body)).toBe('name=สม ชาย&items[0][sku_id]=7&items[0][quantity]=2&vat_included=true');
   });
 });

@@ -25,11 +25,15 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Blob) && !(v instanceof Date);
 }
 
+/** Fields whose values are maps keyed by data (variant names), not by field names: their
+ * keys travel untouched. */
+const DATA_KEYED = new Set(['variant_option', 'variantOption']);
+
 function mapKeys(value: unknown, fn: (k: string) => string): unknown {
   if (Array.isArray(value)) return value.map((v) => mapKeys(v, fn));
   if (isPlainObject(value)) {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[fn(k)] = mapKeys(v, fn);
+    for (const [k, v] of Object.entries(value)) out[fn(k)] = DATA_KEYED.has(k) ? v : mapKeys(v, fn);
     return out;
   }
   return value;
@@ -54,17 +58,31 @@ export function toKebabQuery(params: Record<string, unknown> | undefined): strin
   return parts.join('&');
 }
 
-/** Form encoding with bracket keys: `{items: [{skuId: 7}]}` → `items[0][sku_id]=7`. */
+/** True when the value holds a data-keyed map: its keys (variant names such as "1สี") may
+ * begin with a digit, which bracket-keyed forms read as a list index, so such a body goes
+ * as JSON. */
+export function hasDataKeyedMap(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasDataKeyedMap);
+  if (isPlainObject(value)) return Object.entries(value).some(([k, v]) => (DATA_KEYED.has(k) && isPlainObject(v) && Object.keys(v).length > 0) || hasDataKeyedMap(v));
+  return false;
+}
+
+/** Form encoding with bracket keys: `{items: [{skuId: 7}]}` → `items[0][sku_id]=7`. A form
+ * cannot say null, so null and undefined values are left out. */
 export function toFormBody(value: unknown): string {
   const pairs: string[] = [];
   const walk = (v: unknown, prefix: string) => {
-    if (v === undefined) return;
+    if (v === undefined || v === null) return;
     if (Array.isArray(v)) {
       v.forEach((item, i) => walk(item, `${prefix}[${i}]`));
     } else if (isPlainObject(v)) {
-      for (const [k, inner] of Object.entries(v)) walk(inner, prefix ? `${prefix}[${snakeCase(k)}]` : snakeCase(k));
+      const keepKeys = DATA_KEYED.has(prefix.replace(/^.*\[|\]$/g, ''));
+      for (const [k, inner] of Object.entries(v)) {
+        const key = keepKeys ? k : snakeCase(k);
+        walk(inner, prefix ? `${prefix}[${key}]` : key);
+      }
     } else {
-      pairs.push(`${encodeURIComponent(prefix)}=${encodeURIComponent(v === null ? '' : String(v))}`);
+      pairs.push(`${encodeURIComponent(prefix)}=${encodeURIComponent(String(v))}`);
     }
   };
   walk(value, '');

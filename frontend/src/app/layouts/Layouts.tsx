@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { Drawer, Input, Layout } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useSearchParams } from 'react-router-dom';
+import { Outlet, useMatches, useSearchParams } from 'react-router-dom';
 
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
@@ -14,11 +14,14 @@ export type LayoutKind = 'default' | 'noSidebar' | 'searchBar' | 'none';
 function SearchBar({ mobile }: { mobile: boolean }) {
   const { t } = useTranslation('common');
   const [params, setParams] = useSearchParams();
+  // Each search-bar screen names what its search finds (route handle `search`).
+  const matches = useMatches();
+  const what = [...matches].reverse().map((m) => (m.handle as { search?: string } | undefined)?.search).find(Boolean) ?? 'any';
   return (
     <Input.Search
       allowClear
       className={mobile ? 'bo-search-mobile' : 'bo-search-desktop'}
-      placeholder={t('search.placeholder')}
+      placeholder={t(`search.${what}`)}
       defaultValue={params.get('search') ?? ''}
       data-testid="search-bar"
       onSearch={(v) => {

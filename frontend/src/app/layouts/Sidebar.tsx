@@ -1,12 +1,17 @@
 import { Menu } from 'antd';
-import { AppstoreOutlined, SettingOutlined, TeamOutlined } from '@ant-design/icons';
+import { AppstoreOutlined, DatabaseOutlined, SettingOutlined, ShoppingOutlined, TeamOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 
 import { useAppSelector } from '../hooks';
 import { MENU, SETTINGS, visibleEntries, visibleMenu } from '../menu';
 
-const ICONS: Record<string, React.ReactNode> = { overviews: <AppstoreOutlined />, customers: <TeamOutlined /> };
+const ICONS: Record<string, React.ReactNode> = {
+  overviews: <AppstoreOutlined />,
+  products: <ShoppingOutlined />,
+  stock: <DatabaseOutlined />,
+  customers: <TeamOutlined />,
+};
 
 /** Desktop: groups in SPEC order. Mobile: the same, with settings as a submenu. */
 export function Sidebar({ mobile, onNavigate }: { mobile?: boolean; onNavigate?: () => void }) {

@@ -1,0 +1,34 @@
+// Hand-written side of the generated client: cache tags and re-exports.
+import { enhancedApi } from './endpoints.gen';
+
+export const productsApi = enhancedApi
+  .enhanceEndpoints({ addTagTypes: ['Product', 'Inventory'] })
+  .enhanceEndpoints({
+    endpoints: {
+      listProducts: { providesTags: [{ type: 'Product', id: 'LIST' }] },
+      countProducts: { providesTags: [{ type: 'Product', id: 'LIST' }] },
+      getProduct: { providesTags: (_r, _e, a) => [{ type: 'Product', id: a.id }, { type: 'Inventory', id: 'LIST' }] },
+      skuInventories: { providesTags: [{ type: 'Inventory', id: 'LIST' }] },
+      createProduct: { invalidatesTags: [{ type: 'Product', id: 'LIST' }, { type: 'Inventory', id: 'LIST' }] },
+      updateProduct: { invalidatesTags: (_r, _e, a) => [{ type: 'Product', id: a.id }, { type: 'Product', id: 'LIST' }, { type: 'Inventory', id: 'LIST' }] },
+      patchProduct: { invalidatesTags: (_r, _e, a) => [{ type: 'Product', id: a.id }, { type: 'Product', id: 'LIST' }] },
+      deleteProduct: { invalidatesTags: [{ type: 'Product', id: 'LIST' }, { type: 'Inventory', id: 'LIST' }] },
+    },
+  });
+
+export const {
+  useListProductsQuery,
+  useLazyListProductsQuery,
+  useCountProductsQuery,
+  useListCategoriesQuery,
+  useSkuInventoriesQuery,
+  useGetProductQuery,
+  useCreateProductMutation,
+  useUpdateProductMutation,
+  usePatchProductMutation,
+  useDeleteProductMutation,
+} = productsApi;
+export type { ProductBody, ProductInput, SkuBody } from './endpoints.gen';
+import type { ListCategoryBody, ListSkuInventoryBody } from './endpoints.gen';
+export type SkuInventoryBody = ListSkuInventoryBody['data'][number];
+export type CategoryBody = ListCategoryBody['data'][number];

@@ -1,0 +1,121 @@
+import { useState } from 'react';
+import { Button, Card, Form, Input, InputNumber, Modal, Select, Table, Tabs, Typography } from 'antd';
+import { PlusOutlined } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useParams, useSearchParams } from 'react-router-dom';
+
+import { apiError } from '@/app/api/errors';
+import { notifySuccess } from '@/shared/dialogs/notify';
+import { formatDateTime } from '@/shared/i18n/i18n';
+import { Pager } from '@/shared/pager/Pager';
+import { useCan } from '@/shared/useCan';
+import { useSkuInventoriesQuery } from '@/features/products/api';
+import { useCreateGoodsAdjustMutation, useListGoodsAdjustQuery, useListWarehousesQuery, type GoodsAdjustBody } from './api';
+
+interface AdjustValues {
+  warehouseId: number;
+  skuId: number;
+  quantity: number;
+  reason: string;
+}
+
+function SkuSelect({ value, onChange }: { value?: number; onChange?: (v: number) => void }) {
+  const { t } = useTranslation('stock');
+  const [search, setSearch] = useState('');
+  const { data, isFetching } = useSkuInventoriesQuery({ search: search || undefined, limit: 20 });
+  const seen = new Set<number>();
+  const options = (data?.data ?? [])
+    .filter((r) => (seen.has(r.skuId) ? false : (seen.add(r.skuId), true)))
+    .map((r) => ({ value: r.skuId, label: `${r.productName} · ${r.skuCode}` }));
+  return (
+    <Select
+      showSearch
+      value={value}
+      onChange={onChange}
+      filterOption={false}
+      onSearch={setSearch}
+      loading={isFetching}
+      options={options}
+      placeholder={t('adjust.pickSku')}
+      data-testid="adjust-sku"
+    />
+  );
+}
+
+/** Goods adjust, on the stock tab screen (SPEC §2): increase or decrease with a reason. */
+export default function GoodsAdjustPage() {
+  const { t, i18n } = useTranslation(['stock', 'common']);
+  useParams();
+  const [params, setParams] = useSearchParams();
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const { data, isFetching } = useListGoodsAdjustQuery({ page, limit: 10 });
+  const { data: warehouses } = useListWarehousesQuery();
+  const [create, { isLoading }] = useCreateGoodsAdjustMutation();
+  const canCreate = useCan({ permissions: ['wms.goodsAdjust.create'] });
+  const [open, setOpen] = useState(false);
+  const [form] = Form.useForm<AdjustValues>();
+  const warehouseName = (id: number) => warehouses?.data.find((w) => w.id === id)?.name ?? String(id);
+
+  const submit = async (v: AdjustValues) => {
+    try {
+      await create({ goodsAdjustInput: { warehouseId: v.warehouseId, skuId: v.skuId, quantity: v.quantity, reason: v.reason } }).unwrap();
+      notifySuccess(t('stock:adjust.saved'));
+      setOpen(false);
+      form.resetFields();
+    } catch (e) {
+      const err = apiError(e);
+      if (err?.code === 'stock_below_reserved') form.setFields([{ name: 'quantity', errors: [t('stock:errors.stock_below_reserved')] }]);
+      else if (err?.fields?.length) form.setFields(err.fields.map((f) => ({ name: f.field === 'delta' ? 'quantity' : (f.field as keyof AdjustValues), errors: [t(`common:${f.code}`)] })));
+    }
+  };
+
+  const columns = [
+    { title: t('stock:fields.date'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v, i18n.language) },
+    { title: t('stock:fields.sku'), dataIndex: 'skuCode' },
+    { title: t('stock:fields.warehouse'), dataIndex: 'warehouseId', render: (w: number) => warehouseName(w) },
+    {
+      title: t('stock:fields.quantity'),
+      dataIndex: 'quantity',
+      align: 'right' as const,
+      render: (q: number) => <Typography.Text type={q < 0 ? 'danger' : 'success'}>{q > 0 ? `+${q}` : q}</Typography.Text>,
+    },
+    { title: t('stock:fields.reason'), dataIndex: 'reason' },
+  ];
+
+  return (
+    <Card>
+      <Tabs activeKey="goods-adjust" items={[{ key: 'goods-adjust', label: t('stock:adjust.tab') }]} />
+      <div className="bo-page-head">
+        <h1>{t('stock:adjust.title')}</h1>
+        {canCreate ? (
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setOpen(true)} data-testid="adjust-create">
+            {t('stock:adjust.create')}
+          </Button>
+        ) : null}
+      </div>
+      <Table<GoodsAdjustBody> rowKey="id" size="middle" loading={isFetching} columns={columns} dataSource={data?.data ?? []} pagination={false} locale={{ emptyText: t('stock:adjust.empty') }} scroll={{ x: 640 }} data-testid="adjust-table" />
+      <Pager page={data?.page ?? page} pages={data?.pages ?? 1} total={data?.total ?? 0} onChange={(p) => setParams(new URLSearchParams({ page: String(p) }))} />
+      <Modal open={open} title={t('stock:adjust.create')} onCancel={() => setOpen(false)} onOk={() => form.submit()} confirmLoading={isLoading} okText={t('common:actions.save')} cancelText={t('common:actions.cancel')} okButtonProps={{ id: 'adjust-save' }}>
+        <Form form={form} layout="vertical" onFinish={submit} initialValues={{ warehouseId: warehouses?.data[0]?.id }}>
+          <Form.Item name="warehouseId" label={t('stock:fields.warehouse')} rules={[{ required: true, message: t('common:validation.required') }]}>
+            <Select options={(warehouses?.data ?? []).map((w) => ({ value: w.id, label: w.name }))} data-testid="adjust-warehouse" />
+          </Form.Item>
+          <Form.Item name="skuId" label={t('stock:fields.sku')} rules={[{ required: true, message: t('common:validation.required') }]}>
+            <SkuSelect />
+          </Form.Item>
+          <Form.Item
+            name="quantity"
+            label={t('stock:adjust.quantity')}
+            extra={t('stock:adjust.quantityHint')}
+            rules={[{ required: true, message: t('common:validation.required') }, { validator: (_, v) => (v === 0 ? Promise.reject(new Error(t('common:validation.quantity'))) : Promise.resolve()) }]}
+          >
+            <InputNumber style={{ width: '100%' }} precision={0} data-testid="adjust-quantity" />
+          </Form.Item>
+          <Form.Item name="reason" label={t('stock:fields.reason')} rules={[{ required: true, whitespace: true, message: t('common:validation.required') }]}>
+            <Input.TextArea autoSize={{ minRows: 2 }} maxLength={500} showCount data-testid="adjust-reason" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </Card>
+  );
+}
