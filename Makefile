@@ -1,5 +1,5 @@
 # The two commands a newcomer needs are `make run` and `make test` (see README.md).
-.PHONY: run test e2e lint fmt build app app-deps
+.PHONY: run test e2e bench lint fmt build app app-deps
 
 CARGO ?= cargo
 NPM ?= npm
@@ -20,6 +20,10 @@ app: app-deps ## Build the admin app into frontend/dist (fails over the size bud
 app-deps:
 	@if [ ! -d frontend/node_modules ] || [ frontend/package-lock.json -nt frontend/node_modules/.package-lock.json ]; then \
 		cd frontend && $(NPM) ci --no-audit --no-fund; fi
+
+bench: ## Requests per second and p50/p99 through the gateway, embedded and (with TEST_DATABASE_URL, TEST_NATS_URL) distributed
+	$(CARGO) build --locked --release -p bo-gateway --bin backoffice
+	$(CARGO) bench --locked -p bo-gateway --bench api
 
 lint: ## rustfmt check and clippy with warnings as errors; the app's type check
 	$(CARGO) fmt --all -- --check

@@ -35,7 +35,7 @@ echo "== Deployment manifests name only real targets"
 scripts/check-targets.sh || status=1
 
 echo "== Rust: unit, service and API tests"
-cargo test --workspace --all-targets --locked 2>&1 | tee "$log"
+cargo test --workspace --lib --bins --tests --locked 2>&1 | tee "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
 echo "== The admin app: dependencies, type check, generated client, unit tests, build and size budget"

@@ -203,7 +203,7 @@ try {
     if ((await page.getByTestId('sku-code-0').inputValue()) !== 'TS-01-ขาว') throw new Error('SKU codes follow the options');
     await page.getByTestId('product-save').click();
     await page.waitForURL('**/1/product-list/store');
-    await page.getByTestId('product-table').getByText('เสื้อยืดคอกลม').waitFor();
+    await page.getByTestId('product-table').getByText('เสื้อยืดคอกลม', { exact: true }).waitFor();
   }, page);
 
   await step('adjust stock and see it in the overview', async () => {
@@ -231,12 +231,32 @@ try {
     throw new Error('the overview never showed 12 units of TS-01-ดำ');
   }, page);
 
+  await step('import products from a spreadsheet', async () => {
+    await page.goto(`${base}/1/product-list/store`);
+    await page.getByTestId('product-import').click();
+    await page.waitForURL('**/1/product-import-channel');
+    await page.getByTestId('import-channel-store').click();
+    await page.waitForURL('**/1/product-import/store/upload/0');
+    await page.locator('input[type=file]').setInputFiles(path.join(root, 'e2e', 'fixtures', 'products.xlsx'));
+    await page.waitForURL('**/1/product-import/store/mapping/0');
+    await page.getByTestId('import-mapping').getByText('seller_sku').waitFor();
+    await page.getByText('พบสินค้า 2 รายการ จาก 3 แถว มีปัญหา 2 แถว').waitFor();
+    await page.getByTestId('import-category').click();
+    await page.locator('.ant-select-item-option', { hasText: 'กระเป๋าและรองเท้า' }).click();
+    await page.getByTestId('import-start').click();
+    await page.waitForURL('**/1/product-import/store/result/0');
+    await page.getByText('สร้างสินค้าใหม่ 2 รายการ ข้ามรายการที่มีอยู่แล้ว 0 รายการ').waitFor();
+    await page.getByTestId('import-download').waitFor();
+    await page.getByRole('button', { name: 'ไปที่รายการสินค้า' }).click();
+    await page.getByTestId('product-table').getByText('กระเป๋าผ้าแคนวาส').waitFor();
+  }, page);
+
   await step('switch to English, remembered', async () => {
     await page.getByTestId('language-switch').click();
-    await page.getByRole('heading', { name: 'Stock overview' }).waitFor();
-    await page.getByTestId('sidebar').getByText('Customers').waitFor();
+    await page.getByRole('heading', { name: 'Products' }).waitFor();
+    await page.getByTestId('sidebar').getByText('Stock overview').waitFor();
     await page.reload();
-    await page.getByRole('heading', { name: 'Stock overview' }).waitFor();
+    await page.getByRole('heading', { name: 'Products' }).waitFor();
   }, page);
 
   await step('a member without store.customer.create is sent to access-denied', async () => {

@@ -24,6 +24,7 @@ const OUTPUTS = [
   { file: 'src/features/customers/api/endpoints.gen.ts', tags: ['customers'] },
   { file: 'src/features/stock/api/endpoints.gen.ts', tags: ['wms'] },
   { file: 'src/features/products/api/endpoints.gen.ts', tags: ['products'] },
+  { file: 'src/features/settings/api/endpoints.gen.ts', tags: ['settings'] },
 ];
 
 const camel = (s) => s.replace(/[_-]+([a-z0-9])/g, (_, c) => c.toUpperCase());

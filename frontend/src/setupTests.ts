@@ -8,14 +8,15 @@ import enStore from './locales/en/store.json';
 import enCustomers from './locales/en/customers.json';
 import enProducts from './locales/en/products.json';
 import enStock from './locales/en/stock.json';
+import enSettings from './locales/en/settings.json';
 
 // Tests read English, loaded at once (the app loads each namespace lazily).
 void i18n.use(initReactI18next).init({
   lng: 'en',
   fallbackLng: 'en',
-  ns: ['common', 'auth', 'store', 'customers', 'products', 'stock'],
+  ns: ['common', 'auth', 'store', 'customers', 'products', 'stock', 'settings'],
   defaultNS: 'common',
-  resources: { en: { common: enCommon, auth: enAuth, store: enStore, customers: enCustomers, products: enProducts, stock: enStock } },
+  resources: { en: { common: enCommon, auth: enAuth, store: enStore, customers: enCustomers, products: enProducts, stock: enStock, settings: enSettings } },
   interpolation: { escapeValue: false },
   showSupportNotice: false,
 });

@@ -109,6 +109,9 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
     let mut products_channel: Option<GrpcChannel> = None;
     let mut api: Option<Router> = None;
     let mut demo = None;
+    let mut demo_owner = 0;
+    let mut products_grpc: Option<bo_products::ProductsGrpc> = None;
+    let mut wms_grpc: Option<bo_wms::WmsGrpc> = None;
 
     for name in &modules {
         tracing::info!(module = name, "starting");
@@ -123,7 +126,10 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
                 if is_all(&modules) && cfg.demo.enabled {
                     let repo = bo_stores::store::Repo::new(db.clone());
                     match bo_stores::demo::seed(&svc.grpc, &repo, &cfg.demo.email, cfg.demo.password.expose()).await? {
-                        Some(d) => demo = Some(DemoInfo { created: true, store_id: d.store_id }),
+                        Some(d) => {
+                            demo = Some(DemoInfo { created: true, store_id: d.store_id });
+                            demo_owner = d.user_id;
+                        }
                         None => demo = Some(DemoInfo { created: false, store_id: 0 }),
                     }
                 }
@@ -138,6 +144,7 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
                 let url = cfg.database_url("wms", &cfg.services.wms);
                 let db = Db::connect(&url).await?;
                 let svc = bo_wms::Service::open(db.clone(), bus.clone()).await?;
+                wms_grpc = Some(svc.grpc.clone());
                 let cancel = CancellationToken::new();
                 let relay = tokio::spawn(svc.relay.clone().run(cancel.clone()));
                 let consumer = tokio::spawn(svc.consumer.clone().run(cancel.clone()));
@@ -152,6 +159,7 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
                 let url = cfg.database_url("products", &cfg.services.products);
                 let db = Db::connect(&url).await?;
                 let svc = bo_products::Service::open(db.clone(), bus.clone()).await?;
+                products_grpc = Some(svc.grpc.clone());
                 let cancel = CancellationToken::new();
                 let relay = tokio::spawn(svc.relay.clone().run(cancel.clone()));
                 let consumer = tokio::spawn(svc.consumer.clone().run(cancel.clone()));
@@ -264,6 +272,13 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
             tracing::error!(error = %e, "HTTP server failed");
         }
     }));
+
+    // The demo store's catalog, once, after its warehouse exists.
+    if let (Some(DemoInfo { created: true, store_id }), Some(p), Some(w), true) =
+        (&demo, products_grpc, wms_grpc, cfg.demo.catalog)
+    {
+        tokio::spawn(crate::demo::seed(p, w, *store_id, demo_owner));
+    }
 
     readiness.started.store(true, Ordering::SeqCst);
     Ok(Launched { http_addr, grpc_addr, modules, demo, stop, servers, running })

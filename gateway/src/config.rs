@@ -159,11 +159,13 @@ pub struct DemoConfig {
     pub email: String,
     /// The demo owner's password.
     pub password: Secret,
+    /// Also fill the demo store with a catalog and stock.
+    pub catalog: bool,
 }
 
 impl Default for DemoConfig {
     fn default() -> Self {
-        Self { enabled: true, email: "owner@example.com".into(), password: Secret::new("demo1234") }
+        Self { enabled: true, email: "owner@example.com".into(), password: Secret::new("demo1234"), catalog: true }
     }
 }
 

@@ -71,6 +71,9 @@ pub fn message_for(code: &str) -> &'static str {
         "address_not_found" => "The address was not found",
         "address_last_cannot_delete" => "A customer must keep at least one address",
         "store_not_found" => "The store was not found",
+        "unit_not_found" => "The unit of measurement was not found",
+        "unit_name_duplicate" => "This unit name already exists in the store",
+        "safety_stock_not_set" => "No safety stock has been set for the store yet",
         "user_store_not_found" => "The store membership was not found",
         "user_email_taken" => "This email already has an account",
         "idempotency_key_reused" => "This Idempotency-Key was used with a different request",
@@ -85,6 +88,7 @@ pub fn message_for(code: &str) -> &'static str {
         "insufficient_stock" => "Stock is not enough",
         "stock_below_reserved" => "Stock cannot go below what is reserved for orders",
         "warehouse_not_found" => "The warehouse was not found",
+        "import_wrong_template" => "Wrong file, please upload valid file",
         _ => "Something went wrong, please try later",
     }
 }

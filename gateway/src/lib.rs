@@ -4,6 +4,7 @@
 pub mod app;
 pub mod auth;
 pub mod config;
+pub mod demo;
 pub mod error;
 pub mod idempotency;
 pub mod modules;

@@ -1,4 +1,4 @@
-import { visibleEntries, visibleMenu, type MenuEntry, MENU } from './menu';
+import { visibleEntries, visibleMenu, type MenuEntry, MENU, SETTINGS } from './menu';
 
 describe('sidebar', () => {
   const settings: MenuEntry[] = [
@@ -17,10 +17,18 @@ describe('sidebar', () => {
 
   it('drops groups left empty', () => {
     const noCustomers = { permission: 'cashier', permissions: ['product.sku.read'] };
-    expect(visibleMenu(MENU, noCustomers, []).map((g) => g.key)).toEqual(['overviews', 'products', 'stock']);
+    expect(visibleMenu(MENU, noCustomers, []).map((g) => g.key)).toEqual(['overviews', 'products', 'stock', 'settings']);
     const reader = { permission: 'cashier', permissions: ['store.customer.read'] };
-    expect(visibleMenu(MENU, reader, []).map((g) => g.key)).toEqual(['overviews', 'customers']);
+    expect(visibleMenu(MENU, reader, []).map((g) => g.key)).toEqual(['overviews', 'customers', 'settings']);
     const owner = { permission: 'owner', permissions: ['*'] };
-    expect(visibleMenu(MENU, owner, []).map((g) => g.key)).toEqual(['overviews', 'products', 'stock', 'customers']);
+    expect(visibleMenu(MENU, owner, []).map((g) => g.key)).toEqual(['overviews', 'products', 'stock', 'customers', 'settings']);
+  });
+
+  it('lists the same settings on desktop and mobile; adding a unit takes the owner or store.*', () => {
+    expect(MENU[MENU.length - 1]).toEqual({ key: 'settings', label: 'menu.settings', items: SETTINGS });
+    const keys = (viewer: { permission: string; permissions: string[] }) => visibleEntries(SETTINGS, viewer, []).map((e) => e.key);
+    expect(keys({ permission: 'cashier', permissions: ['store.customer.*'] })).toEqual(['safety-stock', 'unit-of-measurement']);
+    expect(keys({ permission: 'admin', permissions: ['store.*'] })).toEqual(['safety-stock', 'unit-of-measurement', 'unit-of-measurement-create']);
+    expect(keys({ permission: 'owner', permissions: [] })).toContain('unit-of-measurement-create');
   });
 });

@@ -18,6 +18,21 @@ export interface MenuGroup {
   items: MenuEntry[];
 }
 
+/** Settings children (SPEC §2), in the spec's order; each arrives with its screen. Mobile
+ * shows them as a submenu, desktop as the Setting group. Changing settings takes the owner
+ * role or store.*; any member reads them. */
+export const SETTINGS: MenuEntry[] = [
+  { key: 'safety-stock', label: 'menu.safetyStock', path: 'setting/safety-stock' },
+  { key: 'unit-of-measurement', label: 'menu.unitOfMeasurement', path: 'setting/unit-of-measurement' },
+  {
+    key: 'unit-of-measurement-create',
+    label: 'menu.unitOfMeasurementCreate',
+    path: 'setting/unit-of-measurement-create',
+    roles: ['owner'],
+    permissions: ['store.*'],
+  },
+];
+
 /** Desktop groups in SPEC order: Overviews, Order management, Product list, Sales channels,
  * Stock management, Customer detail, Setting. Groups whose screens do not exist yet are
  * absent; they join here with their screens. */
@@ -41,10 +56,8 @@ export const MENU: MenuGroup[] = [
     label: 'menu.customers',
     items: [{ key: 'customer-list', label: 'menu.customerList', path: 'customer-list', permissions: ['store.customer.read'] }],
   },
+  { key: 'settings', label: 'menu.settings', items: SETTINGS },
 ];
-
-/** Settings children shown on mobile as a submenu; each arrives with its screen. */
-export const SETTINGS: MenuEntry[] = [];
 
 export interface Viewer {
   permission: string;

@@ -29,6 +29,8 @@ const SKU_READ: RouteMeta = { store: true, permissions: ['product.sku.read'] };
 const SKU_CREATE: RouteMeta = { store: true, permissions: ['product.sku.create'] };
 const SKU_EDIT: RouteMeta = { store: true, permissions: ['product.sku.edit'] };
 const ADJUST_READ: RouteMeta = { store: true, permissions: ['wms.goodsAdjust.read'] };
+const SETTINGS_READ: RouteMeta = { store: true };
+const SETTINGS_EDIT: RouteMeta = { store: true, roles: ['owner'], permissions: ['store.*'] };
 
 /** Sends everyone to the maintenance screen while the service says so. */
 function Root() {
@@ -76,7 +78,14 @@ export function makeRouter() {
                 { path: 'customer-detail/:customerId/address-book/detail-edit', element: page(() => import('@/features/customers/AddressFormPage'), EDIT) },
                 { path: 'product-create/:channel/:productId?', element: page(() => import('@/features/products/ProductFormPage'), SKU_CREATE) },
                 { path: 'product-edit/:channel/:productId', element: page(() => import('@/features/products/ProductFormPage'), SKU_EDIT) },
+                { path: 'product-import-channel', element: page(() => import('@/features/products/import/ImportChannelPage'), SKU_CREATE) },
+                { path: 'product-import/:saleChannel/upload/:storeChannelId', element: page(() => import('@/features/products/import/ImportUploadPage'), SKU_CREATE) },
+                { path: 'product-import/:saleChannel/mapping/:storeChannelId', element: page(() => import('@/features/products/import/ImportMappingPage'), SKU_CREATE) },
+                { path: 'product-import/:saleChannel/result/:storeChannelId', element: page(() => import('@/features/products/import/ImportResultPage'), SKU_CREATE) },
                 { path: 'stock-management-goods-adjust', element: page(() => import('@/features/stock/GoodsAdjustPage'), ADJUST_READ) },
+                { path: 'setting/safety-stock', element: page(() => import('@/features/settings/SafetyStockPage'), SETTINGS_READ) },
+                { path: 'setting/unit-of-measurement', element: page(() => import('@/features/settings/UnitListPage'), SETTINGS_READ) },
+                { path: 'setting/unit-of-measurement-create', element: page(() => import('@/features/settings/UnitFormPage'), SETTINGS_EDIT) },
                 { path: '*', element: notFound() },
               ],
             },

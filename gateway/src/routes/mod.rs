@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod customers;
 pub mod products;
+pub mod settings;
 pub mod status;
 pub mod stores;
 pub mod users;
@@ -24,7 +25,7 @@ use crate::state::AppState;
 Bodies are snake_case JSON or form-encoded (nested keys in bracket form); query keys are kebab-case; \
 lists answer {data, total, limit, page, pages} and limit=-1 means all. Writes accept an Idempotency-Key header."),
     modifiers(&BearerAuth),
-    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "customers"), (name = "products"), (name = "wms"), (name = "status"))
+    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "status"))
 )]
 struct ApiDoc;
 
@@ -46,6 +47,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(users::router())
         .merge(stores::router())
         .merge(customers::router())
+        .merge(settings::router())
         .merge(products::router())
         .merge(status::router())
         .merge(wms::router())

@@ -16,7 +16,7 @@ use bo_kit::FieldError;
 use bo_proto::products::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::auth::StoreAuth;
@@ -32,6 +32,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_categories))
         .routes(routes!(sku_inventories))
         .routes(routes!(get_product, update_product, patch_product, delete_product))
+        .routes(routes!(import_products).layer(axum::extract::DefaultBodyLimit::max(MAX_IMPORT_BYTES + 64 * 1024)))
 }
 
 const READ: Access = Access { roles: &[], perms: &["product.sku.read"] };
@@ -652,4 +653,137 @@ async fn delete_product(State(state): State<AppState>, auth: StoreAuth, Path(id)
         return Err(ApiError::new(StatusCode::NOT_FOUND, "product_not_found"));
     }
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The largest spreadsheet accepted (SPEC §5 allows 1 to 100 items; files stay small).
+pub const MAX_IMPORT_BYTES: usize = 5 * 1024 * 1024;
+
+/// One row read from the spreadsheet.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportedRowBody {
+    /// Spreadsheet row number.
+    pub row: i64,
+    /// Product code (product_id).
+    pub code: String,
+    /// Product name (product_name).
+    pub name: String,
+    /// SKU code (seller_sku, else sku_id).
+    pub sku_code: String,
+    /// Variant (variation_value).
+    pub variant: String,
+    /// Price in baht.
+    pub price: String,
+}
+
+/// A problem with one row.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportRowErrorBody {
+    /// Spreadsheet row number.
+    pub row: i64,
+    /// Column or field.
+    pub field: String,
+    /// Message key.
+    pub code: String,
+}
+
+/// What an import read and did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportData {
+    /// Rows read without problems.
+    pub rows: Vec<ImportedRowBody>,
+    /// Products the file holds.
+    pub products: i64,
+    /// Products created (0 on a dry run).
+    pub created: i64,
+    /// Products skipped because the store already has their code.
+    pub skipped: i64,
+}
+
+/// An import's answer: `data` and per-row `errors` (SPEC §3 "Import results carry data and errors").
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportBody {
+    /// What was read and done.
+    pub data: ImportData,
+    /// Problems per row.
+    pub errors: Vec<ImportRowErrorBody>,
+}
+
+/// The multipart form of an import.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ImportForm {
+    /// The .xlsx file (at most 5 MB, 1 to 100 items).
+    #[schema(value_type = String, format = Binary)]
+    pub file: Vec<u8>,
+    /// Category for every imported product (required unless dry_run).
+    pub category_id: Option<i64>,
+    /// The sheet to read (default: the first).
+    pub sheet: Option<String>,
+    /// Only read and check.
+    pub dry_run: Option<bool>,
+}
+
+/// Imports products from an .xlsx file (multipart: file, category_id, sheet, dry_run).
+/// Rows of one product_id become one product with a variant per row; products whose code
+/// the store already has are skipped, so the same file twice creates nothing new. A wrong
+/// template answers 422 with `import_wrong_template` ('Wrong file, please upload valid file').
+#[utoipa::path(post, path = "/products/excel/import", tag = "products",
+    request_body(content = ImportForm, content_type = "multipart/form-data"),
+    responses((status = 200, body = ImportBody), (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn import_products(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    mut form: axum::extract::Multipart,
+) -> ApiResult<Json<ImportBody>> {
+    auth.require(CREATE)?;
+    let mut file = None;
+    let mut category_id = 0;
+    let mut sheet = String::new();
+    let mut dry_run = false;
+    let bad = || ApiError::bad_request("invalid_body");
+    while let Some(field) = form.next_field().await.map_err(|_| bad())? {
+        match field.name().unwrap_or("") {
+            "file" => {
+                let bytes = field
+                    .bytes()
+                    .await
+                    .map_err(|_| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"))?;
+                if bytes.len() > MAX_IMPORT_BYTES {
+                    return Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"));
+                }
+                file = Some(bytes.to_vec());
+            }
+            "category_id" => category_id = field.text().await.map_err(|_| bad())?.trim().parse().unwrap_or(0),
+            "sheet" => sheet = field.text().await.map_err(|_| bad())?,
+            "dry_run" => dry_run = matches!(field.text().await.map_err(|_| bad())?.trim(), "true" | "1"),
+            _ => {}
+        }
+    }
+    let file = file.ok_or_else(|| ApiError::invalid_field("file", "validation.required"))?;
+    let r = state
+        .products()
+        .import_products(auth.ctx().request(pb::ImportProductsRequest { file, sheet, category_id, dry_run }))
+        .await?
+        .into_inner();
+    Ok(Json(ImportBody {
+        data: ImportData {
+            rows: r
+                .rows
+                .into_iter()
+                .map(|x| ImportedRowBody {
+                    row: x.row,
+                    code: x.code,
+                    name: x.name,
+                    sku_code: x.sku_code,
+                    variant: x.variant,
+                    price: baht(x.price),
+                })
+                .collect(),
+            products: r.products,
+            created: r.created,
+            skipped: r.skipped,
+        },
+        errors: r.errors.into_iter().map(|e| ImportRowErrorBody { row: e.row, field: e.field, code: e.code }).collect(),
+    }))
 }

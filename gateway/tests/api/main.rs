@@ -7,6 +7,8 @@ mod helpers;
 mod auth;
 mod customers;
 mod distributed;
+mod import;
 mod products;
+mod settings;
 mod wire;
 mod wms;

@@ -152,3 +152,22 @@ async fn goods_adjust_moves_stock_and_the_view_follows(app: &TestApp) {
 }
 
 on_every_stack!(a_catalog_with_variants_over_the_wire, goods_adjust_moves_stock_and_the_view_follows);
+
+#[tokio::test]
+async fn the_demo_store_starts_with_a_catalog_in_stock() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = crate::helpers::config_in(&dir);
+    let db_url = cfg.database_url("stores", &cfg.services.stores);
+    let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
+    let t = app.store_token("owner@example.com", "demo1234", app.demo_store).await;
+    let list = eventually(&app, "/products/sku-inventories?limit=-1", &t, |v| {
+        v["data"]
+            .as_array()
+            .is_some_and(|rows| rows.len() >= 10 && rows.iter().all(|r| r["inventory"]["quantity"].as_i64() > Some(0)))
+    })
+    .await;
+    assert!(list["data"].as_array().unwrap().iter().any(|r| r["product_name"] == "กาแฟดอยช้าง คั่วกลาง 250 กรัม"));
+    let (_, count) = app.get("/products/count", &t).await;
+    assert_eq!(count["count"], 5);
+    app.stop().await;
+}

@@ -122,6 +122,11 @@ impl ProductsService for ProductsGrpc {
         Ok(Response::new(pb::GetSkusResponse { skus: self.repo.skus(who.store_id, &r.ids).await? }))
     }
 
+    async fn import_products(&self, req: Request<pb::ImportProductsRequest>) -> Rpc<pb::ImportProductsResponse> {
+        let who = actor(&req)?;
+        Ok(Response::new(self.import(who, req.into_inner()).await?))
+    }
+
     async fn list_sku_inventories(
         &self,
         req: Request<pb::ListSkuInventoriesRequest>,
@@ -137,6 +142,67 @@ impl ProductsService for ProductsGrpc {
 }
 
 impl ProductsGrpc {
+    /// Reads a spreadsheet and, unless it is a dry run, creates the products it holds.
+    /// Rows are grouped into products by product code; a product whose code the store
+    /// already has is skipped, so importing a file twice creates nothing new.
+    pub async fn import(&self, who: Actor, r: pb::ImportProductsRequest) -> bo_kit::Result<pb::ImportProductsResponse> {
+        let sheet = Some(r.sheet.trim()).filter(|s| !s.is_empty());
+        let parsed = crate::import::parse(&r.file, sheet).map_err(|e| Error::invalid_field("file", e.code()))?;
+        let mut errors: Vec<pb::ImportRowError> = parsed
+            .errors
+            .iter()
+            .map(|e| pb::ImportRowError { row: e.row as i64, field: e.field.clone(), code: e.code.clone() })
+            .collect();
+        let rows: Vec<pb::ImportedRow> = parsed
+            .rows
+            .iter()
+            .map(|row| pb::ImportedRow {
+                row: row.row as i64,
+                code: row.product_id.clone(),
+                name: row.product_name.clone(),
+                sku_code: crate::import_plan::sku_code(row),
+                variant: row.variation_value.clone(),
+                price: row.price_satang,
+            })
+            .collect();
+        // A dry run may come before a category is chosen: check the rest against any.
+        let category = if r.dry_run && r.category_id <= 0 { 1 } else { r.category_id };
+        let plan = crate::import_plan::plan(&parsed.rows, category);
+        let mut created = 0;
+        let mut skipped = 0;
+        if !r.dry_run {
+            self.check_category(r.category_id).await?;
+        }
+        for (product, row_numbers) in plan {
+            let product = match domain::validate(product) {
+                Ok(p) => p,
+                Err(e) => {
+                    for f in &e.fields {
+                        errors.push(pb::ImportRowError {
+                            row: row_numbers[0] as i64,
+                            field: f.field.clone(),
+                            code: f.code.clone(),
+                        });
+                    }
+                    continue;
+                }
+            };
+            if r.dry_run {
+                continue;
+            }
+            match self.repo.create(who, &product).await {
+                Ok(_) => created += 1,
+                Err(e) if e.code == "code_taken" => skipped += 1,
+                Err(e) => return Err(e),
+            }
+        }
+        if created > 0 {
+            self.relay.wake();
+        }
+        let products = crate::import_plan::product_count(&parsed.rows);
+        Ok(pb::ImportProductsResponse { rows, errors, created, skipped, products })
+    }
+
     async fn check_category(&self, id: i64) -> Result<(), Status> {
         if self.repo.categories().await?.iter().any(|c| c.id == id) {
             Ok(())

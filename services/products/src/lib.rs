@@ -4,6 +4,7 @@
 pub mod domain;
 pub mod grpc;
 pub mod import;
+pub mod import_plan;
 pub mod photos;
 pub mod store;
 

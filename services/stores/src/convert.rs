@@ -3,7 +3,8 @@
 use bo_kit::time::ms_to_timestamp;
 use bo_proto::stores::v1 as pb;
 
-use crate::store::{AddressRow, CustomerRow, MembershipRow, StoreRow, UserRow};
+use crate::domain::settings;
+use crate::store::{AddressRow, CustomerRow, MembershipRow, SafetyStockRow, StoreRow, UnitRow, UserRow};
 
 /// A user (never its password hash).
 pub fn user(u: &UserRow) -> pb::User {
@@ -122,6 +123,35 @@ pub fn customer(c: &CustomerRow) -> pb::Customer {
         updated_by: c.updated_by,
         create_time: Some(ms_to_timestamp(c.created_at)),
         update_time: Some(ms_to_timestamp(c.updated_at)),
+    }
+}
+
+/// A unit of measurement, with its quantity converted to the smallest base unit.
+pub fn unit(u: &UnitRow) -> pb::UnitOfMeasurement {
+    let (converted_quantity, converted_unit) = settings::converted(u.quantity, &u.base_unit);
+    pb::UnitOfMeasurement {
+        id: u.id,
+        store_id: u.store_id,
+        name: u.name.clone(),
+        quantity: u.quantity,
+        base_unit: u.base_unit.clone(),
+        converted_quantity,
+        converted_unit: converted_unit.to_string(),
+        created_by: u.created_by,
+        updated_by: u.updated_by,
+        create_time: Some(ms_to_timestamp(u.created_at)),
+        update_time: Some(ms_to_timestamp(u.updated_at)),
+    }
+}
+
+/// A safety-stock setting.
+pub fn safety_stock(h: &SafetyStockRow) -> pb::SafetyStockHistory {
+    pb::SafetyStockHistory {
+        id: h.id,
+        store_id: h.store_id,
+        amount: h.amount,
+        created_by: h.created_by,
+        create_time: Some(ms_to_timestamp(h.created_at)),
     }
 }
 

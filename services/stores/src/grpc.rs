@@ -10,6 +10,7 @@ use tonic::{Request, Response, Status};
 use crate::convert;
 use crate::domain::customer::{self, AddressDraft, AddressPatch, CustomerDraft};
 use crate::domain::roles::status;
+use crate::domain::settings::{self, UnitDraft, UnitPatch};
 use crate::domain::store::StorePatch;
 use crate::domain::user;
 use crate::store::{Idempotency, Repo};
@@ -315,6 +316,72 @@ impl StoresService for StoresGrpc {
         let row = self.repo.set_default_address(ctx.store_id, ctx.user_id, r.customer_id, r.id).await?;
         self.relay.wake();
         ok(pb::SetDefaultAddressResponse { address: Some(convert::address(&row)) })
+    }
+
+    async fn list_units_of_measurement(
+        &self,
+        req: Request<pb::ListUnitsOfMeasurementRequest>,
+    ) -> Rpc<pb::ListUnitsOfMeasurementResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let (rows, page) = self.repo.units(ctx.store_id, convert::page_request(r.page.as_ref())).await?;
+        ok(pb::ListUnitsOfMeasurementResponse {
+            units: rows.iter().map(convert::unit).collect(),
+            page: Some(convert::page(&page)),
+        })
+    }
+
+    async fn create_unit_of_measurement(
+        &self,
+        req: Request<pb::CreateUnitOfMeasurementRequest>,
+    ) -> Rpc<pb::CreateUnitOfMeasurementResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let u = settings::validate_unit(UnitDraft { name: r.name, quantity: r.quantity, base_unit: r.base_unit })?;
+        let row = self.repo.create_unit(ctx.store_id, ctx.user_id, &u).await?;
+        ok(pb::CreateUnitOfMeasurementResponse { unit: Some(convert::unit(&row)) })
+    }
+
+    async fn update_unit_of_measurement(
+        &self,
+        req: Request<pb::UpdateUnitOfMeasurementRequest>,
+    ) -> Rpc<pb::UpdateUnitOfMeasurementResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let cur = self.repo.unit(ctx.store_id, r.id).await?;
+        let current = UnitDraft { name: cur.name, quantity: cur.quantity.to_string(), base_unit: cur.base_unit };
+        let patch = UnitPatch { name: r.name, quantity: r.quantity, base_unit: r.base_unit };
+        let u = settings::validate_unit(patch.over(current))?;
+        let row = self.repo.update_unit(ctx.store_id, ctx.user_id, r.id, &u).await?;
+        ok(pb::UpdateUnitOfMeasurementResponse { unit: Some(convert::unit(&row)) })
+    }
+
+    async fn delete_unit_of_measurement(
+        &self,
+        req: Request<pb::DeleteUnitOfMeasurementRequest>,
+    ) -> Rpc<pb::DeleteUnitOfMeasurementResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        self.repo.delete_unit(ctx.store_id, req.into_inner().id).await?;
+        ok(pb::DeleteUnitOfMeasurementResponse {})
+    }
+
+    async fn create_safety_stock_history(
+        &self,
+        req: Request<pb::CreateSafetyStockHistoryRequest>,
+    ) -> Rpc<pb::CreateSafetyStockHistoryResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let amount = settings::validate_amount(&req.into_inner().amount)?;
+        let row = self.repo.record_safety_stock(ctx.store_id, ctx.user_id, amount).await?;
+        ok(pb::CreateSafetyStockHistoryResponse { history: Some(convert::safety_stock(&row)) })
+    }
+
+    async fn get_latest_safety_stock(
+        &self,
+        req: Request<pb::GetLatestSafetyStockRequest>,
+    ) -> Rpc<pb::GetLatestSafetyStockResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let row = self.repo.latest_safety_stock(ctx.store_id).await?;
+        ok(pb::GetLatestSafetyStockResponse { history: Some(convert::safety_stock(&row)) })
     }
 
     async fn begin_idempotent_request(

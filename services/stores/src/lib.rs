@@ -1,5 +1,6 @@
 //! The stores service: users and sessions, stores, roles and memberships, customers and
-//! their address books, and the gateway's idempotency keys.
+//! their address books, store settings (units of measurement, safety-stock history), and the
+//! gateway's idempotency keys.
 
 pub mod convert;
 pub mod demo;

@@ -14,6 +14,9 @@ use crate::domain::customer::{AddressDraft, CustomerDraft};
 use crate::domain::roles::{self, Permission};
 use crate::domain::store::StorePatch;
 
+mod settings;
+pub use settings::{SafetyStockRow, UnitRow};
+
 /// A user row.
 #[derive(Debug, Clone, FromRow)]
 pub struct UserRow {

@@ -146,6 +146,150 @@ async fn search_matches_name_or_phone_and_pages_in_the_database(db: Db) {
     assert_eq!(list("%", 1, 10).await.page.unwrap().total, 0);
 }
 
+fn unit(name: &str, quantity: &str, base_unit: &str) -> pb::CreateUnitOfMeasurementRequest {
+    pb::CreateUnitOfMeasurementRequest { name: name.into(), quantity: quantity.into(), base_unit: base_unit.into() }
+}
+
+fn code(s: tonic::Status) -> String {
+    bo_kit::Error::from(s).code.to_string()
+}
+
+async fn units_have_unique_names_per_store_and_page_in_the_database(db: Db) {
+    let s = service(&db).await;
+    let ctx = owner(&s, "a@example.com").await;
+    let u = s
+        .grpc
+        .create_unit_of_measurement(ctx.request(unit(" แพ็ค  6 ", "6", "piece")))
+        .await
+        .unwrap()
+        .into_inner()
+        .unit
+        .unwrap();
+    assert_eq!((u.name.as_str(), u.quantity, u.base_unit.as_str()), ("แพ็ค 6", 6, "piece"));
+    assert_eq!((u.created_by, u.store_id), (ctx.user_id, ctx.store_id));
+
+    // The same name, whatever its case and spacing, is refused in the store.
+    let dup = s.grpc.create_unit_of_measurement(ctx.request(unit("แพ็ค 6", "12", "piece"))).await.unwrap_err();
+    assert_eq!(code(dup), "unit_name_duplicate");
+    s.grpc.create_unit_of_measurement(ctx.request(unit("Box", "1", "box"))).await.unwrap();
+    let dup = s.grpc.create_unit_of_measurement(ctx.request(unit(" BOX ", "2", "box"))).await.unwrap_err();
+    assert_eq!(code(dup), "unit_name_duplicate");
+    // Another store may use it.
+    let other = owner(&s, "b@example.com").await;
+    s.grpc.create_unit_of_measurement(other.request(unit("แพ็ค 6", "6", "piece"))).await.unwrap();
+
+    // Rules: the service reads numbers as entered.
+    let bad = s.grpc.create_unit_of_measurement(ctx.request(unit("", "หก", "litre"))).await.unwrap_err();
+    let e = bo_kit::Error::from(bad);
+    let fields: Vec<(&str, &str)> = e.fields.iter().map(|f| (f.field.as_str(), f.code.as_str())).collect();
+    assert_eq!(
+        fields,
+        vec![
+            ("name", "validation.required"),
+            ("quantity", "validation.quantity"),
+            ("base_unit", "validation.unit_type")
+        ]
+    );
+
+    // A patch changes what it names; renaming onto another unit's name is refused.
+    let dozen = s
+        .grpc
+        .update_unit_of_measurement(ctx.request(pb::UpdateUnitOfMeasurementRequest {
+            id: u.id,
+            quantity: Some("2".into()),
+            base_unit: Some("dozen".into()),
+            ..Default::default()
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .unit
+        .unwrap();
+    assert_eq!((dozen.name.as_str(), dozen.converted_quantity, dozen.converted_unit.as_str()), ("แพ็ค 6", 24, "piece"));
+    let clash = s
+        .grpc
+        .update_unit_of_measurement(ctx.request(pb::UpdateUnitOfMeasurementRequest {
+            id: u.id,
+            name: Some("box".into()),
+            ..Default::default()
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(code(clash), "unit_name_duplicate");
+    // Another store's unit is not found from this one.
+    let theirs = s.grpc.list_units_of_measurement(other.request(Default::default())).await.unwrap().into_inner();
+    let theirs = theirs.units[0].id;
+    let nf = s
+        .grpc
+        .update_unit_of_measurement(
+            ctx.request(pb::UpdateUnitOfMeasurementRequest { id: theirs, ..Default::default() }),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(code(nf), "unit_not_found");
+    let nf = s.grpc.delete_unit_of_measurement(ctx.request(pb::DeleteUnitOfMeasurementRequest { id: theirs })).await;
+    assert_eq!(code(nf.unwrap_err()), "unit_not_found");
+
+    // Paging: newest first, clamped, -1 for all.
+    for i in 0..21 {
+        s.grpc.create_unit_of_measurement(ctx.request(unit(&format!("ลัง {i}"), "24", "carton"))).await.unwrap();
+    }
+    let list = |page: i64, limit: i64| {
+        let req = ctx.request(pb::ListUnitsOfMeasurementRequest { page: Some(pb::PageRequest { page, limit }) });
+        let grpc = s.grpc.clone();
+        async move { grpc.list_units_of_measurement(req).await.unwrap().into_inner() }
+    };
+    let first = list(1, 10).await;
+    let p = first.page.unwrap();
+    assert_eq!((first.units.len(), p.total, p.pages), (10, 23, 3));
+    assert_eq!(first.units[0].name, "ลัง 20", "newest first");
+    assert_eq!(list(99, 10).await.page.unwrap().page, 3, "page clamped");
+    assert_eq!(list(3, 10).await.units.len(), 3);
+    assert_eq!(list(1, -1).await.units.len(), 23);
+
+    // Delete.
+    s.grpc.delete_unit_of_measurement(ctx.request(pb::DeleteUnitOfMeasurementRequest { id: u.id })).await.unwrap();
+    assert_eq!(list(1, -1).await.units.len(), 22);
+    // The name is free again.
+    s.grpc.create_unit_of_measurement(ctx.request(unit("แพ็ค 6", "6", "piece"))).await.unwrap();
+}
+
+async fn the_latest_safety_stock_is_the_newest_setting(db: Db) {
+    let s = service(&db).await;
+    let ctx = owner(&s, "a@example.com").await;
+    let other = owner(&s, "b@example.com").await;
+    let latest = |c: CallCtx| {
+        let grpc = s.grpc.clone();
+        async move { grpc.get_latest_safety_stock(c.request(pb::GetLatestSafetyStockRequest {})).await }
+    };
+    assert_eq!(code(latest(ctx).await.unwrap_err()), "safety_stock_not_set");
+
+    let set = |c: CallCtx, amount: &str| {
+        let grpc = s.grpc.clone();
+        let req = c.request(pb::CreateSafetyStockHistoryRequest { amount: amount.into() });
+        async move { grpc.create_safety_stock_history(req).await }
+    };
+    let first = set(ctx, "10").await.unwrap().into_inner().history.unwrap();
+    assert_eq!((first.amount, first.created_by), (10, ctx.user_id));
+    set(ctx, "0").await.unwrap();
+    set(other, "99").await.unwrap();
+    let e = bo_kit::Error::from(set(ctx, "-3").await.unwrap_err());
+    assert_eq!((e.fields[0].field.as_str(), e.fields[0].code.as_str()), ("amount", "validation.quantity"));
+    let e = bo_kit::Error::from(set(ctx, " ").await.unwrap_err());
+    assert_eq!(e.fields[0].code, "validation.required");
+
+    let got = latest(ctx).await.unwrap().into_inner().history.unwrap();
+    assert_eq!((got.amount, got.store_id), (0, ctx.store_id), "the newest of this store");
+    assert_eq!(latest(other).await.unwrap().into_inner().history.unwrap().amount, 99);
+    let kept: i64 = sqlx::query("SELECT COUNT(*) FROM store_safety_stock_histories WHERE store_id = $1")
+        .bind(ctx.store_id)
+        .fetch_one(db.pool())
+        .await
+        .unwrap()
+        .get(0);
+    assert_eq!(kept, 2, "every setting is kept");
+}
+
 macro_rules! on_both_databases {
     ($($name:ident),*) => {
         mod sqlite { $(#[tokio::test] async fn $name() { let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await; })* }
@@ -157,5 +301,7 @@ macro_rules! on_both_databases {
 
 on_both_databases!(
     customers_keep_one_default_address_and_unique_phones,
-    search_matches_name_or_phone_and_pages_in_the_database
+    search_matches_name_or_phone_and_pages_in_the_database,
+    units_have_unique_names_per_store_and_page_in_the_database,
+    the_latest_safety_stock_is_the_newest_setting
 );

@@ -11,9 +11,11 @@ const ICONS: Record<string, React.ReactNode> = {
   products: <ShoppingOutlined />,
   stock: <DatabaseOutlined />,
   customers: <TeamOutlined />,
+  settings: <SettingOutlined />,
 };
 
-/** Desktop: groups in SPEC order. Mobile: the same, with settings as a submenu. */
+/** Desktop: groups in SPEC order, Setting last. Mobile: the same, with settings as the submenu of
+ * the available settings screens. */
 export function Sidebar({ mobile, onNavigate }: { mobile?: boolean; onNavigate?: () => void }) {
   const { t } = useTranslation('common');
   const { storeId } = useParams();
@@ -23,7 +25,7 @@ export function Sidebar({ mobile, onNavigate }: { mobile?: boolean; onNavigate?:
   const hiding = useAppSelector((s) => s.store.menuHidingList) ?? [];
   if (!storeId || !login) return null;
   const viewer = { permission: login.permission, permissions: login.permissions };
-  const groups = visibleMenu(MENU, viewer, hiding);
+  const groups = visibleMenu(mobile ? MENU.filter((g) => g.key !== 'settings') : MENU, viewer, hiding);
   const settings = mobile ? visibleEntries(SETTINGS, viewer, hiding) : [];
   const items = groups.map((g) => ({
     key: g.key,
@@ -39,7 +41,11 @@ export function Sidebar({ mobile, onNavigate }: { mobile?: boolean; onNavigate?:
       children: settings.map((e) => ({ key: `/${storeId}/${e.path}`, label: t(e.label) })),
     });
   }
-  const selected = items.flatMap((g) => g.children.map((c) => c.key)).find((k) => location.pathname.startsWith(k));
+  // The longest match: /setting/unit-of-measurement-create is not /setting/unit-of-measurement.
+  const selected = items
+    .flatMap((g) => g.children.map((c) => c.key))
+    .filter((k) => location.pathname.startsWith(k))
+    .sort((a, b) => b.length - a.length)[0];
   return (
     <Menu
       mode="inline"

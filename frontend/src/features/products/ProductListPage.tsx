@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, Select, Space, Table, Tag, Typography } from 'antd';
-import { PlusOutlined } from '@ant-design/icons';
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 
@@ -112,6 +112,11 @@ export default function ProductListPage() {
             onChange={(v?: string) => setParam('status', v)}
             options={['active', 'inactive'].map((s) => ({ value: s, label: t(`products:status.${s}`) }))}
           />
+          {canCreate ? (
+            <Button icon={<UploadOutlined />} onClick={() => navigate(`/${id}/product-import-channel`)} data-testid="product-import">
+              {t('products:list.import')}
+            </Button>
+          ) : null}
           {canCreate ? (
             <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/${id}/product-create/${STORE_CHANNEL}`)} data-testid="product-create">
               {t('products:list.create')}

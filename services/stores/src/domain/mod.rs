@@ -2,6 +2,7 @@
 
 pub mod customer;
 pub mod roles;
+pub mod settings;
 pub mod store;
 pub mod user;
 
@@ -25,6 +26,8 @@ pub mod msg {
     pub const COUNTRY: &str = "validation.country";
     /// A password needs at least 8 characters.
     pub const PASSWORD_SHORT: &str = "validation.password_short";
+    /// Not a whole number in range.
+    pub const QUANTITY: &str = "validation.quantity";
 }
 
 /// Collects field errors.

@@ -38,6 +38,16 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    importProducts: build.mutation<
+      ImportProductsApiResponse,
+      ImportProductsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/excel/import`,
+        method: "POST",
+        body: queryArg.importForm,
+      }),
+    }),
     skuInventories: build.query<
       SkuInventoriesApiResponse,
       SkuInventoriesApiArg
@@ -109,6 +119,10 @@ export type CountProductsApiResponse = /** status 200  */ CountBody;
 export type CountProductsApiArg = {
   /** active or inactive (all when absent). */
   status?: string;
+};
+export type ImportProductsApiResponse = /** status 200  */ ImportBody;
+export type ImportProductsApiArg = {
+  importForm: ImportForm;
 };
 export type SkuInventoriesApiResponse = /** status 200  */ ListSkuInventoryBody;
 export type SkuInventoriesApiArg = {
@@ -393,6 +407,54 @@ export type CountBody = {
   /** How many. */
   count: number;
 };
+export type ImportedRowBody = {
+  /** Product code (product_id). */
+  code: string;
+  /** Product name (product_name). */
+  name: string;
+  /** Price in baht. */
+  price: string;
+  /** Spreadsheet row number. */
+  row: number;
+  /** SKU code (seller_sku, else sku_id). */
+  skuCode: string;
+  /** Variant (variation_value). */
+  variant: string;
+};
+export type ImportData = {
+  /** Products created (0 on a dry run). */
+  created: number;
+  /** Products the file holds. */
+  products: number;
+  /** Rows read without problems. */
+  rows: ImportedRowBody[];
+  /** Products skipped because the store already has their code. */
+  skipped: number;
+};
+export type ImportRowErrorBody = {
+  /** Message key. */
+  code: string;
+  /** Column or field. */
+  field: string;
+  /** Spreadsheet row number. */
+  row: number;
+};
+export type ImportBody = {
+  /** What was read and done. */
+  data: ImportData;
+  /** Problems per row. */
+  errors: ImportRowErrorBody[];
+};
+export type ImportForm = {
+  /** Category for every imported product (required unless dry_run). */
+  categoryId?: number | null;
+  /** Only read and check. */
+  dryRun?: boolean | null;
+  /** The .xlsx file (at most 5 MB, 1 to 100 items). */
+  file: Blob;
+  /** The sheet to read (default: the first). */
+  sheet?: string | null;
+};
 export type ListSkuInventoryBody = {
   /** The rows. */
   data: {
@@ -431,6 +493,7 @@ export const {
   useCreateProductMutation,
   useListCategoriesQuery,
   useCountProductsQuery,
+  useImportProductsMutation,
   useSkuInventoriesQuery,
   useGetProductQuery,
   useUpdateProductMutation,

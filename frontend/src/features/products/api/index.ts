@@ -16,6 +16,24 @@ export const productsApi = enhancedApi
     },
   });
 
+/** The spreadsheet import, as multipart (the generated endpoint cannot carry a file). */
+const importApi = productsApi.injectEndpoints({
+  endpoints: (build) => ({
+    importProductsFile: build.mutation<ImportBody, { file: File; categoryId?: number; dryRun: boolean }>({
+      query: ({ file, categoryId, dryRun }) => {
+        const form = new FormData();
+        form.append('file', file);
+        form.append('dry_run', String(dryRun));
+        if (categoryId) form.append('category_id', String(categoryId));
+        return { url: '/products/excel/import', method: 'POST', body: form };
+      },
+      invalidatesTags: (_r, _e, a) => (a.dryRun ? [] : [{ type: 'Product', id: 'LIST' }, { type: 'Inventory', id: 'LIST' }]),
+    }),
+  }),
+});
+
+export const { useImportProductsFileMutation } = importApi;
+
 export const {
   useListProductsQuery,
   useLazyListProductsQuery,
@@ -28,7 +46,8 @@ export const {
   usePatchProductMutation,
   useDeleteProductMutation,
 } = productsApi;
-export type { ProductBody, ProductInput, SkuBody } from './endpoints.gen';
+export type { ProductBody, ProductInput, SkuBody, ImportBody } from './endpoints.gen';
+import type { ImportBody } from './endpoints.gen';
 import type { ListCategoryBody, ListSkuInventoryBody } from './endpoints.gen';
 export type SkuInventoryBody = ListSkuInventoryBody['data'][number];
 export type CategoryBody = ListCategoryBody['data'][number];

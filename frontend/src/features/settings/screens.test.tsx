@@ -1,0 +1,124 @@
+import { fireEvent, render, screen } from '@testing-library/react';
+import userEventLib from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+
+import { currentStoreSet, loggedIn, storeEntered } from '@/app/session';
+import { makeStore } from '@/app/store';
+import SafetyStockPage from './SafetyStockPage';
+import UnitFormPage from './UnitFormPage';
+
+// antd's forms schedule work through MessageChannel, which jsdom lacks: a timer stands in.
+class Port {
+  onmessage: ((e: { data: unknown }) => void) | null = null;
+  peer: Port | null = null;
+  postMessage(data: unknown) {
+    setTimeout(() => this.peer?.onmessage?.({ data }), 0);
+  }
+  close() {}
+}
+class TimerChannel {
+  port1 = new Port();
+  port2 = new Port();
+  constructor() {
+    this.port1.peer = this.port2;
+    this.port2.peer = this.port1;
+  }
+}
+if (typeof globalThis.MessageChannel === 'undefined') Object.assign(globalThis, { MessageChannel: TimerChannel });
+// Select's dropdown measures itself; jsdom has no ResizeObserver.
+class NoResizeObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+if (typeof globalThis.ResizeObserver === 'undefined') Object.assign(globalThis, { ResizeObserver: NoResizeObserver });
+
+type Reply = { status: number; body?: unknown };
+
+// antd forms render slowly in jsdom; checking pointer-events through antd's styles is slower still.
+jest.setTimeout(20_000);
+const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
+
+/** Answers each call in turn and remembers what was sent. */
+function serve(...replies: Reply[]) {
+  const sent: { url: string; method: string; body: string }[] = [];
+  global.fetch = jest.fn(async (input: RequestInfo | URL) => {
+    const req = input as Request;
+    sent.push({ url: req.url, method: req.method, body: await req.text() });
+    const r = replies.shift() ?? { status: 200, body: {} };
+    return new Response(r.body === undefined ? null : JSON.stringify(r.body), { status: r.status, headers: { 'content-type': 'application/json' } });
+  }) as jest.Mock;
+  return sent;
+}
+
+function renderAt(path: string, permission = 'owner', permissions: string[] = []) {
+  const store = makeStore();
+  store.dispatch(loggedIn({ token: 'user', user: { id: 1, email: 'a@b.co', name: 'A' } }));
+  store.dispatch(storeEntered({ storeId: 1, login: { token: 'store', permission, permissions, roleName: permission, expiresAt: '' } }));
+  store.dispatch(currentStoreSet(1));
+  render(
+    <Provider store={store}>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          <Route path="/:storeId/setting/unit-of-measurement-create" element={<UnitFormPage />} />
+          <Route path="/:storeId/setting/unit-of-measurement" element={<p>list</p>} />
+          <Route path="/:storeId/setting/safety-stock" element={<SafetyStockPage />} />
+        </Routes>
+      </MemoryRouter>
+    </Provider>,
+  );
+}
+
+describe('unit of measurement form', () => {
+  it('checks the fields as the server does', async () => {
+    const sent = serve();
+    renderAt('/1/setting/unit-of-measurement-create');
+    await userEvent.click(screen.getByTestId('unit-save'));
+    expect(await screen.findAllByText('This field is required')).toHaveLength(3);
+    fireEvent.change(screen.getByTestId('field-quantity'), { target: { value: '1.5' } });
+    expect(await screen.findByText('Not a valid quantity')).toBeInTheDocument();
+    expect(sent).toHaveLength(0);
+  });
+
+  it('offers the six unit types translated and shows a duplicate name under the name', async () => {
+    const sent = serve({ status: 409, body: { error: { code: 'unit_name_duplicate', message_key: 'error.unit_name_duplicate', message: 'x' } } });
+    renderAt('/1/setting/unit-of-measurement-create');
+    fireEvent.change(screen.getByTestId('field-name'), { target: { value: 'Pack 6' } });
+    fireEvent.change(screen.getByTestId('field-quantity'), { target: { value: '6' } });
+    // (getByRole is slow over antd's DOM in jsdom.)
+    await userEvent.click(screen.getByTestId('unit-form').querySelector('[role="combobox"]') as HTMLElement);
+    for (const label of ['Dozen', 'Pack', 'Carton', 'Box', 'Sack']) expect(await screen.findByText(label)).toBeInTheDocument();
+    await userEvent.click(await screen.findByText('Piece'));
+    await userEvent.click(screen.getByTestId('unit-save'));
+    expect(await screen.findByText('This unit name already exists in the store')).toBeInTheDocument();
+    expect(sent[0].url).toMatch(/\/api\/stores\/1\/store-unit-of-measurements$/);
+    expect(new URLSearchParams(sent[0].body).get('base_unit')).toBe('piece');
+    expect(new URLSearchParams(sent[0].body).get('quantity')).toBe('6');
+  });
+});
+
+describe('safety stock', () => {
+  it('says when none is set and records a new one', async () => {
+    const sent = serve(
+      { status: 404, body: { error: { code: 'safety_stock_not_set', message_key: 'error.safety_stock_not_set', message: 'x' } } },
+      { status: 201, body: { id: 1, amount: 12, created_by: 1, created_at: '2025-01-02T03:04:05Z' } },
+      { status: 200, body: { id: 1, amount: 12, created_by: 1, created_at: '2025-01-02T03:04:05Z' } },
+    );
+    renderAt('/1/setting/safety-stock');
+    expect(await screen.findByTestId('safety-stock-not-set')).toHaveTextContent('Not set yet');
+    fireEvent.change(screen.getByTestId('field-amount'), { target: { value: '12' } });
+    await userEvent.click(screen.getByTestId('safety-stock-save'));
+    expect(await screen.findByTestId('safety-stock-amount')).toHaveTextContent('12 units');
+    expect(sent[1]).toMatchObject({ method: 'POST', body: 'amount=12' });
+    expect(sent[1].url).toMatch(/\/api\/stores\/store-safety-stock-histories$/);
+    expect(sent[2].url).toMatch(/\/api\/stores\/1\/store-safety-stock-histories\/lastest$/);
+  });
+
+  it('is read-only without store.*', async () => {
+    serve({ status: 200, body: { id: 1, amount: 5, created_by: 1, created_at: '2025-01-02T03:04:05Z' } });
+    renderAt('/1/setting/safety-stock', 'cashier', ['store.customer.*']);
+    expect(await screen.findByTestId('safety-stock-amount')).toHaveTextContent('5 units');
+    expect(screen.queryByTestId('safety-stock-form')).toBeNull();
+  });
+});

@@ -1,0 +1,56 @@
+import en from '@/locales/en/settings.json';
+import th from '@/locales/th/settings.json';
+import { BASE_UNITS, baseUnitKey, checkAmount, checkQuantity, fieldMessageKeys, formErrors, formField, isBaseUnit } from './units';
+
+describe('unit of measurement rules', () => {
+  it('takes whole quantities from 1, as the service does', () => {
+    for (const ok of ['1', '6', ' 12 ', '1,000', '6.0', '1000000']) expect(checkQuantity(ok)).toBeNull();
+    for (const bad of ['0', '-1', '1.5', 'abc', '6 ชิ้น', '๖', '1000001', '.', ',']) expect(checkQuantity(bad)).toBe('validation.quantity');
+    expect(checkQuantity('  ')).toBe('validation.required');
+  });
+
+  it('takes safety stocks from 0', () => {
+    expect(checkAmount('0')).toBeNull();
+    expect(checkAmount('25')).toBeNull();
+    expect(checkAmount('')).toBe('validation.required');
+    expect(checkAmount('-5')).toBe('validation.quantity');
+    expect(checkAmount('2.5')).toBe('validation.quantity');
+  });
+
+  it('offers the six unit types of SPEC §9, each translated in both languages', () => {
+    expect([...BASE_UNITS]).toEqual(['piece', 'dozen', 'pack', 'carton', 'box', 'sack']);
+    for (const u of BASE_UNITS) {
+      expect(isBaseUnit(u)).toBe(true);
+      expect(baseUnitKey(u)).toBe(`settings:baseUnits.${u}`);
+      expect(en.baseUnits[u]).toBeTruthy();
+      expect(th.baseUnits[u]).toBeTruthy();
+    }
+    expect(isBaseUnit('litre')).toBe(false);
+    expect(baseUnitKey('litre')).toBe('litre');
+  });
+
+  it('maps server field errors onto the form', () => {
+    expect(formField('base_unit')).toBe('baseUnit');
+    expect(fieldMessageKeys('validation.unit_type')).toEqual(['settings:validation.unit_type', 'common:validation.unit_type']);
+    expect(en.validation.unit_type).toBeTruthy();
+  });
+
+  it('puts server refusals on the form', () => {
+    expect(formErrors(null)).toBeNull();
+    expect(formErrors({ code: 'unit_name_duplicate' })).toEqual([{ name: 'name', keys: ['settings:errors.unit_name_duplicate'] }]);
+    expect(
+      formErrors({
+        code: 'validation_failed',
+        fields: [
+          { field: 'quantity', code: 'validation.quantity' },
+          { field: 'base_unit', code: 'validation.unit_type' },
+          { field: 'quantity', code: 'validation.required' },
+        ],
+      }),
+    ).toEqual([
+      { name: 'quantity', keys: ['settings:validation.quantity', 'common:validation.quantity'] },
+      { name: 'baseUnit', keys: ['settings:validation.unit_type', 'common:validation.unit_type'] },
+    ]);
+    expect(formErrors({ code: 'forbidden' })).toBeNull();
+  });
+});

@@ -1,0 +1,74 @@
+// Rules and wording of the store settings (SPEC §5, §9), mirroring the stores service's:
+// a unit's quantity is a whole number from 1, a safety stock a whole number from 0, and the
+// base unit one of the six types. Checks return message keys; `t` translates them.
+import { MSG } from '@/shared/form/rules';
+
+/** The base unit types of SPEC §9, in the order the form offers them. */
+export const BASE_UNITS = ['piece', 'dozen', 'pack', 'carton', 'box', 'sack'] as const;
+export type BaseUnit = (typeof BASE_UNITS)[number];
+
+export const NAME_MAX = 100;
+export const QUANTITY_MAX = 1_000_000;
+export const AMOUNT_MAX = 1_000_000_000;
+
+function wholeNumber(v: string, min: number, max: number): string | null {
+  const s = v.trim();
+  if (!s) return MSG.required;
+  const m = /^([\d,]+)(?:\.0*)?$/.exec(s);
+  const digits = m ? m[1].replace(/,/g, '') : '';
+  if (!digits) return 'validation.quantity';
+  const n = Number(digits);
+  return n >= min && n <= max ? null : 'validation.quantity';
+}
+
+/** A unit's quantity: required, a whole number from 1. */
+export function checkQuantity(v: string): string | null {
+  return wholeNumber(v, 1, QUANTITY_MAX);
+}
+
+/** A safety stock: required, a whole number from 0. */
+export function checkAmount(v: string): string | null {
+  return wholeNumber(v, 0, AMOUNT_MAX);
+}
+
+export function isBaseUnit(v: string): v is BaseUnit {
+  return (BASE_UNITS as readonly string[]).includes(v);
+}
+
+/** The i18n key (namespace `settings`) of a base unit's name; unknown types show as sent. */
+export function baseUnitKey(unit: string): string {
+  return isBaseUnit(unit) ? `settings:baseUnits.${unit}` : unit;
+}
+
+/** The keys to try for a server's field code: this feature's own first, then `common`'s. */
+export function fieldMessageKeys(code: string): string[] {
+  return [`settings:${code}`, `common:${code}`];
+}
+
+/** Server field names (snake_case) as the form's (camelCase). */
+export function formField(field: string): string {
+  return field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+}
+
+export interface FormFieldError {
+  /** The form's field name. */
+  name: string;
+  /** Message keys to try, in order. */
+  keys: string[];
+}
+
+/** What a server refusal puts on a settings form: field rules under their fields, a
+ * duplicate unit name under the name. Null when the refusal is not the form's. */
+export function formErrors(error: { code: string; fields?: { field: string; code: string }[] } | null): FormFieldError[] | null {
+  if (!error) return null;
+  if (error.code === 'unit_name_duplicate') return [{ name: 'name', keys: ['settings:errors.unit_name_duplicate'] }];
+  const seen = new Set<string>();
+  const out: FormFieldError[] = [];
+  for (const f of error.fields ?? []) {
+    const name = formField(f.field);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    out.push({ name, keys: fieldMessageKeys(f.code) });
+  }
+  return out.length > 0 ? out : null;
+}

@@ -1,0 +1,375 @@
+//! `make bench`: throughput and latency through the gateway, in `target=all` (SQLite,
+//! in-process bus) and in the distributed setup (separate processes, PostgreSQL, NATS;
+//! needs TEST_DATABASE_URL and TEST_NATS_URL, else that half is skipped and says so).
+//!
+//! - product list: GET /api/products (10,000 products, pages and searches)
+//! - SKU inventory list: GET /api/products/sku-inventories
+//! - stock reservation: wms Reserve (one unit, a new reference each) over gRPC on loopback;
+//!   no HTTP route reserves stock until orders arrive
+//!
+//! 16 concurrent clients, a fixed number of requests each; requests per second and p50/p99.
+
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bo_gateway::config::Config;
+use bo_kit::config::Secret;
+use bo_kit::grpc::{self, CallCtx};
+use bo_kit::testing::{self, Backend};
+use bo_proto::wms::v1 as wpb;
+use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
+use serde_json::{json, Value};
+use tokio::process::{Child, Command};
+
+const CLIENTS: usize = 16;
+const PRODUCTS: usize = 10_000;
+const REQUESTS_PER_CLIENT: usize = 200;
+
+struct Target {
+    api: String,
+    grpc: String,
+    token: String,
+    store_id: i64,
+    user_id: i64,
+}
+
+#[derive(Default)]
+struct Stats {
+    latencies: Vec<Duration>,
+    elapsed: Duration,
+    errors: usize,
+}
+
+impl Stats {
+    fn line(&mut self, name: &str) -> String {
+        self.latencies.sort();
+        let pct = |p: f64| {
+            let i = ((self.latencies.len() as f64 * p).ceil() as usize).clamp(1, self.latencies.len().max(1)) - 1;
+            self.latencies.get(i).copied().unwrap_or_default()
+        };
+        let rps = self.latencies.len() as f64 / self.elapsed.as_secs_f64();
+        format!(
+            "{name:<34} {rps:>9.0} req/s   p50 {:>7.2} ms   p99 {:>7.2} ms   errors {}",
+            pct(0.50).as_secs_f64() * 1e3,
+            pct(0.99).as_secs_f64() * 1e3,
+            self.errors
+        )
+    }
+}
+
+async fn run<F, Fut>(make: F) -> Stats
+where
+    F: Fn(usize, usize) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = bool> + Send,
+{
+    let make = Arc::new(make);
+    let start = Instant::now();
+    let tasks: Vec<_> = (0..CLIENTS)
+        .map(|c| {
+            let make = make.clone();
+            tokio::spawn(async move {
+                let mut lat = Vec::with_capacity(REQUESTS_PER_CLIENT);
+                let mut errors = 0;
+                for i in 0..REQUESTS_PER_CLIENT {
+                    let t = Instant::now();
+                    if !make(c, i).await {
+                        errors += 1;
+                    }
+                    lat.push(t.elapsed());
+                }
+                (lat, errors)
+            })
+        })
+        .collect();
+    let mut stats = Stats::default();
+    for t in tasks {
+        let (lat, errors) = t.await.unwrap();
+        stats.latencies.extend(lat);
+        stats.errors += errors;
+    }
+    stats.elapsed = start.elapsed();
+    stats
+}
+
+async fn sign_in(api: &str, client: &reqwest::Client, email: &str, password: &str, store: i64) -> (String, i64) {
+    let v: Value = client
+        .post(format!("{api}/auth/login"))
+        .json(&json!({"email": email, "password": password}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let user = v["token"].as_str().expect("signed in").to_string();
+    let user_id = v["user"]["id"].as_i64().unwrap();
+    let v: Value = client
+        .post(format!("{api}/stores/auth/token"))
+        .bearer_auth(&user)
+        .json(&json!({"id": store}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    (v["token"].as_str().unwrap().to_string(), user_id)
+}
+
+async fn seed(t: &Target, client: &reqwest::Client) -> (Duration, usize) {
+    let start = Instant::now();
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let tasks: Vec<_> = (0..CLIENTS)
+        .map(|_| {
+            let (api, token, client, next) = (t.api.clone(), t.token.clone(), client.clone(), next.clone());
+            tokio::spawn(async move {
+                let mut failed = 0;
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if i >= PRODUCTS {
+                        return failed;
+                    }
+                    let body = json!({
+                        "name": format!("สินค้าทดสอบ {i}"), "short_description": "ทดสอบ", "code": format!("B-{i:05}"),
+                        "category_id": 1 + (i % 14) as i64, "price": "199.00", "cost": "90.00", "tags": ["bench"],
+                        "variant1": "1สี", "variant1_options": ["ขาว", "ดำ"],
+                        "skus": [{"code": format!("B-{i:05}-W"), "variant_option": {"1สี": "ขาว"}},
+                                 {"code": format!("B-{i:05}-B"), "variant_option": {"1สี": "ดำ"}}]
+                    });
+                    let ok = client
+                        .post(format!("{api}/products"))
+                        .bearer_auth(&token)
+                        .json(&body)
+                        .send()
+                        .await
+                        .map(|r| r.status().is_success())
+                        .unwrap_or(false);
+                    if !ok {
+                        failed += 1;
+                    }
+                }
+            })
+        })
+        .collect();
+    let mut failed = 0;
+    for t in tasks {
+        failed += t.await.unwrap();
+    }
+    (start.elapsed(), failed)
+}
+
+async fn measure(label: &str, t: Target) {
+    let client = reqwest::Client::builder().pool_max_idle_per_host(CLIENTS).build().unwrap();
+    println!("\n== {label}");
+    let (took, failed) = seed(&t, &client).await;
+    println!(
+        "{:<34} {:>9.0} req/s   ({} products in {:.1} s, {failed} failed)",
+        "seed: POST /products",
+        PRODUCTS as f64 / took.as_secs_f64(),
+        PRODUCTS,
+        took.as_secs_f64()
+    );
+
+    let get = |path: String| {
+        let (api, token, client) = (t.api.clone(), t.token.clone(), client.clone());
+        move |c: usize, i: usize| {
+            let url = format!("{api}{}", path.replace("{n}", &((c * 7919 + i * 104_729) % 1000 + 1).to_string()));
+            let (token, client) = (token.clone(), client.clone());
+            async move { client.get(url).bearer_auth(token).send().await.map(|r| r.status().is_success()).unwrap_or(false) }
+        }
+    };
+    println!("{}", run(get("/products?page={n}&limit=10".into())).await.line("GET /products (page of 10)"));
+    println!("{}", run(get("/products?search=B-0{n}&limit=10".into())).await.line("GET /products?search="));
+    println!("{}", run(get("/products/sku-inventories?page={n}".into())).await.line("GET /products/sku-inventories"));
+
+    // Reservations: one SKU with plenty of stock, a new reference per call.
+    let channel = grpc::remote(&t.grpc).unwrap();
+    let mut wms = WmsServiceClient::new(channel.clone());
+    let ctx = CallCtx::new(t.store_id, t.user_id);
+    let mut warehouse = 0;
+    for _ in 0..100 {
+        if let Some(w) = wms
+            .list_warehouses(ctx.request(wpb::ListWarehousesRequest {}))
+            .await
+            .unwrap()
+            .into_inner()
+            .warehouses
+            .first()
+        {
+            warehouse = w.id;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let products: Value = client
+        .get(format!("{}/products?limit=1", t.api))
+        .bearer_auth(&t.token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let sku = products["data"][0]["skus"][0]["id"].as_i64().unwrap();
+    wms.receive(ctx.request(wpb::ReceiveRequest {
+        reference: "bench-stock".into(),
+        lines: vec![wpb::StockLine { warehouse_id: warehouse, sku_id: sku, quantity: 1_000_000 }],
+    }))
+    .await
+    .unwrap();
+    let reserve = move |c: usize, i: usize| {
+        let mut wms = WmsServiceClient::new(channel.clone());
+        async move {
+            let req = ctx.request(wpb::ReserveRequest {
+                reference: format!("bench-{c}-{i}"),
+                lines: vec![wpb::StockLine { warehouse_id: warehouse, sku_id: sku, quantity: 1 }],
+            });
+            wms.reserve(req).await.is_ok()
+        }
+    };
+    println!("{}", run(reserve).await.line("wms Reserve (gRPC, 1 unit)"));
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+async fn embedded() {
+    let dir = tempfile::tempdir().unwrap();
+    let grpc_port = free_port();
+    let cfg = Config {
+        data_dir: dir.path().to_path_buf(),
+        http: bo_gateway::config::HttpConfig { addr: "127.0.0.1:0".into(), ..Default::default() },
+        grpc: bo_gateway::config::GrpcConfig { addr: format!("127.0.0.1:{grpc_port}"), serve: Some(true) },
+        demo: bo_gateway::config::DemoConfig {
+            email: "bench@example.com".into(),
+            password: Secret::new("bench-password"),
+            catalog: false,
+            ..Default::default()
+        },
+        auth: bo_gateway::config::AuthConfig { login_attempts_per_minute: 1000, ..Default::default() },
+        ..Default::default()
+    };
+    let launched = bo_gateway::app::launch(cfg, bo_gateway::modules::resolve("all").unwrap()).await.unwrap();
+    let api = format!("http://{}/api", launched.http_addr);
+    let store_id = launched.demo.as_ref().unwrap().store_id;
+    let (token, user_id) =
+        sign_in(&api, &reqwest::Client::new(), "bench@example.com", "bench-password", store_id).await;
+    measure(
+        "target=all (SQLite, in-process bus)",
+        Target { api, grpc: format!("http://127.0.0.1:{grpc_port}"), token, store_id, user_id },
+    )
+    .await;
+    launched.stop().await;
+}
+
+async fn wait_ready(url: &str, child: &mut Child) {
+    for _ in 0..300 {
+        if let Ok(Some(s)) = child.try_wait() {
+            panic!("exited early: {s}");
+        }
+        if reqwest::get(url).await.map(|r| r.status().is_success()).unwrap_or(false) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{url} never became ready");
+}
+
+async fn distributed() {
+    let (Some(_), Some(nats)) = (std::env::var("TEST_DATABASE_URL").ok(), std::env::var("TEST_NATS_URL").ok()) else {
+        println!("\n== distributed: skipped (set TEST_DATABASE_URL and TEST_NATS_URL)");
+        return;
+    };
+    let _ = testing::backend_url(Backend::Postgres);
+    let (stores_db, _g1) = testing::postgres_url().await.unwrap();
+    let (wms_db, _g2) = testing::postgres_url().await.unwrap();
+    let (products_db, _g3) = testing::postgres_url().await.unwrap();
+    let prefix = testing::unique_prefix();
+    let dir = tempfile::tempdir().unwrap();
+    let bin = std::env::var("BACKOFFICE_BIN").unwrap_or_else(|_| {
+        let target = std::env::var("CARGO_TARGET_DIR")
+            .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/../target").into());
+        format!("{target}/release/backoffice")
+    });
+    let (grpc_port, svc_http, gw_http) = (free_port(), free_port(), free_port());
+    let env = |c: &mut Command| {
+        c.current_dir(dir.path())
+            .env("BO_DATA_DIR", dir.path())
+            .env("BO_BUS__NATS_URL", &nats)
+            .env("BO_BUS__PREFIX", &prefix)
+            .env("BO_AUTH__JWT_SECRET", "bench-secret-bench-secret-bench-secret!!")
+            .env("BO_AUTH__LOGIN_ATTEMPTS_PER_MINUTE", "1000")
+            .env("RUST_LOG", "warn")
+            .stdout(Stdio::null())
+            .kill_on_drop(true);
+    };
+    let mut services = Command::new(&bin);
+    env(&mut services);
+    let mut services = services
+        .args(["--target", "stores,wms,products"])
+        .env("BO_SERVICES__STORES__DATABASE_URL", &stores_db)
+        .env("BO_SERVICES__WMS__DATABASE_URL", &wms_db)
+        .env("BO_SERVICES__PRODUCTS__DATABASE_URL", &products_db)
+        .env("BO_GRPC__ADDR", format!("127.0.0.1:{grpc_port}"))
+        .env("BO_HTTP__ADDR", format!("127.0.0.1:{svc_http}"))
+        .spawn()
+        .unwrap();
+    wait_ready(&format!("http://127.0.0.1:{svc_http}/readyz"), &mut services).await;
+    let out = Command::new(&bin)
+        .args([
+            "admin",
+            "create-owner",
+            "--email",
+            "bench@example.com",
+            "--password",
+            "bench-password",
+            "--store-name",
+            "ร้านทดสอบ",
+        ])
+        .env("BO_SERVICES__STORES__DATABASE_URL", &stores_db)
+        .env("BO_DATA_DIR", dir.path())
+        .output()
+        .await
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let store_id: i64 =
+        text.split("store id ").nth(1).unwrap().trim_end_matches(|c: char| !c.is_ascii_digit()).parse().unwrap();
+    let addr = format!("http://127.0.0.1:{grpc_port}");
+    let mut gateway = Command::new(&bin);
+    env(&mut gateway);
+    let mut gateway = gateway
+        .args(["--target", "gateway"])
+        .env("BO_SERVICES__STORES__ADDR", &addr)
+        .env("BO_SERVICES__WMS__ADDR", &addr)
+        .env("BO_SERVICES__PRODUCTS__ADDR", &addr)
+        .env("BO_HTTP__ADDR", format!("127.0.0.1:{gw_http}"))
+        .spawn()
+        .unwrap();
+    wait_ready(&format!("http://127.0.0.1:{gw_http}/readyz"), &mut gateway).await;
+    let api = format!("http://127.0.0.1:{gw_http}/api");
+    let (token, user_id) =
+        sign_in(&api, &reqwest::Client::new(), "bench@example.com", "bench-password", store_id).await;
+    measure(
+        "distributed (gateway | stores,wms,products; PostgreSQL, NATS)",
+        Target { api, grpc: addr, token, store_id, user_id },
+    )
+    .await;
+    let _ = gateway.kill().await;
+    let _ = services.kill().await;
+    if let Ok(bus) = bo_kit::bus::nats::NatsBus::connect(&nats, &prefix).await {
+        let _ = bus.delete_stream().await;
+    }
+}
+
+fn main() {
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        println!(
+            "{CLIENTS} concurrent clients, {REQUESTS_PER_CLIENT} requests each; {PRODUCTS} products with 2 SKUs each"
+        );
+        embedded().await;
+        distributed().await;
+    });
+}

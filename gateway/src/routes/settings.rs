@@ -1,0 +1,269 @@
+//! Store settings (SPEC §2 Settings, §3, §5, §7, §9): units of measurement and the
+//! store-wide safety stock. Any member of the store may read them; changing them takes the
+//! owner role or the `store.*` permission.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use bo_kit::time::timestamp_to_rfc3339;
+use bo_proto::stores::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::auth::StoreAuth;
+use crate::error::{ApiResult, ErrorBody};
+use crate::perms::Access;
+use crate::state::AppState;
+use crate::wire::{Body, Decimal, List, PageQuery, Path, Query};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(list_store_units, create_store_unit))
+        .routes(routes!(update_store_unit, delete_store_unit))
+        .routes(routes!(create_safety_stock_history))
+        .routes(routes!(get_latest_safety_stock))
+}
+
+/// Reading settings: any member of the store.
+const SETTINGS_READ: Access = Access { roles: &[], perms: &[] };
+/// Changing settings: owner role, or the store.* permission.
+const SETTINGS_EDIT: Access = Access { roles: &["owner"], perms: &["store.*"] };
+
+/// A number as sent (form values are text); the stores service reads it.
+fn as_text(d: Option<Decimal>) -> Option<String> {
+    d.map(|d| match d {
+        Decimal::Text(s) => s,
+        Decimal::Number(n) => n.to_string(),
+    })
+}
+
+/// A unit of measurement: `quantity` of `base_unit` under a name.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct UnitBody {
+    /// Id.
+    pub id: i64,
+    /// Name, unique in the store (e.g. "แพ็ค 6").
+    pub name: String,
+    /// How many base units it holds.
+    pub quantity: i64,
+    /// The base unit: piece, dozen, pack, carton, box or sack.
+    pub base_unit: String,
+    /// The quantity in the smallest unit it converts to (a dozen is 12 pieces).
+    pub converted_quantity: i64,
+    /// The unit of `converted_quantity`.
+    pub converted_unit: String,
+    /// Who created it.
+    pub created_by: i64,
+    /// Who last changed it.
+    pub updated_by: i64,
+    /// Created.
+    pub created_at: String,
+    /// Last changed.
+    pub updated_at: String,
+}
+
+impl From<pb::UnitOfMeasurement> for UnitBody {
+    fn from(u: pb::UnitOfMeasurement) -> Self {
+        UnitBody {
+            id: u.id,
+            name: u.name,
+            quantity: u.quantity,
+            base_unit: u.base_unit,
+            converted_quantity: u.converted_quantity,
+            converted_unit: u.converted_unit,
+            created_by: u.created_by,
+            updated_by: u.updated_by,
+            created_at: timestamp_to_rfc3339(u.create_time.as_ref()),
+            updated_at: timestamp_to_rfc3339(u.update_time.as_ref()),
+        }
+    }
+}
+
+/// A new unit of measurement.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct UnitInput {
+    /// Name (required, unique in the store).
+    pub name: String,
+    /// How many base units (required, a whole number from 1).
+    pub quantity: Option<Decimal>,
+    /// The base unit (required): piece, dozen, pack, carton, box or sack.
+    pub base_unit: String,
+}
+
+/// Unit changes: only the fields given change.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct UnitPatchInput {
+    /// Name.
+    pub name: Option<String>,
+    /// How many base units.
+    pub quantity: Option<Decimal>,
+    /// The base unit.
+    pub base_unit: Option<String>,
+}
+
+/// A store-wide safety-stock setting.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SafetyStockBody {
+    /// Id.
+    pub id: i64,
+    /// Safety stock in units.
+    pub amount: i64,
+    /// Who set it.
+    pub created_by: i64,
+    /// When it was set.
+    pub created_at: String,
+}
+
+impl From<pb::SafetyStockHistory> for SafetyStockBody {
+    fn from(h: pb::SafetyStockHistory) -> Self {
+        SafetyStockBody {
+            id: h.id,
+            amount: h.amount,
+            created_by: h.created_by,
+            created_at: timestamp_to_rfc3339(h.create_time.as_ref()),
+        }
+    }
+}
+
+/// A new safety-stock setting.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct SafetyStockInput {
+    /// Safety stock in units (required, a whole number from 0).
+    pub amount: Option<Decimal>,
+}
+
+/// The store's units of measurement, newest first, paged.
+#[utoipa::path(get, path = "/stores/{id}/store-unit-of-measurements", tag = "settings", params(("id" = i64, Path), PageQuery),
+    responses((status = 200, body = List<UnitBody>), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
+async fn list_store_units(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Query(page): Query<PageQuery>,
+) -> ApiResult<Json<List<UnitBody>>> {
+    auth.require_in(id, SETTINGS_READ)?;
+    let r = state
+        .stores()
+        .list_units_of_measurement(
+            auth.ctx().request(pb::ListUnitsOfMeasurementRequest { page: Some(page.to_proto()) }),
+        )
+        .await?
+        .into_inner();
+    Ok(Json(List::new(r.units.into_iter().map(UnitBody::from).collect(), r.page)))
+}
+
+/// Creates a unit of measurement (owner, or store.*).
+#[utoipa::path(post, path = "/stores/{id}/store-unit-of-measurements", tag = "settings", params(("id" = i64, Path)),
+    request_body = UnitInput,
+    responses((status = 201, body = UnitBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "unit_name_duplicate"), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn create_store_unit(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Body(u): Body<UnitInput>,
+) -> ApiResult<(StatusCode, Json<UnitBody>)> {
+    auth.require_in(id, SETTINGS_EDIT)?;
+    let r = state
+        .stores()
+        .create_unit_of_measurement(auth.ctx().request(pb::CreateUnitOfMeasurementRequest {
+            name: u.name,
+            quantity: as_text(u.quantity).unwrap_or_default(),
+            base_unit: u.base_unit,
+        }))
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(r.unit.unwrap_or_default().into())))
+}
+
+/// Changes a unit of measurement (owner, or store.*).
+#[utoipa::path(patch, path = "/stores/{id}/store-unit-of-measurements/{unit_id}", tag = "settings",
+    params(("id" = i64, Path), ("unit_id" = i64, Path)), request_body = UnitPatchInput,
+    responses((status = 200, body = UnitBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "unit_name_duplicate"), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn update_store_unit(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path((id, unit_id)): Path<(i64, i64)>,
+    Body(p): Body<UnitPatchInput>,
+) -> ApiResult<Json<UnitBody>> {
+    auth.require_in(id, SETTINGS_EDIT)?;
+    let r = state
+        .stores()
+        .update_unit_of_measurement(auth.ctx().request(pb::UpdateUnitOfMeasurementRequest {
+            id: unit_id,
+            name: p.name,
+            quantity: as_text(p.quantity),
+            base_unit: p.base_unit,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(r.unit.unwrap_or_default().into()))
+}
+
+/// Deletes a unit of measurement (owner, or store.*).
+#[utoipa::path(delete, path = "/stores/{id}/store-unit-of-measurements/{unit_id}", tag = "settings",
+    params(("id" = i64, Path), ("unit_id" = i64, Path)),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn delete_store_unit(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path((id, unit_id)): Path<(i64, i64)>,
+) -> ApiResult<StatusCode> {
+    auth.require_in(id, SETTINGS_EDIT)?;
+    state
+        .stores()
+        .delete_unit_of_measurement(auth.ctx().request(pb::DeleteUnitOfMeasurementRequest { id: unit_id }))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Records a new store-wide safety stock for the token's store (owner, or store.*). Applying
+/// it to every SKU is the products service's `POST /products/sku/update-all-safety-stock`.
+#[utoipa::path(post, path = "/stores/store-safety-stock-histories", tag = "settings", request_body = SafetyStockInput,
+    responses((status = 201, body = SafetyStockBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn create_safety_stock_history(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(input): Body<SafetyStockInput>,
+) -> ApiResult<(StatusCode, Json<SafetyStockBody>)> {
+    auth.require(SETTINGS_EDIT)?;
+    let r = state
+        .stores()
+        .create_safety_stock_history(
+            auth.ctx()
+                .request(pb::CreateSafetyStockHistoryRequest { amount: as_text(input.amount).unwrap_or_default() }),
+        )
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(r.history.unwrap_or_default().into())))
+}
+
+/// The store's newest safety-stock setting ("lastest" is the contract's spelling).
+#[utoipa::path(get, path = "/stores/{id}/store-safety-stock-histories/lastest", tag = "settings",
+    params(("id" = i64, Path)),
+    responses((status = 200, body = SafetyStockBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "safety_stock_not_set")),
+    security(("bearer" = [])))]
+async fn get_latest_safety_stock(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<SafetyStockBody>> {
+    auth.require_in(id, SETTINGS_READ)?;
+    let r = state
+        .stores()
+        .get_latest_safety_stock(auth.ctx().request(pb::GetLatestSafetyStockRequest {}))
+        .await?
+        .into_inner();
+    Ok(Json(r.history.unwrap_or_default().into()))
+}
