@@ -149,6 +149,29 @@ async fn goods_adjust_moves_stock_and_the_view_follows(app: &TestApp) {
 
     let (s, v) = app.delete(&format!("/products/{}", p["id"]), &t).await;
     assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("product_has_stock")));
+
+    // The ledger's movements for the SKU, the quick search, the summaries.
+    let (_, moves) = app.get(&format!("/products/sku-inventories/moving-transactions?sku-id={sku}"), &t).await;
+    assert_eq!((moves["total"].as_i64(), moves["data"][0]["kind"].as_str()), (Some(1), Some("adjust")));
+    let (_, found) = app.get("/products/search?search=ts-05", &t).await;
+    assert_eq!(found["data"][0]["skus"][0]["available"], 10);
+    let (_, sums) = app.get("/products/summaries", &t).await;
+    assert_eq!(
+        (sums["products"].as_i64(), sums["skus"].as_i64(), sums["out_of_stock"].as_i64()),
+        (Some(1), Some(2), Some(1))
+    );
+
+    // A store-wide safety stock of 20 puts both SKUs under it.
+    let (s, v) = app.post("/products/sku/update-all-safety-stock", &t, json!({"amount": 20})).await;
+    assert_eq!((s, v["updated"].as_i64()), (StatusCode::OK, Some(2)));
+    let (_, sums) = app.get("/products/summaries", &t).await;
+    assert_eq!(sums["below_safety_stock"], 2);
+    let (_, below) = app.get("/products/sku-inventories?below-safety-stock=true", &t).await;
+    assert_eq!(below["total"], 2);
+    let (s, _) = app.post("/products/sku/update-all-safety-stock", &t, json!({"amount": -1})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let (_, units) = app.get("/products/unit-of-measurements", &t).await;
+    assert_eq!(units["limit"], -1);
 }
 
 on_every_stack!(a_catalog_with_variants_over_the_wire, goods_adjust_moves_stock_and_the_view_follows);

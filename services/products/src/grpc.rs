@@ -122,6 +122,24 @@ impl ProductsService for ProductsGrpc {
         Ok(Response::new(pb::GetSkusResponse { skus: self.repo.skus(who.store_id, &r.ids).await? }))
     }
 
+    async fn update_all_safety_stock(
+        &self,
+        req: Request<pb::UpdateAllSafetyStockRequest>,
+    ) -> Rpc<pb::UpdateAllSafetyStockResponse> {
+        let who = actor(&req)?;
+        let amount = req.into_inner().amount;
+        if !(0..=1_000_000_000).contains(&amount) {
+            return Err(Error::invalid_field("amount", "validation.quantity").into());
+        }
+        let updated = self.repo.update_all_safety_stock(who.store_id, amount).await?;
+        Ok(Response::new(pb::UpdateAllSafetyStockResponse { updated }))
+    }
+
+    async fn get_summaries(&self, req: Request<pb::GetSummariesRequest>) -> Rpc<pb::GetSummariesResponse> {
+        let who = actor(&req)?;
+        Ok(Response::new(self.repo.summaries(who.store_id).await?))
+    }
+
     async fn import_products(&self, req: Request<pb::ImportProductsRequest>) -> Rpc<pb::ImportProductsResponse> {
         let who = actor(&req)?;
         Ok(Response::new(self.import(who, req.into_inner()).await?))

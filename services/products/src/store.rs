@@ -417,6 +417,45 @@ impl Repo {
         Ok(deleted.len() as i64)
     }
 
+    /// Sets every SKU's safety stock; returns how many changed.
+    pub async fn update_all_safety_stock(&self, store_id: i64, amount: i64) -> Result<i64> {
+        let r = sqlx::query("UPDATE skus SET safety_stock = $1, updated_at = $2 WHERE store_id = $3")
+            .bind(amount)
+            .bind(now_ms())
+            .bind(store_id)
+            .execute(self.db.pool())
+            .await?;
+        Ok(r.rows_affected() as i64)
+    }
+
+    /// Counts for the catalog's summary.
+    pub async fn summaries(&self, store_id: i64) -> Result<pb::GetSummariesResponse> {
+        let (products, active): (i64, i64) = sqlx::query_as(
+            "SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = 'active' THEN 1 ELSE 0 END), 0) FROM products WHERE store_id = $1",
+        )
+        .bind(store_id)
+        .fetch_one(self.db.pool())
+        .await?;
+        let (skus, out_of_stock, below): (i64, i64, i64) = sqlx::query_as(
+            "SELECT COUNT(*), \
+             COALESCE(SUM(CASE WHEN COALESCE(a.available, 0) <= 0 THEN 1 ELSE 0 END), 0), \
+             COALESCE(SUM(CASE WHEN COALESCE(a.available, 0) <= s.safety_stock THEN 1 ELSE 0 END), 0) \
+             FROM skus s LEFT JOIN (SELECT sku_id, SUM(on_hand - reserved) AS available FROM inventory \
+             WHERE store_id = $1 GROUP BY sku_id) a ON a.sku_id = s.id WHERE s.store_id = $1",
+        )
+        .bind(store_id)
+        .fetch_one(self.db.pool())
+        .await?;
+        Ok(pb::GetSummariesResponse {
+            products,
+            active,
+            inactive: products - active,
+            skus,
+            out_of_stock,
+            below_safety_stock: below,
+        })
+    }
+
     /// SKUs of this store among `ids`.
     pub async fn skus(&self, store_id: i64, ids: &[i64]) -> Result<Vec<pb::Sku>> {
         let mut out = Vec::new();

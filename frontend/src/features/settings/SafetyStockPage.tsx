@@ -8,6 +8,7 @@ import { useCheck } from '@/shared/form/useCheck';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { useCan } from '@/shared/useCan';
 import { useCreateSafetyStockHistoryMutation, useGetLatestSafetyStockQuery } from './api';
+import { useUpdateAllSafetyStockMutation } from '@/features/products/api';
 import { SETTINGS_EDIT } from './access';
 import { checkAmount, formErrors } from './units';
 
@@ -23,6 +24,7 @@ export default function SafetyStockPage() {
   const id = Number(storeId);
   const { data: latest, error, isLoading } = useGetLatestSafetyStockQuery({ id });
   const [save, { isLoading: saving }] = useCreateSafetyStockHistoryMutation();
+  const [applyAll, { isLoading: applying }] = useUpdateAllSafetyStockMutation();
   const canEdit = useCan(SETTINGS_EDIT);
   const [form] = Form.useForm<Values>();
   const rule = useCheck();
@@ -31,8 +33,10 @@ export default function SafetyStockPage() {
 
   const submit = async (v: Values) => {
     try {
+      // Every SKU gets the amount, then the store's history records it.
+      const applied = await applyAll({ allSafetyStockInput: { amount: Number(v.amount.trim()) } }).unwrap();
       await save({ safetyStockInput: { amount: v.amount.trim() } }).unwrap();
-      notifySuccess(t('settings:safetyStock.saved'));
+      notifySuccess(t('settings:safetyStock.applied', { count: applied.updated }));
       form.resetFields();
     } catch (e) {
       const onForm = formErrors(apiError(e));
@@ -75,7 +79,7 @@ export default function SafetyStockPage() {
           <Form.Item name="amount" label={t('settings:safetyStock.amount')} rules={[rule(checkAmount)]}>
             <Input inputMode="numeric" data-testid="field-amount" />
           </Form.Item>
-          <Button type="primary" htmlType="submit" loading={saving} data-testid="safety-stock-save">
+          <Button type="primary" htmlType="submit" loading={saving || applying} data-testid="safety-stock-save">
             {t('settings:safetyStock.save')}
           </Button>
         </Form>

@@ -48,6 +48,18 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.importForm,
       }),
     }),
+    searchProducts: build.query<
+      SearchProductsApiResponse,
+      SearchProductsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/search`,
+        params: {
+          search: queryArg.search,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
     skuInventories: build.query<
       SkuInventoriesApiResponse,
       SkuInventoriesApiArg
@@ -62,6 +74,39 @@ const injectedRtkApi = api.injectEndpoints({
           limit: queryArg.limit,
         },
       }),
+    }),
+    movingTransactions: build.query<
+      MovingTransactionsApiResponse,
+      MovingTransactionsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/sku-inventories/moving-transactions`,
+        params: {
+          skuId: queryArg.skuId,
+          kind: queryArg.kind,
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    updateAllSafetyStock: build.mutation<
+      UpdateAllSafetyStockApiResponse,
+      UpdateAllSafetyStockApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/sku/update-all-safety-stock`,
+        method: "POST",
+        body: queryArg.allSafetyStockInput,
+      }),
+    }),
+    summaries: build.query<SummariesApiResponse, SummariesApiArg>({
+      query: () => ({ url: `/products/summaries` }),
+    }),
+    unitOfMeasurements: build.query<
+      UnitOfMeasurementsApiResponse,
+      UnitOfMeasurementsApiArg
+    >({
+      query: () => ({ url: `/products/unit-of-measurements` }),
     }),
     getProduct: build.query<GetProductApiResponse, GetProductApiArg>({
       query: (queryArg) => ({ url: `/products/${queryArg.id}` }),
@@ -124,6 +169,13 @@ export type ImportProductsApiResponse = /** status 200  */ ImportBody;
 export type ImportProductsApiArg = {
   importForm: ImportForm;
 };
+export type SearchProductsApiResponse = /** status 200  */ ListFoundProduct;
+export type SearchProductsApiArg = {
+  /** Part of a name, a product code or a SKU code. */
+  search?: string;
+  /** At most this many products (default 20, at most 50). */
+  limit?: number;
+};
 export type SkuInventoriesApiResponse = /** status 200  */ ListSkuInventoryBody;
 export type SkuInventoriesApiArg = {
   /** Part of a product name or a SKU code. */
@@ -137,6 +189,25 @@ export type SkuInventoriesApiArg = {
   /** Page size (default 10; -1 for all). */
   limit?: number;
 };
+export type MovingTransactionsApiResponse = /** status 200  */ ListMovementBody;
+export type MovingTransactionsApiArg = {
+  /** Only this SKU. */
+  skuId?: number;
+  /** Only this kind: receive, adjust, reserve, release or commit. */
+  kind?: string;
+  /** Page number. */
+  page?: number;
+  /** Page size; -1 for all. */
+  limit?: number;
+};
+export type UpdateAllSafetyStockApiResponse = /** status 200  */ UpdatedBody;
+export type UpdateAllSafetyStockApiArg = {
+  allSafetyStockInput: AllSafetyStockInput;
+};
+export type SummariesApiResponse = /** status 200  */ SummariesBody;
+export type SummariesApiArg = void;
+export type UnitOfMeasurementsApiResponse = /** status 200  */ ListUnitBody;
+export type UnitOfMeasurementsApiArg = void;
 export type GetProductApiResponse = /** status 200  */ ProductBody;
 export type GetProductApiArg = {
   id: number;
@@ -455,6 +526,41 @@ export type ImportForm = {
   /** The sheet to read (default: the first). */
   sheet?: string | null;
 };
+export type FoundSku = {
+  /** Units available in all warehouses. */
+  available: number;
+  /** SKU code. */
+  code: string;
+  /** SKU id. */
+  id: number;
+  /** Price in baht. */
+  price: string;
+  /** Option per variant, keys prefixed. */
+  variantOption: {
+    [key: string]: string;
+  };
+};
+export type ListFoundProduct = {
+  /** The rows. */
+  data: {
+    /** Code. */
+    code: string;
+    /** Product id. */
+    id: number;
+    /** Name. */
+    name: string;
+    /** Its SKUs. */
+    skus: FoundSku[];
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
 export type ListSkuInventoryBody = {
   /** The rows. */
   data: {
@@ -484,6 +590,94 @@ export type ListSkuInventoryBody = {
   /** Rows matching. */
   total: number;
 };
+export type ListMovementBody = {
+  /** The rows. */
+  data: {
+    /** When. */
+    createdAt: string;
+    /** Who. */
+    createdBy: number;
+    /** Movement id. */
+    id: number;
+    /** receive, adjust, reserve, release or commit. */
+    kind: string;
+    /** Change to on hand. */
+    quantity: number;
+    /** Why. */
+    reason: string;
+    /** The command's reference. */
+    reference: string;
+    /** Change to reserved. */
+    reserve: number;
+    /** SKU id. */
+    skuId: number;
+    /** Warehouse id. */
+    warehouseId: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type UpdatedBody = {
+  /** SKUs changed. */
+  updated: number;
+};
+export type AllSafetyStockInput = {
+  /** Units every SKU keeps in reserve (0 or more). */
+  amount: number;
+};
+export type SummariesBody = {
+  /** Products on sale. */
+  active: number;
+  /** SKUs at or under their safety stock. */
+  belowSafetyStock: number;
+  /** Products off sale. */
+  inactive: number;
+  /** SKUs with nothing available. */
+  outOfStock: number;
+  /** Products. */
+  products: number;
+  /** SKUs. */
+  skus: number;
+};
+export type ListUnitBody = {
+  /** The rows. */
+  data: {
+    /** The base unit: piece, dozen, pack, carton, box or sack. */
+    baseUnit: string;
+    /** The quantity in the smallest unit it converts to (a dozen is 12 pieces). */
+    convertedQuantity: number;
+    /** The unit of `converted_quantity`. */
+    convertedUnit: string;
+    /** Created. */
+    createdAt: string;
+    /** Who created it. */
+    createdBy: number;
+    /** Id. */
+    id: number;
+    /** Name, unique in the store (e.g. "แพ็ค 6"). */
+    name: string;
+    /** How many base units it holds. */
+    quantity: number;
+    /** Last changed. */
+    updatedAt: string;
+    /** Who last changed it. */
+    updatedBy: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
 export type StatusInput = {
   /** active or inactive. */
   status: string;
@@ -494,7 +688,12 @@ export const {
   useListCategoriesQuery,
   useCountProductsQuery,
   useImportProductsMutation,
+  useSearchProductsQuery,
   useSkuInventoriesQuery,
+  useMovingTransactionsQuery,
+  useUpdateAllSafetyStockMutation,
+  useSummariesQuery,
+  useUnitOfMeasurementsQuery,
   useGetProductQuery,
   useUpdateProductMutation,
   useDeleteProductMutation,

@@ -13,6 +13,7 @@ export const productsApi = enhancedApi
       updateProduct: { invalidatesTags: (_r, _e, a) => [{ type: 'Product', id: a.id }, { type: 'Product', id: 'LIST' }, { type: 'Inventory', id: 'LIST' }] },
       patchProduct: { invalidatesTags: (_r, _e, a) => [{ type: 'Product', id: a.id }, { type: 'Product', id: 'LIST' }] },
       deleteProduct: { invalidatesTags: [{ type: 'Product', id: 'LIST' }, { type: 'Inventory', id: 'LIST' }] },
+      updateAllSafetyStock: { invalidatesTags: [{ type: 'Product', id: 'LIST' }, { type: 'Inventory', id: 'LIST' }] },
     },
   });
 
@@ -45,6 +46,8 @@ export const {
   useUpdateProductMutation,
   usePatchProductMutation,
   useDeleteProductMutation,
+  useUpdateAllSafetyStockMutation,
+  useSummariesQuery,
 } = productsApi;
 export type { ProductBody, ProductInput, SkuBody, ImportBody } from './endpoints.gen';
 import type { ImportBody } from './endpoints.gen';
