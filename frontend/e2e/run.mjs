@@ -206,6 +206,18 @@ try {
     await page.getByTestId('product-table').getByText('เสื้อยืดคอกลม', { exact: true }).waitFor();
   }, page);
 
+  await step('add photos to the product and order them', async () => {
+    await page.getByTestId('product-table').getByText('เสื้อยืดคอกลม', { exact: true }).click();
+    await page.waitForURL(/\/1\/product-edit\/store\/\d+$/);
+    await page.getByTestId('photo-input').setInputFiles([path.join(root, 'e2e', 'fixtures', 'photo.png'), path.join(root, 'e2e', 'fixtures', 'photo.png')]);
+    await page.getByTestId('photo-1').waitFor();
+    await page.getByTestId('photo-input').setInputFiles({ name: 'page.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('<html>not a photo</html>') });
+    await page.getByTestId('photo-error').waitFor();
+    await page.getByTestId('photo-1').dragTo(page.getByTestId('photo-0'));
+    await page.waitForTimeout(300);
+    await page.getByTestId('photo-0').locator('img').waitFor();
+  }, page);
+
   await step('adjust stock and see it in the overview', async () => {
     await page.getByTestId('sidebar').getByText('ปรับสต็อก').click();
     await page.waitForURL('**/1/stock-management-goods-adjust');

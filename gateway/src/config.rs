@@ -31,6 +31,9 @@ pub struct Config {
     pub log: LogConfig,
     /// Maintenance notice.
     pub maintenance: MaintenanceConfig,
+    /// Where product photos are kept (default: `<data_dir>/photos`). Every products
+    /// replica must see the same folder (a shared volume), or use an object store.
+    pub photos_dir: Option<PathBuf>,
 }
 
 impl Default for Config {
@@ -45,6 +48,7 @@ impl Default for Config {
             demo: DemoConfig::default(),
             log: LogConfig::default(),
             maintenance: MaintenanceConfig::default(),
+            photos_dir: None,
         }
     }
 }
@@ -199,6 +203,11 @@ impl Config {
         }
         fig = fig.merge(Env::prefixed("BO_").split("__"));
         Ok(fig.extract()?)
+    }
+
+    /// The folder of product photos.
+    pub fn photos_dir(&self) -> PathBuf {
+        self.photos_dir.clone().unwrap_or_else(|| self.data_dir.join("photos"))
     }
 
     /// The database URL of a service.

@@ -23,6 +23,12 @@ body { font-family: 'Sarabun', 'Noto Sans Thai', system-ui, sans-serif; backgrou
 .bo-pager-total { color: #595959; margin-right: 8px; }
 .bo-center { min-height: 100vh; display: flex; align-items: center; justify-content: center; padding: 16px; }
 .bo-card { width: 100%; max-width: 400px; }
+.bo-thumb-empty { width: 40px; height: 40px; border-radius: 4px; background: #f0f2f5; }
+.bo-photos { display: flex; flex-wrap: wrap; gap: 12px; }
+.bo-photo { position: relative; width: 120px; height: 120px; border: 1px solid #e5e7eb; border-radius: 6px; overflow: hidden; cursor: grab; background: #fafafa; }
+.bo-photo img { display: block; }
+.bo-photo-cover { position: absolute; left: 4px; top: 4px; margin: 0; }
+.bo-photo-delete { position: absolute; right: 4px; bottom: 4px; }
 .bo-dialog { text-align: center; padding: 8px 4px; }
 .bo-dialog-icon { font-size: 48px; line-height: 1; margin-bottom: 12px; }
 `;

@@ -37,6 +37,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(unit_of_measurements))
         .routes(routes!(moving_transactions))
         .routes(routes!(get_product, update_product, patch_product, delete_product))
+        .routes(routes!(add_photos).layer(axum::extract::DefaultBodyLimit::max(MAX_PHOTO_UPLOAD_BYTES)))
+        .routes(routes!(reorder_photos))
+        .routes(routes!(delete_photo))
+        .routes(routes!(photo_file))
         .routes(routes!(import_products).layer(axum::extract::DefaultBodyLimit::max(MAX_IMPORT_BYTES + 64 * 1024)))
 }
 
@@ -94,6 +98,25 @@ pub struct SkuBody {
     pub inventories: Vec<InventoryBody>,
 }
 
+/// An image of a product.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PhotoBody {
+    /// Photo id.
+    pub id: i64,
+    /// Where to load it; add `?size=N` for a square PNG of N pixels (N under 100 doubles).
+    pub url: String,
+    /// Width in pixels.
+    pub width: i64,
+    /// Height in pixels.
+    pub height: i64,
+}
+
+impl From<pb::Photo> for PhotoBody {
+    fn from(p: pb::Photo) -> Self {
+        PhotoBody { id: p.id, url: format!("/api/products/photos/{}", p.name), width: p.width, height: p.height }
+    }
+}
+
 /// A product.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ProductBody {
@@ -141,6 +164,12 @@ pub struct ProductBody {
     pub variant2_options: Vec<String>,
     /// SKUs.
     pub skus: Vec<SkuBody>,
+    /// Photos in display order.
+    pub photos: Vec<PhotoBody>,
+    /// The cover (the first photo), if any.
+    pub cover_url: Option<String>,
+    /// The size-chart image, if any.
+    pub size_chart: Option<PhotoBody>,
     /// active or inactive.
     pub status: String,
     /// Created.
@@ -180,8 +209,12 @@ impl From<pb::Product> for ProductBody {
                 }
             })
             .collect();
+        let photos: Vec<PhotoBody> = p.photos.iter().cloned().map(PhotoBody::from).collect();
         ProductBody {
             id: p.id,
+            cover_url: photos.first().map(|ph| ph.url.clone()),
+            photos,
+            size_chart: p.size_chart.map(PhotoBody::from),
             variant1: v(0),
             variant1_options: opts(0),
             variant2: v(1),
@@ -1040,4 +1073,149 @@ async fn moving_transactions(
         })
         .collect();
     Ok(Json(List { data, total: p.total, limit: p.limit, page: p.page.max(1), pages: p.pages.max(1) }))
+}
+
+/// The most one photo upload request may carry (the photo rules: 5 MB each, 200 at most).
+pub const MAX_PHOTO_UPLOAD_BYTES: usize = 60 * 1024 * 1024;
+
+/// The photos of a product after a change.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PhotosBody {
+    /// Photos in display order.
+    pub photos: Vec<PhotoBody>,
+    /// The size-chart image, if any.
+    pub size_chart: Option<PhotoBody>,
+}
+
+/// The multipart form of a photo upload.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct PhotoForm {
+    /// One or more `files` (.jpg, .jpeg or .png by content, 5 MB each).
+    #[schema(value_type = Vec<String>, format = Binary)]
+    pub files: Vec<Vec<u8>>,
+    /// photo (default) or size_chart (one file, replacing the current one).
+    pub kind: Option<String>,
+}
+
+/// Adds photos to a product, or sets its size chart. Files are checked by content (JPEG or
+/// PNG), at most 5 MB each, dimensions bounded, metadata stripped; a product holds at most 9
+/// photos.
+#[utoipa::path(post, path = "/products/{id}/photos", tag = "products", params(("id" = i64, Path)),
+    request_body(content = PhotoForm, content_type = "multipart/form-data"),
+    responses((status = 200, body = PhotosBody), (status = 409, body = ErrorBody, description = "photo_too_many"),
+        (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)), security(("bearer" = [])))]
+async fn add_photos(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    mut form: axum::extract::Multipart,
+) -> ApiResult<Json<PhotosBody>> {
+    auth.require(EDIT)?;
+    let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
+    let mut files = Vec::new();
+    let mut kind = String::new();
+    while let Some(field) = form.next_field().await.map_err(|_| too_large())? {
+        match field.name().unwrap_or("") {
+            "files" | "file" => {
+                if files.len() >= bo_products::photos::MAX_PER_UPLOAD {
+                    return Err(ApiError::invalid_field("files", "photo_too_many"));
+                }
+                let bytes = field.bytes().await.map_err(|_| too_large())?;
+                if bytes.len() > bo_products::photos::MAX_BYTES {
+                    return Err(ApiError::invalid_field("files", "photo_too_large"));
+                }
+                files.push(bytes.to_vec());
+            }
+            "kind" => kind = field.text().await.map_err(|_| ApiError::bad_request("invalid_body"))?,
+            _ => {}
+        }
+    }
+    let r = state
+        .products()
+        .add_photos(auth.ctx().request(pb::AddPhotosRequest { product_id: id, kind, files }))
+        .await?
+        .into_inner();
+    Ok(Json(PhotosBody {
+        photos: r.photos.into_iter().map(PhotoBody::from).collect(),
+        size_chart: r.size_chart.map(PhotoBody::from),
+    }))
+}
+
+/// A new photo order.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct PhotoOrderInput {
+    /// Every photo id of the product, in the new order (the first is the cover).
+    pub ids: Vec<i64>,
+}
+
+/// Puts a product's photos in a new order.
+#[utoipa::path(put, path = "/products/{id}/photos/order", tag = "products", params(("id" = i64, Path)),
+    request_body = PhotoOrderInput, responses((status = 200, body = PhotosBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn reorder_photos(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Body(input): Body<PhotoOrderInput>,
+) -> ApiResult<Json<PhotosBody>> {
+    auth.require(EDIT)?;
+    let r = state
+        .products()
+        .reorder_photos(auth.ctx().request(pb::ReorderPhotosRequest { product_id: id, ids: input.ids }))
+        .await?
+        .into_inner();
+    Ok(Json(PhotosBody { photos: r.photos.into_iter().map(PhotoBody::from).collect(), size_chart: None }))
+}
+
+/// Removes a photo (or the size chart) of a product.
+#[utoipa::path(delete, path = "/products/{id}/photos/{photo_id}", tag = "products",
+    params(("id" = i64, Path), ("photo_id" = i64, Path)),
+    responses((status = 204), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
+async fn delete_photo(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path((id, photo_id)): Path<(i64, i64)>,
+) -> ApiResult<StatusCode> {
+    auth.require(EDIT)?;
+    state.products().delete_photo(auth.ctx().request(pb::DeletePhotoRequest { product_id: id, id: photo_id })).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Resize input.
+#[derive(Debug, Deserialize, IntoParams, Default)]
+#[serde(rename_all = "kebab-case", default)]
+#[into_params(parameter_in = Query)]
+pub struct PhotoQuery {
+    /// Square size in pixels (SPEC §9: fit-in PNG, 100 by default when resizing, doubled
+    /// under 100); absent for the stored image.
+    pub size: Option<u32>,
+}
+
+/// A product image. Names are unguessable and images are public, as on a shop's pages, so
+/// `<img>` tags load them without a token.
+#[utoipa::path(get, path = "/products/photos/{store}/{file}", tag = "products",
+    params(("store" = i64, Path), ("file" = String, Path), PhotoQuery),
+    responses((status = 200, description = "the image", content_type = "image/png"), (status = 404, body = ErrorBody)))]
+async fn photo_file(
+    State(state): State<AppState>,
+    Path((store, file)): Path<(i64, String)>,
+    Query(q): Query<PhotoQuery>,
+) -> ApiResult<axum::response::Response> {
+    let r = state
+        .products()
+        .get_photo_file(pb::GetPhotoFileRequest { name: format!("{store}/{file}"), size: q.size.unwrap_or(0) })
+        .await?
+        .into_inner();
+    let mut res = axum::response::Response::new(axum::body::Body::from(r.data));
+    let headers = res.headers_mut();
+    if let Ok(ct) = r.content_type.parse() {
+        headers.insert(axum::http::header::CONTENT_TYPE, ct);
+    }
+    headers.insert(
+        axum::http::header::CACHE_CONTROL,
+        axum::http::HeaderValue::from_static("public, max-age=31536000, immutable"),
+    );
+    headers.insert("x-content-type-options", axum::http::HeaderValue::from_static("nosniff"));
+    Ok(res)
 }

@@ -8,8 +8,11 @@ use bo_proto::products::v1 as pb;
 use bo_proto::products::v1::products_service_server::ProductsService;
 use tonic::{Request, Response, Status};
 
+use std::sync::Arc;
+
 use crate::domain;
-use crate::store::{Actor, Repo};
+use crate::photos::{self, PhotoLimits, PhotoStore};
+use crate::store::{Actor, Repo, PHOTO, SIZE_CHART};
 
 /// The most ids one bulk call may name.
 pub const MAX_BULK: usize = 500;
@@ -19,13 +22,27 @@ pub const MAX_BULK: usize = 500;
 pub struct ProductsGrpc {
     repo: Repo,
     relay: Relay,
+    photos: Arc<dyn PhotoStore>,
+    limits: PhotoLimits,
 }
 
 impl ProductsGrpc {
-    /// The service on `repo`, waking `relay` after writes.
-    pub fn new(repo: Repo, relay: Relay) -> Self {
-        Self { repo, relay }
+    /// The service on `repo`, keeping images in `photos`, waking `relay` after writes.
+    pub fn new(repo: Repo, relay: Relay, photos: Arc<dyn PhotoStore>, limits: PhotoLimits) -> Self {
+        Self { repo, relay, photos, limits }
     }
+
+    async fn forget_files(&self, names: &[String]) {
+        for n in names {
+            if let Err(e) = self.photos.delete(n).await {
+                tracing::warn!(name = %n, error = %format!("{e:#}"), "could not delete a photo file");
+            }
+        }
+    }
+}
+
+fn photo_error(e: photos::PhotoError) -> Status {
+    Error::invalid_field("files", e.code()).into()
 }
 
 type Rpc<T> = Result<Response<T>, Status>;
@@ -110,7 +127,8 @@ impl ProductsService for ProductsGrpc {
         let who = actor(&req)?;
         let r = req.into_inner();
         bulk(&r.ids)?;
-        let deleted = self.repo.delete(who, &r.ids).await?;
+        let (deleted, files) = self.repo.delete(who, &r.ids).await?;
+        self.forget_files(&files).await;
         self.relay.wake();
         Ok(Response::new(pb::DeleteProductsResponse { deleted }))
     }
@@ -138,6 +156,83 @@ impl ProductsService for ProductsGrpc {
     async fn get_summaries(&self, req: Request<pb::GetSummariesRequest>) -> Rpc<pb::GetSummariesResponse> {
         let who = actor(&req)?;
         Ok(Response::new(self.repo.summaries(who.store_id).await?))
+    }
+
+    async fn add_photos(&self, req: Request<pb::AddPhotosRequest>) -> Rpc<pb::AddPhotosResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        let kind = if r.kind.is_empty() { PHOTO } else { r.kind.as_str() };
+        if kind != PHOTO && kind != SIZE_CHART {
+            return Err(Error::invalid_field("kind", "validation.photo_kind").into());
+        }
+        if r.files.is_empty() || (kind == SIZE_CHART && r.files.len() != 1) {
+            return Err(Error::invalid_field("files", "validation.required").into());
+        }
+        if kind == PHOTO {
+            photos::check_count(0, r.files.len(), self.limits).map_err(photo_error)?;
+        }
+        // Check and clean every file before storing any.
+        let mut cleaned = Vec::with_capacity(r.files.len());
+        for f in &r.files {
+            cleaned.push(photos::clean(f).map_err(photo_error)?);
+        }
+        let mut stored = Vec::new();
+        for c in &cleaned {
+            let name = photos::generated_name(who.store_id, c.format);
+            self.photos.put(&name, &c.bytes).await.map_err(Error::internal)?;
+            stored.push((name, i64::from(c.width), i64::from(c.height), c.bytes.len() as i64));
+        }
+        let replaced = match self.repo.add_photos(who, r.product_id, kind, &stored, self.limits.max_per_product).await {
+            Ok(replaced) => replaced,
+            Err(e) => {
+                let names: Vec<String> = stored.into_iter().map(|s| s.0).collect();
+                self.forget_files(&names).await;
+                return Err(e.into());
+            }
+        };
+        self.forget_files(&replaced).await;
+        self.relay.wake();
+        let p = self.repo.get(who.store_id, r.product_id).await?;
+        Ok(Response::new(pb::AddPhotosResponse { photos: p.photos, size_chart: p.size_chart }))
+    }
+
+    async fn reorder_photos(&self, req: Request<pb::ReorderPhotosRequest>) -> Rpc<pb::ReorderPhotosResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        let p = self.repo.reorder_photos(who, r.product_id, &r.ids).await?;
+        self.relay.wake();
+        Ok(Response::new(pb::ReorderPhotosResponse { photos: p.photos }))
+    }
+
+    async fn delete_photo(&self, req: Request<pb::DeletePhotoRequest>) -> Rpc<pb::DeletePhotoResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        let name = self.repo.delete_photo(who, r.product_id, r.id).await?;
+        self.forget_files(&[name]).await;
+        self.relay.wake();
+        Ok(Response::new(pb::DeletePhotoResponse {}))
+    }
+
+    async fn get_photo_file(&self, req: Request<pb::GetPhotoFileRequest>) -> Rpc<pb::GetPhotoFileResponse> {
+        let r = req.into_inner();
+        if !photos::valid_name(&r.name) || !self.repo.photo_exists(&r.name).await? {
+            return Err(Error::not_found("photo_not_found").into());
+        }
+        let data = self
+            .photos
+            .get(&r.name)
+            .await
+            .map_err(Error::internal)?
+            .ok_or_else(|| Error::not_found("photo_not_found"))?;
+        if r.size == 0 {
+            let content_type = if r.name.ends_with(".png") { "image/png" } else { "image/jpeg" };
+            return Ok(Response::new(pb::GetPhotoFileResponse { data, content_type: content_type.into() }));
+        }
+        let resized = tokio::task::spawn_blocking(move || photos::resize_square_png(&data, Some(r.size)))
+            .await
+            .map_err(Error::internal)?
+            .map_err(photo_error)?;
+        Ok(Response::new(pb::GetPhotoFileResponse { data: resized, content_type: "image/png".into() }))
     }
 
     async fn import_products(&self, req: Request<pb::ImportProductsRequest>) -> Rpc<pb::ImportProductsResponse> {

@@ -41,11 +41,12 @@ pub struct Service {
 }
 
 impl Service {
-    /// Migrates `db` and builds the service.
-    pub async fn open(db: Db, bus: SharedBus) -> anyhow::Result<Service> {
+    /// Migrates `db` and builds the service, keeping images in `photos`.
+    pub async fn open(db: Db, bus: SharedBus, photos: Arc<dyn photos::PhotoStore>) -> anyhow::Result<Service> {
         db.migrate(&MIGRATIONS_SQLITE, &MIGRATIONS_POSTGRES).await?;
         let relay = Relay::new(db.clone(), bus.clone());
-        let grpc = ProductsGrpc::new(store::Repo::new(db.clone()), relay.clone());
+        let grpc =
+            ProductsGrpc::new(store::Repo::new(db.clone()), relay.clone(), photos, photos::PhotoLimits::default());
         let consumer = Consumer::new(db.clone(), bus, "products-stock", "wms.stock.>", Arc::new(StockView));
         Ok(Service { grpc, relay, consumer, db })
     }

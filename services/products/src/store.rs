@@ -13,6 +13,35 @@ use bo_proto::events::v1 as ev;
 use bo_proto::products::v1 as pb;
 use sqlx::FromRow;
 
+#[derive(Debug, Clone, FromRow)]
+struct PhotoRow {
+    id: i64,
+    product_id: i64,
+    name: String,
+    kind: String,
+    position: i64,
+    width: i64,
+    height: i64,
+}
+
+impl PhotoRow {
+    fn to_proto(&self) -> pb::Photo {
+        pb::Photo {
+            id: self.id,
+            name: self.name.clone(),
+            kind: self.kind.clone(),
+            position: self.position,
+            width: self.width,
+            height: self.height,
+        }
+    }
+}
+
+/// Photo kinds.
+pub const PHOTO: &str = "photo";
+/// The size-chart image.
+pub const SIZE_CHART: &str = "size_chart";
+
 /// VAT in Thailand: 7%.
 pub const VAT_BP: i64 = 700;
 
@@ -124,6 +153,8 @@ impl ProductRow {
             status: self.status.clone(),
             create_time: Some(ms_to_timestamp(self.created_at)),
             update_time: Some(ms_to_timestamp(self.updated_at)),
+            photos: Vec::new(),
+            size_chart: None,
         }
     }
 }
@@ -386,15 +417,19 @@ impl Repo {
         Ok(changed)
     }
 
-    /// Deletes products; refused (for all) when one still holds stock.
-    pub async fn delete(&self, who: Actor, ids: &[i64]) -> Result<i64> {
+    /// Deletes products; refused (for all) when one still holds stock. Returns how many
+    /// went and the names of their photo files.
+    pub async fn delete(&self, who: Actor, ids: &[i64]) -> Result<(i64, Vec<String>)> {
         let mut tx = self.db.begin().await?;
         let mut deleted = Vec::new();
+        let mut files = Vec::new();
         for id in ids {
             let Ok(p) = fetch(&mut tx, who.store_id, *id).await else { continue };
             if p.skus.iter().flat_map(|s| &s.inventories).any(|i| i.on_hand > 0 || i.reserved > 0) {
                 return Err(Error::failed_precondition("product_has_stock"));
             }
+            files.extend(p.photos.iter().chain(p.size_chart.iter()).map(|ph| ph.name.clone()));
+            sqlx::query("DELETE FROM product_photos WHERE product_id = $1").bind(id).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM skus WHERE product_id = $1").bind(id).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM products WHERE store_id = $1 AND id = $2")
                 .bind(who.store_id)
@@ -414,7 +449,7 @@ impl Repo {
             .await?;
         }
         tx.commit().await?;
-        Ok(deleted.len() as i64)
+        Ok((deleted.len() as i64, files))
     }
 
     /// Sets every SKU's safety stock; returns how many changed.
@@ -454,6 +489,124 @@ impl Repo {
             out_of_stock,
             below_safety_stock: below,
         })
+    }
+
+    /// Records stored photos after the product's current ones (or replaces the size chart);
+    /// returns the names of files no longer used.
+    pub async fn add_photos(
+        &self,
+        who: Actor,
+        product_id: i64,
+        kind: &str,
+        added: &[(String, i64, i64, i64)],
+        max_photos: usize,
+    ) -> Result<Vec<String>> {
+        let mut tx = self.db.begin().await?;
+        fetch(&mut tx, who.store_id, product_id).await?;
+        let mut replaced = Vec::new();
+        if kind == SIZE_CHART {
+            replaced = sqlx::query_scalar("SELECT name FROM product_photos WHERE product_id = $1 AND kind = $2")
+                .bind(product_id)
+                .bind(SIZE_CHART)
+                .fetch_all(&mut *tx)
+                .await?;
+            sqlx::query("DELETE FROM product_photos WHERE product_id = $1 AND kind = $2")
+                .bind(product_id)
+                .bind(SIZE_CHART)
+                .execute(&mut *tx)
+                .await?;
+        } else {
+            let count: i64 =
+                sqlx::query_scalar("SELECT COUNT(*) FROM product_photos WHERE product_id = $1 AND kind = $2")
+                    .bind(product_id)
+                    .bind(PHOTO)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            if count as usize + added.len() > max_photos {
+                return Err(Error::failed_precondition("photo_too_many"));
+            }
+        }
+        let start: i64 = sqlx::query_scalar(
+            "SELECT COALESCE(MAX(position) + 1, 0) FROM product_photos WHERE product_id = $1 AND kind = $2",
+        )
+        .bind(product_id)
+        .bind(kind)
+        .fetch_one(&mut *tx)
+        .await?;
+        for (i, (name, width, height, bytes)) in added.iter().enumerate() {
+            sqlx::query(
+                "INSERT INTO product_photos (store_id, product_id, name, kind, position, width, height, bytes, created_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+            )
+            .bind(who.store_id)
+            .bind(product_id)
+            .bind(name)
+            .bind(kind)
+            .bind(start + i as i64)
+            .bind(width)
+            .bind(height)
+            .bind(bytes)
+            .bind(now_ms())
+            .execute(&mut *tx)
+            .await?;
+        }
+        let saved = fetch(&mut tx, who.store_id, product_id).await?;
+        saved_event(&mut tx, who, &saved).await?;
+        tx.commit().await?;
+        Ok(replaced)
+    }
+
+    /// Puts the product's photos in the order of `ids` (every photo, once).
+    pub async fn reorder_photos(&self, who: Actor, product_id: i64, ids: &[i64]) -> Result<pb::Product> {
+        let mut tx = self.db.begin().await?;
+        let current = fetch(&mut tx, who.store_id, product_id).await?;
+        let mut have: Vec<i64> = current.photos.iter().map(|p| p.id).collect();
+        let mut want = ids.to_vec();
+        have.sort_unstable();
+        want.sort_unstable();
+        if have != want {
+            return Err(Error::invalid_field("ids", "validation.photo_order"));
+        }
+        for (position, id) in ids.iter().enumerate() {
+            sqlx::query("UPDATE product_photos SET position = $1 WHERE id = $2 AND product_id = $3")
+                .bind(position as i64)
+                .bind(id)
+                .bind(product_id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        let saved = fetch(&mut tx, who.store_id, product_id).await?;
+        saved_event(&mut tx, who, &saved).await?;
+        tx.commit().await?;
+        Ok(saved)
+    }
+
+    /// Removes a photo; returns its stored name.
+    pub async fn delete_photo(&self, who: Actor, product_id: i64, id: i64) -> Result<String> {
+        let mut tx = self.db.begin().await?;
+        fetch(&mut tx, who.store_id, product_id).await?;
+        let name: String =
+            sqlx::query_scalar("SELECT name FROM product_photos WHERE id = $1 AND product_id = $2 AND store_id = $3")
+                .bind(id)
+                .bind(product_id)
+                .bind(who.store_id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| Error::not_found("photo_not_found"))?;
+        sqlx::query("DELETE FROM product_photos WHERE id = $1").bind(id).execute(&mut *tx).await?;
+        let saved = fetch(&mut tx, who.store_id, product_id).await?;
+        saved_event(&mut tx, who, &saved).await?;
+        tx.commit().await?;
+        Ok(name)
+    }
+
+    /// True when `name` is a photo the catalog knows.
+    pub async fn photo_exists(&self, name: &str) -> Result<bool> {
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM product_photos WHERE name = $1")
+            .bind(name)
+            .fetch_one(self.db.pool())
+            .await?;
+        Ok(n > 0)
     }
 
     /// SKUs of this store among `ids`.
@@ -660,11 +813,31 @@ async fn with_skus(conn: &mut sqlx::AnyConnection, store_id: i64, rows: Vec<Prod
         let inv = stock.remove(&s.id).unwrap_or_default();
         by_product.entry(s.product_id).or_default().push(s.to_proto(inv));
     }
+    let photos = sqlx::query_as::<_, PhotoRow>(&format!(
+        "SELECT id, product_id, name, kind, position, width, height FROM product_photos WHERE store_id = $1 \
+         AND product_id IN ({}) ORDER BY product_id, position, id",
+        ids.join(", ")
+    ))
+    .bind(store_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let mut photos_of: HashMap<i64, Vec<PhotoRow>> = HashMap::new();
+    for p in photos {
+        photos_of.entry(p.product_id).or_default().push(p);
+    }
     Ok(rows
         .into_iter()
         .map(|r| {
             let skus = by_product.remove(&r.id).unwrap_or_default();
-            r.to_proto(skus)
+            let mut product = r.to_proto(skus);
+            for p in photos_of.remove(&r.id).unwrap_or_default() {
+                if p.kind == SIZE_CHART {
+                    product.size_chart = Some(p.to_proto());
+                } else {
+                    product.photos.push(p.to_proto());
+                }
+            }
+            product
         })
         .collect())
 }

@@ -14,6 +14,11 @@ use bo_proto::wms::v1 as wpb;
 use bo_proto::wms::v1::wms_service_server::WmsService;
 use tokio_util::sync::CancellationToken;
 
+fn photo_store() -> Arc<dyn bo_products::photos::PhotoStore> {
+    let dir = tempfile::tempdir().unwrap().keep();
+    Arc::new(bo_products::photos::LocalPhotoStore::new(dir))
+}
+
 fn ctx() -> CallCtx {
     CallCtx::new(1, 5)
 }
@@ -73,7 +78,7 @@ async fn list(s: &Service, search: &str, status: &str) -> pb::ListProductsRespon
 }
 
 async fn products_with_variants_search_and_edit(db: Db) {
-    let s = Service::open(db.clone(), Arc::new(InProcBus::new("backoffice"))).await.unwrap();
+    let s = Service::open(db.clone(), Arc::new(InProcBus::new("backoffice")), photo_store()).await.unwrap();
     let p = create(&s, shirt("TS-01")).await;
     assert_eq!((p.skus.len(), p.price_ex_vat), (2, 18_598));
     create(&s, shirt("TS-02")).await;
@@ -132,7 +137,7 @@ async fn products_with_variants_search_and_edit(db: Db) {
 
 async fn the_inventory_view_follows_the_ledger(db: Db) {
     let bus = Arc::new(InProcBus::new("backoffice"));
-    let s = Service::open(db.clone(), bus.clone()).await.unwrap();
+    let s = Service::open(db.clone(), bus.clone(), photo_store()).await.unwrap();
     let wms_db = bo_kit::testing::sqlite().await;
     let wms = bo_wms::Service::open(wms_db.db.clone(), bus.clone()).await.unwrap();
     let mut tx = wms_db.db.begin().await.unwrap();

@@ -9,6 +9,7 @@ import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { checkRequired } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
 import { STORE_CHANNEL } from './channel';
+import { PhotosCard } from './PhotosCard';
 import { useCreateProductMutation, useGetProductQuery, useListCategoriesQuery, useUpdateProductMutation, type ProductInput } from './api';
 import { optionsOf, skuGrid, stripPrefix, variantOption, type SkuDraft, type VariantDraft } from './variants';
 
@@ -254,6 +255,11 @@ export default function ProductFormPage() {
           </Col>
         </Row>
       </Card>
+      {editing && current ? (
+        <PhotosCard productId={current.id} photos={current.photos} sizeChart={current.sizeChart} />
+      ) : (
+        <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('products:photos.afterSave')} />
+      )}
       <Card title={t('products:form.pricing')} style={{ marginBottom: 16 }}>
         <Row gutter={12}>
           <Col xs={24} md={8}>

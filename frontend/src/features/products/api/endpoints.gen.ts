@@ -48,6 +48,14 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.importForm,
       }),
     }),
+    photoFile: build.query<PhotoFileApiResponse, PhotoFileApiArg>({
+      query: (queryArg) => ({
+        url: `/products/photos/${queryArg.store}/${queryArg.file}`,
+        params: {
+          size: queryArg.size,
+        },
+      }),
+    }),
     searchProducts: build.query<
       SearchProductsApiResponse,
       SearchProductsApiArg
@@ -137,6 +145,29 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.statusInput,
       }),
     }),
+    addPhotos: build.mutation<AddPhotosApiResponse, AddPhotosApiArg>({
+      query: (queryArg) => ({
+        url: `/products/${queryArg.id}/photos`,
+        method: "POST",
+        body: queryArg.photoForm,
+      }),
+    }),
+    reorderPhotos: build.mutation<
+      ReorderPhotosApiResponse,
+      ReorderPhotosApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/${queryArg.id}/photos/order`,
+        method: "PUT",
+        body: queryArg.photoOrderInput,
+      }),
+    }),
+    deletePhoto: build.mutation<DeletePhotoApiResponse, DeletePhotoApiArg>({
+      query: (queryArg) => ({
+        url: `/products/${queryArg.id}/photos/${queryArg.photoId}`,
+        method: "DELETE",
+      }),
+    }),
   }),
   overrideExisting: false,
 });
@@ -168,6 +199,14 @@ export type CountProductsApiArg = {
 export type ImportProductsApiResponse = /** status 200  */ ImportBody;
 export type ImportProductsApiArg = {
   importForm: ImportForm;
+};
+export type PhotoFileApiResponse = /** status 200 the image */ Blob;
+export type PhotoFileApiArg = {
+  store: number;
+  file: string;
+  /** Square size in pixels (SPEC §9: fit-in PNG, 100 by default when resizing, doubled
+    under 100); absent for the stored image. */
+  size?: number;
 };
 export type SearchProductsApiResponse = /** status 200  */ ListFoundProduct;
 export type SearchProductsApiArg = {
@@ -226,6 +265,31 @@ export type PatchProductApiArg = {
   id: number;
   statusInput: StatusInput;
 };
+export type AddPhotosApiResponse = /** status 200  */ PhotosBody;
+export type AddPhotosApiArg = {
+  id: number;
+  photoForm: PhotoForm;
+};
+export type ReorderPhotosApiResponse = /** status 200  */ PhotosBody;
+export type ReorderPhotosApiArg = {
+  id: number;
+  photoOrderInput: PhotoOrderInput;
+};
+export type DeletePhotoApiResponse = unknown;
+export type DeletePhotoApiArg = {
+  id: number;
+  photoId: number;
+};
+export type PhotoBody = {
+  /** Height in pixels. */
+  height: number;
+  /** Photo id. */
+  id: number;
+  /** Where to load it; add `?size=N` for a square PNG of N pixels (N under 100 doubles). */
+  url: string;
+  /** Width in pixels. */
+  width: number;
+};
 export type InventoryBody = {
   /** Units available (on hand minus reserved). */
   available: number;
@@ -273,6 +337,8 @@ export type ListProductBody = {
     code: string;
     /** Cost in baht. */
     cost: string;
+    /** The cover (the first photo), if any. */
+    coverUrl?: string | null;
     /** Created. */
     createdAt: string;
     /** Description. */
@@ -285,12 +351,15 @@ export type ListProductBody = {
     name: string;
     /** English name. */
     nameEn: string;
+    /** Photos in display order. */
+    photos: PhotoBody[];
     /** Price in baht. */
     price: string;
     /** The price without VAT, in baht. */
     priceExVat: string;
     /** Short description. */
     shortDescription: string;
+    sizeChart?: null | PhotoBody;
     /** SKUs. */
     skus: SkuBody[];
     /** active or inactive. */
@@ -354,6 +423,8 @@ export type ProductBody = {
   code: string;
   /** Cost in baht. */
   cost: string;
+  /** The cover (the first photo), if any. */
+  coverUrl?: string | null;
   /** Created. */
   createdAt: string;
   /** Description. */
@@ -366,12 +437,15 @@ export type ProductBody = {
   name: string;
   /** English name. */
   nameEn: string;
+  /** Photos in display order. */
+  photos: PhotoBody[];
   /** Price in baht. */
   price: string;
   /** The price without VAT, in baht. */
   priceExVat: string;
   /** Short description. */
   shortDescription: string;
+  sizeChart?: null | PhotoBody;
   /** SKUs. */
   skus: SkuBody[];
   /** active or inactive. */
@@ -682,12 +756,28 @@ export type StatusInput = {
   /** active or inactive. */
   status: string;
 };
+export type PhotosBody = {
+  /** Photos in display order. */
+  photos: PhotoBody[];
+  sizeChart?: null | PhotoBody;
+};
+export type PhotoForm = {
+  /** One or more `files` (.jpg, .jpeg or .png by content, 5 MB each). */
+  files: Blob[];
+  /** photo (default) or size_chart (one file, replacing the current one). */
+  kind?: string | null;
+};
+export type PhotoOrderInput = {
+  /** Every photo id of the product, in the new order (the first is the cover). */
+  ids: number[];
+};
 export const {
   useListProductsQuery,
   useCreateProductMutation,
   useListCategoriesQuery,
   useCountProductsQuery,
   useImportProductsMutation,
+  usePhotoFileQuery,
   useSearchProductsQuery,
   useSkuInventoriesQuery,
   useMovingTransactionsQuery,
@@ -698,4 +788,7 @@ export const {
   useUpdateProductMutation,
   useDeleteProductMutation,
   usePatchProductMutation,
+  useAddPhotosMutation,
+  useReorderPhotosMutation,
+  useDeletePhotoMutation,
 } = injectedRtkApi;

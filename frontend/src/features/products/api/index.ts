@@ -13,6 +13,8 @@ export const productsApi = enhancedApi
       updateProduct: { invalidatesTags: (_r, _e, a) => [{ type: 'Product', id: a.id }, { type: 'Product', id: 'LIST' }, { type: 'Inventory', id: 'LIST' }] },
       patchProduct: { invalidatesTags: (_r, _e, a) => [{ type: 'Product', id: a.id }, { type: 'Product', id: 'LIST' }] },
       deleteProduct: { invalidatesTags: [{ type: 'Product', id: 'LIST' }, { type: 'Inventory', id: 'LIST' }] },
+      reorderPhotos: { invalidatesTags: (_r, _e, a) => [{ type: 'Product', id: a.id }, { type: 'Product', id: 'LIST' }] },
+      deletePhoto: { invalidatesTags: (_r, _e, a) => [{ type: 'Product', id: a.id }, { type: 'Product', id: 'LIST' }] },
       updateAllSafetyStock: { invalidatesTags: [{ type: 'Product', id: 'LIST' }, { type: 'Inventory', id: 'LIST' }] },
     },
   });
@@ -35,6 +37,23 @@ const importApi = productsApi.injectEndpoints({
 
 export const { useImportProductsFileMutation } = importApi;
 
+/** Photo uploads, as multipart. */
+const photosApi = productsApi.injectEndpoints({
+  endpoints: (build) => ({
+    addPhotoFiles: build.mutation<PhotosBody, { id: number; files: File[]; kind: 'photo' | 'size_chart' }>({
+      query: ({ id, files, kind }) => {
+        const form = new FormData();
+        form.append('kind', kind);
+        for (const f of files) form.append('files', f);
+        return { url: `/products/${id}/photos`, method: 'POST', body: form };
+      },
+      invalidatesTags: (_r, _e, a) => [{ type: 'Product', id: a.id }, { type: 'Product', id: 'LIST' }],
+    }),
+  }),
+});
+
+export const { useAddPhotoFilesMutation } = photosApi;
+
 export const {
   useListProductsQuery,
   useLazyListProductsQuery,
@@ -47,10 +66,12 @@ export const {
   usePatchProductMutation,
   useDeleteProductMutation,
   useUpdateAllSafetyStockMutation,
+  useReorderPhotosMutation,
+  useDeletePhotoMutation,
   useSummariesQuery,
 } = productsApi;
-export type { ProductBody, ProductInput, SkuBody, ImportBody } from './endpoints.gen';
-import type { ImportBody } from './endpoints.gen';
+export type { ProductBody, ProductInput, SkuBody, ImportBody, PhotoBody, PhotosBody } from './endpoints.gen';
+import type { ImportBody, PhotosBody } from './endpoints.gen';
 import type { ListCategoryBody, ListSkuInventoryBody } from './endpoints.gen';
 export type SkuInventoryBody = ListSkuInventoryBody['data'][number];
 export type CategoryBody = ListCategoryBody['data'][number];
