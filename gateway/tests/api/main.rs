@@ -8,6 +8,7 @@ mod auth;
 mod customers;
 mod distributed;
 mod import;
+mod isolation;
 mod photos;
 mod products;
 mod settings;
