@@ -122,6 +122,12 @@ pub struct List<T> {
 }
 
 impl<T> List<T> {
+    /// Every row at once (`limit` -1, one page).
+    pub fn all(data: Vec<T>) -> Self {
+        let total = data.len() as i64;
+        List { data, total, limit: -1, page: 1, pages: 1 }
+    }
+
     /// A list from rows and the service's paging info.
     pub fn new(data: Vec<T>, page: Option<bo_proto::stores::v1::PageInfo>) -> Self {
         let p = page.unwrap_or_default();

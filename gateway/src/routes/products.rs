@@ -534,8 +534,7 @@ async fn list_categories(State(state): State<AppState>, auth: StoreAuth) -> ApiR
     let r = state.products().list_categories(auth.ctx().request(pb::ListCategoriesRequest {})).await?.into_inner();
     let data: Vec<CategoryBody> =
         r.categories.into_iter().map(|c| CategoryBody { id: c.id, name: c.name, name_en: c.name_en }).collect();
-    let n = data.len() as i64;
-    Ok(Json(List { data, total: n, limit: -1, page: 1, pages: 1 }))
+    Ok(Json(List::all(data)))
 }
 
 /// Stock overview filters.
@@ -993,8 +992,7 @@ async fn unit_of_measurements(
         .await?
         .into_inner();
     let data: Vec<crate::routes::settings::UnitBody> = r.units.into_iter().map(Into::into).collect();
-    let n = data.len() as i64;
-    Ok(Json(List { data, total: n, limit: -1, page: 1, pages: 1 }))
+    Ok(Json(List::all(data)))
 }
 
 /// Movement filters.

@@ -56,9 +56,7 @@ impl From<pb::Warehouse> for WarehouseBody {
 
 async fn warehouses(state: &AppState, auth: &StoreAuth) -> ApiResult<Json<List<WarehouseBody>>> {
     let r = state.wms().list_warehouses(auth.ctx().request(pb::ListWarehousesRequest {})).await?.into_inner();
-    let n = r.warehouses.len() as i64;
-    let data = r.warehouses.into_iter().map(WarehouseBody::from).collect();
-    Ok(Json(List { data, total: n, limit: -1, page: 1, pages: 1 }))
+    Ok(Json(List::all(r.warehouses.into_iter().map(WarehouseBody::from).collect())))
 }
 
 /// The store's warehouses, the default first (every member may read them).
