@@ -216,6 +216,10 @@ try {
     await page.getByTestId('photo-1').dragTo(page.getByTestId('photo-0'));
     await page.waitForTimeout(300);
     await page.getByTestId('photo-0').locator('img').waitFor();
+    // A product keeps at least one photo: the second may go, the last may not.
+    await page.getByTestId('photo-1').locator('.bo-photo-delete').click();
+    await page.getByTestId('photo-1').waitFor({ state: 'detached' });
+    if (!(await page.getByTestId('photo-0').locator('.bo-photo-delete').isDisabled())) throw new Error('the last photo could be deleted');
   }, page);
 
   await step('adjust stock and see it in the overview', async () => {
@@ -260,7 +264,52 @@ try {
     await page.getByText('สร้างสินค้าใหม่ 2 รายการ ข้ามรายการที่มีอยู่แล้ว 0 รายการ').waitFor();
     await page.getByTestId('import-download').waitFor();
     await page.getByRole('button', { name: 'ไปที่รายการสินค้า' }).click();
-    await page.getByTestId('product-table').getByText('กระเป๋าผ้าแคนวาส').waitFor();
+    await page.getByTestId('product-table').getByText('กระเป๋าผ้าแคนวาส', { exact: true }).waitFor();
+  }, page);
+
+  await step('add a unit of measurement, refusing a wrong quantity and a duplicate name', async () => {
+    await page.getByTestId('sidebar').getByText('หน่วยนับ', { exact: true }).click();
+    await page.waitForURL('**/1/setting/unit-of-measurement');
+    await page.getByText('ยังไม่มีหน่วยนับ').waitFor();
+    const create = async (name, quantity) => {
+      await page.getByTestId('unit-create').click();
+      await page.waitForURL('**/1/setting/unit-of-measurement-create');
+      await page.getByTestId('field-name').fill(name);
+      await page.getByTestId('field-quantity').fill(quantity);
+      await page.getByTestId('field-base-unit').click();
+      await page.locator('.ant-select-item-option', { hasText: 'ชิ้น' }).click();
+      await page.getByTestId('unit-save').click();
+    };
+    await create('แพ็ค 6', 'หก');
+    await page.getByText('จำนวนไม่ถูกต้อง').waitFor();
+    await page.getByTestId('field-quantity').fill('6');
+    await page.getByTestId('unit-save').click();
+    await page.waitForURL('**/1/setting/unit-of-measurement');
+    await page.getByTestId('unit-table').getByText('6 ชิ้น').waitFor();
+    await create('แพ็ค 6', '6');
+    await page.getByText('ชื่อหน่วยนับนี้มีอยู่แล้วในร้าน').waitFor();
+    await page.goto(`${base}/1/setting/unit-of-measurement`);
+    await page.getByTestId('unit-table').locator('button[data-testid^="unit-delete-"]').first().click();
+    await page.getByTestId('dialog-ok').click();
+    await page.getByText('ยังไม่มีหน่วยนับ').waitFor();
+  }, page);
+
+  await step('set the store safety stock, refusing a negative amount', async () => {
+    await page.getByTestId('sidebar').getByText('สต็อกขั้นต่ำ', { exact: true }).click();
+    await page.waitForURL('**/1/setting/safety-stock');
+    await page.getByTestId('safety-stock-not-set').waitFor();
+    await page.getByTestId('field-amount').fill('-3');
+    await page.getByTestId('safety-stock-save').click();
+    await page.getByText('จำนวนไม่ถูกต้อง').waitFor();
+    await page.getByTestId('field-amount').fill('8');
+    await page.getByTestId('safety-stock-save').click();
+    await page.getByTestId('safety-stock-amount').getByText('8 หน่วย').waitFor();
+    // Every SKU now has 8 as its safety stock: TS-01-ขาว (none) is low, TS-01-ดำ (12) is not.
+    await page.goto(`${base}/1/stock-management-overview-list?below=1&search=TS-01`);
+    await page.getByTestId('stock-table').locator('tr', { hasText: 'TS-01-ขาว' }).first().waitFor();
+    if (await page.getByTestId('stock-table').locator('tr', { hasText: 'TS-01-ดำ' }).count()) throw new Error('TS-01-ดำ is above its safety stock');
+    await page.goto(`${base}/1/product-list/store`);
+    await page.getByTestId('product-table').waitFor();
   }, page);
 
   await step('switch to English, remembered', async () => {

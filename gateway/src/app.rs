@@ -159,7 +159,7 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
                 let url = cfg.database_url("products", &cfg.services.products);
                 let db = Db::connect(&url).await?;
                 let photos = std::sync::Arc::new(bo_products::photos::LocalPhotoStore::new(cfg.photos_dir()));
-                let svc = bo_products::Service::open(db.clone(), bus.clone(), photos).await?;
+                let svc = bo_products::Service::open(db.clone(), bus.clone(), photos, cfg.photos).await?;
                 products_grpc = Some(svc.grpc.clone());
                 let cancel = CancellationToken::new();
                 let relay = tokio::spawn(svc.relay.clone().run(cancel.clone()));

@@ -34,6 +34,9 @@ pub struct Config {
     /// Where product photos are kept (default: `<data_dir>/photos`). Every products
     /// replica must see the same folder (a shared volume), or use an object store.
     pub photos_dir: Option<PathBuf>,
+    /// Photos per product: `min_per_product` (deleting under it is refused) and
+    /// `max_per_product` (`BO_PHOTOS__MIN_PER_PRODUCT`, `BO_PHOTOS__MAX_PER_PRODUCT`).
+    pub photos: bo_products::photos::PhotoLimits,
 }
 
 impl Default for Config {
@@ -49,6 +52,7 @@ impl Default for Config {
             log: LogConfig::default(),
             maintenance: MaintenanceConfig::default(),
             photos_dir: None,
+            photos: Default::default(),
         }
     }
 }

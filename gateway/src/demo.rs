@@ -1,10 +1,11 @@
-//! The demo store's catalog: a few Thai products with variants and stock, made once with
+//! The demo store's catalog: a dozen Thai products with variants, pictures and stock, made once with
 //! the demo store on the first start of the embedded target. It waits for the stock ledger
 //! to give the new store its default warehouse (an event away).
 
 use std::time::Duration;
 
 use bo_kit::grpc::CallCtx;
+use bo_products::store::{PHOTO, SIZE_CHART};
 use bo_products::ProductsGrpc;
 use bo_proto::products::v1 as pb;
 use bo_proto::products::v1::products_service_server::ProductsService as _;
@@ -14,71 +15,207 @@ use bo_wms::WmsGrpc;
 
 struct Item {
     name: &'static str,
+    name_en: &'static str,
     code: &'static str,
     category: i64,
     price: i64,
     cost: i64,
+    weight_grams: i64,
     tags: &'static [&'static str],
     short: &'static str,
     variant: Option<(&'static str, &'static [&'static str])>,
     stock: i64,
+    /// Pictures, the cover first (drawn for the demo; sources in `demo/photos/src`).
+    photos: &'static [&'static [u8]],
+    size_chart: Option<&'static [u8]>,
+}
+
+macro_rules! photo {
+    ($name:literal) => {
+        include_bytes!(concat!("../demo/photos/", $name, ".jpg")).as_slice()
+    };
 }
 
 const ITEMS: &[Item] = &[
     Item {
         name: "เสื้อยืดคอกลม Cotton 100%",
+        name_en: "Crew-neck T-shirt, 100% cotton",
         code: "TS-001",
         category: 1,
         price: 19_900,
         cost: 8_500,
+        weight_grams: 180,
         tags: &["เสื้อยืด", "cotton"],
         short: "เสื้อยืดผ้าฝ้ายแท้ ใส่สบาย ระบายอากาศดี",
         variant: Some(("สี", &["ขาว", "ดำ", "กรม"])),
         stock: 40,
+        photos: &[photo!("tshirt-white"), photo!("tshirt-black"), photo!("tshirt-navy")],
+        size_chart: Some(photo!("tshirt-size-chart")),
     },
     Item {
         name: "กางเกงยีนส์ขากระบอก",
+        name_en: "Straight-leg jeans",
         code: "JN-010",
         category: 1,
         price: 59_000,
         cost: 32_000,
+        weight_grams: 650,
         tags: &["กางเกง", "ยีนส์"],
         short: "ยีนส์ผ้ายืด ทรงกระบอกเล็ก",
         variant: Some(("ไซซ์", &["28", "30", "32", "34"])),
         stock: 12,
+        photos: &[photo!("jeans")],
+        size_chart: Some(photo!("jeans-size-chart")),
     },
     Item {
         name: "ครีมกันแดด SPF50 PA+++",
+        name_en: "Sunscreen SPF50 PA+++",
         code: "SK-050",
         category: 3,
         price: 35_000,
         cost: 18_000,
+        weight_grams: 45,
         tags: &["กันแดด", "skincare"],
         short: "เนื้อบางเบา ไม่เหนอะหนะ ขนาด 30 มล.",
         variant: None,
         stock: 60,
+        photos: &[photo!("sunscreen")],
+        size_chart: None,
     },
     Item {
         name: "กาแฟดอยช้าง คั่วกลาง 250 กรัม",
+        name_en: "Doi Chang coffee, medium roast, 250 g",
         code: "CF-250",
         category: 4,
         price: 28_000,
         cost: 15_500,
+        weight_grams: 270,
         tags: &["กาแฟ", "ดอยช้าง"],
         short: "เมล็ดกาแฟอาราบิก้าจากเชียงราย",
         variant: Some(("แบบ", &["เมล็ด", "บด"])),
         stock: 25,
+        photos: &[photo!("coffee-beans"), photo!("coffee-ground")],
+        size_chart: None,
     },
     Item {
         name: "แก้วเก็บความเย็น 20 ออนซ์",
+        name_en: "Insulated tumbler, 20 oz",
         code: "TB-020",
         category: 7,
         price: 24_900,
         cost: 11_000,
+        weight_grams: 350,
         tags: &["แก้วน้ำ", "สแตนเลส"],
         short: "สแตนเลส 304 เก็บเย็นได้ 24 ชั่วโมง",
         variant: Some(("สี", &["ชมพู", "เขียวมิ้นต์"])),
         stock: 3,
+        photos: &[photo!("tumbler-pink"), photo!("tumbler-mint")],
+        size_chart: None,
+    },
+    Item {
+        name: "กระเป๋าผ้าแคนวาส ใบใหญ่",
+        name_en: "Large canvas tote bag",
+        code: "BG-030",
+        category: 2,
+        price: 15_900,
+        cost: 6_000,
+        weight_grams: 220,
+        tags: &["กระเป๋าผ้า", "canvas"],
+        short: "ผ้าแคนวาสหนา ใส่ของได้เยอะ มีช่องซิปด้านใน",
+        variant: Some(("สี", &["ครีม", "ดำ"])),
+        stock: 30,
+        photos: &[photo!("tote-cream"), photo!("tote-black")],
+        size_chart: None,
+    },
+    Item {
+        name: "รองเท้าผ้าใบสีขาว",
+        name_en: "White canvas sneakers",
+        code: "SH-042",
+        category: 2,
+        price: 49_000,
+        cost: 24_000,
+        weight_grams: 800,
+        tags: &["รองเท้า", "ผ้าใบ"],
+        short: "พื้นยางกันลื่น ใส่ได้ทุกวัน",
+        variant: Some(("ไซซ์", &["38", "39", "40", "41", "42"])),
+        stock: 8,
+        photos: &[photo!("sneakers")],
+        size_chart: None,
+    },
+    Item {
+        name: "น้ำพริกเผา สูตรโบราณ 200 กรัม",
+        name_en: "Thai chili paste, 200 g",
+        code: "FD-011",
+        category: 4,
+        price: 8_900,
+        cost: 4_200,
+        weight_grams: 320,
+        tags: &["น้ำพริก", "ของฝาก"],
+        short: "หอมกุ้งแห้ง เผ็ดกลมกล่อม ไม่ใส่วัตถุกันเสีย",
+        variant: None,
+        stock: 48,
+        photos: &[photo!("chili-paste")],
+        size_chart: None,
+    },
+    Item {
+        name: "สายชาร์จ USB-C ชาร์จเร็ว",
+        name_en: "USB-C fast charging cable",
+        code: "PH-015",
+        category: 8,
+        price: 12_900,
+        cost: 4_500,
+        weight_grams: 60,
+        tags: &["สายชาร์จ", "usb-c"],
+        short: "รองรับชาร์จเร็ว 60W สายถักแข็งแรง",
+        variant: Some(("ความยาว", &["1 เมตร", "2 เมตร"])),
+        stock: 100,
+        photos: &[photo!("usb-c-cable")],
+        size_chart: None,
+    },
+    Item {
+        name: "อาหารแมวเม็ด รสปลาทู 1.2 กก.",
+        name_en: "Dry cat food, mackerel, 1.2 kg",
+        code: "PT-007",
+        category: 11,
+        price: 18_500,
+        cost: 12_000,
+        weight_grams: 1_250,
+        tags: &["อาหารแมว", "สัตว์เลี้ยง"],
+        short: "โปรตีนสูง บำรุงขนและผิวหนัง",
+        variant: None,
+        stock: 4,
+        photos: &[photo!("cat-food")],
+        size_chart: None,
+    },
+    Item {
+        name: "สมุดโน้ตปกคราฟท์ A5",
+        name_en: "A5 kraft-cover notebook",
+        code: "BK-001",
+        category: 12,
+        price: 6_500,
+        cost: 2_500,
+        weight_grams: 250,
+        tags: &["สมุด", "เครื่องเขียน"],
+        short: "กระดาษถนอมสายตา 80 แกรม 100 แผ่น",
+        variant: Some(("แบบ", &["มีเส้น", "จุด", "เปล่า"])),
+        stock: 50,
+        photos: &[photo!("notebook")],
+        size_chart: None,
+    },
+    Item {
+        name: "หมอนอิงลายช้าง",
+        name_en: "Elephant-pattern cushion",
+        code: "HM-021",
+        category: 7,
+        price: 29_000,
+        cost: 13_000,
+        weight_grams: 500,
+        tags: &["หมอนอิง", "ของแต่งบ้าน"],
+        short: "ผ้าฝ้ายทอมือ ถอดซักได้ ขนาด 45 x 45 ซม.",
+        variant: None,
+        stock: 0,
+        photos: &[photo!("cushion")],
+        size_chart: None,
     },
 ];
 
@@ -124,13 +261,14 @@ pub async fn seed(products: ProductsGrpc, wms: WmsGrpc, store_id: i64, user_id: 
         };
         let product = pb::Product {
             name: item.name.into(),
+            name_en: item.name_en.into(),
             short_description: item.short.into(),
             code: item.code.into(),
             category_id: item.category,
             price: item.price,
             cost: item.cost,
             vat: true,
-            weight_grams: 300,
+            weight_grams: item.weight_grams,
             tags: item.tags.iter().map(|t| t.to_string()).collect(),
             variants,
             skus,
@@ -144,14 +282,24 @@ pub async fn seed(products: ProductsGrpc, wms: WmsGrpc, store_id: i64, user_id: 
                     continue;
                 }
             };
-        let lines = created
-            .skus
-            .iter()
-            .map(|s| wpb::StockLine { warehouse_id: warehouse, sku_id: s.id, quantity: item.stock })
-            .collect();
-        let receive = wpb::ReceiveRequest { reference: format!("demo-{}", item.code), lines };
-        if let Err(e) = wms.receive(ctx.request(receive)).await {
-            tracing::warn!(code = item.code, error = %e.message(), "demo stock not received");
+        let pictures = [(PHOTO, item.photos.to_vec()), (SIZE_CHART, item.size_chart.into_iter().collect())];
+        for (kind, files) in pictures.into_iter().filter(|(_, f)| !f.is_empty()) {
+            let files = files.into_iter().map(<[u8]>::to_vec).collect();
+            let add = pb::AddPhotosRequest { product_id: created.id, kind: kind.into(), files };
+            if let Err(e) = products.add_photos(ctx.request(add)).await {
+                tracing::warn!(code = item.code, error = %e.message(), "demo pictures not added");
+            }
+        }
+        if item.stock > 0 {
+            let lines = created
+                .skus
+                .iter()
+                .map(|s| wpb::StockLine { warehouse_id: warehouse, sku_id: s.id, quantity: item.stock })
+                .collect();
+            let receive = wpb::ReceiveRequest { reference: format!("demo-{}", item.code), lines };
+            if let Err(e) = wms.receive(ctx.request(receive)).await {
+                tracing::warn!(code = item.code, error = %e.message(), "demo stock not received");
+            }
         }
     }
     tracing::info!(products = ITEMS.len(), "demo catalog made");

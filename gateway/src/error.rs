@@ -91,6 +91,9 @@ pub fn message_for(code: &str) -> &'static str {
         "import_wrong_template" => "Wrong file, please upload valid file",
         "photo_not_found" => "The photo was not found",
         "photo_too_many" => "Too many photos for this product",
+        "photo_too_few" => {
+            "A product keeps at least the minimum number of photos; add another before removing this one"
+        }
         _ => "Something went wrong, please try later",
     }
 }

@@ -4,9 +4,13 @@ import path from 'path';
 
 const dir = __dirname;
 
+// Plural forms (`_one`, `_other`, …) count as their base key: English needs two forms where
+// Thai, which has no plural, needs one.
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+
 function keys(obj: unknown, prefix = ''): string[] {
-  if (typeof obj !== 'object' || obj === null) return [prefix];
-  return Object.entries(obj as Record<string, unknown>).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
+  if (typeof obj !== 'object' || obj === null) return [prefix.replace(PLURAL, '')];
+  return [...new Set(Object.entries(obj as Record<string, unknown>).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k)))];
 }
 
 const namespaces = fs.readdirSync(path.join(dir, 'th')).filter((f) => f.endsWith('.json'));

@@ -40,6 +40,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(add_photos).layer(axum::extract::DefaultBodyLimit::max(MAX_PHOTO_UPLOAD_BYTES)))
         .routes(routes!(reorder_photos))
         .routes(routes!(delete_photo))
+        .routes(routes!(photo_rules))
         .routes(routes!(photo_file))
         .routes(routes!(import_products).layer(axum::extract::DefaultBodyLimit::max(MAX_IMPORT_BYTES + 64 * 1024)))
 }
@@ -1169,7 +1170,9 @@ async fn reorder_photos(
 /// Removes a photo (or the size chart) of a product.
 #[utoipa::path(delete, path = "/products/{id}/photos/{photo_id}", tag = "products",
     params(("id" = i64, Path), ("photo_id" = i64, Path)),
-    responses((status = 204), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
+    responses((status = 204), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "photo_too_few: the product would keep fewer than the minimum")),
+    security(("bearer" = [])))]
 async fn delete_photo(
     State(state): State<AppState>,
     auth: StoreAuth,
@@ -1178,6 +1181,33 @@ async fn delete_photo(
     auth.require(EDIT)?;
     state.products().delete_photo(auth.ctx().request(pb::DeletePhotoRequest { product_id: id, id: photo_id })).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The photo rules the products service applies.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PhotoRulesBody {
+    /// Photos a product keeps at least once it has them (deleting under it is refused).
+    pub min_per_product: i64,
+    /// Photos a product may hold.
+    pub max_per_product: i64,
+    /// Largest file in bytes.
+    pub max_bytes: i64,
+    /// Most files in one upload.
+    pub max_per_upload: i64,
+}
+
+/// The photo rules: counts per product and file sizes, for the app to check before upload.
+#[utoipa::path(get, path = "/products/photo-rules", tag = "products",
+    responses((status = 200, body = PhotoRulesBody)), security(("bearer" = [])))]
+async fn photo_rules(State(state): State<AppState>, auth: StoreAuth) -> ApiResult<Json<PhotoRulesBody>> {
+    auth.require(READ)?;
+    let r = state.products().get_photo_rules(auth.ctx().request(pb::GetPhotoRulesRequest {})).await?.into_inner();
+    Ok(Json(PhotoRulesBody {
+        min_per_product: r.min_per_product,
+        max_per_product: r.max_per_product,
+        max_bytes: r.max_bytes,
+        max_per_upload: r.max_per_upload,
+    }))
 }
 
 /// Resize input.

@@ -121,8 +121,21 @@ async fn photos_are_checked_ordered_resized_and_removed(app: &TestApp) {
     let (s, _) = upload(app, &b, id, vec![("x.png", png(10, 10))], "photo").await;
     assert_eq!(s, StatusCode::NOT_FOUND, "another store cannot touch the product");
 
+    let (s, v) = app.get("/products/photo-rules", &t).await;
+    assert_eq!((s, v["min_per_product"].as_i64(), v["max_per_product"].as_i64()), (StatusCode::OK, Some(1), Some(9)));
     let (s, _) = app.delete(&format!("/products/{id}/photos/{}", ids[0]), &t).await;
     assert_eq!(s, StatusCode::NO_CONTENT);
+    let (s, v) = app.delete(&format!("/products/{id}/photos/{}", ids[1]), &t).await;
+    assert_eq!(
+        (s, v["error"]["code"].as_str()),
+        (StatusCode::CONFLICT, Some("photo_too_few")),
+        "a product keeps its last photo"
+    );
+    let (_, product) = app.get(&format!("/products/{id}"), &t).await;
+    assert_eq!(product["photos"].as_array().unwrap().len(), 1);
+    let chart = product["size_chart"]["id"].as_i64().unwrap();
+    let (s, _) = app.delete(&format!("/products/{id}/photos/{chart}"), &t).await;
+    assert_eq!(s, StatusCode::NO_CONTENT, "the size chart has no minimum");
     let (s, _) = app.delete(&format!("/products/{id}"), &t).await;
     assert_eq!(s, StatusCode::NO_CONTENT);
     let gone = app.client.get(format!("{root}{url}")).send().await.unwrap();

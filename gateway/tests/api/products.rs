@@ -183,14 +183,26 @@ async fn the_demo_store_starts_with_a_catalog_in_stock() {
     let db_url = cfg.database_url("stores", &cfg.services.stores);
     let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
     let t = app.store_token("owner@example.com", "demo1234", app.demo_store).await;
+    // 12 products, 27 SKUs; every SKU but the cushion's (sold out) gets stock.
     let list = eventually(&app, "/products/sku-inventories?limit=-1", &t, |v| {
-        v["data"]
-            .as_array()
-            .is_some_and(|rows| rows.len() >= 10 && rows.iter().all(|r| r["inventory"]["quantity"].as_i64() > Some(0)))
+        v["data"].as_array().is_some_and(|rows| {
+            rows.len() == 27 && rows.iter().filter(|r| r["inventory"]["quantity"].as_i64() > Some(0)).count() == 26
+        })
     })
     .await;
     assert!(list["data"].as_array().unwrap().iter().any(|r| r["product_name"] == "กาแฟดอยช้าง คั่วกลาง 250 กรัม"));
     let (_, count) = app.get("/products/count", &t).await;
-    assert_eq!(count["count"], 5);
+    assert_eq!(count["count"], 12);
+    let (_, products) = app.get("/products?limit=-1", &t).await;
+    let products = products["data"].as_array().unwrap().clone();
+    assert!(products.iter().all(|p| p["cover_url"].is_string()), "every demo product has a picture");
+    let shirt = products.iter().find(|p| p["code"] == "TS-001").unwrap();
+    assert_eq!(shirt["photos"].as_array().unwrap().len(), 3);
+    assert!(shirt["size_chart"].is_object());
+    let cover = app.client.get(format!("{}{}?size=200", app.root(), shirt["cover_url"].as_str().unwrap()));
+    let res = cover.send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let img = image::load_from_memory(&res.bytes().await.unwrap()).unwrap();
+    assert_eq!((img.width(), img.height()), (200, 200));
     app.stop().await;
 }

@@ -207,10 +207,19 @@ impl ProductsService for ProductsGrpc {
     async fn delete_photo(&self, req: Request<pb::DeletePhotoRequest>) -> Rpc<pb::DeletePhotoResponse> {
         let who = actor(&req)?;
         let r = req.into_inner();
-        let name = self.repo.delete_photo(who, r.product_id, r.id).await?;
+        let name = self.repo.delete_photo(who, r.product_id, r.id, self.limits.min_per_product).await?;
         self.forget_files(&[name]).await;
         self.relay.wake();
         Ok(Response::new(pb::DeletePhotoResponse {}))
+    }
+
+    async fn get_photo_rules(&self, _req: Request<pb::GetPhotoRulesRequest>) -> Rpc<pb::GetPhotoRulesResponse> {
+        Ok(Response::new(pb::GetPhotoRulesResponse {
+            min_per_product: self.limits.min_per_product as i64,
+            max_per_product: self.limits.max_per_product as i64,
+            max_bytes: photos::MAX_BYTES as i64,
+            max_per_upload: photos::MAX_PER_UPLOAD as i64,
+        }))
     }
 
     async fn get_photo_file(&self, req: Request<pb::GetPhotoFileRequest>) -> Rpc<pb::GetPhotoFileResponse> {

@@ -6,6 +6,7 @@ pub mod grpc;
 pub mod import;
 pub mod import_plan;
 pub mod photos;
+pub mod search;
 pub mod store;
 
 use std::sync::Arc;
@@ -41,12 +42,22 @@ pub struct Service {
 }
 
 impl Service {
-    /// Migrates `db` and builds the service, keeping images in `photos`.
-    pub async fn open(db: Db, bus: SharedBus, photos: Arc<dyn photos::PhotoStore>) -> anyhow::Result<Service> {
+    /// Migrates `db` and builds the service, keeping images in `photos` under `limits`.
+    pub async fn open(
+        db: Db,
+        bus: SharedBus,
+        photos: Arc<dyn photos::PhotoStore>,
+        limits: photos::PhotoLimits,
+    ) -> anyhow::Result<Service> {
+        limits.check().map_err(anyhow::Error::msg)?;
         db.migrate(&MIGRATIONS_SQLITE, &MIGRATIONS_POSTGRES).await?;
+        let repo = store::Repo::new(db.clone());
+        let indexed = repo.index_unsearchable().await?;
+        if indexed > 0 {
+            tracing::info!(products = indexed, "indexed products for search");
+        }
         let relay = Relay::new(db.clone(), bus.clone());
-        let grpc =
-            ProductsGrpc::new(store::Repo::new(db.clone()), relay.clone(), photos, photos::PhotoLimits::default());
+        let grpc = ProductsGrpc::new(repo, relay.clone(), photos, limits);
         let consumer = Consumer::new(db.clone(), bus, "products-stock", "wms.stock.>", Arc::new(StockView));
         Ok(Service { grpc, relay, consumer, db })
     }

@@ -34,10 +34,13 @@ pub const JPEG_QUALITY: u8 = 90;
 const MAX_ALLOC: u64 = MAX_PIXELS * 4;
 
 /// How many pictures a product must and may have. The SPEC does not give the values, so they
-/// are configurable; the default (1 to 9) is what marketplace sellers expect (Shopee allows 9).
-#[derive(Debug, Clone, Copy)]
+/// are configurable; the default (1 to 9) is what marketplace sellers expect: every
+/// marketplace needs a cover picture to list a product, and Shopee allows 9.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
 pub struct PhotoLimits {
-    /// Fewest pictures a product must have.
+    /// Fewest pictures a product keeps once it has them: deleting under it is refused (a
+    /// product is created before its pictures are added, so one may start with none).
     pub min_per_product: usize,
     /// Most pictures a product may have.
     pub max_per_product: usize,
@@ -46,6 +49,19 @@ pub struct PhotoLimits {
 impl Default for PhotoLimits {
     fn default() -> Self {
         Self { min_per_product: 1, max_per_product: 9 }
+    }
+}
+
+impl PhotoLimits {
+    /// Refuses limits no product could meet.
+    pub fn check(&self) -> Result<(), String> {
+        if self.max_per_product == 0 || self.min_per_product > self.max_per_product {
+            return Err(format!(
+                "photo limits: the minimum ({}) must not exceed the maximum ({}), which must be at least 1",
+                self.min_per_product, self.max_per_product
+            ));
+        }
+        Ok(())
     }
 }
 

@@ -13,6 +13,8 @@ use bo_proto::events::v1 as ev;
 use bo_proto::products::v1 as pb;
 use sqlx::FromRow;
 
+use crate::search;
+
 #[derive(Debug, Clone, FromRow)]
 struct PhotoRow {
     id: i64,
@@ -188,11 +190,6 @@ pub struct Repo {
     db: Db,
 }
 
-fn like(search: &str) -> String {
-    let s = search.trim().to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-    format!("%{s}%")
-}
-
 fn code_conflict(e: sqlx::Error) -> Error {
     if is_unique_violation(&e) {
         Error::conflict("code_taken")
@@ -205,6 +202,28 @@ impl Repo {
     /// Storage on `db`.
     pub fn new(db: Db) -> Self {
         Self { db }
+    }
+
+    /// Indexes for search the products saved before search was indexed (their search text
+    /// is empty, as no product's can be: name and code are required). Returns how many.
+    pub async fn index_unsearchable(&self) -> Result<usize> {
+        let mut done = 0;
+        loop {
+            let batch: Vec<(i64, i64)> =
+                sqlx::query_as("SELECT store_id, id FROM products WHERE search_text = '' ORDER BY id LIMIT 200")
+                    .fetch_all(self.db.pool())
+                    .await?;
+            if batch.is_empty() {
+                return Ok(done);
+            }
+            let mut tx = self.db.begin().await?;
+            for (store_id, id) in batch {
+                let p = fetch(&mut tx, store_id, id).await?;
+                search::index(&mut tx, store_id, &p).await?;
+                done += 1;
+            }
+            tx.commit().await?;
+        }
     }
 
     /// Every category, in order.
@@ -225,33 +244,31 @@ impl Repo {
         status: &str,
         page: PageRequest,
     ) -> Result<(Vec<pb::Product>, Page)> {
-        let filter =
-            "p.store_id = $1 AND ($2 = '' OR LOWER(p.name) LIKE $3 ESCAPE '\\' OR LOWER(p.code) LIKE $3 ESCAPE '\\' \
-            OR EXISTS (SELECT 1 FROM skus s WHERE s.product_id = p.id AND LOWER(s.code) LIKE $3 ESCAPE '\\')) \
-            AND ($4 = 0 OR p.category_id = $4) AND ($5 = '' OR p.status = $5)";
-        let search = search.trim();
-        let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM products p WHERE {filter}"))
-            .bind(store_id)
-            .bind(search)
-            .bind(like(search))
-            .bind(category_id)
-            .bind(status)
-            .fetch_one(self.db.pool())
-            .await?;
+        let term = search::normalize(search);
+        let found = search::Condition::new(&term, 4, |like| format!("p.search_text LIKE {like} ESCAPE '\\'"));
+        let filter = format!(
+            "p.store_id = $1 AND ($2 = 0 OR p.category_id = $2) AND ($3 = '' OR p.status = $3) AND {}",
+            found.sql
+        );
+        let count_sql = format!("SELECT COUNT(*) FROM products p WHERE {filter}");
+        let mut count = sqlx::query_scalar(&count_sql).bind(store_id).bind(category_id).bind(status);
+        for b in &found.binds {
+            count = count.bind(b);
+        }
+        let total: i64 = count.fetch_one(self.db.pool()).await?;
         let page = page.resolve(total);
-        let rows = sqlx::query_as::<_, ProductRow>(&format!(
-            "SELECT {} FROM products p WHERE {filter} ORDER BY p.id DESC LIMIT $6 OFFSET $7",
-            PRODUCT_COLUMNS.split(", ").map(|c| format!("p.{c}")).collect::<Vec<_>>().join(", ")
-        ))
-        .bind(store_id)
-        .bind(search)
-        .bind(like(search))
-        .bind(category_id)
-        .bind(status)
-        .bind(page.fetch)
-        .bind(page.offset)
-        .fetch_all(self.db.pool())
-        .await?;
+        // LIMIT and OFFSET are integers computed here, so they are inlined.
+        let sql = format!(
+            "SELECT {} FROM products p WHERE {filter} ORDER BY p.id DESC LIMIT {} OFFSET {}",
+            PRODUCT_COLUMNS.split(", ").map(|c| format!("p.{c}")).collect::<Vec<_>>().join(", "),
+            page.fetch,
+            page.offset
+        );
+        let mut q = sqlx::query_as::<_, ProductRow>(&sql).bind(store_id).bind(category_id).bind(status);
+        for b in &found.binds {
+            q = q.bind(b);
+        }
+        let rows = q.fetch_all(self.db.pool()).await?;
         let mut conn = self.db.pool().acquire().await?;
         let products = with_skus(&mut conn, store_id, rows).await?;
         Ok((products, page))
@@ -309,6 +326,7 @@ impl Repo {
             insert_sku(&mut tx, who.store_id, id, s, now).await?;
         }
         let saved = fetch(&mut tx, who.store_id, id).await?;
+        search::index(&mut tx, who.store_id, &saved).await?;
         saved_event(&mut tx, who, &saved).await?;
         tx.commit().await?;
         Ok(saved)
@@ -386,6 +404,7 @@ impl Repo {
             }
         }
         let saved = fetch(&mut tx, who.store_id, p.id).await?;
+        search::index(&mut tx, who.store_id, &saved).await?;
         saved_event(&mut tx, who, &saved).await?;
         tx.commit().await?;
         Ok(saved)
@@ -429,6 +448,7 @@ impl Repo {
                 return Err(Error::failed_precondition("product_has_stock"));
             }
             files.extend(p.photos.iter().chain(p.size_chart.iter()).map(|ph| ph.name.clone()));
+            search::forget(&mut tx, *id).await?;
             sqlx::query("DELETE FROM product_photos WHERE product_id = $1").bind(id).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM skus WHERE product_id = $1").bind(id).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM products WHERE store_id = $1 AND id = $2")
@@ -581,18 +601,22 @@ impl Repo {
         Ok(saved)
     }
 
-    /// Removes a photo; returns its stored name.
-    pub async fn delete_photo(&self, who: Actor, product_id: i64, id: i64) -> Result<String> {
+    /// Removes a photo; returns its stored name. A product never drops under `min_photos`
+    /// photos this way (the size chart has no minimum).
+    pub async fn delete_photo(&self, who: Actor, product_id: i64, id: i64, min_photos: usize) -> Result<String> {
         let mut tx = self.db.begin().await?;
-        fetch(&mut tx, who.store_id, product_id).await?;
-        let name: String =
-            sqlx::query_scalar("SELECT name FROM product_photos WHERE id = $1 AND product_id = $2 AND store_id = $3")
+        let product = fetch(&mut tx, who.store_id, product_id).await?;
+        let (name, kind): (String, String) =
+            sqlx::query_as("SELECT name, kind FROM product_photos WHERE id = $1 AND product_id = $2 AND store_id = $3")
                 .bind(id)
                 .bind(product_id)
                 .bind(who.store_id)
                 .fetch_optional(&mut *tx)
                 .await?
                 .ok_or_else(|| Error::not_found("photo_not_found"))?;
+        if kind == PHOTO && product.photos.len() <= min_photos {
+            return Err(Error::failed_precondition("photo_too_few"));
+        }
         sqlx::query("DELETE FROM product_photos WHERE id = $1").bind(id).execute(&mut *tx).await?;
         let saved = fetch(&mut tx, who.store_id, product_id).await?;
         saved_event(&mut tx, who, &saved).await?;
@@ -636,19 +660,29 @@ impl Repo {
         below_safety_stock: bool,
         page: PageRequest,
     ) -> Result<(Vec<pb::SkuInventory>, Page)> {
-        let from = "FROM skus s JOIN products p ON p.id = s.product_id \
-            LEFT JOIN inventory i ON i.sku_id = s.id AND ($4 = 0 OR i.warehouse_id = $4) \
-            WHERE s.store_id = $1 AND ($2 = '' OR LOWER(p.name) LIKE $3 ESCAPE '\\' OR LOWER(s.code) LIKE $3 ESCAPE '\\') \
-            AND ($5 = 0 OR COALESCE(i.on_hand - i.reserved, 0) <= s.safety_stock)";
-        let search = search.trim();
-        let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) {from}"))
-            .bind(store_id)
-            .bind(search)
-            .bind(like(search))
-            .bind(warehouse_id)
-            .bind(i64::from(below_safety_stock))
-            .fetch_one(self.db.pool())
-            .await?;
+        let term = search::normalize(search);
+        // A SKU is found by its product's names or its own code or barcode.
+        let found = search::Condition::new(&term, 4, |like| {
+            format!(
+                "(LOWER(p.name) LIKE {like} ESCAPE '\\' OR LOWER(p.name_en) LIKE {like} ESCAPE '\\' \
+                 OR LOWER(s.code) LIKE {like} ESCAPE '\\' OR LOWER(s.barcode) LIKE {like} ESCAPE '\\')"
+            )
+        });
+        let joins = "LEFT JOIN inventory i ON i.sku_id = s.id AND ($2 = 0 OR i.warehouse_id = $2)";
+        let filter = format!(
+            "WHERE s.store_id = $1 AND ($3 = 0 OR COALESCE(i.on_hand - i.reserved, 0) <= s.safety_stock) AND {}",
+            found.sql
+        );
+        let from = format!("FROM skus s JOIN products p ON p.id = s.product_id {joins} {filter}");
+        // Every SKU has its product, so the count joins products only to search their names.
+        let count_from = if term.is_empty() { format!("FROM skus s {joins} {filter}") } else { from.clone() };
+        let count_sql = format!("SELECT COUNT(*) {count_from}");
+        let mut count =
+            sqlx::query_scalar(&count_sql).bind(store_id).bind(warehouse_id).bind(i64::from(below_safety_stock));
+        for b in &found.binds {
+            count = count.bind(b);
+        }
+        let total: i64 = count.fetch_one(self.db.pool()).await?;
         let page = page.resolve(total);
         #[derive(FromRow)]
         struct Row {
@@ -660,20 +694,19 @@ impl Repo {
             reserved: Option<i64>,
             preorder: Option<i64>,
         }
-        let rows = sqlx::query_as::<_, Row>(&format!(
+        // LIMIT and OFFSET are integers computed here, so they are inlined.
+        let sql = format!(
             "SELECT s.id, s.product_id, s.code, s.cost, s.price, s.safety_stock, s.barcode, s.status, s.option1, s.option2, \
              p.name AS product_name, i.warehouse_id, i.on_hand, i.reserved, i.preorder {from} \
-             ORDER BY s.id DESC, i.warehouse_id LIMIT $6 OFFSET $7"
-        ))
-        .bind(store_id)
-        .bind(search)
-        .bind(like(search))
-        .bind(warehouse_id)
-        .bind(i64::from(below_safety_stock))
-        .bind(page.fetch)
-        .bind(page.offset)
-        .fetch_all(self.db.pool())
-        .await?;
+             ORDER BY s.id DESC, i.warehouse_id LIMIT {} OFFSET {}",
+            page.fetch, page.offset
+        );
+        let mut q =
+            sqlx::query_as::<_, Row>(&sql).bind(store_id).bind(warehouse_id).bind(i64::from(below_safety_stock));
+        for b in &found.binds {
+            q = q.bind(b);
+        }
+        let rows = q.fetch_all(self.db.pool()).await?;
         let out = rows
             .into_iter()
             .map(|r| {

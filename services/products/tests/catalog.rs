@@ -78,7 +78,9 @@ async fn list(s: &Service, search: &str, status: &str) -> pb::ListProductsRespon
 }
 
 async fn products_with_variants_search_and_edit(db: Db) {
-    let s = Service::open(db.clone(), Arc::new(InProcBus::new("backoffice")), photo_store()).await.unwrap();
+    let s = Service::open(db.clone(), Arc::new(InProcBus::new("backoffice")), photo_store(), Default::default())
+        .await
+        .unwrap();
     let p = create(&s, shirt("TS-01")).await;
     assert_eq!((p.skus.len(), p.price_ex_vat), (2, 18_598));
     create(&s, shirt("TS-02")).await;
@@ -137,7 +139,7 @@ async fn products_with_variants_search_and_edit(db: Db) {
 
 async fn the_inventory_view_follows_the_ledger(db: Db) {
     let bus = Arc::new(InProcBus::new("backoffice"));
-    let s = Service::open(db.clone(), bus.clone(), photo_store()).await.unwrap();
+    let s = Service::open(db.clone(), bus.clone(), photo_store(), Default::default()).await.unwrap();
     let wms_db = bo_kit::testing::sqlite().await;
     let wms = bo_wms::Service::open(wms_db.db.clone(), bus.clone()).await.unwrap();
     let mut tx = wms_db.db.begin().await.unwrap();
@@ -197,6 +199,110 @@ async fn the_inventory_view_follows_the_ledger(db: Db) {
     stop.cancel();
 }
 
+async fn grams_of(db: &Db, product_id: i64) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM product_search_grams WHERE product_id = $1")
+        .bind(product_id)
+        .fetch_one(db.pool())
+        .await
+        .unwrap()
+}
+
+async fn sku_rows(s: &Service, search: &str) -> Vec<String> {
+    let r = s
+        .grpc
+        .list_sku_inventories(ctx().request(pb::ListSkuInventoriesRequest {
+            search: search.into(),
+            page: Some(pb::PageRequest { page: 1, limit: 50 }),
+            ..Default::default()
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    r.rows.into_iter().map(|r| r.sku.unwrap().code).collect()
+}
+
+async fn search_finds_any_part_of_names_codes_and_barcodes(db: Db) {
+    let bus = Arc::new(InProcBus::new("backoffice"));
+    let s = Service::open(db.clone(), bus.clone(), photo_store(), Default::default()).await.unwrap();
+    let shirt = create(&s, shirt("TS-01")).await;
+    let mut cream = pb::Product {
+        name: "ครีมกันแดด SPF50".into(),
+        name_en: "Sunscreen Lotion".into(),
+        code: "SK-050".into(),
+        barcode: "8850001112223".into(),
+        ..shirt_like()
+    };
+    cream.skus[0].code = "SK-050-1".into();
+    let cream = create(&s, cream).await;
+    let sale = create(
+        &s,
+        pb::Product {
+            name: "ส่วนลด 50% ทุกชิ้น".into(), code: "DC_1".into(), ..shirt_like()
+        },
+    )
+    .await;
+    let other = CallCtx::new(2, 5);
+    s.grpc
+        .create_product(other.request(pb::CreateProductRequest {
+            product: Some(pb::Product {
+                name: "ส่วนลด 50% ทุกชิ้น".into(), code: "DC_1".into(), ..shirt_like()
+            }),
+        }))
+        .await
+        .unwrap();
+
+    let codes = |r: pb::ListProductsResponse| r.products.into_iter().map(|p| p.code).collect::<Vec<_>>();
+    assert_eq!(codes(list(&s, "กันแดด", "").await), ["SK-050"], "a Thai word inside a name");
+    assert_eq!(codes(list(&s, "  sunSCREEN ", "").await), ["SK-050"], "the English name, any case");
+    assert_eq!(codes(list(&s, "0001112", "").await), ["SK-050"], "part of a barcode");
+    assert_eq!(codes(list(&s, "ts-01-b", "").await), ["TS-01"], "a SKU code");
+    assert_eq!(codes(list(&s, "50%", "").await), ["DC_1"], "% is a character, not a wildcard");
+    assert_eq!(codes(list(&s, "c_1", "").await), ["DC_1"], "_ is a character, not a wildcard");
+    assert!(codes(list(&s, "c-1", "").await).is_empty());
+    assert_eq!(codes(list(&s, "ยื", "").await), ["TS-01"], "two characters");
+    assert!(codes(list(&s, "คอกลมts", "").await).is_empty(), "no match across fields");
+    assert!(codes(list(&s, "ไม่มีสินค้านี้", "").await).is_empty());
+    assert_eq!(list(&s, "ทุกชิ้น", "").await.page.unwrap().total, 1, "another store's product stays out");
+
+    // SKU rows match on the SKU's own code, or on their product's names.
+    assert_eq!(sku_rows(&s, "ts-01-b").await, ["TS-01-B"]);
+    assert_eq!(sku_rows(&s, "คอกลม").await, ["TS-01-B", "TS-01-W"]);
+    assert_eq!(sku_rows(&s, "lotion").await, ["SK-050-1"]);
+
+    // A rename re-indexes; a delete forgets.
+    let mut renamed = cream.clone();
+    renamed.name = "โลชั่นกันยุง".into();
+    s.grpc.update_product(ctx().request(pb::UpdateProductRequest { product: Some(renamed) })).await.unwrap();
+    assert!(codes(list(&s, "กันแดด", "").await).is_empty());
+    assert_eq!(codes(list(&s, "กันยุง", "").await), ["SK-050"]);
+    assert!(grams_of(&db, sale.id).await > 0);
+    s.grpc.delete_products(ctx().request(pb::DeleteProductsRequest { ids: vec![sale.id] })).await.unwrap();
+    assert_eq!(grams_of(&db, sale.id).await, 0);
+
+    // Products saved before search was indexed are indexed when the service starts.
+    sqlx::query("DELETE FROM product_search_grams").execute(db.pool()).await.unwrap();
+    sqlx::query("UPDATE products SET search_text = ''").execute(db.pool()).await.unwrap();
+    assert!(codes(list(&s, "คอกลม", "").await).is_empty());
+    let s = Service::open(db.clone(), bus, photo_store(), Default::default()).await.unwrap();
+    assert_eq!(codes(list(&s, "คอกลม", "").await), ["TS-01"]);
+    assert!(grams_of(&db, shirt.id).await > 0);
+}
+
+/// A one-SKU product without variants.
+fn shirt_like() -> pb::Product {
+    pb::Product {
+        name: "สินค้า".into(),
+        short_description: "สั้น".into(),
+        code: "X-1".into(),
+        category_id: 1,
+        price: 10_000,
+        cost: 5_000,
+        tags: vec!["ทดสอบ".into()],
+        skus: vec![pb::Sku { price: 10_000, cost: 5_000, ..Default::default() }],
+        ..Default::default()
+    }
+}
+
 macro_rules! on_both_databases {
     ($($name:ident),*) => {
         mod sqlite { $(#[tokio::test] async fn $name() { let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await; })* }
@@ -206,7 +312,11 @@ macro_rules! on_both_databases {
     };
 }
 
-on_both_databases!(products_with_variants_search_and_edit, the_inventory_view_follows_the_ledger);
+on_both_databases!(
+    products_with_variants_search_and_edit,
+    the_inventory_view_follows_the_ledger,
+    search_finds_any_part_of_names_codes_and_barcodes
+);
 
 #[tokio::test]
 async fn both_dialects_migrate_to_the_same_tables_and_columns() {

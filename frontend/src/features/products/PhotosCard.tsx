@@ -1,12 +1,12 @@
 import { useRef, useState } from 'react';
-import { Alert, Button, Card, Empty, Space, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Empty, Space, Tag, Tooltip, Typography } from 'antd';
 import { DeleteOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
-import { notifySuccess } from '@/shared/dialogs/notify';
+import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { apiError } from '@/app/api/errors';
-import { useAddPhotoFilesMutation, useDeletePhotoMutation, useReorderPhotosMutation, type PhotoBody } from './api';
-import { checkPhotos, moved } from './photoRules';
+import { useAddPhotoFilesMutation, useDeletePhotoMutation, usePhotoRulesQuery, useReorderPhotosMutation, type PhotoBody } from './api';
+import { canDeletePhoto, checkPhotos, DEFAULT_PHOTO_RULES, moved } from './photoRules';
 
 /** Photos of a product (drag to order; the first is the cover) and its size-chart image. */
 export function PhotosCard({ productId, photos, sizeChart }: { productId: number; photos: PhotoBody[]; sizeChart?: PhotoBody | null }) {
@@ -14,6 +14,7 @@ export function PhotosCard({ productId, photos, sizeChart }: { productId: number
   const [add, { isLoading: adding }] = useAddPhotoFilesMutation();
   const [reorder] = useReorderPhotosMutation();
   const [remove] = useDeletePhotoMutation();
+  const { data: rules = DEFAULT_PHOTO_RULES } = usePhotoRulesQuery();
   const [problem, setProblem] = useState<string | null>(null);
   const [dragged, setDragged] = useState<number | null>(null);
   const photoInput = useRef<HTMLInputElement>(null);
@@ -23,7 +24,7 @@ export function PhotosCard({ productId, photos, sizeChart }: { productId: number
     setProblem(null);
     const files = Array.from(list ?? []);
     if (files.length === 0) return;
-    const bad = checkPhotos(files, kind === 'photo' ? photos.length : 0);
+    const bad = checkPhotos(files, kind === 'photo' ? photos.length : 0, rules);
     if (bad) {
       setProblem(bad);
       return;
@@ -37,6 +38,16 @@ export function PhotosCard({ productId, photos, sizeChart }: { productId: number
     }
   };
 
+  const removePhoto = async (photoId: number) => {
+    try {
+      await remove({ id: productId, photoId }).unwrap();
+    } catch (e) {
+      if (apiError(e)?.code === 'photo_too_few') notifyError(t('products:photos.keepMin', { count: rules.minPerProduct }));
+    }
+  };
+
+  const deletable = canDeletePhoto(photos.length, rules);
+
   const drop = (target: number) => {
     if (dragged === null) return;
     const ids = moved(photos.map((p) => p.id), dragged, target);
@@ -46,7 +57,10 @@ export function PhotosCard({ productId, photos, sizeChart }: { productId: number
 
   return (
     <Card title={t('products:photos.title')} style={{ marginBottom: 16 }} extra={<Typography.Text type="secondary">{t('products:photos.hint')}</Typography.Text>}>
-      {problem ? <Alert type="error" showIcon style={{ marginBottom: 12 }} message={t(problem)} data-testid="photo-error" /> : null}
+      {problem ? <Alert type="error" showIcon style={{ marginBottom: 12 }} message={t(problem, { count: rules.maxPerProduct })} data-testid="photo-error" /> : null}
+      {photos.length < rules.minPerProduct ? (
+        <Alert type="warning" showIcon style={{ marginBottom: 12 }} message={t('products:photos.needMore', { count: rules.minPerProduct })} data-testid="photo-need-more" />
+      ) : null}
       <div className="bo-photos" data-testid="photos">
         {photos.length === 0 ? <Empty description={t('products:photos.none')} /> : null}
         {photos.map((p, i) => (
@@ -61,7 +75,9 @@ export function PhotosCard({ productId, photos, sizeChart }: { productId: number
           >
             <img src={`${p.url}?size=120`} alt="" width={120} height={120} />
             {i === 0 ? <Tag color="blue" className="bo-photo-cover">{t('products:photos.cover')}</Tag> : null}
-            <Button size="small" danger icon={<DeleteOutlined />} className="bo-photo-delete" aria-label={t('common:actions.delete')} onClick={() => void remove({ id: productId, photoId: p.id })} />
+            <Tooltip title={deletable ? undefined : t('products:photos.keepMin', { count: rules.minPerProduct })}>
+              <Button size="small" danger icon={<DeleteOutlined />} className="bo-photo-delete" aria-label={t('common:actions.delete')} disabled={!deletable} onClick={() => void removePhoto(p.id)} />
+            </Tooltip>
           </div>
         ))}
       </div>

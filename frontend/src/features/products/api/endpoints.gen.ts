@@ -48,6 +48,9 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.importForm,
       }),
     }),
+    photoRules: build.query<PhotoRulesApiResponse, PhotoRulesApiArg>({
+      query: () => ({ url: `/products/photo-rules` }),
+    }),
     photoFile: build.query<PhotoFileApiResponse, PhotoFileApiArg>({
       query: (queryArg) => ({
         url: `/products/photos/${queryArg.store}/${queryArg.file}`,
@@ -200,6 +203,8 @@ export type ImportProductsApiResponse = /** status 200  */ ImportBody;
 export type ImportProductsApiArg = {
   importForm: ImportForm;
 };
+export type PhotoRulesApiResponse = /** status 200  */ PhotoRulesBody;
+export type PhotoRulesApiArg = void;
 export type PhotoFileApiResponse = /** status 200 the image */ Blob;
 export type PhotoFileApiArg = {
   store: number;
@@ -600,6 +605,16 @@ export type ImportForm = {
   /** The sheet to read (default: the first). */
   sheet?: string | null;
 };
+export type PhotoRulesBody = {
+  /** Largest file in bytes. */
+  maxBytes: number;
+  /** Photos a product may hold. */
+  maxPerProduct: number;
+  /** Most files in one upload. */
+  maxPerUpload: number;
+  /** Photos a product keeps at least once it has them (deleting under it is refused). */
+  minPerProduct: number;
+};
 export type FoundSku = {
   /** Units available in all warehouses. */
   available: number;
@@ -777,6 +792,7 @@ export const {
   useListCategoriesQuery,
   useCountProductsQuery,
   useImportProductsMutation,
+  usePhotoRulesQuery,
   usePhotoFileQuery,
   useSearchProductsQuery,
   useSkuInventoriesQuery,

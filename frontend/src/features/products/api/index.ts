@@ -68,6 +68,7 @@ export const {
   useUpdateAllSafetyStockMutation,
   useReorderPhotosMutation,
   useDeletePhotoMutation,
+  usePhotoRulesQuery,
   useSummariesQuery,
 } = productsApi;
 export type { ProductBody, ProductInput, SkuBody, ImportBody, PhotoBody, PhotosBody } from './endpoints.gen';
