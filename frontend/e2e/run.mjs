@@ -267,6 +267,22 @@ try {
     await page.getByTestId('product-table').getByText('กระเป๋าผ้าแคนวาส', { exact: true }).waitFor();
   }, page);
 
+  await step('search the list, close two products for sale at once, then delete them', async () => {
+    await page.goto(`${base}/1/product-list/store?search=${encodeURIComponent('p-90')}`);
+    const table = page.getByTestId('product-table');
+    await table.getByText('P-900', { exact: true }).waitFor();
+    if ((await table.locator('tbody tr.ant-table-row').count()) !== 2) throw new Error('the search should find the two imported products');
+    await table.locator('thead .ant-checkbox-input').check();
+    await page.getByTestId('bulk-actions').getByRole('button', { name: 'ปิดขาย', exact: true }).click();
+    await page.getByText('เปลี่ยนสถานะ 2 รายการแล้ว').waitFor();
+    await page.goto(`${base}/1/product-list/store?search=${encodeURIComponent('p-90')}&status=inactive`);
+    await table.getByText('P-901', { exact: true }).waitFor();
+    await table.locator('thead .ant-checkbox-input').check();
+    await page.getByTestId('bulk-actions').getByRole('button', { name: 'ลบ', exact: true }).click();
+    await page.getByTestId('dialog-ok').click();
+    await page.getByText('ไม่พบสินค้าที่ค้นหา').waitFor();
+  }, page);
+
   await step('add a unit of measurement, refusing a wrong quantity and a duplicate name', async () => {
     await page.getByTestId('sidebar').getByText('หน่วยนับ', { exact: true }).click();
     await page.waitForURL('**/1/setting/unit-of-measurement');

@@ -238,7 +238,11 @@ mod tests {
             jail.set_env("BO_DEMO__EMAIL", "env@example.com");
             jail.set_env("BO_AUTH__JWT_SECRET", "s3cret-s3cret-s3cret-s3cret-s3cret");
             jail.set_env("BO_SERVICES__STORES__DATABASE_URL", "postgres://u:pw@db/x");
+            jail.set_env("BO_PHOTOS__MIN_PER_PRODUCT", "3");
+            jail.set_env("BO_PHOTOS_DIR", "/srv/photos");
             let c = Config::load(None).expect("loads");
+            assert_eq!((c.photos.min_per_product, c.photos.max_per_product), (3, 9));
+            assert_eq!(c.photos_dir(), PathBuf::from("/srv/photos"));
             assert_eq!(c.http.addr, "127.0.0.1:9999");
             assert_eq!(c.demo.email, "env@example.com");
             assert_eq!(c.auth.jwt_secret.expose(), "s3cret-s3cret-s3cret-s3cret-s3cret");

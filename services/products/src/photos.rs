@@ -524,6 +524,9 @@ mod tests {
     fn count_edges() {
         let limits = PhotoLimits::default();
         assert_eq!((limits.min_per_product, limits.max_per_product), (1, 9));
+        assert!(limits.check().is_ok());
+        assert!(PhotoLimits { min_per_product: 10, max_per_product: 9 }.check().is_err());
+        assert!(PhotoLimits { min_per_product: 0, max_per_product: 0 }.check().is_err());
         let roomy = PhotoLimits { min_per_product: 0, max_per_product: 10_000 };
         assert_eq!(check_count(0, 201, roomy), Err(PhotoError::TooMany));
         assert_eq!(check_count(0, 200, roomy), Ok(()));
