@@ -10,14 +10,14 @@
 
 use std::collections::BTreeSet;
 
-use bo_kit::db::Tx;
+use bo_kit::db::{Db, Tx};
 use bo_kit::Result;
 use bo_proto::products::v1 as pb;
 
 /// Trigrams taken from a term: enough to narrow the candidates, few enough to keep the join short.
 const MAX_QUERY_GRAMS: usize = 4;
-/// Rows per INSERT when writing a product's trigrams.
-const INSERT_CHUNK: usize = 200;
+/// Trigrams per statement when writing or removing a product's.
+const CHUNK: usize = 200;
 
 /// Lower-cases and collapses runs of white space to one space.
 pub fn normalize(s: &str) -> String {
@@ -84,66 +84,128 @@ pub struct Condition {
 }
 
 impl Condition {
-    /// The condition for `term` (already normalized; empty matches everything).
-    pub fn new(term: &str, first_bind: usize, verify: impl Fn(&str) -> String) -> Condition {
+    /// The condition for `term` (already normalized; empty matches everything), joining
+    /// `grams` in the order given (the rarest first: see [`rarest_first`]).
+    pub fn new(term: &str, grams: &[String], first_bind: usize, verify: impl Fn(&str) -> String) -> Condition {
         if term.is_empty() {
             return Condition { sql: "1 = 1".into(), binds: Vec::new() };
         }
         let like = format!("${first_bind}");
         let mut binds = vec![like_pattern(term)];
-        let grams = query_grams(term);
         if grams.is_empty() {
             return Condition { sql: verify(&like), binds };
         }
-        let mut joins = String::new();
-        let mut first = String::new();
-        for (k, g) in grams.into_iter().enumerate() {
+        // CROSS JOIN keeps SQLite's join order (rarest trigram outermost); PostgreSQL plans
+        // it as an inner join with its own statistics.
+        let mut from = String::from("product_search_grams g0");
+        let mut wheres = Vec::new();
+        for (k, g) in grams.iter().enumerate() {
             let ph = format!("${}", first_bind + binds.len());
-            binds.push(g);
+            binds.push(g.clone());
             if k == 0 {
-                first = ph;
+                wheres.push(format!("g0.store_id = $1 AND g0.gram = {ph}"));
             } else {
-                joins.push_str(&format!(
-                    " JOIN product_search_grams g{k} ON g{k}.store_id = g0.store_id AND g{k}.gram = {ph} \
-                     AND g{k}.product_id = g0.product_id"
-                ));
+                from.push_str(&format!(" CROSS JOIN product_search_grams g{k}"));
+                wheres.push(format!("g{k}.store_id = $1 AND g{k}.gram = {ph} AND g{k}.product_id = g0.product_id"));
             }
         }
-        let sql = format!(
-            "p.id IN (SELECT g0.product_id FROM product_search_grams g0{joins} WHERE g0.store_id = $1 AND g0.gram = {first}) \
-             AND {}",
-            verify(&like)
-        );
+        let sql =
+            format!("p.id IN (SELECT g0.product_id FROM {from} WHERE {}) AND {}", wheres.join(" AND "), verify(&like));
         Condition { sql, binds }
     }
 }
 
-/// Writes `p`'s search text and trigrams (replacing any earlier ones).
+/// How many products of the store hold a trigram, counted up to this: enough to order them.
+const RARITY_CAP: usize = 1_000;
+
+/// The query trigrams of `term`, the rarest in the store first, so the search walks the
+/// fewest index entries; `None` when one of them is in no product (nothing can match).
+pub async fn rarest_first(db: &Db, store_id: i64, term: &str) -> Result<Option<Vec<String>>> {
+    let grams = query_grams(term);
+    if grams.is_empty() {
+        return Ok(Some(grams));
+    }
+    let parts: Vec<String> = (0..grams.len())
+        .map(|k| {
+            format!(
+                "SELECT {k} AS k, COUNT(*) AS n FROM (SELECT 1 AS x FROM product_search_grams \
+                 WHERE store_id = $1 AND gram = ${} LIMIT {RARITY_CAP}) t{k}",
+                k + 2
+            )
+        })
+        .collect();
+    let sql = parts.join(" UNION ALL ");
+    let mut q = sqlx::query_as::<_, (i64, i64)>(&sql).bind(store_id);
+    for g in &grams {
+        q = q.bind(g);
+    }
+    let mut counts = q.fetch_all(db.pool()).await?;
+    if counts.iter().any(|(_, n)| *n == 0) {
+        return Ok(None);
+    }
+    counts.sort_by_key(|(k, n)| (*n, *k));
+    Ok(Some(counts.into_iter().map(|(k, _)| grams[k as usize].clone()).collect()))
+}
+
+/// Writes `p`'s search text and trigrams, changing only the trigrams that differ from
+/// what the product had (nothing when its searchable fields did not change).
 pub async fn index(tx: &mut Tx, store_id: i64, p: &pb::Product) -> Result<()> {
     let text = search_text(p);
+    let old: Option<String> = sqlx::query_scalar("SELECT search_text FROM products WHERE store_id = $1 AND id = $2")
+        .bind(store_id)
+        .bind(p.id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    let old = old.unwrap_or_default();
+    if old == text {
+        return Ok(());
+    }
     sqlx::query("UPDATE products SET search_text = $1 WHERE store_id = $2 AND id = $3")
         .bind(&text)
         .bind(store_id)
         .bind(p.id)
         .execute(&mut **tx)
         .await?;
-    forget(tx, p.id).await?;
-    let grams: Vec<String> = grams(&text).into_iter().collect();
-    for chunk in grams.chunks(INSERT_CHUNK) {
+    let (before, after) = (grams(&old), grams(&text));
+    let gone: Vec<&String> = before.difference(&after).collect();
+    let added: Vec<&String> = after.difference(&before).collect();
+    remove_grams(tx, store_id, p.id, &gone).await?;
+    for chunk in added.chunks(CHUNK) {
         let values: Vec<String> = (0..chunk.len()).map(|i| format!("($1, $2, ${})", i + 3)).collect();
         let sql = format!("INSERT INTO product_search_grams (store_id, product_id, gram) VALUES {}", values.join(", "));
         let mut q = sqlx::query(&sql).bind(store_id).bind(p.id);
         for g in chunk {
-            q = q.bind(g);
+            q = q.bind(*g);
         }
         q.execute(&mut **tx).await?;
     }
     Ok(())
 }
 
-/// Removes a product's trigrams.
-pub async fn forget(tx: &mut Tx, product_id: i64) -> Result<()> {
-    sqlx::query("DELETE FROM product_search_grams WHERE product_id = $1").bind(product_id).execute(&mut **tx).await?;
+/// Removes a product's trigrams (before the product row goes: they are found from its text).
+pub async fn forget(tx: &mut Tx, store_id: i64, product_id: i64) -> Result<()> {
+    let text: Option<String> = sqlx::query_scalar("SELECT search_text FROM products WHERE store_id = $1 AND id = $2")
+        .bind(store_id)
+        .bind(product_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    let grams = grams(&text.unwrap_or_default());
+    remove_grams(tx, store_id, product_id, &grams.iter().collect::<Vec<_>>()).await
+}
+
+async fn remove_grams(tx: &mut Tx, store_id: i64, product_id: i64, grams: &[&String]) -> Result<()> {
+    for chunk in grams.chunks(CHUNK) {
+        let list: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
+        let sql = format!(
+            "DELETE FROM product_search_grams WHERE store_id = $1 AND product_id = $2 AND gram IN ({})",
+            list.join(", ")
+        );
+        let mut q = sqlx::query(&sql).bind(store_id).bind(product_id);
+        for g in chunk {
+            q = q.bind(*g);
+        }
+        q.execute(&mut **tx).await?;
+    }
     Ok(())
 }
 
@@ -185,13 +247,13 @@ mod tests {
     }
 
     #[test]
-    fn condition_binds_pattern_then_grams() {
-        let c = Condition::new("", 2, |l| format!("x LIKE {l}"));
+    fn condition_binds_pattern_then_grams_in_the_order_given() {
+        let c = Condition::new("", &[], 2, |l| format!("x LIKE {l}"));
         assert_eq!((c.sql.as_str(), c.binds.len()), ("1 = 1", 0));
-        let c = Condition::new("ab", 2, |l| format!("x LIKE {l}"));
+        let c = Condition::new("ab", &[], 2, |l| format!("x LIKE {l}"));
         assert_eq!(c.sql, "x LIKE $2");
-        let c = Condition::new("abcd", 4, |l| format!("x LIKE {l}"));
-        assert_eq!(c.binds, vec!["%abcd%", "abc", "bcd"]);
+        let c = Condition::new("abcd", &["bcd".into(), "abc".into()], 4, |l| format!("x LIKE {l}"));
+        assert_eq!(c.binds, vec!["%abcd%", "bcd", "abc"]);
         assert!(c.sql.contains("g0.gram = $5") && c.sql.contains("g1.gram = $6") && c.sql.ends_with("x LIKE $4"));
     }
 }

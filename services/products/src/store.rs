@@ -245,7 +245,10 @@ impl Repo {
         page: PageRequest,
     ) -> Result<(Vec<pb::Product>, Page)> {
         let term = search::normalize(search);
-        let found = search::Condition::new(&term, 4, |like| format!("p.search_text LIKE {like} ESCAPE '\\'"));
+        let Some(grams) = search::rarest_first(&self.db, store_id, &term).await? else {
+            return Ok((Vec::new(), page.resolve(0)));
+        };
+        let found = search::Condition::new(&term, &grams, 4, |like| format!("p.search_text LIKE {like} ESCAPE '\\'"));
         let filter = format!(
             "p.store_id = $1 AND ($2 = 0 OR p.category_id = $2) AND ($3 = '' OR p.status = $3) AND {}",
             found.sql
@@ -257,18 +260,17 @@ impl Repo {
         }
         let total: i64 = count.fetch_one(self.db.pool()).await?;
         let page = page.resolve(total);
-        // LIMIT and OFFSET are integers computed here, so they are inlined.
+        let at = 4 + found.binds.len();
         let sql = format!(
-            "SELECT {} FROM products p WHERE {filter} ORDER BY p.id DESC LIMIT {} OFFSET {}",
+            "SELECT {} FROM products p WHERE {filter} ORDER BY p.id DESC LIMIT ${at} OFFSET ${}",
             PRODUCT_COLUMNS.split(", ").map(|c| format!("p.{c}")).collect::<Vec<_>>().join(", "),
-            page.fetch,
-            page.offset
+            at + 1
         );
         let mut q = sqlx::query_as::<_, ProductRow>(&sql).bind(store_id).bind(category_id).bind(status);
         for b in &found.binds {
             q = q.bind(b);
         }
-        let rows = q.fetch_all(self.db.pool()).await?;
+        let rows = q.bind(page.fetch).bind(page.offset).fetch_all(self.db.pool()).await?;
         let mut conn = self.db.pool().acquire().await?;
         let products = with_skus(&mut conn, store_id, rows).await?;
         Ok((products, page))
@@ -448,7 +450,7 @@ impl Repo {
                 return Err(Error::failed_precondition("product_has_stock"));
             }
             files.extend(p.photos.iter().chain(p.size_chart.iter()).map(|ph| ph.name.clone()));
-            search::forget(&mut tx, *id).await?;
+            search::forget(&mut tx, who.store_id, *id).await?;
             sqlx::query("DELETE FROM product_photos WHERE product_id = $1").bind(id).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM skus WHERE product_id = $1").bind(id).execute(&mut *tx).await?;
             sqlx::query("DELETE FROM products WHERE store_id = $1 AND id = $2")
@@ -661,68 +663,93 @@ impl Repo {
         page: PageRequest,
     ) -> Result<(Vec<pb::SkuInventory>, Page)> {
         let term = search::normalize(search);
+        let Some(grams) = search::rarest_first(&self.db, store_id, &term).await? else {
+            return Ok((Vec::new(), page.resolve(0)));
+        };
         // A SKU is found by its product's names or its own code or barcode.
-        let found = search::Condition::new(&term, 4, |like| {
+        let found = search::Condition::new(&term, &grams, 4, |like| {
             format!(
                 "(LOWER(p.name) LIKE {like} ESCAPE '\\' OR LOWER(p.name_en) LIKE {like} ESCAPE '\\' \
                  OR LOWER(s.code) LIKE {like} ESCAPE '\\' OR LOWER(s.barcode) LIKE {like} ESCAPE '\\')"
             )
         });
-        let joins = "LEFT JOIN inventory i ON i.sku_id = s.id AND ($2 = 0 OR i.warehouse_id = $2)";
-        let filter = format!(
-            "WHERE s.store_id = $1 AND ($3 = 0 OR COALESCE(i.on_hand - i.reserved, 0) <= s.safety_stock) AND {}",
+        // Every SKU has its product, so products are joined only to search their names.
+        let products = if term.is_empty() { "" } else { "JOIN products p ON p.id = s.product_id" };
+        let from = format!(
+            "FROM skus s {products} LEFT JOIN inventory i ON i.sku_id = s.id AND ($2 = 0 OR i.warehouse_id = $2) \
+             WHERE s.store_id = $1 AND ($3 = 0 OR COALESCE(i.on_hand - i.reserved, 0) <= s.safety_stock) AND {}",
             found.sql
         );
-        let from = format!("FROM skus s JOIN products p ON p.id = s.product_id {joins} {filter}");
-        // Every SKU has its product, so the count joins products only to search their names.
-        let count_from = if term.is_empty() { format!("FROM skus s {joins} {filter}") } else { from.clone() };
-        let count_sql = format!("SELECT COUNT(*) {count_from}");
-        let mut count =
-            sqlx::query_scalar(&count_sql).bind(store_id).bind(warehouse_id).bind(i64::from(below_safety_stock));
+        let below = i64::from(below_safety_stock);
+        let count_sql = format!("SELECT COUNT(*) {from}");
+        let mut count = sqlx::query_scalar(&count_sql).bind(store_id).bind(warehouse_id).bind(below);
         for b in &found.binds {
             count = count.bind(b);
         }
         let total: i64 = count.fetch_one(self.db.pool()).await?;
         let page = page.resolve(total);
+        // The page's keys first (a deep page walks only ids), then its rows by key.
+        let at = 4 + found.binds.len();
+        let keys_sql = format!(
+            "SELECT s.id, i.warehouse_id {from} ORDER BY s.id DESC, i.warehouse_id LIMIT ${at} OFFSET ${}",
+            at + 1
+        );
+        let mut keys = sqlx::query_as::<_, (i64, Option<i64>)>(&keys_sql).bind(store_id).bind(warehouse_id).bind(below);
+        for b in &found.binds {
+            keys = keys.bind(b);
+        }
+        let keys = keys.bind(page.fetch).bind(page.offset).fetch_all(self.db.pool()).await?;
+        if keys.is_empty() {
+            return Ok((Vec::new(), page));
+        }
+        let mut ids: Vec<i64> = keys.iter().map(|k| k.0).collect();
+        ids.dedup();
+        // Ids are integers from the database, so they can be inlined safely.
+        let id_list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
         #[derive(FromRow)]
         struct Row {
             #[sqlx(flatten)]
             sku: SkuRow,
             product_name: String,
-            warehouse_id: Option<i64>,
-            on_hand: Option<i64>,
-            reserved: Option<i64>,
-            preorder: Option<i64>,
         }
-        // LIMIT and OFFSET are integers computed here, so they are inlined.
-        let sql = format!(
-            "SELECT s.id, s.product_id, s.code, s.cost, s.price, s.safety_stock, s.barcode, s.status, s.option1, s.option2, \
-             p.name AS product_name, i.warehouse_id, i.on_hand, i.reserved, i.preorder {from} \
-             ORDER BY s.id DESC, i.warehouse_id LIMIT {} OFFSET {}",
-            page.fetch, page.offset
-        );
-        let mut q =
-            sqlx::query_as::<_, Row>(&sql).bind(store_id).bind(warehouse_id).bind(i64::from(below_safety_stock));
-        for b in &found.binds {
-            q = q.bind(b);
-        }
-        let rows = q.fetch_all(self.db.pool()).await?;
-        let out = rows
+        let skus: HashMap<i64, Row> = sqlx::query_as::<_, Row>(&format!(
+            "SELECT s.id, s.product_id, s.code, s.cost, s.price, s.safety_stock, s.barcode, s.status, s.option1, \
+             s.option2, p.name AS product_name FROM skus s JOIN products p ON p.id = s.product_id \
+             WHERE s.store_id = $1 AND s.id IN ({id_list})"
+        ))
+        .bind(store_id)
+        .fetch_all(self.db.pool())
+        .await?
+        .into_iter()
+        .map(|r| (r.sku.id, r))
+        .collect();
+        let stock: HashMap<(i64, i64), InventoryRow> = sqlx::query_as::<_, InventoryRow>(&format!(
+            "SELECT sku_id, warehouse_id, on_hand, reserved, preorder FROM inventory \
+             WHERE store_id = $1 AND sku_id IN ({id_list})"
+        ))
+        .bind(store_id)
+        .fetch_all(self.db.pool())
+        .await?
+        .into_iter()
+        .map(|i| ((i.sku_id, i.warehouse_id), i))
+        .collect();
+        let out = keys
             .into_iter()
-            .map(|r| {
-                let inv = InventoryRow {
-                    sku_id: r.sku.id,
-                    warehouse_id: r.warehouse_id.unwrap_or(0),
-                    on_hand: r.on_hand.unwrap_or(0),
-                    reserved: r.reserved.unwrap_or(0),
-                    preorder: r.preorder.unwrap_or(0),
-                };
-                pb::SkuInventory {
+            .filter_map(|(sku_id, warehouse_id)| {
+                let r = skus.get(&sku_id)?;
+                let inv = warehouse_id.and_then(|w| stock.get(&(sku_id, w)).cloned()).unwrap_or(InventoryRow {
+                    sku_id,
+                    warehouse_id: warehouse_id.unwrap_or(0),
+                    on_hand: 0,
+                    reserved: 0,
+                    preorder: 0,
+                });
+                Some(pb::SkuInventory {
                     product_id: r.sku.product_id,
                     sku: Some(r.sku.to_proto(Vec::new())),
-                    product_name: r.product_name,
+                    product_name: r.product_name.clone(),
                     inventory: Some(inv.to_proto()),
-                }
+                })
             })
             .collect();
         Ok((out, page))

@@ -8,4 +8,3 @@ CREATE TABLE product_search_grams (
     product_id BIGINT NOT NULL,
     PRIMARY KEY (store_id, gram, product_id)
 );
-CREATE INDEX product_search_grams_product ON product_search_grams (product_id);
