@@ -101,9 +101,14 @@ pub struct PageQuery {
 
 impl PageQuery {
     /// As a service request.
-    pub fn to_proto(self) -> bo_proto::stores::v1::PageRequest {
-        bo_proto::stores::v1::PageRequest { page: self.page.unwrap_or(1), limit: self.limit.unwrap_or(0) }
+    pub fn to_proto(self) -> bo_proto::common::v1::PageRequest {
+        page_request(self.page, self.limit)
     }
+}
+
+/// A page as a service request (page 1 and the default size when absent).
+pub fn page_request(page: Option<i64>, limit: Option<i64>) -> bo_proto::common::v1::PageRequest {
+    bo_proto::common::v1::PageRequest { page: page.unwrap_or(1), limit: limit.unwrap_or(0) }
 }
 
 /// A page of a list.
@@ -129,7 +134,7 @@ impl<T> List<T> {
     }
 
     /// A list from rows and the service's paging info.
-    pub fn new(data: Vec<T>, page: Option<bo_proto::stores::v1::PageInfo>) -> Self {
+    pub fn new(data: Vec<T>, page: Option<bo_proto::common::v1::PageInfo>) -> Self {
         let p = page.unwrap_or_default();
         List { data, total: p.total, limit: p.limit, page: p.page.max(1), pages: p.pages.max(1) }
     }

@@ -1,9 +1,17 @@
 //! Types generated from `proto/backoffice`: gRPC services and event messages.
 
+/// `backoffice.common.v1`: messages every service shares (paging).
+pub mod common {
+    pub mod v1 {
+        tonic::include_proto!("backoffice.common.v1");
+    }
+}
+
 /// `backoffice.stores.v1`
 pub mod stores {
     pub mod v1 {
         tonic::include_proto!("backoffice.stores.v1");
+        pub use crate::common::v1::{PageInfo, PageRequest};
     }
 }
 
@@ -18,6 +26,7 @@ pub mod events {
 pub mod wms {
     pub mod v1 {
         tonic::include_proto!("backoffice.wms.v1");
+        pub use crate::common::v1::{PageInfo, PageRequest};
     }
 }
 
@@ -25,5 +34,6 @@ pub mod wms {
 pub mod products {
     pub mod v1 {
         tonic::include_proto!("backoffice.products.v1");
+        pub use crate::common::v1::{PageInfo, PageRequest};
     }
 }

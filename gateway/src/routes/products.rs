@@ -436,12 +436,7 @@ pub struct ProductQuery {
 }
 
 fn page(page: Option<i64>, limit: Option<i64>) -> Option<pb::PageRequest> {
-    Some(pb::PageRequest { page: page.unwrap_or(1), limit: limit.unwrap_or(0) })
-}
-
-fn list_of<T>(data: Vec<T>, p: Option<pb::PageInfo>) -> List<T> {
-    let p = p.unwrap_or_default();
-    List { data, total: p.total, limit: p.limit, page: p.page.max(1), pages: p.pages.max(1) }
+    Some(crate::wire::page_request(page, limit))
 }
 
 /// Products, searched, filtered and paged.
@@ -463,7 +458,7 @@ async fn list_products(
         }))
         .await?
         .into_inner();
-    Ok(Json(list_of(r.products.into_iter().map(ProductBody::from).collect(), r.page)))
+    Ok(Json(List::new(r.products.into_iter().map(ProductBody::from).collect(), r.page)))
 }
 
 /// Creates a product with its SKUs.
@@ -612,7 +607,7 @@ async fn sku_inventories(
             }
         })
         .collect();
-    Ok(Json(list_of(data, r.page)))
+    Ok(Json(List::new(data, r.page)))
 }
 
 /// One product with its SKUs and their stock.
@@ -974,7 +969,7 @@ async fn search_products(
             }
         })
         .collect();
-    Ok(Json(list_of(data, r.page)))
+    Ok(Json(List::new(data, r.page)))
 }
 
 /// Units of measurement a product may be sold in (the store's units).
@@ -988,7 +983,7 @@ async fn unit_of_measurements(
     let r = state
         .stores()
         .list_units_of_measurement(auth.ctx().request(bo_proto::stores::v1::ListUnitsOfMeasurementRequest {
-            page: Some(bo_proto::stores::v1::PageRequest { page: 1, limit: -1 }),
+            page: Some(crate::wire::page_request(Some(1), Some(-1))),
         }))
         .await?
         .into_inner();
@@ -1050,11 +1045,11 @@ async fn moving_transactions(
         .list_movements(auth.ctx().request(bo_proto::wms::v1::ListMovementsRequest {
             kind: q.kind.unwrap_or_default(),
             sku_id: q.sku_id.unwrap_or(0),
-            page: Some(bo_proto::wms::v1::PageRequest { page: q.page.unwrap_or(1), limit: q.limit.unwrap_or(0) }),
+            page: Some(crate::wire::page_request(q.page, q.limit)),
         }))
         .await?
         .into_inner();
-    let p = r.page.unwrap_or_default();
+    let page = r.page;
     let data = r
         .movements
         .into_iter()
@@ -1071,7 +1066,7 @@ async fn moving_transactions(
             created_at: timestamp_to_rfc3339(m.create_time.as_ref()),
         })
         .collect();
-    Ok(Json(List { data, total: p.total, limit: p.limit, page: p.page.max(1), pages: p.pages.max(1) }))
+    Ok(Json(List::new(data, page)))
 }
 
 /// The most one photo upload request may carry (the photo rules: 5 MB each, 200 at most).

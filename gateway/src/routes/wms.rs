@@ -122,7 +122,7 @@ async fn adjustments(state: &AppState, auth: &StoreAuth, page: PageQuery) -> Api
         .list_movements(auth.ctx().request(pb::ListMovementsRequest {
             kind: "adjust".into(),
             sku_id: 0,
-            page: Some(pb::PageRequest { page: page.page.unwrap_or(1), limit: page.limit.unwrap_or(0) }),
+            page: Some(page.to_proto()),
         }))
         .await?
         .into_inner();
@@ -142,7 +142,7 @@ async fn adjustments(state: &AppState, auth: &StoreAuth, page: PageQuery) -> Api
             .map(|s| (s.id, s.code))
             .collect()
     };
-    let p = r.page.unwrap_or_default();
+    let page = r.page;
     let data = r
         .movements
         .into_iter()
@@ -158,7 +158,7 @@ async fn adjustments(state: &AppState, auth: &StoreAuth, page: PageQuery) -> Api
             created_at: timestamp_to_rfc3339(m.create_time.as_ref()),
         })
         .collect();
-    Ok(Json(List { data, total: p.total, limit: p.limit, page: p.page.max(1), pages: p.pages.max(1) }))
+    Ok(Json(List::new(data, page)))
 }
 
 /// Stock adjustments, newest first, paged.

@@ -51,9 +51,33 @@ impl PageRequest {
     }
 }
 
+use bo_proto::common::v1 as proto;
+
+impl From<Option<proto::PageRequest>> for PageRequest {
+    /// A request off the wire; none means the first page of the default size.
+    fn from(p: Option<proto::PageRequest>) -> Self {
+        p.map(|p| PageRequest::new(p.page, p.limit)).unwrap_or_default()
+    }
+}
+
+impl From<Page> for proto::PageInfo {
+    fn from(p: Page) -> Self {
+        proto::PageInfo { total: p.total, limit: p.limit, page: p.page, pages: p.pages }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn converts_to_and_from_the_wire() {
+        assert_eq!(PageRequest::from(None), PageRequest::default());
+        let asked = PageRequest::from(Some(proto::PageRequest { page: 3, limit: 20 }));
+        assert_eq!(asked, PageRequest::new(3, 20));
+        let info: proto::PageInfo = asked.resolve(45).into();
+        assert_eq!(info, proto::PageInfo { total: 45, limit: 20, page: 3, pages: 3 });
+    }
 
     #[test]
     fn defaults_and_clamps() {

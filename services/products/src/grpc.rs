@@ -53,11 +53,11 @@ fn actor<T>(req: &Request<T>) -> Result<Actor, Status> {
 }
 
 fn page(p: Option<pb::PageRequest>) -> PageRequest {
-    p.map(|p| PageRequest::new(p.page, p.limit)).unwrap_or_default()
+    p.into()
 }
 
 fn info(p: bo_kit::paging::Page) -> pb::PageInfo {
-    pb::PageInfo { total: p.total, limit: p.limit, page: p.page, pages: p.pages }
+    p.into()
 }
 
 fn bulk(ids: &[i64]) -> Result<(), Status> {

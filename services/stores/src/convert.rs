@@ -157,10 +157,10 @@ pub fn safety_stock(h: &SafetyStockRow) -> pb::SafetyStockHistory {
 
 /// Paging info.
 pub fn page(p: &bo_kit::paging::Page) -> pb::PageInfo {
-    pb::PageInfo { total: p.total, limit: p.limit, page: p.page, pages: p.pages }
+    (*p).into()
 }
 
 /// Paging request.
 pub fn page_request(p: Option<&pb::PageRequest>) -> bo_kit::paging::PageRequest {
-    p.map(|p| bo_kit::paging::PageRequest::new(p.page, p.limit)).unwrap_or_default()
+    p.copied().into()
 }

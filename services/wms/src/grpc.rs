@@ -106,9 +106,6 @@ impl WmsService for WmsGrpc {
         let r = req.into_inner();
         let page = r.page.map(|p| bo_kit::paging::PageRequest::new(p.page, p.limit)).unwrap_or_default();
         let (movements, page) = self.repo.movements(who.store_id, &r.kind, r.sku_id, page).await?;
-        Ok(Response::new(pb::ListMovementsResponse {
-            movements,
-            page: Some(pb::PageInfo { total: page.total, limit: page.limit, page: page.page, pages: page.pages }),
-        }))
+        Ok(Response::new(pb::ListMovementsResponse { movements, page: Some(page.into()) }))
     }
 }
