@@ -33,7 +33,7 @@ export default function LoginPage() {
     <div className="bo-center">
       <Card className="bo-card" title={<Typography.Title level={3} style={{ margin: 0 }}>{t('auth:login.title')}</Typography.Title>} extra={<LanguageSwitch />}>
         <Typography.Paragraph type="secondary">{t('auth:login.subtitle')}</Typography.Paragraph>
-        {failure ? <Alert type="error" showIcon message={t(failure)} style={{ marginBottom: 16 }} data-testid="login-error" /> : null}
+        {failure ? <Alert type="error" showIcon title={t(failure)} style={{ marginBottom: 16 }} data-testid="login-error" /> : null}
         <Form layout="vertical" onFinish={submit} requiredMark={false}>
           <Form.Item name="email" label={t('auth:login.email')} rules={[{ required: true, message: t('common:validation.required') }]}>
             <Input autoComplete="username" type="email" data-testid="login-email" />

@@ -57,9 +57,9 @@ export function PhotosCard({ productId, photos, sizeChart }: { productId: number
 
   return (
     <Card title={t('products:photos.title')} style={{ marginBottom: 16 }} extra={<Typography.Text type="secondary">{t('products:photos.hint')}</Typography.Text>}>
-      {problem ? <Alert type="error" showIcon style={{ marginBottom: 12 }} message={t(problem, { count: rules.maxPerProduct })} data-testid="photo-error" /> : null}
+      {problem ? <Alert type="error" showIcon style={{ marginBottom: 12 }} title={t(problem, { count: rules.maxPerProduct })} data-testid="photo-error" /> : null}
       {photos.length < rules.minPerProduct ? (
-        <Alert type="warning" showIcon style={{ marginBottom: 12 }} message={t('products:photos.needMore', { count: rules.minPerProduct })} data-testid="photo-need-more" />
+        <Alert type="warning" showIcon style={{ marginBottom: 12 }} title={t('products:photos.needMore', { count: rules.minPerProduct })} data-testid="photo-need-more" />
       ) : null}
       <div className="bo-photos" data-testid="photos">
         {photos.length === 0 ? <Empty description={t('products:photos.none')} /> : null}

@@ -195,7 +195,7 @@ export default function ProductFormPage() {
           </Button>
         </Space>
       </div>
-      {problems.length > 0 ? <Alert type="error" showIcon style={{ marginBottom: 16 }} message={t('products:form.problems')} description={problems.join(' · ')} /> : null}
+      {problems.length > 0 ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={t('products:form.problems')} description={problems.join(' · ')} /> : null}
       <Card title={t('products:form.basic')} style={{ marginBottom: 16 }}>
         <Row gutter={12}>
           <Col xs={24} md={12}>
@@ -258,7 +258,7 @@ export default function ProductFormPage() {
       {editing && current ? (
         <PhotosCard productId={current.id} photos={current.photos} sizeChart={current.sizeChart} />
       ) : (
-        <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('products:photos.afterSave')} />
+        <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t('products:photos.afterSave')} />
       )}
       <Card title={t('products:form.pricing')} style={{ marginBottom: 16 }}>
         <Row gutter={12}>

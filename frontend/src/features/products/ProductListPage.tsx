@@ -76,7 +76,7 @@ export default function ProductListPage() {
       render: (name: string, p: ProductBody) => (
         <Space>
           {p.coverUrl ? <img src={`${p.coverUrl}?size=40`} alt="" width={40} height={40} style={{ borderRadius: 4 }} /> : <div className="bo-thumb-empty" />}
-          <Space direction="vertical" size={0}>
+          <Space orientation="vertical" size={0}>
             <Link to={`/${id}/product-edit/${STORE_CHANNEL}/${p.id}`}>{name}</Link>
             <Typography.Text type="secondary">{p.code}</Typography.Text>
           </Space>

@@ -60,7 +60,7 @@ export default function SafetyStockPage() {
         <Descriptions column={1} bordered size="small" style={{ maxWidth: 480, marginBottom: 24 }} data-testid="safety-stock-current">
           <Descriptions.Item label={t('settings:safetyStock.current')}>
             {current ? (
-              <Space direction="vertical" size={0}>
+              <Space orientation="vertical" size={0}>
                 <Typography.Text strong data-testid="safety-stock-amount">
                   {t('settings:safetyStock.amountValue', { amount: current.amount.toLocaleString(i18n.language) })}
                 </Typography.Text>

@@ -29,7 +29,7 @@ export default function StockOverviewPage() {
     {
       title: t('products:fields.name'),
       render: (_: unknown, r: SkuInventoryBody) => (
-        <Space direction="vertical" size={0}>
+        <Space orientation="vertical" size={0}>
           <span>{r.productName}</span>
           <Typography.Text type="secondary">{[r.skuCode, r.option1, r.option2].filter(Boolean).join(' · ')}</Typography.Text>
         </Space>

@@ -4,9 +4,9 @@ import { notification } from 'antd';
 export const NOTIFY_MS = 5000;
 
 export function notifySuccess(message: string): void {
-  notification.success({ message, duration: NOTIFY_MS / 1000, placement: 'topRight' });
+  notification.success({ title: message, duration: NOTIFY_MS / 1000, placement: 'topRight' });
 }
 
 export function notifyError(message: string): void {
-  notification.error({ message, duration: NOTIFY_MS / 1000, placement: 'topRight' });
+  notification.error({ title: message, duration: NOTIFY_MS / 1000, placement: 'topRight' });
 }

@@ -56,7 +56,7 @@ export default function ImportMappingPage() {
         type={preview.errors.length ? 'warning' : 'success'}
         showIcon
         style={{ marginBottom: 16 }}
-        message={t('products:import.summary', { products: preview.data.products, rows: preview.data.rows.length, errors: preview.errors.length })}
+        title={t('products:import.summary', { products: preview.data.products, rows: preview.data.rows.length, errors: preview.errors.length })}
       />
       <Table
         size="small"
@@ -74,7 +74,7 @@ export default function ImportMappingPage() {
           { title: t('products:import.fields.price'), dataIndex: 'price', align: 'right' as const },
         ]}
       />
-      {problem ? <Alert type="error" showIcon style={{ marginBottom: 16 }} message={t(problem)} /> : null}
+      {problem ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={t(problem)} /> : null}
       <Form layout="inline">
         <Form.Item label={t('products:fields.category')} required>
           <Select

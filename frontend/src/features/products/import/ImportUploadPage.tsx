@@ -42,7 +42,7 @@ export default function ImportUploadPage() {
   return (
     <Card title={t('products:import.title')}>
       <ImportSteps current={0} />
-      {problem ? <Alert type="error" showIcon style={{ marginBottom: 16 }} message={t(problem, { defaultValue: t('products:import.errors.import_wrong_template') })} data-testid="import-error" /> : null}
+      {problem ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={t(problem, { defaultValue: t('products:import.errors.import_wrong_template') })} data-testid="import-error" /> : null}
       <Upload.Dragger
         accept=".xlsx"
         multiple={false}
