@@ -201,22 +201,32 @@ try {
     }
     await page.getByTestId('sku-code-1').waitFor();
     if ((await page.getByTestId('sku-code-0').inputValue()) !== 'TS-01-ขาว') throw new Error('SKU codes follow the options');
+    // Pictures can be chosen before the product exists; they go up once it is saved.
+    await page.getByTestId('photo-need-more').waitFor();
+    await page.getByTestId('photo-input').setInputFiles(path.join(root, 'e2e', 'fixtures', 'photo.png'));
+    await page.getByTestId('photo-0').locator('img').waitFor();
+    await page.getByTestId('photo-need-more').waitFor({ state: 'detached' });
     await page.getByTestId('product-save').click();
     await page.waitForURL('**/1/product-list/store');
-    await page.getByTestId('product-table').getByText('เสื้อยืดคอกลม', { exact: true }).waitFor();
+    const row = page.getByTestId('product-table').locator('tr', { hasText: 'TS-01' });
+    await row.getByText('เสื้อยืดคอกลม', { exact: true }).waitFor();
+    await row.locator('img').waitFor();
   }, page);
 
   await step('add photos to the product and order them', async () => {
     await page.getByTestId('product-table').getByText('เสื้อยืดคอกลม', { exact: true }).click();
     await page.waitForURL(/\/1\/product-edit\/store\/\d+$/);
+    await page.getByTestId('photo-0').waitFor();
     await page.getByTestId('photo-input').setInputFiles([path.join(root, 'e2e', 'fixtures', 'photo.png'), path.join(root, 'e2e', 'fixtures', 'photo.png')]);
-    await page.getByTestId('photo-1').waitFor();
+    await page.getByTestId('photo-2').waitFor();
     await page.getByTestId('photo-input').setInputFiles({ name: 'page.jpg', mimeType: 'image/jpeg', buffer: Buffer.from('<html>not a photo</html>') });
     await page.getByTestId('photo-error').waitFor();
     await page.getByTestId('photo-1').dragTo(page.getByTestId('photo-0'));
     await page.waitForTimeout(300);
     await page.getByTestId('photo-0').locator('img').waitFor();
-    // A product keeps at least one photo: the second may go, the last may not.
+    // A product keeps at least one photo: two may go, the last may not.
+    await page.getByTestId('photo-2').locator('.bo-photo-delete').click();
+    await page.getByTestId('photo-2').waitFor({ state: 'detached' });
     await page.getByTestId('photo-1').locator('.bo-photo-delete').click();
     await page.getByTestId('photo-1').waitFor({ state: 'detached' });
     if (!(await page.getByTestId('photo-0').locator('.bo-photo-delete').isDisabled())) throw new Error('the last photo could be deleted');

@@ -9,8 +9,8 @@ import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { checkRequired } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
 import { STORE_CHANNEL } from './channel';
-import { PhotosCard } from './PhotosCard';
-import { useCreateProductMutation, useGetProductQuery, useListCategoriesQuery, useUpdateProductMutation, type ProductInput } from './api';
+import { DraftPhotosCard, EMPTY_DRAFT, PhotosCard, type PhotoDraft } from './PhotosCard';
+import { useAddPhotoFilesMutation, useCreateProductMutation, useGetProductQuery, useListCategoriesQuery, useUpdateProductMutation, type ProductInput } from './api';
 import { optionsOf, skuGrid, stripPrefix, variantOption, type SkuDraft, type VariantDraft } from './variants';
 
 interface Values {
@@ -45,6 +45,8 @@ export default function ProductFormPage() {
   const { data: categories } = useListCategoriesQuery();
   const [create, { isLoading: creating }] = useCreateProductMutation();
   const [update, { isLoading: updating }] = useUpdateProductMutation();
+  const [addFiles, { isLoading: uploading }] = useAddPhotoFilesMutation();
+  const [draft, setDraft] = useState<PhotoDraft>(EMPTY_DRAFT);
   const [form] = Form.useForm<Values>();
   const rule = useCheck();
   const navigate = useNavigate();
@@ -114,9 +116,19 @@ export default function ProductFormPage() {
       })),
     };
     try {
-      if (editing) await update({ id: Number(productId), productInput: body }).unwrap();
-      else await create({ productInput: body }).unwrap();
-      notifySuccess(t(editing ? 'products:form.updated' : 'products:form.created'));
+      if (editing) {
+        await update({ id: Number(productId), productInput: body }).unwrap();
+        notifySuccess(t('products:form.updated'));
+      } else {
+        const created = await create({ productInput: body }).unwrap();
+        notifySuccess(t('products:form.created'));
+        if (!(await uploadDraft(created.id))) {
+          // The product is saved; its pictures can be added again on its edit screen.
+          notifyError(t('products:photos.errors.afterCreate'));
+          navigate(`/${id}/product-edit/${STORE_CHANNEL}/${created.id}`);
+          return;
+        }
+      }
       navigate(`/${id}/product-list/${STORE_CHANNEL}`);
     } catch (e) {
       const err = apiError(e);
@@ -139,6 +151,17 @@ export default function ProductFormPage() {
           .map((f) => ({ name: f.name as keyof Values, errors: [t(`common:${f.code}`)] })),
       );
       setProblems(fields.map((f) => `${t(`products:fieldNames.${f.field.replace(/\[\d+\]/, '[]')}`, { defaultValue: f.field })}: ${t(`common:${f.code}`)}`));
+    }
+  };
+
+  /** Uploads the pictures chosen before the product existed; false when the server refused them. */
+  const uploadDraft = async (productId: number): Promise<boolean> => {
+    try {
+      if (draft.photos.length) await addFiles({ id: productId, files: draft.photos.map((p) => p.file), kind: 'photo' }).unwrap();
+      if (draft.sizeChart) await addFiles({ id: productId, files: [draft.sizeChart.file], kind: 'size_chart' }).unwrap();
+      return true;
+    } catch {
+      return false;
     }
   };
 
@@ -190,7 +213,7 @@ export default function ProductFormPage() {
         <h1>{t(editing ? 'products:form.editTitle' : 'products:form.createTitle')}</h1>
         <Space>
           <Button onClick={() => navigate(`/${id}/product-list/${STORE_CHANNEL}`)}>{t('common:actions.cancel')}</Button>
-          <Button type="primary" htmlType="submit" loading={creating || updating} data-testid="product-save">
+          <Button type="primary" htmlType="submit" loading={creating || updating || uploading} data-testid="product-save">
             {t('common:actions.save')}
           </Button>
         </Space>
@@ -258,7 +281,7 @@ export default function ProductFormPage() {
       {editing && current ? (
         <PhotosCard productId={current.id} photos={current.photos} sizeChart={current.sizeChart} />
       ) : (
-        <Alert type="info" showIcon style={{ marginBottom: 16 }} title={t('products:photos.afterSave')} />
+        <DraftPhotosCard draft={draft} onChange={setDraft} />
       )}
       <Card title={t('products:form.pricing')} style={{ marginBottom: 16 }}>
         <Row gutter={12}>
