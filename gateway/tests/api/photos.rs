@@ -123,6 +123,9 @@ async fn photos_are_checked_ordered_resized_and_removed(app: &TestApp) {
 
     let (s, v) = app.get("/products/photo-rules", &t).await;
     assert_eq!((s, v["min_per_product"].as_i64(), v["max_per_product"].as_i64()), (StatusCode::OK, Some(1), Some(9)));
+    let cashier = app.member_with(app.demo_store, "photos-cashier@example.com", &["store.customer.read"]).await;
+    assert_eq!(app.get("/products/photo-rules", &cashier).await.0, StatusCode::FORBIDDEN);
+    assert_eq!(app.delete(&format!("/products/{id}/photos/{}", ids[0]), &cashier).await.0, StatusCode::FORBIDDEN);
     let (s, _) = app.delete(&format!("/products/{id}/photos/{}", ids[0]), &t).await;
     assert_eq!(s, StatusCode::NO_CONTENT);
     let (s, v) = app.delete(&format!("/products/{id}/photos/{}", ids[1]), &t).await;
