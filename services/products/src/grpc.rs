@@ -2,7 +2,6 @@
 
 use bo_kit::grpc::CallCtx;
 use bo_kit::outbox::Relay;
-use bo_kit::paging::PageRequest;
 use bo_kit::Error;
 use bo_proto::products::v1 as pb;
 use bo_proto::products::v1::products_service_server::ProductsService;
@@ -52,14 +51,6 @@ fn actor<T>(req: &Request<T>) -> Result<Actor, Status> {
     Ok(Actor { store_id: ctx.store_id, user_id: ctx.user_id })
 }
 
-fn page(p: Option<pb::PageRequest>) -> PageRequest {
-    p.into()
-}
-
-fn info(p: bo_kit::paging::Page) -> pb::PageInfo {
-    p.into()
-}
-
 fn bulk(ids: &[i64]) -> Result<(), Status> {
     if ids.is_empty() || ids.len() > MAX_BULK {
         return Err(Error::invalid_field("ids", "validation.bulk").into());
@@ -77,8 +68,8 @@ impl ProductsService for ProductsGrpc {
     async fn list_products(&self, req: Request<pb::ListProductsRequest>) -> Rpc<pb::ListProductsResponse> {
         let who = actor(&req)?;
         let r = req.into_inner();
-        let (products, p) = self.repo.list(who.store_id, &r.search, r.category_id, &r.status, page(r.page)).await?;
-        Ok(Response::new(pb::ListProductsResponse { products, page: Some(info(p)) }))
+        let (products, p) = self.repo.list(who.store_id, &r.search, r.category_id, &r.status, r.page.into()).await?;
+        Ok(Response::new(pb::ListProductsResponse { products, page: Some(p.into()) }))
     }
 
     async fn count_products(&self, req: Request<pb::CountProductsRequest>) -> Rpc<pb::CountProductsResponse> {
@@ -257,9 +248,9 @@ impl ProductsService for ProductsGrpc {
         let r = req.into_inner();
         let (rows, p) = self
             .repo
-            .sku_inventories(who.store_id, &r.search, r.warehouse_id, r.below_safety_stock, page(r.page))
+            .sku_inventories(who.store_id, &r.search, r.warehouse_id, r.below_safety_stock, r.page.into())
             .await?;
-        Ok(Response::new(pb::ListSkuInventoriesResponse { rows, page: Some(info(p)) }))
+        Ok(Response::new(pb::ListSkuInventoriesResponse { rows, page: Some(p.into()) }))
     }
 }
 

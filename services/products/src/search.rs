@@ -74,12 +74,12 @@ pub fn like_pattern(term: &str) -> String {
 
 /// A search condition on products aliased `p`, and the values to bind, numbered from
 /// `first_bind`. `$1` must be the store id. `verify` is the substring check, given the
-/// placeholder of the LIKE pattern (for example a check on SKU columns instead of the
-/// product's whole text).
+/// parameter (`$n`) that holds the LIKE pattern (for example a check on SKU columns
+/// instead of the product's whole text).
 pub struct Condition {
     /// SQL to AND into a WHERE clause.
     pub sql: String,
-    /// Values for the placeholders from `first_bind` on, in order.
+    /// Values for the parameters from `first_bind` on, in order.
     pub binds: Vec<String>,
 }
 
@@ -147,17 +147,22 @@ pub async fn rarest_first(db: &Db, store_id: i64, term: &str) -> Result<Option<V
     Ok(Some(counts.into_iter().map(|(k, _)| grams[k as usize].clone()).collect()))
 }
 
-/// Writes `p`'s search text and trigrams, changing only the trigrams that differ from
-/// what the product had (nothing when its searchable fields did not change).
-pub async fn index(tx: &mut Tx, store_id: i64, p: &pb::Product) -> Result<()> {
-    let text = search_text(p);
-    let old: Option<String> = sqlx::query_scalar("SELECT search_text FROM products WHERE store_id = $1 AND id = $2")
+/// The search text a product has now ('' for one never indexed or not there).
+pub async fn stored_text(tx: &mut Tx, store_id: i64, product_id: i64) -> Result<String> {
+    let text: Option<String> = sqlx::query_scalar("SELECT search_text FROM products WHERE store_id = $1 AND id = $2")
         .bind(store_id)
-        .bind(p.id)
+        .bind(product_id)
         .fetch_optional(&mut **tx)
         .await?;
-    let old = old.unwrap_or_default();
-    if old == text {
+    Ok(text.unwrap_or_default())
+}
+
+/// Writes `p`'s search text and trigrams over `previous` (its [`stored_text`]; '' for a new
+/// product), changing only the trigrams that differ (nothing when the searchable fields
+/// did not change).
+pub async fn index(tx: &mut Tx, store_id: i64, p: &pb::Product, previous: &str) -> Result<()> {
+    let text = search_text(p);
+    if previous == text {
         return Ok(());
     }
     sqlx::query("UPDATE products SET search_text = $1 WHERE store_id = $2 AND id = $3")
@@ -166,7 +171,7 @@ pub async fn index(tx: &mut Tx, store_id: i64, p: &pb::Product) -> Result<()> {
         .bind(p.id)
         .execute(&mut **tx)
         .await?;
-    let (before, after) = (grams(&old), grams(&text));
+    let (before, after) = (grams(previous), grams(&text));
     let gone: Vec<&String> = before.difference(&after).collect();
     let added: Vec<&String> = after.difference(&before).collect();
     remove_grams(tx, store_id, p.id, &gone).await?;
@@ -184,12 +189,7 @@ pub async fn index(tx: &mut Tx, store_id: i64, p: &pb::Product) -> Result<()> {
 
 /// Removes a product's trigrams (before the product row goes: they are found from its text).
 pub async fn forget(tx: &mut Tx, store_id: i64, product_id: i64) -> Result<()> {
-    let text: Option<String> = sqlx::query_scalar("SELECT search_text FROM products WHERE store_id = $1 AND id = $2")
-        .bind(store_id)
-        .bind(product_id)
-        .fetch_optional(&mut **tx)
-        .await?;
-    let grams = grams(&text.unwrap_or_default());
+    let grams = grams(&stored_text(tx, store_id, product_id).await?);
     remove_grams(tx, store_id, product_id, &grams.iter().collect::<Vec<_>>()).await
 }
 

@@ -219,7 +219,7 @@ impl Repo {
             let mut tx = self.db.begin().await?;
             for (store_id, id) in batch {
                 let p = fetch(&mut tx, store_id, id).await?;
-                search::index(&mut tx, store_id, &p).await?;
+                search::index(&mut tx, store_id, &p, "").await?;
                 done += 1;
             }
             tx.commit().await?;
@@ -328,7 +328,7 @@ impl Repo {
             insert_sku(&mut tx, who.store_id, id, s, now).await?;
         }
         let saved = fetch(&mut tx, who.store_id, id).await?;
-        search::index(&mut tx, who.store_id, &saved).await?;
+        search::index(&mut tx, who.store_id, &saved, "").await?;
         saved_event(&mut tx, who, &saved).await?;
         tx.commit().await?;
         Ok(saved)
@@ -406,7 +406,8 @@ impl Repo {
             }
         }
         let saved = fetch(&mut tx, who.store_id, p.id).await?;
-        search::index(&mut tx, who.store_id, &saved).await?;
+        let previous = search::stored_text(&mut tx, who.store_id, p.id).await?;
+        search::index(&mut tx, who.store_id, &saved, &previous).await?;
         saved_event(&mut tx, who, &saved).await?;
         tx.commit().await?;
         Ok(saved)
