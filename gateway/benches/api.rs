@@ -260,7 +260,7 @@ async fn embedded() {
         auth: bo_gateway::config::AuthConfig { login_attempts_per_minute: 1000, ..Default::default() },
         ..Default::default()
     };
-    let launched = bo_gateway::app::launch(cfg, bo_gateway::modules::resolve("all").unwrap()).await.unwrap();
+    let launched = bo_gateway::app::launch(cfg, bo_gateway::resolve("all").unwrap()).await.unwrap();
     let api = format!("http://{}/api", launched.http_addr);
     let store_id = launched.demo.as_ref().unwrap().store_id;
     let (token, user_id) =

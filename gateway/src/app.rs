@@ -1,6 +1,8 @@
-//! Wiring and lifecycle: which modules run here, how they reach each other (in-process or
-//! over the network), the HTTP and gRPC listeners, and a graceful stop in reverse order.
+//! The process: starts the chosen modules in dependency order with their contexts, serves
+//! their gRPC services and HTTP routes with the health probes, and stops them in reverse
+//! order. Nothing here knows any module by name: modules are listed in [`crate::modules`].
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -12,18 +14,17 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::{Json, Router};
-use bo_kit::bus::inproc::InProcBus;
+use bo_kit::bus::log::LogBus;
 use bo_kit::bus::nats::NatsBus;
 use bo_kit::bus::SharedBus;
 use bo_kit::db::Db;
-use bo_kit::grpc::{self, GrpcChannel};
+use bo_kit::grpc;
+use bo_kit::module::{Clients, Context, TaskHealth, Tasks};
+use figment::providers::Serialized;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use crate::auth::{self, Keys, LoginLimiter, SessionCache};
 use crate::config::Config;
-use crate::modules;
-use crate::state::{AppState, Inner};
 
 /// What the demo seeding made, for the start-up banner.
 #[derive(Debug, Clone)]
@@ -44,15 +45,18 @@ pub struct Launched {
     pub modules: Vec<&'static str>,
     /// The demo, when seeded or present.
     pub demo: Option<DemoInfo>,
+    /// The process's channels to every module.
+    pub clients: Clients,
     stop: CancellationToken,
     servers: Vec<JoinHandle<()>>,
     running: Vec<RunningModule>,
+    log_bus: Option<LogBus>,
 }
 
 struct RunningModule {
     name: &'static str,
     cancel: CancellationToken,
-    tasks: Vec<JoinHandle<()>>,
+    tasks: Tasks,
     db: Option<Db>,
 }
 
@@ -60,6 +64,7 @@ struct RunningModule {
 struct Readiness {
     started: Arc<AtomicBool>,
     dbs: Vec<(&'static str, Db)>,
+    tasks: Vec<TaskHealth>,
     bus: Option<SharedBus>,
 }
 
@@ -73,185 +78,115 @@ impl Launched {
         for m in self.running.into_iter().rev() {
             tracing::info!(module = m.name, "stopping");
             m.cancel.cancel();
-            for t in m.tasks {
+            for (_, t) in m.tasks.take() {
                 let _ = tokio::time::timeout(Duration::from_secs(10), t).await;
             }
             if let Some(db) = m.db {
                 db.close().await;
             }
         }
+        if let Some(bus) = self.log_bus {
+            bus.close().await;
+        }
     }
 }
 
-/// True when `modules` is every module (the embedded `all` target).
-pub fn is_all(modules: &[&str]) -> bool {
-    modules::MODULES.iter().all(|m| modules.contains(&m.name))
+/// True when `names` is every module (the embedded `all` target).
+pub fn is_all(names: &[&str]) -> bool {
+    crate::modules().iter().all(|m| names.contains(&m.name()))
 }
 
-/// Starts `modules` (already ordered) with `cfg`.
-pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<Launched> {
-    let local = |name: &str| modules.contains(&name);
+/// Starts `names` (already ordered, see [`crate::resolve`]) with `cfg`.
+pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Launched> {
+    let registry = crate::modules();
+    let embedded = is_all(&names);
+    let figment = figment::Figment::from(Serialized::defaults(&cfg));
+    let mut log_bus = None;
     let bus: SharedBus = match &cfg.bus.nats_url {
         Some(url) if !url.is_empty() => Arc::new(NatsBus::connect(url, &cfg.bus.prefix).await?),
         _ => {
             anyhow::ensure!(
-                is_all(&modules),
+                embedded,
                 "bus.nats_url (BO_BUS__NATS_URL) is required unless every module runs in this process"
             );
-            Arc::new(InProcBus::new(cfg.bus.prefix.clone()))
+            let bus = LogBus::open(&cfg.data_dir.join("bus.db"), cfg.bus.prefix.clone()).await?;
+            log_bus = Some(bus.clone());
+            Arc::new(bus)
         }
     };
+    let addrs: HashMap<String, String> =
+        cfg.services.iter().filter_map(|(k, s)| s.addr.clone().map(|a| (k.clone(), a))).collect();
+    let clients = Clients::new(addrs);
     let mut readiness = Readiness { bus: Some(bus.clone()), ..Default::default() };
     let mut running = Vec::new();
-    let mut grpc_routes: Option<tonic::service::RoutesBuilder> = None;
-    let mut stores_channel: Option<GrpcChannel> = None;
-    let mut wms_channel: Option<GrpcChannel> = None;
-    let mut products_channel: Option<GrpcChannel> = None;
-    let mut api: Option<Router> = None;
-    let mut demo = None;
-    let mut demo_owner = 0;
-    let mut products_grpc: Option<bo_products::ProductsGrpc> = None;
-    let mut wms_grpc: Option<bo_wms::WmsGrpc> = None;
+    let grpc_routes: Arc<std::sync::Mutex<tonic::service::RoutesBuilder>> = Default::default();
+    let mut serves_grpc = false;
+    let mut http_routers = Vec::new();
 
-    for name in &modules {
+    for name in &names {
+        let module = registry.iter().find(|m| m.name() == *name).with_context(|| format!("no module {name}"))?;
         tracing::info!(module = name, "starting");
-        match *name {
-            "stores" => {
-                let url = cfg.database_url("stores", &cfg.services.stores);
-                let db = Db::connect(&url).await?;
-                let svc =
-                    bo_stores::Service::open(db.clone(), bus.clone(), cfg.auth.token_ttl_minutes * 60_000).await?;
-                let cancel = CancellationToken::new();
-                let relay = tokio::spawn(svc.relay.clone().run(cancel.clone()));
-                if is_all(&modules) && cfg.demo.enabled {
-                    let repo = bo_stores::store::Repo::new(db.clone());
-                    match bo_stores::demo::seed(&svc.grpc, &repo, &cfg.demo.email, cfg.demo.password.expose()).await? {
-                        Some(d) => {
-                            demo = Some(DemoInfo { created: true, store_id: d.store_id });
-                            demo_owner = d.user_id;
-                        }
-                        None => demo = Some(DemoInfo { created: false, store_id: 0 }),
-                    }
-                }
-                if local("gateway") {
-                    stores_channel = Some(grpc::in_process(svc.server()));
-                }
-                grpc_routes.get_or_insert_with(Default::default).add_service(svc.server());
-                readiness.dbs.push(("stores", db.clone()));
-                running.push(RunningModule { name, cancel, tasks: vec![relay], db: Some(db) });
-            }
-            "wms" => {
-                let url = cfg.database_url("wms", &cfg.services.wms);
-                let db = Db::connect(&url).await?;
-                let svc = bo_wms::Service::open(db.clone(), bus.clone()).await?;
-                wms_grpc = Some(svc.grpc.clone());
-                let cancel = CancellationToken::new();
-                let relay = tokio::spawn(svc.relay.clone().run(cancel.clone()));
-                let consumer = tokio::spawn(svc.consumer.clone().run(cancel.clone()));
-                if local("gateway") {
-                    wms_channel = Some(grpc::in_process(svc.server()));
-                }
-                grpc_routes.get_or_insert_with(Default::default).add_service(svc.server());
-                readiness.dbs.push(("wms", db.clone()));
-                running.push(RunningModule { name, cancel, tasks: vec![relay, consumer], db: Some(db) });
-            }
-            "products" => {
-                let url = cfg.database_url("products", &cfg.services.products);
-                let db = Db::connect(&url).await?;
-                let photos = std::sync::Arc::new(bo_products::photos::LocalPhotoStore::new(cfg.photos_dir()));
-                let svc = bo_products::Service::open(db.clone(), bus.clone(), photos, cfg.photos).await?;
-                products_grpc = Some(svc.grpc.clone());
-                let cancel = CancellationToken::new();
-                let relay = tokio::spawn(svc.relay.clone().run(cancel.clone()));
-                let consumer = tokio::spawn(svc.consumer.clone().run(cancel.clone()));
-                if local("gateway") {
-                    products_channel = Some(grpc::in_process(svc.server()));
-                }
-                grpc_routes.get_or_insert_with(Default::default).add_service(svc.server());
-                readiness.dbs.push(("products", db.clone()));
-                running.push(RunningModule { name, cancel, tasks: vec![relay, consumer], db: Some(db) });
-            }
-            "gateway" => {
-                let remote = |svc: &str, addr: &Option<String>| -> anyhow::Result<GrpcChannel> {
-                    let addr = addr.clone().with_context(|| {
-                        format!(
-                            "services.{svc}.addr (BO_SERVICES__{}__ADDR) is required when {svc} runs elsewhere",
-                            svc.to_uppercase()
-                        )
-                    })?;
-                    grpc::remote(&addr)
-                };
-                let channel = match stores_channel.clone() {
-                    Some(c) => c,
-                    None => remote("stores", &cfg.services.stores.addr)?,
-                };
-                let wms = match wms_channel.clone() {
-                    Some(c) => c,
-                    None => remote("wms", &cfg.services.wms.addr)?,
-                };
-                let products = match products_channel.clone() {
-                    Some(c) => c,
-                    None => remote("products", &cfg.services.products.addr)?,
-                };
-                let secret = if !cfg.auth.jwt_secret.is_empty() {
-                    cfg.auth.jwt_secret.expose().as_bytes().to_vec()
-                } else {
-                    anyhow::ensure!(
-                        is_all(&modules),
-                        "auth.jwt_secret (BO_AUTH__JWT_SECRET) is required for a gateway outside the embedded target"
-                    );
-                    auth::load_or_create_key(&cfg.data_dir)?
-                };
-                let state = AppState::new(Inner {
-                    stores_channel: channel,
-                    wms_channel: wms,
-                    products_channel: products,
-                    keys: Keys::new(&secret, cfg.auth.token_ttl_minutes)?,
-                    sessions: SessionCache::new(Duration::from_secs(15)),
-                    limiter: LoginLimiter::new(cfg.auth.login_attempts_per_minute),
-                    maintenance: cfg.maintenance.enabled,
-                });
-                api = Some(crate::routes::api_router(state));
-                running.push(RunningModule { name, cancel: CancellationToken::new(), tasks: vec![], db: None });
-            }
-            other => anyhow::bail!("module {other} has no wiring"),
+        let section = cfg.services.get(*name).cloned().unwrap_or_default();
+        let db = if module.has_database() {
+            let db = Db::connect(&section.database_url(name, &cfg.data_dir))
+                .await
+                .with_context(|| format!("opening the {name} database"))?;
+            readiness.dbs.push((name, db.clone()));
+            Some(db)
+        } else {
+            None
+        };
+        let ctx = Context::new(
+            name,
+            db.clone(),
+            bus.clone(),
+            section,
+            figment.clone(),
+            cfg.data_dir.clone(),
+            embedded,
+            clients.clone(),
+            module.needs(),
+            grpc_routes.clone(),
+        );
+        let started = module.start(&ctx).await.with_context(|| format!("starting {name}"))?;
+        if let Some(routes) = ctx.grpc_routes() {
+            clients.register_local(name, grpc::in_process(routes));
+            serves_grpc = true;
         }
+        if let Some(router) = started.http {
+            http_routers.push(router);
+        }
+        readiness.tasks.extend(ctx.tasks().health());
+        running.push(RunningModule { name, cancel: ctx.cancel.clone(), tasks: ctx.tasks(), db });
     }
 
     let stop = CancellationToken::new();
     let mut servers = Vec::new();
 
-    // gRPC: service targets serve it when their callers are in other processes.
+    // gRPC: served when some module's callers may be in other processes.
     let mut grpc_addr = None;
-    let serve_grpc = cfg.grpc.serve.unwrap_or(!local("gateway"));
-    if let (Some(routes), true) = (grpc_routes, serve_grpc) {
+    let serve_grpc = cfg.grpc.serve.unwrap_or(!embedded);
+    if serves_grpc && serve_grpc {
         let listener = tokio::net::TcpListener::bind(&cfg.grpc.addr)
             .await
             .with_context(|| format!("binding gRPC on {}", cfg.grpc.addr))?;
         grpc_addr = Some(listener.local_addr()?);
         let cancel = stop.clone();
+        let routes = std::mem::take(&mut *grpc_routes.lock().unwrap_or_else(|p| p.into_inner())).routes();
         servers.push(tokio::spawn(async move {
-            if let Err(e) = grpc::serve(routes.routes(), listener, cancel).await {
+            if let Err(e) = grpc::serve(routes, listener, cancel).await {
                 tracing::error!(error = %format!("{e:#}"), "gRPC server failed");
             }
         }));
     }
 
-    // HTTP: health probes always; the API when the gateway runs here.
+    // HTTP: health probes always, and what the modules serve (the gateway's API and app).
     let readiness_state = readiness.clone();
     let mut app = Router::new()
         .route("/healthz", get(|| async { Json(serde_json::json!({"status": "ok"})) }))
         .route("/readyz", get(ready).with_state(readiness_state));
-    let serves_api = api.is_some();
-    if let Some(api) = api {
-        app = app.nest("/api", api);
-    }
-    if serves_api {
-        if let Some(static_app) = crate::static_app::router(&cfg.http.static_dir) {
-            app = app.merge(static_app);
-        } else {
-            tracing::warn!(dir = %cfg.http.static_dir.display(), "the admin app is not built; serving the API only");
-        }
+    for r in http_routers {
+        app = app.merge(r);
     }
     let app = app.layer(DefaultBodyLimit::max(cfg.http.body_limit)).layer(
         tower_http::trace::TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
@@ -274,15 +209,11 @@ pub async fn launch(cfg: Config, modules: Vec<&'static str>) -> anyhow::Result<L
         }
     }));
 
-    // The demo store's catalog, once, after its warehouse exists.
-    if let (Some(DemoInfo { created: true, store_id }), Some(p), Some(w), true) =
-        (&demo, products_grpc, wms_grpc, cfg.demo.catalog)
-    {
-        tokio::spawn(crate::demo::seed(p, w, *store_id, demo_owner));
-    }
+    // The demo store, on the embedded target only.
+    let demo = if embedded && cfg.demo.enabled { crate::demo::seed(&clients, &cfg.demo).await? } else { None };
 
     readiness.started.store(true, Ordering::SeqCst);
-    Ok(Launched { http_addr, grpc_addr, modules, demo, stop, servers, running })
+    Ok(Launched { http_addr, grpc_addr, modules: names, demo, clients, stop, servers, running, log_bus })
 }
 
 async fn ready(State(r): State<Readiness>) -> impl IntoResponse {
@@ -298,6 +229,11 @@ async fn ready(State(r): State<Readiness>) -> impl IntoResponse {
     if let Some(bus) = &r.bus {
         if !bus.healthy().await {
             failing.push("bus".to_string());
+        }
+    }
+    for t in &r.tasks {
+        if !t.alive() {
+            failing.push(t.name.clone());
         }
     }
     if failing.is_empty() {

@@ -4,7 +4,10 @@
 
 use std::path::{Path, PathBuf};
 
+use std::collections::BTreeMap;
+
 use bo_kit::config::Secret;
+use bo_kit::module::ServiceSection;
 use figment::providers::{Env, Format, Serialized, Toml};
 use figment::Figment;
 use serde::{Deserialize, Serialize};
@@ -23,20 +26,14 @@ pub struct Config {
     pub bus: BusConfig,
     /// Tokens and sign-in.
     pub auth: AuthConfig,
-    /// Per-service settings.
-    pub services: ServicesConfig,
+    /// Per-module settings: `services.<name>.{database_url, addr, …}`.
+    pub services: BTreeMap<String, ServiceSection>,
     /// The demo store of the embedded target.
     pub demo: DemoConfig,
     /// Logging.
     pub log: LogConfig,
     /// Maintenance notice.
     pub maintenance: MaintenanceConfig,
-    /// Where product photos are kept (default: `<data_dir>/photos`). Every products
-    /// replica must see the same folder (a shared volume), or use an object store.
-    pub photos_dir: Option<PathBuf>,
-    /// Photos per product: `min_per_product` (deleting under it is refused) and
-    /// `max_per_product` (`BO_PHOTOS__MIN_PER_PRODUCT`, `BO_PHOTOS__MAX_PER_PRODUCT`).
-    pub photos: bo_products::photos::PhotoLimits,
 }
 
 impl Default for Config {
@@ -47,12 +44,10 @@ impl Default for Config {
             grpc: GrpcConfig::default(),
             bus: BusConfig::default(),
             auth: AuthConfig::default(),
-            services: ServicesConfig::default(),
+            services: BTreeMap::new(),
             demo: DemoConfig::default(),
             log: LogConfig::default(),
             maintenance: MaintenanceConfig::default(),
-            photos_dir: None,
-            photos: Default::default(),
         }
     }
 }
@@ -135,28 +130,6 @@ impl Default for AuthConfig {
     }
 }
 
-/// Per-service settings.
-#[derive(Debug, Clone, Serialize, Deserialize, Default)]
-#[serde(default)]
-pub struct ServicesConfig {
-    /// The stores service.
-    pub stores: ServiceConfig,
-    /// The warehouse service.
-    pub wms: ServiceConfig,
-    /// The products service.
-    pub products: ServiceConfig,
-}
-
-/// One service's settings.
-#[derive(Debug, Clone, Serialize, Deserialize, Default)]
-#[serde(default)]
-pub struct ServiceConfig {
-    /// Its database (`postgres://…` or `sqlite://…`); default `sqlite://<data_dir>/<svc>.db`.
-    pub database_url: Option<Secret>,
-    /// Its gRPC address, for callers in other processes (`http://stores:9090`).
-    pub addr: Option<String>,
-}
-
 /// The demo store.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
@@ -209,17 +182,14 @@ impl Config {
         Ok(fig.extract()?)
     }
 
-    /// The folder of product photos.
-    pub fn photos_dir(&self) -> PathBuf {
-        self.photos_dir.clone().unwrap_or_else(|| self.data_dir.join("photos"))
+    /// The database URL of a module.
+    pub fn database_url(&self, name: &str) -> String {
+        self.services.get(name).cloned().unwrap_or_default().database_url(name, &self.data_dir)
     }
 
-    /// The database URL of a service.
-    pub fn database_url(&self, svc: &str, cfg: &ServiceConfig) -> String {
-        match &cfg.database_url {
-            Some(u) if !u.is_empty() => u.expose().to_string(),
-            _ => format!("sqlite://{}", self.data_dir.join(format!("{svc}.db")).display()),
-        }
+    /// A module's section of `services`, created empty when missing (tests set it).
+    pub fn service(&mut self, name: &str) -> &mut ServiceSection {
+        self.services.entry(name.to_string()).or_default()
     }
 }
 
@@ -238,15 +208,19 @@ mod tests {
             jail.set_env("BO_DEMO__EMAIL", "env@example.com");
             jail.set_env("BO_AUTH__JWT_SECRET", "s3cret-s3cret-s3cret-s3cret-s3cret");
             jail.set_env("BO_SERVICES__STORES__DATABASE_URL", "postgres://u:pw@db/x");
-            jail.set_env("BO_PHOTOS__MIN_PER_PRODUCT", "3");
-            jail.set_env("BO_PHOTOS_DIR", "/srv/photos");
+            jail.set_env("BO_SERVICES__PRODUCTS__PHOTOS__MIN_PER_PRODUCT", "3");
+            jail.set_env("BO_SERVICES__WMS__ADDR", "http://wms:9090");
             let c = Config::load(None).expect("loads");
-            assert_eq!((c.photos.min_per_product, c.photos.max_per_product), (3, 9));
-            assert_eq!(c.photos_dir(), PathBuf::from("/srv/photos"));
+            let products = &c.services["products"];
+            let photos = figment::Figment::from(figment::providers::Serialized::defaults(&products.settings))
+                .extract_inner::<bo_products::photos::PhotoLimits>("photos")
+                .unwrap();
+            assert_eq!((photos.min_per_product, photos.max_per_product), (3, 9));
+            assert_eq!(c.services["wms"].addr.as_deref(), Some("http://wms:9090"));
             assert_eq!(c.http.addr, "127.0.0.1:9999");
             assert_eq!(c.demo.email, "env@example.com");
             assert_eq!(c.auth.jwt_secret.expose(), "s3cret-s3cret-s3cret-s3cret-s3cret");
-            assert_eq!(c.database_url("stores", &c.services.stores), "postgres://u:pw@db/x");
+            assert_eq!(c.database_url("stores"), "postgres://u:pw@db/x");
             let printed = format!("{c:?}");
             assert!(!printed.contains("s3cret") && !printed.contains("pw@"), "{printed}");
             Ok(())
@@ -256,6 +230,6 @@ mod tests {
     #[test]
     fn embedded_databases_live_under_the_data_dir() {
         let c = Config::default();
-        assert_eq!(c.database_url("stores", &c.services.stores), "sqlite://./data/stores.db");
+        assert_eq!(c.database_url("stores"), "sqlite://./data/stores.db");
     }
 }

@@ -4,14 +4,17 @@
 
 use std::time::Duration;
 
-use bo_kit::grpc::CallCtx;
+use bo_kit::grpc::{CallCtx, GrpcChannel};
+use bo_kit::module::Clients;
 use bo_products::store::{PHOTO, SIZE_CHART};
-use bo_products::ProductsGrpc;
 use bo_proto::products::v1 as pb;
-use bo_proto::products::v1::products_service_server::ProductsService as _;
+use bo_proto::products::v1::products_service_client::ProductsServiceClient;
+use bo_proto::stores::v1::stores_service_client::StoresServiceClient;
 use bo_proto::wms::v1 as wpb;
-use bo_proto::wms::v1::wms_service_server::WmsService as _;
-use bo_wms::WmsGrpc;
+use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
+
+use crate::app::DemoInfo;
+use crate::config::DemoConfig;
 
 struct Item {
     name: &'static str,
@@ -221,8 +224,30 @@ const ITEMS: &[Item] = &[
 
 /// Creates the demo catalog for `store_id`; logs and gives up quietly if the warehouse
 /// never appears (the store itself is still usable).
-pub async fn seed(products: ProductsGrpc, wms: WmsGrpc, store_id: i64, user_id: i64) {
-    let ctx = CallCtx::new(store_id, user_id);
+/// The demo owner, store and customers (stores service), on a first start with no users;
+/// then, in the background, the catalog and its stock.
+pub async fn seed(clients: &Clients, cfg: &DemoConfig) -> anyhow::Result<Option<DemoInfo>> {
+    let mut stores = clients.client(StoresServiceClient::new)?;
+    let created = bo_stores::demo::seed(&mut stores, &CallCtx::system(), &cfg.email, cfg.password.expose()).await?;
+    let Some(d) = created else {
+        return Ok(Some(DemoInfo { created: false, store_id: 0 }));
+    };
+    if cfg.catalog {
+        let products = clients.client(ProductsServiceClient::new)?;
+        let wms = clients.client(WmsServiceClient::new)?;
+        tokio::spawn(catalog(products, wms, d.store_id, d.user_id));
+    }
+    Ok(Some(DemoInfo { created: true, store_id: d.store_id }))
+}
+
+/// The demo catalog with pictures and stock.
+pub async fn catalog(
+    mut products: ProductsServiceClient<GrpcChannel>,
+    mut wms: WmsServiceClient<GrpcChannel>,
+    store_id: i64,
+    user_id: i64,
+) {
+    let ctx = CallCtx::system().acting(store_id, user_id);
     let mut warehouse = None;
     for _ in 0..100 {
         if let Ok(r) = wms.list_warehouses(ctx.request(wpb::ListWarehousesRequest {})).await {
@@ -297,8 +322,18 @@ pub async fn seed(products: ProductsGrpc, wms: WmsGrpc, store_id: i64, user_id: 
                 .map(|s| wpb::StockLine { warehouse_id: warehouse, sku_id: s.id, quantity: item.stock })
                 .collect();
             let receive = wpb::ReceiveRequest { reference: format!("demo-{}", item.code), lines };
-            if let Err(e) = wms.receive(ctx.request(receive)).await {
-                tracing::warn!(code = item.code, error = %e.message(), "demo stock not received");
+            // The stock ledger learns of new SKUs from the products service's event.
+            for attempt in 0..100 {
+                match wms.receive(ctx.request(receive.clone())).await {
+                    Ok(_) => break,
+                    Err(e) if attempt < 99 && bo_kit::Error::from_status(&e).code == "sku_not_found" => {
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                    }
+                    Err(e) => {
+                        tracing::warn!(code = item.code, error = %e.message(), "demo stock not received");
+                        break;
+                    }
+                }
             }
         }
     }

@@ -1,5 +1,5 @@
 //! The gateway (axum: auth, permissions, the wire, errors, OpenAPI) and the `backoffice`
-//! binary's wiring of modules.
+//! binary: the list of modules and the process that runs any set of them.
 
 pub mod app;
 pub mod auth;
@@ -7,9 +7,45 @@ pub mod config;
 pub mod demo;
 pub mod error;
 pub mod idempotency;
-pub mod modules;
+pub mod module;
 pub mod perms;
 pub mod routes;
 pub mod state;
 pub mod static_app;
 pub mod wire;
+
+use std::sync::Arc;
+
+use bo_kit::module::SharedModule;
+
+/// Every module of the product. A new service adds one line here.
+pub fn modules() -> Vec<SharedModule> {
+    module::with_gateway(vec![
+        Arc::new(bo_stores::StoresModule),
+        Arc::new(bo_wms::WmsModule),
+        Arc::new(bo_products::ProductsModule),
+    ])
+}
+
+/// The names `--target` accepts.
+pub fn target_names() -> Vec<&'static str> {
+    std::iter::once("all").chain(modules().iter().map(|m| m.name())).collect()
+}
+
+/// Resolves a `--target` value (`all`, or a comma list) into modules in start order.
+pub fn resolve(spec: &str) -> anyhow::Result<Vec<&'static str>> {
+    bo_kit::module::resolve(&modules(), spec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn targets_start_in_dependency_order() {
+        assert_eq!(target_names(), vec!["all", "stores", "wms", "products", "gateway"]);
+        assert_eq!(resolve("all").unwrap(), vec!["stores", "wms", "products", "gateway"]);
+        assert_eq!(resolve("gateway,products,wms").unwrap(), vec!["wms", "products", "gateway"]);
+        assert!(resolve("orderz").is_err());
+    }
+}

@@ -4,13 +4,12 @@ use std::path::PathBuf;
 
 use bo_gateway::app::{self, Launched};
 use bo_gateway::config::Config;
-use bo_gateway::modules;
 use clap::{Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(name = "backoffice", version, about = "Back-office for online shops: one binary, many targets")]
 struct Cli {
-    /// Modules to run: all (default), or a comma list of gateway, stores.
+    /// Modules to run: all (default), or a comma list of them (see --list-targets).
     #[arg(long, short, env = "BO_TARGET", default_value = "all")]
     target: String,
     /// Config file (default: ./backoffice.toml when present).
@@ -75,13 +74,47 @@ enum AdminCommand {
         #[arg(long, value_delimiter = ',', requires = "role")]
         role_permissions: Vec<String>,
     },
+    /// Events a consumer gave up on: list them, or ask the running consumers to handle them
+    /// again.
+    DeadLetters {
+        #[command(subcommand)]
+        command: RowCommand,
+    },
+    /// Events the outbox relay set aside after repeated failures: list them, or requeue them.
+    Outbox {
+        #[command(subcommand)]
+        command: RowCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum RowCommand {
+    /// Lists them.
+    List {
+        /// Only this module's database (default: every module's).
+        #[arg(long)]
+        service: Option<String>,
+    },
+    /// Replays (dead letters) or requeues (outbox) one by id, or every one with --all.
+    #[command(alias = "replay")]
+    Retry {
+        /// The module whose database holds them.
+        #[arg(long)]
+        service: String,
+        /// The row's id, as `list` shows it.
+        #[arg(long, required_unless_present = "all", conflicts_with = "all")]
+        id: Option<i64>,
+        /// Every row not yet replayed.
+        #[arg(long)]
+        all: bool,
+    },
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     if cli.list_targets {
-        for t in modules::target_names() {
+        for t in bo_gateway::target_names() {
             println!("{t}");
         }
         return Ok(());
@@ -112,13 +145,15 @@ async fn main() -> anyhow::Result<()> {
             println!("Added {} to store {} as {} (membership id {}).", email, store_id, m.permission, m.id);
             Ok(())
         }
+        Some(Command::Admin { command: AdminCommand::DeadLetters { command } }) => rows(&cfg, command, true).await,
+        Some(Command::Admin { command: AdminCommand::Outbox { command } }) => rows(&cfg, command, false).await,
         Some(Command::Openapi) => Ok(()),
         None => run(cfg, &cli.target).await,
     }
 }
 
 async fn run(cfg: Config, target: &str) -> anyhow::Result<()> {
-    let modules = modules::resolve(target)?;
+    let modules = bo_gateway::resolve(target)?;
     let json = cfg.log.json.unwrap_or(!app::is_all(&modules));
     let _telemetry = bo_kit::telemetry::init(&format!("backoffice-{}", target.replace(',', "-")), json)?;
     let launched = app::launch(cfg.clone(), modules).await?;
@@ -163,7 +198,14 @@ async fn create_owner(
     let svc = open_stores(cfg).await?;
     let created = svc
         .grpc
-        .create_owner(bo_proto::stores::v1::CreateOwnerRequest { email, password, first_name, last_name, store_name })
+        .create_owner(bo_proto::stores::v1::CreateOwnerRequest {
+            email,
+            password,
+            first_name,
+            last_name,
+            store_name,
+            only_if_first: false,
+        })
         .await;
     svc.db.close().await;
     let r = created.map_err(admin_error)?;
@@ -175,9 +217,89 @@ async fn create_owner(
 /// The stores service on its configured database, for admin commands. Events land in the
 /// outbox; the running stores service relays them.
 async fn open_stores(cfg: &Config) -> anyhow::Result<bo_stores::Service> {
-    let db = bo_kit::db::Db::connect(&cfg.database_url("stores", &cfg.services.stores)).await?;
-    let bus = std::sync::Arc::new(bo_kit::bus::inproc::InProcBus::new(cfg.bus.prefix.clone()));
+    let db = bo_kit::db::Db::connect(&cfg.database_url("stores")).await?;
+    // No relay runs here: events wait in the outbox for the running stores module.
+    let bus = std::sync::Arc::new(bo_kit::bus::log::LogBus::temporary(cfg.bus.prefix.clone()).await?);
     bo_stores::Service::open(db, bus, cfg.auth.token_ttl_minutes * 60_000).await
+}
+
+/// The admin commands on dead letters (`dead`) and set-aside outbox rows.
+async fn rows(cfg: &Config, command: RowCommand, dead: bool) -> anyhow::Result<()> {
+    let with_db: Vec<&'static str> =
+        bo_gateway::modules().iter().filter(|m| m.has_database()).map(|m| m.name()).collect();
+    let known = with_db.clone();
+    let open = move |name: String| {
+        let known = known.clone();
+        async move {
+            anyhow::ensure!(known.contains(&name.as_str()), "no module {name} with a database ({})", known.join(", "));
+            let db = bo_kit::db::Db::connect(&cfg.database_url(&name)).await?;
+            db.create_kit_tables().await?;
+            anyhow::Ok(db)
+        }
+    };
+    match command {
+        RowCommand::List { service } => {
+            let names: Vec<String> = match service {
+                Some(s) => vec![s],
+                None => with_db.iter().map(|s| s.to_string()).collect(),
+            };
+            let mut count = 0;
+            for name in names {
+                let db = open(name.clone()).await?;
+                if dead {
+                    for d in bo_kit::inbox::dead_letters(&db).await? {
+                        let state = match (d.replayed_at, d.replay_requested) {
+                            (Some(_), _) => "replayed",
+                            (None, true) => "replay asked",
+                            _ => "dead",
+                        };
+                        println!(
+                            "{name}\t{}\t{}\t{}\t{}\t{} deliveries\t{}\t{state}\t{}",
+                            d.id,
+                            d.consumer,
+                            d.subject,
+                            d.event_id,
+                            d.deliveries,
+                            bo_kit::time::ms_to_rfc3339(d.created_at),
+                            d.error
+                        );
+                        count += 1;
+                    }
+                } else {
+                    for r in bo_kit::outbox::Relay::set_aside(&db).await? {
+                        println!(
+                            "{name}\t{}\t{}\t{}\t{} attempts\t{}\t{}",
+                            r.id,
+                            r.event_type,
+                            r.event_id,
+                            r.attempts,
+                            bo_kit::time::ms_to_rfc3339(r.created_at),
+                            r.last_error
+                        );
+                        count += 1;
+                    }
+                }
+                db.close().await;
+            }
+            eprintln!("{count} {}", if dead { "dead letters" } else { "set-aside outbox rows" });
+        }
+        RowCommand::Retry { service, id, all } => {
+            let db = open(service.clone()).await?;
+            let id = if all { None } else { id };
+            let n = if dead {
+                bo_kit::inbox::request_replay(&db, id).await?
+            } else {
+                bo_kit::outbox::Relay::retry_set_aside(&db, id).await?
+            };
+            db.close().await;
+            if dead {
+                println!("Asked the running {service} module to handle {n} dead letters again.");
+            } else {
+                println!("Requeued {n} outbox rows of {service}; its relay publishes them shortly.");
+            }
+        }
+    }
+    Ok(())
 }
 
 fn admin_error(e: bo_kit::Error) -> anyhow::Error {

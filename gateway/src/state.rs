@@ -4,11 +4,13 @@ use std::ops::Deref;
 use std::sync::Arc;
 
 use bo_kit::grpc::GrpcChannel;
+use bo_kit::module::Clients;
 use bo_proto::products::v1::products_service_client::ProductsServiceClient;
 use bo_proto::stores::v1::stores_service_client::StoresServiceClient;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 
 use crate::auth::{Keys, LoginLimiter, SessionCache};
+use crate::error::ApiError;
 
 /// The gateway's state.
 #[derive(Clone)]
@@ -16,12 +18,8 @@ pub struct AppState(Arc<Inner>);
 
 /// The state's parts.
 pub struct Inner {
-    /// The stores service (remote or in-process).
-    pub stores_channel: GrpcChannel,
-    /// The warehouse service (remote or in-process).
-    pub wms_channel: GrpcChannel,
-    /// The products service (remote or in-process).
-    pub products_channel: GrpcChannel,
+    /// Every service, in-process or remote.
+    pub clients: Clients,
     /// Token keys.
     pub keys: Keys,
     /// Open sessions seen lately.
@@ -47,18 +45,32 @@ impl Deref for AppState {
 }
 
 impl Inner {
-    /// A stores client.
+    /// A typed client of any service: `state.client(OrdersServiceClient::new)`. A service
+    /// that runs elsewhere without a configured address answers 503.
+    pub fn client<C: bo_proto::ServiceName>(&self, make: fn(GrpcChannel) -> C) -> Result<C, ApiError> {
+        self.clients.client(make).map_err(|e| {
+            tracing::error!(service = C::MODULE, error = %format!("{e:#}"), "no channel to a service");
+            ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, "service_unavailable")
+        })
+    }
+
+    /// The stores service.
     pub fn stores(&self) -> StoresServiceClient<GrpcChannel> {
-        StoresServiceClient::new(self.stores_channel.clone())
+        self.expect(StoresServiceClient::new)
     }
 
-    /// A products client.
+    /// The products service.
     pub fn products(&self) -> ProductsServiceClient<GrpcChannel> {
-        ProductsServiceClient::new(self.products_channel.clone())
+        self.expect(ProductsServiceClient::new)
     }
 
-    /// A warehouse client.
+    /// The warehouse service.
     pub fn wms(&self) -> WmsServiceClient<GrpcChannel> {
-        WmsServiceClient::new(self.wms_channel.clone())
+        self.expect(WmsServiceClient::new)
+    }
+
+    /// A client of a service the gateway was started with (its channel was checked then).
+    fn expect<C: bo_proto::ServiceName>(&self, make: fn(GrpcChannel) -> C) -> C {
+        self.clients.client(make).expect("the gateway checks its services' channels at start")
     }
 }

@@ -1,4 +1,51 @@
-//! Types generated from `proto/backoffice`: gRPC services and event messages.
+//! Types generated from `proto/backoffice`: gRPC services and event messages, with the two
+//! facts the rest of the code needs about them: which module serves each client
+//! ([`ServiceName`]) and which type string each event carries ([`Event`]). Both are
+//! declared once, here, beside the generated code.
+
+/// The module a generated client talks to.
+pub trait ServiceName {
+    /// The module's target name.
+    const MODULE: &'static str;
+}
+
+/// An event: a protobuf message with its type, `<svc>.<aggregate>.<event>`. Its subject is
+/// `<prefix>.<type>.v1`.
+pub trait Event: prost::Message + Default + 'static {
+    /// The event's type, e.g. `stores.store.created`.
+    const TYPE: &'static str;
+}
+
+macro_rules! services {
+    ($($client:path => $module:literal),* $(,)?) => {
+        $(impl<T> ServiceName for $client { const MODULE: &'static str = $module; })*
+    };
+}
+
+macro_rules! events {
+    ($($event:path => $type:literal),* $(,)?) => {
+        $(impl Event for $event { const TYPE: &'static str = $type; })*
+        /// Every event type, for tests and tools.
+        pub const EVENT_TYPES: &[&str] = &[$($type),*];
+    };
+}
+
+services! {
+    stores::v1::stores_service_client::StoresServiceClient<T> => "stores",
+    wms::v1::wms_service_client::WmsServiceClient<T> => "wms",
+    products::v1::products_service_client::ProductsServiceClient<T> => "products",
+}
+
+events! {
+    events::v1::StoreCreated => "stores.store.created",
+    events::v1::CustomerCreated => "stores.customer.created",
+    events::v1::CustomerUpdated => "stores.customer.updated",
+    events::v1::CustomerDeleted => "stores.customer.deleted",
+    events::v1::StockMoved => "wms.stock.moved",
+    events::v1::WarehouseCreated => "wms.warehouse.created",
+    events::v1::ProductSaved => "products.product.saved",
+    events::v1::ProductsDeleted => "products.product.deleted",
+}
 
 /// `backoffice.common.v1`: messages every service shares (paging).
 pub mod common {

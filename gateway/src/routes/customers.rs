@@ -12,7 +12,7 @@ use utoipa_axum::routes;
 
 use crate::auth::StoreAuth;
 use crate::error::{ApiResult, ErrorBody};
-use crate::perms::Access;
+use crate::perms::{keys, Access};
 use crate::state::AppState;
 use crate::wire::{Body, List, PageQuery, Path, Query};
 
@@ -25,9 +25,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(set_default_address))
 }
 
-const READ: Access = Access { roles: &[], perms: &["store.customer.read"] };
-const CREATE: Access = Access { roles: &[], perms: &["store.customer.create"] };
-const EDIT: Access = Access { roles: &[], perms: &["store.customer.edit"] };
+const READ: Access = Access { roles: &[], perms: &[keys::STORE_CUSTOMER_READ] };
+const CREATE: Access = Access { roles: &[], perms: &[keys::STORE_CUSTOMER_CREATE] };
+const EDIT: Access = Access { roles: &[], perms: &[keys::STORE_CUSTOMER_EDIT] };
 
 /// An address in a customer's book.
 #[derive(Debug, Serialize, ToSchema)]

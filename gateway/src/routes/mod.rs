@@ -24,7 +24,7 @@ use crate::state::AppState;
     info(title = "Back-office API", description = "Orders, products, stock, channels and customers for online shops. \
 Bodies are snake_case JSON or form-encoded (nested keys in bracket form); query keys are kebab-case; \
 lists answer {data, total, limit, page, pages} and limit=-1 means all. Writes accept an Idempotency-Key header."),
-    modifiers(&BearerAuth),
+    modifiers(&BearerAuth, &PermissionKeys),
     tags((name = "auth"), (name = "users"), (name = "stores"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "status"))
 )]
 struct ApiDoc;
@@ -37,6 +37,21 @@ impl Modify for BearerAuth {
             "bearer",
             SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
         );
+    }
+}
+
+/// The permission keys as the `PermissionKey` schema, from which the app's list is generated.
+struct PermissionKeys;
+
+impl Modify for PermissionKeys {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::schema::{ObjectBuilder, Type};
+        let schema = ObjectBuilder::new()
+            .schema_type(Type::String)
+            .description(Some("A permission key `area.resource.action` (SPEC §6); `*` and `all` widen it."))
+            .enum_values(Some(crate::perms::KEYS.iter().copied()))
+            .build();
+        openapi.components.get_or_insert_with(Default::default).schemas.insert("PermissionKey".into(), schema.into());
     }
 }
 

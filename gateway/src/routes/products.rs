@@ -21,7 +21,7 @@ use utoipa_axum::routes;
 
 use crate::auth::StoreAuth;
 use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::perms::Access;
+use crate::perms::{keys, Access};
 use crate::state::AppState;
 use crate::wire::{baht, kilograms, Body, Decimal, List, Path, Query};
 
@@ -45,9 +45,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(import_products).layer(axum::extract::DefaultBodyLimit::max(MAX_IMPORT_BYTES + 64 * 1024)))
 }
 
-const READ: Access = Access { roles: &[], perms: &["product.sku.read"] };
-const CREATE: Access = Access { roles: &[], perms: &["product.sku.create"] };
-const EDIT: Access = Access { roles: &[], perms: &["product.sku.edit"] };
+const READ: Access = Access { roles: &[], perms: &[keys::PRODUCT_SKU_READ] };
+const CREATE: Access = Access { roles: &[], perms: &[keys::PRODUCT_SKU_CREATE] };
+const EDIT: Access = Access { roles: &[], perms: &[keys::PRODUCT_SKU_EDIT] };
 
 /// Stock of a SKU in one warehouse.
 #[derive(Debug, Serialize, ToSchema)]
@@ -845,7 +845,7 @@ async fn update_all_safety_stock(
     auth: StoreAuth,
     Body(input): Body<AllSafetyStockInput>,
 ) -> ApiResult<Json<UpdatedBody>> {
-    auth.require(Access { roles: &["owner"], perms: &["store.*"] })?;
+    auth.require(Access { roles: &["owner"], perms: &[keys::STORE_ALL] })?;
     let r = state
         .products()
         .update_all_safety_stock(auth.ctx().request(pb::UpdateAllSafetyStockRequest { amount: input.amount }))

@@ -14,7 +14,7 @@ use utoipa_axum::routes;
 
 use crate::auth::StoreAuth;
 use crate::error::{ApiResult, ErrorBody};
-use crate::perms::Access;
+use crate::perms::{keys, Access};
 use crate::state::AppState;
 use crate::wire::{Body, Decimal, List, PageQuery, Path, Query};
 
@@ -29,7 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Reading settings: any member of the store.
 const SETTINGS_READ: Access = Access { roles: &[], perms: &[] };
 /// Changing settings: owner role, or the store.* permission.
-const SETTINGS_EDIT: Access = Access { roles: &["owner"], perms: &["store.*"] };
+const SETTINGS_EDIT: Access = Access { roles: &["owner"], perms: &[keys::STORE_ALL] };
 
 /// A number as sent (form values are text); the stores service reads it.
 fn as_text(d: Option<Decimal>) -> Option<String> {

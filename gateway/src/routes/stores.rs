@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use crate::auth::StoreAuth;
 use crate::error::{ApiResult, ErrorBody};
-use crate::perms::Access;
+use crate::perms::{keys, Access};
 use crate::state::AppState;
 use crate::wire::{Body, Path};
 
@@ -23,7 +23,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// Editing the store: owner role, or the store.* permission.
-const STORE_EDIT: Access = Access { roles: &["owner"], perms: &["store.*"] };
+const STORE_EDIT: Access = Access { roles: &["owner"], perms: &[keys::STORE_ALL] };
 
 /// Getting-started progress.
 #[derive(Debug, Serialize, ToSchema, Default)]

@@ -11,8 +11,8 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::auth::StoreAuth;
-use crate::error::{ApiError, ApiResult, ErrorBody};
-use crate::perms::Access;
+use crate::error::{ApiResult, ErrorBody};
+use crate::perms::{keys, Access};
 use crate::state::AppState;
 use crate::wire::{Body, List, PageQuery, Path, Query};
 
@@ -24,8 +24,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_goods_adjust_slash))
 }
 
-const ADJUST_READ: Access = Access { roles: &[], perms: &["wms.goodsAdjust.read"] };
-const ADJUST_CREATE: Access = Access { roles: &[], perms: &["wms.goodsAdjust.create"] };
+const ADJUST_READ: Access = Access { roles: &[], perms: &[keys::WMS_GOODS_ADJUST_READ] };
+const ADJUST_CREATE: Access = Access { roles: &[], perms: &[keys::WMS_GOODS_ADJUST_CREATE] };
 
 /// A warehouse.
 #[derive(Debug, Serialize, ToSchema)]
@@ -196,15 +196,7 @@ async fn create_goods_adjust(
     Body(input): Body<GoodsAdjustInput>,
 ) -> ApiResult<(StatusCode, Json<crate::routes::products::InventoryBody>)> {
     auth.require(ADJUST_CREATE)?;
-    let known = state
-        .products()
-        .get_skus(auth.ctx().request(bo_proto::products::v1::GetSkusRequest { ids: vec![input.sku_id.max(0)] }))
-        .await?
-        .into_inner()
-        .skus;
-    if known.is_empty() {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "sku_not_found"));
-    }
+    // wms knows the store's SKUs itself and answers sku_not_found for any other.
     let reference = headers
         .get(crate::idempotency::HEADER)
         .and_then(|v| v.to_str().ok())

@@ -118,7 +118,7 @@ async fn sign_in_is_rate_limited_per_address() {
     let dir = tempfile::tempdir().unwrap();
     let mut cfg = crate::helpers::config_in(&dir);
     cfg.auth.login_attempts_per_minute = 3;
-    let db_url = cfg.database_url("stores", &cfg.services.stores);
+    let db_url = cfg.database_url("stores");
     let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
     let body = json!({"email": "owner@example.com", "password": "wrong-password"});
     for _ in 0..3 {
@@ -134,7 +134,7 @@ async fn sign_in_is_rate_limited_per_address() {
 async fn the_embedded_signing_key_survives_a_restart() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = crate::helpers::config_in(&dir);
-    let modules = bo_gateway::modules::resolve("all").unwrap();
+    let modules = bo_gateway::resolve("all").unwrap();
     let first = bo_gateway::app::launch(cfg.clone(), modules.clone()).await.unwrap();
     let base = format!("http://{}/api", first.http_addr);
     let client = reqwest::Client::new();

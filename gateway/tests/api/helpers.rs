@@ -1,5 +1,3 @@
-use std::sync::Arc;
-
 use bo_gateway::app::{self, Launched};
 use bo_gateway::config::Config;
 use bo_kit::config::Secret;
@@ -56,15 +54,15 @@ impl TestApp {
                 let (stores_url, stores_guard) = testing::postgres_url().await?;
                 let (wms_url, wms_guard) = testing::postgres_url().await?;
                 let (products_url, products_guard) = testing::postgres_url().await?;
-                cfg.services.stores.database_url = Some(Secret::new(stores_url));
-                cfg.services.wms.database_url = Some(Secret::new(wms_url));
-                cfg.services.products.database_url = Some(Secret::new(products_url));
+                cfg.service("stores").database_url = Some(Secret::new(stores_url));
+                cfg.service("wms").database_url = Some(Secret::new(wms_url));
+                cfg.service("products").database_url = Some(Secret::new(products_url));
                 cfg.bus.nats_url = Some(nats);
                 cfg.bus.prefix = testing::unique_prefix();
                 pg = vec![stores_guard, wms_guard, products_guard];
             }
         }
-        let db_url = cfg.database_url("stores", &cfg.services.stores);
+        let db_url = cfg.database_url("stores");
         Some(Self::launch(cfg, dir, pg, db_url, None).await)
     }
 
@@ -75,7 +73,7 @@ impl TestApp {
         db_url: String,
         modules: Option<Vec<&'static str>>,
     ) -> TestApp {
-        let modules = modules.unwrap_or_else(|| bo_gateway::modules::resolve("all").unwrap());
+        let modules = modules.unwrap_or_else(|| bo_gateway::resolve("all").unwrap());
         let launched = app::launch(cfg, modules).await.expect("launch");
         let base = format!("http://{}/api", launched.http_addr);
         let demo_store = launched.demo.as_ref().map(|d| d.store_id).unwrap_or(0);
@@ -171,6 +169,7 @@ impl TestApp {
                 first_name: "B".into(),
                 last_name: "B".into(),
                 store_name: "ร้านที่สอง".into(),
+                only_if_first: false,
             })
             .await
             .unwrap();
@@ -182,7 +181,7 @@ impl TestApp {
     /// The stores service opened on the test's database (to arrange data).
     pub async fn stores_service(&self) -> bo_stores::Service {
         let db = bo_kit::db::Db::connect(&self.db_url).await.unwrap();
-        let bus = Arc::new(bo_kit::bus::inproc::InProcBus::new("arrange"));
+        let bus = bo_kit::testing::bus().await;
         bo_stores::Service::open(db, bus, 3_600_000).await.unwrap()
     }
 
@@ -232,4 +231,19 @@ pub fn thai_customer(name: &str, tel: &str) -> Value {
         "state_province": "กรุงเทพมหานคร",
         "postcode": "10110"
     })
+}
+
+/// Waits until the stock ledger knows `sku` (it learns of new SKUs from the catalog's
+/// event). The probe takes a unit away from nothing, which the ledger refuses without a
+/// trace: 404 while the SKU is unknown, 409 once it is known.
+pub async fn wait_until_stock_knows(app: &TestApp, token: &str, warehouse: i64, sku: i64) {
+    let probe = json!({"warehouse_id": warehouse, "sku_id": sku, "quantity": -1, "reason": "probe"});
+    for _ in 0..200 {
+        let (s, _) = app.post("/wms/goods-adjust", token, probe.clone()).await;
+        if s != StatusCode::NOT_FOUND {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("the stock ledger never learnt of SKU {sku}");
 }

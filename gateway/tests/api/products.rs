@@ -105,6 +105,7 @@ async fn goods_adjust_moves_stock_and_the_view_follows(app: &TestApp) {
     let (_, p) = app.post("/products", &t, shirt("TS-05")).await;
     let sku = p["skus"][0]["id"].as_i64().unwrap();
     let w = eventually(app, "/wms/warehouses", &t, |v| v["total"] == 1).await["data"][0]["id"].as_i64().unwrap();
+    crate::helpers::wait_until_stock_knows(app, &t, w, sku).await;
 
     let adjust = |qty: i64, key: &str| {
         app.client
@@ -180,7 +181,7 @@ on_every_stack!(a_catalog_with_variants_over_the_wire, goods_adjust_moves_stock_
 async fn the_demo_store_starts_with_a_catalog_in_stock() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = crate::helpers::config_in(&dir);
-    let db_url = cfg.database_url("stores", &cfg.services.stores);
+    let db_url = cfg.database_url("stores");
     let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
     let t = app.store_token("owner@example.com", "demo1234", app.demo_store).await;
     // 12 products, 27 SKUs; every SKU but the cushion's (sold out) gets stock.

@@ -42,7 +42,11 @@ const KIT_TABLES: &[(&str, &str)] = &[
             envelope BLOB NOT NULL,
             trace_context TEXT NOT NULL DEFAULT '',
             created_at BIGINT NOT NULL,
-            sent_at BIGINT
+            sent_at BIGINT,
+            attempts BIGINT NOT NULL DEFAULT 0,
+            next_attempt_at BIGINT NOT NULL DEFAULT 0,
+            last_error TEXT NOT NULL DEFAULT '',
+            set_aside_at BIGINT
         )",
         "CREATE TABLE IF NOT EXISTS outbox (
             id BIGSERIAL PRIMARY KEY,
@@ -52,7 +56,11 @@ const KIT_TABLES: &[(&str, &str)] = &[
             envelope BYTEA NOT NULL,
             trace_context TEXT NOT NULL DEFAULT '',
             created_at BIGINT NOT NULL,
-            sent_at BIGINT
+            sent_at BIGINT,
+            attempts BIGINT NOT NULL DEFAULT 0,
+            next_attempt_at BIGINT NOT NULL DEFAULT 0,
+            last_error TEXT NOT NULL DEFAULT '',
+            set_aside_at BIGINT
         )",
     ),
     (
@@ -82,7 +90,9 @@ const KIT_TABLES: &[(&str, &str)] = &[
             envelope BLOB NOT NULL,
             error TEXT NOT NULL,
             deliveries BIGINT NOT NULL,
-            created_at BIGINT NOT NULL
+            created_at BIGINT NOT NULL,
+            replay_requested_at BIGINT,
+            replayed_at BIGINT
         )",
         "CREATE TABLE IF NOT EXISTS dead_letters (
             id BIGSERIAL PRIMARY KEY,
@@ -92,9 +102,38 @@ const KIT_TABLES: &[(&str, &str)] = &[
             envelope BYTEA NOT NULL,
             error TEXT NOT NULL,
             deliveries BIGINT NOT NULL,
-            created_at BIGINT NOT NULL
+            created_at BIGINT NOT NULL,
+            replay_requested_at BIGINT,
+            replayed_at BIGINT
         )",
     ),
+    (
+        "CREATE INDEX IF NOT EXISTS processed_events_age ON processed_events (processed_at)",
+        "CREATE INDEX IF NOT EXISTS processed_events_age ON processed_events (processed_at)",
+    ),
+    (
+        "CREATE TABLE IF NOT EXISTS leases (
+            name TEXT PRIMARY KEY,
+            holder TEXT NOT NULL,
+            until_ms BIGINT NOT NULL
+        )",
+        "CREATE TABLE IF NOT EXISTS leases (
+            name TEXT PRIMARY KEY,
+            holder TEXT NOT NULL,
+            until_ms BIGINT NOT NULL
+        )",
+    ),
+];
+
+/// Columns added to the kit's tables after their first version: (table, column, type and
+/// default), added to databases made before them.
+const KIT_COLUMNS: &[(&str, &str, &str)] = &[
+    ("outbox", "attempts", "BIGINT NOT NULL DEFAULT 0"),
+    ("outbox", "next_attempt_at", "BIGINT NOT NULL DEFAULT 0"),
+    ("outbox", "last_error", "TEXT NOT NULL DEFAULT ''"),
+    ("outbox", "set_aside_at", "BIGINT"),
+    ("dead_letters", "replay_requested_at", "BIGINT"),
+    ("dead_letters", "replayed_at", "BIGINT"),
 ];
 
 impl Db {
@@ -171,6 +210,33 @@ impl Db {
                 Dialect::Postgres => *pg,
             };
             self.pool.execute(sql).await.context("creating kit tables")?;
+        }
+        for (table, column, ddl) in KIT_COLUMNS {
+            let exists: i64 = match self.dialect {
+                Dialect::Sqlite => {
+                    sqlx::query_scalar("SELECT COUNT(*) FROM pragma_table_info($1) WHERE name = $2")
+                        .bind(*table)
+                        .bind(*column)
+                        .fetch_one(&self.pool)
+                        .await?
+                }
+                Dialect::Postgres => {
+                    sqlx::query_scalar(
+                        "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = current_schema() \
+                     AND table_name = $1 AND column_name = $2",
+                    )
+                    .bind(*table)
+                    .bind(*column)
+                    .fetch_one(&self.pool)
+                    .await?
+                }
+            };
+            if exists == 0 {
+                self.pool
+                    .execute(format!("ALTER TABLE {table} ADD COLUMN {column} {ddl}").as_str())
+                    .await
+                    .with_context(|| format!("adding {table}.{column}"))?;
+            }
         }
         Ok(())
     }

@@ -127,6 +127,17 @@ impl CallCtx {
         Self { store_id, user_id }
     }
 
+    /// The system's context, for background work and start-up (no store, no user).
+    pub fn system() -> Self {
+        Self::default()
+    }
+
+    /// The context of acting in `store_id` as `user_id` on the system's behalf (seeding,
+    /// consumers).
+    pub fn acting(&self, store_id: i64, user_id: i64) -> Self {
+        Self { store_id, user_id }
+    }
+
     /// A request carrying this context.
     pub fn request<T>(&self, msg: T) -> Request<T> {
         let mut req = Request::new(msg);

@@ -1,26 +1,75 @@
-//! The inbox: a consumer records each event id in `processed_events` in the same
-//! transaction as its effect, so a repeated event has no second effect. Nothing is acked
-//! before it is handled; after `max_deliver` failed deliveries the event goes to
-//! `dead_letters` and is acked.
+//! The inbox: a consumer registers a handler per event type; it records each event id in
+//! `processed_events` in the same transaction as the handler's effect, so a repeated event
+//! has no second effect. Nothing is acked before it is handled. A failure comes back after a
+//! backoff that doubles from about a second up to minutes; after `max_deliver` deliveries
+//! the event goes to `dead_letters` and is acked. `backoffice admin dead-letters replay`
+//! marks dead letters, and the running consumer handles them again. An event of a type the
+//! consumer has no handler for is logged and acked, never dead-lettered.
 
+use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::Duration;
 
+use anyhow::Context as _;
 use async_trait::async_trait;
 use bo_proto::events::v1::Envelope;
+use bo_proto::Event;
 use prost::Message as _;
+use sqlx::Row;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument as _;
 
-use crate::bus::{ConsumerConfig, Delivery, SharedBus};
+use crate::bus::{subject_for, ConsumerConfig, Delivery, SharedBus};
 use crate::db::{Db, Tx};
-use crate::time::now_ms;
+use crate::time::{now_ms, timestamp_to_ms};
 
-/// What a consumer does with an event, inside the inbox transaction.
+/// Where an event came from.
+#[derive(Debug, Clone)]
+pub struct Meta {
+    /// The event id.
+    pub event_id: String,
+    /// The store it is about.
+    pub store_id: i64,
+    /// Who caused it (0 for the system).
+    pub actor_user_id: i64,
+    /// When it happened (unix ms).
+    pub occur_ms: i64,
+}
+
+/// What a consumer does with one type of event, inside the inbox transaction.
 #[async_trait]
-pub trait Handler: Send + Sync + 'static {
+pub trait On<E: Event>: Send + Sync + 'static {
     /// Applies the event. An error rolls the transaction back and the event comes again.
-    async fn handle(&self, tx: &mut Tx, event: &Envelope) -> anyhow::Result<()>;
+    async fn on(&self, tx: &mut Tx, meta: &Meta, event: E) -> anyhow::Result<()>;
+}
+
+#[async_trait]
+impl<E: Event, H: On<E>> On<E> for Arc<H> {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, event: E) -> anyhow::Result<()> {
+        self.as_ref().on(tx, meta, event).await
+    }
+}
+
+#[async_trait]
+trait Erased: Send + Sync {
+    async fn handle(&self, tx: &mut Tx, envelope: &Envelope) -> anyhow::Result<()>;
+}
+
+struct Typed<E, H>(H, PhantomData<fn() -> E>);
+
+#[async_trait]
+impl<E: Event, H: On<E>> Erased for Typed<E, H> {
+    async fn handle(&self, tx: &mut Tx, envelope: &Envelope) -> anyhow::Result<()> {
+        let event = E::decode(envelope.payload.as_slice()).with_context(|| format!("decoding {}", E::TYPE))?;
+        let meta = Meta {
+            event_id: envelope.event_id.clone(),
+            store_id: envelope.store_id,
+            actor_user_id: envelope.actor_user_id,
+            occur_ms: envelope.occur_time.as_ref().map(timestamp_to_ms).unwrap_or(0),
+        };
+        self.0.on(tx, &meta, event).await
+    }
 }
 
 /// What happened to one delivery.
@@ -30,10 +79,61 @@ pub enum Outcome {
     Handled,
     /// Seen before: skipped.
     Duplicate,
-    /// Failed; will come again.
+    /// No handler for its type: acked and skipped.
+    Unknown,
+    /// Failed; will come again after a backoff.
     Retry,
     /// Failed too often, or unreadable: moved to dead letters.
     DeadLettered,
+}
+
+/// How failures are retried.
+#[derive(Debug, Clone, Copy)]
+pub struct Retry {
+    /// The first delay.
+    pub first: Duration,
+    /// The longest delay.
+    pub max: Duration,
+    /// Deliveries before an event is dead-lettered.
+    pub max_deliver: u64,
+}
+
+impl Default for Retry {
+    /// 1 s doubling up to 5 min, 15 deliveries: about half an hour of retries.
+    fn default() -> Self {
+        Self { first: Duration::from_secs(1), max: Duration::from_secs(300), max_deliver: 15 }
+    }
+}
+
+impl Retry {
+    /// The delay after the `delivered`-th failed delivery.
+    pub fn delay(&self, delivered: u64) -> Duration {
+        let exp = delivered.clamp(1, 30) as u32 - 1;
+        self.first.saturating_mul(1u32 << exp.min(20)).min(self.max)
+    }
+}
+
+/// A dead letter, for the admin command.
+#[derive(Debug, Clone)]
+pub struct DeadLetter {
+    /// Row id.
+    pub id: i64,
+    /// The consumer.
+    pub consumer: String,
+    /// The event id.
+    pub event_id: String,
+    /// The subject it came on.
+    pub subject: String,
+    /// The last error.
+    pub error: String,
+    /// Deliveries it had.
+    pub deliveries: i64,
+    /// When it was dead-lettered (unix ms).
+    pub created_at: i64,
+    /// A replay was asked and has not run yet.
+    pub replay_requested: bool,
+    /// Handled by a replay (unix ms).
+    pub replayed_at: Option<i64>,
 }
 
 /// A durable consumer with an inbox.
@@ -41,42 +141,83 @@ pub enum Outcome {
 pub struct Consumer {
     db: Db,
     bus: SharedBus,
-    cfg: ConsumerConfig,
-    max_deliver: u64,
-    handler: Arc<dyn Handler>,
+    durable: String,
+    ack_wait: Duration,
+    retry: Retry,
+    handlers: HashMap<&'static str, Arc<dyn Erased>>,
 }
 
 impl Consumer {
-    /// A consumer named `durable` for subjects matching `filter` (relative to the bus
-    /// prefix, e.g. `orders.>`).
-    pub fn new(db: Db, bus: SharedBus, durable: &str, filter: &str, handler: Arc<dyn Handler>) -> Self {
-        let cfg = ConsumerConfig {
+    /// A consumer named `durable` (also its inbox's name); add handlers with [`Consumer::on`].
+    pub fn new(db: Db, bus: SharedBus, durable: &str) -> Self {
+        Self {
+            db,
+            bus,
             durable: durable.to_string(),
-            filter: format!("{}.{filter}", bus.prefix()),
             ack_wait: Duration::from_secs(30),
-        };
-        Self { db, bus, cfg, max_deliver: 5, handler }
+            retry: Retry::default(),
+            handlers: HashMap::new(),
+        }
+    }
+
+    /// Handles events of type `E` with `handler`.
+    pub fn on<E: Event, H: On<E>>(mut self, handler: H) -> Self {
+        self.handlers.insert(E::TYPE, Arc::new(Typed::<E, H>(handler, PhantomData)));
+        self
     }
 
     /// Changes how long an unacked delivery waits before it comes again.
     pub fn with_ack_wait(mut self, d: Duration) -> Self {
-        self.cfg.ack_wait = d;
+        self.ack_wait = d;
         self
     }
 
-    /// Changes how many deliveries a failing event gets before it is dead-lettered.
-    pub fn with_max_deliver(mut self, n: u64) -> Self {
-        self.max_deliver = n.max(1);
+    /// Changes how failures are retried.
+    pub fn with_retry(mut self, retry: Retry) -> Self {
+        self.retry = Retry { max_deliver: retry.max_deliver.max(1), ..retry };
         self
     }
 
-    /// Consumes until cancelled, resubscribing when the bus drops.
+    /// The consumer's name.
+    pub fn name(&self) -> &str {
+        &self.durable
+    }
+
+    /// The event types it handles, sorted.
+    pub fn types(&self) -> Vec<&'static str> {
+        let mut t: Vec<&'static str> = self.handlers.keys().copied().collect();
+        t.sort_unstable();
+        t
+    }
+
+    /// The bus consumer of one event type.
+    fn config_for(&self, event_type: &str) -> ConsumerConfig {
+        ConsumerConfig {
+            durable: format!("{}-{}", self.durable, event_type.replace('.', "_")),
+            filter: subject_for(self.bus.prefix(), event_type),
+            ack_wait: self.ack_wait,
+        }
+    }
+
+    /// Consumes until cancelled: one durable subscription per event type, and the replays
+    /// of dead letters the admin asked for. Returns when cancelled (or when every
+    /// subscription loop has ended).
     pub async fn run(self, cancel: CancellationToken) {
+        let mut loops = tokio::task::JoinSet::new();
+        for t in self.types() {
+            let cfg = self.config_for(t);
+            loops.spawn(self.clone().run_one(cfg, cancel.clone()));
+        }
+        loops.spawn(self.clone().replay_loop(cancel.clone()));
+        while loops.join_next().await.is_some() {}
+    }
+
+    async fn run_one(self, cfg: ConsumerConfig, cancel: CancellationToken) {
         loop {
-            let mut sub = match self.bus.subscribe(self.cfg.clone()).await {
+            let mut sub = match self.bus.subscribe(cfg.clone()).await {
                 Ok(s) => s,
                 Err(e) => {
-                    tracing::warn!(consumer = %self.cfg.durable, error = %format!("{e:#}"), "subscribe failed");
+                    tracing::warn!(consumer = %cfg.durable, error = %format!("{e:#}"), "subscribe failed");
                     tokio::select! {
                         _ = tokio::time::sleep(Duration::from_secs(2)) => continue,
                         _ = cancel.cancelled() => return,
@@ -92,15 +233,30 @@ impl Consumer {
                     Some(Ok(d)) => {
                         // Finish the event in hand even when asked to stop.
                         if let Err(e) = self.process(d).await {
-                            tracing::warn!(consumer = %self.cfg.durable, error = %format!("{e:#}"), "consumer failed");
+                            tracing::warn!(consumer = %cfg.durable, error = %format!("{e:#}"), "consumer failed");
                         }
                     }
                     Some(Err(e)) => {
-                        tracing::warn!(consumer = %self.cfg.durable, error = %format!("{e:#}"), "receive failed");
-                        tokio::time::sleep(Duration::from_millis(500)).await;
+                        tracing::warn!(consumer = %cfg.durable, error = %format!("{e:#}"), "receive failed");
+                        tokio::select! {
+                            _ = tokio::time::sleep(Duration::from_millis(500)) => {}
+                            _ = cancel.cancelled() => return,
+                        }
                     }
                     None => break,
                 }
+            }
+        }
+    }
+
+    async fn replay_loop(self, cancel: CancellationToken) {
+        loop {
+            if let Err(e) = self.replay_requested().await {
+                tracing::warn!(consumer = %self.durable, error = %format!("{e:#}"), "replaying dead letters failed");
+            }
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_secs(2)) => {}
+                _ = cancel.cancelled() => return,
             }
         }
     }
@@ -110,12 +266,18 @@ impl Consumer {
         let envelope = match Envelope::decode(d.payload.as_ref()) {
             Ok(e) => e,
             Err(e) => {
-                self.dead_letter(&d, "", &format!("undecodable envelope: {e}")).await?;
+                self.dead_letter(&d.subject, "", &d.payload, &format!("undecodable envelope: {e}"), d.delivered)
+                    .await?;
                 d.ack().await?;
                 return Ok(Outcome::DeadLettered);
             }
         };
-        let span = tracing::info_span!("consume", consumer = %self.cfg.durable, event = %envelope.r#type, event_id = %envelope.event_id);
+        if !self.handlers.contains_key(envelope.r#type.as_str()) {
+            tracing::info!(consumer = %self.durable, event = %envelope.r#type, "no handler for this event type; skipped");
+            d.ack().await?;
+            return Ok(Outcome::Unknown);
+        }
+        let span = tracing::info_span!("consume", consumer = %self.durable, event = %envelope.r#type, event_id = %envelope.event_id);
         crate::telemetry::set_parent_from_pairs(&span, &d.headers);
         let result = self.apply(&envelope).instrument(span).await;
         match result {
@@ -127,15 +289,17 @@ impl Consumer {
                 d.ack().await?;
                 Ok(Outcome::Duplicate)
             }
-            Err(e) if d.delivered >= self.max_deliver => {
-                tracing::error!(consumer = %self.cfg.durable, event_id = %envelope.event_id, error = %format!("{e:#}"), "dead-lettering event");
-                self.dead_letter(&d, &envelope.event_id, &format!("{e:#}")).await?;
+            Err(e) if d.delivered >= self.retry.max_deliver => {
+                tracing::error!(consumer = %self.durable, event_id = %envelope.event_id, error = %format!("{e:#}"), "dead-lettering event");
+                self.dead_letter(&d.subject, &envelope.event_id, &d.payload, &format!("{e:#}"), d.delivered).await?;
                 d.ack().await?;
                 Ok(Outcome::DeadLettered)
             }
             Err(e) => {
-                tracing::warn!(consumer = %self.cfg.durable, event_id = %envelope.event_id, delivered = d.delivered, error = %format!("{e:#}"), "event failed; will retry");
-                d.nak().await?;
+                let delay = self.retry.delay(d.delivered);
+                tracing::warn!(consumer = %self.durable, event_id = %envelope.event_id, delivered = d.delivered,
+                    retry_in_ms = delay.as_millis() as u64, error = %format!("{e:#}"), "event failed; will retry");
+                d.nak(delay).await?;
                 Ok(Outcome::Retry)
             }
         }
@@ -143,12 +307,15 @@ impl Consumer {
 
     /// Runs the handler once per event id; false when the event was seen before.
     async fn apply(&self, envelope: &Envelope) -> anyhow::Result<bool> {
+        let Some(handler) = self.handlers.get(envelope.r#type.as_str()) else {
+            anyhow::bail!("no handler for {}", envelope.r#type);
+        };
         let mut tx = self.db.begin().await?;
         let claimed = sqlx::query(
             "INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ($1, $2, $3) \
              ON CONFLICT (consumer, event_id) DO NOTHING",
         )
-        .bind(&self.cfg.durable)
+        .bind(&self.durable)
         .bind(&envelope.event_id)
         .bind(now_ms())
         .execute(&mut *tx)
@@ -157,25 +324,141 @@ impl Consumer {
             tx.rollback().await?;
             return Ok(false);
         }
-        self.handler.handle(&mut tx, envelope).await?;
+        handler.handle(&mut tx, envelope).await?;
         tx.commit().await?;
         Ok(true)
     }
 
-    async fn dead_letter(&self, d: &Delivery, event_id: &str, error: &str) -> anyhow::Result<()> {
+    async fn dead_letter(
+        &self,
+        subject: &str,
+        event_id: &str,
+        payload: &[u8],
+        error: &str,
+        deliveries: u64,
+    ) -> anyhow::Result<()> {
         sqlx::query(
             "INSERT INTO dead_letters (consumer, event_id, subject, envelope, error, deliveries, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7)",
         )
-        .bind(&self.cfg.durable)
+        .bind(&self.durable)
         .bind(event_id)
-        .bind(&d.subject)
-        .bind(d.payload.to_vec())
+        .bind(subject)
+        .bind(payload.to_vec())
         .bind(error)
-        .bind(d.delivered as i64)
+        .bind(deliveries as i64)
         .bind(now_ms())
         .execute(self.db.pool())
         .await?;
         Ok(())
+    }
+
+    /// Handles the dead letters whose replay was asked; returns how many succeeded. A
+    /// failed replay keeps the dead letter with its new error.
+    pub async fn replay_requested(&self) -> anyhow::Result<usize> {
+        let rows = sqlx::query(
+            "SELECT id, envelope FROM dead_letters WHERE consumer = $1 AND replay_requested_at IS NOT NULL \
+             AND replayed_at IS NULL ORDER BY id LIMIT 100",
+        )
+        .bind(&self.durable)
+        .fetch_all(self.db.pool())
+        .await?;
+        let mut done = 0;
+        for r in rows {
+            let id: i64 = r.get(0);
+            let bytes: Vec<u8> = r.get(1);
+            let outcome = match Envelope::decode(bytes.as_slice()) {
+                Ok(env) if self.handlers.contains_key(env.r#type.as_str()) => self.apply(&env).await.map(|_| ()),
+                Ok(env) => Err(anyhow::anyhow!("no handler for {}", env.r#type)),
+                Err(e) => Err(anyhow::anyhow!("undecodable envelope: {e}")),
+            };
+            match outcome {
+                Ok(()) => {
+                    sqlx::query("UPDATE dead_letters SET replayed_at = $1, replay_requested_at = NULL WHERE id = $2")
+                        .bind(now_ms())
+                        .bind(id)
+                        .execute(self.db.pool())
+                        .await?;
+                    tracing::info!(consumer = %self.durable, dead_letter = id, "dead letter replayed");
+                    done += 1;
+                }
+                Err(e) => {
+                    sqlx::query(
+                        "UPDATE dead_letters SET error = $1, deliveries = deliveries + 1, replay_requested_at = NULL \
+                         WHERE id = $2",
+                    )
+                    .bind(format!("{e:#}"))
+                    .bind(id)
+                    .execute(self.db.pool())
+                    .await?;
+                    tracing::warn!(consumer = %self.durable, dead_letter = id, error = %format!("{e:#}"), "dead letter replay failed");
+                }
+            }
+        }
+        Ok(done)
+    }
+}
+
+/// The dead letters of a database, oldest first (replayed ones too, marked).
+pub async fn dead_letters(db: &Db) -> anyhow::Result<Vec<DeadLetter>> {
+    let rows = sqlx::query(
+        "SELECT id, consumer, event_id, subject, error, deliveries, created_at, replay_requested_at, replayed_at \
+         FROM dead_letters ORDER BY id",
+    )
+    .fetch_all(db.pool())
+    .await?;
+    Ok(rows
+        .iter()
+        .map(|r| DeadLetter {
+            id: r.get(0),
+            consumer: r.get(1),
+            event_id: r.get(2),
+            subject: r.get(3),
+            error: r.get(4),
+            deliveries: r.get(5),
+            created_at: r.get(6),
+            replay_requested: r.get::<Option<i64>, _>(7).is_some(),
+            replayed_at: r.get(8),
+        })
+        .collect())
+}
+
+/// Asks the running consumers to handle dead letters again (one, or every one not yet
+/// replayed when `id` is `None`); returns how many were marked.
+pub async fn request_replay(db: &Db, id: Option<i64>) -> anyhow::Result<u64> {
+    let r = sqlx::query(
+        "UPDATE dead_letters SET replay_requested_at = $1 WHERE replayed_at IS NULL AND ($2 = 0 OR id = $2)",
+    )
+    .bind(now_ms())
+    .bind(id.unwrap_or(0))
+    .execute(db.pool())
+    .await?;
+    Ok(r.rows_affected())
+}
+
+/// Deletes inbox records older than `keep_ms`; returns how many.
+pub async fn purge_processed(db: &Db, keep_ms: i64) -> anyhow::Result<u64> {
+    let r = sqlx::query("DELETE FROM processed_events WHERE processed_at < $1")
+        .bind(now_ms() - keep_ms)
+        .execute(db.pool())
+        .await?;
+    Ok(r.rows_affected())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_to_its_cap() {
+        let r = Retry::default();
+        assert_eq!(r.delay(1), Duration::from_secs(1));
+        assert_eq!(r.delay(2), Duration::from_secs(2));
+        assert_eq!(r.delay(4), Duration::from_secs(8));
+        assert_eq!(r.delay(9), Duration::from_secs(256));
+        assert_eq!(r.delay(10), Duration::from_secs(300));
+        assert_eq!(r.delay(100), Duration::from_secs(300));
+        let total: Duration = (1..r.max_deliver).map(|n| r.delay(n)).sum();
+        assert!(total > Duration::from_secs(20 * 60), "retries outlast a blip: {total:?}");
     }
 }

@@ -1,13 +1,18 @@
 //! The transactional outbox: a service writes its change and its event in one
 //! transaction; the relay publishes unsent rows with `Nats-Msg-Id` = event id and marks
-//! them sent. A relay that dies between publishing and marking publishes the row again
-//! later; the bus drops the repeat and consumers' inboxes skip it.
+//! them sent in batches. A relay that dies between publishing and marking publishes the
+//! rows again later; the bus drops the repeats and consumers' inboxes skip them.
+//!
+//! A row the bus keeps refusing while it is otherwise healthy (say, an event too large for
+//! it) is retried with backoff and set aside after [`MAX_ATTEMPTS`], so it never blocks the
+//! rows behind it; `backoffice admin outbox list|retry` shows and requeues set-aside rows.
+//! When the bus itself is down, nothing is counted against the rows: the relay waits.
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context as _;
 use bo_proto::events::v1::Envelope;
+use bo_proto::Event;
 use prost::Message as _;
 use sqlx::Row;
 use tokio::sync::Notify;
@@ -17,23 +22,20 @@ use crate::bus::{subject_for, OutMessage, SharedBus};
 use crate::db::{Db, Tx};
 use crate::time::{ms_to_timestamp, now_ms};
 
-/// Sent rows older than this are purged.
-const KEEP_SENT_MS: i64 = 7 * 24 * 3600 * 1000;
+/// Sent rows older than this are purged (by the module's scheduler).
+pub const KEEP_SENT_MS: i64 = 7 * 24 * 3600 * 1000;
+/// Failed publications of one row before it is set aside.
+pub const MAX_ATTEMPTS: i64 = 10;
+/// Rows read per round.
+const BATCH: i64 = 100;
 
 /// Writes an event into the outbox inside the caller's transaction; returns its id.
-/// `event_type` is `<svc>.<aggregate>.<event>`, e.g. `stores.customer.created`.
-pub async fn enqueue<M: prost::Message>(
-    tx: &mut Tx,
-    event_type: &str,
-    store_id: i64,
-    actor_user_id: i64,
-    event: &M,
-) -> crate::Result<String> {
+pub async fn enqueue<E: Event>(tx: &mut Tx, store_id: i64, actor_user_id: i64, event: &E) -> crate::Result<String> {
     let event_id = crate::new_event_id();
     let now = now_ms();
     let envelope = Envelope {
         event_id: event_id.clone(),
-        r#type: event_type.to_string(),
+        r#type: E::TYPE.to_string(),
         store_id,
         occur_time: Some(ms_to_timestamp(now)),
         actor_user_id,
@@ -48,7 +50,7 @@ pub async fn enqueue<M: prost::Message>(
          VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(&event_id)
-    .bind(event_type)
+    .bind(E::TYPE)
     .bind(store_id)
     .bind(envelope.encode_to_vec())
     .bind(trace)
@@ -56,6 +58,15 @@ pub async fn enqueue<M: prost::Message>(
     .execute(&mut **tx)
     .await?;
     Ok(event_id)
+}
+
+/// Deletes sent rows older than [`KEEP_SENT_MS`]; returns how many.
+pub async fn purge_sent(db: &Db) -> anyhow::Result<u64> {
+    let r = sqlx::query("DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < $1")
+        .bind(now_ms() - KEEP_SENT_MS)
+        .execute(db.pool())
+        .await?;
+    Ok(r.rows_affected())
 }
 
 /// One unsent outbox row.
@@ -71,6 +82,31 @@ pub struct OutboxRow {
     pub envelope: Vec<u8>,
     /// Trace context headers of the transaction that wrote it.
     pub trace_context: Vec<(String, String)>,
+    /// Failed publications so far.
+    pub attempts: i64,
+}
+
+/// A set-aside row, for the admin command.
+#[derive(Debug, Clone)]
+pub struct SetAside {
+    /// Row id.
+    pub id: i64,
+    /// Event id.
+    pub event_id: String,
+    /// Event type.
+    pub event_type: String,
+    /// Failed publications.
+    pub attempts: i64,
+    /// The last error.
+    pub last_error: String,
+    /// When it was written (unix ms).
+    pub created_at: i64,
+}
+
+/// The delay before retrying a row that failed `attempts` times: 1 s doubling, at most 5 min.
+pub fn retry_delay(attempts: i64) -> Duration {
+    let exp = attempts.clamp(1, 20) as u32 - 1;
+    Duration::from_secs(1u64.saturating_mul(1 << exp).min(300))
 }
 
 /// Publishes what the outbox holds.
@@ -92,11 +128,13 @@ impl Relay {
         self.wake.notify_one();
     }
 
-    /// The oldest unsent rows.
+    /// The oldest unsent rows that are due.
     pub async fn pending(&self, limit: i64) -> anyhow::Result<Vec<OutboxRow>> {
         let rows = sqlx::query(
-            "SELECT id, event_id, event_type, envelope, trace_context FROM outbox WHERE sent_at IS NULL ORDER BY id LIMIT $1",
+            "SELECT id, event_id, event_type, envelope, trace_context, attempts FROM outbox \
+             WHERE sent_at IS NULL AND set_aside_at IS NULL AND next_attempt_at <= $1 ORDER BY id LIMIT $2",
         )
+        .bind(now_ms())
         .bind(limit)
         .fetch_all(self.db.pool())
         .await?;
@@ -108,6 +146,7 @@ impl Relay {
                 event_type: r.get(2),
                 envelope: r.get(3),
                 trace_context: serde_json::from_str(&r.get::<String, _>(4)).unwrap_or_default(),
+                attempts: r.get(5),
             })
             .collect())
     }
@@ -124,45 +163,115 @@ impl Relay {
             .await
     }
 
-    /// Marks one row sent.
-    pub async fn mark_sent(&self, row: &OutboxRow) -> anyhow::Result<()> {
-        sqlx::query("UPDATE outbox SET sent_at = $1 WHERE id = $2")
+    /// Marks rows sent, in one statement.
+    pub async fn mark_sent(&self, ids: &[i64]) -> anyhow::Result<()> {
+        if ids.is_empty() {
+            return Ok(());
+        }
+        // Ids are integers from the database, so they can be inlined safely.
+        let list = ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+        sqlx::query(&format!("UPDATE outbox SET sent_at = $1 WHERE id IN ({list})"))
             .bind(now_ms())
-            .bind(row.id)
             .execute(self.db.pool())
             .await?;
         Ok(())
     }
 
-    /// Publishes and marks one batch; returns how many rows it sent.
-    pub async fn relay_once(&self) -> anyhow::Result<usize> {
-        let rows = self.pending(100).await?;
-        for row in &rows {
-            self.publish(row).await.with_context(|| format!("publishing event {}", row.event_id))?;
-            self.mark_sent(row).await?;
-        }
-        Ok(rows.len())
+    async fn record_failure(&self, row: &OutboxRow, error: &str) -> anyhow::Result<bool> {
+        let attempts = row.attempts + 1;
+        let now = now_ms();
+        let set_aside = attempts >= MAX_ATTEMPTS;
+        sqlx::query(
+            "UPDATE outbox SET attempts = $1, last_error = $2, next_attempt_at = $3, set_aside_at = $4 WHERE id = $5",
+        )
+        .bind(attempts)
+        .bind(error.chars().take(2000).collect::<String>())
+        .bind(now + retry_delay(attempts).as_millis() as i64)
+        .bind(if set_aside { Some(now) } else { None })
+        .bind(row.id)
+        .execute(self.db.pool())
+        .await?;
+        Ok(set_aside)
     }
 
-    /// Deletes sent rows older than a week.
+    /// Publishes one batch and marks what went out; returns how many rows were read. A row
+    /// that fails while the bus is healthy is counted and skipped; when the bus is down the
+    /// round stops without counting.
+    pub async fn relay_once(&self) -> anyhow::Result<usize> {
+        let rows = self.pending(BATCH).await?;
+        let mut sent = Vec::with_capacity(rows.len());
+        let mut outcome = Ok(rows.len());
+        for row in &rows {
+            match self.publish(row).await {
+                Ok(()) => sent.push(row.id),
+                Err(e) if self.bus.healthy().await => {
+                    let error = format!("{e:#}");
+                    let set_aside = self.record_failure(row, &error).await?;
+                    if set_aside {
+                        tracing::error!(event_id = %row.event_id, event = %row.event_type, error = %error,
+                            "outbox row set aside after repeated failures; `backoffice admin outbox retry` requeues it");
+                    } else {
+                        tracing::warn!(event_id = %row.event_id, event = %row.event_type, error = %error,
+                            "publishing an outbox row failed; will retry");
+                    }
+                }
+                Err(e) => {
+                    outcome = Err(e.context(format!("publishing event {}", row.event_id)));
+                    break;
+                }
+            }
+        }
+        self.mark_sent(&sent).await?;
+        outcome
+    }
+
+    /// Deletes sent rows older than [`KEEP_SENT_MS`]; returns how many.
     pub async fn purge(&self) -> anyhow::Result<u64> {
-        let r = sqlx::query("DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < $1")
-            .bind(now_ms() - KEEP_SENT_MS)
-            .execute(self.db.pool())
-            .await?;
+        purge_sent(&self.db).await
+    }
+
+    /// Rows set aside after repeated failures.
+    pub async fn set_aside(db: &Db) -> anyhow::Result<Vec<SetAside>> {
+        let rows = sqlx::query(
+            "SELECT id, event_id, event_type, attempts, last_error, created_at FROM outbox \
+             WHERE sent_at IS NULL AND set_aside_at IS NOT NULL ORDER BY id",
+        )
+        .fetch_all(db.pool())
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| SetAside {
+                id: r.get(0),
+                event_id: r.get(1),
+                event_type: r.get(2),
+                attempts: r.get(3),
+                last_error: r.get(4),
+                created_at: r.get(5),
+            })
+            .collect())
+    }
+
+    /// Requeues set-aside rows (one, or all when `id` is `None`); returns how many.
+    pub async fn retry_set_aside(db: &Db, id: Option<i64>) -> anyhow::Result<u64> {
+        let r = sqlx::query(
+            "UPDATE outbox SET set_aside_at = NULL, attempts = 0, next_attempt_at = 0 \
+             WHERE sent_at IS NULL AND set_aside_at IS NOT NULL AND ($1 = 0 OR id = $1)",
+        )
+        .bind(id.unwrap_or(0))
+        .execute(db.pool())
+        .await?;
         Ok(r.rows_affected())
     }
 
     /// Relays until cancelled: on every wake-up and at least every second, backing off
-    /// while the bus fails. Drains what is pending before it stops.
+    /// while the bus is down. Drains what is pending before it stops.
     pub async fn run(self, cancel: CancellationToken) {
         let mut backoff = Duration::from_millis(100);
-        let mut last_purge = std::time::Instant::now();
         loop {
             match self.relay_once().await {
                 Ok(n) => {
                     backoff = Duration::from_millis(100);
-                    if n == 100 {
+                    if n as i64 == BATCH {
                         continue;
                     }
                 }
@@ -176,12 +285,6 @@ impl Relay {
                     continue;
                 }
             }
-            if last_purge.elapsed() > Duration::from_secs(3600) {
-                last_purge = std::time::Instant::now();
-                if let Err(e) = self.purge().await {
-                    tracing::warn!(error = %e, "outbox purge failed");
-                }
-            }
             tokio::select! {
                 _ = self.wake.notified() => {}
                 _ = tokio::time::sleep(Duration::from_secs(1)) => {}
@@ -191,5 +294,20 @@ impl Relay {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn retries_back_off_to_five_minutes() {
+        assert_eq!(retry_delay(1), Duration::from_secs(1));
+        assert_eq!(retry_delay(2), Duration::from_secs(2));
+        assert_eq!(retry_delay(5), Duration::from_secs(16));
+        assert_eq!(retry_delay(9), Duration::from_secs(256));
+        assert_eq!(retry_delay(10), Duration::from_secs(300));
+        assert_eq!(retry_delay(1000), Duration::from_secs(300));
     }
 }

@@ -122,3 +122,8 @@ pub async fn postgres() -> Option<TestDb> {
 pub fn unique_prefix() -> String {
     format!("t{}", &uuid::Uuid::new_v4().simple().to_string()[..12])
 }
+
+/// A fresh embedded bus (a log in a temporary folder, removed with the last clone).
+pub async fn bus() -> crate::bus::SharedBus {
+    std::sync::Arc::new(crate::bus::log::LogBus::temporary("backoffice").await.expect("a temporary bus"))
+}

@@ -7,14 +7,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use bo_kit::bus::inproc::InProcBus;
 use bo_kit::bus::nats::NatsBus;
 use bo_kit::bus::{ConsumerConfig, OutMessage, SharedBus};
 use bo_kit::db::{Db, Tx};
-use bo_kit::inbox::{Consumer, Handler};
+use bo_kit::inbox::{Consumer, Meta, On, Retry};
 use bo_kit::outbox::{self, Relay};
 use bo_kit::testing::{self, Backend};
-use bo_proto::events::v1::{CustomerDeleted, Envelope};
+use bo_proto::events::v1::{CustomerDeleted, CustomerUpdated};
 use sqlx::Row;
 use tokio_util::sync::CancellationToken;
 
@@ -41,7 +40,7 @@ async fn env(db: testing::TestDb, nats: bool) -> Option<Env> {
         let n = Arc::new(NatsBus::connect(&url, &prefix).await.expect("connect NATS"));
         (n.clone(), Some(n))
     } else {
-        (Arc::new(InProcBus::new(prefix)), None)
+        (bo_kit::testing::bus().await, None)
     };
     db.db.create_kit_tables().await.unwrap();
     sqlx::query("CREATE TABLE effects (event_id TEXT NOT NULL, customer_id BIGINT NOT NULL)")
@@ -55,11 +54,10 @@ async fn env(db: testing::TestDb, nats: bool) -> Option<Env> {
 struct Effects;
 
 #[async_trait]
-impl Handler for Effects {
-    async fn handle(&self, tx: &mut Tx, e: &Envelope) -> anyhow::Result<()> {
-        let msg: CustomerDeleted = prost::Message::decode(e.payload.as_slice())?;
+impl On<CustomerDeleted> for Effects {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, msg: CustomerDeleted) -> anyhow::Result<()> {
         sqlx::query("INSERT INTO effects (event_id, customer_id) VALUES ($1, $2)")
-            .bind(&e.event_id)
+            .bind(&meta.event_id)
             .bind(msg.customer_id)
             .execute(&mut **tx)
             .await?;
@@ -74,25 +72,35 @@ struct HangsOnce {
 }
 
 #[async_trait]
-impl Handler for HangsOnce {
-    async fn handle(&self, tx: &mut Tx, e: &Envelope) -> anyhow::Result<()> {
+impl On<CustomerDeleted> for HangsOnce {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, e: CustomerDeleted) -> anyhow::Result<()> {
         if self.calls.fetch_add(1, Ordering::SeqCst) == 0 {
             self.started.notify_one();
             std::future::pending::<()>().await;
         }
-        Effects.handle(tx, e).await
+        Effects.on(tx, meta, e).await
     }
 }
 
-/// Always fails.
-struct Fails(AtomicUsize);
+/// Fails while its switch is on.
+struct Fails {
+    calls: AtomicUsize,
+    failing: std::sync::atomic::AtomicBool,
+}
 
 #[async_trait]
-impl Handler for Fails {
-    async fn handle(&self, _tx: &mut Tx, _e: &Envelope) -> anyhow::Result<()> {
-        self.0.fetch_add(1, Ordering::SeqCst);
-        anyhow::bail!("handler refuses")
+impl On<CustomerDeleted> for Fails {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, e: CustomerDeleted) -> anyhow::Result<()> {
+        self.calls.fetch_add(1, Ordering::SeqCst);
+        if self.failing.load(Ordering::SeqCst) {
+            anyhow::bail!("handler refuses")
+        }
+        Effects.on(tx, meta, e).await
     }
+}
+
+fn quick_retry(max_deliver: u64) -> Retry {
+    Retry { first: Duration::from_millis(100), max: Duration::from_millis(400), max_deliver }
 }
 
 async fn count(db: &Db, sql: &str) -> i64 {
@@ -111,14 +119,14 @@ async fn wait_for(db: &Db, sql: &str, want: i64) {
 
 async fn commit_event(db: &Db, customer_id: i64) -> String {
     let mut tx = db.begin().await.unwrap();
-    let id = outbox::enqueue(&mut tx, "stores.customer.deleted", 1, 9, &CustomerDeleted { customer_id }).await.unwrap();
+    let id = outbox::enqueue(&mut tx, 1, 9, &CustomerDeleted { customer_id }).await.unwrap();
     tx.commit().await.unwrap();
     id
 }
 
 async fn relay_dies_between_publish_and_mark(e: Env) {
     let cancel = CancellationToken::new();
-    let consumer = Consumer::new(e.db.clone(), e.bus.clone(), "effects", "stores.>", Arc::new(Effects));
+    let consumer = Consumer::new(e.db.clone(), e.bus.clone(), "effects").on::<CustomerDeleted, _>(Effects);
     tokio::spawn(consumer.run(cancel.clone()));
 
     let event_id = commit_event(&e.db, 42).await;
@@ -155,7 +163,7 @@ async fn relay_dies_between_publish_and_mark(e: Env) {
 
 async fn rollback_publishes_nothing(e: Env) {
     let mut tx = e.db.begin().await.unwrap();
-    outbox::enqueue(&mut tx, "stores.customer.deleted", 1, 9, &CustomerDeleted { customer_id: 1 }).await.unwrap();
+    outbox::enqueue(&mut tx, 1, 9, &CustomerDeleted { customer_id: 1 }).await.unwrap();
     tx.rollback().await.unwrap();
     let relay = Relay::new(e.db.clone(), e.bus.clone());
     assert_eq!(relay.relay_once().await.unwrap(), 0);
@@ -177,7 +185,8 @@ async fn rollback_publishes_nothing(e: Env) {
 async fn killed_consumer_gets_the_event_again(e: Env) {
     let handler = Arc::new(HangsOnce { calls: AtomicUsize::new(0), started: tokio::sync::Notify::new() });
     let make = || {
-        Consumer::new(e.db.clone(), e.bus.clone(), "killable", "stores.>", handler.clone())
+        Consumer::new(e.db.clone(), e.bus.clone(), "killable")
+            .on::<CustomerDeleted, _>(handler.clone())
             .with_ack_wait(Duration::from_secs(1))
     };
     commit_event(&e.db, 7).await;
@@ -199,27 +208,101 @@ async fn killed_consumer_gets_the_event_again(e: Env) {
     e.cleanup().await;
 }
 
-async fn failing_events_are_dead_lettered(e: Env) {
-    let handler = Arc::new(Fails(AtomicUsize::new(0)));
+async fn failing_events_back_off_are_dead_lettered_and_replayed(e: Env) {
+    let handler = Arc::new(Fails { calls: AtomicUsize::new(0), failing: true.into() });
     let cancel = CancellationToken::new();
-    let consumer = Consumer::new(e.db.clone(), e.bus.clone(), "failing", "stores.>", handler.clone())
-        .with_ack_wait(Duration::from_secs(1))
-        .with_max_deliver(3);
-    tokio::spawn(consumer.run(cancel.clone()));
+    let consumer = Consumer::new(e.db.clone(), e.bus.clone(), "failing")
+        .on::<CustomerDeleted, _>(handler.clone())
+        .with_ack_wait(Duration::from_secs(5))
+        .with_retry(quick_retry(4));
+    tokio::spawn(consumer.clone().run(cancel.clone()));
+    let started = std::time::Instant::now();
     commit_event(&e.db, 5).await;
     Relay::new(e.db.clone(), e.bus.clone()).relay_once().await.unwrap();
     wait_for(&e.db, "SELECT COUNT(*) FROM dead_letters", 1).await;
-    assert_eq!(handler.0.load(Ordering::SeqCst), 3);
+    assert_eq!(handler.calls.load(Ordering::SeqCst), 4);
+    // Three waits between four deliveries: 100 + 200 + 400 ms at least.
+    assert!(started.elapsed() >= Duration::from_millis(650), "backed off: {:?}", started.elapsed());
     assert_eq!(count(&e.db, "SELECT COUNT(*) FROM effects").await, 0);
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    assert_eq!(handler.0.load(Ordering::SeqCst), 3, "a dead letter is not delivered again");
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(handler.calls.load(Ordering::SeqCst), 4, "a dead letter is not delivered again");
+
+    // The admin asks for a replay once the cause is fixed; the running consumer handles it.
+    handler.failing.store(false, Ordering::SeqCst);
+    let dead = bo_kit::inbox::dead_letters(&e.db).await.unwrap();
+    assert_eq!((dead.len(), dead[0].consumer.as_str()), (1, "failing"));
+    assert_eq!(bo_kit::inbox::request_replay(&e.db, Some(dead[0].id)).await.unwrap(), 1);
+    wait_for(&e.db, "SELECT COUNT(*) FROM effects", 1).await;
+    wait_for(&e.db, "SELECT COUNT(*) FROM dead_letters WHERE replayed_at IS NOT NULL", 1).await;
+    assert_eq!(bo_kit::inbox::request_replay(&e.db, None).await.unwrap(), 0, "nothing left to replay");
     cancel.cancel();
+    e.cleanup().await;
+}
+
+async fn unknown_types_are_skipped_not_dead_lettered(e: Env) {
+    let cancel = CancellationToken::new();
+    let consumer = Consumer::new(e.db.clone(), e.bus.clone(), "picky").on::<CustomerDeleted, _>(Effects);
+    // Another type on the consumer's subject (as an older or newer publisher might send).
+    let mut tx = e.db.begin().await.unwrap();
+    outbox::enqueue(&mut tx, 1, 9, &CustomerUpdated { customer: None }).await.unwrap();
+    tx.commit().await.unwrap();
+    let relay = Relay::new(e.db.clone(), e.bus.clone());
+    relay.relay_once().await.unwrap();
+    let row = sqlx::query("SELECT envelope FROM outbox ORDER BY id DESC LIMIT 1").fetch_one(e.db.pool()).await.unwrap();
+    let envelope: Vec<u8> = row.get(0);
+    e.bus
+        .publish(OutMessage {
+            subject: format!("{}.stores.customer.deleted.v1", e.bus.prefix()),
+            payload: envelope.into(),
+            msg_id: "odd-one".into(),
+            headers: vec![],
+        })
+        .await
+        .unwrap();
+    commit_event(&e.db, 3).await;
+    relay.relay_once().await.unwrap();
+    tokio::spawn(consumer.run(cancel.clone()));
+    wait_for(&e.db, "SELECT COUNT(*) FROM effects", 1).await;
+    assert_eq!(count(&e.db, "SELECT COUNT(*) FROM dead_letters").await, 0);
+    cancel.cancel();
+    e.cleanup().await;
+}
+
+async fn a_row_the_bus_refuses_is_set_aside_without_blocking_the_rest(e: Env) {
+    // An envelope over the bus's limit (NATS refuses payloads over 1 MiB; the log bus has none,
+    // so there the row simply goes).
+    let mut tx = e.db.begin().await.unwrap();
+    let big = CustomerUpdated {
+        customer: Some(bo_proto::events::v1::Customer { name: "ก".repeat(700_000), ..Default::default() }),
+    };
+    outbox::enqueue(&mut tx, 1, 9, &big).await.unwrap();
+    tx.commit().await.unwrap();
+    commit_event(&e.db, 8).await;
+    let relay = Relay::new(e.db.clone(), e.bus.clone());
+    relay.relay_once().await.unwrap();
+    let unsent = count(&e.db, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL").await;
+    if e.nats.is_some() {
+        assert_eq!(unsent, 1, "the small event behind the big one went out");
+        let attempts = count(&e.db, "SELECT attempts FROM outbox WHERE sent_at IS NULL").await;
+        assert_eq!(attempts, 1);
+        sqlx::query("UPDATE outbox SET attempts = 9, next_attempt_at = 0 WHERE sent_at IS NULL")
+            .execute(e.db.pool())
+            .await
+            .unwrap();
+        relay.relay_once().await.unwrap();
+        assert_eq!(Relay::set_aside(&e.db).await.unwrap().len(), 1);
+        assert_eq!(relay.relay_once().await.unwrap(), 0, "a set-aside row is not tried again");
+        assert_eq!(Relay::retry_set_aside(&e.db, None).await.unwrap(), 1);
+        assert_eq!(relay.pending(10).await.unwrap().len(), 1, "requeued");
+    } else {
+        assert_eq!(unsent, 0);
+    }
     e.cleanup().await;
 }
 
 macro_rules! on_every_backend {
     ($($name:ident),*) => {
-        mod inproc_sqlite {
+        mod log_sqlite {
             $(#[tokio::test] async fn $name() {
                 super::$name(super::env(bo_kit::testing::sqlite().await, false).await.unwrap()).await
             })*
@@ -229,7 +312,7 @@ macro_rules! on_every_backend {
                 if let Some(e) = super::env(bo_kit::testing::sqlite().await, true).await { super::$name(e).await }
             })*
         }
-        mod inproc_postgres {
+        mod log_postgres {
             $(#[tokio::test] async fn $name() {
                 if let Some(db) = bo_kit::testing::postgres().await {
                     super::$name(super::env(db, false).await.unwrap()).await
@@ -250,5 +333,7 @@ on_every_backend!(
     relay_dies_between_publish_and_mark,
     rollback_publishes_nothing,
     killed_consumer_gets_the_event_again,
-    failing_events_are_dead_lettered
+    failing_events_back_off_are_dead_lettered_and_replayed,
+    unknown_types_are_skipped_not_dead_lettered,
+    a_row_the_bus_refuses_is_set_aside_without_blocking_the_rest
 );

@@ -5,11 +5,10 @@ use std::convert::Infallible;
 use std::sync::{Arc, Mutex};
 
 use async_trait::async_trait;
-use bo_kit::bus::inproc::InProcBus;
 use bo_kit::db::Tx;
-use bo_kit::inbox::{Consumer, Handler};
+use bo_kit::inbox::{Consumer, Meta, On};
 use bo_kit::outbox::{self, Relay};
-use bo_proto::events::v1::{CustomerDeleted, Envelope};
+use bo_proto::events::v1::CustomerDeleted;
 use opentelemetry::trace::{TraceContextExt as _, TraceId, TracerProvider as _};
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt as _;
@@ -24,8 +23,8 @@ fn current_trace() -> TraceId {
 struct Records(Arc<Mutex<Vec<TraceId>>>);
 
 #[async_trait]
-impl Handler for Records {
-    async fn handle(&self, _tx: &mut Tx, _e: &Envelope) -> anyhow::Result<()> {
+impl On<CustomerDeleted> for Records {
+    async fn on(&self, _tx: &mut Tx, _m: &Meta, _e: CustomerDeleted) -> anyhow::Result<()> {
         self.0.lock().unwrap().push(current_trace());
         Ok(())
     }
@@ -68,10 +67,10 @@ async fn trace_context_crosses_http_grpc_and_the_bus() {
     // The bus, through the outbox and a relay running outside the request.
     let t = bo_kit::testing::sqlite().await;
     t.db.create_kit_tables().await.unwrap();
-    let bus = Arc::new(InProcBus::new("traced"));
+    let bus = bo_kit::testing::bus().await;
     async {
         let mut tx = t.db.begin().await.unwrap();
-        outbox::enqueue(&mut tx, "stores.customer.deleted", 1, 1, &CustomerDeleted { customer_id: 1 }).await.unwrap();
+        outbox::enqueue(&mut tx, 1, 1, &CustomerDeleted { customer_id: 1 }).await.unwrap();
         tx.commit().await.unwrap();
     }
     .instrument(request.clone())
@@ -81,7 +80,7 @@ async fn trace_context_crosses_http_grpc_and_the_bus() {
     tokio::spawn(async move { relay.relay_once().await }).await.unwrap().unwrap();
     let records = Arc::new(Mutex::new(Vec::new()));
     let cancel = CancellationToken::new();
-    let consumer = Consumer::new(t.db.clone(), bus, "traced", "stores.>", Arc::new(Records(records.clone())));
+    let consumer = Consumer::new(t.db.clone(), bus, "traced").on::<CustomerDeleted, _>(Records(records.clone()));
     tokio::spawn(consumer.run(cancel.clone()));
     for _ in 0..100 {
         if !records.lock().unwrap().is_empty() {

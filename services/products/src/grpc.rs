@@ -1,10 +1,11 @@
 //! The tonic service: reads the call, checks the rules, calls storage.
 
-use bo_kit::grpc::CallCtx;
+use bo_kit::grpc::{CallCtx, GrpcChannel};
 use bo_kit::outbox::Relay;
 use bo_kit::Error;
 use bo_proto::products::v1 as pb;
 use bo_proto::products::v1::products_service_server::ProductsService;
+use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use tonic::{Request, Response, Status};
 
 use std::sync::Arc;
@@ -23,12 +24,35 @@ pub struct ProductsGrpc {
     relay: Relay,
     photos: Arc<dyn PhotoStore>,
     limits: PhotoLimits,
+    wms: WmsServiceClient<GrpcChannel>,
 }
 
 impl ProductsGrpc {
-    /// The service on `repo`, keeping images in `photos`, waking `relay` after writes.
-    pub fn new(repo: Repo, relay: Relay, photos: Arc<dyn PhotoStore>, limits: PhotoLimits) -> Self {
-        Self { repo, relay, photos, limits }
+    /// The service on `repo`, keeping images in `photos`, waking `relay` after writes, and
+    /// asking the stock ledger (`wms`) before SKUs go.
+    pub fn new(
+        repo: Repo,
+        relay: Relay,
+        photos: Arc<dyn PhotoStore>,
+        limits: PhotoLimits,
+        wms: WmsServiceClient<GrpcChannel>,
+    ) -> Self {
+        Self { repo, relay, photos, limits, wms }
+    }
+
+    /// True when the stock ledger holds stock (on hand or reserved) of any of `sku_ids`.
+    async fn holds_stock(&self, ctx: &CallCtx, sku_ids: Vec<i64>) -> Result<bool, Status> {
+        if sku_ids.is_empty() {
+            return Ok(false);
+        }
+        let levels = self
+            .wms
+            .clone()
+            .get_stock(ctx.request(bo_proto::wms::v1::GetStockRequest { sku_ids, warehouse_id: 0 }))
+            .await?
+            .into_inner()
+            .levels;
+        Ok(levels.iter().any(|l| l.on_hand > 0 || l.reserved > 0))
     }
 
     async fn forget_files(&self, names: &[String]) {
@@ -95,8 +119,15 @@ impl ProductsService for ProductsGrpc {
 
     async fn update_product(&self, req: Request<pb::UpdateProductRequest>) -> Rpc<pb::UpdateProductResponse> {
         let who = actor(&req)?;
+        let ctx = CallCtx::of(&req);
         let p = domain::validate(req.into_inner().product.unwrap_or_default())?;
         self.check_category(p.category_id).await?;
+        let current = self.repo.get(who.store_id, p.id).await?;
+        let removed: Vec<i64> =
+            current.skus.iter().map(|s| s.id).filter(|id| !p.skus.iter().any(|n| n.id == *id)).collect();
+        if self.holds_stock(&ctx, removed).await? {
+            return Err(Error::failed_precondition("sku_has_stock").into());
+        }
         let saved = self.repo.update(who, &p).await?;
         self.relay.wake();
         Ok(Response::new(pb::UpdateProductResponse { product: Some(saved) }))
@@ -116,8 +147,13 @@ impl ProductsService for ProductsGrpc {
 
     async fn delete_products(&self, req: Request<pb::DeleteProductsRequest>) -> Rpc<pb::DeleteProductsResponse> {
         let who = actor(&req)?;
+        let ctx = CallCtx::of(&req);
         let r = req.into_inner();
         bulk(&r.ids)?;
+        // The stock ledger answers, not this service's eventually consistent view.
+        if self.holds_stock(&ctx, self.repo.sku_ids_of(who.store_id, &r.ids).await?).await? {
+            return Err(Error::failed_precondition("product_has_stock").into());
+        }
         let (deleted, files) = self.repo.delete(who, &r.ids).await?;
         self.forget_files(&files).await;
         self.relay.wake();

@@ -9,16 +9,19 @@ pub mod photos;
 pub mod search;
 pub mod store;
 
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use async_trait::async_trait;
 use bo_kit::bus::SharedBus;
 use bo_kit::db::{Db, Tx};
-use bo_kit::inbox::{Consumer, Handler};
+use bo_kit::grpc::GrpcChannel;
+use bo_kit::inbox::{Consumer, Meta, On};
+use bo_kit::module::{Context, Module, Started};
 use bo_kit::outbox::Relay;
-use bo_proto::events::v1::{Envelope, StockMoved};
+use bo_proto::events::v1::StockMoved;
 use bo_proto::products::v1::products_service_server::ProductsServiceServer;
-use prost::Message as _;
+use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use sqlx::migrate::Migrator;
 
 pub use grpc::ProductsGrpc;
@@ -35,19 +38,21 @@ pub struct Service {
     pub grpc: ProductsGrpc,
     /// The outbox relay (run it as a task).
     pub relay: Relay,
-    /// The inventory view's consumer of `wms.stock.*` (run it as a task).
+    /// The inventory view's consumer of `wms.stock.moved` (run it as a task).
     pub consumer: Consumer,
     /// The database.
     pub db: Db,
 }
 
 impl Service {
-    /// Migrates `db` and builds the service, keeping images in `photos` under `limits`.
+    /// Migrates `db` and builds the service, keeping images in `photos` under `limits` and
+    /// asking `wms` whether SKUs hold stock before they go.
     pub async fn open(
         db: Db,
         bus: SharedBus,
         photos: Arc<dyn photos::PhotoStore>,
         limits: photos::PhotoLimits,
+        wms: WmsServiceClient<GrpcChannel>,
     ) -> anyhow::Result<Service> {
         limits.check().map_err(anyhow::Error::msg)?;
         db.migrate(&MIGRATIONS_SQLITE, &MIGRATIONS_POSTGRES).await?;
@@ -56,9 +61,13 @@ impl Service {
         if indexed > 0 {
             tracing::info!(products = indexed, "indexed products for search");
         }
+        let announced = repo.announce_all_once("sku-registry").await?;
+        if announced > 0 {
+            tracing::info!(products = announced, "announced existing products to the stock ledger");
+        }
         let relay = Relay::new(db.clone(), bus.clone());
-        let grpc = ProductsGrpc::new(repo, relay.clone(), photos, limits);
-        let consumer = Consumer::new(db.clone(), bus, "products-stock", "wms.stock.>", Arc::new(StockView));
+        let grpc = ProductsGrpc::new(repo, relay.clone(), photos, limits, wms);
+        let consumer = Consumer::new(db.clone(), bus, "products").on::<StockMoved, _>(StockView);
         Ok(Service { grpc, relay, consumer, db })
     }
 
@@ -72,14 +81,50 @@ impl Service {
 struct StockView;
 
 #[async_trait]
-impl Handler for StockView {
-    async fn handle(&self, tx: &mut Tx, event: &Envelope) -> anyhow::Result<()> {
-        if event.r#type == "wms.stock.moved" {
-            let moved = StockMoved::decode(event.payload.as_slice())?;
-            if let (Some(level), Some(movement)) = (moved.level, moved.movement) {
-                store::Repo::apply_stock(tx, event.store_id, &level, movement.id).await?;
-            }
+impl On<StockMoved> for StockView {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, moved: StockMoved) -> anyhow::Result<()> {
+        if let (Some(level), Some(movement)) = (moved.level, moved.movement) {
+            store::Repo::apply_stock(tx, meta.store_id, &level, movement.id).await?;
         }
         Ok(())
+    }
+}
+
+/// The products module's settings (`services.products.*`).
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Photos per product (`BO_SERVICES__PRODUCTS__PHOTOS__MIN_PER_PRODUCT`, `…__MAX_PER_PRODUCT`).
+    pub photos: photos::PhotoLimits,
+    /// Where photos are kept (default `<data_dir>/photos`).
+    pub photos_dir: Option<PathBuf>,
+}
+
+/// The products module.
+pub struct ProductsModule;
+
+#[async_trait]
+impl Module for ProductsModule {
+    fn name(&self) -> &'static str {
+        "products"
+    }
+
+    fn needs(&self) -> Vec<&'static str> {
+        vec!["wms"]
+    }
+
+    async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
+        let db = ctx.db()?;
+        let settings: Settings = ctx.settings()?;
+        let dir = settings.photos_dir.clone().unwrap_or_else(|| ctx.data_dir.join("photos"));
+        let photos = Arc::new(photos::LocalPhotoStore::new(dir));
+        let svc =
+            Service::open(db.clone(), ctx.bus.clone(), photos, settings.photos, ctx.client(WmsServiceClient::new)?)
+                .await?;
+        ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
+        ctx.spawn("consumer", svc.consumer.clone().run(ctx.cancel.clone()));
+        ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db, "products", ctx.cancel.clone()));
+        ctx.serve(svc.server());
+        Ok(Started::default())
     }
 }

@@ -226,6 +226,30 @@ impl Repo {
         }
     }
 
+    /// Tells the other services of every product once (`products.product.saved`), so a
+    /// registry that starts after products were made (wms's SKU registry) learns of them.
+    /// Runs at start; a row in `backfills` keeps it from running twice.
+    pub async fn announce_all_once(&self, name: &str) -> Result<usize> {
+        let mut tx = self.db.begin().await?;
+        let claimed =
+            sqlx::query("INSERT INTO backfills (name, done_at) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING")
+                .bind(name)
+                .bind(now_ms())
+                .execute(&mut *tx)
+                .await?;
+        if claimed.rows_affected() == 0 {
+            return Ok(0);
+        }
+        let ids: Vec<(i64, i64)> =
+            sqlx::query_as("SELECT store_id, id FROM products ORDER BY id").fetch_all(&mut *tx).await?;
+        for (store_id, id) in &ids {
+            let p = fetch(&mut tx, *store_id, *id).await?;
+            outbox::enqueue(&mut tx, *store_id, 0, &saved(&p)).await?;
+        }
+        tx.commit().await?;
+        Ok(ids.len())
+    }
+
     /// Every category, in order.
     pub async fn categories(&self) -> Result<Vec<pb::Category>> {
         let rows: Vec<(i64, String, String)> =
@@ -371,11 +395,9 @@ impl Repo {
         .await
         .map_err(code_conflict)?;
         let keep: Vec<i64> = p.skus.iter().map(|s| s.id).filter(|id| *id > 0).collect();
+        // The caller has asked the stock ledger that removed SKUs hold no stock.
         for old in &current.skus {
             if !keep.contains(&old.id) {
-                if old.inventories.iter().any(|i| i.on_hand > 0 || i.reserved > 0) {
-                    return Err(Error::failed_precondition("sku_has_stock"));
-                }
                 sqlx::query("DELETE FROM skus WHERE id = $1").bind(old.id).execute(&mut *tx).await?;
             }
         }
@@ -439,17 +461,29 @@ impl Repo {
         Ok(changed)
     }
 
-    /// Deletes products; refused (for all) when one still holds stock. Returns how many
-    /// went and the names of their photo files.
+    /// The ids of the SKUs of `ids` (products of this store).
+    pub async fn sku_ids_of(&self, store_id: i64, ids: &[i64]) -> Result<Vec<i64>> {
+        let mut out = Vec::new();
+        for id in ids {
+            let skus: Vec<i64> =
+                sqlx::query_scalar("SELECT id FROM skus WHERE store_id = $1 AND product_id = $2 ORDER BY id")
+                    .bind(store_id)
+                    .bind(id)
+                    .fetch_all(self.db.pool())
+                    .await?;
+            out.extend(skus);
+        }
+        Ok(out)
+    }
+
+    /// Deletes products (the caller has asked the stock ledger that they hold no stock).
+    /// Returns how many went and the names of their photo files.
     pub async fn delete(&self, who: Actor, ids: &[i64]) -> Result<(i64, Vec<String>)> {
         let mut tx = self.db.begin().await?;
         let mut deleted = Vec::new();
         let mut files = Vec::new();
         for id in ids {
             let Ok(p) = fetch(&mut tx, who.store_id, *id).await else { continue };
-            if p.skus.iter().flat_map(|s| &s.inventories).any(|i| i.on_hand > 0 || i.reserved > 0) {
-                return Err(Error::failed_precondition("product_has_stock"));
-            }
             files.extend(p.photos.iter().chain(p.size_chart.iter()).map(|ph| ph.name.clone()));
             search::forget(&mut tx, who.store_id, *id).await?;
             sqlx::query("DELETE FROM product_photos WHERE product_id = $1").bind(id).execute(&mut *tx).await?;
@@ -462,14 +496,8 @@ impl Repo {
             deleted.push(*id);
         }
         if !deleted.is_empty() {
-            outbox::enqueue(
-                &mut tx,
-                "products.product.deleted",
-                who.store_id,
-                who.user_id,
-                &ev::ProductsDeleted { product_ids: deleted.clone() },
-            )
-            .await?;
+            outbox::enqueue(&mut tx, who.store_id, who.user_id, &ev::ProductsDeleted { product_ids: deleted.clone() })
+                .await?;
         }
         tx.commit().await?;
         Ok((deleted.len() as i64, files))
@@ -757,12 +785,7 @@ impl Repo {
     }
 
     /// Applies a stock movement to the inventory view; older movements never overwrite newer.
-    pub async fn apply_stock(
-        tx: &mut Tx,
-        store_id: i64,
-        level: &bo_proto::wms::v1::StockLevel,
-        movement_id: i64,
-    ) -> Result<()> {
+    pub async fn apply_stock(tx: &mut Tx, store_id: i64, level: &ev::StockLevel, movement_id: i64) -> Result<()> {
         sqlx::query(
             "INSERT INTO inventory (store_id, sku_id, warehouse_id, on_hand, reserved, preorder, movement_id, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
@@ -815,17 +838,33 @@ async fn insert_sku(tx: &mut Tx, store_id: i64, product_id: i64, s: &pb::Sku, no
 }
 
 async fn saved_event(tx: &mut Tx, who: Actor, p: &pb::Product) -> Result<()> {
-    let mut product = p.clone();
-    product.skus.iter_mut().for_each(|s| s.inventories.clear());
-    outbox::enqueue(
-        tx,
-        "products.product.saved",
-        who.store_id,
-        who.user_id,
-        &ev::ProductSaved { product: Some(product) },
-    )
-    .await?;
+    outbox::enqueue(tx, who.store_id, who.user_id, &saved(p)).await?;
     Ok(())
+}
+
+/// The `products.product.saved` event of a product.
+fn saved(p: &pb::Product) -> ev::ProductSaved {
+    ev::ProductSaved {
+        product_id: p.id,
+        code: p.code.clone(),
+        name: p.name.clone(),
+        status: p.status.clone(),
+        skus: p
+            .skus
+            .iter()
+            .map(|s| ev::SkuSnapshot {
+                id: s.id,
+                code: s.code.clone(),
+                barcode: s.barcode.clone(),
+                status: s.status.clone(),
+                option1: s.option1.clone(),
+                option2: s.option2.clone(),
+                price: s.price,
+                cost: s.cost,
+            })
+            .collect(),
+        version: p.update_time.as_ref().map(bo_kit::time::timestamp_to_ms).unwrap_or(0),
+    }
 }
 
 async fn fetch(conn: &mut sqlx::AnyConnection, store_id: i64, id: i64) -> Result<pb::Product> {

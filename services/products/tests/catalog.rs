@@ -4,7 +4,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use bo_kit::bus::inproc::InProcBus;
 use bo_kit::db::Db;
 use bo_kit::grpc::CallCtx;
 use bo_products::Service;
@@ -17,6 +16,15 @@ use tokio_util::sync::CancellationToken;
 fn photo_store() -> Arc<dyn bo_products::photos::PhotoStore> {
     let dir = tempfile::tempdir().unwrap().keep();
     Arc::new(bo_products::photos::LocalPhotoStore::new(dir))
+}
+
+/// The catalog, and a stock ledger beside it on its own database and the same bus.
+async fn catalog(db: &Db, bus: &bo_kit::bus::SharedBus) -> (Service, bo_wms::Service, bo_kit::testing::TestDb) {
+    let wms_db = bo_kit::testing::sqlite().await;
+    let wms = bo_wms::Service::open(wms_db.db.clone(), bus.clone()).await.unwrap();
+    let client = bo_proto::wms::v1::wms_service_client::WmsServiceClient::new(bo_kit::grpc::in_process(wms.server()));
+    let s = Service::open(db.clone(), bus.clone(), photo_store(), Default::default(), client).await.unwrap();
+    (s, wms, wms_db)
 }
 
 fn ctx() -> CallCtx {
@@ -78,9 +86,8 @@ async fn list(s: &Service, search: &str, status: &str) -> pb::ListProductsRespon
 }
 
 async fn products_with_variants_search_and_edit(db: Db) {
-    let s = Service::open(db.clone(), Arc::new(InProcBus::new("backoffice")), photo_store(), Default::default())
-        .await
-        .unwrap();
+    let bus = bo_kit::testing::bus().await;
+    let (s, _wms, _wms_db) = catalog(&db, &bus).await;
     let p = create(&s, shirt("TS-01")).await;
     assert_eq!((p.skus.len(), p.price_ex_vat), (2, 18_598));
     create(&s, shirt("TS-02")).await;
@@ -138,10 +145,8 @@ async fn products_with_variants_search_and_edit(db: Db) {
 }
 
 async fn the_inventory_view_follows_the_ledger(db: Db) {
-    let bus = Arc::new(InProcBus::new("backoffice"));
-    let s = Service::open(db.clone(), bus.clone(), photo_store(), Default::default()).await.unwrap();
-    let wms_db = bo_kit::testing::sqlite().await;
-    let wms = bo_wms::Service::open(wms_db.db.clone(), bus.clone()).await.unwrap();
+    let bus = bo_kit::testing::bus().await;
+    let (s, wms, wms_db) = catalog(&db, &bus).await;
     let mut tx = wms_db.db.begin().await.unwrap();
     bo_wms::store::Repo::ensure_default_warehouse(&mut tx, 1, "คลังหลัก").await.unwrap();
     tx.commit().await.unwrap();
@@ -151,17 +156,26 @@ async fn the_inventory_view_follows_the_ledger(db: Db) {
         .id;
     let stop = CancellationToken::new();
     tokio::spawn(s.consumer.clone().run(stop.clone()));
+    tokio::spawn(s.relay.clone().run(stop.clone()));
     tokio::spawn(wms.relay.clone().run(stop.clone()));
+    tokio::spawn(wms.consumer.clone().run(stop.clone()));
 
     let p = create(&s, shirt("TS-09")).await;
     let sku = p.skus[0].id;
-    wms.grpc
-        .receive(ctx().request(wpb::ReceiveRequest {
-            reference: "gr-1".into(),
-            lines: vec![wpb::StockLine { warehouse_id: w, sku_id: sku, quantity: 12 }],
-        }))
-        .await
-        .unwrap();
+    // The ledger learns of the SKU from the catalog's event.
+    let receive = wpb::ReceiveRequest {
+        reference: "gr-1".into(),
+        lines: vec![wpb::StockLine { warehouse_id: w, sku_id: sku, quantity: 12 }],
+    };
+    let mut received = false;
+    for _ in 0..100 {
+        if wms.grpc.receive(ctx().request(receive.clone())).await.is_ok() {
+            received = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(received, "the ledger learnt of the SKU");
     wms.grpc
         .reserve(ctx().request(wpb::ReserveRequest {
             reference: "o-1".into(),
@@ -222,8 +236,8 @@ async fn sku_rows(s: &Service, search: &str) -> Vec<String> {
 }
 
 async fn search_finds_any_part_of_names_codes_and_barcodes(db: Db) {
-    let bus = Arc::new(InProcBus::new("backoffice"));
-    let s = Service::open(db.clone(), bus.clone(), photo_store(), Default::default()).await.unwrap();
+    let bus = bo_kit::testing::bus().await;
+    let (s, _wms, _wms_db) = catalog(&db, &bus).await;
     let shirt = create(&s, shirt("TS-01")).await;
     let mut cream = pb::Product {
         name: "ครีมกันแดด SPF50".into(),
@@ -283,7 +297,7 @@ async fn search_finds_any_part_of_names_codes_and_barcodes(db: Db) {
     sqlx::query("DELETE FROM product_search_grams").execute(db.pool()).await.unwrap();
     sqlx::query("UPDATE products SET search_text = ''").execute(db.pool()).await.unwrap();
     assert!(codes(list(&s, "คอกลม", "").await).is_empty());
-    let s = Service::open(db.clone(), bus, photo_store(), Default::default()).await.unwrap();
+    let (s, _wms2, _wms_db2) = catalog(&db, &bus).await;
     assert_eq!(codes(list(&s, "คอกลม", "").await), ["TS-01"]);
     assert!(grams_of(&db, shirt.id).await > 0);
 }

@@ -1,12 +1,9 @@
 //! The demo store: on the first start of the embedded target with an empty database, an
 //! owner and a store with a few customers, so a newcomer has something to look at.
 
-use bo_kit::grpc::CallCtx;
+use bo_kit::grpc::{CallCtx, GrpcChannel};
 use bo_proto::stores::v1 as pb;
-use bo_proto::stores::v1::stores_service_server::StoresService as _;
-
-use crate::grpc::StoresGrpc;
-use crate::store::Repo;
+use bo_proto::stores::v1::stores_service_client::StoresServiceClient;
 
 /// What the demo created.
 #[derive(Debug, Clone)]
@@ -28,34 +25,41 @@ fn addr(address: &str, sub_district: &str, district: &str, province: &str, postc
     }
 }
 
-/// Creates the demo owner and store unless the database already has users.
-pub async fn seed(grpc: &StoresGrpc, repo: &Repo, email: &str, password: &str) -> anyhow::Result<Option<Demo>> {
-    if repo.has_users().await? {
-        return Ok(None);
-    }
-    let created = grpc
-        .create_owner(pb::CreateOwnerRequest {
+/// Creates the demo owner and store through the stores service unless it already has users.
+pub async fn seed(
+    stores: &mut StoresServiceClient<GrpcChannel>,
+    system: &CallCtx,
+    email: &str,
+    password: &str,
+) -> anyhow::Result<Option<Demo>> {
+    let created = stores
+        .create_owner(system.request(pb::CreateOwnerRequest {
             email: email.into(),
             password: password.into(),
             first_name: "สมศรี".into(),
             last_name: "ใจดี".into(),
             store_name: "ร้านใจดี ออนไลน์".into(),
-        })
+            only_if_first: true,
+        }))
+        .await?
+        .into_inner();
+    let (Some(user), Some(store)) = (created.user, created.store) else {
+        return Ok(None);
+    };
+    let (user_id, store_id) = (user.id, store.id);
+    let ctx = system.acting(store_id, user_id);
+    stores
+        .update_store(ctx.request(pb::UpdateStoreRequest {
+            address: Some("88/8 ถนนพระราม 9".into()),
+            sub_district: Some("ห้วยขวาง".into()),
+            district: Some("ห้วยขวาง".into()),
+            province: Some("กรุงเทพมหานคร".into()),
+            postcode: Some("10310".into()),
+            tel: Some("021234567".into()),
+            vat_included: Some(true),
+            ..Default::default()
+        }))
         .await?;
-    let user_id = created.user.map(|u| u.id).unwrap_or_default();
-    let store_id = created.store.map(|s| s.id).unwrap_or_default();
-    let ctx = CallCtx::new(store_id, user_id);
-    grpc.update_store(ctx.request(pb::UpdateStoreRequest {
-        address: Some("88/8 ถนนพระราม 9".into()),
-        sub_district: Some("ห้วยขวาง".into()),
-        district: Some("ห้วยขวาง".into()),
-        province: Some("กรุงเทพมหานคร".into()),
-        postcode: Some("10310".into()),
-        tel: Some("021234567".into()),
-        vat_included: Some(true),
-        ..Default::default()
-    }))
-    .await?;
     let customers = [
         (
             "สมชาย ใจดี",
@@ -80,15 +84,16 @@ pub async fn seed(grpc: &StoresGrpc, repo: &Repo, email: &str, password: &str) -
         ),
     ];
     for (name, tel, email, address) in customers {
-        grpc.create_customer(ctx.request(pb::CreateCustomerRequest {
-            name: name.into(),
-            tel: tel.into(),
-            email: email.into(),
-            line: String::new(),
-            facebook: String::new(),
-            address: Some(address),
-        }))
-        .await?;
+        stores
+            .create_customer(ctx.request(pb::CreateCustomerRequest {
+                name: name.into(),
+                tel: tel.into(),
+                email: email.into(),
+                line: String::new(),
+                facebook: String::new(),
+                address: Some(address),
+            }))
+            .await?;
     }
     Ok(Some(Demo { user_id, store_id }))
 }

@@ -35,6 +35,9 @@ impl StoresGrpc {
         if r.store_name.trim().is_empty() {
             return Err(Error::invalid_field("store_name", crate::domain::msg::REQUIRED));
         }
+        if r.only_if_first && self.repo.has_users().await? {
+            return Ok(pb::CreateOwnerResponse::default());
+        }
         let hash = user::hash_password(&r.password)?;
         let (u, s) = self
             .repo

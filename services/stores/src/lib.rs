@@ -8,8 +8,12 @@ pub mod domain;
 pub mod grpc;
 pub mod store;
 
+use std::time::Duration;
+
+use async_trait::async_trait;
 use bo_kit::bus::SharedBus;
 use bo_kit::db::Db;
+use bo_kit::module::{Context, Module, Started};
 use bo_kit::outbox::Relay;
 use bo_proto::stores::v1::stores_service_server::StoresServiceServer;
 use sqlx::migrate::Migrator;
@@ -44,5 +48,49 @@ impl Service {
     /// The tonic server.
     pub fn server(&self) -> StoresServiceServer<StoresGrpc> {
         StoresServiceServer::new(self.grpc.clone())
+    }
+}
+
+/// Token lifetime, read from the shared `auth` section (sessions last as long).
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct Auth {
+    token_ttl_minutes: Option<i64>,
+}
+
+/// The stores module.
+pub struct StoresModule;
+
+#[async_trait]
+impl Module for StoresModule {
+    fn name(&self) -> &'static str {
+        "stores"
+    }
+
+    async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
+        let db = ctx.db()?;
+        let ttl = ctx.shared::<Auth>("auth")?.token_ttl_minutes.unwrap_or(12 * 60);
+        let svc = Service::open(db.clone(), ctx.bus.clone(), ttl * 60_000).await?;
+        ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
+        ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db.clone(), "stores", ctx.cancel.clone()));
+        let repo = store::Repo::new(db.clone());
+        ctx.spawn(
+            "idempotency-purge",
+            bo_kit::schedule::every(
+                db.clone(),
+                "stores.idempotency-purge",
+                Duration::from_secs(600),
+                ctx.cancel.clone(),
+                move || {
+                    let repo = repo.clone();
+                    async move {
+                        repo.purge_idempotency_keys().await?;
+                        Ok(())
+                    }
+                },
+            ),
+        );
+        ctx.serve(svc.server());
+        Ok(Started::default())
     }
 }

@@ -9,7 +9,6 @@ use bo_kit::{Error, Result};
 use bo_proto::events::v1 as ev;
 use sqlx::FromRow;
 
-use crate::convert;
 use crate::domain::customer::{AddressDraft, CustomerDraft};
 use crate::domain::roles::{self, Permission};
 use crate::domain::store::StorePatch;
@@ -193,6 +192,8 @@ pub enum Idempotency {
 
 /// How long an idempotency key is kept.
 pub const IDEMPOTENCY_TTL_MS: i64 = 24 * 3600 * 1000;
+/// How long a request holds its key before a retry may take over (longer than any request).
+pub const IDEMPOTENCY_LEASE_MS: i64 = 2 * 60 * 1000;
 
 const MEMBERSHIP_SELECT: &str = "SELECT m.id, m.user_id, m.store_id, m.permission, m.status, m.created_at, \
     r.id AS role_id, r.name AS role_name, r.permissions AS role_permissions, r.built_in AS role_built_in, \
@@ -320,10 +321,9 @@ impl Repo {
         let store = fetch_store(&mut tx, store_id).await?;
         outbox::enqueue(
             &mut tx,
-            "stores.store.created",
             store_id,
             user_id,
-            &ev::StoreCreated { store: Some(convert::store(&store)) },
+            &ev::StoreCreated { store_id, name: store.name.clone(), owner_user_id: user_id },
         )
         .await?;
         tx.commit().await?;
@@ -594,14 +594,8 @@ impl Repo {
         insert_address(&mut tx, store_id, id, actor, &a, true, now).await?;
         let row = fetch_customer(&mut tx, store_id, id).await?;
         history(&mut tx, store_id, id, "created", actor, "").await?;
-        outbox::enqueue(
-            &mut tx,
-            "stores.customer.created",
-            store_id,
-            actor,
-            &ev::CustomerCreated { customer: Some(convert::customer(&row)) },
-        )
-        .await?;
+        outbox::enqueue(&mut tx, store_id, actor, &ev::CustomerCreated { customer: Some(customer_event(&row)) })
+            .await?;
         tx.commit().await?;
         Ok(row)
     }
@@ -668,8 +662,7 @@ impl Repo {
             return Err(Error::not_found("customer_not_found"));
         }
         history(&mut tx, store_id, id, "deleted", actor, "").await?;
-        outbox::enqueue(&mut tx, "stores.customer.deleted", store_id, actor, &ev::CustomerDeleted { customer_id: id })
-            .await?;
+        outbox::enqueue(&mut tx, store_id, actor, &ev::CustomerDeleted { customer_id: id }).await?;
         tx.commit().await?;
         Ok(())
     }
@@ -838,40 +831,74 @@ impl Repo {
     pub async fn begin_idempotent(&self, store_id: i64, key: &str, fingerprint: &str) -> Result<Idempotency> {
         let now = now_ms();
         let mut tx = self.db.begin().await?;
-        sqlx::query("DELETE FROM idempotency_keys WHERE created_at < $1")
-            .bind(now - IDEMPOTENCY_TTL_MS)
-            .execute(&mut *tx)
-            .await?;
         let claimed = sqlx::query(
-            "INSERT INTO idempotency_keys (store_id, idem_key, fingerprint, status, created_at) \
-             VALUES ($1, $2, $3, 0, $4) ON CONFLICT (store_id, idem_key) DO NOTHING",
+            "INSERT INTO idempotency_keys (store_id, idem_key, fingerprint, status, created_at, locked_until) \
+             VALUES ($1, $2, $3, 0, $4, $5) ON CONFLICT (store_id, idem_key) DO NOTHING",
         )
         .bind(store_id)
         .bind(key)
         .bind(fingerprint)
         .bind(now)
+        .bind(now + IDEMPOTENCY_LEASE_MS)
         .execute(&mut *tx)
         .await?;
         let outcome = if claimed.rows_affected() == 1 {
             Idempotency::Proceed
         } else {
-            let (fp, status, body): (String, i64, Option<Vec<u8>>) = sqlx::query_as(
-                "SELECT fingerprint, status, body FROM idempotency_keys WHERE store_id = $1 AND idem_key = $2",
-            )
-            .bind(store_id)
-            .bind(key)
-            .fetch_one(&mut *tx)
-            .await?;
-            if fp != fingerprint {
+            let (fp, status, body, created_at, locked_until): (String, i64, Option<Vec<u8>>, i64, i64) =
+                sqlx::query_as(
+                    "SELECT fingerprint, status, body, created_at, locked_until FROM idempotency_keys \
+                     WHERE store_id = $1 AND idem_key = $2",
+                )
+                .bind(store_id)
+                .bind(key)
+                .fetch_one(&mut *tx)
+                .await?;
+            if created_at < now - IDEMPOTENCY_TTL_MS {
+                // Expired but not yet purged: the key starts afresh.
+                sqlx::query(
+                    "UPDATE idempotency_keys SET fingerprint = $1, status = 0, body = NULL, created_at = $2, \
+                     locked_until = $3 WHERE store_id = $4 AND idem_key = $5",
+                )
+                .bind(fingerprint)
+                .bind(now)
+                .bind(now + IDEMPOTENCY_LEASE_MS)
+                .bind(store_id)
+                .bind(key)
+                .execute(&mut *tx)
+                .await?;
+                Idempotency::Proceed
+            } else if fp != fingerprint {
                 Idempotency::Mismatch
-            } else if status == 0 {
-                Idempotency::InProgress
-            } else {
+            } else if status != 0 {
                 Idempotency::Replay { status: status as i32, body: body.unwrap_or_default() }
+            } else if locked_until < now {
+                // The first request died mid-way: its lease ran out, so this one takes over.
+                sqlx::query(
+                    "UPDATE idempotency_keys SET locked_until = $1 WHERE store_id = $2 AND idem_key = $3 \
+                     AND status = 0",
+                )
+                .bind(now + IDEMPOTENCY_LEASE_MS)
+                .bind(store_id)
+                .bind(key)
+                .execute(&mut *tx)
+                .await?;
+                Idempotency::Proceed
+            } else {
+                Idempotency::InProgress
             }
         };
         tx.commit().await?;
         Ok(outcome)
+    }
+
+    /// Deletes keys older than a day; returns how many (the module's scheduler calls it).
+    pub async fn purge_idempotency_keys(&self) -> Result<u64> {
+        let r = sqlx::query("DELETE FROM idempotency_keys WHERE created_at < $1")
+            .bind(now_ms() - IDEMPOTENCY_TTL_MS)
+            .execute(self.db.pool())
+            .await?;
+        Ok(r.rows_affected())
     }
 
     /// Saves the answer given under `key`.
@@ -1035,13 +1062,10 @@ async fn history(tx: &mut Tx, store_id: i64, customer_id: i64, action: &str, act
 }
 
 async fn customer_updated(tx: &mut Tx, row: &CustomerRow, actor: i64) -> Result<()> {
-    outbox::enqueue(
-        tx,
-        "stores.customer.updated",
-        row.store_id,
-        actor,
-        &ev::CustomerUpdated { customer: Some(convert::customer(row)) },
-    )
-    .await?;
+    outbox::enqueue(tx, row.store_id, actor, &ev::CustomerUpdated { customer: Some(customer_event(row)) }).await?;
     Ok(())
+}
+
+fn customer_event(row: &CustomerRow) -> ev::Customer {
+    ev::Customer { id: row.id, name: row.name.clone(), tel: row.tel.clone(), email: row.email.clone() }
 }

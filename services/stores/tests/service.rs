@@ -1,9 +1,6 @@
 //! The stores service through its gRPC interface, in-process, on SQLite and (when
 //! TEST_DATABASE_URL is set) PostgreSQL.
 
-use std::sync::Arc;
-
-use bo_kit::bus::inproc::InProcBus;
 use bo_kit::db::Db;
 use bo_kit::grpc::CallCtx;
 use bo_kit::testing;
@@ -26,7 +23,7 @@ async fn both_dialects_migrate_to_the_same_tables_and_columns() {
 }
 
 async fn service(db: &Db) -> Service {
-    Service::open(db.clone(), Arc::new(InProcBus::new("backoffice")), 3_600_000).await.unwrap()
+    Service::open(db.clone(), bo_kit::testing::bus().await, 3_600_000).await.unwrap()
 }
 
 async fn owner(s: &Service, email: &str) -> CallCtx {
@@ -38,6 +35,7 @@ async fn owner(s: &Service, email: &str) -> CallCtx {
             first_name: "A".into(),
             last_name: "B".into(),
             store_name: "ร้าน".into(),
+            only_if_first: false,
         })
         .await
         .unwrap();

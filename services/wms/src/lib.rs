@@ -1,21 +1,22 @@
 //! The warehouse service: warehouses and the stock ledger (on hand, reserved, available,
 //! pre-order per SKU per warehouse), with an append-only movement history. Every stock
 //! command is idempotent by its reference and every change publishes `wms.stock.moved`.
+//! Stock commands name only SKUs of their store, which wms knows from the products
+//! service's events (its SKU registry).
 
 pub mod domain;
 pub mod grpc;
+pub mod registry;
 pub mod store;
-
-use std::sync::Arc;
 
 use async_trait::async_trait;
 use bo_kit::bus::SharedBus;
 use bo_kit::db::{Db, Tx};
-use bo_kit::inbox::{Consumer, Handler};
+use bo_kit::inbox::{Consumer, Meta, On};
+use bo_kit::module::{Context, Module, Started};
 use bo_kit::outbox::Relay;
-use bo_proto::events::v1::{Envelope, StoreCreated};
+use bo_proto::events::v1::StoreCreated;
 use bo_proto::wms::v1::wms_service_server::WmsServiceServer;
-use prost::Message as _;
 use sqlx::migrate::Migrator;
 
 pub use grpc::WmsGrpc;
@@ -35,7 +36,8 @@ pub struct Service {
     pub grpc: WmsGrpc,
     /// The outbox relay (run it as a task).
     pub relay: Relay,
-    /// What it consumes: new stores get their default warehouse (run it as a task).
+    /// What it consumes: new stores get their default warehouse; products keep the SKU
+    /// registry (run it as a task).
     pub consumer: Consumer,
     /// The database.
     pub db: Db,
@@ -47,7 +49,10 @@ impl Service {
         db.migrate(&MIGRATIONS_SQLITE, &MIGRATIONS_POSTGRES).await?;
         let relay = Relay::new(db.clone(), bus.clone());
         let grpc = WmsGrpc::new(store::Repo::new(db.clone()), relay.clone());
-        let consumer = Consumer::new(db.clone(), bus, "wms-stores", "stores.store.>", Arc::new(NewStores));
+        let consumer = Consumer::new(db.clone(), bus, "wms")
+            .on::<StoreCreated, _>(NewStores)
+            .on::<bo_proto::events::v1::ProductSaved, _>(registry::Registry)
+            .on::<bo_proto::events::v1::ProductsDeleted, _>(registry::Registry);
         Ok(Service { grpc, relay, consumer, db })
     }
 
@@ -61,13 +66,29 @@ impl Service {
 struct NewStores;
 
 #[async_trait]
-impl Handler for NewStores {
-    async fn handle(&self, tx: &mut Tx, event: &Envelope) -> anyhow::Result<()> {
-        if event.r#type == "stores.store.created" {
-            let created = StoreCreated::decode(event.payload.as_slice())?;
-            let store_id = created.store.map(|s| s.id).unwrap_or(event.store_id);
-            store::Repo::ensure_default_warehouse(tx, store_id, DEFAULT_WAREHOUSE_NAME).await?;
-        }
+impl On<StoreCreated> for NewStores {
+    async fn on(&self, tx: &mut Tx, _meta: &Meta, event: StoreCreated) -> anyhow::Result<()> {
+        store::Repo::ensure_default_warehouse(tx, event.store_id, DEFAULT_WAREHOUSE_NAME).await?;
         Ok(())
+    }
+}
+
+/// The wms module.
+pub struct WmsModule;
+
+#[async_trait]
+impl Module for WmsModule {
+    fn name(&self) -> &'static str {
+        "wms"
+    }
+
+    async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
+        let db = ctx.db()?;
+        let svc = Service::open(db.clone(), ctx.bus.clone()).await?;
+        ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
+        ctx.spawn("consumer", svc.consumer.clone().run(ctx.cancel.clone()));
+        ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db, "wms", ctx.cancel.clone()));
+        ctx.serve(svc.server());
+        Ok(Started::default())
     }
 }

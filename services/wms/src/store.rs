@@ -149,10 +149,14 @@ impl Repo {
             };
             outbox::enqueue(
                 tx,
-                "wms.warehouse.created",
                 store_id,
                 0,
-                &ev::WarehouseCreated { warehouse: Some(w.to_proto()) },
+                &ev::WarehouseCreated {
+                    warehouse_id: w.id,
+                    name: w.name.clone(),
+                    code: w.code.clone(),
+                    is_default: true,
+                },
             )
             .await?;
         }
@@ -186,6 +190,7 @@ impl Repo {
             let lines = self.reserved_lines(who.store_id, reference).await?;
             return Ok((lines, true));
         }
+        crate::registry::check(&mut tx, who.store_id, &lines.iter().map(|l| l.sku_id).collect::<Vec<_>>()).await?;
         let now = now_ms();
         let mut levels = Vec::new();
         for (i, l) in lines.iter().enumerate() {
@@ -298,9 +303,12 @@ impl Repo {
             let skus: Vec<i64> = lines.iter().map(|l| l.sku_id).collect();
             return Ok((self.levels(who.store_id, &skus, 0).await?, true));
         }
-        let mut levels = Vec::new();
         for l in lines {
             check_warehouse(&mut tx, who.store_id, l.warehouse_id).await?;
+        }
+        crate::registry::check(&mut tx, who.store_id, &lines.iter().map(|l| l.sku_id).collect::<Vec<_>>()).await?;
+        let mut levels = Vec::new();
+        for l in lines {
             add_on_hand(&mut tx, who.store_id, l.warehouse_id, l.sku_id, l.quantity).await?;
             levels.push(
                 record(&mut tx, who, l.warehouse_id, l.sku_id, kind::RECEIVE, l.quantity, 0, "", reference).await?,
@@ -327,6 +335,7 @@ impl Repo {
             return Ok((level, true));
         }
         check_warehouse(&mut tx, who.store_id, warehouse_id).await?;
+        crate::registry::check(&mut tx, who.store_id, &[sku_id]).await?;
         if delta > 0 {
             add_on_hand(&mut tx, who.store_id, warehouse_id, sku_id, delta).await?;
         } else {
@@ -475,13 +484,22 @@ async fn record(
         actor_user_id: who.user_id,
         created_at: now,
     };
-    outbox::enqueue(
-        tx,
-        "wms.stock.moved",
-        who.store_id,
-        who.user_id,
-        &ev::StockMoved { level: Some(level), movement: Some(movement.to_proto()) },
-    )
-    .await?;
+    let event = ev::StockMoved {
+        level: Some(ev::StockLevel {
+            warehouse_id: level.warehouse_id,
+            sku_id: level.sku_id,
+            on_hand: level.on_hand,
+            reserved: level.reserved,
+            preorder: level.preorder,
+        }),
+        movement: Some(ev::StockMovement {
+            id: movement.id,
+            kind: movement.kind.clone(),
+            on_hand_delta: movement.on_hand_delta,
+            reserved_delta: movement.reserved_delta,
+            reference: movement.reference.clone(),
+        }),
+    };
+    outbox::enqueue(tx, who.store_id, who.user_id, &event).await?;
     Ok(level)
 }

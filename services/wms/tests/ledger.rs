@@ -2,14 +2,15 @@
 //! PostgreSQL: it cannot be oversold, every command is idempotent, and stock never drops
 //! below what is reserved.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use bo_kit::bus::inproc::InProcBus;
 use bo_kit::db::Db;
 use bo_kit::grpc::CallCtx;
+use bo_kit::inbox::{Meta, On};
+use bo_proto::events::v1::{ProductSaved, ProductsDeleted, SkuSnapshot};
 use bo_proto::wms::v1 as pb;
 use bo_proto::wms::v1::wms_service_server::WmsService;
+use bo_wms::registry::Registry;
 use bo_wms::store::Repo;
 use bo_wms::Service;
 use tokio_util::sync::CancellationToken;
@@ -17,12 +18,27 @@ use tokio_util::sync::CancellationToken;
 const STORE: i64 = 1;
 
 async fn setup(db: &Db) -> (Service, i64) {
-    let s = Service::open(db.clone(), Arc::new(InProcBus::new("backoffice"))).await.unwrap();
+    let s = Service::open(db.clone(), bo_kit::testing::bus().await).await.unwrap();
     let mut tx = db.begin().await.unwrap();
     Repo::ensure_default_warehouse(&mut tx, STORE, "คลังหลัก").await.unwrap();
+    // The SKUs the tests use, as the catalog's events would have announced them.
+    let saved = ProductSaved {
+        product_id: 1,
+        skus: [3, 5, 7, 42]
+            .iter()
+            .map(|id| SkuSnapshot { id: *id, code: format!("S-{id}"), ..Default::default() })
+            .collect(),
+        version: 1,
+        ..Default::default()
+    };
+    Registry.on(&mut tx, &meta(STORE, 1), saved).await.unwrap();
     tx.commit().await.unwrap();
     let w = s.grpc.list_warehouses(ctx().request(pb::ListWarehousesRequest {})).await.unwrap().into_inner();
     (s, w.warehouses[0].id)
+}
+
+fn meta(store_id: i64, occur_ms: i64) -> Meta {
+    Meta { event_id: String::new(), store_id, actor_user_id: 0, occur_ms }
 }
 
 fn ctx() -> CallCtx {
@@ -181,7 +197,7 @@ async fn stock_never_goes_below_what_is_reserved(db: Db) {
 }
 
 async fn new_stores_get_a_default_warehouse(db: Db) {
-    let bus = Arc::new(InProcBus::new("backoffice"));
+    let bus = bo_kit::testing::bus().await;
     let s = Service::open(db.clone(), bus.clone()).await.unwrap();
     let stop = CancellationToken::new();
     tokio::spawn(s.consumer.clone().run(stop.clone()));
@@ -189,14 +205,9 @@ async fn new_stores_get_a_default_warehouse(db: Db) {
     let mut tx = db.begin().await.unwrap();
     bo_kit::outbox::enqueue(
         &mut tx,
-        "stores.store.created",
         77,
         1,
-        &bo_proto::events::v1::StoreCreated {
-            store: Some(bo_proto::stores::v1::Store {
-                id: 77, name: "ร้านใหม่".into(), ..Default::default()
-            }),
-        },
+        &bo_proto::events::v1::StoreCreated { store_id: 77, name: "ร้านใหม่".into(), owner_user_id: 1 },
     )
     .await
     .unwrap();
@@ -218,6 +229,68 @@ async fn new_stores_get_a_default_warehouse(db: Db) {
     assert_eq!(found[0].name, bo_wms::DEFAULT_WAREHOUSE_NAME);
 }
 
+async fn stock_commands_name_only_known_skus_of_their_store(db: Db) {
+    let (s, w) = setup(&db).await;
+    let adjust = |sku: i64, reference: &str| pb::AdjustRequest {
+        reference: reference.into(),
+        warehouse_id: w,
+        sku_id: sku,
+        delta: 1,
+        reason: "นับสต๊อก".into(),
+    };
+    let code = |e: tonic::Status| bo_kit::Error::from(e).code.to_string();
+    // Unknown, and another store's.
+    let e = s.grpc.adjust(ctx().request(adjust(99, "a-1"))).await.unwrap_err();
+    assert_eq!(code(e), "sku_not_found");
+    let mut tx = db.begin().await.unwrap();
+    let other = ProductSaved {
+        product_id: 2,
+        skus: vec![SkuSnapshot { id: 99, ..Default::default() }],
+        version: 5,
+        ..Default::default()
+    };
+    Registry.on(&mut tx, &meta(STORE + 1, 5), other).await.unwrap();
+    tx.commit().await.unwrap();
+    let e = s.grpc.adjust(ctx().request(adjust(99, "a-2"))).await.unwrap_err();
+    assert_eq!(code(e), "sku_not_found");
+    let e = s
+        .grpc
+        .reserve(
+            ctx().request(pb::ReserveRequest { reference: "o-x".into(), lines: vec![line(w, 3, 1), line(w, 99, 1)] }),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(code(e), "sku_not_found", "one unknown SKU refuses the whole command");
+
+    // A SKU dropped from its product goes; an older event does not bring it back.
+    let mut tx = db.begin().await.unwrap();
+    let newer = ProductSaved {
+        product_id: 1,
+        skus: [5, 7, 42].iter().map(|id| SkuSnapshot { id: *id, ..Default::default() }).collect(),
+        version: 10,
+        ..Default::default()
+    };
+    Registry.on(&mut tx, &meta(STORE, 10), newer).await.unwrap();
+    let stale = ProductSaved {
+        product_id: 1,
+        skus: vec![SkuSnapshot { id: 3, ..Default::default() }],
+        version: 2,
+        ..Default::default()
+    };
+    Registry.on(&mut tx, &meta(STORE, 2), stale).await.unwrap();
+    tx.commit().await.unwrap();
+    let e = s.grpc.adjust(ctx().request(adjust(3, "a-3"))).await.unwrap_err();
+    assert_eq!(code(e), "sku_not_found");
+    assert!(s.grpc.adjust(ctx().request(adjust(5, "a-4"))).await.is_ok());
+
+    // A deleted product's SKUs go.
+    let mut tx = db.begin().await.unwrap();
+    Registry.on(&mut tx, &meta(STORE, 20), ProductsDeleted { product_ids: vec![1] }).await.unwrap();
+    tx.commit().await.unwrap();
+    let e = s.grpc.adjust(ctx().request(adjust(5, "a-5"))).await.unwrap_err();
+    assert_eq!(code(e), "sku_not_found");
+}
+
 macro_rules! on_both_databases {
     ($($name:ident),*) => {
         mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
@@ -234,7 +307,8 @@ on_both_databases!(
     lines_of_one_sku_are_judged_on_their_sum,
     every_command_acts_once_per_reference,
     stock_never_goes_below_what_is_reserved,
-    new_stores_get_a_default_warehouse
+    new_stores_get_a_default_warehouse,
+    stock_commands_name_only_known_skus_of_their_store
 );
 
 #[tokio::test]

@@ -1,9 +1,9 @@
 //! The event bus: one interface, two implementations. [`nats::NatsBus`] is JetStream
 //! (stream created if missing, durable pull consumers, explicit ack, `Nats-Msg-Id`
-//! de-duplication); [`inproc::InProcBus`] gives the same guarantees inside one process for
-//! the embedded `all` target.
+//! de-duplication); [`log::LogBus`] gives the same guarantees inside one process for the
+//! embedded `all` target, on a SQLite log file that survives a crash.
 
-pub mod inproc;
+pub mod log;
 pub mod nats;
 
 use std::sync::Arc;
@@ -53,9 +53,9 @@ impl Delivery {
     pub async fn ack(self) -> anyhow::Result<()> {
         self.acker.ack().await
     }
-    /// Not handled: deliver again soon.
-    pub async fn nak(self) -> anyhow::Result<()> {
-        self.acker.nak().await
+    /// Not handled: deliver again after `delay`.
+    pub async fn nak(self, delay: Duration) -> anyhow::Result<()> {
+        self.acker.nak(delay).await
     }
 }
 
@@ -64,8 +64,8 @@ impl Delivery {
 pub trait Acker: Send + Sync {
     /// Positive acknowledgement.
     async fn ack(&self) -> anyhow::Result<()>;
-    /// Negative acknowledgement: redeliver.
-    async fn nak(&self) -> anyhow::Result<()>;
+    /// Negative acknowledgement: redeliver after `delay`.
+    async fn nak(&self, delay: Duration) -> anyhow::Result<()>;
 }
 
 /// A durable consumer's stream of deliveries.

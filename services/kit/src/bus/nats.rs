@@ -125,7 +125,7 @@ impl Acker for NatsAcker {
         self.msg.double_ack().await.map_err(|e| anyhow::anyhow!("ack: {e}"))
     }
 
-    async fn nak(&self) -> anyhow::Result<()> {
-        self.msg.ack_with(AckKind::Nak(Some(Duration::from_millis(200)))).await.map_err(|e| anyhow::anyhow!("nak: {e}"))
+    async fn nak(&self, delay: Duration) -> anyhow::Result<()> {
+        self.msg.ack_with(AckKind::Nak(Some(delay))).await.map_err(|e| anyhow::anyhow!("nak: {e}"))
     }
 }

@@ -1,0 +1,88 @@
+//! The gateway as a module: it reaches every service through the process's clients and
+//! serves `/api` and the admin app.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use async_trait::async_trait;
+use bo_kit::module::{Context, Module, SharedModule, Started};
+use serde::{Deserialize, Serialize};
+
+use crate::auth::{self, Keys, LoginLimiter, SessionCache};
+use crate::config::{AuthConfig, MaintenanceConfig};
+use crate::state::{AppState, Inner};
+
+/// The gateway module, calling every service module it is given.
+pub struct GatewayModule {
+    services: Vec<&'static str>,
+}
+
+impl GatewayModule {
+    /// A gateway in front of `services`.
+    pub fn new(services: Vec<&'static str>) -> Self {
+        Self { services }
+    }
+}
+
+/// The shared `http` section, as the gateway reads it.
+#[derive(Debug, Clone, Serialize, Deserialize, Default)]
+#[serde(default)]
+struct Http {
+    static_dir: Option<PathBuf>,
+}
+
+/// Every module of the product: the services, then the gateway in front of them.
+pub fn with_gateway(services: Vec<SharedModule>) -> Vec<SharedModule> {
+    let names: Vec<&'static str> = services.iter().map(|m| m.name()).collect();
+    let mut all = services;
+    all.push(std::sync::Arc::new(GatewayModule::new(names)));
+    all
+}
+
+#[async_trait]
+impl Module for GatewayModule {
+    fn name(&self) -> &'static str {
+        "gateway"
+    }
+
+    fn needs(&self) -> Vec<&'static str> {
+        self.services.clone()
+    }
+
+    fn has_database(&self) -> bool {
+        false
+    }
+
+    async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
+        // Every service must be reachable: in this process, or at a configured address.
+        let clients = ctx.clients();
+        for s in &self.services {
+            clients.channel(s)?;
+        }
+        let auth_cfg: AuthConfig = ctx.shared("auth")?;
+        let secret = if !auth_cfg.jwt_secret.is_empty() {
+            auth_cfg.jwt_secret.expose().as_bytes().to_vec()
+        } else {
+            anyhow::ensure!(
+                ctx.embedded,
+                "auth.jwt_secret (BO_AUTH__JWT_SECRET) is required for a gateway outside the embedded target"
+            );
+            auth::load_or_create_key(&ctx.data_dir)?
+        };
+        let maintenance: MaintenanceConfig = ctx.shared("maintenance")?;
+        let state = AppState::new(Inner {
+            clients,
+            keys: Keys::new(&secret, auth_cfg.token_ttl_minutes)?,
+            sessions: SessionCache::new(Duration::from_secs(15)),
+            limiter: LoginLimiter::new(auth_cfg.login_attempts_per_minute),
+            maintenance: maintenance.enabled,
+        });
+        let mut router = axum::Router::new().nest("/api", crate::routes::api_router(state));
+        let dir = ctx.shared::<Http>("http")?.static_dir.unwrap_or_else(|| PathBuf::from("frontend/dist"));
+        match crate::static_app::router(&dir) {
+            Some(app) => router = router.merge(app),
+            None => tracing::warn!(dir = %dir.display(), "the admin app is not built; serving the API only"),
+        }
+        Ok(Started { http: Some(router) })
+    }
+}

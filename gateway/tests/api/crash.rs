@@ -1,0 +1,369 @@
+//! `kill -9` while writes flow: stores are opened (each must get its default warehouse
+//! from an event) and stock is adjusted (the products service's inventory view must follow
+//! the ledger from events). After a restart, every acknowledged write has its
+//! consequences. Embedded (SQLite and the log bus) with ten seeds; distributed (services
+//! killed, PostgreSQL and NATS running on) when configured.
+
+use std::process::Stdio;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bo_kit::testing::{self, Backend};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+use tokio::process::{Child, Command};
+
+const SECRET: &str = "a-shared-secret-of-at-least-32-bytes!";
+
+/// A small deterministic generator, so a failing seed can be run again.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, bound: u64) -> u64 {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (self.0 >> 33) % bound.max(1)
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// How to start the processes of one stack.
+struct Stack {
+    dir: tempfile::TempDir,
+    env: Vec<(String, String)>,
+    http: u16,
+    /// The distributed stack's services process, killed instead of the gateway.
+    services_http: Option<u16>,
+    _pg: Vec<testing::PgGuard>,
+}
+
+impl Stack {
+    fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_backoffice"));
+        cmd.args(args)
+            .current_dir(self.dir.path())
+            .env("BO_DATA_DIR", self.dir.path())
+            .env("RUST_LOG", "error")
+            .env("BO_DEMO__CATALOG", "false")
+            .env("BO_AUTH__LOGIN_ATTEMPTS_PER_MINUTE", "100000")
+            .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true);
+        cmd
+    }
+
+    /// Starts the process that gets killed (all, or the services).
+    fn start_victim(&self) -> Child {
+        match self.services_http {
+            None => self
+                .command(&["--target", "all"])
+                .env("BO_HTTP__ADDR", format!("127.0.0.1:{}", self.http))
+                .spawn()
+                .unwrap(),
+            Some(port) => self
+                .command(&["--target", "stores,wms,products"])
+                .env("BO_HTTP__ADDR", format!("127.0.0.1:{port}"))
+                .spawn()
+                .unwrap(),
+        }
+    }
+
+    fn victim_ready_url(&self) -> String {
+        format!("http://127.0.0.1:{}/readyz", self.services_http.unwrap_or(self.http))
+    }
+}
+
+async fn wait_ready(client: &reqwest::Client, url: &str, child: &mut Child) {
+    for _ in 0..600 {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("process exited early: {status}");
+        }
+        if let Ok(r) = client.get(url).send().await {
+            if r.status() == StatusCode::OK {
+                return;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{url} never became ready");
+}
+
+async fn sign_in(client: &reqwest::Client, api: &str, email: &str, password: &str, store: i64) -> String {
+    let v: Value = client
+        .post(format!("{api}/auth/login"))
+        .json(&json!({"email": email, "password": password}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let user = v["token"].as_str().unwrap_or_else(|| panic!("signed in as {email}: {v}")).to_string();
+    let v: Value = client
+        .post(format!("{api}/stores/auth/token"))
+        .bearer_auth(&user)
+        .json(&json!({"id": store}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    v["token"].as_str().unwrap().to_string()
+}
+
+/// Opens a store with the admin command; its id when the command succeeded.
+async fn open_store(stack: &Stack, n: usize) -> Option<i64> {
+    let out = stack
+        .command(&["admin", "create-owner", "--email", &format!("crash{n}@example.com"), "--store-name", "ร้านทดสอบ"])
+        .env("BO_OWNER_PASSWORD", "crash-password")
+        .stdout(Stdio::piped())
+        .output()
+        .await
+        .ok()?;
+    if !out.status.success() {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    text.split("store id ").nth(1)?.trim_end_matches(|c: char| !c.is_ascii_digit()).parse().ok()
+}
+
+async fn eventually<F: Fn(&Value) -> bool>(client: &reqwest::Client, url: &str, token: &str, ok: F) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..300 {
+        if let Ok(r) = client.get(url).bearer_auth(token).send().await {
+            if r.status() == StatusCode::OK {
+                last = r.json().await.unwrap_or(Value::Null);
+                if ok(&last) {
+                    return last;
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{url} never became as expected; last answer {last}");
+}
+
+async fn crash_and_recover(stack: Stack, seed: u64) {
+    let mut rng = Lcg(seed);
+    let client = reqwest::Client::new();
+    let api = format!("http://127.0.0.1:{}/api", stack.http);
+    let mut victim = stack.start_victim();
+    wait_ready(&client, &stack.victim_ready_url(), &mut victim).await;
+    let mut gateway = match stack.services_http {
+        Some(_) => {
+            let mut g = stack
+                .command(&["--target", "gateway"])
+                .env("BO_HTTP__ADDR", format!("127.0.0.1:{}", stack.http))
+                .spawn()
+                .unwrap();
+            wait_ready(&client, &format!("http://127.0.0.1:{}/readyz", stack.http), &mut g).await;
+            Some(g)
+        }
+        None => None,
+    };
+    let first = open_store(&stack, 0).await.expect("the first store opens");
+    let owner = sign_in(&client, &api, "crash0@example.com", "crash-password", first).await;
+    let warehouse = eventually(&client, &format!("{api}/wms/warehouses"), &owner, |v| v["total"] == 1).await["data"][0]
+        ["id"]
+        .as_i64()
+        .unwrap();
+    // Three products whose SKUs the stock ledger knows of.
+    let mut skus = Vec::new();
+    for i in 0..3 {
+        let body = json!({"name": format!("สินค้า {i}"), "short_description": "ทดสอบ", "code": format!("C-{i}"),
+            "category_id": 1, "price": "10.00", "cost": "5.00", "tags": ["t"], "skus": [{}]});
+        let p: Value = client
+            .post(format!("{api}/products"))
+            .bearer_auth(&owner)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        skus.push(p["skus"][0]["id"].as_i64().unwrap());
+    }
+    for sku in &skus {
+        let adjust = json!({"warehouse_id": warehouse, "sku_id": sku, "quantity": 1, "reason": "เริ่มต้น"});
+        for _ in 0..100 {
+            let r =
+                client.post(format!("{api}/wms/goods-adjust")).bearer_auth(&owner).json(&adjust).send().await.unwrap();
+            if r.status() == StatusCode::CREATED {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    // Writes flow from two writers until the kill.
+    let stop = Arc::new(AtomicBool::new(false));
+    let stores_opened = Arc::new(Mutex::new(Vec::new()));
+    let adjusted = Arc::new(Mutex::new(0usize));
+    let stack = Arc::new(stack);
+    let opener = {
+        let (stop, opened, stack) = (stop.clone(), stores_opened.clone(), stack.clone());
+        tokio::spawn(async move {
+            let mut n = 1;
+            while !stop.load(Ordering::SeqCst) {
+                if let Some(id) = open_store(&stack, n).await {
+                    opened.lock().unwrap().push((n, id));
+                }
+                n += 1;
+            }
+        })
+    };
+    let adjuster = {
+        let (stop, adjusted, client, api, owner, skus) =
+            (stop.clone(), adjusted.clone(), client.clone(), api.clone(), owner.clone(), skus.clone());
+        tokio::spawn(async move {
+            let mut i = 0usize;
+            while !stop.load(Ordering::SeqCst) {
+                let adjust = json!({"warehouse_id": warehouse, "sku_id": skus[i % skus.len()], "quantity": 1, "reason": "รับเพิ่ม"});
+                let sent = client
+                    .post(format!("{api}/wms/goods-adjust"))
+                    .bearer_auth(&owner)
+                    .header("Idempotency-Key", format!("crash-{seed}-{i}"))
+                    .json(&adjust)
+                    .send()
+                    .await;
+                if sent.is_ok_and(|r| r.status() == StatusCode::CREATED) {
+                    *adjusted.lock().unwrap() += 1;
+                }
+                i += 1;
+            }
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(300 + rng.next(2200))).await;
+    victim.start_kill().unwrap();
+    let _ = victim.wait().await;
+    stop.store(true, Ordering::SeqCst);
+    let _ = opener.await;
+    let _ = adjuster.await;
+
+    // Restart and check every acknowledged write's consequences.
+    let mut victim = stack.start_victim();
+    wait_ready(&client, &stack.victim_ready_url(), &mut victim).await;
+    let opened = stores_opened.lock().unwrap().clone();
+    for (n, store) in &opened {
+        let t = sign_in(&client, &api, &format!("crash{n}@example.com"), "crash-password", *store).await;
+        eventually(&client, &format!("{api}/wms/warehouses"), &t, |v| {
+            v["total"] == 1 && v["data"][0]["is_default"] == true
+        })
+        .await;
+    }
+    let acknowledged = *adjusted.lock().unwrap();
+    // The ledger holds at least every acknowledged unit (a write may commit and lose its answer).
+    let ledger: i64 = {
+        let moves: Value = client
+            .get(format!("{api}/products/sku-inventories/moving-transactions?limit=-1"))
+            .bearer_auth(&owner)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        moves["data"].as_array().unwrap().iter().map(|m| m["quantity"].as_i64().unwrap()).sum()
+    };
+    assert!(ledger >= (acknowledged + skus.len()) as i64, "ledger {ledger}, acknowledged {acknowledged}");
+    // The inventory view equals the ledger, SKU by SKU.
+    let mut per_sku = std::collections::HashMap::new();
+    for sku in &skus {
+        let moves: Value = client
+            .get(format!("{api}/products/sku-inventories/moving-transactions?limit=-1&sku-id={sku}"))
+            .bearer_auth(&owner)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        per_sku.insert(
+            *sku,
+            moves["data"].as_array().unwrap().iter().map(|m| m["quantity"].as_i64().unwrap()).sum::<i64>(),
+        );
+    }
+    eventually(&client, &format!("{api}/products/sku-inventories?limit=-1"), &owner, |v| {
+        v["data"].as_array().is_some_and(|rows| {
+            per_sku.iter().all(|(sku, on_hand)| {
+                rows.iter().any(|r| r["sku_id"] == *sku && r["inventory"]["quantity"].as_i64() == Some(*on_hand))
+            })
+        })
+    })
+    .await;
+    eprintln!(
+        "seed {seed}: {} stores and {acknowledged} adjustments acknowledged before the kill; all kept",
+        opened.len()
+    );
+    let _ = victim.start_kill();
+    if let Some(g) = gateway.as_mut() {
+        let _ = g.start_kill();
+    }
+}
+
+fn embedded() -> Stack {
+    Stack {
+        dir: tempfile::tempdir().unwrap(),
+        env: Vec::new(),
+        http: free_port(),
+        services_http: None,
+        _pg: Vec::new(),
+    }
+}
+
+macro_rules! seeds {
+    ($($name:ident = $seed:literal),* $(,)?) => {
+        $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $name() {
+            crash_and_recover(embedded(), $seed).await;
+        })*
+    };
+}
+
+seeds!(
+    kill_all_seed_1 = 1,
+    kill_all_seed_2 = 2,
+    kill_all_seed_3 = 3,
+    kill_all_seed_4 = 4,
+    kill_all_seed_5 = 5,
+    kill_all_seed_6 = 6,
+    kill_all_seed_7 = 7,
+    kill_all_seed_8 = 8,
+    kill_all_seed_9 = 9,
+    kill_all_seed_10 = 10,
+);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_the_services_while_nats_runs_on() {
+    let Some(nats) = testing::backend_url(Backend::Nats) else { return };
+    let mut env = vec![
+        ("BO_BUS__NATS_URL".to_string(), nats),
+        ("BO_BUS__PREFIX".to_string(), testing::unique_prefix()),
+        ("BO_AUTH__JWT_SECRET".to_string(), SECRET.to_string()),
+    ];
+    let mut guards = Vec::new();
+    for svc in ["stores", "wms", "products"] {
+        let Some((url, guard)) = testing::postgres_url().await else { return };
+        env.push((format!("BO_SERVICES__{}__DATABASE_URL", svc.to_uppercase()), url));
+        guards.push(guard);
+    }
+    let grpc = free_port();
+    env.push(("BO_GRPC__ADDR".into(), format!("127.0.0.1:{grpc}")));
+    for svc in ["STORES", "WMS", "PRODUCTS"] {
+        env.push((format!("BO_SERVICES__{svc}__ADDR"), format!("http://127.0.0.1:{grpc}")));
+    }
+    let stack = Stack {
+        dir: tempfile::tempdir().unwrap(),
+        env,
+        http: free_port(),
+        services_http: Some(free_port()),
+        _pg: guards,
+    };
+    crash_and_recover(stack, 42).await;
+}

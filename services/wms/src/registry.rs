@@ -1,0 +1,86 @@
+//! The SKU registry: which SKUs exist and in which store, kept from the products service's
+//! `products.product.saved` and `products.product.deleted` events. Stock commands check
+//! their SKUs here, so wms answers from its own knowledge without asking products.
+
+use std::collections::BTreeSet;
+
+use async_trait::async_trait;
+use bo_kit::db::Tx;
+use bo_kit::inbox::{Meta, On};
+use bo_kit::{Error, Result};
+use bo_proto::events::v1::{ProductSaved, ProductsDeleted};
+
+/// The registry's event handlers.
+pub struct Registry;
+
+#[async_trait]
+impl On<ProductSaved> for Registry {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, e: ProductSaved) -> anyhow::Result<()> {
+        let version = if e.version > 0 { e.version } else { meta.occur_ms };
+        for s in &e.skus {
+            sqlx::query(
+                "INSERT INTO skus (sku_id, store_id, product_id, code, deleted, version) VALUES ($1, $2, $3, $4, 0, $5) \
+                 ON CONFLICT (sku_id) DO UPDATE SET product_id = excluded.product_id, code = excluded.code, \
+                 deleted = 0, version = excluded.version \
+                 WHERE skus.store_id = excluded.store_id AND skus.version <= excluded.version",
+            )
+            .bind(s.id)
+            .bind(meta.store_id)
+            .bind(e.product_id)
+            .bind(&s.code)
+            .bind(version)
+            .execute(&mut **tx)
+            .await?;
+        }
+        // SKUs the product no longer has are gone.
+        let keep: Vec<String> = e.skus.iter().map(|s| s.id.to_string()).collect();
+        let not_kept = if keep.is_empty() { String::new() } else { format!("AND sku_id NOT IN ({})", keep.join(", ")) };
+        sqlx::query(&format!(
+            "UPDATE skus SET deleted = 1, version = $1 WHERE store_id = $2 AND product_id = $3 AND version <= $1 {not_kept}"
+        ))
+        .bind(version)
+        .bind(meta.store_id)
+        .bind(e.product_id)
+        .execute(&mut **tx)
+        .await?;
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl On<ProductsDeleted> for Registry {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, e: ProductsDeleted) -> anyhow::Result<()> {
+        for id in &e.product_ids {
+            sqlx::query(
+                "UPDATE skus SET deleted = 1, version = $1 WHERE store_id = $2 AND product_id = $3 AND version <= $1",
+            )
+            .bind(meta.occur_ms)
+            .bind(meta.store_id)
+            .bind(id)
+            .execute(&mut **tx)
+            .await?;
+        }
+        Ok(())
+    }
+}
+
+/// Refuses unless every SKU of `sku_ids` exists in the store (`sku_not_found`).
+pub async fn check(tx: &mut Tx, store_id: i64, sku_ids: &[i64]) -> Result<()> {
+    let wanted: BTreeSet<i64> = sku_ids.iter().copied().collect();
+    if wanted.iter().any(|id| *id <= 0) {
+        return Err(Error::not_found("sku_not_found"));
+    }
+    // Ids are integers, so they can be inlined safely.
+    let list = wanted.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    let known: i64 = sqlx::query_scalar(&format!(
+        "SELECT COUNT(*) FROM skus WHERE store_id = $1 AND deleted = 0 AND sku_id IN ({list})"
+    ))
+    .bind(store_id)
+    .fetch_one(&mut **tx)
+    .await?;
+    if known as usize == wanted.len() {
+        Ok(())
+    } else {
+        Err(Error::not_found("sku_not_found"))
+    }
+}
