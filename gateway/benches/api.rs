@@ -195,7 +195,8 @@ async fn measure(label: &str, t: Target) {
     // Reservations: one SKU with plenty of stock, a new reference per call.
     let channel = grpc::remote(&t.grpc).unwrap();
     let mut wms = WmsServiceClient::new(channel.clone());
-    let ctx = CallCtx::new(t.store_id, t.user_id);
+    // The store token, as the gateway forwards it.
+    let ctx = CallCtx::with_token(t.store_id, t.user_id, t.token.clone());
     let mut warehouse = 0;
     for _ in 0..100 {
         if let Some(w) = wms
@@ -229,13 +230,11 @@ async fn measure(label: &str, t: Target) {
     .unwrap();
     let reserve = move |c: usize, i: usize| {
         let mut wms = WmsServiceClient::new(channel.clone());
-        async move {
-            let req = ctx.request(wpb::ReserveRequest {
-                reference: format!("bench-{c}-{i}"),
-                lines: vec![wpb::StockLine { warehouse_id: warehouse, sku_id: sku, quantity: 1 }],
-            });
-            wms.reserve(req).await.is_ok()
-        }
+        let req = ctx.request(wpb::ReserveRequest {
+            reference: format!("bench-{c}-{i}"),
+            lines: vec![wpb::StockLine { warehouse_id: warehouse, sku_id: sku, quantity: 1 }],
+        });
+        async move { wms.reserve(req).await.is_ok() }
     };
     println!("{}", run(reserve).await.line("wms Reserve (gRPC, 1 unit)"));
 }
@@ -266,7 +265,7 @@ async fn embedded() {
     let (token, user_id) =
         sign_in(&api, &reqwest::Client::new(), "bench@example.com", "bench-password", store_id).await;
     measure(
-        "target=all (SQLite, in-process bus)",
+        "target=all (SQLite, log bus)",
         Target { api, grpc: format!("http://127.0.0.1:{grpc_port}"), token, store_id, user_id, settle: None },
     )
     .await;

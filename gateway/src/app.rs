@@ -117,6 +117,18 @@ pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Lau
     let addrs: HashMap<String, String> =
         cfg.services.iter().filter_map(|(k, s)| s.addr.clone().map(|a| (k.clone(), a))).collect();
     let clients = Clients::new(addrs);
+    // One key signs and checks every token: users', stores' and the services' own.
+    let secret = if !cfg.auth.jwt_secret.is_empty() {
+        cfg.auth.jwt_secret.expose().as_bytes().to_vec()
+    } else {
+        anyhow::ensure!(
+            embedded,
+            "auth.jwt_secret (BO_AUTH__JWT_SECRET) is required outside the embedded target: every process checks \
+             tokens with it"
+        );
+        crate::auth::load_or_create_key(&cfg.data_dir)?
+    };
+    let keys = Arc::new(crate::auth::Keys::new(&secret, cfg.auth.token_ttl_minutes)?);
     let mut readiness = Readiness { bus: Some(bus.clone()), ..Default::default() };
     let mut running = Vec::new();
     let grpc_routes: Arc<std::sync::Mutex<tonic::service::RoutesBuilder>> = Default::default();
@@ -144,13 +156,14 @@ pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Lau
             figment.clone(),
             cfg.data_dir.clone(),
             embedded,
+            keys.clone(),
             clients.clone(),
             module.needs(),
             grpc_routes.clone(),
         );
         let started = module.start(&ctx).await.with_context(|| format!("starting {name}"))?;
         if let Some(routes) = ctx.grpc_routes() {
-            clients.register_local(name, grpc::in_process(routes));
+            clients.register_local(name, grpc::in_process(routes, keys.clone()));
             serves_grpc = true;
         }
         if let Some(router) = started.http {
@@ -173,8 +186,9 @@ pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Lau
         grpc_addr = Some(listener.local_addr()?);
         let cancel = stop.clone();
         let routes = std::mem::take(&mut *grpc_routes.lock().unwrap_or_else(|p| p.into_inner())).routes();
+        let keys = keys.clone();
         servers.push(tokio::spawn(async move {
-            if let Err(e) = grpc::serve(routes, listener, cancel).await {
+            if let Err(e) = grpc::serve(routes, listener, cancel, keys).await {
                 tracing::error!(error = %format!("{e:#}"), "gRPC server failed");
             }
         }));
@@ -210,7 +224,12 @@ pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Lau
     }));
 
     // The demo store, on the embedded target only.
-    let demo = if embedded && cfg.demo.enabled { crate::demo::seed(&clients, &cfg.demo).await? } else { None };
+    let demo = if embedded && cfg.demo.enabled {
+        let identity = grpc::ServiceIdentity::new(keys.clone(), "demo");
+        crate::demo::seed(&clients, &identity, &cfg.demo).await?
+    } else {
+        None
+    };
 
     readiness.started.store(true, Ordering::SeqCst);
     Ok(Launched { http_addr, grpc_addr, modules: names, demo, clients, stop, servers, running, log_bus })

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use bo_kit::grpc::{CallCtx, GrpcChannel};
+use bo_kit::grpc::{CallCtx, GrpcChannel, ServiceIdentity};
 use bo_kit::module::Clients;
 use bo_products::store::{PHOTO, SIZE_CHART};
 use bo_proto::products::v1 as pb;
@@ -226,16 +226,16 @@ const ITEMS: &[Item] = &[
 /// never appears (the store itself is still usable).
 /// The demo owner, store and customers (stores service), on a first start with no users;
 /// then, in the background, the catalog and its stock.
-pub async fn seed(clients: &Clients, cfg: &DemoConfig) -> anyhow::Result<Option<DemoInfo>> {
+pub async fn seed(clients: &Clients, identity: &ServiceIdentity, cfg: &DemoConfig) -> anyhow::Result<Option<DemoInfo>> {
     let mut stores = clients.client(StoresServiceClient::new)?;
-    let created = bo_stores::demo::seed(&mut stores, &CallCtx::system(), &cfg.email, cfg.password.expose()).await?;
+    let created = bo_stores::demo::seed(&mut stores, identity, &cfg.email, cfg.password.expose()).await?;
     let Some(d) = created else {
         return Ok(Some(DemoInfo { created: false, store_id: 0 }));
     };
     if cfg.catalog {
         let products = clients.client(ProductsServiceClient::new)?;
         let wms = clients.client(WmsServiceClient::new)?;
-        tokio::spawn(catalog(products, wms, d.store_id, d.user_id));
+        tokio::spawn(catalog(products, wms, identity.acting(d.store_id, d.user_id)));
     }
     Ok(Some(DemoInfo { created: true, store_id: d.store_id }))
 }
@@ -244,10 +244,8 @@ pub async fn seed(clients: &Clients, cfg: &DemoConfig) -> anyhow::Result<Option<
 pub async fn catalog(
     mut products: ProductsServiceClient<GrpcChannel>,
     mut wms: WmsServiceClient<GrpcChannel>,
-    store_id: i64,
-    user_id: i64,
+    ctx: CallCtx,
 ) {
-    let ctx = CallCtx::system().acting(store_id, user_id);
     let mut warehouse = None;
     for _ in 0..100 {
         if let Ok(r) = wms.list_warehouses(ctx.request(wpb::ListWarehousesRequest {})).await {

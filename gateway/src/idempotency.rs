@@ -9,7 +9,6 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use bo_kit::grpc::CallCtx;
 use bo_proto::stores::v1 as pb;
 use http_body_util::BodyExt as _;
 use sha2::{Digest, Sha256};
@@ -36,7 +35,7 @@ pub async fn layer(State(state): State<AppState>, req: Request, next: Next) -> R
     };
     // Keys are per store; without a store token the key is not used (the handler
     // answers 401/403 as usual).
-    let Some(store_id) = StoreAuth::peek(&state, req.headers()) else {
+    let Some(ctx) = StoreAuth::peek(&state, req.headers()) else {
         return next.run(req).await;
     };
     let (parts, body) = req.into_parts();
@@ -45,7 +44,6 @@ pub async fn layer(State(state): State<AppState>, req: Request, next: Next) -> R
         Err(_) => return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large").into_response(),
     };
     let fingerprint = fingerprint(&parts.method, parts.uri.path_and_query().map(|p| p.as_str()).unwrap_or(""), &bytes);
-    let ctx = CallCtx::new(store_id, 0);
     let begun = state
         .stores()
         .begin_idempotent_request(ctx.request(pb::BeginIdempotentRequestRequest { key: key.clone(), fingerprint }))

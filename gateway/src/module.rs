@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use bo_kit::module::{Context, Module, SharedModule, Started};
 use serde::{Deserialize, Serialize};
 
-use crate::auth::{self, Keys, LoginLimiter, SessionCache};
+use crate::auth::{LoginLimiter, SessionCache};
 use crate::config::{AuthConfig, MaintenanceConfig};
 use crate::state::{AppState, Inner};
 
@@ -60,19 +60,11 @@ impl Module for GatewayModule {
             clients.channel(s)?;
         }
         let auth_cfg: AuthConfig = ctx.shared("auth")?;
-        let secret = if !auth_cfg.jwt_secret.is_empty() {
-            auth_cfg.jwt_secret.expose().as_bytes().to_vec()
-        } else {
-            anyhow::ensure!(
-                ctx.embedded,
-                "auth.jwt_secret (BO_AUTH__JWT_SECRET) is required for a gateway outside the embedded target"
-            );
-            auth::load_or_create_key(&ctx.data_dir)?
-        };
         let maintenance: MaintenanceConfig = ctx.shared("maintenance")?;
         let state = AppState::new(Inner {
             clients,
-            keys: Keys::new(&secret, auth_cfg.token_ttl_minutes)?,
+            keys: ctx.keys.clone(),
+            identity: ctx.identity(),
             sessions: SessionCache::new(Duration::from_secs(15)),
             limiter: LoginLimiter::new(auth_cfg.login_attempts_per_minute),
             maintenance: maintenance.enabled,

@@ -21,7 +21,9 @@ pub struct Inner {
     /// Every service, in-process or remote.
     pub clients: Clients,
     /// Token keys.
-    pub keys: Keys,
+    pub keys: Arc<Keys>,
+    /// The gateway acting on its own behalf (sign-in, session checks, public images).
+    pub identity: bo_kit::grpc::ServiceIdentity,
     /// Open sessions seen lately.
     pub sessions: SessionCache,
     /// Sign-in attempts per address.
@@ -45,6 +47,11 @@ impl Deref for AppState {
 }
 
 impl Inner {
+    /// The gateway's own call context, for calls no user token covers.
+    pub fn system(&self) -> bo_kit::grpc::CallCtx {
+        self.identity.system()
+    }
+
     /// A typed client of any service: `state.client(OrdersServiceClient::new)`. A service
     /// that runs elsewhere without a configured address answers 503.
     pub fn client<C: bo_proto::ServiceName>(&self, make: fn(GrpcChannel) -> C) -> Result<C, ApiError> {

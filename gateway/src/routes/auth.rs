@@ -62,7 +62,7 @@ async fn login(
     }
     let r = state
         .stores()
-        .authenticate(pb::AuthenticateRequest { email: input.email, password: input.password })
+        .authenticate(state.system().request(pb::AuthenticateRequest { email: input.email, password: input.password }))
         .await?
         .into_inner();
     let user = r.user.unwrap_or_default();
@@ -74,7 +74,10 @@ async fn login(
 #[utoipa::path(post, path = "/auth/logout", tag = "auth",
     responses((status = 204), (status = 401, body = ErrorBody)), security(("bearer" = [])))]
 async fn logout(State(state): State<AppState>, auth: UserAuth) -> ApiResult<StatusCode> {
-    state.stores().end_session(pb::EndSessionRequest { session_id: auth.session_id.clone() }).await?;
+    state
+        .stores()
+        .end_session(auth.ctx().request(pb::EndSessionRequest { session_id: auth.session_id.clone() }))
+        .await?;
     state.sessions.forget(&auth.session_id);
     Ok(StatusCode::NO_CONTENT)
 }
@@ -123,7 +126,7 @@ async fn store_token(
 ) -> ApiResult<Json<StoreTokenOutput>> {
     let m = state
         .stores()
-        .authorize(pb::AuthorizeRequest { user_id: auth.user_id, store_id: input.id })
+        .authorize(auth.ctx().request(pb::AuthorizeRequest { user_id: auth.user_id, store_id: input.id }))
         .await
         .map_err(|s| {
             let e = ApiError::from(s);

@@ -1227,7 +1227,11 @@ async fn photo_file(
 ) -> ApiResult<axum::response::Response> {
     let r = state
         .products()
-        .get_photo_file(pb::GetPhotoFileRequest { name: format!("{store}/{file}"), size: q.size.unwrap_or(0) })
+        .get_photo_file(
+            state
+                .system()
+                .request(pb::GetPhotoFileRequest { name: format!("{store}/{file}"), size: q.size.unwrap_or(0) }),
+        )
         .await?
         .into_inner();
     let mut res = axum::response::Response::new(axum::body::Body::from(r.data));

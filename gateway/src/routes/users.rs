@@ -93,7 +93,7 @@ async fn list_user_stores(
     }
     let r = state
         .stores()
-        .list_user_stores(pb::ListUserStoresRequest { user_id, page: Some(page.to_proto()) })
+        .list_user_stores(auth.ctx().request(pb::ListUserStoresRequest { user_id, page: Some(page.to_proto()) }))
         .await?
         .into_inner();
     Ok(Json(List::new(r.memberships.into_iter().map(UserStoreBody::from).collect(), r.page)))
@@ -107,6 +107,10 @@ async fn get_user_store(
     auth: UserAuth,
     Path(id): Path<i64>,
 ) -> ApiResult<Json<UserStoreBody>> {
-    let r = state.stores().get_user_store(pb::GetUserStoreRequest { user_id: auth.user_id, id }).await?.into_inner();
+    let r = state
+        .stores()
+        .get_user_store(auth.ctx().request(pb::GetUserStoreRequest { user_id: auth.user_id, id }))
+        .await?
+        .into_inner();
     Ok(Json(UserStoreBody::from(r.membership.unwrap_or_default())))
 }

@@ -88,6 +88,16 @@ impl TestApp {
         }
     }
 
+    /// The gRPC address, when the app serves it.
+    pub fn grpc_addr(&self) -> Option<std::net::SocketAddr> {
+        self.launched.as_ref().and_then(|l| l.grpc_addr)
+    }
+
+    /// The process's channels.
+    pub fn clients(&self) -> bo_kit::module::Clients {
+        self.launched.as_ref().expect("running").clients.clone()
+    }
+
     pub fn root(&self) -> String {
         self.base.trim_end_matches("/api").to_string()
     }

@@ -13,5 +13,6 @@ mod isolation;
 mod photos;
 mod products;
 mod settings;
+mod trust;
 mod wire;
 mod wms;

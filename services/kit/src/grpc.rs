@@ -1,14 +1,20 @@
 //! gRPC wiring. A [`GrpcChannel`] is one type for a remote connection and for an
 //! in-process tonic server, so callers never know which mode they run in. Trace context
-//! rides in the headers both ways; the store and acting user ride in metadata
-//! ([`CallCtx`]), set by the gateway from the verified token.
+//! rides in the headers both ways. Every call carries a token in `authorization` (the
+//! user's, forwarded by the gateway, or a short-lived service token), and every server,
+//! remote or in-process, checks it with the shared key before any handler runs
+//! ([`Verify`]): the store, the acting user and the permissions come from the verified
+//! token, never from bare metadata.
 
 use std::convert::Infallible;
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
 use tonic::body::Body;
 use tonic::{Request, Status};
+
+use crate::auth::{Keys, AUD_SERVICE, AUD_STORE, AUD_USER};
 use tower::util::BoxCloneSyncService;
 use tower::{Service, ServiceExt as _};
 use tracing::instrument::Instrumented;
@@ -38,8 +44,9 @@ impl std::error::Error for ChannelError {
 /// A gRPC channel: remote or in-process.
 pub type GrpcChannel = BoxCloneSyncService<http::Request<Body>, http::Response<Body>, ChannelError>;
 
-/// A channel that calls `server` (e.g. `FooServiceServer::new(impl)`) in this process.
-pub fn in_process<S>(server: S) -> GrpcChannel
+/// A channel that calls `server` (e.g. `FooServiceServer::new(impl)`) in this process,
+/// checking each call's token with `keys` as a remote server would.
+pub fn in_process<S>(server: S, keys: Arc<Keys>) -> GrpcChannel
 where
     S: Service<http::Request<Body>, Response = http::Response<Body>, Error = Infallible>
         + Clone
@@ -48,7 +55,9 @@ where
         + 'static,
     S::Future: Send + 'static,
 {
-    let svc = ServerTrace(server).map_err(|e: Infallible| -> ChannelError { match e {} }).map_request(client_request);
+    let svc = ServerTrace(Verify { inner: server, keys })
+        .map_err(|e: Infallible| -> ChannelError { match e {} })
+        .map_request(client_request);
     BoxCloneSyncService::new(svc)
 }
 
@@ -68,15 +77,18 @@ fn client_request(mut req: http::Request<Body>) -> http::Request<Body> {
     req
 }
 
-/// Serves `routes` on `listener` until `cancel`, then drains.
+/// Serves `routes` on `listener` until `cancel`, then drains. Every call's token is checked
+/// with `keys`.
 pub async fn serve(
     routes: tonic::service::Routes,
     listener: tokio::net::TcpListener,
     cancel: tokio_util::sync::CancellationToken,
+    keys: Arc<Keys>,
 ) -> anyhow::Result<()> {
     let incoming = tonic::transport::server::TcpIncoming::from(listener).with_nodelay(Some(true));
     tonic::transport::Server::builder()
         .layer(tower::layer::layer_fn(ServerTrace))
+        .layer(tower::layer::layer_fn(move |inner| Verify { inner, keys: keys.clone() }))
         .add_routes(routes)
         .serve_with_incoming_shutdown(incoming, cancel.cancelled_owned())
         .await?;
@@ -106,56 +118,160 @@ where
     }
 }
 
-/// Metadata key of the store a call acts in.
-pub const STORE_KEY: &str = "bo-store-id";
-/// Metadata key of the acting user.
-pub const USER_KEY: &str = "bo-user-id";
+/// Checks the token of every call before the service sees it, and puts the verified
+/// [`Caller`] in the request's extensions. A call with no token, a bad signature or an
+/// expired token is refused with `Unauthenticated`; a `Caller` set by the client is never
+/// trusted.
+#[derive(Clone)]
+pub struct Verify<S> {
+    inner: S,
+    keys: Arc<Keys>,
+}
 
-/// Who calls, and for which store: set by the gateway from the verified token, never from
-/// a request body.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+impl<S, B> Service<http::Request<B>> for Verify<S>
+where
+    S: Service<http::Request<B>, Response = http::Response<Body>> + Clone + Send + 'static,
+    S::Future: Send + 'static,
+    B: Send + 'static,
+{
+    type Response = http::Response<Body>;
+    type Error = S::Error;
+    type Future = std::pin::Pin<Box<dyn std::future::Future<Output = Result<Self::Response, Self::Error>> + Send>>;
+
+    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        self.inner.poll_ready(cx)
+    }
+
+    fn call(&mut self, mut req: http::Request<B>) -> Self::Future {
+        req.extensions_mut().remove::<Caller>();
+        let token = req
+            .headers()
+            .get(http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(crate::auth::bearer)
+            .map(str::to_string);
+        let caller = match token {
+            Some(t) => Caller::verify(&self.keys, &t),
+            None => Err(Status::unauthenticated("unauthenticated")),
+        };
+        match caller {
+            Ok(c) => {
+                req.extensions_mut().insert(c);
+                // The service that was polled ready is the one that is called.
+                let clone = self.inner.clone();
+                let mut inner = std::mem::replace(&mut self.inner, clone);
+                Box::pin(inner.call(req))
+            }
+            Err(status) => {
+                let mut status = status;
+                status.metadata_mut().insert(crate::error::ERROR_CODE_KEY, "unauthenticated".parse().expect("ascii"));
+                Box::pin(async move { Ok(status.into_http()) })
+            }
+        }
+    }
+}
+
+/// Who calls, as the verified token says.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Caller {
+    /// The store (0 when the token names none).
+    pub store_id: i64,
+    /// The acting user (0 for the system).
+    pub user_id: i64,
+    /// owner, admin, cashier, or `service`.
+    pub permission: String,
+    /// The role's permission keys.
+    pub perms: Vec<String>,
+    /// The token's audience: user, store or service.
+    pub audience: String,
+    /// The token itself, forwarded on calls made on the caller's behalf.
+    pub token: Arc<str>,
+}
+
+impl Caller {
+    fn verify(keys: &Keys, token: &str) -> Result<Caller, Status> {
+        let c = keys.verify(token, &[AUD_STORE, AUD_USER, AUD_SERVICE]).map_err(|e| Status::unauthenticated(e.code))?;
+        let user_id = c.sub.parse().map_err(|_| Status::unauthenticated("unauthenticated"))?;
+        Ok(Caller {
+            store_id: c.store.unwrap_or(0),
+            user_id,
+            permission: c.perm.unwrap_or_default(),
+            perms: c.perms,
+            audience: c.aud,
+            token: Arc::from(token),
+        })
+    }
+}
+
+/// The user a user-level call may act for: a user's or store's token acts only for its own
+/// user; a service (or a direct call in the same code) for the one it names.
+pub fn user_for<T>(req: &Request<T>, named: i64) -> Result<i64, Status> {
+    match req.extensions().get::<Caller>() {
+        Some(c) if c.audience == AUD_USER || c.audience == AUD_STORE => {
+            if c.user_id == named {
+                Ok(named)
+            } else {
+                Err(crate::Error::permission_denied("forbidden").into())
+            }
+        }
+        Some(_) => Ok(named),
+        None => Err(Status::unauthenticated("unauthenticated")),
+    }
+}
+
+/// Who calls, and for which store: built by the gateway from the verified token it
+/// forwards, or by a module acting on its own behalf ([`ServiceIdentity`]).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct CallCtx {
     /// The store (0 when the call is not store-scoped).
     pub store_id: i64,
     /// The acting user (0 for the system).
     pub user_id: i64,
+    token: Option<Arc<str>>,
 }
 
 impl CallCtx {
-    /// A store-scoped context.
+    /// A context without a token: only for calling a service's implementation directly in
+    /// the same code (tests, admin commands); a channel refuses it.
     pub fn new(store_id: i64, user_id: i64) -> Self {
-        Self { store_id, user_id }
+        Self { store_id, user_id, token: None }
     }
 
-    /// The system's context, for background work and start-up (no store, no user).
-    pub fn system() -> Self {
-        Self::default()
+    /// A context carrying `token` (already verified by the caller).
+    pub fn with_token(store_id: i64, user_id: i64, token: impl Into<Arc<str>>) -> Self {
+        Self { store_id, user_id, token: Some(token.into()) }
     }
 
-    /// The context of acting in `store_id` as `user_id` on the system's behalf (seeding,
-    /// consumers).
-    pub fn acting(&self, store_id: i64, user_id: i64) -> Self {
-        Self { store_id, user_id }
-    }
-
-    /// A request carrying this context.
+    /// A request carrying this context: the token in `authorization` for channels, and the
+    /// caller itself for direct calls of an implementation.
     pub fn request<T>(&self, msg: T) -> Request<T> {
         let mut req = Request::new(msg);
-        let md = req.metadata_mut();
-        if self.store_id > 0 {
-            md.insert(STORE_KEY, self.store_id.into());
+        if let Some(t) = &self.token {
+            if let Ok(v) = format!("Bearer {t}").parse() {
+                req.metadata_mut().insert("authorization", v);
+            }
         }
-        if self.user_id > 0 {
-            md.insert(USER_KEY, self.user_id.into());
-        }
+        req.extensions_mut().insert(Caller {
+            store_id: self.store_id,
+            user_id: self.user_id,
+            permission: String::new(),
+            perms: Vec::new(),
+            audience: String::new(),
+            token: self.token.clone().unwrap_or_else(|| Arc::from("")),
+        });
         req
     }
 
-    /// The context of an incoming call (zeros where absent).
+    /// The context of an incoming call, from its verified caller (zeros without one).
     pub fn of<T>(req: &Request<T>) -> CallCtx {
-        let get =
-            |k: &str| req.metadata().get(k).and_then(|v| v.to_str().ok()).and_then(|s| s.parse().ok()).unwrap_or(0);
-        CallCtx { store_id: get(STORE_KEY), user_id: get(USER_KEY) }
+        match req.extensions().get::<Caller>() {
+            Some(c) => CallCtx {
+                store_id: c.store_id,
+                user_id: c.user_id,
+                token: (!c.token.is_empty()).then(|| c.token.clone()),
+            },
+            None => CallCtx::default(),
+        }
     }
 
     /// The context of an incoming store-scoped call; refused without a store.
@@ -168,12 +284,43 @@ impl CallCtx {
     }
 }
 
+/// A module acting on its own behalf (start-up, consumers, schedulers): it signs
+/// short-lived service tokens with the shared key.
+#[derive(Clone)]
+pub struct ServiceIdentity {
+    keys: Arc<Keys>,
+    module: &'static str,
+}
+
+impl ServiceIdentity {
+    /// The identity of `module`.
+    pub fn new(keys: Arc<Keys>, module: &'static str) -> Self {
+        Self { keys, module }
+    }
+
+    /// Acting for no store and no user.
+    pub fn system(&self) -> CallCtx {
+        self.acting(0, 0)
+    }
+
+    /// Acting in `store_id` on behalf of `user_id`.
+    pub fn acting(&self, store_id: i64, user_id: i64) -> CallCtx {
+        match self.keys.service_token(self.module, store_id, user_id) {
+            Ok(t) => CallCtx::with_token(store_id, user_id, t),
+            Err(e) => {
+                tracing::error!(error = %e, "could not sign a service token");
+                CallCtx::new(store_id, user_id)
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn context_rides_in_metadata() {
+    fn direct_calls_carry_their_context() {
         let req = CallCtx::new(7, 3).request(());
         assert_eq!(CallCtx::of(&req), CallCtx::new(7, 3));
         assert_eq!(CallCtx::store_scoped(&req).unwrap().store_id, 7);

@@ -2,6 +2,7 @@
 //! bus with its outbox and inbox, gRPC wiring, errors, money, paging, ids, time and
 //! telemetry.
 
+pub mod auth;
 pub mod bus;
 pub mod config;
 pub mod db;

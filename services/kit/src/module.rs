@@ -179,6 +179,8 @@ pub struct Context {
     pub embedded: bool,
     /// Cancelled when the module stops.
     pub cancel: CancellationToken,
+    /// The shared token key: services check callers' tokens and sign their own with it.
+    pub keys: Arc<crate::auth::Keys>,
     clients: Clients,
     needs: Vec<&'static str>,
     tasks: Tasks,
@@ -197,11 +199,13 @@ impl Context {
         config: figment::Figment,
         data_dir: PathBuf,
         embedded: bool,
+        keys: Arc<crate::auth::Keys>,
         clients: Clients,
         needs: Vec<&'static str>,
         process_grpc: Arc<Mutex<tonic::service::RoutesBuilder>>,
     ) -> Self {
         Self {
+            keys,
             grpc: Mutex::new(None),
             process_grpc,
             name,
@@ -242,6 +246,11 @@ impl Context {
     /// The module's gRPC services, when it serves any (for the launcher).
     pub fn grpc_routes(&self) -> Option<tonic::service::Routes> {
         self.grpc.lock().unwrap_or_else(|p| p.into_inner()).take().map(|b| b.routes())
+    }
+
+    /// The module acting on its own behalf (consumers, schedulers, start-up).
+    pub fn identity(&self) -> crate::grpc::ServiceIdentity {
+        crate::grpc::ServiceIdentity::new(self.keys.clone(), self.name)
     }
 
     /// The module's database.
@@ -426,6 +435,7 @@ mod tests {
             figment::Figment::new(),
             PathBuf::from("."),
             true,
+            Arc::new(crate::auth::Keys::new(&[1u8; 32], 60).unwrap()),
             Clients::default(),
             vec![],
             Default::default(),

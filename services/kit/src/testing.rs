@@ -127,3 +127,13 @@ pub fn unique_prefix() -> String {
 pub async fn bus() -> crate::bus::SharedBus {
     std::sync::Arc::new(crate::bus::log::LogBus::temporary("backoffice").await.expect("a temporary bus"))
 }
+
+/// The token key of tests that call services through channels.
+pub fn keys() -> std::sync::Arc<crate::auth::Keys> {
+    std::sync::Arc::new(crate::auth::Keys::new(b"the-test-key-of-at-least-32-bytes!", 60).expect("a valid key"))
+}
+
+/// A module acting in tests with [`keys`].
+pub fn identity() -> crate::grpc::ServiceIdentity {
+    crate::grpc::ServiceIdentity::new(keys(), "test")
+}

@@ -60,8 +60,11 @@ async fn trace_context_crosses_http_grpc_and_the_bus() {
             Ok::<_, Infallible>(http::Response::new(tonic::body::Body::empty()))
         }
     });
-    let channel = bo_kit::grpc::in_process(svc);
-    channel.oneshot(http::Request::new(tonic::body::Body::empty())).instrument(request.clone()).await.unwrap();
+    let channel = bo_kit::grpc::in_process(svc, bo_kit::testing::keys());
+    let token = bo_kit::testing::keys().service_token("test", 1, 0).unwrap();
+    let mut call = http::Request::new(tonic::body::Body::empty());
+    call.headers_mut().insert(http::header::AUTHORIZATION, format!("Bearer {token}").parse().unwrap());
+    channel.oneshot(call).instrument(request.clone()).await.unwrap();
     assert_eq!(seen.lock().unwrap().unwrap(), want);
 
     // The bus, through the outbox and a relay running outside the request.

@@ -22,13 +22,17 @@ fn photo_store() -> Arc<dyn bo_products::photos::PhotoStore> {
 async fn catalog(db: &Db, bus: &bo_kit::bus::SharedBus) -> (Service, bo_wms::Service, bo_kit::testing::TestDb) {
     let wms_db = bo_kit::testing::sqlite().await;
     let wms = bo_wms::Service::open(wms_db.db.clone(), bus.clone()).await.unwrap();
-    let client = bo_proto::wms::v1::wms_service_client::WmsServiceClient::new(bo_kit::grpc::in_process(wms.server()));
+    let client = bo_proto::wms::v1::wms_service_client::WmsServiceClient::new(bo_kit::grpc::in_process(
+        wms.server(),
+        bo_kit::testing::keys(),
+    ));
     let s = Service::open(db.clone(), bus.clone(), photo_store(), Default::default(), client).await.unwrap();
     (s, wms, wms_db)
 }
 
 fn ctx() -> CallCtx {
-    CallCtx::new(1, 5)
+    // A token, as the gateway forwards one: the catalog forwards it to the stock ledger.
+    bo_kit::testing::identity().acting(1, 5)
 }
 
 fn shirt(code: &str) -> pb::Product {

@@ -1,7 +1,7 @@
 //! The demo store: on the first start of the embedded target with an empty database, an
 //! owner and a store with a few customers, so a newcomer has something to look at.
 
-use bo_kit::grpc::{CallCtx, GrpcChannel};
+use bo_kit::grpc::{GrpcChannel, ServiceIdentity};
 use bo_proto::stores::v1 as pb;
 use bo_proto::stores::v1::stores_service_client::StoresServiceClient;
 
@@ -28,12 +28,12 @@ fn addr(address: &str, sub_district: &str, district: &str, province: &str, postc
 /// Creates the demo owner and store through the stores service unless it already has users.
 pub async fn seed(
     stores: &mut StoresServiceClient<GrpcChannel>,
-    system: &CallCtx,
+    identity: &ServiceIdentity,
     email: &str,
     password: &str,
 ) -> anyhow::Result<Option<Demo>> {
     let created = stores
-        .create_owner(system.request(pb::CreateOwnerRequest {
+        .create_owner(identity.system().request(pb::CreateOwnerRequest {
             email: email.into(),
             password: password.into(),
             first_name: "สมศรี".into(),
@@ -47,7 +47,7 @@ pub async fn seed(
         return Ok(None);
     };
     let (user_id, store_id) = (user.id, store.id);
-    let ctx = system.acting(store_id, user_id);
+    let ctx = identity.acting(store_id, user_id);
     stores
         .update_store(ctx.request(pb::UpdateStoreRequest {
             address: Some("88/8 ถนนพระราม 9".into()),

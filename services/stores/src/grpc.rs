@@ -148,6 +148,7 @@ impl StoresService for StoresGrpc {
     }
 
     async fn list_user_stores(&self, req: Request<pb::ListUserStoresRequest>) -> Rpc<pb::ListUserStoresResponse> {
+        bo_kit::grpc::user_for(&req, req.get_ref().user_id)?;
         let r = req.into_inner();
         let (rows, page) = self.repo.memberships(r.user_id, convert::page_request(r.page.as_ref())).await?;
         ok(pb::ListUserStoresResponse {
@@ -157,12 +158,14 @@ impl StoresService for StoresGrpc {
     }
 
     async fn get_user_store(&self, req: Request<pb::GetUserStoreRequest>) -> Rpc<pb::GetUserStoreResponse> {
+        bo_kit::grpc::user_for(&req, req.get_ref().user_id)?;
         let r = req.into_inner();
         let m = self.repo.membership(r.user_id, r.id).await?;
         ok(pb::GetUserStoreResponse { membership: Some(convert::membership(&m)) })
     }
 
     async fn authorize(&self, req: Request<pb::AuthorizeRequest>) -> Rpc<pb::AuthorizeResponse> {
+        bo_kit::grpc::user_for(&req, req.get_ref().user_id)?;
         let r = req.into_inner();
         match self.repo.membership_in(r.user_id, r.store_id).await? {
             Some(m) if m.status == status::ACTIVE => {

@@ -256,29 +256,30 @@ async fn the_latest_safety_stock_is_the_newest_setting(db: Db) {
     let s = service(&db).await;
     let ctx = owner(&s, "a@example.com").await;
     let other = owner(&s, "b@example.com").await;
-    let latest = |c: CallCtx| {
+    let latest = |c: &CallCtx| {
         let grpc = s.grpc.clone();
-        async move { grpc.get_latest_safety_stock(c.request(pb::GetLatestSafetyStockRequest {})).await }
+        let req = c.request(pb::GetLatestSafetyStockRequest {});
+        async move { grpc.get_latest_safety_stock(req).await }
     };
-    assert_eq!(code(latest(ctx).await.unwrap_err()), "safety_stock_not_set");
+    assert_eq!(code(latest(&ctx).await.unwrap_err()), "safety_stock_not_set");
 
-    let set = |c: CallCtx, amount: &str| {
+    let set = |c: &CallCtx, amount: &str| {
         let grpc = s.grpc.clone();
         let req = c.request(pb::CreateSafetyStockHistoryRequest { amount: amount.into() });
         async move { grpc.create_safety_stock_history(req).await }
     };
-    let first = set(ctx, "10").await.unwrap().into_inner().history.unwrap();
+    let first = set(&ctx, "10").await.unwrap().into_inner().history.unwrap();
     assert_eq!((first.amount, first.created_by), (10, ctx.user_id));
-    set(ctx, "0").await.unwrap();
-    set(other, "99").await.unwrap();
-    let e = bo_kit::Error::from(set(ctx, "-3").await.unwrap_err());
+    set(&ctx, "0").await.unwrap();
+    set(&other, "99").await.unwrap();
+    let e = bo_kit::Error::from(set(&ctx, "-3").await.unwrap_err());
     assert_eq!((e.fields[0].field.as_str(), e.fields[0].code.as_str()), ("amount", "validation.quantity"));
-    let e = bo_kit::Error::from(set(ctx, " ").await.unwrap_err());
+    let e = bo_kit::Error::from(set(&ctx, " ").await.unwrap_err());
     assert_eq!(e.fields[0].code, "validation.required");
 
-    let got = latest(ctx).await.unwrap().into_inner().history.unwrap();
+    let got = latest(&ctx).await.unwrap().into_inner().history.unwrap();
     assert_eq!((got.amount, got.store_id), (0, ctx.store_id), "the newest of this store");
-    assert_eq!(latest(other).await.unwrap().into_inner().history.unwrap().amount, 99);
+    assert_eq!(latest(&other).await.unwrap().into_inner().history.unwrap().amount, 99);
     let kept: i64 = sqlx::query("SELECT COUNT(*) FROM store_safety_stock_histories WHERE store_id = $1")
         .bind(ctx.store_id)
         .fetch_one(db.pool())

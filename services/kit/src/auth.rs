@@ -1,0 +1,286 @@
+//! Tokens, shared by the gateway and every service. Signing in gives a user token (audience
+//! `backoffice-user`); exchanging it for a store gives a store token (`backoffice-store`)
+//! carrying the store, the user, the permission level and the role's permission keys; work
+//! that no request carries (consumers, schedulers, start-up) acts with a short-lived service
+//! token (`backoffice-service`). All are HS256 with one shared key, expiry, audience and
+//! issuer checked. The gateway forwards the caller's token on every gRPC call and each
+//! service checks it again ([`crate::grpc::Verify`]).
+
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+
+/// The token of an `authorization` header value: `Bearer x` in any letter case.
+pub fn bearer(value: &str) -> Option<&str> {
+    let (scheme, token) = value.trim().split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|t| !t.is_empty())
+}
+
+/// Audience of user tokens.
+pub const AUD_USER: &str = "backoffice-user";
+/// Audience of store tokens.
+pub const AUD_STORE: &str = "backoffice-store";
+/// Audience of service tokens (background work, start-up, a gateway before sign-in).
+pub const AUD_SERVICE: &str = "backoffice-service";
+const ISSUER: &str = "backoffice";
+/// Lifetime of service tokens.
+pub const SERVICE_TOKEN_SECS: i64 = 300;
+
+/// Token claims.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Claims {
+    /// The user id.
+    pub sub: String,
+    /// Audience.
+    pub aud: String,
+    /// Issuer.
+    pub iss: String,
+    /// Issued at (seconds).
+    pub iat: i64,
+    /// Expires at (seconds).
+    pub exp: i64,
+    /// Session id.
+    pub sid: String,
+    /// Store id (store tokens).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub store: Option<i64>,
+    /// owner, admin or cashier (store tokens).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perm: Option<String>,
+    /// Role id (store tokens).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<i64>,
+    /// The role's permission keys (store tokens).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub perms: Vec<String>,
+}
+
+/// Signing and checking keys.
+pub struct Keys {
+    enc: EncodingKey,
+    dec: DecodingKey,
+    ttl_secs: i64,
+}
+
+impl Keys {
+    /// Keys from an HMAC secret of at least 32 bytes.
+    pub fn new(secret: &[u8], ttl_minutes: i64) -> anyhow::Result<Keys> {
+        anyhow::ensure!(secret.len() >= 32, "auth.jwt_secret must be at least 32 bytes");
+        Ok(Keys {
+            enc: EncodingKey::from_secret(secret),
+            dec: DecodingKey::from_secret(secret),
+            ttl_secs: ttl_minutes.max(1) * 60,
+        })
+    }
+
+    /// Token lifetime in seconds.
+    pub fn ttl_secs(&self) -> i64 {
+        self.ttl_secs
+    }
+
+    /// Signs a user token.
+    pub fn user_token(&self, user_id: i64, sid: &str) -> anyhow::Result<(String, i64)> {
+        self.sign(Claims {
+            sub: user_id.to_string(),
+            aud: AUD_USER.into(),
+            iss: ISSUER.into(),
+            iat: 0,
+            exp: 0,
+            sid: sid.into(),
+            store: None,
+            perm: None,
+            role: None,
+            perms: Vec::new(),
+        })
+    }
+
+    /// Signs a store token.
+    pub fn store_token(
+        &self,
+        user_id: i64,
+        sid: &str,
+        store: i64,
+        perm: &str,
+        role: i64,
+        perms: Vec<String>,
+    ) -> anyhow::Result<(String, i64)> {
+        self.sign(Claims {
+            sub: user_id.to_string(),
+            aud: AUD_STORE.into(),
+            iss: ISSUER.into(),
+            iat: 0,
+            exp: 0,
+            sid: sid.into(),
+            store: Some(store),
+            perm: Some(perm.into()),
+            role: Some(role),
+            perms,
+        })
+    }
+
+    /// Signs a short-lived service token for `module`, acting in `store` (0 for none) as
+    /// `user` (0 for the system).
+    pub fn service_token(&self, module: &str, store: i64, user: i64) -> anyhow::Result<String> {
+        let now = crate::time::now_ms() / 1000;
+        let c = Claims {
+            sub: user.to_string(),
+            aud: AUD_SERVICE.into(),
+            iss: ISSUER.into(),
+            iat: now,
+            exp: now + SERVICE_TOKEN_SECS,
+            sid: format!("service:{module}"),
+            store: (store > 0).then_some(store),
+            perm: Some("service".into()),
+            role: None,
+            perms: Vec::new(),
+        };
+        Ok(jsonwebtoken::encode(&Header::new(Algorithm::HS256), &c, &self.enc)?)
+    }
+
+    fn sign(&self, mut c: Claims) -> anyhow::Result<(String, i64)> {
+        let now = crate::time::now_ms() / 1000;
+        c.iat = now;
+        c.exp = now + self.ttl_secs;
+        let token = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &c, &self.enc)?;
+        Ok((token, c.exp))
+    }
+
+    /// Checks a token for one of `audiences`.
+    pub fn verify(&self, token: &str, audiences: &[&str]) -> Result<Claims, crate::Error> {
+        let mut v = Validation::new(Algorithm::HS256);
+        v.algorithms = vec![Algorithm::HS256];
+        v.set_audience(audiences);
+        v.set_issuer(&[ISSUER]);
+        v.set_required_spec_claims(&["exp", "aud", "iss", "sub"]);
+        v.leeway = 30;
+        jsonwebtoken::decode::<Claims>(token, &self.dec, &v).map(|d| d.claims).map_err(|e| match e.kind() {
+            jsonwebtoken::errors::ErrorKind::ExpiredSignature => crate::Error::unauthenticated("token_expired"),
+            _ => crate::Error::unauthenticated("unauthenticated"),
+        })
+    }
+}
+
+/// The embedded target's signing key: generated on first start and kept under the data
+/// folder, readable by its owner only.
+pub fn load_or_create_key(data_dir: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+    use anyhow::Context as _;
+    let path = data_dir.join("jwt.key");
+    if let Ok(hex_key) = std::fs::read_to_string(&path) {
+        return hex::decode(hex_key.trim()).context("reading data/jwt.key");
+    }
+    std::fs::create_dir_all(data_dir)?;
+    let mut key = [0u8; 32];
+    getrandom(&mut key)?;
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        opts.mode(0o600);
+    }
+    use std::io::Write as _;
+    opts.open(&path).with_context(|| format!("creating {}", path.display()))?.write_all(hex::encode(key).as_bytes())?;
+    Ok(key.to_vec())
+}
+
+fn getrandom(buf: &mut [u8]) -> anyhow::Result<()> {
+    use std::io::Read as _;
+    std::fs::File::open("/dev/urandom")?.read_exact(buf)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys() -> Keys {
+        Keys::new(&[7u8; 32], 60).unwrap()
+    }
+
+    #[test]
+    fn tokens_check_audience_and_signature() {
+        let k = keys();
+        let (user, _) = k.user_token(5, "s1").unwrap();
+        assert!(k.verify(&user, &[AUD_USER]).is_ok());
+        assert_eq!(k.verify(&user, &[AUD_STORE]).unwrap_err().code, "unauthenticated");
+        let other = Keys::new(&[8u8; 32], 60).unwrap();
+        assert!(other.verify(&user, &[AUD_USER]).is_err());
+        let (store, _) = k.store_token(5, "s1", 9, "admin", 2, vec!["store.customer.*".into()]).unwrap();
+        let c = k.verify(&store, &[AUD_STORE]).unwrap();
+        assert_eq!((c.store, c.perm.as_deref(), c.perms.len()), (Some(9), Some("admin"), 1));
+    }
+
+    #[test]
+    fn refuses_other_algorithms_and_expired_tokens() {
+        let k = keys();
+        // alg "none"
+        let none = format!(
+            "{}.{}.",
+            hex_free_b64(r#"{"alg":"none","typ":"JWT"}"#),
+            hex_free_b64(r#"{"sub":"1","aud":"backoffice-user","iss":"backoffice","exp":99999999999,"sid":"x"}"#)
+        );
+        assert!(k.verify(&none, &[AUD_USER]).is_err());
+        // HS512 with the same secret
+        let claims = Claims {
+            sub: "1".into(),
+            aud: AUD_USER.into(),
+            iss: ISSUER.into(),
+            iat: 0,
+            exp: 99_999_999_999,
+            sid: "x".into(),
+            store: None,
+            perm: None,
+            role: None,
+            perms: vec![],
+        };
+        let hs512 =
+            jsonwebtoken::encode(&Header::new(Algorithm::HS512), &claims, &EncodingKey::from_secret(&[7u8; 32]))
+                .unwrap();
+        assert!(k.verify(&hs512, &[AUD_USER]).is_err());
+        let expired = Claims { exp: 1_000, ..claims };
+        let old = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &expired, &EncodingKey::from_secret(&[7u8; 32]))
+            .unwrap();
+        assert_eq!(k.verify(&old, &[AUD_USER]).unwrap_err().code, "token_expired");
+    }
+
+    fn hex_free_b64(s: &str) -> String {
+        const T: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        let b = s.as_bytes();
+        let mut out = String::new();
+        for chunk in b.chunks(3) {
+            let n = (u32::from(chunk[0]) << 16)
+                | (u32::from(*chunk.get(1).unwrap_or(&0)) << 8)
+                | u32::from(*chunk.get(2).unwrap_or(&0));
+            let chars = chunk.len() + 1;
+            for i in 0..chars {
+                out.push(T[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn service_tokens_are_short_lived_and_scoped() {
+        let k = keys();
+        let t = k.service_token("wms", 9, 3).unwrap();
+        let c = k.verify(&t, &[AUD_SERVICE]).unwrap();
+        assert_eq!((c.store, c.sub.as_str(), c.perm.as_deref()), (Some(9), "3", Some("service")));
+        assert!(c.exp - c.iat <= SERVICE_TOKEN_SECS);
+        assert!(k.verify(&t, &[AUD_STORE, AUD_USER]).is_err(), "not a store or user token");
+        let system = k.verify(&k.service_token("gateway", 0, 0).unwrap(), &[AUD_SERVICE]).unwrap();
+        assert_eq!(system.store, None);
+    }
+
+    #[test]
+    fn short_secrets_are_refused() {
+        assert!(Keys::new(b"short", 60).is_err());
+    }
+
+    #[test]
+    fn generated_keys_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let k1 = load_or_create_key(dir.path()).unwrap();
+        let k2 = load_or_create_key(dir.path()).unwrap();
+        assert_eq!(k1, k2);
+        assert_eq!(k1.len(), 32);
+    }
+}
