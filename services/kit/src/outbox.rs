@@ -151,16 +151,18 @@ impl Relay {
             .collect())
     }
 
+    fn message(&self, row: &OutboxRow) -> OutMessage {
+        OutMessage {
+            subject: subject_for(self.bus.prefix(), &row.event_type),
+            payload: row.envelope.clone().into(),
+            msg_id: row.event_id.clone(),
+            headers: row.trace_context.clone(),
+        }
+    }
+
     /// Publishes one row (not yet marked sent).
     pub async fn publish(&self, row: &OutboxRow) -> anyhow::Result<()> {
-        self.bus
-            .publish(OutMessage {
-                subject: subject_for(self.bus.prefix(), &row.event_type),
-                payload: row.envelope.clone().into(),
-                msg_id: row.event_id.clone(),
-                headers: row.trace_context.clone(),
-            })
-            .await
+        self.bus.publish(self.message(row)).await
     }
 
     /// Marks rows sent, in one statement.
@@ -199,6 +201,14 @@ impl Relay {
     /// round stops without counting.
     pub async fn relay_once(&self) -> anyhow::Result<usize> {
         let rows = self.pending(BATCH).await?;
+        if rows.is_empty() {
+            return Ok(0);
+        }
+        // The whole batch at once; row by row only when that fails, to find the row at fault.
+        if self.bus.publish_many(rows.iter().map(|r| self.message(r)).collect()).await.is_ok() {
+            self.mark_sent(&rows.iter().map(|r| r.id).collect::<Vec<_>>()).await?;
+            return Ok(rows.len());
+        }
         let mut sent = Vec::with_capacity(rows.len());
         let mut outcome = Ok(rows.len());
         for row in &rows {

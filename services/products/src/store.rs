@@ -250,6 +250,30 @@ impl Repo {
         Ok(ids.len())
     }
 
+    /// The kept counts of a store next to a recount of the rows (they must be equal): the
+    /// invariant tests check after they act.
+    pub async fn counts_and_recount(&self, store_id: i64) -> Result<((i64, i64, i64, i64), (i64, i64, i64, i64))> {
+        let kept: (i64, i64, i64, i64) = sqlx::query_as(
+            "SELECT (SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM product_counts WHERE store_id = $1), \
+             COALESCE((SELECT skus FROM sku_counts WHERE store_id = $1), 0), \
+             COALESCE((SELECT stocked FROM sku_counts WHERE store_id = $1), 0), \
+             COALESCE((SELECT held FROM sku_counts WHERE store_id = $1), 0)",
+        )
+        .bind(store_id)
+        .fetch_one(self.db.pool())
+        .await?;
+        let actual: (i64, i64, i64, i64) = sqlx::query_as(
+            "SELECT (SELECT COUNT(*) FROM products WHERE store_id = $1), \
+             (SELECT COUNT(*) FROM skus WHERE store_id = $1), \
+             (SELECT COUNT(DISTINCT i.sku_id) FROM inventory i JOIN skus s ON s.id = i.sku_id WHERE s.store_id = $1), \
+             (SELECT COUNT(*) FROM inventory i JOIN skus s ON s.id = i.sku_id WHERE s.store_id = $1)",
+        )
+        .bind(store_id)
+        .fetch_one(self.db.pool())
+        .await?;
+        Ok((kept, actual))
+    }
+
     /// Every category, in order.
     pub async fn categories(&self) -> Result<Vec<pb::Category>> {
         let rows: Vec<(i64, String, String)> =
@@ -272,27 +296,57 @@ impl Repo {
         let Some(grams) = search::rarest_first(&self.db, store_id, &term).await? else {
             return Ok((Vec::new(), page.resolve(0)));
         };
-        let found = search::Condition::new(&term, &grams, 4, |like| format!("p.search_text LIKE {like} ESCAPE '\\'"));
-        let filter = format!(
-            "p.store_id = $1 AND ($2 = 0 OR p.category_id = $2) AND ($3 = '' OR p.status = $3) AND {}",
-            found.sql
-        );
-        let count_sql = format!("SELECT COUNT(*) FROM products p WHERE {filter}");
-        let mut count = sqlx::query_scalar(&count_sql).bind(store_id).bind(category_id).bind(status);
-        for b in &found.binds {
-            count = count.bind(b);
+        // Only the filters asked for appear, so the usual list (no filter) walks the
+        // (store_id, id) index alone; a filtered one walks its own index.
+        let mut binds: Vec<Bind> = vec![Bind::Int(store_id)];
+        let mut filter = String::from("p.store_id = $1");
+        if category_id > 0 {
+            binds.push(Bind::Int(category_id));
+            filter.push_str(&format!(" AND p.category_id = ${}", binds.len()));
         }
-        let total: i64 = count.fetch_one(self.db.pool()).await?;
+        if !status.is_empty() {
+            binds.push(Bind::Text(status.to_string()));
+            filter.push_str(&format!(" AND p.status = ${}", binds.len()));
+        }
+        let found = search::Condition::new(&term, &grams, binds.len() + 1, |like| {
+            format!("p.search_text LIKE {like} ESCAPE '\\'")
+        });
+        if !term.is_empty() {
+            filter.push_str(&format!(" AND {}", found.sql));
+            binds.extend(found.binds.iter().cloned().map(Bind::Text));
+        }
+        let total: i64 = if term.is_empty() {
+            // The kept counts answer without touching the products.
+            sqlx::query_scalar(
+                "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM product_counts WHERE store_id = $1 \
+                 AND ($2 = 0 OR category_id = $2) AND ($3 = '' OR status = $3)",
+            )
+            .bind(store_id)
+            .bind(category_id)
+            .bind(status)
+            .fetch_one(self.db.pool())
+            .await?
+        } else {
+            let sql = format!("SELECT COUNT(*) FROM products p WHERE {filter}");
+            bind_all(sqlx::query_scalar(&sql), &binds).fetch_one(self.db.pool()).await?
+        };
         let page = page.resolve(total);
-        let at = 4 + found.binds.len();
+        if page.fetch == 0 || total == 0 {
+            return Ok((Vec::new(), page));
+        }
+        // The page's ids first (an index walk, however deep the page), then its rows by id.
+        let at = binds.len() + 1;
         let sql = format!(
-            "SELECT {} FROM products p WHERE {filter} ORDER BY p.id DESC LIMIT ${at} OFFSET ${}",
-            PRODUCT_COLUMNS.split(", ").map(|c| format!("p.{c}")).collect::<Vec<_>>().join(", "),
+            "SELECT {PRODUCT_COLUMNS} FROM products WHERE store_id = $1 AND id IN \
+             (SELECT p.id FROM products p WHERE {filter} ORDER BY p.id DESC LIMIT ${at} OFFSET ${}) ORDER BY id DESC",
             at + 1
         );
-        let mut q = sqlx::query_as::<_, ProductRow>(&sql).bind(store_id).bind(category_id).bind(status);
-        for b in &found.binds {
-            q = q.bind(b);
+        let mut q = sqlx::query_as::<_, ProductRow>(&sql);
+        for b in &binds {
+            q = match b {
+                Bind::Int(v) => q.bind(*v),
+                Bind::Text(v) => q.bind(v.as_str()),
+            };
         }
         let rows = q.bind(page.fetch).bind(page.offset).fetch_all(self.db.pool()).await?;
         let mut conn = self.db.pool().acquire().await?;
@@ -302,11 +356,14 @@ impl Repo {
 
     /// Number of products (of a status, or all).
     pub async fn count(&self, store_id: i64, status: &str) -> Result<i64> {
-        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM products WHERE store_id = $1 AND ($2 = '' OR status = $2)")
-            .bind(store_id)
-            .bind(status)
-            .fetch_one(self.db.pool())
-            .await?)
+        Ok(sqlx::query_scalar(
+            "SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM product_counts WHERE store_id = $1 \
+             AND ($2 = '' OR status = $2)",
+        )
+        .bind(store_id)
+        .bind(status)
+        .fetch_one(self.db.pool())
+        .await?)
     }
 
     /// One product with SKUs and stock.
@@ -351,6 +408,7 @@ impl Repo {
         for s in &p.skus {
             insert_sku(&mut tx, who.store_id, id, s, now).await?;
         }
+        count_product(&mut tx, who.store_id, &p.status, p.category_id, 1).await?;
         let saved = fetch(&mut tx, who.store_id, id).await?;
         search::index(&mut tx, who.store_id, &saved, "").await?;
         saved_event(&mut tx, who, &saved).await?;
@@ -395,10 +453,14 @@ impl Repo {
         .await
         .map_err(code_conflict)?;
         let keep: Vec<i64> = p.skus.iter().map(|s| s.id).filter(|id| *id > 0).collect();
+        if (current.status.as_str(), current.category_id) != (p.status.as_str(), p.category_id) {
+            count_product(&mut tx, who.store_id, &current.status, current.category_id, -1).await?;
+            count_product(&mut tx, who.store_id, &p.status, p.category_id, 1).await?;
+        }
         // The caller has asked the stock ledger that removed SKUs hold no stock.
         for old in &current.skus {
             if !keep.contains(&old.id) {
-                sqlx::query("DELETE FROM skus WHERE id = $1").bind(old.id).execute(&mut *tx).await?;
+                delete_sku(&mut tx, who.store_id, old.id).await?;
             }
         }
         for s in &p.skus {
@@ -441,6 +503,18 @@ impl Repo {
         let mut tx = self.db.begin().await?;
         let mut changed = 0;
         for id in ids {
+            let before: Option<(String, i64)> =
+                sqlx::query_as("SELECT status, category_id FROM products WHERE store_id = $1 AND id = $2")
+                    .bind(who.store_id)
+                    .bind(id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            if let Some((old, category)) = &before {
+                if old != status {
+                    count_product(&mut tx, who.store_id, old, *category, -1).await?;
+                    count_product(&mut tx, who.store_id, status, *category, 1).await?;
+                }
+            }
             let r = sqlx::query(
                 "UPDATE products SET status = $1, updated_by = $2, updated_at = $3 WHERE store_id = $4 AND id = $5",
             )
@@ -465,12 +539,14 @@ impl Repo {
     pub async fn sku_ids_of(&self, store_id: i64, ids: &[i64]) -> Result<Vec<i64>> {
         let mut out = Vec::new();
         for id in ids {
-            let skus: Vec<i64> =
-                sqlx::query_scalar("SELECT id FROM skus WHERE store_id = $1 AND product_id = $2 ORDER BY id")
-                    .bind(store_id)
-                    .bind(id)
-                    .fetch_all(self.db.pool())
-                    .await?;
+            let skus: Vec<i64> = sqlx::query_scalar(
+                "SELECT s.id FROM products p JOIN skus s ON s.product_id = p.id \
+                     WHERE p.store_id = $1 AND p.id = $2 ORDER BY s.id",
+            )
+            .bind(store_id)
+            .bind(id)
+            .fetch_all(self.db.pool())
+            .await?;
             out.extend(skus);
         }
         Ok(out)
@@ -487,7 +563,10 @@ impl Repo {
             files.extend(p.photos.iter().chain(p.size_chart.iter()).map(|ph| ph.name.clone()));
             search::forget(&mut tx, who.store_id, *id).await?;
             sqlx::query("DELETE FROM product_photos WHERE product_id = $1").bind(id).execute(&mut *tx).await?;
-            sqlx::query("DELETE FROM skus WHERE product_id = $1").bind(id).execute(&mut *tx).await?;
+            for sku in &p.skus {
+                delete_sku(&mut tx, who.store_id, sku.id).await?;
+            }
+            count_product(&mut tx, who.store_id, &p.status, p.category_id, -1).await?;
             sqlx::query("DELETE FROM products WHERE store_id = $1 AND id = $2")
                 .bind(who.store_id)
                 .bind(id)
@@ -710,12 +789,28 @@ impl Repo {
             found.sql
         );
         let below = i64::from(below_safety_stock);
-        let count_sql = format!("SELECT COUNT(*) {from}");
-        let mut count = sqlx::query_scalar(&count_sql).bind(store_id).bind(warehouse_id).bind(below);
-        for b in &found.binds {
-            count = count.bind(b);
-        }
-        let total: i64 = count.fetch_one(self.db.pool()).await?;
+        let total: i64 = if term.is_empty() && !below_safety_stock {
+            // Every SKU once per warehouse holding it and once at zero when none does; in one
+            // warehouse, every SKU once. The kept counts answer without a join.
+            let counts: Option<(i64, i64, i64)> =
+                sqlx::query_as("SELECT skus, stocked, held FROM sku_counts WHERE store_id = $1")
+                    .bind(store_id)
+                    .fetch_optional(self.db.pool())
+                    .await?;
+            let (skus, stocked, held) = counts.unwrap_or_default();
+            if warehouse_id > 0 {
+                skus
+            } else {
+                skus - stocked + held
+            }
+        } else {
+            let count_sql = format!("SELECT COUNT(*) {from}");
+            let mut count = sqlx::query_scalar(&count_sql).bind(store_id).bind(warehouse_id).bind(below);
+            for b in &found.binds {
+                count = count.bind(b);
+            }
+            count.fetch_one(self.db.pool()).await?
+        };
         let page = page.resolve(total);
         // The page's keys first (a deep page walks only ids), then its rows by key.
         let at = 4 + found.binds.len();
@@ -786,6 +881,23 @@ impl Repo {
 
     /// Applies a stock movement to the inventory view; older movements never overwrite newer.
     pub async fn apply_stock(tx: &mut Tx, store_id: i64, level: &ev::StockLevel, movement_id: i64) -> Result<()> {
+        let (known, rows, here): (i64, i64, i64) = sqlx::query_as(
+            "SELECT (SELECT COUNT(*) FROM skus WHERE store_id = $1 AND id = $2), \
+             (SELECT COUNT(*) FROM inventory WHERE sku_id = $2), \
+             (SELECT COUNT(*) FROM inventory WHERE sku_id = $2 AND warehouse_id = $3)",
+        )
+        .bind(store_id)
+        .bind(level.sku_id)
+        .bind(level.warehouse_id)
+        .fetch_one(&mut **tx)
+        .await?;
+        if known == 0 {
+            // The SKU is gone (or never was): the view keeps no row for it.
+            return Ok(());
+        }
+        if here == 0 {
+            count_skus(tx, store_id, 0, i64::from(rows == 0), 1).await?;
+        }
         sqlx::query(
             "INSERT INTO inventory (store_id, sku_id, warehouse_id, on_hand, reserved, preorder, movement_id, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
@@ -816,7 +928,77 @@ fn json_variants(p: &pb::Product) -> String {
     serde_json::to_string(&pairs).unwrap_or_else(|_| "[]".into())
 }
 
+/// A value bound to a statement built at run time.
+#[derive(Debug, Clone)]
+enum Bind {
+    Int(i64),
+    Text(String),
+}
+
+fn bind_all<'q, O>(
+    mut q: sqlx::query::QueryScalar<'q, sqlx::Any, O, sqlx::any::AnyArguments<'q>>,
+    binds: &'q [Bind],
+) -> sqlx::query::QueryScalar<'q, sqlx::Any, O, sqlx::any::AnyArguments<'q>> {
+    for b in binds {
+        q = match b {
+            Bind::Int(v) => q.bind(*v),
+            Bind::Text(v) => q.bind(v.as_str()),
+        };
+    }
+    q
+}
+
+/// Adds `delta` to the store's products of `status` in `category_id`.
+async fn count_product(tx: &mut Tx, store_id: i64, status: &str, category_id: i64, delta: i64) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO product_counts (store_id, status, category_id, n) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (store_id, status, category_id) DO UPDATE SET n = product_counts.n + excluded.n",
+    )
+    .bind(store_id)
+    .bind(status)
+    .bind(category_id)
+    .bind(delta)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Adds to the store's SKU counters: SKUs, SKUs with stock rows, and stock rows.
+async fn count_skus(tx: &mut Tx, store_id: i64, skus: i64, stocked: i64, held: i64) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO sku_counts (store_id, skus, stocked, held) VALUES ($1, $2, $3, $4) \
+         ON CONFLICT (store_id) DO UPDATE SET skus = sku_counts.skus + excluded.skus, \
+         stocked = sku_counts.stocked + excluded.stocked, held = sku_counts.held + excluded.held",
+    )
+    .bind(store_id)
+    .bind(skus)
+    .bind(stocked)
+    .bind(held)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// Removes a SKU with its rows of the inventory view.
+async fn delete_sku(tx: &mut Tx, store_id: i64, sku_id: i64) -> Result<()> {
+    let held: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM inventory WHERE sku_id = $1")
+        .bind(sku_id)
+        .fetch_one(&mut **tx)
+        .await?;
+    sqlx::query("DELETE FROM inventory WHERE sku_id = $1").bind(sku_id).execute(&mut **tx).await?;
+    let gone = sqlx::query("DELETE FROM skus WHERE store_id = $1 AND id = $2")
+        .bind(store_id)
+        .bind(sku_id)
+        .execute(&mut **tx)
+        .await?;
+    if gone.rows_affected() > 0 {
+        count_skus(tx, store_id, -1, -i64::from(held > 0), -held).await?;
+    }
+    Ok(())
+}
+
 async fn insert_sku(tx: &mut Tx, store_id: i64, product_id: i64, s: &pb::Sku, now: i64) -> Result<i64> {
+    count_skus(tx, store_id, 1, 0, 0).await?;
     sqlx::query_scalar(
         "INSERT INTO skus (store_id, product_id, code, cost, price, safety_stock, barcode, status, option1, option2, \
          created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING id",
@@ -886,32 +1068,45 @@ async fn with_skus(conn: &mut sqlx::AnyConnection, store_id: i64, rows: Vec<Prod
     }
     let ids: Vec<String> = rows.iter().map(|r| r.id.to_string()).collect();
     // Ids are integers from the database, so they can be inlined safely.
-    let skus = sqlx::query_as::<_, SkuRow>(&format!(
-        "SELECT {SKU_COLUMNS} FROM skus WHERE store_id = $1 AND product_id IN ({}) ORDER BY id",
+    // SKUs with their stock in one statement (a SKU never stocked comes once, without). The
+    // products are the store's, so their SKUs are too: filtering on the store as well would
+    // let SQLite walk every SKU of the store by (store_id, id) instead of the products' few.
+    #[derive(FromRow)]
+    struct SkuStock {
+        #[sqlx(flatten)]
+        sku: SkuRow,
+        warehouse_id: Option<i64>,
+        on_hand: Option<i64>,
+        reserved: Option<i64>,
+        preorder: Option<i64>,
+    }
+    let rows_of = sqlx::query_as::<_, SkuStock>(&format!(
+        "SELECT s.id, s.product_id, s.code, s.cost, s.price, s.safety_stock, s.barcode, s.status, s.option1, \
+         s.option2, i.warehouse_id, i.on_hand, i.reserved, i.preorder FROM skus s \
+         LEFT JOIN inventory i ON i.sku_id = s.id \
+         WHERE s.product_id IN ({}) ORDER BY s.product_id, s.id, i.warehouse_id",
         ids.join(", ")
     ))
-    .bind(store_id)
     .fetch_all(&mut *conn)
     .await?;
-    let mut stock: HashMap<i64, Vec<pb::Inventory>> = HashMap::new();
-    if !skus.is_empty() {
-        let sku_ids: Vec<String> = skus.iter().map(|s| s.id.to_string()).collect();
-        let inv = sqlx::query_as::<_, InventoryRow>(&format!(
-            "SELECT sku_id, warehouse_id, on_hand, reserved, preorder FROM inventory WHERE store_id = $1 AND sku_id IN ({}) \
-             ORDER BY warehouse_id",
-            sku_ids.join(", ")
-        ))
-        .bind(store_id)
-        .fetch_all(&mut *conn)
-        .await?;
-        for i in inv {
-            stock.entry(i.sku_id).or_default().push(i.to_proto());
-        }
-    }
     let mut by_product: HashMap<i64, Vec<pb::Sku>> = HashMap::new();
-    for s in skus {
-        let inv = stock.remove(&s.id).unwrap_or_default();
-        by_product.entry(s.product_id).or_default().push(s.to_proto(inv));
+    for r in rows_of {
+        let skus = by_product.entry(r.sku.product_id).or_default();
+        if skus.last().map(|s| s.id) != Some(r.sku.id) {
+            skus.push(r.sku.to_proto(Vec::new()));
+        }
+        if let (Some(warehouse_id), Some(sku)) = (r.warehouse_id, skus.last_mut()) {
+            sku.inventories.push(
+                InventoryRow {
+                    sku_id: r.sku.id,
+                    warehouse_id,
+                    on_hand: r.on_hand.unwrap_or(0),
+                    reserved: r.reserved.unwrap_or(0),
+                    preorder: r.preorder.unwrap_or(0),
+                }
+                .to_proto(),
+            );
+        }
     }
     let photos = sqlx::query_as::<_, PhotoRow>(&format!(
         "SELECT id, product_id, name, kind, position, width, height FROM product_photos WHERE store_id = $1 \

@@ -146,6 +146,18 @@ async fn products_with_variants_search_and_edit(db: Db) {
     let other = CallCtx::new(2, 5);
     let none = s.grpc.get_product(other.request(pb::GetProductRequest { id: p.id })).await.unwrap_err();
     assert_eq!(bo_kit::Error::from(none).code, "product_not_found");
+
+    // Deleting keeps the counts right too.
+    let second = list(&s, "TS-02", "").await.products[0].id;
+    s.grpc.delete_products(ctx().request(pb::DeleteProductsRequest { ids: vec![second] })).await.unwrap();
+    assert_eq!(list(&s, "", "").await.page.unwrap().total, 1);
+    counts_hold(&s).await;
+}
+
+/// The kept counts equal a recount of the rows.
+async fn counts_hold(s: &Service) {
+    let (kept, actual) = bo_products::store::Repo::new(s.db.clone()).counts_and_recount(1).await.unwrap();
+    assert_eq!(kept, actual, "kept counts (products, skus, stocked skus, stock rows) against a recount");
 }
 
 async fn the_inventory_view_follows_the_ledger(db: Db) {
@@ -214,6 +226,14 @@ async fn the_inventory_view_follows_the_ledger(db: Db) {
     let refused =
         s.grpc.delete_products(ctx().request(pb::DeleteProductsRequest { ids: vec![p.id] })).await.unwrap_err();
     assert_eq!(bo_kit::Error::from(refused).code, "product_has_stock");
+    let all = s
+        .grpc
+        .list_sku_inventories(ctx().request(pb::ListSkuInventoriesRequest::default()))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(all.page.unwrap().total, 2, "the total from the kept counts");
+    counts_hold(&s).await;
     stop.cancel();
 }
 

@@ -30,6 +30,8 @@ use crate::time::now_ms;
 const MAX_AGE_MS: i64 = 7 * 24 * 3600 * 1000;
 /// Messages read per query.
 const PAGE: i64 = 100;
+/// Acks between writes of a consumer's floor (it is also written 200 ms after the last).
+const FLOOR_EVERY: i64 = 50;
 
 const SCHEMA: &[&str] = &[
     "CREATE TABLE IF NOT EXISTS bus_messages (
@@ -138,6 +140,33 @@ impl Bus for LogBus {
         Ok(())
     }
 
+    async fn publish_many(&self, msgs: Vec<OutMessage>) -> anyhow::Result<()> {
+        if msgs.is_empty() {
+            return Ok(());
+        }
+        // One transaction for the batch.
+        let mut tx = self.db.begin().await.context("writing to the bus log")?;
+        let now = now_ms();
+        for msg in &msgs {
+            sqlx::query(
+                "INSERT INTO bus_messages (subject, msg_id, payload, headers, created_at) VALUES ($1, $2, $3, $4, $5) \
+                 ON CONFLICT (msg_id) DO NOTHING",
+            )
+            .bind(&msg.subject)
+            .bind(&msg.msg_id)
+            .bind(msg.payload.to_vec())
+            .bind(serde_json::to_string(&msg.headers).unwrap_or_else(|_| "[]".into()))
+            .bind(now)
+            .execute(&mut *tx)
+            .await
+            .context("writing to the bus log")?;
+        }
+        tx.commit().await.context("writing to the bus log")?;
+        self.notify.notify_waiters();
+        self.maybe_purge().await;
+        Ok(())
+    }
+
     async fn subscribe(&self, cfg: ConsumerConfig) -> anyhow::Result<Box<dyn Subscription>> {
         // A new consumer starts at the oldest kept message, as JetStream's DeliverPolicy::All.
         sqlx::query(
@@ -157,7 +186,7 @@ impl Bus for LogBus {
             .bind(&cfg.durable)
             .fetch_all(self.db.pool())
             .await?;
-        let mut state = State { floor, cursor: floor, ..Default::default() };
+        let mut state = State { floor, saved_floor: floor, cursor: floor, ..Default::default() };
         for r in rows {
             let seq: i64 = r.get(0);
             state
@@ -195,8 +224,14 @@ struct Pending {
 
 #[derive(Default)]
 struct State {
-    /// Everything at or below it is acked (kept in the log).
+    /// Everything at or below it is acked (kept in the log, lazily: see [`FLOOR_EVERY`]).
     floor: i64,
+    /// The floor last written to the log.
+    saved_floor: i64,
+    /// When the floor was last written (unix ms).
+    saved_at: i64,
+    /// Messages read ahead of the cursor, in order.
+    ahead: std::collections::VecDeque<(i64, String, Bytes, Vec<(String, String)>)>,
     /// The highest sequence read from the log.
     cursor: i64,
     pending: BTreeMap<i64, Pending>,
@@ -230,17 +265,18 @@ impl LogSubscription {
         }))
     }
 
-    /// The next new message after the cursor that matches the filter.
-    async fn next_new(&self, cursor: i64) -> anyhow::Result<Option<(i64, String, Bytes, Vec<(String, String)>)>> {
+    /// Up to a page of new messages after `cursor` that match the filter, in order.
+    async fn read_ahead(&self, cursor: i64) -> anyhow::Result<Vec<(i64, String, Bytes, Vec<(String, String)>)>> {
         let mut from = cursor;
         loop {
             let rows = if self.exact {
                 sqlx::query(
                     "SELECT seq, subject, payload, headers FROM bus_messages WHERE subject = $1 AND seq > $2 \
-                     ORDER BY seq LIMIT 1",
+                     ORDER BY seq LIMIT $3",
                 )
                 .bind(&self.filter)
                 .bind(from)
+                .bind(PAGE)
                 .fetch_all(self.bus.db.pool())
                 .await?
             } else {
@@ -253,8 +289,9 @@ impl LogSubscription {
                 .await?
             };
             if rows.is_empty() {
-                return Ok(None);
+                return Ok(Vec::new());
             }
+            let mut out = Vec::new();
             for r in &rows {
                 let seq: i64 = r.get(0);
                 let subject: String = r.get(1);
@@ -262,11 +299,11 @@ impl LogSubscription {
                 if subject_matches(&self.filter, &subject) {
                     let payload: Vec<u8> = r.get(2);
                     let headers = serde_json::from_str(&r.get::<String, _>(3)).unwrap_or_default();
-                    return Ok(Some((seq, subject, Bytes::from(payload), headers)));
+                    out.push((seq, subject, Bytes::from(payload), headers));
                 }
             }
-            if self.exact {
-                return Ok(None);
+            if !out.is_empty() || self.exact {
+                return Ok(out);
             }
         }
     }
@@ -291,8 +328,12 @@ impl LogSubscription {
                 }
             }
         }
-        let cursor = st.cursor;
-        if let Some((seq, subject, payload, headers)) = self.next_new(cursor).await? {
+        if st.ahead.is_empty() {
+            let cursor = st.cursor;
+            let read = self.read_ahead(cursor).await?;
+            st.ahead.extend(read);
+        }
+        if let Some((seq, subject, payload, headers)) = st.ahead.pop_front() {
             st.cursor = seq;
             if st.pending.contains_key(&seq) {
                 // Nak'd before a restart and not yet due: it comes when due.
@@ -352,14 +393,18 @@ impl Acker for LogAcker {
                 .execute(self.bus.db.pool())
                 .await?;
         }
-        let floor = st.floor_now();
-        if floor != st.floor {
+        st.floor = st.floor_now();
+        // The floor is written now and then, not on every ack: after a crash the messages
+        // acked since are delivered again, and inboxes skip them.
+        let now = now_ms();
+        if st.floor != st.saved_floor && (st.floor - st.saved_floor >= FLOOR_EVERY || now - st.saved_at >= 200) {
             sqlx::query("UPDATE bus_consumers SET ack_floor = $1 WHERE durable = $2")
-                .bind(floor)
+                .bind(st.floor)
                 .bind(&self.durable)
                 .execute(self.bus.db.pool())
                 .await?;
-            st.floor = floor;
+            st.saved_floor = st.floor;
+            st.saved_at = now;
         }
         Ok(())
     }

@@ -92,6 +92,14 @@ pub struct ConsumerConfig {
 pub trait Bus: Send + Sync + 'static {
     /// Publishes; a repeat of a `msg_id` seen within the de-duplication window is dropped.
     async fn publish(&self, msg: OutMessage) -> anyhow::Result<()>;
+    /// Publishes several messages, in order; an error means some may not have gone (the
+    /// caller publishes them again, and repeats are dropped).
+    async fn publish_many(&self, msgs: Vec<OutMessage>) -> anyhow::Result<()> {
+        for m in msgs {
+            self.publish(m).await?;
+        }
+        Ok(())
+    }
     /// Opens (or resumes) a durable consumer.
     async fn subscribe(&self, cfg: ConsumerConfig) -> anyhow::Result<Box<dyn Subscription>>;
     /// The subject prefix (`backoffice` unless configured otherwise).

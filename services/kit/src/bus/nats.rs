@@ -63,6 +63,28 @@ impl Bus for NatsBus {
         Ok(())
     }
 
+    async fn publish_many(&self, msgs: Vec<OutMessage>) -> anyhow::Result<()> {
+        // Send them all, then wait for the acks: one round trip for the batch.
+        let mut acks = Vec::with_capacity(msgs.len());
+        for msg in msgs {
+            let mut headers = async_nats::HeaderMap::new();
+            headers.insert("Nats-Msg-Id", msg.msg_id.as_str());
+            for (k, v) in &msg.headers {
+                headers.insert(k.as_str(), v.as_str());
+            }
+            acks.push(
+                self.js
+                    .publish_with_headers(msg.subject, headers, msg.payload)
+                    .await
+                    .context("publishing to JetStream")?,
+            );
+        }
+        for ack in acks {
+            ack.await.context("waiting for the JetStream ack")?;
+        }
+        Ok(())
+    }
+
     async fn subscribe(&self, cfg: ConsumerConfig) -> anyhow::Result<Box<dyn Subscription>> {
         let stream = self.js.get_stream(&self.stream).await.context("opening the stream")?;
         let consumer: consumer::PullConsumer = stream
