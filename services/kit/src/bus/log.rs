@@ -28,6 +28,9 @@ use crate::time::now_ms;
 
 /// How long messages are kept (JetStream's `max_age` in distributed mode).
 const MAX_AGE_MS: i64 = 7 * 24 * 3600 * 1000;
+/// A message read from the log: sequence, subject, payload, headers.
+type Logged = (i64, String, Bytes, Vec<(String, String)>);
+
 /// Messages read per query.
 const PAGE: i64 = 100;
 /// Acks between writes of a consumer's floor (it is also written 200 ms after the last).
@@ -231,7 +234,7 @@ struct State {
     /// When the floor was last written (unix ms).
     saved_at: i64,
     /// Messages read ahead of the cursor, in order.
-    ahead: std::collections::VecDeque<(i64, String, Bytes, Vec<(String, String)>)>,
+    ahead: std::collections::VecDeque<Logged>,
     /// The highest sequence read from the log.
     cursor: i64,
     pending: BTreeMap<i64, Pending>,
@@ -266,7 +269,7 @@ impl LogSubscription {
     }
 
     /// Up to a page of new messages after `cursor` that match the filter, in order.
-    async fn read_ahead(&self, cursor: i64) -> anyhow::Result<Vec<(i64, String, Bytes, Vec<(String, String)>)>> {
+    async fn read_ahead(&self, cursor: i64) -> anyhow::Result<Vec<Logged>> {
         let mut from = cursor;
         loop {
             let rows = if self.exact {
