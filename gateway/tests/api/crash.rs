@@ -14,6 +14,8 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tokio::process::{Child, Command};
 
+use crate::helpers::{free_port, wait_ready};
+
 const SECRET: &str = "a-shared-secret-of-at-least-32-bytes!";
 
 /// A small deterministic generator, so a failing seed can be run again.
@@ -24,10 +26,6 @@ impl Lcg {
         self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
         (self.0 >> 33) % bound.max(1)
     }
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// How to start the processes of one stack.
@@ -75,21 +73,6 @@ impl Stack {
     fn victim_ready_url(&self) -> String {
         format!("http://127.0.0.1:{}/readyz", self.services_http.unwrap_or(self.http))
     }
-}
-
-async fn wait_ready(client: &reqwest::Client, url: &str, child: &mut Child) {
-    for _ in 0..600 {
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!("process exited early: {status}");
-        }
-        if let Ok(r) = client.get(url).send().await {
-            if r.status() == StatusCode::OK {
-                return;
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{url} never became ready");
 }
 
 async fn sign_in(client: &reqwest::Client, api: &str, email: &str, password: &str, store: i64) -> String {

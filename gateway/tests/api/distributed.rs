@@ -13,26 +13,7 @@ use reqwest::StatusCode;
 use serde_json::{json, Value};
 use tokio::process::{Child, Command};
 
-use crate::helpers::thai_customer;
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
-async fn wait_ready(client: &reqwest::Client, url: &str, child: &mut Child) {
-    for _ in 0..300 {
-        if let Ok(Some(status)) = child.try_wait() {
-            panic!("process exited early: {status}");
-        }
-        if let Ok(r) = client.get(url).send().await {
-            if r.status() == StatusCode::OK {
-                return;
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("{url} never became ready");
-}
+use crate::helpers::{free_port, thai_customer, wait_ready};
 
 async fn terminate(mut child: Child) {
     let pid = child.id().expect("running").to_string();

@@ -257,3 +257,24 @@ pub async fn wait_until_stock_knows(app: &TestApp, token: &str, warehouse: i64, 
     }
     panic!("the stock ledger never learnt of SKU {sku}");
 }
+
+/// A free loopback port for a process a test starts.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// Waits (up to a minute) until a started process answers `url` with 200; fails if it exits.
+pub async fn wait_ready(client: &reqwest::Client, url: &str, child: &mut tokio::process::Child) {
+    for _ in 0..600 {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("process exited early: {status}");
+        }
+        if let Ok(r) = client.get(url).send().await {
+            if r.status() == StatusCode::OK {
+                return;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("{url} never became ready");
+}

@@ -408,10 +408,13 @@ impl Repo {
         for s in &p.skus {
             insert_sku(&mut tx, who.store_id, id, s, now).await?;
         }
-        count_product(&mut tx, who.store_id, &p.status, p.category_id, 1).await?;
         let saved = fetch(&mut tx, who.store_id, id).await?;
         search::index(&mut tx, who.store_id, &saved, "").await?;
         saved_event(&mut tx, who, &saved).await?;
+        // The store's counters last: on PostgreSQL their rows are locked until the commit,
+        // so saves of one store queue on them for as short a time as possible.
+        count_product(&mut tx, who.store_id, &p.status, p.category_id, 1).await?;
+        count_skus(&mut tx, who.store_id, p.skus.len() as i64, 0, 0).await?;
         tx.commit().await?;
         Ok(saved)
     }
@@ -463,6 +466,7 @@ impl Repo {
                 delete_sku(&mut tx, who.store_id, old.id).await?;
             }
         }
+        let mut added = 0;
         for s in &p.skus {
             if s.id > 0 {
                 if !current.skus.iter().any(|c| c.id == s.id) {
@@ -487,12 +491,16 @@ impl Repo {
                 .map_err(code_conflict)?;
             } else {
                 insert_sku(&mut tx, who.store_id, p.id, s, now).await?;
+                added += 1;
             }
         }
         let saved = fetch(&mut tx, who.store_id, p.id).await?;
         let previous = search::stored_text(&mut tx, who.store_id, p.id).await?;
         search::index(&mut tx, who.store_id, &saved, &previous).await?;
         saved_event(&mut tx, who, &saved).await?;
+        if added > 0 {
+            count_skus(&mut tx, who.store_id, added, 0, 0).await?;
+        }
         tx.commit().await?;
         Ok(saved)
     }
@@ -997,8 +1005,8 @@ async fn delete_sku(tx: &mut Tx, store_id: i64, sku_id: i64) -> Result<()> {
     Ok(())
 }
 
+/// Inserts a SKU; the caller adds it to the store's counters (last in its transaction).
 async fn insert_sku(tx: &mut Tx, store_id: i64, product_id: i64, s: &pb::Sku, now: i64) -> Result<i64> {
-    count_skus(tx, store_id, 1, 0, 0).await?;
     sqlx::query_scalar(
         "INSERT INTO skus (store_id, product_id, code, cost, price, safety_stock, barcode, status, option1, option2, \
          created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING id",
