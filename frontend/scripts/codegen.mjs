@@ -75,6 +75,20 @@ const write = (rel, content) => {
 };
 
 write('openapi.json', JSON.stringify(doc, null, 2) + '\n');
+
+// Permission keys: one list, the gateway's, shared by routes, menus and checks in the app.
+const keys = doc.components?.schemas?.PermissionKey?.enum ?? [];
+if (keys.length === 0) throw new Error('the OpenAPI document has no PermissionKey schema');
+const keyName = (k) => camel(k.replace(/\.\*$/, '.all').replace(/\./g, '_'));
+write(
+  'src/shared/permissions.gen.ts',
+  header +
+    '/** Every permission key (SPEC §6), in the order the gateway lists them. */\n' +
+    `export const PERMISSION_KEYS = [\n${keys.map((k) => `  '${k}',`).join('\n')}\n] as const;\n\n` +
+    'export type PermissionKey = (typeof PERMISSION_KEYS)[number];\n\n' +
+    "/** The keys by name: `P.productSkuRead === 'product.sku.read'`. */\n" +
+    `export const P = {\n${keys.map((k) => `  ${keyName(k)}: '${k}',`).join('\n')}\n} as const satisfies Record<string, PermissionKey>;\n`,
+);
 for (const out of OUTPUTS) {
   const code = await generateEndpoints({
     apiFile: path.join(root, 'src/app/api/baseApi.ts'),

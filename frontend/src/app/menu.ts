@@ -2,6 +2,7 @@
 // mobile lists settings as a submenu. Items are filtered by the member's rights and by the
 // store's hiding-menu list.
 import { allows, type Access } from '@/shared/perms';
+import { P } from '@/shared/permissions.gen';
 
 export interface MenuEntry extends Access {
   key: string;
@@ -29,7 +30,7 @@ export const SETTINGS: MenuEntry[] = [
     label: 'menu.unitOfMeasurementCreate',
     path: 'setting/unit-of-measurement-create',
     roles: ['owner'],
-    permissions: ['store.*'],
+    permissions: [P.storeAll],
   },
 ];
 
@@ -41,20 +42,20 @@ export const MENU: MenuGroup[] = [
   {
     key: 'products',
     label: 'menu.products',
-    items: [{ key: 'product-list', label: 'menu.productList', path: 'product-list/store', permissions: ['product.sku.read'] }],
+    items: [{ key: 'product-list', label: 'menu.productList', path: 'product-list/store', permissions: [P.productSkuRead] }],
   },
   {
     key: 'stock',
     label: 'menu.stock',
     items: [
-      { key: 'stock-overview', label: 'menu.stockOverview', path: 'stock-management-overview-list', permissions: ['product.sku.read'] },
-      { key: 'goods-adjust', label: 'menu.goodsAdjust', path: 'stock-management-goods-adjust', permissions: ['wms.goodsAdjust.read'] },
+      { key: 'stock-overview', label: 'menu.stockOverview', path: 'stock-management-overview-list', permissions: [P.productSkuRead] },
+      { key: 'goods-adjust', label: 'menu.goodsAdjust', path: 'stock-management-goods-adjust', permissions: [P.wmsGoodsAdjustRead] },
     ],
   },
   {
     key: 'customers',
     label: 'menu.customers',
-    items: [{ key: 'customer-list', label: 'menu.customerList', path: 'customer-list', permissions: ['store.customer.read'] }],
+    items: [{ key: 'customer-list', label: 'menu.customerList', path: 'customer-list', permissions: [P.storeCustomerRead] }],
   },
   { key: 'settings', label: 'menu.settings', items: SETTINGS },
 ];

@@ -6,6 +6,7 @@ import { setAfterLogout } from './globalErrors';
 import type { RouteMeta } from './guard';
 import { Allowed, StoreShell, UserGate } from './StoreGate';
 import { useGetMaintainingQuery } from '@/features/store/api';
+import { P } from '@/shared/permissions.gen';
 
 function page(load: () => Promise<{ default: ComponentType }>, meta?: RouteMeta) {
   const Page = lazy(load);
@@ -22,15 +23,15 @@ const layout = (name: 'DefaultLayout' | 'NoSidebarLayout' | 'SearchBarLayout') =
   page(() => import('./layouts/Layouts').then((m) => ({ default: m[name] })));
 const notFound = () => page(() => import('@/features/store/NotFoundPage'));
 
-const READ: RouteMeta = { store: true, permissions: ['store.customer.read'] };
-const CREATE: RouteMeta = { store: true, permissions: ['store.customer.create'] };
-const EDIT: RouteMeta = { store: true, permissions: ['store.customer.edit'] };
-const SKU_READ: RouteMeta = { store: true, permissions: ['product.sku.read'] };
-const SKU_CREATE: RouteMeta = { store: true, permissions: ['product.sku.create'] };
-const SKU_EDIT: RouteMeta = { store: true, permissions: ['product.sku.edit'] };
-const ADJUST_READ: RouteMeta = { store: true, permissions: ['wms.goodsAdjust.read'] };
+const READ: RouteMeta = { store: true, permissions: [P.storeCustomerRead] };
+const CREATE: RouteMeta = { store: true, permissions: [P.storeCustomerCreate] };
+const EDIT: RouteMeta = { store: true, permissions: [P.storeCustomerEdit] };
+const SKU_READ: RouteMeta = { store: true, permissions: [P.productSkuRead] };
+const SKU_CREATE: RouteMeta = { store: true, permissions: [P.productSkuCreate] };
+const SKU_EDIT: RouteMeta = { store: true, permissions: [P.productSkuEdit] };
+const ADJUST_READ: RouteMeta = { store: true, permissions: [P.wmsGoodsAdjustRead] };
 const SETTINGS_READ: RouteMeta = { store: true };
-const SETTINGS_EDIT: RouteMeta = { store: true, roles: ['owner'], permissions: ['store.*'] };
+const SETTINGS_EDIT: RouteMeta = { store: true, roles: ['owner'], permissions: [P.storeAll] };
 
 /** Sends everyone to the maintenance screen while the service says so. */
 function Root() {

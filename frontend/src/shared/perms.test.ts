@@ -1,4 +1,5 @@
-import { allows, covers } from './perms';
+import { allows, covers, type Access } from './perms';
+import { P, PERMISSION_KEYS } from './permissions.gen';
 
 describe('permission keys (same cases as the gateway)', () => {
   it.each([
@@ -16,11 +17,17 @@ describe('permission keys (same cases as the gateway)', () => {
   ])('%s covers %s: %s', (g, r, want) => expect(covers(g, r)).toBe(want));
 
   it('passes on the role or the permission', () => {
-    const a = { roles: ['admin'], permissions: ['store.customer.create'] };
+    const a: Access = { roles: ['admin'], permissions: [P.storeCustomerCreate] };
     expect(allows(a, 'owner', [])).toBe(true);
     expect(allows(a, 'admin', [])).toBe(true);
     expect(allows(a, 'cashier', ['store.customer.*'])).toBe(true);
     expect(allows(a, 'cashier', ['store.customer.read'])).toBe(false);
     expect(allows({}, 'cashier', [])).toBe(true);
+  });
+
+  it('uses the gateway\'s keys, each once', () => {
+    expect(new Set(PERMISSION_KEYS).size).toBe(PERMISSION_KEYS.length);
+    expect(PERMISSION_KEYS).toContain('store.customer.read');
+    expect(Object.values(P)).toEqual([...PERMISSION_KEYS]);
   });
 });

@@ -13,9 +13,12 @@ export function covers(granted: string, required: string): boolean {
   return g.length === r.length;
 }
 
+import type { PermissionKey } from './permissions.gen';
+
 export interface Access {
   roles?: string[];
-  permissions?: string[];
+  /** Keys from the generated list, so a key the gateway does not know fails the type check. */
+  permissions?: PermissionKey[];
 }
 
 export function allows(access: Access, role: string, granted: string[]): boolean {

@@ -8,6 +8,7 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { useCan } from '@/shared/useCan';
 import { useDeleteCustomerMutation, useGetCustomerQuery } from './api';
+import { P } from '@/shared/permissions.gen';
 
 export default function CustomerDetailPage() {
   const { t, i18n } = useTranslation(['customers', 'common']);
@@ -16,7 +17,7 @@ export default function CustomerDetailPage() {
   const cid = Number(customerId);
   const { data: c, isLoading } = useGetCustomerQuery({ id, customerId: cid });
   const [remove] = useDeleteCustomerMutation();
-  const canEdit = useCan({ permissions: ['store.customer.edit'] });
+  const canEdit = useCan({ permissions: [P.storeCustomerEdit] });
   const navigate = useNavigate();
   if (isLoading || !c) return <Spin />;
   const international = c.country && c.country !== 'TH';

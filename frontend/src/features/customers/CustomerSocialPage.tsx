@@ -7,6 +7,7 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { useCan } from '@/shared/useCan';
 import { useGetCustomerQuery, useUpdateCustomerMutation } from './api';
 import { showServerErrors } from './serverErrors';
+import { P } from '@/shared/permissions.gen';
 
 /** The customer's social contacts: Facebook and LINE. */
 export default function CustomerSocialPage() {
@@ -16,7 +17,7 @@ export default function CustomerSocialPage() {
   const cid = Number(customerId);
   const { data: c, isLoading } = useGetCustomerQuery({ id, customerId: cid });
   const [update, { isLoading: saving }] = useUpdateCustomerMutation();
-  const canEdit = useCan({ permissions: ['store.customer.edit'] });
+  const canEdit = useCan({ permissions: [P.storeCustomerEdit] });
   const [form] = Form.useForm<{ facebook: string; line: string }>();
   const navigate = useNavigate();
   useEffect(() => {

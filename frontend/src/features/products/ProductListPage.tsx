@@ -10,6 +10,7 @@ import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
 import { STORE_CHANNEL } from './channel';
 import { useDeleteProductMutation, useListCategoriesQuery, useListProductsQuery, usePatchProductMutation, type ProductBody } from './api';
+import { P } from '@/shared/permissions.gen';
 
 function priceRange(p: ProductBody): string {
   const prices = p.skus.map((s) => Number(s.price));
@@ -36,8 +37,8 @@ export default function ProductListPage() {
   const [patch] = usePatchProductMutation();
   const [remove] = useDeleteProductMutation();
   const [selected, setSelected] = useState<number[]>([]);
-  const canCreate = useCan({ permissions: ['product.sku.create'] });
-  const canEdit = useCan({ permissions: ['product.sku.edit'] });
+  const canCreate = useCan({ permissions: [P.productSkuCreate] });
+  const canEdit = useCan({ permissions: [P.productSkuEdit] });
   const navigate = useNavigate();
 
   const setParam = (key: string, value: string | undefined) => {
