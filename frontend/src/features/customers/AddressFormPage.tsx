@@ -8,7 +8,8 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { checkEmail, checkInternationalPhone, checkThaiPhone } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
 import { useCreateAddressMutation, useGetAddressQuery, useGetCustomerQuery, useUpdateAddressMutation } from './api';
-import { showServerErrors } from './serverErrors';
+import { showServerErrors } from '@/shared/form/serverErrors';
+import { CUSTOMER_ERRORS } from './access';
 
 interface Values {
   name: string;
@@ -69,7 +70,7 @@ export default function AddressFormPage() {
       notifySuccess(t(editing ? 'customers:addressBook.updated' : 'customers:addressBook.added'));
       navigate(detailEdit ? `/${id}/customer-detail/${cid}` : back);
     } catch (e) {
-      showServerErrors(e, form, t);
+      showServerErrors(e, form, t, CUSTOMER_ERRORS);
     }
   };
 

@@ -8,7 +8,8 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { checkEmail, checkRequired, checkThaiPhone } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
 import { useCreateCustomerMutation, useGetCustomerQuery, useUpdateCustomerMutation } from './api';
-import { showServerErrors } from './serverErrors';
+import { showServerErrors } from '@/shared/form/serverErrors';
+import { CUSTOMER_ERRORS } from './access';
 
 interface Values {
   name: string;
@@ -65,7 +66,7 @@ export default function CustomerFormPage() {
       notifySuccess(t(editing ? 'customers:form.updated' : 'customers:form.created'));
       navigate(`/${id}/customer-detail/${saved.id}`);
     } catch (e) {
-      showServerErrors(e, form, t);
+      showServerErrors(e, form, t, CUSTOMER_ERRORS);
     }
   };
 

@@ -6,7 +6,8 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { useCan } from '@/shared/useCan';
 import { useGetCustomerQuery, useUpdateCustomerMutation } from './api';
-import { showServerErrors } from './serverErrors';
+import { showServerErrors } from '@/shared/form/serverErrors';
+import { CUSTOMER_ERRORS } from './access';
 import { P } from '@/shared/permissions.gen';
 
 /** The customer's social contacts: Facebook and LINE. */
@@ -39,7 +40,7 @@ export default function CustomerSocialPage() {
             notifySuccess(t('customers:form.updated'));
             navigate(`/${id}/customer-detail/${cid}`);
           } catch (e) {
-            showServerErrors(e, form, t);
+            showServerErrors(e, form, t, CUSTOMER_ERRORS);
           }
         }}
       >

@@ -7,6 +7,7 @@ import { useNavigate, useParams } from 'react-router-dom';
 import { apiError } from '@/app/api/errors';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { checkRequired } from '@/shared/form/rules';
+import { showServerErrors } from '@/shared/form/serverErrors';
 import { useCheck } from '@/shared/form/useCheck';
 import { STORE_CHANNEL } from './channel';
 import { DraftPhotosCard, EMPTY_DRAFT, PhotosCard, type PhotoDraft } from './PhotosCard';
@@ -137,19 +138,15 @@ export default function ProductFormPage() {
         notifyError(t('common:errors.tryLater'));
         return;
       }
+      showServerErrors(e, form, t, {
+        codes: { code_taken: { field: 'code', message: 'products:errors.code_taken' } },
+        only: ['name', 'shortDescription', 'code', 'hsCode', 'categoryId', 'price', 'cost', 'tags', 'weight'],
+      });
       if (err.code === 'code_taken') {
-        form.setFields([{ name: 'code', errors: [t('products:errors.code_taken')] }]);
         setProblems([t('products:errors.code_taken')]);
         return;
       }
-      const own = new Set(['name', 'shortDescription', 'code', 'hsCode', 'categoryId', 'price', 'cost', 'tags', 'weight']);
       const fields = err.fields ?? [];
-      form.setFields(
-        fields
-          .map((f) => ({ name: f.field.replace(/_([a-z])/g, (_: string, c: string) => c.toUpperCase()), code: f.code }))
-          .filter((f) => own.has(f.name))
-          .map((f) => ({ name: f.name as keyof Values, errors: [t(`common:${f.code}`)] })),
-      );
       setProblems(fields.map((f) => `${t(`products:fieldNames.${f.field.replace(/\[\d+\]/, '[]')}`, { defaultValue: f.field })}: ${t(`common:${f.code}`)}`));
     }
   };

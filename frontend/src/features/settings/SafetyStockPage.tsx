@@ -2,7 +2,7 @@ import { Button, Card, Descriptions, Form, Input, Space, Spin, Typography } from
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 
-import { apiError, globalErrorKind } from '@/app/api/errors';
+import { globalErrorKind } from '@/app/api/errors';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { useCheck } from '@/shared/form/useCheck';
 import { formatDateTime } from '@/shared/i18n/i18n';
@@ -10,7 +10,8 @@ import { useCan } from '@/shared/useCan';
 import { useCreateSafetyStockHistoryMutation, useGetLatestSafetyStockQuery } from './api';
 import { useUpdateAllSafetyStockMutation } from '@/features/products/api';
 import { SETTINGS_EDIT } from './access';
-import { checkAmount, formErrors } from './units';
+import { checkAmount } from './units';
+import { showServerErrors } from '@/shared/form/serverErrors';
 
 interface Values {
   amount: string;
@@ -39,9 +40,8 @@ export default function SafetyStockPage() {
       notifySuccess(t('settings:safetyStock.applied', { count: applied.updated }));
       form.resetFields();
     } catch (e) {
-      const onForm = formErrors(apiError(e));
-      if (onForm) {
-        form.setFields(onForm.map((f) => ({ name: f.name as keyof Values, errors: [t(f.keys)] })));
+      if (showServerErrors(e, form, t, { ns: 'settings' })) {
+        // shown under the fields
       } else if (!globalErrorKind(e as Parameters<typeof globalErrorKind>[0])) {
         notifyError(t('settings:errors.safety_stock_failed'));
       }

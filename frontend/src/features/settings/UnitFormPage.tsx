@@ -2,12 +2,13 @@ import { Button, Card, Form, Input, Select, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
-import { apiError, globalErrorKind } from '@/app/api/errors';
+import { globalErrorKind } from '@/app/api/errors';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { checkRequired } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
 import { useCreateStoreUnitMutation } from './api';
-import { BASE_UNITS, checkQuantity, formErrors, NAME_MAX } from './units';
+import { BASE_UNITS, checkQuantity, NAME_MAX, UNIT_ERRORS } from './units';
+import { showServerErrors } from '@/shared/form/serverErrors';
 
 interface Values {
   name: string;
@@ -32,9 +33,8 @@ export default function UnitFormPage() {
       notifySuccess(t('settings:unitForm.created'));
       navigate(list);
     } catch (e) {
-      const onForm = formErrors(apiError(e));
-      if (onForm) {
-        form.setFields(onForm.map((f) => ({ name: f.name as keyof Values, errors: [t(f.keys)] })));
+      if (showServerErrors(e, form, t, UNIT_ERRORS)) {
+        // shown under the fields
       } else if (!globalErrorKind(e as Parameters<typeof globalErrorKind>[0])) {
         notifyError(t('settings:errors.unit_create_failed'));
       }

@@ -1,6 +1,6 @@
 import en from '@/locales/en/settings.json';
 import th from '@/locales/th/settings.json';
-import { BASE_UNITS, baseUnitKey, checkAmount, checkQuantity, fieldMessageKeys, formErrors, formField, isBaseUnit } from './units';
+import { BASE_UNITS, baseUnitKey, checkAmount, checkQuantity, isBaseUnit, UNIT_ERRORS } from './units';
 
 describe('unit of measurement rules', () => {
   it('takes whole quantities from 1, as the service does', () => {
@@ -29,28 +29,9 @@ describe('unit of measurement rules', () => {
     expect(baseUnitKey('litre')).toBe('litre');
   });
 
-  it('maps server field errors onto the form', () => {
-    expect(formField('base_unit')).toBe('baseUnit');
-    expect(fieldMessageKeys('validation.unit_type')).toEqual(['settings:validation.unit_type', 'common:validation.unit_type']);
+  it('has its own message for a unit type the server refuses', () => {
     expect(en.validation.unit_type).toBeTruthy();
-  });
-
-  it('puts server refusals on the form', () => {
-    expect(formErrors(null)).toBeNull();
-    expect(formErrors({ code: 'unit_name_duplicate' })).toEqual([{ name: 'name', keys: ['settings:errors.unit_name_duplicate'] }]);
-    expect(
-      formErrors({
-        code: 'validation_failed',
-        fields: [
-          { field: 'quantity', code: 'validation.quantity' },
-          { field: 'base_unit', code: 'validation.unit_type' },
-          { field: 'quantity', code: 'validation.required' },
-        ],
-      }),
-    ).toEqual([
-      { name: 'quantity', keys: ['settings:validation.quantity', 'common:validation.quantity'] },
-      { name: 'baseUnit', keys: ['settings:validation.unit_type', 'common:validation.unit_type'] },
-    ]);
-    expect(formErrors({ code: 'forbidden' })).toBeNull();
+    expect(th.validation.unit_type).toBeTruthy();
+    expect(UNIT_ERRORS.codes?.unit_name_duplicate.field).toBe('name');
   });
 });

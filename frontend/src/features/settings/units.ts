@@ -2,6 +2,7 @@
 // a unit's quantity is a whole number from 1, a safety stock a whole number from 0, and the
 // base unit one of the six types. Checks return message keys; `t` translates them.
 import { MSG } from '@/shared/form/rules';
+import type { ServerErrorOptions } from '@/shared/form/serverErrors';
 
 /** The base unit types of SPEC §9, in the order the form offers them. */
 export const BASE_UNITS = ['piece', 'dozen', 'pack', 'carton', 'box', 'sack'] as const;
@@ -40,35 +41,8 @@ export function baseUnitKey(unit: string): string {
   return isBaseUnit(unit) ? `settings:baseUnits.${unit}` : unit;
 }
 
-/** The keys to try for a server's field code: this feature's own first, then `common`'s. */
-export function fieldMessageKeys(code: string): string[] {
-  return [`settings:${code}`, `common:${code}`];
-}
-
-/** Server field names (snake_case) as the form's (camelCase). */
-export function formField(field: string): string {
-  return field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-}
-
-export interface FormFieldError {
-  /** The form's field name. */
-  name: string;
-  /** Message keys to try, in order. */
-  keys: string[];
-}
-
-/** What a server refusal puts on a settings form: field rules under their fields, a
- * duplicate unit name under the name. Null when the refusal is not the form's. */
-export function formErrors(error: { code: string; fields?: { field: string; code: string }[] } | null): FormFieldError[] | null {
-  if (!error) return null;
-  if (error.code === 'unit_name_duplicate') return [{ name: 'name', keys: ['settings:errors.unit_name_duplicate'] }];
-  const seen = new Set<string>();
-  const out: FormFieldError[] = [];
-  for (const f of error.fields ?? []) {
-    const name = formField(f.field);
-    if (seen.has(name)) continue;
-    seen.add(name);
-    out.push({ name, keys: fieldMessageKeys(f.code) });
-  }
-  return out.length > 0 ? out : null;
-}
+/** How the settings forms show a server's refusals: a duplicate unit name under the name. */
+export const UNIT_ERRORS: ServerErrorOptions = {
+  ns: 'settings',
+  codes: { unit_name_duplicate: { field: 'name', message: 'settings:errors.unit_name_duplicate' } },
+};

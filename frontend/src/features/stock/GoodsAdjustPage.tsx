@@ -4,8 +4,8 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router-dom';
 
-import { apiError } from '@/app/api/errors';
 import { notifySuccess } from '@/shared/dialogs/notify';
+import { showServerErrors } from '@/shared/form/serverErrors';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
@@ -63,9 +63,10 @@ export default function GoodsAdjustPage() {
       setOpen(false);
       form.resetFields();
     } catch (e) {
-      const err = apiError(e);
-      if (err?.code === 'stock_below_reserved') form.setFields([{ name: 'quantity', errors: [t('stock:errors.stock_below_reserved')] }]);
-      else if (err?.fields?.length) form.setFields(err.fields.map((f) => ({ name: f.field === 'delta' ? 'quantity' : (f.field as keyof AdjustValues), errors: [t(`common:${f.code}`)] })));
+      showServerErrors(e, form, t, {
+        codes: { stock_below_reserved: { field: 'quantity', message: 'stock:errors.stock_below_reserved' } },
+        rename: { delta: 'quantity' },
+      });
     }
   };
 

@@ -1,0 +1,60 @@
+import type { FormInstance } from 'antd';
+import type { TFunction } from 'i18next';
+
+import { formField, serverFieldErrors, showServerErrors } from './serverErrors';
+
+// A refusal as the base query hands it over: the status and the decoded body.
+const refusal = (code: string, fields?: { field: string; code: string }[]) => ({
+  status: 422,
+  data: { error: { code, messageKey: `error.${code}`, message: code, fields } },
+});
+
+// Translates to the first key of a list, so the test sees which keys were tried.
+const t = ((k: string | string[]) => (Array.isArray(k) ? k.join('|') : k)) as unknown as TFunction;
+
+describe('server refusals on a form', () => {
+  it('turns snake_case fields into the form\'s camelCase, once per field', () => {
+    expect(formField('base_unit')).toBe('baseUnit');
+    const errors = serverFieldErrors(
+      refusal('validation_failed', [
+        { field: 'quantity', code: 'validation.quantity' },
+        { field: 'base_unit', code: 'validation.unit_type' },
+        { field: 'quantity', code: 'validation.required' },
+      ]),
+      t,
+      { ns: 'settings' },
+    );
+    expect(errors).toEqual([
+      { name: 'quantity', errors: ['settings:validation.quantity|common:validation.quantity'] },
+      { name: 'baseUnit', errors: ['settings:validation.unit_type|common:validation.unit_type'] },
+    ]);
+  });
+
+  it('puts a refusal that belongs to one field under it, with its own message', () => {
+    const opts = { codes: { customer_phone_duplicate: { field: 'tel', message: 'customers:errors.customer_phone_duplicate' } } };
+    expect(serverFieldErrors(refusal('customer_phone_duplicate'), t, opts)).toEqual([
+      { name: 'tel', errors: ['customers:errors.customer_phone_duplicate'] },
+    ]);
+  });
+
+  it('renames and keeps only the form\'s fields', () => {
+    const errors = serverFieldErrors(
+      refusal('validation_failed', [
+        { field: 'delta', code: 'validation.quantity' },
+        { field: 'skus[0].price', code: 'validation.money' },
+      ]),
+      t,
+      { rename: { delta: 'quantity' }, only: ['quantity'] },
+    );
+    expect(errors).toEqual([{ name: 'quantity', errors: ['common:validation.quantity'] }]);
+  });
+
+  it('leaves anything else to the screen', () => {
+    const form = { setFields: jest.fn() } as unknown as FormInstance;
+    expect(showServerErrors(refusal('forbidden'), form, t)).toBe(false);
+    expect(showServerErrors({ status: 'FETCH_ERROR', error: 'down' }, form, t)).toBe(false);
+    expect(form.setFields).not.toHaveBeenCalled();
+    expect(showServerErrors(refusal('validation_failed', [{ field: 'name', code: 'validation.required' }]), form, t)).toBe(true);
+    expect(form.setFields).toHaveBeenCalledWith([{ name: 'name', errors: ['common:validation.required'] }]);
+  });
+});
