@@ -29,6 +29,7 @@ lint: ## rustfmt check and clippy with warnings as errors; the app's type check
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 	cd frontend && $(NPM) run typecheck
+	cd frontend && $(NPM) run lint
 
 fmt:
 	$(CARGO) fmt --all

@@ -41,6 +41,7 @@ cargo test --workspace --lib --bins --tests --locked 2>&1 | tee "$log"
 echo "== The admin app: dependencies, type check, generated client, unit tests, build and size budget"
 make -s app-deps || status=1
 (cd frontend && npm run -s typecheck) || status=1
+(cd frontend && npm run -s lint) || status=1
 (cd frontend && npm run -s codegen:check) || status=1
 (cd frontend && npx jest --ci 2>&1) | tee -a "$log"
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1

@@ -1,6 +1,7 @@
-// Generates the typed API client from the gateway's OpenAPI document.
+// Generates the typed API client and the permission keys from the gateway's OpenAPI document.
 //
-//   npm run codegen          regenerate src/features/*/api/endpoints.gen.ts and openapi.json
+//   npm run codegen          regenerate src/features/*/api/endpoints.gen.ts,
+//                            src/shared/permissions.gen.ts and openapi.json
 //   npm run codegen:check    fail when they are stale
 //
 // The document comes from `backoffice openapi` (BACKOFFICE_BIN, default

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router-dom';
 
 import { BlockingLoader } from './BlockingLoader';
@@ -7,8 +7,9 @@ import { useAppDispatch, useAppSelector } from './hooks';
 import { currentStoreSet } from './session';
 import { menuHidingLoaded, storeLoaded } from './storeSlice';
 import { useLazyGetMenuHidingQuery, useLazyGetStoreQuery } from '@/features/store/api';
+import { NOT_FOUND } from '@/features/store/routes';
 
-const NotFoundPage = lazy(() => import('@/features/store/NotFoundPage'));
+const NotFoundPage = lazy(NOT_FOUND);
 const notFound = (
   <Suspense fallback={<BlockingLoader />}>
     <NotFoundPage />
@@ -35,17 +36,13 @@ export function StoreShell() {
   const [getStore] = useLazyGetStoreQuery();
   const [getMenuHiding] = useLazyGetMenuHidingQuery();
   const storeId = decision.kind === 'allow' ? decision.storeId ?? null : null;
-  const [busy, setBusy] = useState(storeId !== null && loaded?.id !== storeId);
 
   useEffect(() => {
     if (storeId === null) return;
     dispatch(currentStoreSet(storeId));
-    if (loaded?.id === storeId) {
-      setBusy(false);
-      return;
-    }
+    // The loader shows until the store is the loaded one, so a store already loaded opens at once.
+    if (loaded?.id === storeId) return;
     let cancelled = false;
-    setBusy(true);
     const started = Date.now();
     getStore({ id: storeId })
       .unwrap()
@@ -54,12 +51,10 @@ export function StoreShell() {
         setTimeout(() => {
           if (cancelled) return;
           dispatch(storeLoaded({ id: s.id, name: s.name }));
-          setBusy(false);
         }, wait);
       })
-      .catch(() => {
-        if (!cancelled) setBusy(false);
-      });
+      // Refusals and failures have their global dialogs.
+      .catch(() => undefined);
     return () => {
       cancelled = true;
     };
@@ -76,7 +71,7 @@ export function StoreShell() {
 
   if (decision.kind === 'notFound') return notFound;
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
-  if (busy || loaded?.id !== storeId) return <BlockingLoader />;
+  if (loaded?.id !== storeId) return <BlockingLoader />;
   return <Outlet />;
 }
 

@@ -1,12 +1,13 @@
 import { decide, type GuardInput, type RouteMeta } from './guard';
 import type { StoreLogin } from './session';
+import { P } from '@/shared/permissions.gen';
 
-const cashier: StoreLogin = { token: 't', permission: 'cashier', permissions: ['store.customer.read'], roleName: 'cashier', expiresAt: '' };
+const cashier: StoreLogin = { token: 't', permission: 'cashier', permissions: [P.storeCustomerRead], roleName: 'cashier', expiresAt: '' };
 const owner: StoreLogin = { token: 't', permission: 'owner', permissions: ['*'], roleName: 'owner', expiresAt: '' };
-const customerList: RouteMeta = { store: true, permissions: ['store.customer.read'] };
-const customerCreate: RouteMeta = { store: true, permissions: ['store.customer.create'] };
+const customerList: RouteMeta = { store: true, permissions: [P.storeCustomerRead] };
+const customerCreate: RouteMeta = { store: true, permissions: [P.storeCustomerCreate] };
 const dashboard: RouteMeta = { store: true, roles: ['owner'] };
-const settingsStoreEdit: RouteMeta = { store: true, roles: ['owner'], permissions: ['store.*'] };
+const settingsStoreEdit: RouteMeta = { store: true, roles: ['owner'], permissions: [P.storeAll] };
 const gettingStart: RouteMeta = { store: true };
 
 const none = { userToken: null, stores: {} };
@@ -37,7 +38,7 @@ const cases: Case[] = [
   ['the owner passes every check', { pathname: '/7/customer-create', storeIdParam: '7', route: customerCreate, session: withOwner }, { kind: 'allow', storeId: 7 }],
   [
     'role or permission: store.* passes an owner-or-store.* route',
-    { pathname: '/7/setting/store-edit', storeIdParam: '7', route: settingsStoreEdit, session: { userToken: 'u', stores: { '7': { ...cashier, permissions: ['store.*'] } } } },
+    { pathname: '/7/setting/store-edit', storeIdParam: '7', route: settingsStoreEdit, session: { userToken: 'u', stores: { '7': { ...cashier, permissions: [P.storeAll] } } } },
     { kind: 'allow', storeId: 7 },
   ],
   ['screens without rules open for any member', { pathname: '/7/getting-start', storeIdParam: '7', route: gettingStart, session: withCashier }, { kind: 'allow', storeId: 7 }],

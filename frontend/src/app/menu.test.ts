@@ -1,24 +1,27 @@
-import { visibleEntries, visibleMenu, type MenuEntry, MENU, SETTINGS } from './menu';
+import { P } from '@/shared/permissions.gen';
+import type { FeatureRoute } from '@/shared/routes';
+import { composeMenu, visibleEntries, visibleMenu, type MenuEntry, MENU, SETTINGS } from './menu';
 
 describe('sidebar', () => {
   const settings: MenuEntry[] = [
-    { key: 'store-edit', label: 'x', path: 'setting/store-edit', roles: ['owner'], permissions: ['store.*'] },
-    { key: 'e-parcel-connecting', label: 'x', path: 'setting/e-parcel-connecting', hideKey: 'connect_e_parcel' },
-    { key: 'user-list', label: 'x', path: 'setting/user-list', roles: ['owner'], permissions: ['user.*'] },
+    { label: 'x', path: 'setting/store-edit', roles: ['owner'], permissions: [P.storeAll] },
+    { label: 'x', path: 'setting/e-parcel-connecting', hideKey: 'connect_e_parcel' },
+    { label: 'x', path: 'setting/user-list', roles: ['owner'], permissions: [P.userAll] },
   ];
+  const paths = (entries: MenuEntry[]) => entries.map((e) => e.path);
 
   it('hides what the store hides and what the member may not open', () => {
-    const cashier = { permission: 'cashier', permissions: ['store.customer.read'] };
-    expect(visibleEntries(settings, cashier, ['connect_e_parcel']).map((e) => e.key)).toEqual([]);
-    expect(visibleEntries(settings, cashier, []).map((e) => e.key)).toEqual(['e-parcel-connecting']);
+    const cashier = { permission: 'cashier', permissions: [P.storeCustomerRead] };
+    expect(paths(visibleEntries(settings, cashier, ['connect_e_parcel']))).toEqual([]);
+    expect(paths(visibleEntries(settings, cashier, []))).toEqual(['setting/e-parcel-connecting']);
     const owner = { permission: 'owner', permissions: ['*'] };
-    expect(visibleEntries(settings, owner, ['connect_e_parcel']).map((e) => e.key)).toEqual(['store-edit', 'user-list']);
+    expect(paths(visibleEntries(settings, owner, ['connect_e_parcel']))).toEqual(['setting/store-edit', 'setting/user-list']);
   });
 
   it('drops groups left empty', () => {
-    const noCustomers = { permission: 'cashier', permissions: ['product.sku.read'] };
+    const noCustomers = { permission: 'cashier', permissions: [P.productSkuRead] };
     expect(visibleMenu(MENU, noCustomers, []).map((g) => g.key)).toEqual(['overviews', 'products', 'stock', 'settings']);
-    const reader = { permission: 'cashier', permissions: ['store.customer.read'] };
+    const reader = { permission: 'cashier', permissions: [P.storeCustomerRead] };
     expect(visibleMenu(MENU, reader, []).map((g) => g.key)).toEqual(['overviews', 'customers', 'settings']);
     const owner = { permission: 'owner', permissions: ['*'] };
     expect(visibleMenu(MENU, owner, []).map((g) => g.key)).toEqual(['overviews', 'products', 'stock', 'customers', 'settings']);
@@ -26,9 +29,55 @@ describe('sidebar', () => {
 
   it('lists the same settings on desktop and mobile; adding a unit takes the owner or store.*', () => {
     expect(MENU[MENU.length - 1]).toEqual({ key: 'settings', label: 'menu.settings', items: SETTINGS });
-    const keys = (viewer: { permission: string; permissions: string[] }) => visibleEntries(SETTINGS, viewer, []).map((e) => e.key);
-    expect(keys({ permission: 'cashier', permissions: ['store.customer.*'] })).toEqual(['safety-stock', 'unit-of-measurement']);
-    expect(keys({ permission: 'admin', permissions: ['store.*'] })).toEqual(['safety-stock', 'unit-of-measurement', 'unit-of-measurement-create']);
-    expect(keys({ permission: 'owner', permissions: [] })).toContain('unit-of-measurement-create');
+    const keys = (viewer: { permission: string; permissions: string[] }) => paths(visibleEntries(SETTINGS, viewer, []));
+    expect(keys({ permission: 'cashier', permissions: ['store.customer.*'] })).toEqual(['setting/safety-stock', 'setting/unit-of-measurement']);
+    expect(keys({ permission: 'admin', permissions: [P.storeAll] })).toEqual(['setting/safety-stock', 'setting/unit-of-measurement', 'setting/unit-of-measurement-create']);
+    expect(keys({ permission: 'owner', permissions: [] })).toContain('setting/unit-of-measurement-create');
+  });
+
+  it('is composed from the features\' routes, in SPEC order (§2)', () => {
+    expect(MENU.map((g) => [g.key, g.label, g.items])).toEqual([
+      ['overviews', 'menu.overviews', [{ label: 'menu.gettingStart', path: 'getting-start' }]],
+      ['products', 'menu.products', [{ label: 'menu.productList', path: 'product-list/store', permissions: [P.productSkuRead] }]],
+      [
+        'stock',
+        'menu.stock',
+        [
+          { label: 'menu.stockOverview', path: 'stock-management-overview-list', permissions: [P.productSkuRead] },
+          { label: 'menu.goodsAdjust', path: 'stock-management-goods-adjust', permissions: [P.wmsGoodsAdjustRead] },
+        ],
+      ],
+      ['customers', 'menu.customers', [{ label: 'menu.customerList', path: 'customer-list', permissions: [P.storeCustomerRead] }]],
+      [
+        'settings',
+        'menu.settings',
+        [
+          { label: 'menu.safetyStock', path: 'setting/safety-stock' },
+          { label: 'menu.unitOfMeasurement', path: 'setting/unit-of-measurement' },
+          { label: 'menu.unitOfMeasurementCreate', path: 'setting/unit-of-measurement-create', roles: ['owner'], permissions: [P.storeAll] },
+        ],
+      ],
+    ]);
+  });
+
+  it('orders entries by their order, not by where the features list them, and keeps the hiding key', () => {
+    const page = () => Promise.resolve({ default: () => null });
+    const routes: FeatureRoute[] = [
+      { path: 'setting/e-parcel-connecting', layout: 'default', menu: { group: 'settings', label: 'b', order: 110, hideKey: 'connect_e_parcel' }, page },
+      { path: 'report/:kind?', layout: 'default', menu: { group: 'overviews', label: 'r', order: 30, to: 'report/order' }, page },
+      { path: 'setting/store-edit', layout: 'default', access: { roles: ['owner'], permissions: [P.storeAll] }, menu: { group: 'settings', label: 'a', order: 20 }, page },
+      { path: 'setting/hidden', layout: 'default', page },
+    ];
+    expect(composeMenu(routes)).toEqual([
+      { key: 'overviews', label: 'menu.overviews', items: [{ label: 'r', path: 'report/order' }] },
+      {
+        key: 'settings',
+        label: 'menu.settings',
+        items: [
+          { label: 'a', path: 'setting/store-edit', roles: ['owner'], permissions: [P.storeAll] },
+          { label: 'b', path: 'setting/e-parcel-connecting', hideKey: 'connect_e_parcel' },
+        ],
+      },
+    ]);
   });
 });

@@ -1,64 +1,58 @@
-// The sidebar (SPEC §2): desktop items in the spec's order, only screens that work today;
-// mobile lists settings as a submenu. Items are filtered by the member's rights and by the
-// store's hiding-menu list.
+// The sidebar (SPEC §2), composed from the features' routes: desktop groups in the spec's
+// order, entries in their routes' order; mobile lists settings as a submenu. Items are
+// filtered by the member's rights and by the store's hiding-menu list.
 import { allows, type Access } from '@/shared/perms';
-import { P } from '@/shared/permissions.gen';
+import type { FeatureRoute, MenuGroupKey } from '@/shared/routes';
+import { ROUTES } from './routes';
 
 export interface MenuEntry extends Access {
-  key: string;
   /** i18n key in `common`. */
   label: string;
+  /** Under /{storeId}/. */
   path: string;
   /** Key in the store's menu-hiding list that hides this entry. */
   hideKey?: string;
 }
 
 export interface MenuGroup {
-  key: string;
+  key: MenuGroupKey;
   label: string;
   items: MenuEntry[];
 }
 
-/** Settings children (SPEC §2), in the spec's order; each arrives with its screen. Mobile
- * shows them as a submenu, desktop as the Setting group. Changing settings takes the owner
- * role or store.*; any member reads them. */
-export const SETTINGS: MenuEntry[] = [
-  { key: 'safety-stock', label: 'menu.safetyStock', path: 'setting/safety-stock' },
-  { key: 'unit-of-measurement', label: 'menu.unitOfMeasurement', path: 'setting/unit-of-measurement' },
-  {
-    key: 'unit-of-measurement-create',
-    label: 'menu.unitOfMeasurementCreate',
-    path: 'setting/unit-of-measurement-create',
-    roles: ['owner'],
-    permissions: [P.storeAll],
-  },
-];
-
 /** Desktop groups in SPEC order: Overviews, Order management, Product list, Sales channels,
  * Stock management, Customer detail, Setting. Groups whose screens do not exist yet are
  * absent; they join here with their screens. */
-export const MENU: MenuGroup[] = [
-  { key: 'overviews', label: 'menu.overviews', items: [{ key: 'getting-start', label: 'menu.gettingStart', path: 'getting-start' }] },
-  {
-    key: 'products',
-    label: 'menu.products',
-    items: [{ key: 'product-list', label: 'menu.productList', path: 'product-list/store', permissions: [P.productSkuRead] }],
-  },
-  {
-    key: 'stock',
-    label: 'menu.stock',
-    items: [
-      { key: 'stock-overview', label: 'menu.stockOverview', path: 'stock-management-overview-list', permissions: [P.productSkuRead] },
-      { key: 'goods-adjust', label: 'menu.goodsAdjust', path: 'stock-management-goods-adjust', permissions: [P.wmsGoodsAdjustRead] },
-    ],
-  },
-  {
-    key: 'customers',
-    label: 'menu.customers',
-    items: [{ key: 'customer-list', label: 'menu.customerList', path: 'customer-list', permissions: [P.storeCustomerRead] }],
-  },
-  { key: 'settings', label: 'menu.settings', items: SETTINGS },
+export const GROUPS: { key: MenuGroupKey; label: string }[] = [
+  { key: 'overviews', label: 'menu.overviews' },
+  { key: 'products', label: 'menu.products' },
+  { key: 'stock', label: 'menu.stock' },
+  { key: 'customers', label: 'menu.customers' },
+  { key: 'settings', label: 'menu.settings' },
 ];
+
+/** The groups with the routes' menu entries, each group sorted by the entries' order; groups
+ * without entries are left out. */
+export function composeMenu(routes: FeatureRoute[]): MenuGroup[] {
+  return GROUPS.map((g) => ({
+    ...g,
+    items: routes
+      .flatMap((r) => (r.menu?.group === g.key ? [{ r, menu: r.menu }] : []))
+      .sort((a, b) => a.menu.order - b.menu.order)
+      .map(({ r, menu }) => ({
+        label: menu.label,
+        path: menu.to ?? r.path,
+        ...(menu.hideKey ? { hideKey: menu.hideKey } : {}),
+        ...r.access,
+      })),
+  })).filter((g) => g.items.length > 0);
+}
+
+export const MENU: MenuGroup[] = composeMenu(ROUTES);
+
+/** Settings children: desktop shows them as the Setting group, mobile as a submenu.
+ * Changing settings takes the owner role or store.*; any member reads them. */
+export const SETTINGS: MenuEntry[] = MENU.find((g) => g.key === 'settings')?.items ?? [];
 
 export interface Viewer {
   permission: string;

@@ -1,14 +1,16 @@
-import { lazy, Suspense, useEffect, type ComponentType } from 'react';
-import { createBrowserRouter, Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { lazy, Suspense, useEffect } from 'react';
+import { createBrowserRouter, Navigate, Outlet, useLocation, useNavigate, type RouteObject } from 'react-router-dom';
 
 import { BlockingLoader } from './BlockingLoader';
 import { setAfterLogout } from './globalErrors';
 import type { RouteMeta } from './guard';
+import { inStore, ROUTES } from './routes';
 import { Allowed, StoreShell, UserGate } from './StoreGate';
 import { useGetMaintainingQuery } from '@/features/store/api';
-import { P } from '@/shared/permissions.gen';
+import { NOT_FOUND } from '@/features/store/routes';
+import type { FeatureRoute, PageLoader, RouteLayout } from '@/shared/routes';
 
-function page(load: () => Promise<{ default: ComponentType }>, meta?: RouteMeta) {
+function page(load: PageLoader, meta?: RouteMeta) {
   const Page = lazy(load);
   const el = (
     <Suspense fallback={<BlockingLoader />}>
@@ -19,19 +21,31 @@ function page(load: () => Promise<{ default: ComponentType }>, meta?: RouteMeta)
 }
 
 // Layouts and the not-found screen load lazily too: the initial bundle holds only the shell.
-const layout = (name: 'DefaultLayout' | 'NoSidebarLayout' | 'SearchBarLayout') =>
-  page(() => import('./layouts/Layouts').then((m) => ({ default: m[name] })));
-const notFound = () => page(() => import('@/features/store/NotFoundPage'));
+const LAYOUTS = { default: 'DefaultLayout', noSidebar: 'NoSidebarLayout', searchBar: 'SearchBarLayout' } as const;
+const layout = (name: (typeof LAYOUTS)[keyof typeof LAYOUTS]) => page(() => import('./layouts/Layouts').then((m) => ({ default: m[name] })));
+const notFound = () => page(NOT_FOUND);
 
-const READ: RouteMeta = { store: true, permissions: [P.storeCustomerRead] };
-const CREATE: RouteMeta = { store: true, permissions: [P.storeCustomerCreate] };
-const EDIT: RouteMeta = { store: true, permissions: [P.storeCustomerEdit] };
-const SKU_READ: RouteMeta = { store: true, permissions: [P.productSkuRead] };
-const SKU_CREATE: RouteMeta = { store: true, permissions: [P.productSkuCreate] };
-const SKU_EDIT: RouteMeta = { store: true, permissions: [P.productSkuEdit] };
-const ADJUST_READ: RouteMeta = { store: true, permissions: [P.wmsGoodsAdjustRead] };
-const SETTINGS_READ: RouteMeta = { store: true };
-const SETTINGS_EDIT: RouteMeta = { store: true, roles: ['owner'], permissions: [P.storeAll] };
+/** A feature's route as react-router's: a store screen with rules checks them itself. */
+function toRoute(r: FeatureRoute): RouteObject {
+  const meta = r.access && inStore(r) ? { store: true, ...r.access } : undefined;
+  return { path: r.path, ...(r.search ? { handle: { search: r.search } } : {}), element: page(r.page, meta) };
+}
+
+/** Screens under their layouts, one layout element per kind; `extra` joins a layout's screens. */
+function byLayout(routes: FeatureRoute[], extra: Partial<Record<RouteLayout, RouteObject[]>> = {}): RouteObject[] {
+  const out = routes.filter((r) => r.layout === 'none').map(toRoute);
+  for (const kind of ['default', 'noSidebar', 'searchBar'] as const) {
+    const children = [...routes.filter((r) => r.layout === kind).map(toRoute), ...(extra[kind] ?? [])];
+    if (children.length > 0) out.push({ element: layout(LAYOUTS[kind]), children });
+  }
+  return out;
+}
+
+/** Screens outside a store behind a gate (sign-in, or a signed-in user). */
+function gated(gate: FeatureRoute['gate'], meta: RouteMeta): RouteObject[] {
+  const routes = ROUTES.filter((r) => !inStore(r) && r.gate === gate);
+  return routes.length > 0 ? [{ element: <UserGate meta={meta} />, children: byLayout(routes) }] : [];
+}
 
 /** Sends everyone to the maintenance screen while the service says so. */
 function Root() {
@@ -47,61 +61,32 @@ function Root() {
   return <Outlet />;
 }
 
-export function makeRouter() {
-  return createBrowserRouter([
+/** The app's routes, composed from the features' lists (app/routes.ts). */
+export function routeTree(): RouteObject[] {
+  return [
     {
       element: <Root />,
       children: [
         { path: '/', element: <Navigate to="/choose-store" replace /> },
-        { element: <UserGate meta={{ store: false, guestOnly: true }} />, children: [{ path: '/login', element: page(() => import('@/features/auth/LoginPage')) }] },
-        {
-          element: <UserGate meta={{ store: false, user: true }} />,
-          children: [{ element: layout('NoSidebarLayout'), children: [{ path: '/choose-store', element: page(() => import('@/features/auth/ChooseStorePage')) }] }],
-        },
-        { path: '/maintain-system', element: page(() => import('@/features/store/MaintainSystemPage')) },
+        ...gated('guest', { store: false, guestOnly: true }),
+        ...gated('user', { store: false, user: true }),
+        ...byLayout(ROUTES.filter((r) => !inStore(r) && !r.gate)),
         {
           path: '/:storeId',
           element: <StoreShell />,
-          children: [
-            {
-              element: layout('DefaultLayout'),
-              children: [
-                { path: 'getting-start', element: page(() => import('@/features/store/GettingStartPage')) },
-                { path: 'prepare-login', element: <Navigate to="../getting-start" replace /> },
-                { path: 'access-denied', element: page(() => import('@/features/store/AccessDeniedPage')) },
-                { path: 'customer-create', element: page(() => import('@/features/customers/CustomerFormPage'), CREATE) },
-                { path: 'customer-edit/:customerId', element: page(() => import('@/features/customers/CustomerFormPage'), EDIT) },
-                { path: 'customer-detail/:customerId', element: page(() => import('@/features/customers/CustomerDetailPage'), READ) },
-                { path: 'customer-social/:customerId', element: page(() => import('@/features/customers/CustomerSocialPage'), READ) },
-                { path: 'customer-detail/:customerId/address-book', element: page(() => import('@/features/customers/AddressBookPage'), READ) },
-                { path: 'customer-detail/:customerId/address-book-create', element: page(() => import('@/features/customers/AddressFormPage'), EDIT) },
-                { path: 'customer-detail/:customerId/address-book-edit/:addressId', element: page(() => import('@/features/customers/AddressFormPage'), EDIT) },
-                { path: 'customer-detail/:customerId/address-book/detail-edit', element: page(() => import('@/features/customers/AddressFormPage'), EDIT) },
-                { path: 'product-create/:channel/:productId?', element: page(() => import('@/features/products/ProductFormPage'), SKU_CREATE) },
-                { path: 'product-edit/:channel/:productId', element: page(() => import('@/features/products/ProductFormPage'), SKU_EDIT) },
-                { path: 'product-import-channel', element: page(() => import('@/features/products/import/ImportChannelPage'), SKU_CREATE) },
-                { path: 'product-import/:saleChannel/upload/:storeChannelId', element: page(() => import('@/features/products/import/ImportUploadPage'), SKU_CREATE) },
-                { path: 'product-import/:saleChannel/mapping/:storeChannelId', element: page(() => import('@/features/products/import/ImportMappingPage'), SKU_CREATE) },
-                { path: 'product-import/:saleChannel/result/:storeChannelId', element: page(() => import('@/features/products/import/ImportResultPage'), SKU_CREATE) },
-                { path: 'stock-management-goods-adjust', element: page(() => import('@/features/stock/GoodsAdjustPage'), ADJUST_READ) },
-                { path: 'setting/safety-stock', element: page(() => import('@/features/settings/SafetyStockPage'), SETTINGS_READ) },
-                { path: 'setting/unit-of-measurement', element: page(() => import('@/features/settings/UnitListPage'), SETTINGS_READ) },
-                { path: 'setting/unit-of-measurement-create', element: page(() => import('@/features/settings/UnitFormPage'), SETTINGS_EDIT) },
-                { path: '*', element: notFound() },
-              ],
-            },
-            {
-              element: layout('SearchBarLayout'),
-              children: [
-                { path: 'customer-list', handle: { search: 'customers' }, element: page(() => import('@/features/customers/CustomerListPage'), READ) },
-                { path: 'product-list/:channel?/:providerName?', handle: { search: 'products' }, element: page(() => import('@/features/products/ProductListPage'), SKU_READ) },
-                { path: 'stock-management-overview-list', handle: { search: 'stock' }, element: page(() => import('@/features/stock/StockOverviewPage'), SKU_READ) },
-              ],
-            },
-          ],
+          children: byLayout(ROUTES.filter(inStore), {
+            default: [
+              { path: 'prepare-login', element: <Navigate to="../getting-start" replace /> },
+              { path: '*', element: notFound() },
+            ],
+          }),
         },
         { path: '*', element: notFound() },
       ],
     },
-  ]);
+  ];
+}
+
+export function makeRouter() {
+  return createBrowserRouter(routeTree());
 }

@@ -29,5 +29,9 @@ describe('permission keys (same cases as the gateway)', () => {
     expect(new Set(PERMISSION_KEYS).size).toBe(PERMISSION_KEYS.length);
     expect(PERMISSION_KEYS).toContain('store.customer.read');
     expect(Object.values(P)).toEqual([...PERMISSION_KEYS]);
+    // A key the gateway does not know fails the type check.
+    // @ts-expect-error 'store.customer.raed' is no permission key
+    const typo: Access = { permissions: ['store.customer.raed'] };
+    expect(typo.permissions).toHaveLength(1);
   });
 });

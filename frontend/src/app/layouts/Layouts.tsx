@@ -9,8 +9,6 @@ import { Header } from './Header';
 import { Sidebar } from './Sidebar';
 import { useIsMobile } from './useDevice';
 
-export type LayoutKind = 'default' | 'noSidebar' | 'searchBar' | 'none';
-
 function SearchBar({ mobile }: { mobile: boolean }) {
   const { t } = useTranslation('common');
   const [params, setParams] = useSearchParams();

@@ -9,7 +9,7 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
 import { useDeleteAddressMutation, useGetCustomerQuery, useListAddressesQuery, useSetDefaultAddressMutation, type AddressBody } from './api';
-import { P } from '@/shared/permissions.gen';
+import { CUSTOMER_EDIT } from './routes';
 
 export function addressLine(a: AddressBody, lng: string): string {
   const parts =
@@ -31,7 +31,7 @@ export default function AddressBookPage() {
   const { data, isFetching } = useListAddressesQuery({ id, customerId: cid, page, limit: 10 });
   const [setDefault] = useSetDefaultAddressMutation();
   const [remove] = useDeleteAddressMutation();
-  const canEdit = useCan({ permissions: [P.storeCustomerEdit] });
+  const canEdit = useCan(CUSTOMER_EDIT);
   const navigate = useNavigate();
 
   const onDelete = async (a: AddressBody) => {

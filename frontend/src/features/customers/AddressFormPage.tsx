@@ -9,7 +9,7 @@ import { checkEmail, checkInternationalPhone, checkThaiPhone } from '@/shared/fo
 import { useCheck } from '@/shared/form/useCheck';
 import { useCreateAddressMutation, useGetAddressQuery, useGetCustomerQuery, useUpdateAddressMutation } from './api';
 import { showServerErrors } from '@/shared/form/serverErrors';
-import { CUSTOMER_ERRORS } from './access';
+import { CUSTOMER_ERRORS } from './formErrors';
 
 interface Values {
   name: string;

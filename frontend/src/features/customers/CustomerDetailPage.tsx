@@ -8,7 +8,7 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { useCan } from '@/shared/useCan';
 import { useDeleteCustomerMutation, useGetCustomerQuery } from './api';
-import { P } from '@/shared/permissions.gen';
+import { CUSTOMER_EDIT } from './routes';
 
 export default function CustomerDetailPage() {
   const { t, i18n } = useTranslation(['customers', 'common']);
@@ -17,7 +17,7 @@ export default function CustomerDetailPage() {
   const cid = Number(customerId);
   const { data: c, isLoading } = useGetCustomerQuery({ id, customerId: cid });
   const [remove] = useDeleteCustomerMutation();
-  const canEdit = useCan({ permissions: [P.storeCustomerEdit] });
+  const canEdit = useCan(CUSTOMER_EDIT);
   const navigate = useNavigate();
   if (isLoading || !c) return <Spin />;
   const international = c.country && c.country !== 'TH';

@@ -9,7 +9,7 @@ import { checkEmail, checkRequired, checkThaiPhone } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
 import { useCreateCustomerMutation, useGetCustomerQuery, useUpdateCustomerMutation } from './api';
 import { showServerErrors } from '@/shared/form/serverErrors';
-import { CUSTOMER_ERRORS } from './access';
+import { CUSTOMER_ERRORS } from './formErrors';
 
 interface Values {
   name: string;

@@ -8,7 +8,7 @@ import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
 import { useListCustomersQuery, type CustomerBody } from './api';
 import { CustomerPicker } from './CustomerPicker';
-import { P } from '@/shared/permissions.gen';
+import { CUSTOMER_CREATE } from './routes';
 
 export const PAGE_SIZE = 10;
 
@@ -20,7 +20,7 @@ export default function CustomerListPage() {
   const search = params.get('search') ?? '';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const { data, isFetching } = useListCustomersQuery({ id, search: search || undefined, page, limit: PAGE_SIZE });
-  const canCreate = useCan({ permissions: [P.storeCustomerCreate] });
+  const canCreate = useCan(CUSTOMER_CREATE);
   const navigate = useNavigate();
 
   const columns = [

@@ -4,11 +4,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
 import { notifySuccess } from '@/shared/dialogs/notify';
+import { showServerErrors } from '@/shared/form/serverErrors';
 import { useCan } from '@/shared/useCan';
 import { useGetCustomerQuery, useUpdateCustomerMutation } from './api';
-import { showServerErrors } from '@/shared/form/serverErrors';
-import { CUSTOMER_ERRORS } from './access';
-import { P } from '@/shared/permissions.gen';
+import { CUSTOMER_ERRORS } from './formErrors';
+import { CUSTOMER_EDIT } from './routes';
 
 /** The customer's social contacts: Facebook and LINE. */
 export default function CustomerSocialPage() {
@@ -18,7 +18,7 @@ export default function CustomerSocialPage() {
   const cid = Number(customerId);
   const { data: c, isLoading } = useGetCustomerQuery({ id, customerId: cid });
   const [update, { isLoading: saving }] = useUpdateCustomerMutation();
-  const canEdit = useCan({ permissions: [P.storeCustomerEdit] });
+  const canEdit = useCan(CUSTOMER_EDIT);
   const [form] = Form.useForm<{ facebook: string; line: string }>();
   const navigate = useNavigate();
   useEffect(() => {

@@ -58,8 +58,11 @@ export default function ProductFormPage() {
   const price = Form.useWatch('price', form) ?? '';
   const cost = Form.useWatch('cost', form) ?? '';
 
-  useEffect(() => {
-    if (!current) return;
+  // The saved product seeds the variants and SKUs while rendering (React's way to follow
+  // data that arrives), and the form's fields once it has rendered.
+  const [seededFrom, setSeededFrom] = useState<typeof current>();
+  if (current && current !== seededFrom) {
+    setSeededFrom(current);
     const vs: VariantDraft[] = [];
     if (current.variant1) vs.push({ name: stripPrefix(current.variant1), options: current.variant1Options });
     if (current.variant2) vs.push({ name: stripPrefix(current.variant2), options: current.variant2Options });
@@ -76,7 +79,9 @@ export default function ProductFormPage() {
         options: optionsOf(vs, s.variantOption),
       })),
     );
-    form.setFieldsValue({ ...current, weight: current.weight === '0.000' ? '' : current.weight });
+  }
+  useEffect(() => {
+    if (current) form.setFieldsValue({ ...current, weight: current.weight === '0.000' ? '' : current.weight });
   }, [current, form]);
 
   // The SKU grid follows the variants (typed values are kept).

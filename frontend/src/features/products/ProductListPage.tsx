@@ -10,7 +10,7 @@ import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
 import { STORE_CHANNEL } from './channel';
 import { useDeleteProductMutation, useListCategoriesQuery, useListProductsQuery, usePatchProductMutation, type ProductBody } from './api';
-import { P } from '@/shared/permissions.gen';
+import { SKU_CREATE, SKU_EDIT } from './routes';
 
 function priceRange(p: ProductBody): string {
   const prices = p.skus.map((s) => Number(s.price));
@@ -37,8 +37,8 @@ export default function ProductListPage() {
   const [patch] = usePatchProductMutation();
   const [remove] = useDeleteProductMutation();
   const [selected, setSelected] = useState<number[]>([]);
-  const canCreate = useCan({ permissions: [P.productSkuCreate] });
-  const canEdit = useCan({ permissions: [P.productSkuEdit] });
+  const canCreate = useCan(SKU_CREATE);
+  const canEdit = useCan(SKU_EDIT);
   const navigate = useNavigate();
 
   const setParam = (key: string, value: string | undefined) => {

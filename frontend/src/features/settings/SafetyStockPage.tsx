@@ -9,7 +9,7 @@ import { formatDateTime } from '@/shared/i18n/i18n';
 import { useCan } from '@/shared/useCan';
 import { useCreateSafetyStockHistoryMutation, useGetLatestSafetyStockQuery } from './api';
 import { useUpdateAllSafetyStockMutation } from '@/features/products/api';
-import { SETTINGS_EDIT } from './access';
+import { SETTINGS_EDIT } from './routes';
 import { checkAmount } from './units';
 import { showServerErrors } from '@/shared/form/serverErrors';
 

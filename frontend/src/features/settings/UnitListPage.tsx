@@ -10,7 +10,7 @@ import { formatDateTime } from '@/shared/i18n/i18n';
 import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
 import { useDeleteStoreUnitMutation, useListStoreUnitsQuery, type UnitBody } from './api';
-import { SETTINGS_EDIT } from './access';
+import { SETTINGS_EDIT } from './routes';
 import { baseUnitKey } from './units';
 
 export const PAGE_SIZE = 10;

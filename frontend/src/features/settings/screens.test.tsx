@@ -8,24 +8,6 @@ import { makeStore } from '@/app/store';
 import SafetyStockPage from './SafetyStockPage';
 import UnitFormPage from './UnitFormPage';
 
-// antd's forms schedule work through MessageChannel, which jsdom lacks: a timer stands in.
-class Port {
-  onmessage: ((e: { data: unknown }) => void) | null = null;
-  peer: Port | null = null;
-  postMessage(data: unknown) {
-    setTimeout(() => this.peer?.onmessage?.({ data }), 0);
-  }
-  close() {}
-}
-class TimerChannel {
-  port1 = new Port();
-  port2 = new Port();
-  constructor() {
-    this.port1.peer = this.port2;
-    this.port2.peer = this.port1;
-  }
-}
-if (typeof globalThis.MessageChannel === 'undefined') Object.assign(globalThis, { MessageChannel: TimerChannel });
 // Select's dropdown measures itself; jsdom has no ResizeObserver.
 class NoResizeObserver {
   observe() {}

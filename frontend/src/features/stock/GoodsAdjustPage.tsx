@@ -11,6 +11,7 @@ import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
 import { useSkuInventoriesQuery } from '@/features/products/api';
 import { useCreateGoodsAdjustMutation, useListGoodsAdjustQuery, useListWarehousesQuery, type GoodsAdjustBody } from './api';
+import { ADJUST_CREATE } from './routes';
 
 interface AdjustValues {
   warehouseId: number;
@@ -51,7 +52,7 @@ export default function GoodsAdjustPage() {
   const { data, isFetching } = useListGoodsAdjustQuery({ page, limit: 10 });
   const { data: warehouses } = useListWarehousesQuery();
   const [create, { isLoading }] = useCreateGoodsAdjustMutation();
-  const canCreate = useCan({ permissions: ['wms.goodsAdjust.create'] });
+  const canCreate = useCan(ADJUST_CREATE);
   const [open, setOpen] = useState(false);
   const [form] = Form.useForm<AdjustValues>();
   const warehouseName = (id: number) => warehouses?.data.find((w) => w.id === id)?.name ?? String(id);

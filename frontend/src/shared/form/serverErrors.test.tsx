@@ -1,5 +1,6 @@
-import type { FormInstance } from 'antd';
-import type { TFunction } from 'i18next';
+import { fireEvent, render, screen } from '@testing-library/react';
+import { Button, Form, Input, type FormInstance } from 'antd';
+import i18n, { type TFunction } from 'i18next';
 
 import { formField, serverFieldErrors, showServerErrors } from './serverErrors';
 
@@ -56,5 +57,30 @@ describe('server refusals on a form', () => {
     expect(form.setFields).not.toHaveBeenCalled();
     expect(showServerErrors(refusal('validation_failed', [{ field: 'name', code: 'validation.required' }]), form, t)).toBe(true);
     expect(form.setFields).toHaveBeenCalledWith([{ name: 'name', errors: ['common:validation.required'] }]);
+  });
+
+  it('shows the messages under the fields of a rendered form', async () => {
+    const opts = { codes: { customer_phone_duplicate: { field: 'tel', message: 'customers:errors.customer_phone_duplicate' } } };
+    function Probe({ err }: { err: unknown }) {
+      const [form] = Form.useForm();
+      return (
+        <Form form={form}>
+          <Form.Item name="name" label="Name">
+            <Input />
+          </Form.Item>
+          <Form.Item name="tel" label="Phone">
+            <Input />
+          </Form.Item>
+          <Button onClick={() => showServerErrors(err, form, i18n.t, opts)}>go</Button>
+        </Form>
+      );
+    }
+    const { unmount } = render(<Probe err={refusal('validation_failed', [{ field: 'name', code: 'validation.required' }])} />);
+    fireEvent.click(screen.getByRole('button'));
+    expect((await screen.findByText('This field is required')).closest('.ant-form-item')).toHaveTextContent('Name');
+    unmount();
+    render(<Probe err={refusal('customer_phone_duplicate')} />);
+    fireEvent.click(screen.getByRole('button'));
+    expect((await screen.findByText('This phone number already exists, please edit')).closest('.ant-form-item')).toHaveTextContent('Phone');
   });
 });

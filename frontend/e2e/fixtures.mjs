@@ -1,0 +1,215 @@
+// What every end-to-end spec shares: one freshly started backoffice (SQLite, demo store) with
+// a read-only member, one Chromium, the sign-in helper, and an API client to set up data a
+// test needs without going through other screens. Files the tests upload are in fixtures/.
+//
+//   BACKOFFICE_BIN  the binary (default ../target/debug/backoffice)
+//   CHROMIUM        the browser (default /usr/bin/chromium)
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const bin = process.env.BACKOFFICE_BIN || path.join(process.env.CARGO_TARGET_DIR || path.join(root, '..', 'target'), 'debug', 'backoffice');
+const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+/** The demo store every test works in. */
+export const STORE_ID = 1;
+
+/** Who signs in: the demo owner, and a member whose role may read customers but not create
+ * them (added at start through `backoffice admin add-member`). */
+export const USERS = {
+  owner: { email: 'owner@example.com', password: 'demo1234' },
+  reader: { email: 'reader@example.com', password: 'reader-pass-1' },
+};
+
+/** A file of e2e/fixtures/. */
+export const file = (name) => path.join(root, 'e2e', 'fixtures', name);
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+async function waitReady(base, server) {
+  for (let i = 0; i < 300; i++) {
+    if (server.exitCode !== null) throw new Error(`backoffice exited with ${server.exitCode}`);
+    try {
+      const r = await fetch(`${base}/readyz`);
+      if (r.ok) return;
+    } catch {
+      /* not yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('backoffice never became ready');
+}
+
+/** Starts the server, adds the reader, launches Chromium. `open` gives a test its own
+ * context; `close` undoes all of it, also after a failed start. */
+export async function startFixture() {
+  const data = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-e2e-'));
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    BO_DATA_DIR: data,
+    BO_HTTP__ADDR: `127.0.0.1:${port}`,
+    BO_HTTP__STATIC_DIR: path.join(root, 'dist'),
+    BO_DEMO__EMAIL: USERS.owner.email,
+    BO_DEMO__PASSWORD: USERS.owner.password,
+    RUST_LOG: 'warn',
+  };
+  const server = spawn(bin, ['--target', 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const base = `http://127.0.0.1:${port}`;
+  let browser;
+  const close = async () => {
+    if (browser) await browser.close().catch(() => undefined);
+    server.kill('SIGTERM');
+    fs.rmSync(data, { recursive: true, force: true });
+  };
+  try {
+    await waitReady(base, server);
+    execFileSync(
+      bin,
+      ['admin', 'add-member', '--store-id', String(STORE_ID), '--email', USERS.reader.email, '--permission', 'cashier', '--role', 'customer-reader', '--role-permissions', 'store.customer.read'],
+      { env: { ...env, BO_MEMBER_PASSWORD: USERS.reader.password }, stdio: 'ignore' },
+    );
+    browser = await chromium.launch({
+      executablePath: browserPath,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  } catch (e) {
+    await close();
+    throw e;
+  }
+
+  // Each member signs in through the screens once; later contexts start from that stored
+  // session, since the gateway allows few sign-ins a minute from one address.
+  const sessions = new Map();
+  const session = (who) => {
+    if (!sessions.has(who)) {
+      sessions.set(
+        who,
+        (async () => {
+          const { context, page } = await newPage(browser);
+          try {
+            await login(page, base, who);
+            return await context.storageState();
+          } finally {
+            await context.close();
+          }
+        })(),
+      );
+    }
+    return sessions.get(who);
+  };
+
+  /** A fresh context and page for one test, signed in as `who` (blank when null); `start`
+   * brings a signed-in page to the demo store's getting-start, where such tests begin. */
+  const open = async (who, viewport) => {
+    const { context, page } = await newPage(browser, viewport, who ? await session(who) : undefined);
+    const start = async () => {
+      if (!who) return;
+      await page.goto(`${base}/${STORE_ID}/getting-start`);
+      await page.getByTestId('getting-start').waitFor();
+    };
+    return { context, page, start };
+  };
+
+  return { base, api: apiClient(base, USERS.owner), open, close };
+}
+
+/** A fresh context and page: nothing stored from other tests unless `storageState` says so. */
+export async function newPage(browser, viewport = { width: 1280, height: 860 }, storageState = undefined) {
+  const context = await browser.newContext({ viewport, locale: 'th-TH', storageState });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15000);
+  return { context, page };
+}
+
+/** Signs in on the sign-in screen and waits for the store picker. */
+export async function signIn(page, base, who) {
+  const user = USERS[who];
+  await page.goto(`${base}/login`);
+  await page.getByTestId('login-email').fill(user.email);
+  await page.getByTestId('login-password').fill(user.password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL('**/choose-store');
+}
+
+/** Signs in and picks the demo store, as a member does: ends on getting-start. */
+export async function login(page, base, who) {
+  await signIn(page, base, who);
+  await page.getByTestId(`store-${STORE_ID}`).getByRole('button').click();
+  await page.waitForURL(`**/${STORE_ID}/getting-start`);
+  await page.getByTestId('getting-start').waitFor();
+}
+
+/** The gateway's API as `who`, with the store's token, for setting up a test's data. */
+function apiClient(base, who) {
+  let token;
+  const call = async (method, url, body, bearer = token) => {
+    const headers = bearer ? { authorization: `Bearer ${bearer}` } : {};
+    let payload;
+    if (body instanceof FormData) payload = body;
+    else if (body !== undefined) {
+      headers['content-type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const r = await fetch(`${base}/api${url}`, { method, headers, body: payload });
+    const text = await r.text();
+    if (!r.ok) throw new Error(`${method} ${url}: ${r.status} ${text.slice(0, 300)}`);
+    return text ? JSON.parse(text) : null;
+  };
+  const ready = async () => {
+    if (token) return;
+    const user = await call('POST', '/auth/login', who, null);
+    token = (await call('POST', '/stores/auth/token', { id: STORE_ID }, user.token)).token;
+  };
+  const api = {
+    get: async (url) => (await ready(), call('GET', url)),
+    post: async (url, body) => (await ready(), call('POST', url, body)),
+    /** A product without variants (one SKU with the product's code) in the first category. */
+    async product(code, name, extra = {}) {
+      const categories = await api.get('/products/categories');
+      return api.post('/products', { code, name, short_description: name, category_id: categories.data[0].id, price: '100', cost: '50', tags: ['e2e'], skus: [{}], ...extra });
+    },
+    async customer(name, tel) {
+      return api.post(`/stores/${STORE_ID}/customers`, {
+        name,
+        tel,
+        address: '1 ถนนพระราม 1',
+        sub_district: 'ปทุมวัน',
+        district: 'ปทุมวัน',
+        state_province: 'กรุงเทพมหานคร',
+        postcode: '10330',
+      });
+    },
+    async photo(productId, name) {
+      const form = new FormData();
+      form.append('files', new Blob([fs.readFileSync(file(name))], { type: 'image/png' }), name);
+      return api.post(`/products/${productId}/photos`, form);
+    },
+    /** Adds stock to the default warehouse and waits until the overview, which follows the
+     * ledger's events, shows it. */
+    async stock(skuId, code, quantity) {
+      const warehouses = await api.get('/wms/warehouses');
+      await api.post('/wms/goods-adjust', { warehouse_id: warehouses.data[0].id, sku_id: skuId, quantity, reason: 'e2e' });
+      for (let i = 0; i < 50; i++) {
+        const rows = await api.get(`/products/sku-inventories?search=${encodeURIComponent(code)}`);
+        if (rows.data.some((r) => r.sku_code === code && r.inventory.quantity === quantity)) return;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      throw new Error(`the overview never showed ${quantity} of ${code}`);
+    },
+  };
+  return api;
+}

@@ -1,0 +1,90 @@
+import { isValidElement, type ReactElement } from 'react';
+import type { RouteObject } from 'react-router-dom';
+
+import common from '@/locales/th/common.json';
+import { P } from '@/shared/permissions.gen';
+import type { RouteMeta } from './guard';
+import { routeTree } from './router';
+import { ROUTES } from './routes';
+import { Allowed, UserGate } from './StoreGate';
+
+type Row = { path: string; gate?: RouteMeta; meta?: RouteMeta; search?: string };
+
+// Every route of the router as [full path, the gate around it, the screen's own rules, search].
+function flatten(routes: RouteObject[], prefix = '', gate?: RouteMeta): Row[] {
+  return routes.flatMap((r) => {
+    const el = r.element as ReactElement<{ meta?: RouteMeta }> | undefined;
+    const own = isValidElement(el) && el.type === UserGate ? el.props.meta : gate;
+    const path = r.path === undefined ? prefix : r.path.startsWith('/') ? r.path : `${prefix}/${r.path}`;
+    if (r.children) return flatten(r.children, path, own);
+    const meta = isValidElement(el) && el.type === Allowed ? el.props.meta : undefined;
+    const search = (r.handle as { search?: string } | undefined)?.search;
+    return [{ path, ...(own ? { gate: own } : {}), ...(meta ? { meta } : {}), ...(search ? { search } : {}) }];
+  });
+}
+
+const read = { store: true, permissions: [P.storeCustomerRead] };
+const create = { store: true, permissions: [P.storeCustomerCreate] };
+const edit = { store: true, permissions: [P.storeCustomerEdit] };
+const skuRead = { store: true, permissions: [P.productSkuRead] };
+const skuCreate = { store: true, permissions: [P.productSkuCreate] };
+const skuEdit = { store: true, permissions: [P.productSkuEdit] };
+
+describe('routes (SPEC §2)', () => {
+  it('guard each screen as the spec says', () => {
+    expect(flatten(routeTree()).sort((a, b) => a.path.localeCompare(b.path))).toEqual(
+      [
+        { path: '/' },
+        { path: '/login', gate: { store: false, guestOnly: true } },
+        { path: '/choose-store', gate: { store: false, user: true } },
+        { path: '/maintain-system' },
+        { path: '/:storeId/getting-start' },
+        { path: '/:storeId/prepare-login' },
+        { path: '/:storeId/access-denied' },
+        { path: '/:storeId/customer-list', meta: read, search: 'customers' },
+        { path: '/:storeId/customer-create', meta: create },
+        { path: '/:storeId/customer-edit/:customerId', meta: edit },
+        { path: '/:storeId/customer-detail/:customerId', meta: read },
+        { path: '/:storeId/customer-social/:customerId', meta: read },
+        { path: '/:storeId/customer-detail/:customerId/address-book', meta: read },
+        { path: '/:storeId/customer-detail/:customerId/address-book-create', meta: edit },
+        { path: '/:storeId/customer-detail/:customerId/address-book-edit/:addressId', meta: edit },
+        { path: '/:storeId/customer-detail/:customerId/address-book/detail-edit', meta: edit },
+        { path: '/:storeId/product-list/:channel?/:providerName?', meta: skuRead, search: 'products' },
+        { path: '/:storeId/product-create/:channel/:productId?', meta: skuCreate },
+        { path: '/:storeId/product-edit/:channel/:productId', meta: skuEdit },
+        { path: '/:storeId/product-import-channel', meta: skuCreate },
+        { path: '/:storeId/product-import/:saleChannel/upload/:storeChannelId', meta: skuCreate },
+        { path: '/:storeId/product-import/:saleChannel/mapping/:storeChannelId', meta: skuCreate },
+        { path: '/:storeId/product-import/:saleChannel/result/:storeChannelId', meta: skuCreate },
+        { path: '/:storeId/stock-management-overview-list', meta: skuRead, search: 'stock' },
+        { path: '/:storeId/stock-management-goods-adjust', meta: { store: true, permissions: [P.wmsGoodsAdjustRead] } },
+        { path: '/:storeId/setting/safety-stock' },
+        { path: '/:storeId/setting/unit-of-measurement' },
+        { path: '/:storeId/setting/unit-of-measurement-create', meta: { store: true, roles: ['owner'], permissions: [P.storeAll] } },
+        { path: '/:storeId/*' },
+        { path: '/*' },
+      ].sort((a, b) => a.path.localeCompare(b.path)),
+    );
+  });
+
+  it('put each screen on its layout', () => {
+    const by = (layout: string) => ROUTES.filter((r) => r.layout === layout).map((r) => r.path);
+    expect(by('none')).toEqual(['/login', '/maintain-system']);
+    expect(by('noSidebar')).toEqual(['/choose-store']);
+    expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
+    expect(by('default')).toHaveLength(20);
+  });
+
+  it('name each path once, and menu labels and searches the locales know', () => {
+    const paths = ROUTES.map((r) => r.path);
+    expect(new Set(paths).size).toBe(paths.length);
+    const menu = common.menu as Record<string, string>;
+    const search = common.search as Record<string, string>;
+    for (const r of ROUTES) {
+      if (r.menu) expect(menu[r.menu.label.replace(/^menu\./, '')]).toBeDefined();
+      if (r.search) expect(search[r.search]).toBeDefined();
+      expect(Boolean(r.search)).toBe(r.layout === 'searchBar');
+    }
+  });
+});

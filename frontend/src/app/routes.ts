@@ -1,0 +1,14 @@
+// Every screen of the app, from each feature's own list; the router and the sidebar are
+// composed from this one list.
+import { ROUTES as AUTH } from '@/features/auth/routes';
+import { ROUTES as CUSTOMERS } from '@/features/customers/routes';
+import { ROUTES as PRODUCTS } from '@/features/products/routes';
+import { ROUTES as SETTINGS } from '@/features/settings/routes';
+import { ROUTES as STOCK } from '@/features/stock/routes';
+import { ROUTES as STORE } from '@/features/store/routes';
+import type { FeatureRoute } from '@/shared/routes';
+
+export const ROUTES: FeatureRoute[] = [...AUTH, ...STORE, ...CUSTOMERS, ...PRODUCTS, ...STOCK, ...SETTINGS];
+
+/** Screens under /{storeId}/ have relative paths. */
+export const inStore = (r: FeatureRoute) => !r.path.startsWith('/');
