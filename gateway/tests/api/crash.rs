@@ -131,6 +131,20 @@ async fn eventually<F: Fn(&Value) -> bool>(client: &reqwest::Client, url: &str, 
     panic!("{url} never became as expected; last answer {last}");
 }
 
+/// The units the ledger's movements put on hand (all SKUs, or those `filter` selects).
+async fn on_hand_moved(client: &reqwest::Client, api: &str, token: &str, filter: &str) -> i64 {
+    let moves: Value = client
+        .get(format!("{api}/products/sku-inventories/moving-transactions?limit=-1{filter}"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    moves["data"].as_array().unwrap().iter().map(|m| m["quantity"].as_i64().unwrap()).sum()
+}
+
 async fn crash_and_recover(stack: Stack, seed: u64) {
     let mut rng = Lcg(seed);
     let client = reqwest::Client::new();
@@ -242,35 +256,12 @@ async fn crash_and_recover(stack: Stack, seed: u64) {
     }
     let acknowledged = *adjusted.lock().unwrap();
     // The ledger holds at least every acknowledged unit (a write may commit and lose its answer).
-    let ledger: i64 = {
-        let moves: Value = client
-            .get(format!("{api}/products/sku-inventories/moving-transactions?limit=-1"))
-            .bearer_auth(&owner)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        moves["data"].as_array().unwrap().iter().map(|m| m["quantity"].as_i64().unwrap()).sum()
-    };
+    let ledger = on_hand_moved(&client, &api, &owner, "").await;
     assert!(ledger >= (acknowledged + skus.len()) as i64, "ledger {ledger}, acknowledged {acknowledged}");
     // The inventory view equals the ledger, SKU by SKU.
     let mut per_sku = std::collections::HashMap::new();
     for sku in &skus {
-        let moves: Value = client
-            .get(format!("{api}/products/sku-inventories/moving-transactions?limit=-1&sku-id={sku}"))
-            .bearer_auth(&owner)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        per_sku.insert(
-            *sku,
-            moves["data"].as_array().unwrap().iter().map(|m| m["quantity"].as_i64().unwrap()).sum::<i64>(),
-        );
+        per_sku.insert(*sku, on_hand_moved(&client, &api, &owner, &format!("&sku-id={sku}")).await);
     }
     eventually(&client, &format!("{api}/products/sku-inventories?limit=-1"), &owner, |v| {
         v["data"].as_array().is_some_and(|rows| {

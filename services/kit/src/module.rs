@@ -95,11 +95,6 @@ impl Clients {
         self.local.write().unwrap_or_else(|p| p.into_inner()).insert(name, channel);
     }
 
-    /// True when `name` runs in this process.
-    pub fn is_local(&self, name: &str) -> bool {
-        self.local.read().unwrap_or_else(|p| p.into_inner()).contains_key(name)
-    }
-
     /// The channel to `name`.
     pub fn channel(&self, name: &str) -> anyhow::Result<GrpcChannel> {
         if let Some(c) = self.local.read().unwrap_or_else(|p| p.into_inner()).get(name) {

@@ -235,11 +235,6 @@ impl Relay {
         outcome
     }
 
-    /// Deletes sent rows older than [`KEEP_SENT_MS`]; returns how many.
-    pub async fn purge(&self) -> anyhow::Result<u64> {
-        purge_sent(&self.db).await
-    }
-
     /// Rows set aside after repeated failures.
     pub async fn set_aside(db: &Db) -> anyhow::Result<Vec<SetAside>> {
         let rows = sqlx::query(
