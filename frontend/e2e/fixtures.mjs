@@ -202,7 +202,17 @@ function apiClient(base, who) {
      * ledger's events, shows it. */
     async stock(skuId, code, quantity) {
       const warehouses = await api.get('/wms/warehouses');
-      await api.post('/wms/goods-adjust', { warehouse_id: warehouses.data[0].id, sku_id: skuId, quantity, reason: 'e2e' });
+      // The ledger learns of a new SKU from the catalog's event: until then it answers 404.
+      const adjust = { warehouse_id: warehouses.data[0].id, sku_id: skuId, quantity, reason: 'e2e' };
+      for (let i = 0; ; i++) {
+        try {
+          await api.post('/wms/goods-adjust', adjust);
+          break;
+        } catch (e) {
+          if (i >= 50 || !String(e.message).includes('sku_not_found')) throw e;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+      }
       for (let i = 0; i < 50; i++) {
         const rows = await api.get(`/products/sku-inventories?search=${encodeURIComponent(code)}`);
         if (rows.data.some((r) => r.sku_code === code && r.inventory.quantity === quantity)) return;
