@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test suite and says plainly which ones were skipped. Suites that need
-# PostgreSQL or NATS read TEST_DATABASE_URL and TEST_NATS_URL; under CI=true a missing one
-# is a failure, never a skip.
+# PostgreSQL or NATS read TEST_DATABASE_URL and TEST_NATS_URL; the file storage's S3 suites
+# read TEST_S3_URL, and this script starts a local S3-compatible server (moto) on loopback
+# for them when it is installed. Under CI=true a missing one is a failure, never a skip.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +18,20 @@ check() { # name, variable, what
 }
 check PostgreSQL TEST_DATABASE_URL "e.g. postgres://postgres@127.0.0.1:5432/test"
 check NATS TEST_NATS_URL "e.g. nats://127.0.0.1:4222"
+
+moto_pid=""
+if [ -z "${TEST_S3_URL:-}" ] && python3 -c 'import moto.server' 2>/dev/null; then
+  port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  python3 -m moto.server -H 127.0.0.1 -p "$port" >/dev/null 2>&1 &
+  moto_pid=$!
+  for _ in $(seq 1 100); do
+    timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$port" 2>/dev/null && break
+    sleep 0.2
+  done
+  export TEST_S3_URL="http://127.0.0.1:$port"
+  echo "== A local S3-compatible server for the file storage suites on $TEST_S3_URL"
+fi
+check S3 TEST_S3_URL "pip install 'moto[server]', and this script starts one"
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "$CHROMIUM" ]; then
   if [ "${CI:-}" = "true" ]; then
@@ -28,7 +43,7 @@ fi
 command -v node >/dev/null || { echo "error: node is required for the admin app's suites" >&2; exit 1; }
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log"; [ -z "$moto_pid" ] || kill "$moto_pid" 2>/dev/null' EXIT
 status=0
 
 echo "== Deployment manifests name only real targets"
@@ -64,7 +79,7 @@ echo
 if [ ${#skipped[@]} -gt 0 ]; then
   for s in "${skipped[@]}"; do echo "SKIPPED: $s"; done
 else
-  echo "Every suite ran (SQLite, PostgreSQL, NATS, two-process, the app, Chromium end to end)."
+  echo "Every suite ran (SQLite, PostgreSQL, NATS, S3, two-process, the app, Chromium end to end)."
 fi
 echo "summary: ${passed:-0} passed, ${failed:-0} failed"
 exit $status

@@ -129,6 +129,16 @@ pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Lau
         crate::auth::load_or_create_key(&cfg.data_dir)?
     };
     let keys = Arc::new(crate::auth::Keys::new(&secret, cfg.auth.token_ttl_minutes)?);
+    // Processes that run apart must share one storage: the embedded default folder is only
+    // for the embedded target, and a module that keeps files says so when it is missing.
+    let files_set = cfg.files.url.as_deref().is_some_and(|u| !u.trim().is_empty());
+    let files = if embedded || files_set {
+        let files = bo_kit::files::Files::open(&cfg.files, &cfg.data_dir)?;
+        tracing::info!(at = files.describe(), "files");
+        Some(files)
+    } else {
+        None
+    };
     let mut readiness = Readiness { bus: Some(bus.clone()), ..Default::default() };
     let mut running = Vec::new();
     let grpc_routes: Arc<std::sync::Mutex<tonic::service::RoutesBuilder>> = Default::default();
@@ -157,6 +167,7 @@ pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Lau
             cfg.data_dir.clone(),
             embedded,
             keys.clone(),
+            files.clone(),
             clients.clone(),
             module.needs(),
             grpc_routes.clone(),
@@ -226,7 +237,7 @@ pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Lau
     // The demo store, on the embedded target only.
     let demo = if embedded && cfg.demo.enabled {
         let identity = grpc::ServiceIdentity::new(keys.clone(), "demo");
-        crate::demo::seed(&clients, &identity, &cfg.demo).await?
+        crate::demo::seed(&clients, &identity, files.as_ref(), &cfg.demo).await?
     } else {
         None
     };

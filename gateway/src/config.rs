@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::collections::BTreeMap;
 
 use bo_kit::config::Secret;
+use bo_kit::files::FilesConfig;
 use bo_kit::module::ServiceSection;
 use figment::providers::{Env, Format, Serialized, Toml};
 use figment::Figment;
@@ -28,6 +29,8 @@ pub struct Config {
     pub auth: AuthConfig,
     /// Per-module settings: `services.<name>.{database_url, addr, …}`.
     pub services: BTreeMap<String, ServiceSection>,
+    /// Where files are kept (photos, slips, exports): `<data_dir>/files` or a bucket.
+    pub files: FilesConfig,
     /// The demo store of the embedded target.
     pub demo: DemoConfig,
     /// Logging.
@@ -45,6 +48,7 @@ impl Default for Config {
             bus: BusConfig::default(),
             auth: AuthConfig::default(),
             services: BTreeMap::new(),
+            files: FilesConfig::default(),
             demo: DemoConfig::default(),
             log: LogConfig::default(),
             maintenance: MaintenanceConfig::default(),
@@ -210,7 +214,13 @@ mod tests {
             jail.set_env("BO_SERVICES__STORES__DATABASE_URL", "postgres://u:pw@db/x");
             jail.set_env("BO_SERVICES__PRODUCTS__PHOTOS__MIN_PER_PRODUCT", "3");
             jail.set_env("BO_SERVICES__WMS__ADDR", "http://wms:9090");
+            jail.set_env("BO_FILES__URL", "s3://shop-files");
+            jail.set_env("BO_FILES__ENDPOINT", "http://minio:9000");
+            jail.set_env("BO_FILES__SECRET_ACCESS_KEY", "b1g-s3cret-key");
             let c = Config::load(None).expect("loads");
+            assert_eq!(c.files.url.as_deref(), Some("s3://shop-files"));
+            assert_eq!(c.files.endpoint.as_deref(), Some("http://minio:9000"));
+            assert_eq!(c.files.secret_access_key.as_ref().map(|s| s.expose()), Some("b1g-s3cret-key"));
             let products = &c.services["products"];
             let photos = figment::Figment::from(figment::providers::Serialized::defaults(&products.settings))
                 .extract_inner::<bo_products::photos::PhotoLimits>("photos")
@@ -223,6 +233,7 @@ mod tests {
             assert_eq!(c.database_url("stores"), "postgres://u:pw@db/x");
             let printed = format!("{c:?}");
             assert!(!printed.contains("s3cret") && !printed.contains("pw@"), "{printed}");
+            assert!(!printed.contains("b1g-s3cret-key"), "{printed}");
             Ok(())
         });
     }

@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use bo_kit::files::{Files, Key};
 use bo_kit::grpc::{CallCtx, GrpcChannel, ServiceIdentity};
 use bo_kit::module::Clients;
 use bo_products::store::{PHOTO, SIZE_CHART};
@@ -226,16 +227,21 @@ const ITEMS: &[Item] = &[
 /// never appears (the store itself is still usable).
 /// The demo owner, store and customers (stores service), on a first start with no users;
 /// then, in the background, the catalog and its stock.
-pub async fn seed(clients: &Clients, identity: &ServiceIdentity, cfg: &DemoConfig) -> anyhow::Result<Option<DemoInfo>> {
+pub async fn seed(
+    clients: &Clients,
+    identity: &ServiceIdentity,
+    files: Option<&Files>,
+    cfg: &DemoConfig,
+) -> anyhow::Result<Option<DemoInfo>> {
     let mut stores = clients.client(StoresServiceClient::new)?;
     let created = bo_stores::demo::seed(&mut stores, identity, &cfg.email, cfg.password.expose()).await?;
     let Some(d) = created else {
         return Ok(Some(DemoInfo { created: false, store_id: 0 }));
     };
-    if cfg.catalog {
+    if let (true, Some(files)) = (cfg.catalog, files) {
         let products = clients.client(ProductsServiceClient::new)?;
         let wms = clients.client(WmsServiceClient::new)?;
-        tokio::spawn(catalog(products, wms, identity.acting(d.store_id, d.user_id)));
+        tokio::spawn(catalog(products, wms, files.clone(), identity.acting(d.store_id, d.user_id)));
     }
     Ok(Some(DemoInfo { created: true, store_id: d.store_id }))
 }
@@ -244,6 +250,7 @@ pub async fn seed(clients: &Clients, identity: &ServiceIdentity, cfg: &DemoConfi
 pub async fn catalog(
     mut products: ProductsServiceClient<GrpcChannel>,
     mut wms: WmsServiceClient<GrpcChannel>,
+    files: Files,
     ctx: CallCtx,
 ) {
     let mut warehouse = None;
@@ -306,9 +313,17 @@ pub async fn catalog(
                 }
             };
         let pictures = [(PHOTO, item.photos.to_vec()), (SIZE_CHART, item.size_chart.into_iter().collect())];
-        for (kind, files) in pictures.into_iter().filter(|(_, f)| !f.is_empty()) {
-            let files = files.into_iter().map(<[u8]>::to_vec).collect();
-            let add = pb::AddPhotosRequest { product_id: created.id, kind: kind.into(), files };
+        for (kind, pictures) in pictures.into_iter().filter(|(_, f)| !f.is_empty()) {
+            // Staged like an upload through the API; the service consumes the keys.
+            let mut uploads = Vec::new();
+            for p in pictures {
+                let key = Key::upload(ctx.store_id);
+                match files.put(&key, bytes::Bytes::from_static(p)).await {
+                    Ok(()) => uploads.push(key.to_string()),
+                    Err(e) => tracing::warn!(code = item.code, error = %format!("{e:#}"), "demo picture not staged"),
+                }
+            }
+            let add = pb::AddPhotosRequest { product_id: created.id, kind: kind.into(), uploads };
             if let Err(e) = products.add_photos(ctx.request(add)).await {
                 tracing::warn!(code = item.code, error = %e.message(), "demo pictures not added");
             }

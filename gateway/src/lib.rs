@@ -12,6 +12,7 @@ pub mod perms;
 pub mod routes;
 pub mod state;
 pub mod static_app;
+pub mod uploads;
 pub mod wire;
 
 use std::sync::Arc;

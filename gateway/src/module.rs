@@ -61,6 +61,8 @@ impl Module for GatewayModule {
         }
         let auth_cfg: AuthConfig = ctx.shared("auth")?;
         let maintenance: MaintenanceConfig = ctx.shared("maintenance")?;
+        let files = ctx.files()?;
+        ctx.spawn("uploads", files.clone().purge_uploads_hourly(ctx.cancel.clone()));
         let state = AppState::new(Inner {
             clients,
             keys: ctx.keys.clone(),
@@ -68,6 +70,7 @@ impl Module for GatewayModule {
             sessions: SessionCache::new(Duration::from_secs(15)),
             limiter: LoginLimiter::new(auth_cfg.login_attempts_per_minute),
             maintenance: maintenance.enabled,
+            files,
         });
         let mut router = axum::Router::new().nest("/api", crate::routes::api_router(state));
         let dir = ctx.shared::<Http>("http")?.static_dir.unwrap_or_else(|| PathBuf::from("frontend/dist"));

@@ -30,6 +30,8 @@ pub struct Inner {
     pub limiter: LoginLimiter,
     /// Under maintenance.
     pub maintenance: bool,
+    /// File storage: uploads are staged here, downloads stream from here.
+    pub files: bo_kit::files::Files,
 }
 
 impl AppState {

@@ -23,6 +23,7 @@ use crate::auth::StoreAuth;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::perms::{keys, Access};
 use crate::state::AppState;
+use crate::uploads::Staged;
 use crate::wire::{baht, kilograms, Body, Decimal, List, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -770,22 +771,15 @@ async fn import_products(
     mut form: axum::extract::Multipart,
 ) -> ApiResult<Json<ImportBody>> {
     auth.require(CREATE)?;
-    let mut file = None;
+    let mut staged = Staged::new(state.files.clone());
     let mut category_id = 0;
     let mut sheet = String::new();
     let mut dry_run = false;
     let bad = || ApiError::bad_request("invalid_body");
     while let Some(field) = form.next_field().await.map_err(|_| bad())? {
         match field.name().unwrap_or("") {
-            "file" => {
-                let bytes = field
-                    .bytes()
-                    .await
-                    .map_err(|_| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"))?;
-                if bytes.len() > MAX_IMPORT_BYTES {
-                    return Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"));
-                }
-                file = Some(bytes.to_vec());
+            "file" if staged.is_empty() => {
+                staged.stage(auth.store_id, field, MAX_IMPORT_BYTES as u64, "file", "import_too_large").await?;
             }
             "category_id" => category_id = field.text().await.map_err(|_| bad())?.trim().parse().unwrap_or(0),
             "sheet" => sheet = field.text().await.map_err(|_| bad())?,
@@ -793,10 +787,10 @@ async fn import_products(
             _ => {}
         }
     }
-    let file = file.ok_or_else(|| ApiError::invalid_field("file", "validation.required"))?;
+    let upload = staged.keys().pop().ok_or_else(|| ApiError::invalid_field("file", "validation.required"))?;
     let r = state
         .products()
-        .import_products(auth.ctx().request(pb::ImportProductsRequest { file, sheet, category_id, dry_run }))
+        .import_products(auth.ctx().request(pb::ImportProductsRequest { upload, sheet, category_id, dry_run }))
         .await?
         .into_inner();
     Ok(Json(ImportBody {
@@ -1107,27 +1101,25 @@ async fn add_photos(
 ) -> ApiResult<Json<PhotosBody>> {
     auth.require(EDIT)?;
     let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
-    let mut files = Vec::new();
+    let mut staged = Staged::new(state.files.clone());
     let mut kind = String::new();
     while let Some(field) = form.next_field().await.map_err(|_| too_large())? {
         match field.name().unwrap_or("") {
             "files" | "file" => {
-                if files.len() >= bo_products::photos::MAX_PER_UPLOAD {
+                if staged.len() >= bo_products::photos::MAX_PER_UPLOAD {
                     return Err(ApiError::invalid_field("files", "photo_too_many"));
                 }
-                let bytes = field.bytes().await.map_err(|_| too_large())?;
-                if bytes.len() > bo_products::photos::MAX_BYTES {
-                    return Err(ApiError::invalid_field("files", "photo_too_large"));
-                }
-                files.push(bytes.to_vec());
+                let max = bo_products::photos::MAX_BYTES as u64;
+                staged.stage(auth.store_id, field, max, "files", "photo_too_large").await?;
             }
             "kind" => kind = field.text().await.map_err(|_| ApiError::bad_request("invalid_body"))?,
             _ => {}
         }
     }
+    let uploads = staged.keys();
     let r = state
         .products()
-        .add_photos(auth.ctx().request(pb::AddPhotosRequest { product_id: id, kind, files }))
+        .add_photos(auth.ctx().request(pb::AddPhotosRequest { product_id: id, kind, uploads }))
         .await?
         .into_inner();
     Ok(Json(PhotosBody {
@@ -1234,7 +1226,18 @@ async fn photo_file(
         )
         .await?
         .into_inner();
-    let mut res = axum::response::Response::new(axum::body::Body::from(r.data));
+    let key = bo_kit::files::Key::new(r.key).map_err(|_| ApiError::new(StatusCode::NOT_FOUND, "photo_not_found"))?;
+    let file = state
+        .files
+        .download(&key)
+        .await
+        .map_err(|e| {
+            tracing::error!(error = %format!("{e:#}"), "could not read a photo");
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal")
+        })?
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "photo_not_found"))?;
+    let mut res = axum::response::Response::new(axum::body::Body::from_stream(file.stream));
+    res.headers_mut().insert(axum::http::header::CONTENT_LENGTH, axum::http::HeaderValue::from(file.size));
     let headers = res.headers_mut();
     if let Ok(ct) = r.content_type.parse() {
         headers.insert(axum::http::header::CONTENT_TYPE, ct);

@@ -321,6 +321,8 @@ async fn kill_the_services_while_nats_runs_on() {
         ("BO_BUS__PREFIX".to_string(), testing::unique_prefix()),
         ("BO_AUTH__JWT_SECRET".to_string(), SECRET.to_string()),
     ];
+    let files = tempfile::tempdir().unwrap();
+    env.push(("BO_FILES__URL".into(), format!("file://{}", files.path().display())));
     let mut guards = Vec::new();
     for svc in ["stores", "wms", "products"] {
         let Some((url, guard)) = testing::postgres_url().await else { return };

@@ -30,6 +30,14 @@ async fn gateway_and_stores_run_as_two_processes() {
     let Some(nats_url) = testing::backend_url(Backend::Nats) else { return };
     let prefix = testing::unique_prefix();
     let dir = tempfile::tempdir().unwrap();
+    // Both processes keep files in one bucket (or, without an S3 server, one shared folder).
+    let files = match testing::s3_bucket().await {
+        Some((files, _)) => files,
+        None => bo_kit::files::FilesConfig {
+            url: Some(format!("file://{}", dir.path().join("files").display())),
+            ..Default::default()
+        },
+    };
     let bin = env!("CARGO_BIN_EXE_backoffice");
     let (grpc_port, stores_http, gateway_http) = (free_port(), free_port(), free_port());
     let common = |cmd: &mut Command| {
@@ -39,6 +47,13 @@ async fn gateway_and_stores_run_as_two_processes() {
             .env("BO_BUS__PREFIX", &prefix)
             .env("BO_AUTH__JWT_SECRET", "a-shared-secret-of-at-least-32-bytes!")
             .env("RUST_LOG", "warn")
+            .env("BO_FILES__URL", files.url.clone().unwrap_or_default())
+            .env("BO_FILES__ENDPOINT", files.endpoint.clone().unwrap_or_default())
+            .env("BO_FILES__ACCESS_KEY_ID", files.access_key_id.as_ref().map(|k| k.expose()).unwrap_or_default())
+            .env(
+                "BO_FILES__SECRET_ACCESS_KEY",
+                files.secret_access_key.as_ref().map(|k| k.expose()).unwrap_or_default(),
+            )
             .stdout(Stdio::null())
             .kill_on_drop(true);
     };
@@ -161,6 +176,34 @@ async fn gateway_and_stores_run_as_two_processes() {
         seen,
         ["stores.store.created", "stores.customer.created", "stores.customer.updated", "stores.customer.deleted"]
     );
+
+    // A 4.5 MB photo: staged by the gateway, taken by products in the other process, served
+    // back by the gateway, all through the shared storage and never inside a gRPC message.
+    let res = client
+        .post(format!("{api}/products"))
+        .bearer_auth(&t)
+        .json(&json!({"name": "รูปใหญ่", "short_description": "รูปความละเอียดสูง", "code": "DIST-PHOTO",
+            "category_id": 2, "price": "10", "cost": "5", "tags": ["รูป"], "skus": [{}]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let product: Value = res.json().await.unwrap();
+    let big = crate::photos::noise_png(1250, 1250);
+    let form = reqwest::multipart::Form::new().part("files", reqwest::multipart::Part::bytes(big).file_name("big.png"));
+    let res = client
+        .post(format!("{api}/products/{}/photos", product["id"]))
+        .bearer_auth(&t)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    let photos: Value = res.json().await.unwrap();
+    let url = photos["photos"][0]["url"].as_str().unwrap();
+    let body = client.get(format!("http://127.0.0.1:{gateway_http}{url}")).send().await.unwrap().bytes().await.unwrap();
+    assert!(body.len() > 4 * 1024 * 1024, "{}", body.len());
+    assert_eq!(image::load_from_memory(&body).unwrap().width(), 1250);
 
     terminate(gateway).await;
     terminate(stores).await;

@@ -22,6 +22,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     pub db_url: String,
     pub demo_store: i64,
+    /// The app's file storage.
+    pub files: bo_kit::files::Files,
     launched: Option<Launched>,
     _dir: tempfile::TempDir,
     _pg: Vec<testing::PgGuard>,
@@ -59,6 +61,10 @@ impl TestApp {
                 cfg.service("products").database_url = Some(Secret::new(products_url));
                 cfg.bus.nats_url = Some(nats);
                 cfg.bus.prefix = testing::unique_prefix();
+                // Files in a bucket, as a distributed installation keeps them.
+                if let Some((files, _bucket)) = testing::s3_bucket().await {
+                    cfg.files = files;
+                }
                 pg = vec![stores_guard, wms_guard, products_guard];
             }
         }
@@ -74,6 +80,7 @@ impl TestApp {
         modules: Option<Vec<&'static str>>,
     ) -> TestApp {
         let modules = modules.unwrap_or_else(|| bo_gateway::resolve("all").unwrap());
+        let files = bo_kit::files::Files::open(&cfg.files, &cfg.data_dir).unwrap();
         let launched = app::launch(cfg, modules).await.expect("launch");
         let base = format!("http://{}/api", launched.http_addr);
         let demo_store = launched.demo.as_ref().map(|d| d.store_id).unwrap_or(0);
@@ -82,10 +89,25 @@ impl TestApp {
             client: reqwest::Client::new(),
             db_url,
             demo_store,
+            files,
             launched: Some(launched),
             _dir: dir,
             _pg: pg,
         }
+    }
+
+    /// How many staged uploads are left in the file storage, once the removals a finished
+    /// request started have had a moment.
+    pub async fn staged_uploads(&self) -> usize {
+        let mut n = 0;
+        for _ in 0..50 {
+            n = self.files.list("uploads").await.unwrap().len();
+            if n == 0 {
+                return 0;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(40)).await;
+        }
+        n
     }
 
     /// The gRPC address, when the app serves it.

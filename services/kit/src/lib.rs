@@ -1,5 +1,5 @@
 //! What every back-office service shares: configuration pieces, the database, the event
-//! bus with its outbox and inbox, gRPC wiring, errors, money, paging, ids, time and
+//! bus with its outbox and inbox, files, gRPC wiring, errors, money, paging, ids, time and
 //! telemetry.
 
 pub mod auth;
@@ -7,6 +7,7 @@ pub mod bus;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod files;
 pub mod grpc;
 pub mod inbox;
 pub mod module;

@@ -176,6 +176,7 @@ pub struct Context {
     pub cancel: CancellationToken,
     /// The shared token key: services check callers' tokens and sign their own with it.
     pub keys: Arc<crate::auth::Keys>,
+    files: Option<crate::files::Files>,
     clients: Clients,
     needs: Vec<&'static str>,
     tasks: Tasks,
@@ -195,12 +196,14 @@ impl Context {
         data_dir: PathBuf,
         embedded: bool,
         keys: Arc<crate::auth::Keys>,
+        files: Option<crate::files::Files>,
         clients: Clients,
         needs: Vec<&'static str>,
         process_grpc: Arc<Mutex<tonic::service::RoutesBuilder>>,
     ) -> Self {
         Self {
             keys,
+            files,
             grpc: Mutex::new(None),
             process_grpc,
             name,
@@ -251,6 +254,18 @@ impl Context {
     /// The module's database.
     pub fn db(&self) -> anyhow::Result<Db> {
         self.db.clone().with_context(|| format!("module {} has no database", self.name))
+    }
+
+    /// The process's file storage. Processes that run apart must share one, so outside the
+    /// embedded target it must be configured (`files.url`).
+    pub fn files(&self) -> anyhow::Result<crate::files::Files> {
+        self.files.clone().with_context(|| {
+            format!(
+                "module {} keeps files: files.url (BO_FILES__URL) is required when modules run in separate processes \
+                 (s3://bucket, or file:///folder on a volume every process shares)",
+                self.name
+            )
+        })
     }
 
     /// Its own settings (`services.<name>.*` beside `database_url` and `addr`).
@@ -431,6 +446,7 @@ mod tests {
             PathBuf::from("."),
             true,
             Arc::new(crate::auth::Keys::new(&[1u8; 32], 60).unwrap()),
+            None,
             Clients::default(),
             vec![],
             Default::default(),

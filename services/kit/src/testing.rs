@@ -1,5 +1,6 @@
 //! Helpers for tests in every crate: a fresh database per test on SQLite (always) and on
-//! PostgreSQL (when `TEST_DATABASE_URL` is set), and the NATS URL (`TEST_NATS_URL`). Under
+//! PostgreSQL (when `TEST_DATABASE_URL` is set), the NATS URL (`TEST_NATS_URL`), and a bucket
+//! on an S3-compatible server (`TEST_S3_URL`). Under
 //! `CI=true` a missing backend is a failure, never a skip.
 
 use crate::db::Db;
@@ -11,6 +12,8 @@ pub enum Backend {
     Postgres,
     /// NATS JetStream, from `TEST_NATS_URL`.
     Nats,
+    /// An S3-compatible server (`http://127.0.0.1:5000`), from `TEST_S3_URL`.
+    S3,
 }
 
 impl Backend {
@@ -18,6 +21,7 @@ impl Backend {
         match self {
             Backend::Postgres => "TEST_DATABASE_URL",
             Backend::Nats => "TEST_NATS_URL",
+            Backend::S3 => "TEST_S3_URL",
         }
     }
 }
@@ -136,4 +140,32 @@ pub fn keys() -> std::sync::Arc<crate::auth::Keys> {
 /// A module acting in tests with [`keys`].
 pub fn identity() -> crate::grpc::ServiceIdentity {
     crate::grpc::ServiceIdentity::new(keys(), "test")
+}
+
+/// The files settings of a fresh bucket on the `TEST_S3_URL` server, or `None` when it is
+/// not configured. The bucket's name is returned beside them.
+pub async fn s3_bucket() -> Option<(crate::files::FilesConfig, String)> {
+    let endpoint = backend_url(Backend::S3)?.trim_end_matches('/').to_string();
+    let bucket = format!("bo-test-{}", &uuid::Uuid::new_v4().simple().to_string()[..16]);
+    let res = reqwest::Client::new()
+        .put(format!("{endpoint}/{bucket}"))
+        .send()
+        .await
+        .expect("reach the S3-compatible server at TEST_S3_URL");
+    assert!(res.status().is_success(), "create bucket {bucket}: {}", res.status());
+    let cfg = s3_config(&endpoint, &bucket);
+    Some((cfg, bucket))
+}
+
+/// Files settings for `bucket` on the S3-compatible server at `endpoint`, with the test
+/// server's credentials.
+pub fn s3_config(endpoint: &str, bucket: &str) -> crate::files::FilesConfig {
+    crate::files::FilesConfig {
+        url: Some(format!("s3://{bucket}")),
+        endpoint: Some(endpoint.to_string()),
+        region: Some("us-east-1".into()),
+        access_key_id: Some(crate::config::Secret::new("testing")),
+        secret_access_key: Some(crate::config::Secret::new("testing-secret")),
+        virtual_hosted_style: false,
+    }
 }

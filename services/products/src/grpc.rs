@@ -8,10 +8,10 @@ use bo_proto::products::v1::products_service_server::ProductsService;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use tonic::{Request, Response, Status};
 
-use std::sync::Arc;
+use bo_kit::files::{FileError, Files, Key};
 
 use crate::domain;
-use crate::photos::{self, PhotoLimits, PhotoStore};
+use crate::photos::{self, PhotoLimits};
 use crate::store::{Actor, Repo, PHOTO, SIZE_CHART};
 
 /// The most ids one bulk call may name.
@@ -22,22 +22,22 @@ pub const MAX_BULK: usize = 500;
 pub struct ProductsGrpc {
     repo: Repo,
     relay: Relay,
-    photos: Arc<dyn PhotoStore>,
+    files: Files,
     limits: PhotoLimits,
     wms: WmsServiceClient<GrpcChannel>,
 }
 
 impl ProductsGrpc {
-    /// The service on `repo`, keeping images in `photos`, waking `relay` after writes, and
+    /// The service on `repo`, keeping images in `files`, waking `relay` after writes, and
     /// asking the stock ledger (`wms`) before SKUs go.
     pub fn new(
         repo: Repo,
         relay: Relay,
-        photos: Arc<dyn PhotoStore>,
+        files: Files,
         limits: PhotoLimits,
         wms: WmsServiceClient<GrpcChannel>,
     ) -> Self {
-        Self { repo, relay, photos, limits, wms }
+        Self { repo, relay, files, limits, wms }
     }
 
     /// True when the stock ledger holds stock (on hand or reserved) of any of `sku_ids`.
@@ -55,12 +55,82 @@ impl ProductsGrpc {
         Ok(levels.iter().any(|l| l.on_hand > 0 || l.reserved > 0))
     }
 
+    /// Removes the files of pictures that are gone (the original and its sizes).
     async fn forget_files(&self, names: &[String]) {
         for n in names {
-            if let Err(e) = self.photos.delete(n).await {
-                tracing::warn!(name = %n, error = %format!("{e:#}"), "could not delete a photo file");
+            for k in photos::all_keys(n) {
+                self.files.forget(&k).await;
             }
         }
+    }
+
+    /// Reads, cleans and keeps the pictures staged under `uploads`, one at a time (so at most
+    /// one picture is in memory), then records them. On any refusal nothing is kept.
+    async fn add_uploaded_photos(
+        &self,
+        who: Actor,
+        product_id: i64,
+        kind: &str,
+        uploads: &[Key],
+    ) -> Result<Vec<String>, Status> {
+        let mut stored: Vec<(String, i64, i64, i64)> = Vec::with_capacity(uploads.len());
+        let made: Result<(), Status> = async {
+            for key in uploads {
+                let bytes = read_upload(&self.files, key, photos::MAX_BYTES as u64, "files", "photo_too_large").await?;
+                let c = tokio::task::spawn_blocking(move || photos::clean(&bytes))
+                    .await
+                    .map_err(Error::internal)?
+                    .map_err(photo_error)?;
+                let name = photos::generated_name(who.store_id, c.format);
+                let size = c.bytes.len() as i64;
+                self.files
+                    .put(&photos::key(&name).map_err(Error::internal)?, c.bytes)
+                    .await
+                    .map_err(Error::internal)?;
+                stored.push((name, i64::from(c.width), i64::from(c.height), size));
+            }
+            Ok(())
+        }
+        .await;
+        let recorded = match made {
+            Ok(()) => self
+                .repo
+                .add_photos(who, product_id, kind, &stored, self.limits.max_per_product)
+                .await
+                .map_err(Status::from),
+            Err(e) => Err(e),
+        };
+        match recorded {
+            Ok(replaced) => Ok(replaced),
+            Err(e) => {
+                let names: Vec<String> = stored.into_iter().map(|s| s.0).collect();
+                self.forget_files(&names).await;
+                Err(e)
+            }
+        }
+    }
+}
+
+/// The staging keys a caller names, each an upload of the caller's store.
+fn upload_keys(store_id: i64, keys: &[String], field: &str) -> Result<Vec<Key>, Status> {
+    keys.iter()
+        .map(|k| {
+            Key::new(k.as_str())
+                .ok()
+                .filter(|k| k.is_upload_of(store_id))
+                .ok_or_else(|| Status::from(Error::invalid_field(field, "upload_not_found")))
+        })
+        .collect()
+}
+
+/// The bytes of an upload, at most `max`; a missing upload or a larger one is refused on
+/// `field`.
+async fn read_upload(files: &Files, key: &Key, max: u64, field: &str, too_large: &str) -> Result<Vec<u8>, Status> {
+    match files.read(key, max).await {
+        Ok(Some(b)) => Ok(b.to_vec()),
+        Ok(None) => Err(Error::invalid_field(field, "upload_not_found").into()),
+        Err(FileError::TooLarge(_)) => Err(Error::invalid_field(field, too_large).into()),
+        Err(e) => Err(Error::internal(anyhow::Error::from(e)).into()),
     }
 }
 
@@ -188,35 +258,26 @@ impl ProductsService for ProductsGrpc {
     async fn add_photos(&self, req: Request<pb::AddPhotosRequest>) -> Rpc<pb::AddPhotosResponse> {
         let who = actor(&req)?;
         let r = req.into_inner();
-        let kind = if r.kind.is_empty() { PHOTO } else { r.kind.as_str() };
-        if kind != PHOTO && kind != SIZE_CHART {
-            return Err(Error::invalid_field("kind", "validation.photo_kind").into());
-        }
-        if r.files.is_empty() || (kind == SIZE_CHART && r.files.len() != 1) {
-            return Err(Error::invalid_field("files", "validation.required").into());
-        }
-        if kind == PHOTO {
-            photos::check_count(0, r.files.len(), self.limits).map_err(photo_error)?;
-        }
-        // Check and clean every file before storing any.
-        let mut cleaned = Vec::with_capacity(r.files.len());
-        for f in &r.files {
-            cleaned.push(photos::clean(f).map_err(photo_error)?);
-        }
-        let mut stored = Vec::new();
-        for c in &cleaned {
-            let name = photos::generated_name(who.store_id, c.format);
-            self.photos.put(&name, &c.bytes).await.map_err(Error::internal)?;
-            stored.push((name, i64::from(c.width), i64::from(c.height), c.bytes.len() as i64));
-        }
-        let replaced = match self.repo.add_photos(who, r.product_id, kind, &stored, self.limits.max_per_product).await {
-            Ok(replaced) => replaced,
-            Err(e) => {
-                let names: Vec<String> = stored.into_iter().map(|s| s.0).collect();
-                self.forget_files(&names).await;
-                return Err(e.into());
+        let uploads = upload_keys(who.store_id, &r.uploads, "files")?;
+        // The call consumes its uploads, whatever it answers.
+        let added = async {
+            let kind = if r.kind.is_empty() { PHOTO } else { r.kind.as_str() };
+            if kind != PHOTO && kind != SIZE_CHART {
+                return Err(Error::invalid_field("kind", "validation.photo_kind").into());
             }
-        };
+            if uploads.is_empty() || (kind == SIZE_CHART && uploads.len() != 1) {
+                return Err(Error::invalid_field("files", "validation.required").into());
+            }
+            if kind == PHOTO {
+                photos::check_count(0, uploads.len(), self.limits).map_err(photo_error)?;
+            }
+            self.add_uploaded_photos(who, r.product_id, kind, &uploads).await
+        }
+        .await;
+        for k in &uploads {
+            self.files.forget(k).await;
+        }
+        let replaced = added?;
         self.forget_files(&replaced).await;
         self.relay.wake();
         let p = self.repo.get(who.store_id, r.product_id).await?;
@@ -254,21 +315,31 @@ impl ProductsService for ProductsGrpc {
         if !photos::valid_name(&r.name) || !self.repo.photo_exists(&r.name).await? {
             return Err(Error::not_found("photo_not_found").into());
         }
-        let data = self
-            .photos
-            .get(&r.name)
-            .await
-            .map_err(Error::internal)?
-            .ok_or_else(|| Error::not_found("photo_not_found"))?;
+        let original = photos::key(&r.name).map_err(Error::internal)?;
         if r.size == 0 {
             let content_type = if r.name.ends_with(".png") { "image/png" } else { "image/jpeg" };
-            return Ok(Response::new(pb::GetPhotoFileResponse { data, content_type: content_type.into() }));
+            return Ok(Response::new(pb::GetPhotoFileResponse {
+                key: original.to_string(),
+                content_type: content_type.into(),
+            }));
         }
-        let resized = tokio::task::spawn_blocking(move || photos::resize_square_png(&data, Some(r.size)))
-            .await
-            .map_err(Error::internal)?
-            .map_err(photo_error)?;
-        Ok(Response::new(pb::GetPhotoFileResponse { data: resized, content_type: "image/png".into() }))
+        // One of the few served sizes, made on first request and kept.
+        let size = photos::served_size(Some(r.size));
+        let sized = photos::sized_key(&r.name, size).map_err(Error::internal)?;
+        if !self.files.exists(&sized).await.map_err(Error::internal)? {
+            let data = self
+                .files
+                .read(&original, photos::MAX_BYTES as u64 * 4)
+                .await
+                .map_err(|e| Error::internal(anyhow::Error::from(e)))?
+                .ok_or_else(|| Error::not_found("photo_not_found"))?;
+            let resized = tokio::task::spawn_blocking(move || photos::resize_square_png(&data, Some(size)))
+                .await
+                .map_err(Error::internal)?
+                .map_err(photo_error)?;
+            self.files.put(&sized, resized).await.map_err(Error::internal)?;
+        }
+        Ok(Response::new(pb::GetPhotoFileResponse { key: sized.to_string(), content_type: "image/png".into() }))
     }
 
     async fn import_products(&self, req: Request<pb::ImportProductsRequest>) -> Rpc<pb::ImportProductsResponse> {
@@ -294,9 +365,17 @@ impl ProductsGrpc {
     /// Reads a spreadsheet and, unless it is a dry run, creates the products it holds.
     /// Rows are grouped into products by product code; a product whose code the store
     /// already has is skipped, so importing a file twice creates nothing new.
-    pub async fn import(&self, who: Actor, r: pb::ImportProductsRequest) -> bo_kit::Result<pb::ImportProductsResponse> {
-        let sheet = Some(r.sheet.trim()).filter(|s| !s.is_empty());
-        let parsed = crate::import::parse(&r.file, sheet).map_err(|e| Error::invalid_field("file", e.code()))?;
+    pub async fn import(&self, who: Actor, r: pb::ImportProductsRequest) -> Result<pb::ImportProductsResponse, Status> {
+        let upload = upload_keys(who.store_id, std::slice::from_ref(&r.upload), "file")?.remove(0);
+        let file =
+            read_upload(&self.files, &upload, crate::import::MAX_FILE_BYTES as u64, "file", "import_too_large").await;
+        self.files.forget(&upload).await;
+        let file = file?;
+        let sheet = Some(r.sheet.trim()).filter(|s| !s.is_empty()).map(str::to_string);
+        let parsed = tokio::task::spawn_blocking(move || crate::import::parse(&file, sheet.as_deref()))
+            .await
+            .map_err(Error::internal)?
+            .map_err(|e| Error::invalid_field("file", e.code()))?;
         let mut errors: Vec<pb::ImportRowError> = parsed
             .errors
             .iter()
@@ -342,7 +421,7 @@ impl ProductsGrpc {
             match self.repo.create(who, &product).await {
                 Ok(_) => created += 1,
                 Err(e) if e.code == "code_taken" => skipped += 1,
-                Err(e) => return Err(e),
+                Err(e) => return Err(e.into()),
             }
         }
         if created > 0 {

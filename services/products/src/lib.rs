@@ -9,12 +9,12 @@ pub mod photos;
 pub mod search;
 pub mod store;
 
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::path::Path;
 
 use async_trait::async_trait;
 use bo_kit::bus::SharedBus;
 use bo_kit::db::{Db, Tx};
+use bo_kit::files::Files;
 use bo_kit::grpc::GrpcChannel;
 use bo_kit::inbox::{Consumer, Meta, On};
 use bo_kit::module::{Context, Module, Started};
@@ -45,12 +45,12 @@ pub struct Service {
 }
 
 impl Service {
-    /// Migrates `db` and builds the service, keeping images in `photos` under `limits` and
+    /// Migrates `db` and builds the service, keeping images in `files` under `limits` and
     /// asking `wms` whether SKUs hold stock before they go.
     pub async fn open(
         db: Db,
         bus: SharedBus,
-        photos: Arc<dyn photos::PhotoStore>,
+        files: Files,
         limits: photos::PhotoLimits,
         wms: WmsServiceClient<GrpcChannel>,
     ) -> anyhow::Result<Service> {
@@ -66,7 +66,7 @@ impl Service {
             tracing::info!(products = announced, "announced existing products to the stock ledger");
         }
         let relay = Relay::new(db.clone(), bus.clone());
-        let grpc = ProductsGrpc::new(repo, relay.clone(), photos, limits, wms);
+        let grpc = ProductsGrpc::new(repo, relay.clone(), files, limits, wms);
         let consumer = Consumer::new(db.clone(), bus, "products").on::<StockMoved, _>(StockView);
         Ok(Service { grpc, relay, consumer, db })
     }
@@ -96,8 +96,18 @@ impl On<StockMoved> for StockView {
 pub struct Settings {
     /// Photos per product (`BO_SERVICES__PRODUCTS__PHOTOS__MIN_PER_PRODUCT`, `…__MAX_PER_PRODUCT`).
     pub photos: photos::PhotoLimits,
-    /// Where photos are kept (default `<data_dir>/photos`).
-    pub photos_dir: Option<PathBuf>,
+}
+
+/// Moves the photos of an installation from before the file storage (`<data_dir>/photos`)
+/// to where the storage keeps them (`<files>/photos`), once, when both are on this disk.
+fn adopt_old_photos(data_dir: &Path, files: &Files) -> anyhow::Result<()> {
+    let Some(root) = files.local_root() else { return Ok(()) };
+    let (old, new) = (data_dir.join("photos"), root.join("photos"));
+    if old.is_dir() && !new.exists() {
+        std::fs::rename(&old, &new)?;
+        tracing::info!(from = %old.display(), to = %new.display(), "moved photos into the file storage");
+    }
+    Ok(())
 }
 
 /// The products module.
@@ -116,10 +126,10 @@ impl Module for ProductsModule {
     async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
         let db = ctx.db()?;
         let settings: Settings = ctx.settings()?;
-        let dir = settings.photos_dir.clone().unwrap_or_else(|| ctx.data_dir.join("photos"));
-        let photos = Arc::new(photos::LocalPhotoStore::new(dir));
+        let files = ctx.files()?;
+        adopt_old_photos(&ctx.data_dir, &files)?;
         let svc =
-            Service::open(db.clone(), ctx.bus.clone(), photos, settings.photos, ctx.client(WmsServiceClient::new)?)
+            Service::open(db.clone(), ctx.bus.clone(), files, settings.photos, ctx.client(WmsServiceClient::new)?)
                 .await?;
         ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
         ctx.spawn("consumer", svc.consumer.clone().run(ctx.cancel.clone()));

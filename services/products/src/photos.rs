@@ -1,12 +1,14 @@
 //! Product pictures (SPEC §5 "Pictures", §9 "Product image resize helper"): limits, content
 //! sniffing, cleaning (bounded decode and re-encode, which drops EXIF and other metadata), the
-//! square PNG resize helper, and storage behind a trait an object store can implement.
+//! square PNG resize helper with its few served sizes, and where each picture is kept in the
+//! kit's file storage.
 //!
 //! No database and no gRPC here: callers check counts against their own rows and store the
 //! generated names.
 
 use std::io::Cursor;
-use std::path::{Path, PathBuf};
+
+use bo_kit::files::Key;
 
 use image::codecs::jpeg::JpegEncoder;
 use image::codecs::png::PngEncoder;
@@ -305,18 +307,6 @@ fn encode(img: &DynamicImage, format: Format) -> Result<Vec<u8>, PhotoError> {
     Ok(out)
 }
 
-/// Where pictures live. A local folder implements it ([`LocalPhotoStore`]); so can an object
-/// store. Names are made by [`generated_name`].
-#[async_trait::async_trait]
-pub trait PhotoStore: Send + Sync {
-    /// Stores `bytes` under `name`, replacing what was there.
-    async fn put(&self, name: &str, bytes: &[u8]) -> anyhow::Result<()>;
-    /// The bytes under `name`, or `None`.
-    async fn get(&self, name: &str) -> anyhow::Result<Option<Vec<u8>>>;
-    /// Removes `name`; removing a missing name is not an error.
-    async fn delete(&self, name: &str) -> anyhow::Result<()>;
-}
-
 /// A new picture name: `"{store_id}/{uuid v7, simple}.{jpg|png}"`. Store ids are positive.
 pub fn generated_name(store_id: i64, format: Format) -> String {
     format!("{store_id}/{}.{}", uuid::Uuid::now_v7().simple(), format.extension())
@@ -336,66 +326,35 @@ pub fn valid_name(name: &str) -> bool {
         && matches!(ext, "jpg" | "png")
 }
 
-/// Pictures as files under a root folder (one subfolder per store).
-#[derive(Debug, Clone)]
-pub struct LocalPhotoStore {
-    root: PathBuf,
+/// The sizes the resize helper serves, besides the original: every request is answered with
+/// one of these, so each picture has at most this many derived files, made once and kept.
+pub const SERVED_SIZES: [u32; 2] = [100, 200];
+
+/// The served size for a requested one (SPEC §9: 100 by default, doubled under 100), rounded
+/// up to the next of [`SERVED_SIZES`] and at most the largest.
+pub fn served_size(requested: Option<u32>) -> u32 {
+    let want = resize_target(requested);
+    SERVED_SIZES.iter().copied().find(|s| *s >= want).unwrap_or(SERVED_SIZES[SERVED_SIZES.len() - 1])
 }
 
-impl LocalPhotoStore {
-    /// A store writing under `root` (created when needed).
-    pub fn new(root: impl Into<PathBuf>) -> Self {
-        Self { root: root.into() }
-    }
-
-    /// The root folder.
-    pub fn root(&self) -> &Path {
-        &self.root
-    }
-
-    fn path(&self, name: &str) -> anyhow::Result<PathBuf> {
-        anyhow::ensure!(valid_name(name), "invalid photo name {name:?}");
-        Ok(self.root.join(name))
-    }
+/// Where a picture named `name` (see [`generated_name`]) is kept: `photos/<name>`.
+pub fn key(name: &str) -> anyhow::Result<Key> {
+    anyhow::ensure!(valid_name(name), "invalid photo name {name:?}");
+    Key::new(format!("photos/{name}"))
 }
 
-#[async_trait::async_trait]
-impl PhotoStore for LocalPhotoStore {
-    async fn put(&self, name: &str, bytes: &[u8]) -> anyhow::Result<()> {
-        let path = self.path(name)?;
-        if let Some(dir) = path.parent() {
-            tokio::fs::create_dir_all(dir).await?;
-        }
-        // Write aside, then rename, so a reader never sees half a file.
-        let tmp = path.with_extension(format!("{}.tmp", uuid::Uuid::now_v7().simple()));
-        if let Err(e) = tokio::fs::write(&tmp, bytes).await {
-            let _ = tokio::fs::remove_file(&tmp).await;
-            return Err(e.into());
-        }
-        if let Err(e) = tokio::fs::rename(&tmp, &path).await {
-            let _ = tokio::fs::remove_file(&tmp).await;
-            return Err(e.into());
-        }
-        Ok(())
-    }
+/// Where the square PNG of `name` at `size` is kept: `photos/<store>/<stem>@<size>.png`.
+pub fn sized_key(name: &str, size: u32) -> anyhow::Result<Key> {
+    anyhow::ensure!(valid_name(name), "invalid photo name {name:?}");
+    let stem = name.rsplit_once('.').map(|(stem, _)| stem).unwrap_or(name);
+    Key::new(format!("photos/{stem}@{size}.png"))
+}
 
-    async fn get(&self, name: &str) -> anyhow::Result<Option<Vec<u8>>> {
-        let path = self.path(name)?;
-        match tokio::fs::read(&path).await {
-            Ok(bytes) => Ok(Some(bytes)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(e.into()),
-        }
-    }
-
-    async fn delete(&self, name: &str) -> anyhow::Result<()> {
-        let path = self.path(name)?;
-        match tokio::fs::remove_file(&path).await {
-            Ok(()) => Ok(()),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-            Err(e) => Err(e.into()),
-        }
-    }
+/// Every key a picture may occupy: the original and its served sizes.
+pub fn all_keys(name: &str) -> Vec<Key> {
+    let mut keys: Vec<Key> = key(name).into_iter().collect();
+    keys.extend(SERVED_SIZES.iter().filter_map(|s| sized_key(name, *s).ok()));
+    keys
 }
 
 #[cfg(test)]
@@ -601,24 +560,28 @@ mod tests {
         }
     }
 
-    #[tokio::test]
-    async fn local_store_round_trip() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = LocalPhotoStore::new(dir.path().join("photos"));
-        let name = generated_name(3, Format::Png);
-        assert_eq!(store.get(&name).await.unwrap(), None);
-        store.put(&name, b"first").await.unwrap();
-        store.put(&name, b"second").await.unwrap();
-        assert_eq!(store.get(&name).await.unwrap().as_deref(), Some(&b"second"[..]));
-        assert!(dir.path().join("photos").join(&name).is_file());
-        assert_eq!(std::fs::read_dir(dir.path().join("photos/3")).unwrap().count(), 1);
-        store.delete(&name).await.unwrap();
-        store.delete(&name).await.unwrap();
-        assert_eq!(store.get(&name).await.unwrap(), None);
+    #[test]
+    fn served_sizes_are_few() {
+        assert_eq!(served_size(None), 100);
+        assert_eq!(served_size(Some(50)), 100);
+        assert_eq!(served_size(Some(64)), 200);
+        assert_eq!(served_size(Some(100)), 100);
+        assert_eq!(served_size(Some(101)), 200);
+        assert_eq!(served_size(Some(5000)), 200);
+        let mut seen: Vec<u32> = (0..3000).map(|s| served_size(Some(s))).collect();
+        seen.sort();
+        seen.dedup();
+        assert_eq!(seen, SERVED_SIZES);
+    }
 
-        assert!(store.put("../x.png", b"x").await.is_err());
-        assert!(store.get("../x.png").await.is_err());
-        assert!(store.delete("../x.png").await.is_err());
-        assert!(!dir.path().join("x.png").exists());
+    #[test]
+    fn keys_of_a_picture() {
+        let name = generated_name(3, Format::Jpeg);
+        let stem = name.trim_end_matches(".jpg");
+        assert_eq!(key(&name).unwrap().as_str(), format!("photos/{name}"));
+        assert_eq!(sized_key(&name, 200).unwrap().as_str(), format!("photos/{stem}@200.png"));
+        assert_eq!(all_keys(&name).len(), 3);
+        assert!(key("../x.png").is_err() && sized_key("1/../x.png", 100).is_err());
+        assert!(all_keys("../x.png").is_empty());
     }
 }

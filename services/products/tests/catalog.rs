@@ -1,7 +1,6 @@
 //! The catalog through its gRPC interface, on SQLite and (when TEST_DATABASE_URL is set)
 //! PostgreSQL, and its inventory view following the stock ledger's events.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use bo_kit::db::Db;
@@ -13,11 +12,6 @@ use bo_proto::wms::v1 as wpb;
 use bo_proto::wms::v1::wms_service_server::WmsService;
 use tokio_util::sync::CancellationToken;
 
-fn photo_store() -> Arc<dyn bo_products::photos::PhotoStore> {
-    let dir = tempfile::tempdir().unwrap().keep();
-    Arc::new(bo_products::photos::LocalPhotoStore::new(dir))
-}
-
 /// The catalog, and a stock ledger beside it on its own database and the same bus.
 async fn catalog(db: &Db, bus: &bo_kit::bus::SharedBus) -> (Service, bo_wms::Service, bo_kit::testing::TestDb) {
     let wms_db = bo_kit::testing::sqlite().await;
@@ -26,7 +20,9 @@ async fn catalog(db: &Db, bus: &bo_kit::bus::SharedBus) -> (Service, bo_wms::Ser
         wms.server(),
         bo_kit::testing::keys(),
     ));
-    let s = Service::open(db.clone(), bus.clone(), photo_store(), Default::default(), client).await.unwrap();
+    let s = Service::open(db.clone(), bus.clone(), bo_kit::files::Files::memory(), Default::default(), client)
+        .await
+        .unwrap();
     (s, wms, wms_db)
 }
 

@@ -1,0 +1,81 @@
+//! Uploads: a multipart file field is streamed into file storage under a staging key of the
+//! caller's store, bounded as it streams, and the service is given the key. Staged files are
+//! removed when the request is done, whatever happened (the service removes the ones it
+//! consumed; removing twice is harmless), and the storage purges any a crash left behind.
+
+use axum::extract::multipart::Field;
+use axum::http::StatusCode;
+use bo_kit::files::{FileError, Files, Key};
+
+use crate::error::ApiError;
+
+/// The files one request staged; removed when dropped.
+pub struct Staged {
+    files: Files,
+    keys: Vec<Key>,
+}
+
+impl Staged {
+    /// Nothing staged yet.
+    pub fn new(files: Files) -> Self {
+        Self { files, keys: Vec::new() }
+    }
+
+    /// Streams `field` into a new staging key of `store_id`, refusing it past `max` bytes
+    /// with `too_large` on `name` (the field's name in the form).
+    pub async fn stage(
+        &mut self,
+        store_id: i64,
+        field: Field<'_>,
+        max: u64,
+        name: &str,
+        too_large: &str,
+    ) -> Result<(), ApiError> {
+        let key = Key::upload(store_id);
+        match self.files.upload(&key, field, max).await {
+            Ok(_) => {
+                self.keys.push(key);
+                Ok(())
+            }
+            Err(FileError::TooLarge(_)) => Err(ApiError::invalid_field(name, too_large)),
+            // The whole request is over the route's limit, or the client went away.
+            Err(FileError::Body(_)) => Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large")),
+            Err(FileError::Storage(e)) => {
+                tracing::error!(error = %format!("{e:#}"), "could not stage an upload");
+                Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal"))
+            }
+        }
+    }
+
+    /// How many files are staged.
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    /// True when none is.
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The staging keys, for the service call.
+    pub fn keys(&self) -> Vec<String> {
+        self.keys.iter().map(|k| k.to_string()).collect()
+    }
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        let keys = std::mem::take(&mut self.keys);
+        if keys.is_empty() {
+            return;
+        }
+        let files = self.files.clone();
+        if let Ok(rt) = tokio::runtime::Handle::try_current() {
+            rt.spawn(async move {
+                for k in keys {
+                    files.forget(&k).await;
+                }
+            });
+        }
+    }
+}
