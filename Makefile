@@ -5,7 +5,7 @@ CARGO ?= cargo
 NPM ?= npm
 
 run: app ## Build the admin app and start every module (SQLite, in-process bus, demo store) on http://localhost:8080
-	$(CARGO) run --locked -p bo-gateway --bin backoffice -- --target all
+	BO_DEMO__PRINT_PASSWORD=true $(CARGO) run --locked -p bo-gateway --bin backoffice -- --target all
 
 test: ## Every suite: Rust (SQLite; PostgreSQL and NATS when TEST_DATABASE_URL and TEST_NATS_URL are set), the app, Chromium end-to-end
 	scripts/test.sh

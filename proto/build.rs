@@ -1,6 +1,10 @@
 //! Compiles proto/backoffice with protox, so no system `protoc` is needed.
 use std::path::PathBuf;
 
+/// Messages holding a password.
+const SECRET_MESSAGES: [&str; 2] =
+    [".backoffice.stores.v1.AuthenticateRequest", ".backoffice.stores.v1.CreateOwnerRequest"];
+
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let mut files = Vec::new();
@@ -12,7 +16,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("cargo:rerun-if-changed={}", f.display());
     }
     let fds = protox::compile(&files, [&root])?;
-    tonic_prost_build::configure().build_client(true).build_server(true).compile_fds(fds)?;
+    // Messages that carry a password get a hand-written Debug that hides it (src/lib.rs).
+    tonic_prost_build::configure()
+        .build_client(true)
+        .build_server(true)
+        .skip_debug(SECRET_MESSAGES)
+        .compile_fds(fds)?;
     Ok(())
 }
 

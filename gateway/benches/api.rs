@@ -344,8 +344,9 @@ async fn distributed() {
             .env("BO_DATA_DIR", dir.path())
             .env("BO_BUS__NATS_URL", &nats)
             .env("BO_BUS__PREFIX", &prefix)
-            .env("BO_AUTH__JWT_SECRET", "bench-secret-bench-secret-bench-secret!!")
+            .env("BO_AUTH__JWT_SECRET", "bench-Q7m2-Xv9k-Lp4w-Zr8t-Hn3c-Jd6y-Fb1s")
             .env("BO_AUTH__LOGIN_ATTEMPTS_PER_MINUTE", "1000")
+            .env("BO_FILES__URL", format!("file://{}", dir.path().join("files").display()))
             .env("RUST_LOG", "warn")
             .stdout(Stdio::null())
             .kill_on_drop(true);

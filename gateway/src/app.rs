@@ -119,6 +119,7 @@ pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Lau
     let clients = Clients::new(addrs);
     // One key signs and checks every token: users', stores' and the services' own.
     let secret = if !cfg.auth.jwt_secret.is_empty() {
+        bo_kit::auth::check_secret(cfg.auth.jwt_secret.expose().as_bytes())?;
         cfg.auth.jwt_secret.expose().as_bytes().to_vec()
     } else {
         anyhow::ensure!(
@@ -213,26 +214,20 @@ pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Lau
     for r in http_routers {
         app = app.merge(r);
     }
-    let app = app.layer(DefaultBodyLimit::max(cfg.http.body_limit)).layer(
-        tower_http::trace::TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
+    let hsts = cfg.http.public_url.as_deref().is_some_and(|u| u.starts_with("https://"));
+    let app = app
+        .layer(axum::middleware::from_fn_with_state(hsts, security_headers))
+        .layer(DefaultBodyLimit::max(cfg.http.body_limit))
+        .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
             let span = tracing::info_span!("http", method = %req.method(), path = %req.uri().path());
             bo_kit::telemetry::set_parent_from_http(&span, req.headers());
             span
-        }),
-    );
+        }));
     let listener = tokio::net::TcpListener::bind(&cfg.http.addr)
         .await
         .with_context(|| format!("binding HTTP on {}", cfg.http.addr))?;
     let http_addr = listener.local_addr()?;
-    let cancel = stop.clone();
-    servers.push(tokio::spawn(async move {
-        let served = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(cancel.cancelled_owned())
-            .await;
-        if let Err(e) = served {
-            tracing::error!(error = %e, "HTTP server failed");
-        }
-    }));
+    servers.push(tokio::spawn(crate::serve::serve(listener, app, cfg.http.timeouts, stop.clone())));
 
     // The demo store, on the embedded target only.
     let demo = if embedded && cfg.demo.enabled {
@@ -244,6 +239,33 @@ pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Lau
 
     readiness.started.store(true, Ordering::SeqCst);
     Ok(Launched { http_addr, grpc_addr, modules: names, demo, clients, stop, servers, running, log_bus })
+}
+
+/// What the admin app needs and nothing more: its own scripts, styles (antd writes inline
+/// ones), images (photos, data and blob previews), the API; never framed.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
+     img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; \
+     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/// Security headers on every answer; HSTS when people reach it over TLS (`http.public_url`
+/// starts with `https://`, the TLS ending at a proxy in front).
+async fn security_headers(
+    State(hsts): State<bool>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{header, HeaderValue};
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.entry(header::CONTENT_SECURITY_POLICY).or_insert(HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    h.entry(header::X_CONTENT_TYPE_OPTIONS).or_insert(HeaderValue::from_static("nosniff"));
+    h.entry(header::X_FRAME_OPTIONS).or_insert(HeaderValue::from_static("DENY"));
+    h.entry(header::REFERRER_POLICY).or_insert(HeaderValue::from_static("strict-origin-when-cross-origin"));
+    if hsts {
+        h.entry(header::STRICT_TRANSPORT_SECURITY)
+            .or_insert(HeaderValue::from_static("max-age=31536000; includeSubDomains"));
+    }
+    res
 }
 
 async fn ready(State(r): State<Readiness>) -> impl IntoResponse {

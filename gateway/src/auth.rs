@@ -51,31 +51,117 @@ impl SessionCache {
     }
 }
 
-/// Limits sign-in attempts per client address.
+/// Limits failed sign-ins per client address and per account: one address cannot try many
+/// accounts, and many addresses cannot try one account, faster than `per_minute` failures a
+/// minute each. Successful sign-ins count for nothing.
 pub struct LoginLimiter {
     per_minute: u32,
-    hits: Mutex<HashMap<IpAddr, (u32, Instant)>>,
+    failures: Mutex<HashMap<LimitKey, (u32, Instant)>>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum LimitKey {
+    Addr(IpAddr),
+    Account(String),
 }
 
 impl LoginLimiter {
-    /// `per_minute` attempts per address per minute.
+    /// `per_minute` failures per address and per account per minute.
     pub fn new(per_minute: u32) -> Self {
-        Self { per_minute: per_minute.max(1), hits: Mutex::new(HashMap::new()) }
+        Self { per_minute: per_minute.max(1), failures: Mutex::new(HashMap::new()) }
     }
 
-    /// Counts an attempt; false when over the limit.
-    pub fn attempt(&self, ip: IpAddr) -> bool {
-        let mut map = self.hits.lock().unwrap_or_else(|p| p.into_inner());
+    fn count(map: &HashMap<LimitKey, (u32, Instant)>, key: &LimitKey, now: Instant) -> u32 {
+        map.get(key).filter(|(_, start)| now.duration_since(*start) < Duration::from_secs(60)).map_or(0, |(n, _)| *n)
+    }
+
+    /// False when the address or the account has failed too often this minute.
+    pub fn allowed(&self, ip: IpAddr, account: &str) -> bool {
+        let map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        Self::count(&map, &LimitKey::Addr(ip), now) < self.per_minute
+            && Self::count(&map, &LimitKey::Account(account.to_string()), now) < self.per_minute
+    }
+
+    /// Counts a failed sign-in against the address and the account.
+    pub fn failed(&self, ip: IpAddr, account: &str) {
+        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         if map.len() > 100_000 {
             map.retain(|_, (_, start)| now.duration_since(*start) < Duration::from_secs(60));
         }
-        let entry = map.entry(ip).or_insert((0, now));
-        if now.duration_since(entry.1) >= Duration::from_secs(60) {
-            *entry = (0, now);
+        for key in [LimitKey::Addr(ip), LimitKey::Account(account.to_string())] {
+            let entry = map.entry(key).or_insert((0, now));
+            if now.duration_since(entry.1) >= Duration::from_secs(60) {
+                *entry = (0, now);
+            }
+            entry.0 += 1;
         }
-        entry.0 += 1;
-        entry.0 <= self.per_minute
+    }
+}
+
+/// The client's address: the peer's, unless the peer is a trusted proxy, in which case the
+/// nearest address of `X-Forwarded-For` that is not one (proxies append, so the addresses
+/// on the left are whatever the client claimed).
+pub fn client_ip(peer: IpAddr, headers: &axum::http::HeaderMap, trusted: &[IpNet]) -> IpAddr {
+    if !trusted.iter().any(|n| n.contains(peer)) {
+        return peer;
+    }
+    let forwarded: Vec<IpAddr> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .filter_map(|a| a.trim().parse().ok())
+        .collect();
+    forwarded.into_iter().rev().find(|a| !trusted.iter().any(|n| n.contains(*a))).unwrap_or(peer)
+}
+
+/// An address or a network (`10.0.0.0/8`, `192.168.1.7`, `fd00::/8`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IpNet {
+    addr: IpAddr,
+    prefix: u8,
+}
+
+impl std::str::FromStr for IpNet {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (addr, prefix) = match s.trim().split_once('/') {
+            Some((a, p)) => (a, Some(p)),
+            None => (s.trim(), None),
+        };
+        let addr: IpAddr = addr.parse().map_err(|_| format!("not an address: {s:?}"))?;
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            Some(p) => p.parse::<u8>().ok().filter(|p| *p <= max).ok_or_else(|| format!("not a prefix: {s:?}"))?,
+            None => max,
+        };
+        Ok(IpNet { addr, prefix })
+    }
+}
+
+impl IpNet {
+    /// Whether `ip` is in the network.
+    pub fn contains(&self, ip: IpAddr) -> bool {
+        let bits = |a: IpAddr| -> (u128, u8) {
+            match a {
+                IpAddr::V4(v) => (u128::from(u32::from(v)), 32),
+                IpAddr::V6(v) => match v.to_ipv4_mapped() {
+                    Some(v4) => (u128::from(u32::from(v4)), 32),
+                    None => (u128::from(v), 128),
+                },
+            }
+        };
+        let ((net, width), (other, other_width)) = (bits(self.addr), bits(ip));
+        if width != other_width {
+            return false;
+        }
+        let shift = u32::from(width - self.prefix.min(width));
+        if shift >= 128 {
+            return true;
+        }
+        (net >> shift) == (other >> shift)
     }
 }
 
@@ -149,6 +235,9 @@ pub struct StoreAuth {
     pub session_id: String,
     /// The verified token, forwarded to services (which check it again).
     pub token: std::sync::Arc<str>,
+    /// The saved answer of a repeated `Idempotency-Key`, answered by [`StoreAuth::require`]
+    /// once the permission check passes.
+    replay: Option<crate::idempotency::Replay>,
 }
 
 impl StoreAuth {
@@ -157,13 +246,19 @@ impl StoreAuth {
         CallCtx::with_token(self.store_id, self.user_id, self.token.clone())
     }
 
-    /// Refuses unless the route's role or permission check passes.
+    /// Refuses unless the route's role or permission check passes. On a repeated
+    /// `Idempotency-Key` whose check passes, answers the saved answer instead, so the
+    /// handler never acts twice (every write handler calls this before it acts).
     pub fn require(&self, access: Access) -> Result<(), ApiError> {
-        if access.allows(&self.permission, &self.perms) {
-            Ok(())
-        } else {
-            Err(ApiError::forbidden())
+        if !access.allows(&self.permission, &self.perms) {
+            return Err(ApiError::forbidden());
         }
+        if let Some(replay) = &self.replay {
+            let mut e = ApiError::new(axum::http::StatusCode::OK, "replayed");
+            e.replay = Some(replay.clone());
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// Refuses a path store id that is not the token's store.
@@ -183,21 +278,14 @@ impl StoreAuth {
 }
 
 impl StoreAuth {
-    /// Reads a store token from headers without checking the session (the idempotency
-    /// layer uses it only to scope keys; the handler checks fully).
-    pub fn peek(state: &AppState, headers: &axum::http::HeaderMap) -> Option<CallCtx> {
-        let v = headers.get(axum::http::header::AUTHORIZATION)?.to_str().ok()?;
-        let token = bo_kit::auth::bearer(v)?;
-        let claims = state.keys.verify(token, &[AUD_STORE]).ok()?;
-        Some(CallCtx::with_token(claims.store?, claims.sub.parse().ok()?, token))
-    }
-}
-
-impl FromRequestParts<AppState> for StoreAuth {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let token = bearer(parts).ok_or_else(|| ApiError::unauthenticated("unauthenticated"))?;
+    /// Checks the store token of `headers` and its session (the idempotency layer does this
+    /// before it reads a body; the extractor does it for every store route).
+    pub async fn authenticate(state: &AppState, headers: &axum::http::HeaderMap) -> Result<StoreAuth, ApiError> {
+        let token = headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(bo_kit::auth::bearer)
+            .ok_or_else(|| ApiError::unauthenticated("unauthenticated"))?;
         let claims = state.keys.verify(token, &[AUD_USER, AUD_STORE])?;
         if claims.aud != AUD_STORE {
             // A user token on a store route: signed in, but no store chosen.
@@ -215,7 +303,18 @@ impl FromRequestParts<AppState> for StoreAuth {
             perms: claims.perms,
             session_id: claims.sid,
             token: token.into(),
+            replay: None,
         })
+    }
+}
+
+impl FromRequestParts<AppState> for StoreAuth {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let mut auth = StoreAuth::authenticate(state, &parts.headers).await?;
+        auth.replay = parts.extensions.get::<crate::idempotency::Replay>().cloned();
+        Ok(auth)
     }
 }
 
@@ -224,12 +323,34 @@ mod tests {
     use super::*;
 
     #[test]
-    fn limits_login_attempts_per_address() {
+    fn failures_are_limited_per_address_and_per_account() {
         let l = LoginLimiter::new(3);
         let a: IpAddr = "10.0.0.1".parse().unwrap();
         let b: IpAddr = "10.0.0.2".parse().unwrap();
-        assert!(l.attempt(a) && l.attempt(a) && l.attempt(a));
-        assert!(!l.attempt(a));
-        assert!(l.attempt(b));
+        // Successes count for nothing: only failures are recorded.
+        assert!(l.allowed(a, "x@shop.th"));
+        for _ in 0..3 {
+            l.failed(a, "x@shop.th");
+        }
+        assert!(!l.allowed(a, "someone-else@shop.th"), "the address is spent");
+        assert!(!l.allowed(b, "x@shop.th"), "the account is spent, from any address");
+        assert!(l.allowed(b, "y@shop.th"), "others are untouched");
+    }
+
+    #[test]
+    fn forwarded_addresses_count_only_behind_trusted_proxies() {
+        let trusted: Vec<IpNet> = vec!["10.0.0.0/8".parse().unwrap(), "fd00::1".parse().unwrap()];
+        let mut h = axum::http::HeaderMap::new();
+        h.insert("x-forwarded-for", "1.2.3.4, 203.0.113.9, 10.1.1.1".parse().unwrap());
+        let proxy: IpAddr = "10.0.0.5".parse().unwrap();
+        let stranger: IpAddr = "198.51.100.7".parse().unwrap();
+        assert_eq!(client_ip(proxy, &h, &trusted), "203.0.113.9".parse::<IpAddr>().unwrap());
+        assert_eq!(client_ip(stranger, &h, &trusted), stranger, "an untrusted peer cannot claim an address");
+        assert_eq!(client_ip(proxy, &axum::http::HeaderMap::new(), &trusted), proxy);
+        let net: IpNet = "192.168.1.0/24".parse().unwrap();
+        assert!(net.contains("192.168.1.200".parse().unwrap()) && !net.contains("192.168.2.1".parse().unwrap()));
+        assert!("0.0.0.0/0".parse::<IpNet>().unwrap().contains("8.8.8.8".parse().unwrap()));
+        assert!("fd00::1".parse::<IpNet>().unwrap().contains("fd00::1".parse().unwrap()));
+        assert!("10.0.0.0/33".parse::<IpNet>().is_err() && "nope".parse::<IpNet>().is_err());
     }
 }

@@ -69,6 +69,11 @@ pub struct HttpConfig {
     /// The built admin app (`frontend/dist`), served at `/` with client routes falling back
     /// to its index.html. Nothing is served there when the folder is missing.
     pub static_dir: PathBuf,
+    /// Proxies in front (addresses or networks, `["10.0.0.0/8"]`) whose `X-Forwarded-For`
+    /// names the client; from anyone else the header is ignored.
+    pub trusted_proxies: Vec<String>,
+    /// How long clients may take (`http.timeouts.header_secs`, `…request_secs`).
+    pub timeouts: crate::serve::Timeouts,
 }
 
 impl Default for HttpConfig {
@@ -78,6 +83,8 @@ impl Default for HttpConfig {
             public_url: None,
             body_limit: 2 * 1024 * 1024,
             static_dir: PathBuf::from("frontend/dist"),
+            trusted_proxies: Vec::new(),
+            timeouts: Default::default(),
         }
     }
 }
@@ -146,11 +153,19 @@ pub struct DemoConfig {
     pub password: Secret,
     /// Also fill the demo store with a catalog and stock.
     pub catalog: bool,
+    /// Print the demo password at start (`make run` asks for it; logs never show it).
+    pub print_password: bool,
 }
 
 impl Default for DemoConfig {
     fn default() -> Self {
-        Self { enabled: true, email: "owner@example.com".into(), password: Secret::new("demo1234"), catalog: true }
+        Self {
+            enabled: true,
+            email: "owner@example.com".into(),
+            password: Secret::new("demo1234"),
+            catalog: true,
+            print_password: false,
+        }
     }
 }
 

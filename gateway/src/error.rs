@@ -48,6 +48,9 @@ pub struct ApiError {
     pub code: String,
     /// Field errors.
     pub fields: Vec<FieldError>,
+    /// A saved answer to replay instead (an `Idempotency-Key` repeat whose permission check
+    /// passed): see [`crate::idempotency`].
+    pub replay: Option<crate::idempotency::Replay>,
 }
 
 /// The English text of each code (SPEC §8); the app has its own Thai and English.
@@ -66,6 +69,7 @@ pub fn message_for(code: &str) -> &'static str {
         "invalid_path" => "The address contains an invalid id",
         "unsupported_media_type" => "Send JSON or form-encoded data",
         "payload_too_large" => "The request is too large",
+        "event_too_large" => "This record is too large to save; make it smaller",
         "customer_not_found" => "The customer was not found",
         "customer_phone_duplicate" => "This phone number already exists, please edit",
         "address_not_found" => "The address was not found",
@@ -86,6 +90,7 @@ pub fn message_for(code: &str) -> &'static str {
         "product_has_stock" => "A product with stock cannot be deleted",
         "sku_has_stock" => "A SKU with stock cannot be removed",
         "insufficient_stock" => "Stock is not enough",
+        "reservation_mismatch" => "The stock does not match what the order holds; nothing was changed",
         "stock_below_reserved" => "Stock cannot go below what is reserved for orders",
         "warehouse_not_found" => "The warehouse was not found",
         "import_wrong_template" => "Wrong file, please upload valid file",
@@ -101,7 +106,7 @@ pub fn message_for(code: &str) -> &'static str {
 impl ApiError {
     /// An error with a status and code.
     pub fn new(status: StatusCode, code: &str) -> Self {
-        Self { status, code: code.to_string(), fields: Vec::new() }
+        Self { status, code: code.to_string(), fields: Vec::new(), replay: None }
     }
     /// 401.
     pub fn unauthenticated(code: &str) -> Self {
@@ -121,6 +126,7 @@ impl ApiError {
             status: StatusCode::UNPROCESSABLE_ENTITY,
             code: "validation_failed".into(),
             fields: vec![FieldError::new(field, code)],
+            replay: None,
         }
     }
 }
@@ -144,7 +150,7 @@ impl From<bo_kit::Error> for ApiError {
             Kind::Internal => "internal".to_string(),
             _ => e.code.to_string(),
         };
-        Self { status, code, fields: e.fields }
+        Self { status, code, fields: e.fields, replay: None }
     }
 }
 
@@ -156,12 +162,20 @@ impl From<anyhow::Error> for ApiError {
 
 impl From<tonic::Status> for ApiError {
     fn from(s: tonic::Status) -> Self {
+        // tonic's own refusal of a message over its size limit.
+        if s.code() == tonic::Code::OutOfRange && s.metadata().get("bo-error-code").is_none() {
+            tracing::warn!(message = %s.message(), "a message between services was too large");
+            return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
+        }
         bo_kit::Error::from_status(&s).into()
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
+        if let Some(replay) = self.replay {
+            return replay.into_response();
+        }
         let body = ErrorBody {
             error: ErrorDetail {
                 message_key: format!("error.{}", self.code),
@@ -191,6 +205,12 @@ mod tests {
         assert_eq!(e.status, StatusCode::INTERNAL_SERVER_ERROR);
         assert_eq!(e.code, "internal");
         assert_eq!(message_for(&e.code), "Something went wrong, please try later");
+    }
+
+    #[test]
+    fn a_message_too_large_between_services_is_413() {
+        let e: ApiError = tonic::Status::out_of_range("Error, decoded message length too large").into();
+        assert_eq!((e.status, e.code.as_str()), (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"));
     }
 
     #[test]

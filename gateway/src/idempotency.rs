@@ -1,12 +1,27 @@
-//! `Idempotency-Key` on writes (Stripe's rule): the first request with a key does the
-//! work and its answer is saved; a repeat with the same method, path and body replays the
-//! answer without acting again; the same key with a different request is refused. Keys are
-//! per store, kept a day, in the stores service's database, so every gateway replica sees
-//! them.
+//! `Idempotency-Key` on writes (Stripe's rule): the first request with a key does the work
+//! and its answer is saved; a repeat with the same method, path and body replays the answer
+//! without acting again; the same key with a different request is refused. Keys are kept a
+//! day in the stores service's database (every gateway replica sees them), scoped to the
+//! store and the user of the token: two members never share a key.
+//!
+//! In this order:
+//! 1. the caller is authenticated (token and session) before any byte of the body is read;
+//!    without a valid store token the key is not used and the handler answers 401/403;
+//! 2. the body is read bounded by `http.body_limit` (413 past it);
+//! 3. a repeat is answered only once the handler's own permission check passes: the saved
+//!    answer rides in the request to [`crate::auth::StoreAuth::require`], which answers it
+//!    instead of letting the handler act, so a member who lost the right gets 403;
+//! 4. 401, 403 and 5xx answers are never kept, so they are never replayed.
+//!
+//! Multipart uploads are not buffered here: their handlers stream the files into storage,
+//! fingerprint the parts' contents (never the random boundary) and call [`begin`] and
+//! [`finish`] themselves, with the key this layer leaves them ([`Deferred`]).
+
+use std::sync::Arc;
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use bo_proto::stores::v1 as pb;
@@ -24,81 +39,221 @@ pub const REPLAYED: &str = "idempotent-replayed";
 /// Largest answer saved for replay.
 const MAX_SAVED: usize = 1024 * 1024;
 
+/// A saved answer, replayed once the handler's permission check passes.
+#[derive(Debug, Clone)]
+pub struct Replay {
+    /// The first answer's status.
+    pub status: u16,
+    /// The first answer's body.
+    pub body: Arc<Vec<u8>>,
+}
+
+impl IntoResponse for Replay {
+    fn into_response(self) -> Response {
+        let mut res = Response::new(Body::from(self.body.as_ref().clone()));
+        *res.status_mut() = StatusCode::from_u16(self.status).unwrap_or(StatusCode::OK);
+        res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        res.headers_mut().insert(REPLAYED, HeaderValue::from_static("true"));
+        res
+    }
+}
+
+/// A request that holds its key and acts: handlers that hand a reference to a service
+/// build it from the fingerprint, so a different body under the same key can never be
+/// taken for the first one.
+#[derive(Debug, Clone)]
+pub struct Proceeding {
+    /// The key as the client sent it.
+    pub key: String,
+    /// The request's fingerprint (method, path, body).
+    pub fingerprint: String,
+}
+
+/// The key of a multipart write, left for its handler.
+#[derive(Debug, Clone)]
+pub struct Deferred(pub String);
+
+/// What [`begin`] decided.
+pub enum Begun {
+    /// Act, then [`finish`].
+    Proceed,
+    /// Answer this instead (after the permission check).
+    Replay(Replay),
+}
+
+/// Claims `key` for the caller with `fingerprint`.
+pub async fn begin(state: &AppState, auth: &StoreAuth, key: &str, fingerprint: &str) -> Result<Begun, ApiError> {
+    let begun = state
+        .stores()
+        .begin_idempotent_request(auth.ctx().request(pb::BeginIdempotentRequestRequest {
+            key: scoped(auth, key),
+            fingerprint: fingerprint.to_string(),
+        }))
+        .await?
+        .into_inner();
+    match pb::IdempotencyOutcome::try_from(begun.outcome).unwrap_or(pb::IdempotencyOutcome::Unspecified) {
+        pb::IdempotencyOutcome::Proceed => Ok(Begun::Proceed),
+        pb::IdempotencyOutcome::Replay => {
+            Ok(Begun::Replay(Replay { status: begun.status as u16, body: Arc::new(begun.body) }))
+        }
+        pb::IdempotencyOutcome::Mismatch => {
+            Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "idempotency_key_reused"))
+        }
+        _ => Err(ApiError::new(StatusCode::CONFLICT, "idempotency_in_progress")),
+    }
+}
+
+/// Saves the answer to a request that proceeded, or releases the key when the answer must
+/// not be replayed (401, 403, 5xx, or too large to keep).
+pub async fn finish(state: &AppState, auth: &StoreAuth, key: &str, status: StatusCode, body: &[u8]) {
+    let key = scoped(auth, key);
+    let mut stores = state.stores();
+    let keep = !(status.is_server_error()
+        || status == StatusCode::UNAUTHORIZED
+        || status == StatusCode::FORBIDDEN
+        || body.len() > MAX_SAVED);
+    let done = if keep {
+        stores
+            .complete_idempotent_request(auth.ctx().request(pb::CompleteIdempotentRequestRequest {
+                key,
+                status: i32::from(status.as_u16()),
+                body: body.to_vec(),
+            }))
+            .await
+            .map(|_| ())
+    } else {
+        stores
+            .abandon_idempotent_request(auth.ctx().request(pb::AbandonIdempotentRequestRequest { key }))
+            .await
+            .map(|_| ())
+    };
+    if let Err(e) = done {
+        tracing::warn!(error = %e.message(), "could not settle an idempotency key");
+    }
+}
+
+/// The key as stored: the store comes from the token with every call, the user is written
+/// into the key, so members of one store never meet each other's keys.
+fn scoped(auth: &StoreAuth, key: &str) -> String {
+    format!("u{}:{key}", auth.user_id)
+}
+
+/// The `Idempotency-Key` of a write, if any: `Ok(None)` without one, an error for a bad one.
+fn key_of(method: &Method, headers: &HeaderMap) -> Result<Option<String>, ApiError> {
+    if !matches!(*method, Method::POST | Method::PUT | Method::PATCH | Method::DELETE) {
+        return Ok(None);
+    }
+    let Some(v) = headers.get(HEADER) else { return Ok(None) };
+    v.to_str()
+        .ok()
+        .filter(|k| !k.is_empty() && k.len() <= 255 && k.bytes().all(|b| b.is_ascii_graphic()))
+        .map(|k| Some(k.to_string()))
+        .ok_or_else(|| ApiError::bad_request("idempotency_key_invalid"))
+}
+
+fn is_multipart(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|ct| ct.trim_start().to_ascii_lowercase().starts_with("multipart/"))
+}
+
 /// The middleware.
-pub async fn layer(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    let is_write = matches!(*req.method(), Method::POST | Method::PUT | Method::PATCH | Method::DELETE);
-    let Some(key) = req.headers().get(HEADER).filter(|_| is_write).cloned() else {
+pub async fn layer(State(state): State<AppState>, mut req: Request, next: Next) -> Response {
+    let key = match key_of(req.method(), req.headers()) {
+        Ok(Some(k)) => k,
+        Ok(None) => return next.run(req).await,
+        Err(e) => return e.into_response(),
+    };
+    // Without a valid store token and open session, the key is not used: the handler
+    // answers 401 or 403 as it would without one.
+    let Ok(auth) = StoreAuth::authenticate(&state, req.headers()).await else {
         return next.run(req).await;
     };
-    let Some(key) = key.to_str().ok().filter(|k| !k.is_empty() && k.len() <= 255).map(str::to_string) else {
-        return ApiError::bad_request("idempotency_key_invalid").into_response();
-    };
-    // Keys are per store; without a store token the key is not used (the handler
-    // answers 401/403 as usual).
-    let Some(ctx) = StoreAuth::peek(&state, req.headers()) else {
+    if is_multipart(req.headers()) {
+        req.extensions_mut().insert(Deferred(key));
         return next.run(req).await;
-    };
-    let (parts, body) = req.into_parts();
-    let bytes = match body.collect().await {
+    }
+    let (mut parts, body) = req.into_parts();
+    let bytes = match http_body_util::Limited::new(body, state.body_limit).collect().await {
         Ok(b) => b.to_bytes(),
         Err(_) => return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large").into_response(),
     };
-    let fingerprint = fingerprint(&parts.method, parts.uri.path_and_query().map(|p| p.as_str()).unwrap_or(""), &bytes);
-    let begun = state
-        .stores()
-        .begin_idempotent_request(ctx.request(pb::BeginIdempotentRequestRequest { key: key.clone(), fingerprint }))
-        .await;
-    let begun = match begun {
-        Ok(r) => r.into_inner(),
-        Err(s) => return ApiError::from(s).into_response(),
-    };
-    match pb::IdempotencyOutcome::try_from(begun.outcome).unwrap_or(pb::IdempotencyOutcome::Unspecified) {
-        pb::IdempotencyOutcome::Proceed => {}
-        pb::IdempotencyOutcome::Replay => {
-            let mut res = Response::new(Body::from(begun.body));
-            *res.status_mut() = StatusCode::from_u16(begun.status as u16).unwrap_or(StatusCode::OK);
-            res.headers_mut().insert(axum::http::header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
-            res.headers_mut().insert(REPLAYED, HeaderValue::from_static("true"));
-            return res;
+    let print = fingerprint(&parts.method, parts.uri.path_and_query().map(|p| p.as_str()).unwrap_or(""), &[&bytes]);
+    match begin(&state, &auth, &key, &print).await {
+        Err(e) => e.into_response(),
+        Ok(Begun::Replay(replay)) => {
+            parts.extensions.insert(replay);
+            let res = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+            if !res.headers().contains_key(REPLAYED) && res.status().is_success() {
+                tracing::error!("a handler acted on a repeated Idempotency-Key without checking permissions first");
+            }
+            res
         }
-        pb::IdempotencyOutcome::Mismatch => {
-            return ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "idempotency_key_reused").into_response()
+        Ok(Begun::Proceed) => {
+            parts.extensions.insert(Proceeding { key: key.clone(), fingerprint: print });
+            let res = next.run(Request::from_parts(parts, Body::from(bytes))).await;
+            let (parts, body) = res.into_parts();
+            let bytes = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+            finish(&state, &auth, &key, parts.status, &bytes).await;
+            Response::from_parts(parts, Body::from(bytes))
         }
-        _ => return ApiError::new(StatusCode::CONFLICT, "idempotency_in_progress").into_response(),
     }
-
-    let res = next.run(Request::from_parts(parts, Body::from(bytes))).await;
-    let (parts, body) = res.into_parts();
-    let bytes = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-    let mut stores = state.stores();
-    if parts.status.is_server_error() || bytes.len() > MAX_SAVED {
-        // Nothing durable can be said of a failed or huge answer: let the client retry.
-        if let Err(e) =
-            stores.abandon_idempotent_request(ctx.request(pb::AbandonIdempotentRequestRequest { key })).await
-        {
-            tracing::warn!(error = %e, "could not release an idempotency key");
-        }
-    } else if let Err(e) = stores
-        .complete_idempotent_request(ctx.request(pb::CompleteIdempotentRequestRequest {
-            key,
-            status: i32::from(parts.status.as_u16()),
-            body: bytes.to_vec(),
-        }))
-        .await
-    {
-        tracing::warn!(error = %e, "could not save an idempotent answer");
-    }
-    Response::from_parts(parts, Body::from(bytes))
 }
 
-fn fingerprint(method: &Method, path: &str, body: &Bytes) -> String {
+/// Runs `act` under the key a multipart write carries (when it carries one): a repeat with
+/// the same parts answers the saved answer and `act` does not run. Call it after the
+/// permission check and after the files are staged, with their [`fingerprint`].
+pub async fn deferred<R, F>(state: &AppState, auth: &StoreAuth, key: Option<Deferred>, print: &str, act: F) -> Response
+where
+    R: IntoResponse,
+    F: std::future::Future<Output = Result<R, ApiError>>,
+{
+    let Some(Deferred(key)) = key else { return act.await.into_response() };
+    match begin(state, auth, &key, print).await {
+        Err(e) => e.into_response(),
+        Ok(Begun::Replay(replay)) => replay.into_response(),
+        Ok(Begun::Proceed) => {
+            let (parts, body) = act.await.into_response().into_parts();
+            let bytes = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+            finish(state, auth, &key, parts.status, &bytes).await;
+            Response::from_parts(parts, Body::from(bytes))
+        }
+    }
+}
+
+/// A request's fingerprint: method, path with query, and the body's pieces (a JSON or form
+/// body is one piece; a multipart upload gives its parts' names and contents).
+pub fn fingerprint(method: &Method, path: &str, pieces: &[&[u8]]) -> String {
     let mut h = Sha256::new();
     h.update(method.as_str().as_bytes());
     h.update([0]);
     h.update(path.as_bytes());
-    h.update([0]);
-    h.update(body);
+    for p in pieces {
+        h.update([0]);
+        h.update((p.len() as u64).to_be_bytes());
+        h.update(p);
+    }
     hex::encode(h.finalize())
+}
+
+/// Fingerprints the bytes of one multipart part as they stream by.
+#[derive(Default, Clone)]
+pub struct PartHasher(Sha256);
+
+impl PartHasher {
+    /// Adds a chunk.
+    pub fn update(&mut self, chunk: &Bytes) {
+        self.0.update(chunk);
+    }
+
+    /// The part's digest, named by its field.
+    pub fn finish(self, field: &str) -> Vec<u8> {
+        let mut out = field.as_bytes().to_vec();
+        out.push(0);
+        out.extend(self.0.finalize());
+        out
+    }
 }
 
 #[cfg(test)]
@@ -107,10 +262,35 @@ mod tests {
 
     #[test]
     fn fingerprints_cover_method_path_and_body() {
-        let a = fingerprint(&Method::POST, "/api/x", &Bytes::from_static(b"{}"));
-        assert_eq!(a, fingerprint(&Method::POST, "/api/x", &Bytes::from_static(b"{}")));
-        assert_ne!(a, fingerprint(&Method::PUT, "/api/x", &Bytes::from_static(b"{}")));
-        assert_ne!(a, fingerprint(&Method::POST, "/api/y", &Bytes::from_static(b"{}")));
-        assert_ne!(a, fingerprint(&Method::POST, "/api/x", &Bytes::from_static(b"{ }")));
+        let a = fingerprint(&Method::POST, "/api/x", &[b"{}"]);
+        assert_eq!(a, fingerprint(&Method::POST, "/api/x", &[b"{}"]));
+        assert_ne!(a, fingerprint(&Method::PUT, "/api/x", &[b"{}"]));
+        assert_ne!(a, fingerprint(&Method::POST, "/api/y", &[b"{}"]));
+        assert_ne!(a, fingerprint(&Method::POST, "/api/x", &[b"{ }"]));
+        // Pieces are framed: moving bytes between parts changes the print.
+        assert_ne!(fingerprint(&Method::POST, "/x", &[b"ab", b"c"]), fingerprint(&Method::POST, "/x", &[b"a", b"bc"]));
+    }
+
+    #[test]
+    fn keys_are_visible_text_of_bounded_length() {
+        let h = |v: &str| {
+            let mut m = HeaderMap::new();
+            m.insert(HEADER, HeaderValue::from_str(v).unwrap());
+            m
+        };
+        assert_eq!(key_of(&Method::POST, &h("7d1c5d6e")).unwrap().as_deref(), Some("7d1c5d6e"));
+        assert_eq!(key_of(&Method::GET, &h("7d1c5d6e")).unwrap(), None, "reads ignore keys");
+        assert!(key_of(&Method::POST, &h(&"k".repeat(256))).is_err());
+        assert!(key_of(&Method::POST, &h("a b")).is_err());
+        assert_eq!(key_of(&Method::DELETE, &HeaderMap::new()).unwrap(), None);
+    }
+
+    #[test]
+    fn multipart_is_recognised_in_any_case() {
+        let mut m = HeaderMap::new();
+        m.insert(header::CONTENT_TYPE, HeaderValue::from_static("Multipart/Form-Data; boundary=x"));
+        assert!(is_multipart(&m));
+        m.insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        assert!(!is_multipart(&m));
     }
 }

@@ -10,6 +10,7 @@ pub mod idempotency;
 pub mod module;
 pub mod perms;
 pub mod routes;
+pub mod serve;
 pub mod state;
 pub mod static_app;
 pub mod uploads;

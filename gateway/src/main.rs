@@ -175,11 +175,16 @@ fn banner(cfg: &Config, l: &Launched) {
     println!("  Back-office is running at {url}");
     println!("  API:      {url}/api   (OpenAPI: {url}/api/openapi.json)");
     match &l.demo {
-        Some(d) if d.created => println!(
+        // The password is shown only where a person asked for it (`make run`).
+        Some(d) if d.created && cfg.demo.print_password => println!(
             "  Sign in:  {} / {}   (demo store id {}, created now)",
             cfg.demo.email,
             cfg.demo.password.expose(),
             d.store_id
+        ),
+        Some(d) if d.created => println!(
+            "  Sign in:  {} (demo owner, the password of BO_DEMO__PASSWORD; demo store id {})",
+            cfg.demo.email, d.store_id
         ),
         Some(_) => println!("  Sign in:  {} (demo owner; password as set on first start)", cfg.demo.email),
         None => {}

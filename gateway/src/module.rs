@@ -29,6 +29,8 @@ impl GatewayModule {
 #[serde(default)]
 struct Http {
     static_dir: Option<PathBuf>,
+    body_limit: Option<usize>,
+    trusted_proxies: Vec<String>,
 }
 
 /// Every module of the product: the services, then the gateway in front of them.
@@ -61,6 +63,7 @@ impl Module for GatewayModule {
         }
         let auth_cfg: AuthConfig = ctx.shared("auth")?;
         let maintenance: MaintenanceConfig = ctx.shared("maintenance")?;
+        let http: Http = ctx.shared("http")?;
         let files = ctx.files()?;
         ctx.spawn("uploads", files.clone().purge_uploads_hourly(ctx.cancel.clone()));
         let state = AppState::new(Inner {
@@ -71,9 +74,15 @@ impl Module for GatewayModule {
             limiter: LoginLimiter::new(auth_cfg.login_attempts_per_minute),
             maintenance: maintenance.enabled,
             files,
+            body_limit: http.body_limit.unwrap_or(2 * 1024 * 1024),
+            trusted_proxies: http
+                .trusted_proxies
+                .iter()
+                .map(|p| p.parse().map_err(|e: String| anyhow::anyhow!("http.trusted_proxies: {e}")))
+                .collect::<anyhow::Result<_>>()?,
         });
         let mut router = axum::Router::new().nest("/api", crate::routes::api_router(state));
-        let dir = ctx.shared::<Http>("http")?.static_dir.unwrap_or_else(|| PathBuf::from("frontend/dist"));
+        let dir = http.static_dir.unwrap_or_else(|| PathBuf::from("frontend/dist"));
         match crate::static_app::router(&dir) {
             Some(app) => router = router.merge(app),
             None => tracing::warn!(dir = %dir.display(), "the admin app is not built; serving the API only"),

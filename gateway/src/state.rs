@@ -32,6 +32,10 @@ pub struct Inner {
     pub maintenance: bool,
     /// File storage: uploads are staged here, downloads stream from here.
     pub files: bo_kit::files::Files,
+    /// The largest body read whole (`http.body_limit`); upload routes stream instead.
+    pub body_limit: usize,
+    /// Proxies whose `X-Forwarded-For` names the client (`http.trusted_proxies`).
+    pub trusted_proxies: Vec<crate::auth::IpNet>,
 }
 
 impl AppState {

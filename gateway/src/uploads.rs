@@ -2,23 +2,43 @@
 //! caller's store, bounded as it streams, and the service is given the key. Staged files are
 //! removed when the request is done, whatever happened (the service removes the ones it
 //! consumed; removing twice is harmless), and the storage purges any a crash left behind.
+//! Each part is fingerprinted as it streams (its field name and a digest of its bytes, and
+//! the text fields as they are), so a retry of the same files matches whatever boundary the
+//! client picked.
 
 use axum::extract::multipart::Field;
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use bo_kit::files::{FileError, Files, Key};
+use futures::TryStreamExt as _;
 
 use crate::error::ApiError;
+use crate::idempotency::PartHasher;
 
 /// The files one request staged; removed when dropped.
 pub struct Staged {
     files: Files,
     keys: Vec<Key>,
+    pieces: Vec<Vec<u8>>,
 }
 
 impl Staged {
     /// Nothing staged yet.
     pub fn new(files: Files) -> Self {
-        Self { files, keys: Vec::new() }
+        Self { files, keys: Vec::new(), pieces: Vec::new() }
+    }
+
+    /// Notes a text field for the fingerprint.
+    pub fn text(&mut self, name: &str, value: &str) {
+        let mut piece = name.as_bytes().to_vec();
+        piece.push(0);
+        piece.extend_from_slice(value.as_bytes());
+        self.pieces.push(piece);
+    }
+
+    /// The request's fingerprint: `method`, `path`, and every part in order.
+    pub fn fingerprint(&self, method: &Method, path: &str) -> String {
+        let pieces: Vec<&[u8]> = self.pieces.iter().map(Vec::as_slice).collect();
+        crate::idempotency::fingerprint(method, path, &pieces)
     }
 
     /// Streams `field` into a new staging key of `store_id`, refusing it past `max` bytes
@@ -32,9 +52,14 @@ impl Staged {
         too_large: &str,
     ) -> Result<(), ApiError> {
         let key = Key::upload(store_id);
-        match self.files.upload(&key, field, max).await {
+        let name_of_part = field.name().unwrap_or("").to_string();
+        let mut hasher = PartHasher::default();
+        let body = field.inspect_ok(|chunk| hasher.update(chunk));
+        let uploaded = self.files.upload(&key, body, max).await;
+        match uploaded {
             Ok(_) => {
                 self.keys.push(key);
+                self.pieces.push(hasher.finish(&name_of_part));
                 Ok(())
             }
             Err(FileError::TooLarge(_)) => Err(ApiError::invalid_field(name, too_large)),

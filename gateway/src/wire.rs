@@ -16,16 +16,65 @@ use crate::error::ApiError;
 /// A request body read from JSON or from a form.
 pub struct Body<T>(pub T);
 
-/// Reads `bytes` of `content_type` into `T`.
+/// The longest text any body field may hold, in characters (a product's long description);
+/// fields have tighter rules of their own where they matter (names, codes, reasons).
+pub const MAX_TEXT_CHARS: usize = 20_000;
+/// The longest value a query parameter may hold, in bytes once decoded (search terms are
+/// short; 600 bytes is 200 Thai characters).
+pub const MAX_QUERY_VALUE_BYTES: usize = 600;
+
+/// The first string in `v` longer than [`MAX_TEXT_CHARS`], by its path (`items[0].note`).
+fn too_long_text(v: &serde_json::Value, path: &str) -> Option<String> {
+    match v {
+        serde_json::Value::String(s) if s.chars().count() > MAX_TEXT_CHARS => {
+            Some(if path.is_empty() { "body".into() } else { path.to_string() })
+        }
+        serde_json::Value::Array(items) => {
+            items.iter().enumerate().find_map(|(i, x)| too_long_text(x, &format!("{path}[{i}]")))
+        }
+        serde_json::Value::Object(map) => map
+            .iter()
+            .find_map(|(k, x)| too_long_text(x, &if path.is_empty() { k.clone() } else { format!("{path}.{k}") })),
+        _ => None,
+    }
+}
+
+/// The name of the first `key=value` pair of a query or form whose value decodes to more
+/// than `max` bytes.
+fn too_long_pair(encoded: &[u8], max: usize) -> Option<String> {
+    encoded.split(|b| *b == b'&').find_map(|pair| {
+        let (name, value) = match pair.iter().position(|b| *b == b'=') {
+            Some(i) => (&pair[..i], &pair[i + 1..]),
+            None => (pair, &pair[..0]),
+        };
+        // Each %XX is one byte once decoded.
+        let decoded = value.len() - 2 * value.iter().filter(|b| **b == b'%').count();
+        (decoded > max).then(|| String::from_utf8_lossy(name).into_owned())
+    })
+}
+
+/// Reads `bytes` of `content_type` into `T`. Texts longer than [`MAX_TEXT_CHARS`] are
+/// refused on their field (`validation.too_long`) before `T` sees them.
 pub fn decode_body<T: DeserializeOwned>(content_type: &str, bytes: &[u8]) -> Result<T, ApiError> {
     let ct = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
     if ct == "application/json" || ct.ends_with("+json") || (ct.is_empty() && bytes.is_empty()) {
         let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { bytes };
-        serde_json::from_slice(bytes).map_err(|e| {
+        let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| {
+            tracing::debug!(error = %e, "unreadable JSON body");
+            ApiError::bad_request("invalid_body")
+        })?;
+        if let Some(field) = too_long_text(&value, "") {
+            return Err(ApiError::invalid_field(&field, "validation.too_long"));
+        }
+        serde_json::from_value(value).map_err(|e| {
             tracing::debug!(error = %e, "unreadable JSON body");
             ApiError::bad_request("invalid_body")
         })
     } else if ct == "application/x-www-form-urlencoded" {
+        // A character is at most four bytes.
+        if let Some(field) = too_long_pair(bytes, MAX_TEXT_CHARS * 4) {
+            return Err(ApiError::invalid_field(&field, "validation.too_long"));
+        }
         serde_qs::Config::new(5, false).deserialize_bytes(bytes).map_err(|e| {
             tracing::debug!(error = %e, "unreadable form body");
             ApiError::bad_request("invalid_body")
@@ -63,6 +112,9 @@ where
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
         let q = parts.uri.query().unwrap_or("");
+        if let Some(field) = too_long_pair(q.as_bytes(), MAX_QUERY_VALUE_BYTES) {
+            return Err(ApiError::invalid_field(&field, "validation.too_long"));
+        }
         serde_qs::Config::new(2, false)
             .deserialize_str(q)
             .map(Query)
@@ -175,6 +227,23 @@ mod tests {
         assert_eq!(e.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
         let e = decode_body::<Order>("application/json", b"{nope").unwrap_err();
         assert_eq!(e.code, "invalid_body");
+    }
+
+    #[test]
+    fn texts_past_the_limit_are_refused_on_their_field() {
+        let long = "ก".repeat(MAX_TEXT_CHARS + 1);
+        let json = serde_json::json!({"note": "x", "items": [{"sku_id": 1, "quantity": 1, "memo": long}]});
+        let e = decode_body::<Order>("application/json", json.to_string().as_bytes()).unwrap_err();
+        assert_eq!((e.status, e.fields[0].field.as_str()), (StatusCode::UNPROCESSABLE_ENTITY, "items[0].memo"));
+        assert_eq!(e.fields[0].code, "validation.too_long");
+        let ok = serde_json::json!({"note": "ก".repeat(MAX_TEXT_CHARS), "items": []});
+        assert!(decode_body::<Order>("application/json", ok.to_string().as_bytes()).is_ok());
+        let form = format!("items=&note={}", "%E0%B8%81".repeat(MAX_TEXT_CHARS * 2));
+        let e = decode_body::<Order>("application/x-www-form-urlencoded", form.as_bytes()).unwrap_err();
+        assert_eq!(e.fields[0].field, "note");
+        assert_eq!(too_long_pair(b"search=abc&page=1", 3), None);
+        assert_eq!(too_long_pair(b"search=abcd&page=1", 3).as_deref(), Some("search"));
+        assert_eq!(too_long_pair(b"search=%E0%B8%81", 3), None, "percent escapes count as one byte");
     }
 
     #[test]

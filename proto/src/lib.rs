@@ -62,6 +62,46 @@ pub mod stores {
     }
 }
 
+/// Debug for the messages that carry a password, which is never shown (build.rs skips
+/// their generated Debug).
+mod redacted {
+    use std::fmt;
+
+    use crate::stores::v1::{AuthenticateRequest, CreateOwnerRequest};
+
+    impl fmt::Debug for AuthenticateRequest {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.debug_struct("AuthenticateRequest").field("email", &self.email).field("password", &"<redacted>").finish()
+        }
+    }
+
+    impl fmt::Debug for CreateOwnerRequest {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.debug_struct("CreateOwnerRequest")
+                .field("email", &self.email)
+                .field("password", &"<redacted>")
+                .field("first_name", &self.first_name)
+                .field("last_name", &self.last_name)
+                .field("store_name", &self.store_name)
+                .field("only_if_first", &self.only_if_first)
+                .finish()
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn passwords_never_print() {
+            let a = AuthenticateRequest { email: "a@b.c".into(), password: "hunter2-secret".into() };
+            let b = CreateOwnerRequest { password: "hunter2-secret".into(), ..Default::default() };
+            assert!(!format!("{a:?}{b:?}").contains("hunter2"));
+            assert!(format!("{a:?}").contains("a@b.c"));
+        }
+    }
+}
+
 /// `backoffice.events.v1`
 pub mod events {
     pub mod v1 {

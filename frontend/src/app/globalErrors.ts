@@ -38,6 +38,8 @@ globalErrors.startListening({
       }
     } else if (kind === 'noRight') {
       void showDialogOnce({ kind: 'permission', title: 'errors.permissionTitle', message: 'errors.noRight', cancel: false });
+    } else if (kind === 'tooLarge') {
+      void showDialogOnce({ kind: 'error', title: 'errors.somethingWentWrong', message: 'errors.tooLarge', cancel: false });
     } else if (kind === 'cannotFetch') {
       void showDialogOnce({ kind: 'error', title: 'errors.somethingWentWrong', message: 'errors.cannotFetch', cancel: false });
     }

@@ -22,7 +22,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// Sign-in input.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Deserialize, ToSchema)]
 pub struct LoginInput {
     /// Email.
     #[serde(default)]
@@ -30,6 +30,12 @@ pub struct LoginInput {
     /// Password.
     #[serde(default)]
     pub password: String,
+}
+
+impl std::fmt::Debug for LoginInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LoginInput").field("email", &self.email).field("password", &"<redacted>").finish()
+    }
 }
 
 /// A user token.
@@ -49,9 +55,12 @@ pub struct LoginOutput {
 async fn login(
     State(state): State<AppState>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    headers: axum::http::HeaderMap,
     Body(input): Body<LoginInput>,
 ) -> ApiResult<Json<LoginOutput>> {
-    if !state.limiter.attempt(peer.ip()) {
+    let ip = crate::auth::client_ip(peer.ip(), &headers, &state.trusted_proxies);
+    let account = input.email.trim().to_lowercase();
+    if !state.limiter.allowed(ip, &account) {
         return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_attempts"));
     }
     if input.email.trim().is_empty() {
@@ -60,11 +69,20 @@ async fn login(
     if input.password.is_empty() {
         return Err(ApiError::invalid_field("password", "validation.required"));
     }
-    let r = state
+    let r = match state
         .stores()
         .authenticate(state.system().request(pb::AuthenticateRequest { email: input.email, password: input.password }))
-        .await?
-        .into_inner();
+        .await
+    {
+        Ok(r) => r.into_inner(),
+        Err(e) => {
+            let e = ApiError::from(e);
+            if e.status == StatusCode::UNAUTHORIZED {
+                state.limiter.failed(ip, &account);
+            }
+            return Err(e);
+        }
+    };
     let user = r.user.unwrap_or_default();
     let (token, exp) = state.keys.user_token(user.id, &r.session_id)?;
     Ok(Json(LoginOutput { token, expires_at: bo_kit::time::ms_to_rfc3339(exp * 1000), user: UserBody::from(user) }))

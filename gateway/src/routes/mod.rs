@@ -92,3 +92,45 @@ pub fn api_router(state: AppState) -> Router {
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::idempotency::layer))
         .with_state(state)
 }
+
+#[cfg(test)]
+mod tests {
+    /// Every handler of a store write checks the caller's rights before anything else: a
+    /// repeated `Idempotency-Key` is answered by that check (decision 0011), so a handler
+    /// that acted first would act twice.
+    #[test]
+    fn store_writes_check_rights_first() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/routes");
+        let mut checked = 0;
+        let mut wrong = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let src = std::fs::read_to_string(&path).unwrap();
+            for (i, _) in src.match_indices("#[utoipa::path(") {
+                let rest = &src[i + "#[utoipa::path(".len()..];
+                let method = rest.split(',').next().unwrap_or("").trim();
+                if !matches!(method, "post" | "put" | "patch" | "delete") {
+                    continue;
+                }
+                let Some(f) = rest.find("async fn ") else { continue };
+                let rest = &rest[f..];
+                let Some(open) = rest.find(") ->").and_then(|sig_end| rest[sig_end..].find('{').map(|b| sig_end + b))
+                else {
+                    continue;
+                };
+                let signature = &rest[..open];
+                if !signature.contains("auth: StoreAuth") {
+                    continue;
+                }
+                let first = rest[open + 1..].lines().map(str::trim).find(|l| !l.is_empty() && !l.starts_with("//"));
+                let name = signature.trim_start_matches("async fn ").split('(').next().unwrap_or("?");
+                checked += 1;
+                if !first.is_some_and(|l| l.starts_with("auth.require")) {
+                    wrong.push(format!("{}: {name}", path.file_name().unwrap().to_string_lossy()));
+                }
+            }
+        }
+        assert!(checked > 15, "found only {checked} store writes");
+        assert!(wrong.is_empty(), "store writes that do not start with auth.require: {wrong:#?}");
+    }
+}

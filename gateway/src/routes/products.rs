@@ -21,6 +21,7 @@ use utoipa_axum::routes;
 
 use crate::auth::StoreAuth;
 use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::idempotency::{self, Deferred};
 use crate::perms::{keys, Access};
 use crate::state::AppState;
 use crate::uploads::Staged;
@@ -768,8 +769,9 @@ pub struct ImportForm {
 async fn import_products(
     State(state): State<AppState>,
     auth: StoreAuth,
+    key: Option<axum::Extension<Deferred>>,
     mut form: axum::extract::Multipart,
-) -> ApiResult<Json<ImportBody>> {
+) -> ApiResult<axum::response::Response> {
     auth.require(CREATE)?;
     let mut staged = Staged::new(state.files.clone());
     let mut category_id = 0;
@@ -781,19 +783,38 @@ async fn import_products(
             "file" if staged.is_empty() => {
                 staged.stage(auth.store_id, field, MAX_IMPORT_BYTES as u64, "file", "import_too_large").await?;
             }
-            "category_id" => category_id = field.text().await.map_err(|_| bad())?.trim().parse().unwrap_or(0),
-            "sheet" => sheet = field.text().await.map_err(|_| bad())?,
-            "dry_run" => dry_run = matches!(field.text().await.map_err(|_| bad())?.trim(), "true" | "1"),
+            "category_id" => {
+                let text = field.text().await.map_err(|_| bad())?;
+                staged.text("category_id", &text);
+                category_id = text.trim().parse().unwrap_or(0);
+            }
+            "sheet" => {
+                sheet = field.text().await.map_err(|_| bad())?;
+                staged.text("sheet", &sheet);
+            }
+            "dry_run" => {
+                let text = field.text().await.map_err(|_| bad())?;
+                staged.text("dry_run", &text);
+                dry_run = matches!(text.trim(), "true" | "1");
+            }
             _ => {}
         }
     }
     let upload = staged.keys().pop().ok_or_else(|| ApiError::invalid_field("file", "validation.required"))?;
-    let r = state
-        .products()
-        .import_products(auth.ctx().request(pb::ImportProductsRequest { upload, sheet, category_id, dry_run }))
-        .await?
-        .into_inner();
-    Ok(Json(ImportBody {
+    let print = staged.fingerprint(&axum::http::Method::POST, "/products/excel/import");
+    let act = async {
+        let r = state
+            .products()
+            .import_products(auth.ctx().request(pb::ImportProductsRequest { upload, sheet, category_id, dry_run }))
+            .await?
+            .into_inner();
+        Ok(Json(import_body(r)))
+    };
+    Ok(idempotency::deferred(&state, &auth, key.map(|k| k.0), &print, act).await)
+}
+
+fn import_body(r: pb::ImportProductsResponse) -> ImportBody {
+    ImportBody {
         data: ImportData {
             rows: r
                 .rows
@@ -812,7 +833,7 @@ async fn import_products(
             skipped: r.skipped,
         },
         errors: r.errors.into_iter().map(|e| ImportRowErrorBody { row: e.row, field: e.field, code: e.code }).collect(),
-    }))
+    }
 }
 
 /// A store-wide safety stock.
@@ -1097,8 +1118,9 @@ async fn add_photos(
     State(state): State<AppState>,
     auth: StoreAuth,
     Path(id): Path<i64>,
+    key: Option<axum::Extension<Deferred>>,
     mut form: axum::extract::Multipart,
-) -> ApiResult<Json<PhotosBody>> {
+) -> ApiResult<axum::response::Response> {
     auth.require(EDIT)?;
     let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
     let mut staged = Staged::new(state.files.clone());
@@ -1112,20 +1134,27 @@ async fn add_photos(
                 let max = bo_products::photos::MAX_BYTES as u64;
                 staged.stage(auth.store_id, field, max, "files", "photo_too_large").await?;
             }
-            "kind" => kind = field.text().await.map_err(|_| ApiError::bad_request("invalid_body"))?,
+            "kind" => {
+                kind = field.text().await.map_err(|_| ApiError::bad_request("invalid_body"))?;
+                staged.text("kind", &kind);
+            }
             _ => {}
         }
     }
+    let print = staged.fingerprint(&axum::http::Method::POST, &format!("/products/{id}/photos"));
     let uploads = staged.keys();
-    let r = state
-        .products()
-        .add_photos(auth.ctx().request(pb::AddPhotosRequest { product_id: id, kind, uploads }))
-        .await?
-        .into_inner();
-    Ok(Json(PhotosBody {
-        photos: r.photos.into_iter().map(PhotoBody::from).collect(),
-        size_chart: r.size_chart.map(PhotoBody::from),
-    }))
+    let act = async {
+        let r = state
+            .products()
+            .add_photos(auth.ctx().request(pb::AddPhotosRequest { product_id: id, kind, uploads }))
+            .await?
+            .into_inner();
+        Ok(Json(PhotosBody {
+            photos: r.photos.into_iter().map(PhotoBody::from).collect(),
+            size_chart: r.size_chart.map(PhotoBody::from),
+        }))
+    };
+    Ok(idempotency::deferred(&state, &auth, key.map(|k| k.0), &print, act).await)
 }
 
 /// A new photo order.

@@ -1,7 +1,7 @@
 //! Warehouses (the stock ledger's screens arrive with the catalog).
 
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::Json;
 use bo_kit::time::timestamp_to_rfc3339;
 use bo_proto::wms::v1 as pb;
@@ -183,8 +183,9 @@ async fn list_goods_adjust_slash(
     adjustments(&state, &auth, q).await
 }
 
-/// Adjusts stock of a SKU in a warehouse with a reason. The `Idempotency-Key` header, when
-/// given, is the adjustment's reference, so a retry never adjusts twice.
+/// Adjusts stock of a SKU in a warehouse with a reason. With an `Idempotency-Key`, the
+/// adjustment's reference is made of the user, the key and the request's fingerprint, so a
+/// retry never adjusts twice and a different body under the same key is never swallowed.
 #[utoipa::path(post, path = "/wms/goods-adjust", tag = "wms", request_body = GoodsAdjustInput,
     responses((status = 201, body = crate::routes::products::InventoryBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "stock_below_reserved"), (status = 422, body = ErrorBody)),
@@ -192,16 +193,19 @@ async fn list_goods_adjust_slash(
 async fn create_goods_adjust(
     State(state): State<AppState>,
     auth: StoreAuth,
-    headers: HeaderMap,
+    proceeding: Option<axum::Extension<crate::idempotency::Proceeding>>,
     Body(input): Body<GoodsAdjustInput>,
 ) -> ApiResult<(StatusCode, Json<crate::routes::products::InventoryBody>)> {
     auth.require(ADJUST_CREATE)?;
     // wms knows the store's SKUs itself and answers sku_not_found for any other.
-    let reference = headers
-        .get(crate::idempotency::HEADER)
-        .and_then(|v| v.to_str().ok())
-        .map(|k| format!("adjust:{k}"))
-        .unwrap_or_else(|| format!("adjust:{}", uuid::Uuid::now_v7()));
+    let reference = match proceeding {
+        Some(axum::Extension(p)) => {
+            use sha2::Digest as _;
+            let print = sha2::Sha256::digest(format!("u{}:{}\0{}", auth.user_id, p.key, p.fingerprint));
+            format!("adjust:{}", hex::encode(print))
+        }
+        None => format!("adjust:{}", uuid::Uuid::now_v7()),
+    };
     let r = state
         .wms()
         .adjust(auth.ctx().request(pb::AdjustRequest {

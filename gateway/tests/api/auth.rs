@@ -120,6 +120,11 @@ async fn sign_in_is_rate_limited_per_address() {
     cfg.auth.login_attempts_per_minute = 3;
     let db_url = cfg.database_url("stores");
     let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
+    // Successful sign-ins count for nothing.
+    let good = json!({"email": "owner@example.com", "password": "demo1234"});
+    for _ in 0..5 {
+        assert_eq!(app.call(Method::POST, "/auth/login", None, Some(good.clone())).await.0, StatusCode::OK);
+    }
     let body = json!({"email": "owner@example.com", "password": "wrong-password"});
     for _ in 0..3 {
         let (s, _) = app.call(Method::POST, "/auth/login", None, Some(body.clone())).await;
@@ -127,6 +132,41 @@ async fn sign_in_is_rate_limited_per_address() {
     }
     let (s, v) = app.call(Method::POST, "/auth/login", None, Some(body)).await;
     assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::TOO_MANY_REQUESTS, Some("too_many_attempts")));
+    app.stop().await;
+}
+
+/// Behind a trusted proxy every client has its own address, and an account has its own
+/// count whatever the address: many addresses cannot guess one account's password, and
+/// one attacker does not lock out everyone behind the proxy.
+#[tokio::test]
+async fn sign_in_is_limited_per_account_and_per_forwarded_address() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = crate::helpers::config_in(&dir);
+    cfg.auth.login_attempts_per_minute = 3;
+    cfg.http.trusted_proxies = vec!["127.0.0.1".into()];
+    let db_url = cfg.database_url("stores");
+    let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
+    let login = |from: String, email: &'static str, password: &'static str| {
+        app.client
+            .post(format!("{}/auth/login", app.base))
+            .header("x-forwarded-for", from)
+            .json(&json!({"email": email, "password": password}))
+            .send()
+    };
+    for i in 0..3 {
+        let r = login(format!("203.0.113.{i}"), "owner@example.com", "wrong-password").await.unwrap();
+        assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    }
+    let r = login("203.0.113.50".into(), "owner@example.com", "wrong-password").await.unwrap();
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS, "the account is spent from any address");
+    let r = login("203.0.113.51".into(), "nobody@example.com", "wrong-password").await.unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED, "another account from another client is not held back");
+    // One address failing on many accounts is stopped too.
+    for email in ["a@example.com", "b@example.com", "c@example.com"] {
+        assert_eq!(login("198.51.100.9".into(), email, "x-password").await.unwrap().status(), StatusCode::UNAUTHORIZED);
+    }
+    let r = login("198.51.100.9".into(), "d@example.com", "x-password").await.unwrap();
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
     app.stop().await;
 }
 

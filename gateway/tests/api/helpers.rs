@@ -110,6 +110,12 @@ impl TestApp {
         n
     }
 
+    /// The token keys of the app (its generated key under the data folder).
+    pub fn keys(&self) -> bo_kit::auth::Keys {
+        let secret = bo_kit::auth::load_or_create_key(self._dir.path()).unwrap();
+        bo_kit::auth::Keys::new(&secret, 60).unwrap()
+    }
+
     /// The gRPC address, when the app serves it.
     pub fn grpc_addr(&self) -> Option<std::net::SocketAddr> {
         self.launched.as_ref().and_then(|l| l.grpc_addr)

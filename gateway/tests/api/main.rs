@@ -8,6 +8,7 @@ mod auth;
 mod crash;
 mod customers;
 mod distributed;
+mod hardening;
 mod import;
 mod isolation;
 mod photos;

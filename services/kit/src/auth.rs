@@ -159,6 +159,34 @@ impl Keys {
     }
 }
 
+/// Secrets from examples and old defaults, refused wherever they are given.
+const KNOWN_SECRETS: &[&str] =
+    &["change-me-to-32-or-more-random-bytes!!", "at-least-32-bytes-of-random-secret!", "secret", "changeme"];
+
+/// Refuses a token key that is short, a known example, or too regular to be random: it
+/// must be at least 32 bytes, use at least 12 different characters, and carry at least 120
+/// bits by its own letter frequencies.
+pub fn check_secret(secret: &[u8]) -> anyhow::Result<()> {
+    anyhow::ensure!(secret.len() >= 32, "auth.jwt_secret must be at least 32 bytes");
+    let text = String::from_utf8_lossy(secret);
+    anyhow::ensure!(
+        !KNOWN_SECRETS.iter().any(|k| text.trim().eq_ignore_ascii_case(k)) && !text.contains("change-me"),
+        "auth.jwt_secret is an example value: generate one (head -c 48 /dev/urandom | base64)"
+    );
+    let mut counts = [0usize; 256];
+    for b in secret {
+        counts[*b as usize] += 1;
+    }
+    let n = secret.len() as f64;
+    let per_byte: f64 = counts.iter().filter(|c| **c > 0).map(|c| *c as f64 / n).map(|p| -p * p.log2()).sum();
+    let distinct = counts.iter().filter(|c| **c > 0).count();
+    anyhow::ensure!(
+        distinct >= 12 && per_byte * n >= 120.0,
+        "auth.jwt_secret is too regular to be random: generate one (head -c 48 /dev/urandom | base64)"
+    );
+    Ok(())
+}
+
 /// The embedded target's signing key: generated on first start and kept under the data
 /// folder, readable by its owner only.
 pub fn load_or_create_key(data_dir: &std::path::Path) -> anyhow::Result<Vec<u8>> {
@@ -167,7 +195,7 @@ pub fn load_or_create_key(data_dir: &std::path::Path) -> anyhow::Result<Vec<u8>>
     if let Ok(hex_key) = std::fs::read_to_string(&path) {
         return hex::decode(hex_key.trim()).context("reading data/jwt.key");
     }
-    std::fs::create_dir_all(data_dir)?;
+    crate::files::private_dir(data_dir)?;
     let mut key = [0u8; 32];
     getrandom(&mut key)?;
     let mut opts = std::fs::OpenOptions::new();
@@ -191,6 +219,18 @@ fn getrandom(buf: &mut [u8]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn weak_and_example_secrets_are_refused() {
+        assert!(check_secret(b"short").is_err());
+        assert!(check_secret(b"change-me-to-32-or-more-random-bytes!!").is_err());
+        assert!(check_secret(b"at-least-32-bytes-of-random-secret!").is_err());
+        assert!(check_secret(&[b'a'; 64]).is_err());
+        assert!(check_secret("ab".repeat(32).as_bytes()).is_err());
+        assert!(check_secret(b"0123456789012345678901234567890123456789").is_err());
+        assert!(check_secret(b"q8Zr1vN0xK3pLw7YtB5mJc2HfD9sGe4UaXoRiEnT").is_ok());
+        assert!(check_secret(b"a-shared-secret-of-at-least-32-bytes!").is_ok());
+    }
 
     fn keys() -> Keys {
         Keys::new(&[7u8; 32], 60).unwrap()

@@ -158,10 +158,12 @@ impl Db {
                 if path != ":memory:" {
                     if let Some(parent) = std::path::Path::new(path).parent() {
                         if !parent.as_os_str().is_empty() {
-                            std::fs::create_dir_all(parent)
-                                .with_context(|| format!("creating {}", parent.display()))?;
+                            crate::files::private_dir(parent)?;
                         }
                     }
+                    // The file exists before SQLite opens it, readable by its owner only;
+                    // SQLite gives its -wal and -shm files the same permissions.
+                    crate::files::private_file(std::path::Path::new(path))?;
                 }
                 let url = if url.contains('?') { url.to_string() } else { format!("{url}?mode=rwc") };
                 AnyPoolOptions::new()

@@ -171,7 +171,23 @@ impl From<Status> for Error {
 
 impl From<sqlx::Error> for Error {
     fn from(e: sqlx::Error) -> Self {
-        Error::internal(e)
+        Error::internal(anyhow::anyhow!(describe_db_error(&e)))
+    }
+}
+
+/// A database error as it may be logged: a database's own message and details quote the
+/// row (a unique violation names the phone number it clashed on), so only the error code,
+/// the constraint and the table are kept.
+pub fn describe_db_error(e: &sqlx::Error) -> String {
+    match e {
+        sqlx::Error::Database(db) => format!(
+            "database error {} ({:?}) on constraint {} of table {}",
+            db.code().as_deref().unwrap_or("?"),
+            db.kind(),
+            db.constraint().unwrap_or("-"),
+            db.table().unwrap_or("-"),
+        ),
+        other => other.to_string(),
     }
 }
 
@@ -214,6 +230,22 @@ mod tests {
         let status = Status::from(Error::internal(anyhow::anyhow!("password=hunter2 at db")));
         assert_eq!(status.code(), Code::Internal);
         assert!(!status.message().contains("hunter2"));
+    }
+
+    #[tokio::test]
+    async fn database_errors_are_logged_without_the_row() {
+        // PostgreSQL's detail says "Key (tel)=(0812345678) already exists".
+        let mut dbs = vec![crate::testing::sqlite().await];
+        dbs.extend(crate::testing::postgres().await);
+        for t in dbs {
+            sqlx::query("CREATE TABLE c (tel TEXT UNIQUE)").execute(t.db.pool()).await.unwrap();
+            sqlx::query("INSERT INTO c VALUES ('0812345678')").execute(t.db.pool()).await.unwrap();
+            let e = sqlx::query("INSERT INTO c VALUES ('0812345678')").execute(t.db.pool()).await.unwrap_err();
+            assert!(is_unique_violation(&e));
+            let described = format!("{:?}", Error::from(e).source);
+            assert!(described.contains("UniqueViolation"), "{described}");
+            assert!(!described.contains("0812345678"), "{described}");
+        }
     }
 
     #[test]

@@ -29,6 +29,33 @@ pub const PART_BYTES: usize = 5 * 1024 * 1024;
 /// Staged uploads older than this are removed by [`Files::purge_uploads`].
 pub const UPLOAD_TTL: Duration = Duration::from_secs(24 * 3600);
 
+/// Creates `dir` (and its parents) when missing; a folder this creates is its owner's only.
+pub fn private_dir(dir: &Path) -> anyhow::Result<()> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    let mut b = std::fs::DirBuilder::new();
+    b.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt as _;
+        b.mode(0o700);
+    }
+    b.create(dir).with_context(|| format!("creating {}", dir.display()))
+}
+
+/// Creates `path` empty when missing, readable and writable by its owner only.
+pub fn private_file(path: &Path) -> anyhow::Result<()> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        opts.mode(0o600);
+    }
+    opts.open(path).map(|_| ()).with_context(|| format!("creating {}", path.display()))
+}
+
 /// Where files are kept (`files.*`, `BO_FILES__…`).
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 #[serde(default)]
@@ -154,7 +181,7 @@ impl Files {
     /// Files in a folder (created when missing).
     pub fn local(root: impl Into<PathBuf>) -> anyhow::Result<Files> {
         let root = root.into();
-        std::fs::create_dir_all(&root).with_context(|| format!("creating {}", root.display()))?;
+        private_dir(&root)?;
         let store = object_store::local::LocalFileSystem::new_with_prefix(&root)
             .with_context(|| format!("opening {}", root.display()))?
             .with_automatic_cleanup(true);
@@ -455,6 +482,19 @@ mod tests {
         assert!(files.list("uploads").await.unwrap().is_empty());
         assert!(!files.exists(&up).await.unwrap());
         assert!(files.exists(&small).await.unwrap());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn folders_and_files_made_here_are_private() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let dir = tempfile::tempdir().unwrap();
+        let nested = dir.path().join("a/b");
+        private_dir(&nested).unwrap();
+        assert_eq!(std::fs::metadata(&nested).unwrap().permissions().mode() & 0o777, 0o700);
+        let f = nested.join("x.db");
+        private_file(&f).unwrap();
+        assert_eq!(std::fs::metadata(&f).unwrap().permissions().mode() & 0o777, 0o600);
     }
 
     #[tokio::test]

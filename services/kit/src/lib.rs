@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod bus;
 pub mod config;
+pub mod cpu;
 pub mod db;
 pub mod error;
 pub mod files;

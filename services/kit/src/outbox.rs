@@ -31,6 +31,13 @@ const BATCH: i64 = 100;
 
 /// Writes an event into the outbox inside the caller's transaction; returns its id.
 pub async fn enqueue<E: Event>(tx: &mut Tx, store_id: i64, actor_user_id: i64, event: &E) -> crate::Result<String> {
+    // An event the bus would refuse must never reach the outbox, where it would only be
+    // retried and set aside: the write that caused it is refused instead.
+    let size = event.encoded_len();
+    if size > MAX_EVENT_BYTES {
+        tracing::warn!(event = E::TYPE, bytes = size, "refused a write whose event would be too large for the bus");
+        return Err(crate::Error::new(crate::error::Kind::Invalid, "event_too_large"));
+    }
     let event_id = crate::new_event_id();
     let now = now_ms();
     let envelope = Envelope {
@@ -59,6 +66,10 @@ pub async fn enqueue<E: Event>(tx: &mut Tx, store_id: i64, actor_user_id: i64, e
     .await?;
     Ok(event_id)
 }
+
+/// The largest event payload written: NATS refuses messages over 1 MiB by default, and the
+/// envelope and headers need room beside the payload.
+pub const MAX_EVENT_BYTES: usize = 768 * 1024;
 
 /// Deletes sent rows older than [`KEEP_SENT_MS`]; returns how many.
 pub async fn purge_sent(db: &Db) -> anyhow::Result<u64> {
@@ -314,5 +325,20 @@ mod tests {
         assert_eq!(retry_delay(9), Duration::from_secs(256));
         assert_eq!(retry_delay(10), Duration::from_secs(300));
         assert_eq!(retry_delay(1000), Duration::from_secs(300));
+    }
+
+    #[tokio::test]
+    async fn an_event_too_large_for_the_bus_refuses_the_write() {
+        let t = crate::testing::sqlite().await;
+        t.db.create_kit_tables().await.unwrap();
+        let mut tx = t.db.begin().await.unwrap();
+        let big = bo_proto::events::v1::StoreCreated { name: "ก".repeat(MAX_EVENT_BYTES), ..Default::default() };
+        let e = enqueue(&mut tx, 1, 1, &big).await.unwrap_err();
+        assert_eq!(e.code, "event_too_large");
+        let fits = bo_proto::events::v1::StoreCreated { name: "ร้าน".into(), ..Default::default() };
+        enqueue(&mut tx, 1, 1, &fits).await.unwrap();
+        tx.commit().await.unwrap();
+        let rows: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox").fetch_one(t.db.pool()).await.unwrap();
+        assert_eq!(rows, 1);
     }
 }

@@ -270,12 +270,34 @@ async fn unknown_types_are_skipped_not_dead_lettered(e: Env) {
 
 async fn a_row_the_bus_refuses_is_set_aside_without_blocking_the_rest(e: Env) {
     // An envelope over the bus's limit (NATS refuses payloads over 1 MiB; the log bus has none,
-    // so there the row simply goes).
+    // so there the row simply goes). `enqueue` refuses such an event now, so the row is
+    // written as one from before that check would have been.
     let mut tx = e.db.begin().await.unwrap();
     let big = CustomerUpdated {
         customer: Some(bo_proto::events::v1::Customer { name: "ก".repeat(700_000), ..Default::default() }),
     };
-    outbox::enqueue(&mut tx, 1, 9, &big).await.unwrap();
+    let refused = outbox::enqueue(&mut tx, 1, 9, &big).await.unwrap_err();
+    assert_eq!(refused.code, "event_too_large");
+    let envelope = bo_proto::events::v1::Envelope {
+        event_id: bo_kit::new_event_id(),
+        r#type: "stores.customer.updated".into(),
+        store_id: 1,
+        occur_time: None,
+        actor_user_id: 9,
+        payload: prost::Message::encode_to_vec(&big),
+    };
+    sqlx::query(
+        "INSERT INTO outbox (event_id, event_type, store_id, envelope, trace_context, created_at) \
+         VALUES ($1, $2, $3, $4, '[]', $5)",
+    )
+    .bind(&envelope.event_id)
+    .bind("stores.customer.updated")
+    .bind(1i64)
+    .bind(prost::Message::encode_to_vec(&envelope))
+    .bind(bo_kit::time::now_ms())
+    .execute(&mut *tx)
+    .await
+    .unwrap();
     tx.commit().await.unwrap();
     commit_event(&e.db, 8).await;
     let relay = Relay::new(e.db.clone(), e.bus.clone());

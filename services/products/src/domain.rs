@@ -20,6 +20,14 @@ pub mod status {
 
 /// The most satang a price may hold (10 million baht).
 pub const MAX_MONEY: i64 = 1_000_000_000;
+/// The most SKUs a product may hold (marketplaces list far fewer).
+pub const MAX_SKUS: usize = 300;
+/// The most options one variant may offer.
+pub const MAX_OPTIONS: usize = 100;
+/// The most tags a product may carry.
+pub const MAX_TAGS: usize = 20;
+/// The longest variant name, option, tag, brand and barcode, in characters.
+pub const MAX_LABEL_CHARS: usize = 50;
 
 struct Errors(Vec<FieldError>);
 
@@ -75,6 +83,12 @@ pub fn validate(mut p: pb::Product) -> Result<pb::Product> {
         e.add("description", "validation.too_long");
     }
     e.required("code", &p.code, 100);
+    if p.brand.chars().count() > 100 {
+        e.add("brand", "validation.too_long");
+    }
+    if p.barcode.chars().count() > MAX_LABEL_CHARS {
+        e.add("barcode", "validation.too_long");
+    }
     if !p.hs_code.is_empty() && !is_hs_code(&p.hs_code) {
         e.add("hs_code", "validation.hs_code");
     }
@@ -92,7 +106,9 @@ pub fn validate(mut p: pb::Product) -> Result<pb::Product> {
     }
     if p.tags.is_empty() || p.tags.iter().all(|t| t.is_empty()) {
         e.add("tags", "validation.required");
-    } else if p.tags.iter().any(|t| t.is_empty() || t.chars().count() > 50) {
+    } else if p.tags.len() > MAX_TAGS {
+        e.add("tags", "validation.tags_max");
+    } else if p.tags.iter().any(|t| t.is_empty() || t.chars().count() > MAX_LABEL_CHARS) {
         e.add("tags", "validation.tag");
     } else if has_duplicates(&p.tags) {
         e.add("tags", "validation.duplicated");
@@ -108,9 +124,15 @@ pub fn validate(mut p: pb::Product) -> Result<pb::Product> {
         }
         if v.name.is_empty() {
             e.add(format!("variant{}", i + 1), "validation.required");
+        } else if v.name.chars().count() > MAX_LABEL_CHARS {
+            e.add(format!("variant{}", i + 1), "validation.too_long");
         }
         if v.options.is_empty() || v.options.iter().any(String::is_empty) {
             e.add(format!("variant{}_options", i + 1), "validation.required");
+        } else if v.options.len() > MAX_OPTIONS {
+            e.add(format!("variant{}_options", i + 1), "validation.options_max");
+        } else if v.options.iter().any(|o| o.chars().count() > MAX_LABEL_CHARS) {
+            e.add(format!("variant{}_options", i + 1), "validation.too_long");
         } else if has_duplicates(&v.options) {
             e.add(format!("variant{}_options", i + 1), "validation.duplicated");
         }
@@ -124,6 +146,11 @@ pub fn validate(mut p: pb::Product) -> Result<pb::Product> {
     }
     if p.variants.is_empty() && p.skus.len() > 1 {
         e.add("skus", "validation.one_sku_without_variants");
+    }
+    if p.skus.len() > MAX_SKUS {
+        // Checked before each SKU, so a huge list gets one error, not thousands.
+        e.add("skus", "validation.skus_max");
+        return Err(Error::invalid(e.0));
     }
     let mut combos = HashSet::new();
     let mut codes = HashSet::new();
@@ -141,6 +168,9 @@ pub fn validate(mut p: pb::Product) -> Result<pb::Product> {
         }
         let f = |name: &str| format!("skus[{i}].{name}");
         e.required(&f("code"), &s.code, 100);
+        if s.barcode.chars().count() > MAX_LABEL_CHARS {
+            e.add(f("barcode"), "validation.too_long");
+        }
         if !s.code.is_empty() && !codes.insert(s.code.to_lowercase()) {
             e.add(f("code"), "validation.duplicated");
         }
@@ -292,5 +322,33 @@ mod tests {
             s.option2.clear();
         });
         assert!(fields(two).contains(&("skus".into(), "validation.one_sku_without_variants".into())));
+    }
+
+    #[test]
+    fn a_product_holds_what_a_real_shop_needs_and_no_more() {
+        let codes = |r: Result<pb::Product>| -> Vec<(String, String)> {
+            r.err().map(|e| e.fields.into_iter().map(|f| (f.field, f.code)).collect()).unwrap_or_default()
+        };
+        let mut p = shirt();
+        p.tags = (0..=MAX_TAGS).map(|i| format!("t{i}")).collect();
+        assert_eq!(codes(validate(p)), vec![("tags".into(), "validation.tags_max".into())]);
+
+        let mut p = shirt();
+        p.variants[0].options = (0..=MAX_OPTIONS).map(|i| format!("o{i}")).collect();
+        assert!(codes(validate(p)).contains(&("variant1_options".into(), "validation.options_max".into())));
+
+        let mut p = shirt();
+        p.variants[1].options[0] = "ก".repeat(MAX_LABEL_CHARS + 1);
+        assert!(codes(validate(p)).contains(&("variant2_options".into(), "validation.too_long".into())));
+
+        let mut p = shirt();
+        let sku = p.skus[0].clone();
+        p.skus = (0..=MAX_SKUS).map(|_| sku.clone()).collect();
+        assert_eq!(codes(validate(p)), vec![("skus".into(), "validation.skus_max".into())], "one error, not thousands");
+
+        // At the limits themselves, a product is accepted.
+        let mut p = shirt();
+        p.tags = (0..MAX_TAGS).map(|i| format!("t{i}")).collect();
+        assert!(validate(p).is_ok());
     }
 }

@@ -77,7 +77,7 @@ impl ProductsGrpc {
         let made: Result<(), Status> = async {
             for key in uploads {
                 let bytes = read_upload(&self.files, key, photos::MAX_BYTES as u64, "files", "photo_too_large").await?;
-                let c = tokio::task::spawn_blocking(move || photos::clean(&bytes))
+                let c = bo_kit::cpu::run(move || photos::clean(&bytes))
                     .await
                     .map_err(Error::internal)?
                     .map_err(photo_error)?;
@@ -333,7 +333,7 @@ impl ProductsService for ProductsGrpc {
                 .await
                 .map_err(|e| Error::internal(anyhow::Error::from(e)))?
                 .ok_or_else(|| Error::not_found("photo_not_found"))?;
-            let resized = tokio::task::spawn_blocking(move || photos::resize_square_png(&data, Some(size)))
+            let resized = bo_kit::cpu::run(move || photos::resize_square_png(&data, Some(size)))
                 .await
                 .map_err(Error::internal)?
                 .map_err(photo_error)?;
@@ -372,7 +372,7 @@ impl ProductsGrpc {
         self.files.forget(&upload).await;
         let file = file?;
         let sheet = Some(r.sheet.trim()).filter(|s| !s.is_empty()).map(str::to_string);
-        let parsed = tokio::task::spawn_blocking(move || crate::import::parse(&file, sheet.as_deref()))
+        let parsed = bo_kit::cpu::run(move || crate::import::parse(&file, sheet.as_deref()))
             .await
             .map_err(Error::internal)?
             .map_err(|e| Error::invalid_field("file", e.code()))?;

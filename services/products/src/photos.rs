@@ -20,8 +20,9 @@ use image::{DynamicImage, ImageDecoder, ImageError, ImageFormat, ImageReader, Li
 pub const MAX_BYTES: usize = 5 * 1024 * 1024;
 /// Most pictures in one upload (SPEC §5: more than 200 fails).
 pub const MAX_PER_UPLOAD: usize = 200;
-/// Most pixels a picture may declare (width × height).
-pub const MAX_PIXELS: u64 = 40_000_000;
+/// Most pixels a picture may declare (width × height): 24 megapixels, more than a phone's
+/// camera saves by default, and at most about 100 MB while decoded.
+pub const MAX_PIXELS: u64 = 24_000_000;
 /// Longest side a picture may declare, in pixels.
 pub const MAX_SIDE: u32 = 8000;
 /// Largest canvas the resize helper makes, in pixels per side.

@@ -122,8 +122,9 @@ impl StoresService for StoresGrpc {
         let found = self.repo.user_by_email(&user::normalise_email(&r.email)).await?;
         let password = r.password;
         let hash = found.as_ref().map(|u| u.password_hash.clone());
-        // argon2 is deliberately slow: keep it off the async workers.
-        let valid = tokio::task::spawn_blocking(move || user::verify_password(&password, hash.as_deref()))
+        // argon2 is deliberately slow and memory-hungry: off the async workers, a few at a
+        // time, so a flood of sign-ins queues instead of exhausting the machine.
+        let valid = bo_kit::cpu::run(move || user::verify_password(&password, hash.as_deref()))
             .await
             .map_err(Error::internal)?;
         let Some(u) = found.filter(|_| valid) else {

@@ -84,7 +84,8 @@ pub fn merge_lines(lines: &[Line]) -> Result<Vec<Line>> {
 /// Checks an adjustment: a non-zero change within bounds and a reason.
 pub fn check_adjustment(delta: i64, reason: &str) -> Result<()> {
     let mut errs = Vec::new();
-    if delta == 0 || delta.abs() > MAX_QUANTITY {
+    // unsigned_abs: i64::MIN has no positive twin, and abs() would overflow on it.
+    if delta == 0 || delta.unsigned_abs() > MAX_QUANTITY as u64 {
         errs.push(FieldError::new("delta", "validation.quantity"));
     }
     if reason.trim().is_empty() {
@@ -136,5 +137,13 @@ mod tests {
         assert_eq!(check_adjustment(0, " ").unwrap_err().fields.len(), 2);
         assert!(check_reference("").is_err());
         assert!(check_reference("order-1").is_ok());
+    }
+
+    #[test]
+    fn extreme_adjustments_are_refused_not_panics() {
+        for delta in [i64::MIN, i64::MAX, MAX_QUANTITY + 1, -(MAX_QUANTITY + 1), 0] {
+            assert!(check_adjustment(delta, "x").is_err(), "{delta}");
+        }
+        assert!(check_adjustment(-MAX_QUANTITY, "x").is_ok());
     }
 }

@@ -248,8 +248,15 @@ impl Repo {
     }
 
     /// Releases (`ship` false) or ships (`ship` true) what `reference` holds; returns units.
+    /// A reservation is settled once: the reference is claimed (`settle`), so of two
+    /// concurrent calls one acts and the other finds it done and moves nothing (0 units),
+    /// and every row it changes must change exactly as read, or nothing is kept.
     pub async fn settle(&self, who: Actor, reference: &str, ship: bool) -> Result<i64> {
         let mut tx = self.db.begin().await?;
+        if !claim(&mut tx, who.store_id, SETTLE, reference).await? {
+            tx.rollback().await?;
+            return Ok(0);
+        }
         let held: Vec<(i64, i64, i64)> = sqlx::query_as(
             "SELECT warehouse_id, sku_id, quantity FROM reservation_lines \
              WHERE store_id = $1 AND reference = $2 AND state = $3 ORDER BY warehouse_id, sku_id",
@@ -259,14 +266,33 @@ impl Repo {
         .bind(state::RESERVED)
         .fetch_all(&mut *tx)
         .await?;
+        if held.is_empty() {
+            // Nothing was reserved under it (yet): keep no claim, so a later settle of a
+            // reservation made after this call still acts.
+            tx.rollback().await?;
+            return Ok(0);
+        }
         let now = now_ms();
         let mut units = 0;
         let (on_hand_sign, movement, next) =
             if ship { (-1, kind::COMMIT, state::COMMITTED) } else { (0, kind::RELEASE, state::RELEASED) };
         for (w, s, q) in held {
-            sqlx::query(
+            let line = sqlx::query(
+                "UPDATE reservation_lines SET state = $1, updated_at = $2 \
+                 WHERE store_id = $3 AND reference = $4 AND warehouse_id = $5 AND sku_id = $6 AND state = $7",
+            )
+            .bind(next)
+            .bind(now)
+            .bind(who.store_id)
+            .bind(reference)
+            .bind(w)
+            .bind(s)
+            .bind(state::RESERVED)
+            .execute(&mut *tx)
+            .await?;
+            let stock = sqlx::query(
                 "UPDATE stock SET on_hand = on_hand + $1, reserved = reserved - $2, updated_at = $3 \
-                 WHERE store_id = $4 AND warehouse_id = $5 AND sku_id = $6 AND reserved >= $2",
+                 WHERE store_id = $4 AND warehouse_id = $5 AND sku_id = $6 AND reserved >= $2 AND on_hand >= $2",
             )
             .bind(on_hand_sign * q)
             .bind(q)
@@ -276,18 +302,11 @@ impl Repo {
             .bind(s)
             .execute(&mut *tx)
             .await?;
-            sqlx::query(
-                "UPDATE reservation_lines SET state = $1, updated_at = $2 \
-                 WHERE store_id = $3 AND reference = $4 AND warehouse_id = $5 AND sku_id = $6",
-            )
-            .bind(next)
-            .bind(now)
-            .bind(who.store_id)
-            .bind(reference)
-            .bind(w)
-            .bind(s)
-            .execute(&mut *tx)
-            .await?;
+            if line.rows_affected() != 1 || stock.rows_affected() != 1 {
+                // The ledger does not hold what the reservation says: change nothing.
+                tracing::error!(reference, warehouse = w, sku = s, "a reservation and the stock disagree");
+                return Err(Error::failed_precondition("reservation_mismatch"));
+            }
             record(&mut tx, who, w, s, movement, on_hand_sign * q, -q, "", reference).await?;
             units += q;
         }
@@ -390,6 +409,47 @@ impl Repo {
         Ok((rows.iter().map(MovementRow::to_proto).collect(), page))
     }
 }
+
+impl Repo {
+    /// The ledger's invariants, as sentences naming what breaks them (empty when it holds):
+    /// what each stock row reserves equals what open reservations hold of it, and no
+    /// reservation line is open for a SKU and warehouse without a stock row. Tests run it
+    /// after they act; `backoffice admin check-stock` will run it on a live database.
+    pub async fn check_invariants(&self) -> Result<Vec<String>> {
+        let rows: Vec<(i64, i64, i64, i64, i64)> = sqlx::query_as(
+            "SELECT s.store_id, s.warehouse_id, s.sku_id, s.reserved, \
+               CAST(COALESCE((SELECT SUM(r.quantity) FROM reservation_lines r \
+                 WHERE r.store_id = s.store_id AND r.warehouse_id = s.warehouse_id \
+                   AND r.sku_id = s.sku_id AND r.state = $1), 0) AS BIGINT) \
+             FROM stock s ORDER BY s.store_id, s.warehouse_id, s.sku_id",
+        )
+        .bind(state::RESERVED)
+        .fetch_all(self.db.pool())
+        .await?;
+        let mut broken: Vec<String> = rows
+            .into_iter()
+            .filter(|(_, _, _, reserved, held)| reserved != held)
+            .map(|(store, w, sku, reserved, held)| {
+                format!("store {store} warehouse {w} sku {sku}: reserved {reserved}, open reservations hold {held}")
+            })
+            .collect();
+        let orphans: Vec<(i64, i64, i64)> = sqlx::query_as(
+            "SELECT r.store_id, r.warehouse_id, r.sku_id FROM reservation_lines r \
+             WHERE r.state = $1 AND NOT EXISTS (SELECT 1 FROM stock s WHERE s.store_id = r.store_id \
+               AND s.warehouse_id = r.warehouse_id AND s.sku_id = r.sku_id)",
+        )
+        .bind(state::RESERVED)
+        .fetch_all(self.db.pool())
+        .await?;
+        broken.extend(orphans.into_iter().map(|(store, w, sku)| {
+            format!("store {store} warehouse {w} sku {sku}: an open reservation without a stock row")
+        }));
+        Ok(broken)
+    }
+}
+
+/// The claim of settling a reservation (released or shipped, once).
+const SETTLE: &str = "settle";
 
 /// Claims `reference` for `op`; false when it was done before.
 async fn claim(tx: &mut Tx, store_id: i64, op: &str, reference: &str) -> Result<bool> {

@@ -291,13 +291,63 @@ async fn stock_commands_name_only_known_skus_of_their_store(db: Db) {
     assert_eq!(code(e), "sku_not_found");
 }
 
+/// Fifty clients settle one order at once (half ship it, half release it): exactly one acts,
+/// and another order's reservation on the same SKU is untouched.
+async fn fifty_concurrent_settles_of_one_order_act_once(db: Db) {
+    let (s, w) = setup(&db).await;
+    receive(&s, "gr-1", vec![line(w, 42, 100)]).await;
+    for order in ["order-a", "order-b"] {
+        s.grpc
+            .reserve(ctx().request(pb::ReserveRequest { reference: order.into(), lines: vec![line(w, 42, 10)] }))
+            .await
+            .unwrap();
+    }
+    let tasks: Vec<_> = (0..50)
+        .map(|i| {
+            let grpc = s.grpc.clone();
+            tokio::spawn(async move {
+                if i % 2 == 0 {
+                    let r = grpc.commit(ctx().request(pb::CommitRequest { reference: "order-a".into() })).await;
+                    (true, r.unwrap().into_inner().committed)
+                } else {
+                    let r = grpc.release(ctx().request(pb::ReleaseRequest { reference: "order-a".into() })).await;
+                    (false, r.unwrap().into_inner().released)
+                }
+            })
+        })
+        .collect();
+    let mut acted = Vec::new();
+    for t in tasks {
+        let (shipped, units) = t.await.unwrap();
+        if units != 0 {
+            acted.push((shipped, units));
+        }
+    }
+    assert_eq!(acted.len(), 1, "one settle acts: {acted:?}");
+    assert_eq!(acted[0].1, 10);
+    let l = level(&s, w, 42).await;
+    let on_hand = if acted[0].0 { 90 } else { 100 };
+    assert_eq!((l.on_hand, l.reserved), (on_hand, 10), "order B still holds its 10 units");
+    let b = s.grpc.commit(ctx().request(pb::CommitRequest { reference: "order-b".into() })).await.unwrap();
+    assert_eq!(b.into_inner().committed, 10);
+}
+
+/// Every test ends by checking the ledger's invariants on what it left.
+async fn checked(db: Db, test: impl std::future::Future<Output = ()>) {
+    test.await;
+    let broken = Repo::new(db).check_invariants().await.unwrap();
+    assert!(broken.is_empty(), "the ledger's invariants: {broken:#?}");
+}
+
 macro_rules! on_both_databases {
     ($($name:ident),*) => {
         mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
-            let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await;
+            let t = bo_kit::testing::sqlite().await; super::checked(t.db.clone(), super::$name(t.db.clone())).await;
         })* }
         mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
-            if let Some(t) = bo_kit::testing::postgres().await { super::$name(t.db.clone()).await; }
+            if let Some(t) = bo_kit::testing::postgres().await {
+                super::checked(t.db.clone(), super::$name(t.db.clone())).await;
+            }
         })* }
     };
 }
@@ -307,6 +357,7 @@ on_both_databases!(
     lines_of_one_sku_are_judged_on_their_sum,
     every_command_acts_once_per_reference,
     stock_never_goes_below_what_is_reserved,
+    fifty_concurrent_settles_of_one_order_act_once,
     new_stores_get_a_default_warehouse,
     stock_commands_name_only_known_skus_of_their_store
 );

@@ -12,7 +12,7 @@ export interface ApiErrorBody {
   error: { code: string; messageKey: string; message: string; fields?: FieldError[] };
 }
 
-export type GlobalErrorKind = 'sessionExpired' | 'noRight' | 'cannotFetch';
+export type GlobalErrorKind = 'sessionExpired' | 'noRight' | 'tooLarge' | 'cannotFetch';
 
 export function apiError(err: unknown): ApiErrorBody['error'] | null {
   const e = err as FetchBaseQueryError | undefined;
@@ -28,6 +28,7 @@ export function globalErrorKind(err: FetchBaseQueryError | SerializedError | und
   const status = err.status;
   if (status === 401) return 'sessionExpired';
   if (status === 403) return 'noRight';
+  if (status === 413) return 'tooLarge';
   if (status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR' || status === 'PARSING_ERROR') return 'cannotFetch';
   if (typeof status === 'number' && status >= 500) return 'cannotFetch';
   return null;
