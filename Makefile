@@ -1,5 +1,5 @@
 # The two commands a newcomer needs are `make run` and `make test` (see README.md).
-.PHONY: run test e2e bench lint fmt build app app-deps
+.PHONY: run test e2e bench fuzz lint fmt build app app-deps
 
 CARGO ?= cargo
 NPM ?= npm
@@ -24,6 +24,9 @@ app-deps:
 bench: ## Requests per second and p50/p99 through the gateway, embedded and (with TEST_DATABASE_URL, TEST_NATS_URL) distributed
 	$(CARGO) build --locked --release -p bo-gateway --bin backoffice
 	$(CARGO) bench --locked -p bo-gateway --bench api
+
+fuzz: ## The import, photo and form parsers under libFuzzer, FUZZ_SECONDS each (default 180); not in CI
+	scripts/fuzz.sh
 
 lint: ## rustfmt check and clippy with warnings as errors; the app's type check
 	$(CARGO) fmt --all -- --check

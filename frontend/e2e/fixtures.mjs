@@ -19,11 +19,13 @@ const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 /** The demo store every test works in. */
 export const STORE_ID = 1;
 
-/** Who signs in: the demo owner, and a member whose role may read customers but not create
- * them (added at start through `backoffice admin add-member`). */
+/** Who signs in: the demo owner, a member whose role may read customers but not create
+ * them, and one who may read products but not edit them (added at start through
+ * `backoffice admin add-member`). */
 export const USERS = {
   owner: { email: 'owner@example.com', password: 'demo1234' },
   reader: { email: 'reader@example.com', password: 'reader-pass-1' },
+  viewer: { email: 'viewer@example.com', password: 'viewer-pass-1' },
 };
 
 /** A file of e2e/fixtures/. */
@@ -80,6 +82,11 @@ export async function startFixture() {
       bin,
       ['admin', 'add-member', '--store-id', String(STORE_ID), '--email', USERS.reader.email, '--permission', 'cashier', '--role', 'customer-reader', '--role-permissions', 'store.customer.read'],
       { env: { ...env, BO_MEMBER_PASSWORD: USERS.reader.password }, stdio: 'ignore' },
+    );
+    execFileSync(
+      bin,
+      ['admin', 'add-member', '--store-id', String(STORE_ID), '--email', USERS.viewer.email, '--permission', 'cashier', '--role', 'catalog-viewer', '--role-permissions', 'product.sku.read'],
+      { env: { ...env, BO_MEMBER_PASSWORD: USERS.viewer.password }, stdio: 'ignore' },
     );
     browser = await chromium.launch({
       executablePath: browserPath,

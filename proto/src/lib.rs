@@ -41,6 +41,7 @@ events! {
     events::v1::CustomerCreated => "stores.customer.created",
     events::v1::CustomerUpdated => "stores.customer.updated",
     events::v1::CustomerDeleted => "stores.customer.deleted",
+    events::v1::SafetyStockSet => "stores.safety_stock.set",
     events::v1::StockMoved => "wms.stock.moved",
     events::v1::WarehouseCreated => "wms.warehouse.created",
     events::v1::ProductSaved => "products.product.saved",

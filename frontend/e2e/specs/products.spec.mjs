@@ -108,4 +108,18 @@ export const tests = [
       await page.getByText('ไม่พบสินค้าที่ค้นหา').waitFor();
     },
   },
+  {
+    name: 'a member who may only read products opens one read-only',
+    as: 'viewer',
+    run: async ({ page, url, api }) => {
+      const p = await api.product('VIEW-01', 'กระเป๋าผ้าแคนวาส');
+      await page.goto(url('product-list/store?search=VIEW-01'));
+      await page.getByTestId(`product-view-${p.id}`).click();
+      const drawer = page.getByTestId('product-view');
+      await drawer.getByTestId('product-view-skus').getByText('VIEW-01').waitFor();
+      if ((await page.getByTestId('product-create').count()) !== 0) throw new Error('the viewer may create products');
+      if (page.url().includes('product-edit')) throw new Error('the viewer was sent to the edit screen');
+      await page.waitForTimeout(400); // the drawer's slide-in, for the screenshot
+    },
+  },
 ];

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, useLocation, useParams } from 'react-router-dom';
 
 import { BlockingLoader } from './BlockingLoader';
@@ -10,6 +10,8 @@ import { useLazyGetMenuHidingQuery, useLazyGetStoreQuery } from '@/features/stor
 import { NOT_FOUND } from '@/features/store/routes';
 
 const NotFoundPage = lazy(NOT_FOUND);
+// Rarely shown, so kept out of the first download.
+const StoreLoadFailed = lazy(() => import('./StoreLoadFailed'));
 const notFound = (
   <Suspense fallback={<BlockingLoader />}>
     <NotFoundPage />
@@ -36,6 +38,9 @@ export function StoreShell() {
   const [getStore] = useLazyGetStoreQuery();
   const [getMenuHiding] = useLazyGetMenuHidingQuery();
   const storeId = decision.kind === 'allow' ? decision.storeId ?? null : null;
+  // A failed load shows what happened with a way out, never an endless loader.
+  const [failedFor, setFailedFor] = useState<number | null>(null);
+  const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     if (storeId === null) return;
@@ -53,13 +58,15 @@ export function StoreShell() {
           dispatch(storeLoaded({ id: s.id, name: s.name }));
         }, wait);
       })
-      // Refusals and failures have their global dialogs.
-      .catch(() => undefined);
+      // Refusals and failures also have their global dialogs.
+      .catch(() => {
+        if (!cancelled) setFailedFor(storeId);
+      });
     return () => {
       cancelled = true;
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [storeId]);
+  }, [storeId, attempt]);
 
   useEffect(() => {
     if (storeId === null || loaded?.id !== storeId || hiding !== null) return;
@@ -71,9 +78,22 @@ export function StoreShell() {
 
   if (decision.kind === 'notFound') return notFound;
   if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
-  if (loaded?.id !== storeId) return <BlockingLoader />;
+  if (loaded?.id !== storeId) {
+    const retry = () => {
+      setFailedFor(null);
+      setAttempt((n) => n + 1);
+    };
+    return failedFor === storeId ? (
+      <Suspense fallback={<BlockingLoader />}>
+        <StoreLoadFailed onRetry={retry} />
+      </Suspense>
+    ) : (
+      <BlockingLoader />
+    );
+  }
   return <Outlet />;
 }
+
 
 /** A screen's own roles and permissions: either passes, or access-denied. */
 export function Allowed({ meta, children }: { meta: RouteMeta; children: React.ReactNode }) {

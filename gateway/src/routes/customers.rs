@@ -187,6 +187,8 @@ pub struct CustomerInput {
     pub country: String,
     /// City (required abroad).
     pub city: String,
+    /// Marked as an address abroad: a country other than TH is then required.
+    pub international: bool,
 }
 
 /// Customer changes: only the fields given change; address fields change the default
@@ -218,6 +220,8 @@ pub struct CustomerPatch {
     pub country: Option<String>,
     /// City.
     pub city: Option<String>,
+    /// Marked as an address abroad: a country other than TH is then required.
+    pub international: Option<bool>,
 }
 
 /// A new address.
@@ -246,6 +250,8 @@ pub struct AddressInput {
     pub city: String,
     /// Make it the default address.
     pub is_default: bool,
+    /// Marked as an address abroad: a country other than TH is then required.
+    pub international: bool,
 }
 
 /// Address changes: only the fields given change.
@@ -272,6 +278,18 @@ pub struct AddressPatchInput {
     pub country: Option<String>,
     /// City.
     pub city: Option<String>,
+    /// Marked as an address abroad: a country other than TH is then required.
+    pub international: Option<bool>,
+}
+
+/// SPEC §5: an address marked international needs its country; without one it would be
+/// taken for a Thai address.
+fn abroad_needs_a_country(international: bool, country: Option<&str>) -> Result<(), crate::error::ApiError> {
+    let country = country.map(str::trim).unwrap_or("");
+    if international && (country.is_empty() || country.eq_ignore_ascii_case("TH")) {
+        return Err(crate::error::ApiError::invalid_field("country", "validation.country"));
+    }
+    Ok(())
 }
 
 /// Customer search.
@@ -321,6 +339,7 @@ async fn create_customer(
     Body(c): Body<CustomerInput>,
 ) -> ApiResult<(StatusCode, Json<CustomerBody>)> {
     auth.require_in(id, CREATE)?;
+    abroad_needs_a_country(c.international, Some(&c.country))?;
     let r = state
         .stores()
         .create_customer(auth.ctx().request(pb::CreateCustomerRequest {
@@ -374,6 +393,7 @@ async fn update_customer(
     Body(p): Body<CustomerPatch>,
 ) -> ApiResult<Json<CustomerBody>> {
     auth.require_in(id, EDIT)?;
+    abroad_needs_a_country(p.international.unwrap_or(false), p.country.as_deref())?;
     let r = state
         .stores()
         .update_customer(auth.ctx().request(pb::UpdateCustomerRequest {
@@ -444,6 +464,7 @@ async fn create_address(
     Body(a): Body<AddressInput>,
 ) -> ApiResult<(StatusCode, Json<AddressBody>)> {
     auth.require_in(id, EDIT)?;
+    abroad_needs_a_country(a.international, Some(&a.country))?;
     let r = state
         .stores()
         .create_address(auth.ctx().request(pb::CreateAddressRequest {
@@ -497,6 +518,7 @@ async fn update_address(
     Body(p): Body<AddressPatchInput>,
 ) -> ApiResult<Json<AddressBody>> {
     auth.require_in(id, EDIT)?;
+    abroad_needs_a_country(p.international.unwrap_or(false), p.country.as_deref())?;
     let r = state
         .stores()
         .update_address(auth.ctx().request(pb::UpdateAddressRequest {

@@ -227,7 +227,41 @@ async fn idempotency_keys_replay_and_refuse(app: &TestApp) {
     assert!(res.headers().get("idempotent-replayed").is_none());
 }
 
+/// SPEC §5: an address marked international needs a country; it is never taken for Thai.
+async fn an_address_marked_abroad_needs_its_country(app: &TestApp) {
+    let t = app.owner().await;
+    let base = format!("/stores/{}/customers", app.demo_store);
+    for country in ["", "TH", " th "] {
+        let mut c = thai_customer("ลูกค้า ต่างประเทศ", "0899990001");
+        c["international"] = json!(true);
+        c["country"] = json!(country);
+        let (s, v) = app.post(&base, &t, c).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{country:?}: {v}");
+        assert_eq!(
+            (v["error"]["fields"][0]["field"].as_str(), v["error"]["fields"][0]["code"].as_str()),
+            (Some("country"), Some("validation.country"))
+        );
+    }
+    let (s, created) = app.post(&base, &t, thai_customer("ลูกค้า ไทย", "0899990002")).await;
+    assert_eq!(s, StatusCode::CREATED);
+    let addresses = format!("{base}/{}/addresses", created["id"]);
+    let (s, v) =
+        app.post(&addresses, &t, json!({"address": "10 Downing St", "international": true, "city": "London"})).await;
+    assert_eq!((s, v["error"]["fields"][0]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("country")));
+    let (s, v) = app
+        .post(
+            &addresses,
+            &t,
+            json!({"address": "10 Downing St", "international": true, "country": "GB", "city": "London"}),
+        )
+        .await;
+    assert_eq!((s, v["country"].as_str()), (StatusCode::CREATED, Some("GB")), "{v}");
+    let (s, _) = app.patch(&format!("{base}/{}", created["id"]), &t, json!({"international": true})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "marking abroad without a country");
+}
+
 on_every_stack!(
+    an_address_marked_abroad_needs_its_country,
     customers_and_addresses_end_to_end,
     a_token_for_one_store_gets_nothing_of_another,
     permissions_gate_each_customer_action,

@@ -167,6 +167,60 @@ async fn safety_stock_is_recorded_and_the_latest_read(app: &TestApp) {
     assert_eq!(v["amount"], 0);
 }
 
+/// The getting-started flags follow what the store does elsewhere: its first product sets
+/// the product step, from the catalog's event.
+async fn the_first_product_ticks_getting_started(app: &TestApp) {
+    let t = app.owner().await;
+    let (s, v) = app.get("/stores/getting-started", &t).await;
+    assert_eq!((s, &v["product"]), (StatusCode::OK, &json!(false)), "{v}");
+    let (s, _) = app
+        .post(
+            "/products",
+            &t,
+            json!({"name": "เทียนหอม", "short_description": "x", "code": "GS-1", "category_id": 1, "price": "10",
+                "cost": "5", "tags": ["x"], "skus": [{}]}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let mut v = serde_json::Value::Null;
+    for _ in 0..100 {
+        v = app.get("/stores/getting-started", &t).await.1;
+        if v["product"] == true {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(v["product"], true, "{v}");
+    assert_eq!((&v["payment"], &v["logistic"], &v["goods_receipt"]), (&json!(false), &json!(false), &json!(false)));
+}
+
+/// Setting the store's safety stock is one command: the store records it, and every SKU of
+/// the store (and no other store's) takes it from the store's event.
+async fn every_sku_takes_the_store_safety_stock(app: &TestApp) {
+    let t = app.owner().await;
+    let product = |code: &str| {
+        json!({"name": "สบู่", "short_description": "x", "code": code, "category_id": 1, "price": "10",
+            "cost": "5", "tags": ["x"], "skus": [{}]})
+    };
+    let (s, p) = app.post("/products", &t, product("SS-1")).await;
+    assert_eq!(s, StatusCode::CREATED, "{p}");
+    let (b_store, b) = app.other_owner("safety-sku-b@example.com").await;
+    let (_, q) = app.post("/products", &b, product("SS-B")).await;
+    let (s, _) = app.post(SAFETY, &t, json!({"amount": 1000})).await;
+    assert_eq!(s, StatusCode::CREATED);
+    let mut sku = serde_json::Value::Null;
+    for _ in 0..100 {
+        sku = app.get(&format!("/products/{}", p["id"]), &t).await.1["skus"][0].clone();
+        if sku["safety_stock"] == 1000 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(sku["safety_stock"], 1000, "{sku}");
+    let (_, other) = app.get(&format!("/products/{}", q["id"]), &b).await;
+    assert_eq!(other["skus"][0]["safety_stock"], 0, "store {b_store} keeps its own");
+}
+
 async fn a_token_for_one_store_gets_no_settings_of_another(app: &TestApp) {
     let a = app.owner().await;
     let (b_store, b) = app.other_owner("units-b@example.com").await;
@@ -257,6 +311,8 @@ async fn members_read_settings_and_only_store_managers_change_them(app: &TestApp
 on_every_stack!(
     units_end_to_end,
     safety_stock_is_recorded_and_the_latest_read,
+    every_sku_takes_the_store_safety_stock,
+    the_first_product_ticks_getting_started,
     a_token_for_one_store_gets_no_settings_of_another,
     members_read_settings_and_only_store_managers_change_them,
 );

@@ -19,7 +19,7 @@ use bo_kit::grpc::GrpcChannel;
 use bo_kit::inbox::{Consumer, Meta, On};
 use bo_kit::module::{Context, Module, Started};
 use bo_kit::outbox::Relay;
-use bo_proto::events::v1::StockMoved;
+use bo_proto::events::v1::{SafetyStockSet, StockMoved};
 use bo_proto::products::v1::products_service_server::ProductsServiceServer;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use sqlx::migrate::Migrator;
@@ -61,13 +61,17 @@ impl Service {
         if indexed > 0 {
             tracing::info!(products = indexed, "indexed products for search");
         }
-        let announced = repo.announce_all_once("sku-registry").await?;
+        // Each consumer that arrived after products existed hears of them once.
+        let mut announced = repo.announce_all_once("sku-registry").await?;
+        announced += repo.announce_all_once("getting-started").await?;
         if announced > 0 {
             tracing::info!(products = announced, "announced existing products to the stock ledger");
         }
         let relay = Relay::new(db.clone(), bus.clone());
         let grpc = ProductsGrpc::new(repo, relay.clone(), files, limits, wms);
-        let consumer = Consumer::new(db.clone(), bus, "products").on::<StockMoved, _>(StockView);
+        let consumer = Consumer::new(db.clone(), bus, "products")
+            .on::<StockMoved, _>(StockView)
+            .on::<SafetyStockSet, _>(StoreSafetyStock);
         Ok(Service { grpc, relay, consumer, db })
     }
 
@@ -86,6 +90,17 @@ impl On<StockMoved> for StockView {
         if let (Some(level), Some(movement)) = (moved.level, moved.movement) {
             store::Repo::apply_stock(tx, meta.store_id, &level, movement.id).await?;
         }
+        Ok(())
+    }
+}
+
+/// Gives every SKU the store's safety stock when the store sets it.
+struct StoreSafetyStock;
+
+#[async_trait]
+impl On<SafetyStockSet> for StoreSafetyStock {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, set: SafetyStockSet) -> anyhow::Result<()> {
+        store::Repo::apply_safety_stock(tx, meta.store_id, set.amount).await?;
         Ok(())
     }
 }

@@ -601,6 +601,18 @@ impl Repo {
         Ok(r.rows_affected() as i64)
     }
 
+    /// Gives every SKU of the store `amount` as its safety stock, in the caller's
+    /// transaction (the store's setting, from its event).
+    pub async fn apply_safety_stock(tx: &mut Tx, store_id: i64, amount: i64) -> Result<i64> {
+        let r = sqlx::query("UPDATE skus SET safety_stock = $1, updated_at = $2 WHERE store_id = $3")
+            .bind(amount)
+            .bind(now_ms())
+            .bind(store_id)
+            .execute(&mut **tx)
+            .await?;
+        Ok(r.rows_affected() as i64)
+    }
+
     /// Counts for the catalog's summary.
     pub async fn summaries(&self, store_id: i64) -> Result<pb::GetSummariesResponse> {
         let (products, active): (i64, i64) = sqlx::query_as(

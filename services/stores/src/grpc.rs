@@ -379,6 +379,7 @@ impl StoresService for StoresGrpc {
         let ctx = CallCtx::store_scoped(&req)?;
         let amount = settings::validate_amount(&req.into_inner().amount)?;
         let row = self.repo.record_safety_stock(ctx.store_id, ctx.user_id, amount).await?;
+        self.relay.wake();
         ok(pb::CreateSafetyStockHistoryResponse { history: Some(convert::safety_stock(&row)) })
     }
 

@@ -13,8 +13,11 @@ use std::time::Duration;
 use async_trait::async_trait;
 use bo_kit::bus::SharedBus;
 use bo_kit::db::Db;
+use bo_kit::db::Tx;
+use bo_kit::inbox::{Consumer, Meta, On};
 use bo_kit::module::{Context, Module, Started};
 use bo_kit::outbox::Relay;
+use bo_proto::events::v1::ProductSaved;
 use bo_proto::stores::v1::stores_service_server::StoresServiceServer;
 use sqlx::migrate::Migrator;
 
@@ -32,6 +35,8 @@ pub struct Service {
     pub grpc: StoresGrpc,
     /// The outbox relay (run it as a task).
     pub relay: Relay,
+    /// Keeps the getting-started flags from other services' events (run it as a task).
+    pub consumer: Consumer,
     /// The database.
     pub db: Db,
 }
@@ -40,9 +45,10 @@ impl Service {
     /// Migrates `db` and builds the service.
     pub async fn open(db: Db, bus: SharedBus, session_ttl_ms: i64) -> anyhow::Result<Service> {
         db.migrate(&MIGRATIONS_SQLITE, &MIGRATIONS_POSTGRES).await?;
-        let relay = Relay::new(db.clone(), bus);
+        let relay = Relay::new(db.clone(), bus.clone());
         let grpc = StoresGrpc::new(store::Repo::new(db.clone()), relay.clone(), session_ttl_ms);
-        Ok(Service { grpc, relay, db })
+        let consumer = Consumer::new(db.clone(), bus, "stores").on::<ProductSaved, _>(GettingStarted);
+        Ok(Service { grpc, relay, consumer, db })
     }
 
     /// The tonic server.
@@ -52,6 +58,18 @@ impl Service {
 }
 
 /// Token lifetime, read from the shared `auth` section (sessions last as long).
+/// The getting-started flags follow what the store has done elsewhere: its first product
+/// (payment accounts, logistic channels and goods receipts follow when their services do).
+struct GettingStarted;
+
+#[async_trait]
+impl On<ProductSaved> for GettingStarted {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, _saved: ProductSaved) -> anyhow::Result<()> {
+        store::Repo::mark_getting_started(tx, meta.store_id, store::GettingStartedStep::Product).await?;
+        Ok(())
+    }
+}
+
 #[derive(serde::Deserialize, Default)]
 #[serde(default)]
 struct Auth {
@@ -72,6 +90,7 @@ impl Module for StoresModule {
         let ttl = ctx.shared::<Auth>("auth")?.token_ttl_minutes.unwrap_or(12 * 60);
         let svc = Service::open(db.clone(), ctx.bus.clone(), ttl * 60_000).await?;
         ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
+        ctx.spawn("consumer", svc.consumer.clone().run(ctx.cancel.clone()));
         ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db.clone(), "stores", ctx.cancel.clone()));
         let repo = store::Repo::new(db.clone());
         ctx.spawn(

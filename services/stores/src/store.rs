@@ -224,7 +224,42 @@ pub struct Repo {
     db: Db,
 }
 
+/// A getting-started step (SPEC §3 Store).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GettingStartedStep {
+    /// A payment account was added.
+    Payment,
+    /// A logistic channel was added.
+    Logistic,
+    /// A product was made.
+    Product,
+    /// A goods receipt was made.
+    GoodsReceipt,
+}
+
+impl GettingStartedStep {
+    fn column(self) -> &'static str {
+        match self {
+            GettingStartedStep::Payment => "gs_payment",
+            GettingStartedStep::Logistic => "gs_logistic",
+            GettingStartedStep::Product => "gs_product",
+            GettingStartedStep::GoodsReceipt => "gs_goods_receipt",
+        }
+    }
+}
+
 impl Repo {
+    /// Marks a getting-started step done for a store (from another service's event).
+    pub async fn mark_getting_started(tx: &mut Tx, store_id: i64, step: GettingStartedStep) -> Result<()> {
+        let col = step.column();
+        sqlx::query(&format!("UPDATE stores SET {col} = 1, updated_at = $1 WHERE id = $2 AND {col} = 0"))
+            .bind(now_ms())
+            .bind(store_id)
+            .execute(&mut **tx)
+            .await?;
+        Ok(())
+    }
+
     /// Storage on `db`.
     pub fn new(db: Db) -> Self {
         Self { db }

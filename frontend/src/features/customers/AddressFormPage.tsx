@@ -3,7 +3,7 @@ import { Button, Card, Checkbox, Col, Form, Input, Row, Space, Spin } from 'antd
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 
-import { AddressFields, isInternational } from '@/shared/address/AddressFields';
+import { AddressFields, addressCountry, isInternational } from '@/shared/address/AddressFields';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { checkEmail, checkInternationalPhone, checkThaiPhone } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
@@ -21,6 +21,7 @@ interface Values {
   stateProvince: string;
   postcode: string;
   country: string;
+  international?: boolean;
   city: string;
   isDefault: boolean;
 }
@@ -61,7 +62,7 @@ export default function AddressFormPage() {
       district: v.district ?? '',
       stateProvince: v.stateProvince ?? '',
       postcode: v.postcode ?? '',
-      country: v.country || 'TH',
+      ...addressCountry(v),
       city: v.city ?? '',
     };
     try {

@@ -3,7 +3,7 @@ import { Button, Card, Col, Divider, Form, Input, Row, Space, Spin } from 'antd'
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
-import { AddressFields } from '@/shared/address/AddressFields';
+import { AddressFields, addressCountry } from '@/shared/address/AddressFields';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { checkEmail, checkRequired, checkThaiPhone } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
@@ -23,6 +23,7 @@ interface Values {
   stateProvince: string;
   postcode: string;
   country: string;
+  international?: boolean;
   city: string;
 }
 
@@ -56,7 +57,7 @@ export default function CustomerFormPage() {
       district: v.district ?? '',
       stateProvince: v.stateProvince ?? '',
       postcode: v.postcode ?? '',
-      country: v.country || 'TH',
+      ...addressCountry(v),
       city: v.city ?? '',
     };
     try {

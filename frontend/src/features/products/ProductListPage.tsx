@@ -10,6 +10,7 @@ import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
 import { STORE_CHANNEL } from './channel';
 import { useDeleteProductMutation, useListCategoriesQuery, useListProductsQuery, usePatchProductMutation, type ProductBody } from './api';
+import { ProductViewDrawer } from './ProductViewDrawer';
 import { SKU_CREATE, SKU_EDIT } from './routes';
 
 function priceRange(p: ProductBody): string {
@@ -39,6 +40,8 @@ export default function ProductListPage() {
   const [selected, setSelected] = useState<number[]>([]);
   const canCreate = useCan(SKU_CREATE);
   const canEdit = useCan(SKU_EDIT);
+  // Members who may read but not edit open a product read-only.
+  const [viewing, setViewing] = useState<number | null>(null);
   const navigate = useNavigate();
 
   const setParam = (key: string, value: string | undefined) => {
@@ -78,7 +81,13 @@ export default function ProductListPage() {
         <Space>
           {p.coverUrl ? <img src={`${p.coverUrl}?size=40`} alt="" width={40} height={40} style={{ borderRadius: 4 }} /> : <div className="bo-thumb-empty" />}
           <Space orientation="vertical" size={0}>
-            <Link to={`/${id}/product-edit/${STORE_CHANNEL}/${p.id}`}>{name}</Link>
+            {canEdit ? (
+              <Link to={`/${id}/product-edit/${STORE_CHANNEL}/${p.id}`}>{name}</Link>
+            ) : (
+              <Typography.Link onClick={() => setViewing(p.id)} data-testid={`product-view-${p.id}`}>
+                {name}
+              </Typography.Link>
+            )}
             <Typography.Text type="secondary">{p.code}</Typography.Text>
           </Space>
         </Space>
@@ -160,6 +169,7 @@ export default function ProductListPage() {
           setParams(next);
         }}
       />
+      <ProductViewDrawer productId={viewing} categoryName={categoryName} onClose={() => setViewing(null)} />
     </Card>
   );
 }

@@ -8,9 +8,8 @@ import { useCheck } from '@/shared/form/useCheck';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { useCan } from '@/shared/useCan';
 import { useCreateSafetyStockHistoryMutation, useGetLatestSafetyStockQuery } from './api';
-import { useUpdateAllSafetyStockMutation } from '@/features/products/api';
 import { SETTINGS_EDIT } from './routes';
-import { checkAmount } from './units';
+import { checkAmount, wholeNumberValue } from './units';
 import { showServerErrors } from '@/shared/form/serverErrors';
 
 interface Values {
@@ -25,7 +24,6 @@ export default function SafetyStockPage() {
   const id = Number(storeId);
   const { data: latest, error, isLoading } = useGetLatestSafetyStockQuery({ id });
   const [save, { isLoading: saving }] = useCreateSafetyStockHistoryMutation();
-  const [applyAll, { isLoading: applying }] = useUpdateAllSafetyStockMutation();
   const canEdit = useCan(SETTINGS_EDIT);
   const [form] = Form.useForm<Values>();
   const rule = useCheck();
@@ -34,10 +32,10 @@ export default function SafetyStockPage() {
 
   const submit = async (v: Values) => {
     try {
-      // Every SKU gets the amount, then the store's history records it.
-      const applied = await applyAll({ allSafetyStockInput: { amount: Number(v.amount.trim()) } }).unwrap();
-      await save({ safetyStockInput: { amount: v.amount.trim() } }).unwrap();
-      notifySuccess(t('settings:safetyStock.applied', { count: applied.updated }));
+      // One command: the store records it, and every SKU takes it from the store's event.
+      const amount = wholeNumberValue(v.amount);
+      await save({ safetyStockInput: { amount: String(amount) } }).unwrap();
+      notifySuccess(t('settings:safetyStock.applied', { amount: amount.toLocaleString(i18n.language) }));
       form.resetFields();
     } catch (e) {
       if (showServerErrors(e, form, t, { ns: 'settings' })) {
@@ -79,7 +77,7 @@ export default function SafetyStockPage() {
           <Form.Item name="amount" label={t('settings:safetyStock.amount')} rules={[rule(checkAmount)]}>
             <Input inputMode="numeric" data-testid="field-amount" />
           </Form.Item>
-          <Button type="primary" htmlType="submit" loading={saving || applying} data-testid="safety-stock-save">
+          <Button type="primary" htmlType="submit" loading={saving} data-testid="safety-stock-save">
             {t('settings:safetyStock.save')}
           </Button>
         </Form>

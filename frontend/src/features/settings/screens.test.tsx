@@ -81,24 +81,23 @@ describe('unit of measurement form', () => {
 });
 
 describe('safety stock', () => {
-  it('says when none is set and records a new one', async () => {
+  it('says when none is set and records a new one with one command, separators and all', async () => {
     const sent = serve(
       { status: 404, body: { error: { code: 'safety_stock_not_set', message_key: 'error.safety_stock_not_set', message: 'x' } } },
-      { status: 200, body: { updated: 3 } },
-      { status: 201, body: { id: 1, amount: 12, created_by: 1, created_at: '2025-01-02T03:04:05Z' } },
-      { status: 200, body: { id: 1, amount: 12, created_by: 1, created_at: '2025-01-02T03:04:05Z' } },
+      { status: 201, body: { id: 1, amount: 1200, created_by: 1, created_at: '2025-01-02T03:04:05Z' } },
+      { status: 200, body: { id: 1, amount: 1200, created_by: 1, created_at: '2025-01-02T03:04:05Z' } },
     );
     renderAt('/1/setting/safety-stock');
     expect(await screen.findByTestId('safety-stock-not-set')).toHaveTextContent('Not set yet');
-    fireEvent.change(screen.getByTestId('field-amount'), { target: { value: '12' } });
+    fireEvent.change(screen.getByTestId('field-amount'), { target: { value: '1,200' } });
     await userEvent.click(screen.getByTestId('safety-stock-save'));
-    expect(await screen.findByTestId('safety-stock-amount')).toHaveTextContent('12 units');
-    // Every SKU first, then the store's history.
-    expect(sent[1]).toMatchObject({ method: 'POST', body: 'amount=12' });
-    expect(sent[1].url).toMatch(/\/api\/products\/sku\/update-all-safety-stock$/);
-    expect(sent[2]).toMatchObject({ method: 'POST', body: 'amount=12' });
-    expect(sent[2].url).toMatch(/\/api\/stores\/store-safety-stock-histories$/);
-    expect(sent[3].url).toMatch(/\/api\/stores\/1\/store-safety-stock-histories\/lastest$/);
+    expect(await screen.findByTestId('safety-stock-amount')).toHaveTextContent('1,200 units');
+    // The store records it (and every SKU takes it from the store's event): one request,
+    // the number without its separator, never NaN.
+    expect(sent[1]).toMatchObject({ method: 'POST', body: 'amount=1200' });
+    expect(sent[1].url).toMatch(/\/api\/stores\/store-safety-stock-histories$/);
+    expect(sent[2].url).toMatch(/\/api\/stores\/1\/store-safety-stock-histories\/lastest$/);
+    expect(sent).toHaveLength(3);
   });
 
   it('is read-only without store.*', async () => {

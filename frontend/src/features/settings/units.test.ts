@@ -1,6 +1,6 @@
 import en from '@/locales/en/settings.json';
 import th from '@/locales/th/settings.json';
-import { BASE_UNITS, baseUnitKey, checkAmount, checkQuantity, isBaseUnit, UNIT_ERRORS } from './units';
+import { BASE_UNITS, baseUnitKey, checkAmount, checkQuantity, isBaseUnit, UNIT_ERRORS, wholeNumberValue } from './units';
 
 describe('unit of measurement rules', () => {
   it('takes whole quantities from 1, as the service does', () => {
@@ -15,6 +15,17 @@ describe('unit of measurement rules', () => {
     expect(checkAmount('')).toBe('validation.required');
     expect(checkAmount('-5')).toBe('validation.quantity');
     expect(checkAmount('2.5')).toBe('validation.quantity');
+  });
+
+  it('reads what the rules accept as the number it means, separators and all', () => {
+    expect(wholeNumberValue('1,000')).toBe(1000);
+    expect(wholeNumberValue(' 25 ')).toBe(25);
+    expect(wholeNumberValue('6.0')).toBe(6);
+    expect(wholeNumberValue('abc')).toBeNaN();
+    for (const ok of ['0', '7', '1,000', '12,345']) {
+      expect(checkAmount(ok)).toBeNull();
+      expect(Number.isInteger(wholeNumberValue(ok))).toBe(true);
+    }
   });
 
   it('offers the six unit types of SPEC §9, each translated in both languages', () => {

@@ -22,6 +22,13 @@ function wholeNumber(v: string, min: number, max: number): string | null {
   return n >= min && n <= max ? null : 'validation.quantity';
 }
 
+/** The number a whole-number field holds once its thousands separators are gone
+ * (`"1,000"` → 1000); NaN when it holds none. */
+export function wholeNumberValue(v: string): number {
+  const m = /^([\d,]+)(?:\.0*)?$/.exec(v.trim());
+  return m ? Number(m[1].replace(/,/g, '')) : NaN;
+}
+
 /** A unit's quantity: required, a whole number from 1. */
 export function checkQuantity(v: string): string | null {
   return wholeNumber(v, 1, QUANTITY_MAX);

@@ -24,6 +24,13 @@ export function isInternational(country: string | undefined): boolean {
   return Boolean(country && country.toUpperCase() !== 'TH');
 }
 
+/** The address part of a request: an address marked abroad goes with `international` and
+ * whatever country was chosen (the server refuses it without one), a Thai one as TH. */
+export function addressCountry(v: { country?: string; international?: boolean }): { country: string; international: boolean } {
+  const international = v.international ?? isInternational(v.country);
+  return { country: v.country || (international ? '' : 'TH'), international };
+}
+
 const FIELDS: { name: AddressField; form: keyof AddressValues; label: string }[] = [
   { name: 'subDistrict', form: 'subDistrict', label: 'address.subDistrict' },
   { name: 'district', form: 'district', label: 'address.district' },
@@ -34,7 +41,9 @@ const FIELDS: { name: AddressField; form: keyof AddressValues; label: string }[]
 export function AddressFields({ form }: { form: FormInstance }) {
   const { t, i18n } = useTranslation('common');
   const country = Form.useWatch('country', form) as string | undefined;
-  const international = isInternational(country);
+  // The switch says abroad even before a country is chosen; a saved address says it by its country.
+  const marked = Form.useWatch('international', form) as boolean | undefined;
+  const international = marked ?? isInternational(country);
   const [all, setAll] = useState<ThaiAddress[] | null>(null);
   const [query, setQuery] = useState<{ field: AddressField; text: string } | null>(null);
   const load = () => {
@@ -51,8 +60,13 @@ export function AddressFields({ form }: { form: FormInstance }) {
         <Switch
           checked={international}
           data-testid="address-international"
-          onChange={(on) => form.setFieldsValue({ country: on ? undefined : 'TH', subDistrict: '', district: '', stateProvince: '', postcode: '', city: '' })}
+          onChange={(on) =>
+            form.setFieldsValue({ international: on, country: on ? undefined : 'TH', subDistrict: '', district: '', stateProvince: '', postcode: '', city: '' })
+          }
         />
+      </Form.Item>
+      <Form.Item name="international" hidden valuePropName="checked">
+        <Switch />
       </Form.Item>
       <Form.Item name="country" hidden initialValue="TH">
         <Input />

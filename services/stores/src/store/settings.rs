@@ -129,7 +129,9 @@ impl Repo {
 
     /// Records a store-wide safety-stock setting.
     pub async fn record_safety_stock(&self, store_id: i64, actor: i64, amount: i64) -> Result<SafetyStockRow> {
-        Ok(sqlx::query_as::<_, SafetyStockRow>(
+        // The history and the event that makes the catalog apply it commit together.
+        let mut tx = self.db.begin().await?;
+        let row = sqlx::query_as::<_, SafetyStockRow>(
             "INSERT INTO store_safety_stock_histories (store_id, amount, created_by, created_at) \
              VALUES ($1, $2, $3, $4) RETURNING id, store_id, amount, created_by, created_at",
         )
@@ -137,8 +139,12 @@ impl Repo {
         .bind(amount)
         .bind(actor)
         .bind(now_ms())
-        .fetch_one(self.db.pool())
-        .await?)
+        .fetch_one(&mut *tx)
+        .await?;
+        let set = bo_proto::events::v1::SafetyStockSet { amount, history_id: row.id };
+        bo_kit::outbox::enqueue(&mut tx, store_id, actor, &set).await?;
+        tx.commit().await?;
+        Ok(row)
     }
 
     /// The newest safety-stock setting of a store.

@@ -301,6 +301,8 @@ export type CustomerInput = {
   email?: string;
   /** Facebook contact. */
   facebook?: string;
+  /** Marked as an address abroad: a country other than TH is then required. */
+  international?: boolean;
   /** LINE contact. */
   line?: string;
   /** Name (required). */
@@ -327,6 +329,8 @@ export type CustomerPatch = {
   email?: string | null;
   /** Facebook contact. */
   facebook?: string | null;
+  /** Marked as an address abroad: a country other than TH is then required. */
+  international?: boolean | null;
   /** LINE contact. */
   line?: string | null;
   /** Name. */
@@ -426,6 +430,8 @@ export type AddressInput = {
   district?: string;
   /** Recipient email. */
   email?: string;
+  /** Marked as an address abroad: a country other than TH is then required. */
+  international?: boolean;
   /** Make it the default address. */
   isDefault?: boolean;
   /** Recipient name (defaults to the customer's). */
@@ -450,6 +456,8 @@ export type AddressPatchInput = {
   district?: string | null;
   /** Recipient email. */
   email?: string | null;
+  /** Marked as an address abroad: a country other than TH is then required. */
+  international?: boolean | null;
   /** Recipient name. */
   name?: string | null;
   /** Postcode. */
