@@ -36,6 +36,8 @@ struct Target {
     /// autovacuum does to a table that just grew by half a million rows, done at once so it
     /// does not run during the measurements).
     settle: Option<String>,
+    /// The stores database: its consumer of the catalog's events must be done too.
+    stores_db: String,
 }
 
 #[derive(Default)]
@@ -205,6 +207,18 @@ async fn measure(label: &str, t: Target) {
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
+    // Every consumer of the seeding's events is done, not only the stock ledger: the stores
+    // service records each product event it handled (getting-started flags).
+    let stores = bo_kit::db::Db::connect(&t.stores_db).await.unwrap();
+    for _ in 0..600 {
+        let handled: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM processed_events").fetch_one(stores.pool()).await.unwrap_or(0);
+        if handled >= PRODUCTS as i64 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    stores.close().await;
     println!("settled: the seeding's events consumed {:.1} s after the last write", started.elapsed().as_secs_f64());
     if let Some(url) = &t.settle {
         let db = bo_kit::db::Db::connect(url).await.unwrap();
@@ -303,7 +317,15 @@ async fn embedded() {
         sign_in(&api, &reqwest::Client::new(), "bench@example.com", "bench-password", store_id).await;
     measure(
         "target=all (SQLite, log bus)",
-        Target { api, grpc: format!("http://127.0.0.1:{grpc_port}"), token, store_id, user_id, settle: None },
+        Target {
+            api,
+            grpc: format!("http://127.0.0.1:{grpc_port}"),
+            token,
+            store_id,
+            user_id,
+            settle: None,
+            stores_db: format!("sqlite://{}", dir.path().join("stores.db").display()),
+        },
     )
     .await;
     launched.stop().await;
@@ -399,7 +421,15 @@ async fn distributed() {
         sign_in(&api, &reqwest::Client::new(), "bench@example.com", "bench-password", store_id).await;
     measure(
         "distributed (gateway | stores,wms,products; PostgreSQL, NATS)",
-        Target { api, grpc: addr, token, store_id, user_id, settle: Some(products_db.clone()) },
+        Target {
+            api,
+            grpc: addr,
+            token,
+            store_id,
+            user_id,
+            settle: Some(products_db.clone()),
+            stores_db: stores_db.clone(),
+        },
     )
     .await;
     let _ = gateway.kill().await;
