@@ -128,7 +128,10 @@ pub fn parse(bytes: &[u8], sheet: Option<&str>) -> Result<ParsedImport, ImportEr
         return Err(ImportError::NotXlsx);
     }
     check_archive(bytes)?;
-    let cells = read_sheet(bytes, sheet)?;
+    // The spreadsheet reader can panic on a malformed file (fuzzing found an overflow in a
+    // cell reference): such a file is simply not a readable .xlsx.
+    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_sheet(bytes, sheet)));
+    let cells = read.map_err(|_| ImportError::NotXlsx)??;
     rows_of(&cells)
 }
 
@@ -518,6 +521,14 @@ mod tests {
         let bytes = w.finish().unwrap().into_inner();
         assert_eq!(parse(&bytes, None), Err(ImportError::NotXlsx));
         assert_eq!(ImportError::NotXlsx.code(), "import_not_xlsx");
+    }
+
+    #[test]
+    fn a_file_that_trips_the_reader_is_refused_not_a_crash() {
+        // Found by `make fuzz` (xlsx_import): a cell reference whose column overflows.
+        let bytes = include_bytes!("../tests/fixtures/fuzz-cell-reference-overflow.xlsx");
+        let e = parse(bytes, None).unwrap_err();
+        assert!(matches!(e, ImportError::NotXlsx | ImportError::WrongTemplate), "{e:?}");
     }
 
     #[test]
