@@ -165,8 +165,8 @@ impl IpNet {
     }
 }
 
-fn bearer(parts: &Parts) -> Option<&str> {
-    parts.headers.get(axum::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bo_kit::auth::bearer)
+fn bearer(headers: &axum::http::HeaderMap) -> Option<&str> {
+    headers.get(axum::http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()).and_then(bo_kit::auth::bearer)
 }
 
 async fn check_session(state: &AppState, sid: &str) -> Result<(), ApiError> {
@@ -212,7 +212,7 @@ impl FromRequestParts<AppState> for UserAuth {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let token = bearer(parts).ok_or_else(|| ApiError::unauthenticated("unauthenticated"))?;
+        let token = bearer(&parts.headers).ok_or_else(|| ApiError::unauthenticated("unauthenticated"))?;
         let claims = state.keys.verify(token, &[AUD_USER, AUD_STORE])?;
         let user_id = claims.sub.parse().map_err(|_| ApiError::unauthenticated("unauthenticated"))?;
         check_session(state, &claims.sid).await?;
@@ -236,8 +236,8 @@ pub struct StoreAuth {
     /// The verified token, forwarded to services (which check it again).
     pub token: std::sync::Arc<str>,
     /// The saved answer of a repeated `Idempotency-Key`, answered by [`StoreAuth::require`]
-    /// once the permission check passes.
-    replay: Option<crate::idempotency::Replay>,
+    /// once the permission check passes (set by the idempotency layer).
+    pub(crate) replay: Option<crate::idempotency::Replay>,
 }
 
 impl StoreAuth {
@@ -278,14 +278,10 @@ impl StoreAuth {
 }
 
 impl StoreAuth {
-    /// Checks the store token of `headers` and its session (the idempotency layer does this
-    /// before it reads a body; the extractor does it for every store route).
+    /// Checks the store token of `headers` and its session: once per request, by the
+    /// idempotency layer before it reads a body, else by the extractor.
     pub async fn authenticate(state: &AppState, headers: &axum::http::HeaderMap) -> Result<StoreAuth, ApiError> {
-        let token = headers
-            .get(axum::http::header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(bo_kit::auth::bearer)
-            .ok_or_else(|| ApiError::unauthenticated("unauthenticated"))?;
+        let token = bearer(headers).ok_or_else(|| ApiError::unauthenticated("unauthenticated"))?;
         let claims = state.keys.verify(token, &[AUD_USER, AUD_STORE])?;
         if claims.aud != AUD_STORE {
             // A user token on a store route: signed in, but no store chosen.
@@ -312,9 +308,11 @@ impl FromRequestParts<AppState> for StoreAuth {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let mut auth = StoreAuth::authenticate(state, &parts.headers).await?;
-        auth.replay = parts.extensions.get::<crate::idempotency::Replay>().cloned();
-        Ok(auth)
+        // The idempotency layer has checked the token and session already when a key came.
+        if let Some(auth) = parts.extensions.get::<StoreAuth>() {
+            return Ok(auth.clone());
+        }
+        StoreAuth::authenticate(state, &parts.headers).await
     }
 }
 

@@ -17,8 +17,6 @@
 //! fingerprint the parts' contents (never the random boundary) and call [`begin`] and
 //! [`finish`] themselves, with the key this layer leaves them ([`Deferred`]).
 
-use std::sync::Arc;
-
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
@@ -45,12 +43,12 @@ pub struct Replay {
     /// The first answer's status.
     pub status: u16,
     /// The first answer's body.
-    pub body: Arc<Vec<u8>>,
+    pub body: Bytes,
 }
 
 impl IntoResponse for Replay {
     fn into_response(self) -> Response {
-        let mut res = Response::new(Body::from(self.body.as_ref().clone()));
+        let mut res = Response::new(Body::from(self.body));
         *res.status_mut() = StatusCode::from_u16(self.status).unwrap_or(StatusCode::OK);
         res.headers_mut().insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
         res.headers_mut().insert(REPLAYED, HeaderValue::from_static("true"));
@@ -59,19 +57,35 @@ impl IntoResponse for Replay {
 }
 
 /// A request that holds its key and acts: handlers that hand a reference to a service
-/// build it from the fingerprint, so a different body under the same key can never be
+/// use [`Proceeding::reference`], so a different body under the same key can never be
 /// taken for the first one.
 #[derive(Debug, Clone)]
 pub struct Proceeding {
-    /// The key as the client sent it.
-    pub key: String,
+    /// The key as stored (scoped to the user).
+    key: String,
     /// The request's fingerprint (method, path, body).
-    pub fingerprint: String,
+    fingerprint: String,
 }
 
-/// The key of a multipart write, left for its handler.
+impl Proceeding {
+    /// A command reference for a service (`adjust:<hex>`): the user, the key and the
+    /// request's fingerprint, hashed.
+    pub fn reference(&self, prefix: &str) -> String {
+        let mut h = Sha256::new();
+        h.update(self.key.as_bytes());
+        h.update([0]);
+        h.update(self.fingerprint.as_bytes());
+        format!("{prefix}:{}", hex::encode(h.finalize()))
+    }
+}
+
+/// The key of a multipart write, left for its handler with the request's method and path.
 #[derive(Debug, Clone)]
-pub struct Deferred(pub String);
+pub struct Deferred {
+    key: String,
+    method: Method,
+    path: String,
+}
 
 /// What [`begin`] decided.
 pub enum Begun {
@@ -94,7 +108,7 @@ pub async fn begin(state: &AppState, auth: &StoreAuth, key: &str, fingerprint: &
     match pb::IdempotencyOutcome::try_from(begun.outcome).unwrap_or(pb::IdempotencyOutcome::Unspecified) {
         pb::IdempotencyOutcome::Proceed => Ok(Begun::Proceed),
         pb::IdempotencyOutcome::Replay => {
-            Ok(Begun::Replay(Replay { status: begun.status as u16, body: Arc::new(begun.body) }))
+            Ok(Begun::Replay(Replay { status: begun.status as u16, body: begun.body.into() }))
         }
         pb::IdempotencyOutcome::Mismatch => {
             Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "idempotency_key_reused"))
@@ -166,12 +180,15 @@ pub async fn layer(State(state): State<AppState>, mut req: Request, next: Next) 
         Err(e) => return e.into_response(),
     };
     // Without a valid store token and open session, the key is not used: the handler
-    // answers 401 or 403 as it would without one.
-    let Ok(auth) = StoreAuth::authenticate(&state, req.headers()).await else {
+    // answers 401 or 403 as it would without one. With them, the handler reuses this check.
+    let Ok(mut auth) = StoreAuth::authenticate(&state, req.headers()).await else {
         return next.run(req).await;
     };
     if is_multipart(req.headers()) {
-        req.extensions_mut().insert(Deferred(key));
+        let path = req.uri().path_and_query().map(|p| p.as_str()).unwrap_or("").to_string();
+        let method = req.method().clone();
+        req.extensions_mut().insert(Deferred { key, method, path });
+        req.extensions_mut().insert(auth);
         return next.run(req).await;
     }
     let (mut parts, body) = req.into_parts();
@@ -183,7 +200,8 @@ pub async fn layer(State(state): State<AppState>, mut req: Request, next: Next) 
     match begin(&state, &auth, &key, &print).await {
         Err(e) => e.into_response(),
         Ok(Begun::Replay(replay)) => {
-            parts.extensions.insert(replay);
+            auth.replay = Some(replay);
+            parts.extensions.insert(auth);
             let res = next.run(Request::from_parts(parts, Body::from(bytes))).await;
             if !res.headers().contains_key(REPLAYED) && res.status().is_success() {
                 tracing::error!("a handler acted on a repeated Idempotency-Key without checking permissions first");
@@ -191,7 +209,8 @@ pub async fn layer(State(state): State<AppState>, mut req: Request, next: Next) 
             res
         }
         Ok(Begun::Proceed) => {
-            parts.extensions.insert(Proceeding { key: key.clone(), fingerprint: print });
+            parts.extensions.insert(Proceeding { key: scoped(&auth, &key), fingerprint: print });
+            parts.extensions.insert(auth.clone());
             let res = next.run(Request::from_parts(parts, Body::from(bytes))).await;
             let (parts, body) = res.into_parts();
             let bytes = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
@@ -202,15 +221,17 @@ pub async fn layer(State(state): State<AppState>, mut req: Request, next: Next) 
 }
 
 /// Runs `act` under the key a multipart write carries (when it carries one): a repeat with
-/// the same parts answers the saved answer and `act` does not run. Call it after the
-/// permission check and after the files are staged, with their [`fingerprint`].
-pub async fn deferred<R, F>(state: &AppState, auth: &StoreAuth, key: Option<Deferred>, print: &str, act: F) -> Response
+/// the same form (`form`, a digest of its parts, never of the random boundary) answers the
+/// saved answer and `act` does not run. Call it after the permission check and after the
+/// files are staged.
+pub async fn deferred<R, F>(state: &AppState, auth: &StoreAuth, key: Option<Deferred>, form: &[u8], act: F) -> Response
 where
     R: IntoResponse,
     F: std::future::Future<Output = Result<R, ApiError>>,
 {
-    let Some(Deferred(key)) = key else { return act.await.into_response() };
-    match begin(state, auth, &key, print).await {
+    let Some(Deferred { key, method, path }) = key else { return act.await.into_response() };
+    let print = fingerprint(&method, &path, &[form]);
+    match begin(state, auth, &key, &print).await {
         Err(e) => e.into_response(),
         Ok(Begun::Replay(replay)) => replay.into_response(),
         Ok(Begun::Proceed) => {

@@ -1,13 +1,14 @@
 //! Uploads: a multipart file field is streamed into file storage under a staging key of the
-//! caller's store, bounded as it streams, and the service is given the key. Staged files are
-//! removed when the request is done, whatever happened (the service removes the ones it
-//! consumed; removing twice is harmless), and the storage purges any a crash left behind.
+//! caller's store, bounded as it streams, and the service is given the key. The service
+//! removes what it was handed, whatever it answers; staged files never handed over (a
+//! refused form, a replayed key) are removed when the request ends, and the storage purges
+//! any a crash left behind.
 //! Each part is fingerprinted as it streams (its field name and a digest of its bytes, and
 //! the text fields as they are), so a retry of the same files matches whatever boundary the
 //! client picked.
 
 use axum::extract::multipart::Field;
-use axum::http::{Method, StatusCode};
+use axum::http::StatusCode;
 use bo_kit::files::{FileError, Files, Key};
 use futures::TryStreamExt as _;
 
@@ -35,10 +36,11 @@ impl Staged {
         self.pieces.push(piece);
     }
 
-    /// The request's fingerprint: `method`, `path`, and every part in order.
-    pub fn fingerprint(&self, method: &Method, path: &str) -> String {
+    /// What the form held, for the request's fingerprint: every part's name and contents
+    /// (files by their digest), in order, framed and hashed.
+    pub fn digest(&self) -> Vec<u8> {
         let pieces: Vec<&[u8]> = self.pieces.iter().map(Vec::as_slice).collect();
-        crate::idempotency::fingerprint(method, path, &pieces)
+        crate::idempotency::fingerprint(&axum::http::Method::POST, "", &pieces).into_bytes()
     }
 
     /// Streams `field` into a new staging key of `store_id`, refusing it past `max` bytes
@@ -65,10 +67,7 @@ impl Staged {
             Err(FileError::TooLarge(_)) => Err(ApiError::invalid_field(name, too_large)),
             // The whole request is over the route's limit, or the client went away.
             Err(FileError::Body(_)) => Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large")),
-            Err(FileError::Storage(e)) => {
-                tracing::error!(error = %format!("{e:#}"), "could not stage an upload");
-                Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal"))
-            }
+            Err(FileError::Storage(e)) => Err(e.context("staging an upload").into()),
         }
     }
 
@@ -82,9 +81,9 @@ impl Staged {
         self.keys.is_empty()
     }
 
-    /// The staging keys, for the service call.
-    pub fn keys(&self) -> Vec<String> {
-        self.keys.iter().map(|k| k.to_string()).collect()
+    /// The staging keys, handed to the service, which removes them whatever it answers.
+    pub fn hand_over(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.keys).into_iter().map(|k| k.to_string()).collect()
     }
 }
 

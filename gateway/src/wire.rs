@@ -59,17 +59,19 @@ pub fn decode_body<T: DeserializeOwned>(content_type: &str, bytes: &[u8]) -> Res
     let ct = content_type.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
     if ct == "application/json" || ct.ends_with("+json") || (ct.is_empty() && bytes.is_empty()) {
         let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { bytes };
-        let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| {
+        let unreadable = |e: serde_json::Error| {
             tracing::debug!(error = %e, "unreadable JSON body");
             ApiError::bad_request("invalid_body")
-        })?;
+        };
+        // A body shorter than the limit cannot hold a text longer than it: read it directly.
+        if bytes.len() <= MAX_TEXT_CHARS {
+            return serde_json::from_slice(bytes).map_err(unreadable);
+        }
+        let value: serde_json::Value = serde_json::from_slice(bytes).map_err(unreadable)?;
         if let Some(field) = too_long_text(&value, "") {
             return Err(ApiError::invalid_field(&field, "validation.too_long"));
         }
-        serde_json::from_value(value).map_err(|e| {
-            tracing::debug!(error = %e, "unreadable JSON body");
-            ApiError::bad_request("invalid_body")
-        })
+        serde_json::from_value(value).map_err(unreadable)
     } else if ct == "application/x-www-form-urlencoded" {
         // A character is at most four bytes.
         if let Some(field) = too_long_pair(bytes, MAX_TEXT_CHARS * 4) {

@@ -800,9 +800,12 @@ async fn import_products(
             _ => {}
         }
     }
-    let upload = staged.keys().pop().ok_or_else(|| ApiError::invalid_field("file", "validation.required"))?;
-    let print = staged.fingerprint(&axum::http::Method::POST, "/products/excel/import");
+    if staged.is_empty() {
+        return Err(ApiError::invalid_field("file", "validation.required"));
+    }
+    let form = staged.digest();
     let act = async {
+        let upload = staged.hand_over().pop().unwrap_or_default();
         let r = state
             .products()
             .import_products(auth.ctx().request(pb::ImportProductsRequest { upload, sheet, category_id, dry_run }))
@@ -810,7 +813,7 @@ async fn import_products(
             .into_inner();
         Ok(Json(import_body(r)))
     };
-    Ok(idempotency::deferred(&state, &auth, key.map(|k| k.0), &print, act).await)
+    Ok(idempotency::deferred(&state, &auth, key.map(|k| k.0), &form, act).await)
 }
 
 fn import_body(r: pb::ImportProductsResponse) -> ImportBody {
@@ -1141,9 +1144,9 @@ async fn add_photos(
             _ => {}
         }
     }
-    let print = staged.fingerprint(&axum::http::Method::POST, &format!("/products/{id}/photos"));
-    let uploads = staged.keys();
+    let form = staged.digest();
     let act = async {
+        let uploads = staged.hand_over();
         let r = state
             .products()
             .add_photos(auth.ctx().request(pb::AddPhotosRequest { product_id: id, kind, uploads }))
@@ -1154,7 +1157,7 @@ async fn add_photos(
             size_chart: r.size_chart.map(PhotoBody::from),
         }))
     };
-    Ok(idempotency::deferred(&state, &auth, key.map(|k| k.0), &print, act).await)
+    Ok(idempotency::deferred(&state, &auth, key.map(|k| k.0), &form, act).await)
 }
 
 /// A new photo order.
@@ -1256,15 +1259,8 @@ async fn photo_file(
         .await?
         .into_inner();
     let key = bo_kit::files::Key::new(r.key).map_err(|_| ApiError::new(StatusCode::NOT_FOUND, "photo_not_found"))?;
-    let file = state
-        .files
-        .download(&key)
-        .await
-        .map_err(|e| {
-            tracing::error!(error = %format!("{e:#}"), "could not read a photo");
-            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal")
-        })?
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "photo_not_found"))?;
+    let file =
+        state.files.download(&key).await?.ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "photo_not_found"))?;
     let mut res = axum::response::Response::new(axum::body::Body::from_stream(file.stream));
     res.headers_mut().insert(axum::http::header::CONTENT_LENGTH, axum::http::HeaderValue::from(file.size));
     let headers = res.headers_mut();

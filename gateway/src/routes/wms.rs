@@ -199,11 +199,7 @@ async fn create_goods_adjust(
     auth.require(ADJUST_CREATE)?;
     // wms knows the store's SKUs itself and answers sku_not_found for any other.
     let reference = match proceeding {
-        Some(axum::Extension(p)) => {
-            use sha2::Digest as _;
-            let print = sha2::Sha256::digest(format!("u{}:{}\0{}", auth.user_id, p.key, p.fingerprint));
-            format!("adjust:{}", hex::encode(print))
-        }
+        Some(axum::Extension(p)) => p.reference("adjust"),
         None => format!("adjust:{}", uuid::Uuid::now_v7()),
     };
     let r = state

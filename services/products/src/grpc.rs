@@ -125,9 +125,9 @@ fn upload_keys(store_id: i64, keys: &[String], field: &str) -> Result<Vec<Key>, 
 
 /// The bytes of an upload, at most `max`; a missing upload or a larger one is refused on
 /// `field`.
-async fn read_upload(files: &Files, key: &Key, max: u64, field: &str, too_large: &str) -> Result<Vec<u8>, Status> {
+async fn read_upload(files: &Files, key: &Key, max: u64, field: &str, too_large: &str) -> Result<bytes::Bytes, Status> {
     match files.read(key, max).await {
-        Ok(Some(b)) => Ok(b.to_vec()),
+        Ok(Some(b)) => Ok(b),
         Ok(None) => Err(Error::invalid_field(field, "upload_not_found").into()),
         Err(FileError::TooLarge(_)) => Err(Error::invalid_field(field, too_large).into()),
         Err(e) => Err(Error::internal(anyhow::Error::from(e)).into()),

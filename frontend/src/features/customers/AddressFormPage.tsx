@@ -3,7 +3,7 @@ import { Button, Card, Checkbox, Col, Form, Input, Row, Space, Spin } from 'antd
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 
-import { AddressFields, addressCountry, isInternational } from '@/shared/address/AddressFields';
+import { AddressFields, addressCountry, useInternational } from '@/shared/address/AddressFields';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { checkEmail, checkInternationalPhone, checkThaiPhone } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
@@ -43,7 +43,7 @@ export default function AddressFormPage() {
   const [update, { isLoading: updating }] = useUpdateAddressMutation();
   const [form] = Form.useForm<Values>();
   const navigate = useNavigate();
-  const country = Form.useWatch('country', form);
+  const abroad = useInternational(form);
 
   useEffect(() => {
     if (current) form.setFieldsValue({ ...current, country: current.country || 'TH' });
@@ -89,7 +89,7 @@ export default function AddressFormPage() {
             </Form.Item>
           </Col>
           <Col xs={24} md={8}>
-            <Form.Item name="tel" label={t('customers:fields.tel')} rules={[rule(isInternational(country) ? checkInternationalPhone : checkThaiPhone, true)]}>
+            <Form.Item name="tel" label={t('customers:fields.tel')} rules={[rule(abroad ? checkInternationalPhone : checkThaiPhone, true)]}>
               <Input inputMode="tel" data-testid="field-recipient-tel" />
             </Form.Item>
           </Col>

@@ -24,6 +24,14 @@ export function isInternational(country: string | undefined): boolean {
   return Boolean(country && country.toUpperCase() !== 'TH');
 }
 
+/** Whether the form's address is abroad: the switch says so even before a country is
+ * chosen; a saved address says it by its country. */
+export function useInternational(form: FormInstance): boolean {
+  const country = Form.useWatch('country', form) as string | undefined;
+  const marked = Form.useWatch('international', form) as boolean | undefined;
+  return marked ?? isInternational(country);
+}
+
 /** The address part of a request: an address marked abroad goes with `international` and
  * whatever country was chosen (the server refuses it without one), a Thai one as TH. */
 export function addressCountry(v: { country?: string; international?: boolean }): { country: string; international: boolean } {
@@ -40,10 +48,7 @@ const FIELDS: { name: AddressField; form: keyof AddressValues; label: string }[]
 
 export function AddressFields({ form }: { form: FormInstance }) {
   const { t, i18n } = useTranslation('common');
-  const country = Form.useWatch('country', form) as string | undefined;
-  // The switch says abroad even before a country is chosen; a saved address says it by its country.
-  const marked = Form.useWatch('international', form) as boolean | undefined;
-  const international = marked ?? isInternational(country);
+  const international = useInternational(form);
   const [all, setAll] = useState<ThaiAddress[] | null>(null);
   const [query, setQuery] = useState<{ field: AddressField; text: string } | null>(null);
   const load = () => {
