@@ -14,8 +14,9 @@
 //! 4. 401, 403 and 5xx answers are never kept, so they are never replayed.
 //!
 //! Multipart uploads are not buffered here: their handlers stream the files into storage,
-//! fingerprint the parts' contents (never the random boundary) and call [`begin`] and
-//! [`finish`] themselves, with the key this layer leaves them ([`Deferred`]).
+//! fingerprint the parts' contents (never the random boundary) and call [`deferred`] with
+//! the key this layer leaves them ([`Deferred`]). Either way the layer's check of the token
+//! and session is handed to the handler's `StoreAuth`, so it runs once per request.
 
 use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
