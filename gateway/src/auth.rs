@@ -17,7 +17,7 @@ use crate::error::ApiError;
 use crate::perms::Access;
 use crate::state::AppState;
 
-pub use bo_kit::auth::{load_or_create_key, Claims, Keys, AUD_SERVICE, AUD_STORE, AUD_USER};
+pub use bo_kit::auth::{load_or_create_key, Claims, Keys, StoreGrant, AUD_SERVICE, AUD_STORE, AUD_USER};
 
 /// Remembers which sessions are open for a short while, so most requests make no call.
 pub struct SessionCache {
@@ -175,7 +175,10 @@ async fn check_session(state: &AppState, sid: &str) -> Result<(), ApiError> {
         None => {
             let r = state
                 .stores()
-                .check_session(state.system().request(CheckSessionRequest { session_id: sid.to_string() }))
+                .check_session(state.system().request(CheckSessionRequest {
+                    session_id: sid.to_string(),
+                    ..Default::default()
+                }))
                 .await
                 .map_err(ApiError::from)?
                 .into_inner();
@@ -188,6 +191,32 @@ async fn check_session(state: &AppState, sid: &str) -> Result<(), ApiError> {
     } else {
         Err(ApiError::unauthenticated("session_ended"))
     }
+}
+
+/// A store token holds while its session is open and its membership is active and unchanged
+/// since the token was issued. Asked on every request, never cached: a member removed,
+/// deactivated or given another role (or whose role's permissions changed) loses the old
+/// rights on the next request, on every replica. One indexed query in the stores service.
+async fn check_membership(state: &AppState, sid: &str, store_id: i64, version: i64) -> Result<(), ApiError> {
+    let r = state
+        .stores()
+        .check_session(state.system().request(CheckSessionRequest {
+            session_id: sid.to_string(),
+            store_id,
+            membership_version: version,
+        }))
+        .await
+        .map_err(ApiError::from)?
+        .into_inner();
+    if !r.active {
+        state.sessions.forget(sid);
+        return Err(ApiError::unauthenticated("session_ended"));
+    }
+    if !r.membership_current {
+        // The app exchanges its user token for a new store token and tries again.
+        return Err(ApiError::unauthenticated("membership_changed"));
+    }
+    Ok(())
 }
 
 /// A signed-in user (user or store token).
@@ -291,7 +320,7 @@ impl StoreAuth {
             return Err(ApiError::unauthenticated("unauthenticated"));
         };
         let user_id = claims.sub.parse().map_err(|_| ApiError::unauthenticated("unauthenticated"))?;
-        check_session(state, &claims.sid).await?;
+        check_membership(state, &claims.sid, store_id, claims.mv.unwrap_or(0)).await?;
         Ok(StoreAuth {
             store_id,
             user_id,

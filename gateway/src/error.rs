@@ -57,6 +57,7 @@ pub struct ApiError {
 pub fn message_for(code: &str) -> &'static str {
     match code {
         "unauthenticated" | "token_expired" | "session_ended" => "Your session expired, please log in again",
+        "membership_changed" => "Your rights in this store have changed; the page will load them again",
         "invalid_credentials" => "The email or password is incorrect",
         "forbidden" | "not_a_member" | "membership_inactive" => "You have no right, contact the shop owner",
         "store_mismatch" => "You have no right, contact the shop owner",

@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 
 import { baseApi } from './api/baseApi';
 import { setAfterLogout } from './globalErrors';
-import { loggedIn } from './session';
+import { currentStoreSet, loggedIn, storeEntered } from './session';
 import { makeStore } from './store';
 import { closeAllDialogs } from '@/shared/dialogs/dialogs';
 import { DialogHost } from '@/shared/dialogs/DialogHost';
@@ -95,5 +95,52 @@ describe('errors every screen shares (SPEC §8)', () => {
     expect(result).toEqual({ menuHidingList: ['a'] });
     const req = fetchMock.mock.calls[0][0];
     expect(req.headers.get('authorization')).toBe('Bearer tok');
+  });
+
+  describe('a membership changed since the store token was issued', () => {
+    const json = (status: number, body: unknown) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const inStore = () => {
+      const store = setup();
+      store.dispatch(
+        storeEntered({ storeId: 7, login: { token: 'old', permission: 'cashier', permissions: ['a.b.read'], roleName: 'r', expiresAt: '' } }),
+      );
+      store.dispatch(currentStoreSet(7));
+      return store;
+    };
+    const changed = { error: { code: 'membership_changed', message_key: 'x', message: 'x' } };
+
+    it('renews the store token once for calls refused together and repeats them', async () => {
+      const store = inStore();
+      let exchanges = 0;
+      const fetchMock = jest.fn(async (req: Request) => {
+        if (req.url.endsWith('/stores/auth/token')) {
+          exchanges += 1;
+          expect(req.headers.get('authorization')).toBe('Bearer tok');
+          return json(200, { token: 'new', expires_at: 'later', store_id: 7, permission: 'cashier', role: { id: 3, name: 'r2', permissions: ['a.c.read'] } });
+        }
+        return req.headers.get('authorization') === 'Bearer new' ? json(200, { ok: true }) : json(401, changed);
+      });
+      global.fetch = fetchMock as unknown as typeof fetch;
+      let results: unknown[] = [];
+      await act(async () => {
+        results = await Promise.all([store.dispatch(api.endpoints.probe.initiate(++n)), store.dispatch(api.endpoints.probe.initiate(++n))]);
+      });
+      expect(results.map((r) => (r as { data: unknown }).data)).toEqual([{ ok: true }, { ok: true }]);
+      expect(exchanges).toBe(1);
+      expect(store.getState().session.stores['7']).toMatchObject({ token: 'new', permissions: ['a.c.read'], roleName: 'r2' });
+      expect(screen.queryByTestId('dialog-ok')).not.toBeInTheDocument();
+    });
+
+    it('forgets the store and says so when the user no longer belongs to it', async () => {
+      const store = inStore();
+      global.fetch = jest.fn(async (req: Request) =>
+        req.url.endsWith('/stores/auth/token') ? json(403, { error: { code: 'forbidden', message_key: 'x', message: 'x' } }) : json(401, changed),
+      ) as unknown as typeof fetch;
+      await call(store);
+      expect(await screen.findByText('Your access to this store has ended; choose another store or contact the shop owner')).toBeInTheDocument();
+      expect(store.getState().session.stores['7']).toBeUndefined();
+      expect(store.getState().session.userToken).toBe('tok');
+    });
   });
 });

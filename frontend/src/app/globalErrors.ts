@@ -36,6 +36,9 @@ globalErrors.startListening({
         api.dispatch(loggedOut());
         onLoggedOut();
       }
+    } else if (kind === 'membershipEnded') {
+      // The store's login is already dropped: the guard shows the store picker.
+      void showDialogOnce({ kind: 'permission', title: 'errors.permissionTitle', message: 'errors.membershipEnded', cancel: false });
     } else if (kind === 'noRight') {
       void showDialogOnce({ kind: 'permission', title: 'errors.permissionTitle', message: 'errors.noRight', cancel: false });
     } else if (kind === 'tooLarge') {

@@ -58,6 +58,11 @@ const session = createSlice({
     storeEntered(state, action: PayloadAction<{ storeId: number; login: StoreLogin }>) {
       state.stores[String(action.payload.storeId)] = action.payload.login;
     },
+    /** The user no longer belongs to the store: its login is dropped (the guard sends them
+     * to the store picker). */
+    storeLeft(state, action: PayloadAction<number>) {
+      delete state.stores[String(action.payload)];
+    },
     currentStoreSet(state, action: PayloadAction<number | null>) {
       state.currentStoreId = action.payload;
     },
@@ -67,5 +72,5 @@ const session = createSlice({
   },
 });
 
-export const { loggedIn, storeEntered, currentStoreSet, loggedOut } = session.actions;
+export const { loggedIn, storeEntered, storeLeft, currentStoreSet, loggedOut } = session.actions;
 export default session.reducer;

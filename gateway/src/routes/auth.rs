@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
-use crate::auth::UserAuth;
+use crate::auth::{StoreGrant, UserAuth};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::routes::users::UserBody;
 use crate::state::AppState;
@@ -158,14 +158,13 @@ async fn store_token(
         .membership
         .unwrap_or_default();
     let role = m.role.unwrap_or_default();
-    let (token, exp) = state.keys.store_token(
-        auth.user_id,
-        &auth.session_id,
-        input.id,
-        &m.permission,
-        role.id,
-        role.permissions.clone(),
-    )?;
+    let grant = StoreGrant {
+        permission: m.permission.clone(),
+        role: role.id,
+        perms: role.permissions.clone(),
+        version: m.version,
+    };
+    let (token, exp) = state.keys.store_token(auth.user_id, &auth.session_id, input.id, grant)?;
     Ok(Json(StoreTokenOutput {
         token,
         expires_at: bo_kit::time::ms_to_rfc3339(exp * 1000),

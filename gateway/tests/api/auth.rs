@@ -1,7 +1,7 @@
 use reqwest::{Method, StatusCode};
 use serde_json::json;
 
-use crate::helpers::{TestApp, OWNER_EMAIL, OWNER_PASSWORD};
+use crate::helpers::{grant, TestApp, OWNER_EMAIL, OWNER_PASSWORD};
 use crate::on_every_stack;
 
 async fn signing_in_and_choosing_a_store(app: &TestApp) {
@@ -84,7 +84,7 @@ async fn tokens_are_checked(app: &TestApp) {
     // A token signed with another key.
     let forged = bo_gateway::auth::Keys::new(&[1u8; 32], 60)
         .unwrap()
-        .store_token(1, "x", app.demo_store, "owner", 1, vec!["*".into()])
+        .store_token(1, "x", app.demo_store, grant("owner", 1, &["*"], 1))
         .unwrap()
         .0;
     let (s, _) = app.get(&path, &forged).await;
@@ -106,7 +106,69 @@ async fn signing_out_ends_the_session(app: &TestApp) {
     assert_eq!(app.get(&path, &other).await.0, StatusCode::OK);
 }
 
+/// A membership changed (the stores service moves its version on every change) refuses the
+/// store tokens issued before, on the very next request; a new token carries the new rights.
+async fn a_changed_membership_refuses_old_store_tokens(app: &TestApp) {
+    let store = app.demo_store;
+    let email = "till@example.com";
+    let old = app.member_with(store, email, &["store.customer.read"]).await;
+    let (user, _) = app.login(email, "member-password").await;
+    let path = format!("/stores/{store}/customers");
+    assert_eq!(app.get(&path, &old).await.0, StatusCode::OK);
+
+    let db = bo_kit::db::Db::connect(&app.db_url).await.unwrap();
+    let change = |sql: &'static str| {
+        let db = db.clone();
+        async move {
+            sqlx::query(sql)
+                .bind(email)
+                .execute(db.pool())
+                .await
+                .unwrap();
+        }
+    };
+    // Another role: the old token, and a cached session, count for nothing now.
+    change(
+        "UPDATE memberships SET version = version + 1, \
+         role_id = (SELECT id FROM roles WHERE store_id = memberships.store_id AND name = 'admin') \
+         WHERE user_id = (SELECT id FROM users WHERE email = $1)",
+    )
+    .await;
+    let (s, v) = app.get(&path, &old).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::UNAUTHORIZED, Some("membership_changed")));
+    assert_eq!(v["error"]["message"], "Your rights in this store have changed; the page will load them again");
+    let (s, v) = app.post("/stores/auth/token", &user, json!({"id": store})).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["role"]["name"], "admin");
+    let renewed = v["token"].as_str().unwrap().to_string();
+    assert_eq!(app.get(&path, &renewed).await.0, StatusCode::OK);
+
+    // Deactivated: the token stops working and no new one is given.
+    change(
+        "UPDATE memberships SET version = version + 1, status = 'inactive' \
+         WHERE user_id = (SELECT id FROM users WHERE email = $1)",
+    )
+    .await;
+    let (s, v) = app.get(&path, &renewed).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::UNAUTHORIZED, Some("membership_changed")));
+    let (s, _) = app.post("/stores/auth/token", &user, json!({"id": store})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    // Writes with an Idempotency-Key are refused the same way, before the body is read.
+    let r = app
+        .client
+        .post(format!("{}/stores/{store}/customers", app.base))
+        .bearer_auth(&renewed)
+        .header("idempotency-key", "after-removal")
+        .json(&crate::helpers::thai_customer("ไม่ ควร", "0811111199"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    db.close().await;
+}
+
 on_every_stack!(
+    a_changed_membership_refuses_old_store_tokens,
     signing_in_and_choosing_a_store,
     the_owner_edits_the_store,
     tokens_are_checked,

@@ -9,7 +9,7 @@ use reqwest::multipart::{Form, Part};
 use reqwest::StatusCode;
 use serde_json::{json, Value};
 
-use crate::helpers::{thai_customer, TestApp};
+use crate::helpers::{grant, thai_customer, TestApp};
 use crate::on_every_stack;
 
 /// A body that sends `bytes` and then never ends.
@@ -100,7 +100,12 @@ async fn idempotency_keys_belong_to_a_user_and_never_replay_refusals(app: &TestA
     let keys = app.keys();
     let claims = keys.verify(&a, &[bo_kit::auth::AUD_STORE]).unwrap();
     let (stripped, _) = keys
-        .store_token(claims.sub.parse().unwrap(), &claims.sid, store, "cashier", 0, vec!["store.customer.read".into()])
+        .store_token(
+            claims.sub.parse().unwrap(),
+            &claims.sid,
+            store,
+            grant("cashier", 0, &["store.customer.read"], claims.mv.unwrap()),
+        )
         .unwrap();
     let r = post(stripped, "kept-key", thai_customer("ลูกค้า ซี", "0811111104")).await.unwrap();
     assert_eq!(r.status(), StatusCode::FORBIDDEN);

@@ -256,6 +256,16 @@ macro_rules! on_every_stack {
     };
 }
 
+/// What a hand-made store token grants.
+pub fn grant(permission: &str, role: i64, perms: &[&str], version: i64) -> bo_kit::auth::StoreGrant {
+    bo_kit::auth::StoreGrant {
+        permission: permission.into(),
+        role,
+        perms: perms.iter().map(|p| p.to_string()).collect(),
+        version,
+    }
+}
+
 /// A Thai customer body.
 pub fn thai_customer(name: &str, tel: &str) -> Value {
     json!({

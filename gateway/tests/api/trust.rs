@@ -88,6 +88,7 @@ async fn an_expired_service_token_is_refused() {
         perm: Some("service".into()),
         role: None,
         perms: vec![],
+        mv: None,
     };
     let old = jsonwebtoken::encode(
         &jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256),

@@ -52,6 +52,24 @@ pub struct Claims {
     /// The role's permission keys (store tokens).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub perms: Vec<String>,
+    /// The membership version the store token was issued at: a membership or role changed
+    /// since refuses the token on its next request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mv: Option<i64>,
+}
+
+/// What a store token grants: the membership's permission level, role, the role's keys and
+/// the membership version they were read at.
+#[derive(Debug, Clone, Default)]
+pub struct StoreGrant {
+    /// owner, admin or cashier.
+    pub permission: String,
+    /// The role id.
+    pub role: i64,
+    /// The role's permission keys.
+    pub perms: Vec<String>,
+    /// The membership version.
+    pub version: i64,
 }
 
 /// Signing and checking keys.
@@ -90,19 +108,12 @@ impl Keys {
             perm: None,
             role: None,
             perms: Vec::new(),
+            mv: None,
         })
     }
 
-    /// Signs a store token.
-    pub fn store_token(
-        &self,
-        user_id: i64,
-        sid: &str,
-        store: i64,
-        perm: &str,
-        role: i64,
-        perms: Vec<String>,
-    ) -> anyhow::Result<(String, i64)> {
+    /// Signs a store token for a membership at `version`.
+    pub fn store_token(&self, user_id: i64, sid: &str, store: i64, grant: StoreGrant) -> anyhow::Result<(String, i64)> {
         self.sign(Claims {
             sub: user_id.to_string(),
             aud: AUD_STORE.into(),
@@ -111,9 +122,10 @@ impl Keys {
             exp: 0,
             sid: sid.into(),
             store: Some(store),
-            perm: Some(perm.into()),
-            role: Some(role),
-            perms,
+            perm: Some(grant.permission),
+            role: Some(grant.role),
+            perms: grant.perms,
+            mv: Some(grant.version),
         })
     }
 
@@ -132,6 +144,7 @@ impl Keys {
             perm: Some("service".into()),
             role: None,
             perms: Vec::new(),
+            mv: None,
         };
         Ok(jsonwebtoken::encode(&Header::new(Algorithm::HS256), &c, &self.enc)?)
     }
@@ -244,9 +257,16 @@ mod tests {
         assert_eq!(k.verify(&user, &[AUD_STORE]).unwrap_err().code, "unauthenticated");
         let other = Keys::new(&[8u8; 32], 60).unwrap();
         assert!(other.verify(&user, &[AUD_USER]).is_err());
-        let (store, _) = k.store_token(5, "s1", 9, "admin", 2, vec!["store.customer.*".into()]).unwrap();
+        let (store, _) = k
+            .store_token(
+                5,
+                "s1",
+                9,
+                StoreGrant { permission: "admin".into(), role: 2, perms: vec!["store.customer.*".into()], version: 3 },
+            )
+            .unwrap();
         let c = k.verify(&store, &[AUD_STORE]).unwrap();
-        assert_eq!((c.store, c.perm.as_deref(), c.perms.len()), (Some(9), Some("admin"), 1));
+        assert_eq!((c.store, c.perm.as_deref(), c.perms.len(), c.mv), (Some(9), Some("admin"), 1, Some(3)));
     }
 
     #[test]
@@ -271,6 +291,7 @@ mod tests {
             perm: None,
             role: None,
             perms: vec![],
+            mv: None,
         };
         let hs512 =
             jsonwebtoken::encode(&Header::new(Algorithm::HS512), &claims, &EncodingKey::from_secret(&[7u8; 32]))

@@ -65,6 +65,7 @@ pub fn membership(m: &MembershipRow) -> pb::Membership {
             create_time: Some(ms_to_timestamp(m.user_created_at)),
         }),
         create_time: Some(ms_to_timestamp(m.created_at)),
+        version: m.version,
     }
 }
 

@@ -140,8 +140,17 @@ impl StoresService for StoresGrpc {
     }
 
     async fn check_session(&self, req: Request<pb::CheckSessionRequest>) -> Rpc<pb::CheckSessionResponse> {
-        let user = self.repo.session_user(&req.into_inner().session_id).await?;
-        ok(pb::CheckSessionResponse { active: user.is_some(), user_id: user.unwrap_or(0) })
+        let r = req.into_inner();
+        if r.store_id == 0 {
+            let user = self.repo.session_user(&r.session_id).await?;
+            return ok(pb::CheckSessionResponse { active: user.is_some(), user_id: user.unwrap_or(0), membership_current: false });
+        }
+        let access = self.repo.session_access(&r.session_id, r.store_id).await?;
+        ok(pb::CheckSessionResponse {
+            active: access.is_some(),
+            user_id: access.as_ref().map_or(0, |a| a.user_id),
+            membership_current: access.is_some_and(|a| a.store_token_holds(r.membership_version)),
+        })
     }
 
     async fn create_owner(&self, req: Request<pb::CreateOwnerRequest>) -> Rpc<pb::CreateOwnerResponse> {

@@ -58,6 +58,8 @@ pub struct MembershipRow {
     pub permission: String,
     pub status: String,
     pub created_at: i64,
+    /// Moves on with every change to the membership or its role (see [`Repo::session_access`]).
+    pub version: i64,
     pub role_id: i64,
     pub role_name: String,
     pub role_permissions: String,
@@ -105,6 +107,23 @@ impl MembershipRow {
             created_at: self.s_created_at,
             updated_at: self.s_updated_at,
         }
+    }
+}
+
+/// What [`Repo::session_access`] finds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionAccess {
+    /// The session's user.
+    pub user_id: i64,
+    /// Their membership in the store asked about: status and version.
+    pub membership: Option<(String, i64)>,
+}
+
+impl SessionAccess {
+    /// Whether a store token issued at membership `version` still holds: the membership
+    /// is active and has not changed since.
+    pub fn store_token_holds(&self, version: i64) -> bool {
+        matches!(&self.membership, Some((status, v)) if status == roles::status::ACTIVE && *v == version)
     }
 }
 
@@ -195,7 +214,7 @@ pub const IDEMPOTENCY_TTL_MS: i64 = 24 * 3600 * 1000;
 /// How long a request holds its key before a retry may take over (longer than any request).
 pub const IDEMPOTENCY_LEASE_MS: i64 = 2 * 60 * 1000;
 
-const MEMBERSHIP_SELECT: &str = "SELECT m.id, m.user_id, m.store_id, m.permission, m.status, m.created_at, \
+const MEMBERSHIP_SELECT: &str = "SELECT m.id, m.user_id, m.store_id, m.permission, m.status, m.created_at, m.version, \
     r.id AS role_id, r.name AS role_name, r.permissions AS role_permissions, r.built_in AS role_built_in, \
     s.name AS s_name, s.address AS s_address, s.sub_district AS s_sub_district, s.district AS s_district, \
     s.province AS s_province, s.postcode AS s_postcode, s.tel AS s_tel, s.vat_included AS s_vat_included, \
@@ -420,6 +439,10 @@ impl Repo {
                 .fetch_one(&mut *tx)
                 .await?,
         };
+        if role.is_some() {
+            // The role's permissions may have changed: its members' tokens are renewed.
+            bump_role_members(&mut tx, role_id).await?;
+        }
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO memberships (user_id, store_id, permission, role_id, status, created_at, updated_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $6) RETURNING id",
@@ -472,6 +495,26 @@ impl Repo {
             .bind(now_ms())
             .fetch_optional(self.db.pool())
             .await?)
+    }
+
+    /// A session's user and, with `store_id`, their membership there (status and version),
+    /// in one query: the check a store token passes on every request. `None` when the
+    /// session has ended or expired.
+    pub async fn session_access(&self, id: &str, store_id: i64) -> Result<Option<SessionAccess>> {
+        let row: Option<(i64, Option<String>, Option<i64>)> = sqlx::query_as(
+            "SELECT s.user_id, m.status, m.version FROM sessions s \
+             LEFT JOIN memberships m ON m.user_id = s.user_id AND m.store_id = $2 \
+             WHERE s.id = $1 AND s.ended_at IS NULL AND s.expires_at > $3",
+        )
+        .bind(id)
+        .bind(store_id)
+        .bind(now_ms())
+        .fetch_optional(self.db.pool())
+        .await?;
+        Ok(row.map(|(user_id, status, version)| SessionAccess {
+            user_id,
+            membership: status.zip(version),
+        }))
     }
 
     // ---- memberships ----
@@ -1103,4 +1146,15 @@ async fn customer_updated(tx: &mut Tx, row: &CustomerRow, actor: i64) -> Result<
 
 fn customer_event(row: &CustomerRow) -> ev::Customer {
     ev::Customer { id: row.id, name: row.name.clone(), tel: row.tel.clone(), email: row.email.clone() }
+}
+
+/// Moves on the version of every membership holding `role_id`, so their store tokens are
+/// renewed with the role's new permissions on their next request.
+pub(crate) async fn bump_role_members(tx: &mut Tx, role_id: i64) -> Result<()> {
+    sqlx::query("UPDATE memberships SET version = version + 1, updated_at = $2 WHERE role_id = $1")
+        .bind(role_id)
+        .bind(now_ms())
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }

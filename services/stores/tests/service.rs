@@ -289,6 +289,68 @@ async fn the_latest_safety_stock_is_the_newest_setting(db: Db) {
     assert_eq!(kept, 2, "every setting is kept");
 }
 
+async fn a_store_token_holds_while_its_membership_is_unchanged(db: Db) {
+    let s = service(&db).await;
+    let ctx = owner(&s, "a@example.com").await;
+    let perms = |p: &[&str]| p.iter().map(|p| p.to_string()).collect::<Vec<_>>();
+    let member = s
+        .grpc
+        .add_member(ctx.store_id, "cashier@example.com", "password123", "cashier", Some(("till", perms(&["a.b.read"]))))
+        .await
+        .unwrap();
+    let session = s
+        .grpc
+        .authenticate(tonic::Request::new(pb::AuthenticateRequest {
+            email: "cashier@example.com".into(),
+            password: "password123".into(),
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .session_id;
+    let check = |store_id: i64, version: i64| {
+        let grpc = s.grpc.clone();
+        let req = tonic::Request::new(pb::CheckSessionRequest {
+            session_id: session.clone(),
+            store_id,
+            membership_version: version,
+        });
+        async move { grpc.check_session(req).await.unwrap().into_inner() }
+    };
+    let v = member.version;
+    let r = check(ctx.store_id, v).await;
+    assert!(r.active && r.membership_current && r.user_id == member.user_id);
+    assert!(!check(ctx.store_id, v - 1).await.membership_current, "a token of an older version");
+    let elsewhere = owner(&s, "b@example.com").await;
+    let r = check(elsewhere.store_id, v).await;
+    assert!(r.active && !r.membership_current, "not a member there");
+
+    // The role's permissions change (a second member brings new ones): its members move on.
+    let other = s
+        .grpc
+        .add_member(ctx.store_id, "second@example.com", "password123", "cashier", Some(("till", perms(&["a.c.read"]))))
+        .await
+        .unwrap();
+    assert!(!check(ctx.store_id, v).await.membership_current, "the old rights are gone");
+    let now: i64 = sqlx::query("SELECT version FROM memberships WHERE id = $1")
+        .bind(member.id)
+        .fetch_one(db.pool())
+        .await
+        .unwrap()
+        .get(0);
+    assert!(now > v && check(ctx.store_id, now).await.membership_current);
+    assert_eq!(other.role.unwrap().permissions, perms(&["a.c.read"]));
+
+    // A deactivated membership holds at no version.
+    sqlx::query("UPDATE memberships SET status = 'inactive' WHERE id = $1").bind(member.id).execute(db.pool()).await.unwrap();
+    assert!(!check(ctx.store_id, now).await.membership_current);
+
+    // A signed-out session holds nothing.
+    s.grpc.end_session(CallCtx::new(0, member.user_id).request(pb::EndSessionRequest { session_id: session.clone() })).await.unwrap();
+    let r = check(ctx.store_id, now).await;
+    assert!(!r.active && !r.membership_current);
+}
+
 macro_rules! on_both_databases {
     ($($name:ident),*) => {
         mod sqlite { $(#[tokio::test] async fn $name() { let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await; })* }
@@ -302,5 +364,6 @@ on_both_databases!(
     customers_keep_one_default_address_and_unique_phones,
     search_matches_name_or_phone_and_pages_in_the_database,
     units_have_unique_names_per_store_and_page_in_the_database,
-    the_latest_safety_stock_is_the_newest_setting
+    the_latest_safety_stock_is_the_newest_setting,
+    a_store_token_holds_while_its_membership_is_unchanged
 );

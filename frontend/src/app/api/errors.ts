@@ -12,7 +12,7 @@ export interface ApiErrorBody {
   error: { code: string; messageKey: string; message: string; fields?: FieldError[] };
 }
 
-export type GlobalErrorKind = 'sessionExpired' | 'noRight' | 'tooLarge' | 'cannotFetch';
+export type GlobalErrorKind = 'sessionExpired' | 'noRight' | 'membershipEnded' | 'tooLarge' | 'cannotFetch';
 
 export function apiError(err: unknown): ApiErrorBody['error'] | null {
   const e = err as FetchBaseQueryError | undefined;
@@ -27,7 +27,10 @@ export function globalErrorKind(err: FetchBaseQueryError | SerializedError | und
   if (!err || !('status' in err)) return null;
   const status = err.status;
   if (status === 401) return 'sessionExpired';
-  if (status === 403) return 'noRight';
+  if (status === 403) {
+    const code = (err as FetchBaseQueryError).data as { error?: { code?: string } } | undefined;
+    return code?.error?.code === 'membership_ended' ? 'membershipEnded' : 'noRight';
+  }
   if (status === 413) return 'tooLarge';
   if (status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR' || status === 'PARSING_ERROR') return 'cannotFetch';
   if (typeof status === 'number' && status >= 500) return 'cannotFetch';
