@@ -2,8 +2,11 @@
 use std::path::PathBuf;
 
 /// Messages holding a password.
-const SECRET_MESSAGES: [&str; 2] =
-    [".backoffice.stores.v1.AuthenticateRequest", ".backoffice.stores.v1.CreateOwnerRequest"];
+const SECRET_MESSAGES: [&str; 3] = [
+    ".backoffice.stores.v1.AuthenticateRequest",
+    ".backoffice.stores.v1.CreateOwnerRequest",
+    ".backoffice.stores.v1.RegisterRequest",
+];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));

@@ -219,7 +219,7 @@ pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Lau
         .layer(axum::middleware::from_fn_with_state(hsts, security_headers))
         .layer(DefaultBodyLimit::max(cfg.http.body_limit))
         .layer(tower_http::trace::TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
-            let span = tracing::info_span!("http", method = %req.method(), path = %req.uri().path());
+            let span = tracing::info_span!("http", method = %req.method(), path = %loggable_path(req.uri().path()));
             bo_kit::telemetry::set_parent_from_http(&span, req.headers());
             span
         }));
@@ -246,6 +246,21 @@ pub async fn launch(cfg: Config, names: Vec<&'static str>) -> anyhow::Result<Lau
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; \
      img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; \
      object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/// A request path as logs may show it: an invitation's key is a bearer secret (whoever holds
+/// the link may join the store), so it is replaced.
+pub fn loggable_path(path: &str) -> std::borrow::Cow<'_, str> {
+    if !path.contains("/invitations/") {
+        return path.into();
+    }
+    let mut out = Vec::new();
+    let mut after_invitations = false;
+    for seg in path.split('/') {
+        out.push(if after_invitations && !seg.is_empty() && seg != "accept" { "<key>" } else { seg });
+        after_invitations = seg == "invitations";
+    }
+    out.join("/").into()
+}
 
 /// Security headers on every answer; HSTS when people reach it over TLS (`http.public_url`
 /// starts with `https://`, the TLS ending at a proxy in front).
@@ -304,5 +319,20 @@ pub fn public_url(cfg: &Config, bound: SocketAddr) -> String {
         format!("http://localhost:{}", bound.port())
     } else {
         format!("http://{bound}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loggable_path;
+
+    #[test]
+    fn invitation_keys_never_reach_logs() {
+        let key = "a".repeat(64);
+        assert_eq!(loggable_path(&format!("/api/invitations/{key}")), "/api/invitations/<key>");
+        assert_eq!(loggable_path(&format!("/api/invitations/{key}/accept")), "/api/invitations/<key>/accept");
+        assert_eq!(loggable_path(&format!("/api/stores/3/invitations/{key}")), "/api/stores/3/invitations/<key>");
+        assert_eq!(loggable_path("/api/stores/3/invitations"), "/api/stores/3/invitations");
+        assert_eq!(loggable_path("/api/products/7"), "/api/products/7");
     }
 }

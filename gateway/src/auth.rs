@@ -175,10 +175,9 @@ async fn check_session(state: &AppState, sid: &str) -> Result<(), ApiError> {
         None => {
             let r = state
                 .stores()
-                .check_session(state.system().request(CheckSessionRequest {
-                    session_id: sid.to_string(),
-                    ..Default::default()
-                }))
+                .check_session(
+                    state.system().request(CheckSessionRequest { session_id: sid.to_string(), ..Default::default() }),
+                )
                 .await
                 .map_err(ApiError::from)?
                 .into_inner();

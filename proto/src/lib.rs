@@ -68,7 +68,7 @@ pub mod stores {
 mod redacted {
     use std::fmt;
 
-    use crate::stores::v1::{AuthenticateRequest, CreateOwnerRequest};
+    use crate::stores::v1::{AuthenticateRequest, CreateOwnerRequest, RegisterRequest};
 
     impl fmt::Debug for AuthenticateRequest {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -89,6 +89,18 @@ mod redacted {
         }
     }
 
+    impl fmt::Debug for RegisterRequest {
+        fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.debug_struct("RegisterRequest")
+                .field("invitation_key", &"<redacted>")
+                .field("email", &self.email)
+                .field("password", &"<redacted>")
+                .field("first_name", &self.first_name)
+                .field("last_name", &self.last_name)
+                .finish()
+        }
+    }
+
     #[cfg(test)]
     mod tests {
         use super::*;
@@ -97,7 +109,12 @@ mod redacted {
         fn passwords_never_print() {
             let a = AuthenticateRequest { email: "a@b.c".into(), password: "hunter2-secret".into() };
             let b = CreateOwnerRequest { password: "hunter2-secret".into(), ..Default::default() };
-            assert!(!format!("{a:?}{b:?}").contains("hunter2"));
+            let c = RegisterRequest {
+                password: "hunter2-secret".into(),
+                invitation_key: "hunter2-key".into(),
+                ..Default::default()
+            };
+            assert!(!format!("{a:?}{b:?}{c:?}").contains("hunter2"));
             assert!(format!("{a:?}").contains("a@b.c"));
         }
     }

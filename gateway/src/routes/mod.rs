@@ -6,6 +6,7 @@ pub mod products;
 pub mod settings;
 pub mod status;
 pub mod stores;
+pub mod team;
 pub mod users;
 pub mod wms;
 
@@ -60,6 +61,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .merge(auth::router())
         .merge(users::router())
+        .merge(team::router())
         .merge(stores::router())
         .merge(customers::router())
         .merge(settings::router())

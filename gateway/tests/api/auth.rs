@@ -120,11 +120,7 @@ async fn a_changed_membership_refuses_old_store_tokens(app: &TestApp) {
     let change = |sql: &'static str| {
         let db = db.clone();
         async move {
-            sqlx::query(sql)
-                .bind(email)
-                .execute(db.pool())
-                .await
-                .unwrap();
+            sqlx::query(sql).bind(email).execute(db.pool()).await.unwrap();
         }
     };
     // Another role: the old token, and a cached session, count for nothing now.

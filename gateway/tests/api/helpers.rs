@@ -174,6 +174,11 @@ impl TestApp {
         self.call(Method::DELETE, path, Some(token), None).await
     }
 
+    /// A sign-in's answer, whatever it is.
+    pub async fn login_status(&self, email: &str, password: &str) -> (StatusCode, Value) {
+        self.call(Method::POST, "/auth/login", None, Some(json!({"email": email, "password": password}))).await
+    }
+
     /// Signs in; returns the user token and user id.
     pub async fn login(&self, email: &str, password: &str) -> (String, i64) {
         let (s, v) =

@@ -14,6 +14,7 @@ mod isolation;
 mod photos;
 mod products;
 mod settings;
+mod team;
 mod trust;
 mod wire;
 mod wms;

@@ -15,6 +15,7 @@ pub mod module;
 pub mod money;
 pub mod outbox;
 pub mod paging;
+pub mod perms;
 pub mod schedule;
 pub mod telemetry;
 pub mod testing;

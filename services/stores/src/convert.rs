@@ -4,7 +4,10 @@ use bo_kit::time::ms_to_timestamp;
 use bo_proto::stores::v1 as pb;
 
 use crate::domain::settings;
-use crate::store::{AddressRow, CustomerRow, MembershipRow, SafetyStockRow, StoreRow, UnitRow, UserRow};
+use crate::store::{
+    AddressRow, AuditRow, CustomerRow, InvitationRow, MembershipRow, RoleRow, SafetyStockRow, StoreRow, UnitRow,
+    UserRow,
+};
 
 /// A user (never its password hash).
 pub fn user(u: &UserRow) -> pb::User {
@@ -164,4 +167,65 @@ pub fn page(p: &bo_kit::paging::Page) -> pb::PageInfo {
 /// Paging request.
 pub fn page_request(p: Option<&pb::PageRequest>) -> bo_kit::paging::PageRequest {
     p.copied().into()
+}
+
+/// A role.
+pub fn role(r: &RoleRow) -> pb::Role {
+    pb::Role { id: r.id, name: r.name.clone(), permissions: r.keys(), built_in: r.built_in != 0 }
+}
+
+/// An invitation.
+pub fn invitation(i: &InvitationRow) -> pb::Invitation {
+    pb::Invitation {
+        id: i.id,
+        key: i.invite_key.clone(),
+        permission: i.permission.clone(),
+        role: Some(pb::Role {
+            id: i.role_id,
+            name: i.role_name.clone(),
+            permissions: serde_json::from_str(&i.role_permissions).unwrap_or_default(),
+            built_in: i.role_built_in != 0,
+        }),
+        created_by: i.created_by,
+        create_time: Some(ms_to_timestamp(i.created_at)),
+        expire_time: Some(ms_to_timestamp(i.expires_at)),
+    }
+}
+
+/// What an invitation's link offers, in `state`.
+pub fn invitation_preview(i: &InvitationRow, state: &str) -> pb::InvitationPreview {
+    pb::InvitationPreview {
+        state: state.to_string(),
+        store_name: i.store_name.clone(),
+        store_id: i.store_id,
+        permission: i.permission.clone(),
+        role_name: i.role_name.clone(),
+        inviter_name: display_name(&i.inviter_first_name, &i.inviter_last_name, &i.inviter_email),
+        expire_time: Some(ms_to_timestamp(i.expires_at)),
+    }
+}
+
+/// An audit entry.
+pub fn audit(a: &AuditRow) -> pb::AuditEntry {
+    pb::AuditEntry {
+        id: a.id,
+        actor_user_id: a.actor_user_id,
+        actor_name: display_name(&a.actor_first_name, &a.actor_last_name, &a.actor_email),
+        action: a.action.clone(),
+        subject_type: a.subject_type.clone(),
+        subject_id: a.subject_id,
+        subject_user_id: a.subject_user_id,
+        detail: a.detail.clone(),
+        create_time: Some(ms_to_timestamp(a.created_at)),
+    }
+}
+
+/// A person's name, or their email when they gave none.
+fn display_name(first: &str, last: &str, email: &str) -> String {
+    let name = format!("{first} {last}").trim().to_string();
+    if name.is_empty() {
+        email.to_string()
+    } else {
+        name
+    }
 }

@@ -15,6 +15,8 @@ use crate::domain::store::StorePatch;
 use crate::domain::user;
 use crate::store::{Idempotency, Repo};
 
+mod team;
+
 /// The stores service.
 #[derive(Clone)]
 pub struct StoresGrpc {
@@ -143,7 +145,11 @@ impl StoresService for StoresGrpc {
         let r = req.into_inner();
         if r.store_id == 0 {
             let user = self.repo.session_user(&r.session_id).await?;
-            return ok(pb::CheckSessionResponse { active: user.is_some(), user_id: user.unwrap_or(0), membership_current: false });
+            return ok(pb::CheckSessionResponse {
+                active: user.is_some(),
+                user_id: user.unwrap_or(0),
+                membership_current: false,
+            });
         }
         let access = self.repo.session_access(&r.session_id, r.store_id).await?;
         ok(pb::CheckSessionResponse {
@@ -151,6 +157,87 @@ impl StoresService for StoresGrpc {
             user_id: access.as_ref().map_or(0, |a| a.user_id),
             membership_current: access.is_some_and(|a| a.store_token_holds(r.membership_version)),
         })
+    }
+
+    async fn list_members(&self, req: Request<pb::ListMembersRequest>) -> Rpc<pb::ListMembersResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.list_members_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn get_member(&self, req: Request<pb::GetMemberRequest>) -> Rpc<pb::GetMemberResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.get_member_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn update_member(&self, req: Request<pb::UpdateMemberRequest>) -> Rpc<pb::UpdateMemberResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.update_member_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn remove_member(&self, req: Request<pb::RemoveMemberRequest>) -> Rpc<pb::RemoveMemberResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.remove_member_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn list_roles(&self, req: Request<pb::ListRolesRequest>) -> Rpc<pb::ListRolesResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.list_roles_in(ctx).await?)
+    }
+
+    async fn get_role(&self, req: Request<pb::GetRoleRequest>) -> Rpc<pb::GetRoleResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.get_role_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn create_role(&self, req: Request<pb::CreateRoleRequest>) -> Rpc<pb::CreateRoleResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.create_role_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn update_role(&self, req: Request<pb::UpdateRoleRequest>) -> Rpc<pb::UpdateRoleResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.update_role_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn delete_role(&self, req: Request<pb::DeleteRoleRequest>) -> Rpc<pb::DeleteRoleResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.delete_role_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn list_invitations(&self, req: Request<pb::ListInvitationsRequest>) -> Rpc<pb::ListInvitationsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.list_invitations_in(ctx).await?)
+    }
+
+    async fn create_invitation(&self, req: Request<pb::CreateInvitationRequest>) -> Rpc<pb::CreateInvitationResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.create_invitation_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn delete_invitation(&self, req: Request<pb::DeleteInvitationRequest>) -> Rpc<pb::DeleteInvitationResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.delete_invitation_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn preview_invitation(
+        &self,
+        req: Request<pb::PreviewInvitationRequest>,
+    ) -> Rpc<pb::PreviewInvitationResponse> {
+        ok(self.preview_invitation_in(req.into_inner()).await?)
+    }
+
+    async fn accept_invitation(&self, req: Request<pb::AcceptInvitationRequest>) -> Rpc<pb::AcceptInvitationResponse> {
+        bo_kit::grpc::user_for(&req, req.get_ref().user_id)?;
+        ok(self.accept_invitation_in(req.into_inner()).await?)
+    }
+
+    async fn register(&self, req: Request<pb::RegisterRequest>) -> Rpc<pb::RegisterResponse> {
+        ok(self.register_in(req.into_inner()).await?)
+    }
+
+    async fn list_audit(&self, req: Request<pb::ListAuditRequest>) -> Rpc<pb::ListAuditResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.list_audit_in(ctx, req.into_inner()).await?)
     }
 
     async fn create_owner(&self, req: Request<pb::CreateOwnerRequest>) -> Rpc<pb::CreateOwnerResponse> {

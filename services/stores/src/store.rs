@@ -14,7 +14,9 @@ use crate::domain::roles::{self, Permission};
 use crate::domain::store::StorePatch;
 
 mod settings;
+mod team;
 pub use settings::{SafetyStockRow, UnitRow};
+pub use team::{AuditRow, InvitationRow, MemberUpdate, RoleRow};
 
 /// A user row.
 #[derive(Debug, Clone, FromRow)]
@@ -511,10 +513,7 @@ impl Repo {
         .bind(now_ms())
         .fetch_optional(self.db.pool())
         .await?;
-        Ok(row.map(|(user_id, status, version)| SessionAccess {
-            user_id,
-            membership: status.zip(version),
-        }))
+        Ok(row.map(|(user_id, status, version)| SessionAccess { user_id, membership: status.zip(version) }))
     }
 
     // ---- memberships ----
@@ -577,13 +576,13 @@ impl Repo {
             "UPDATE stores SET name = $1, address = $2, sub_district = $3, district = $4, province = $5, \
              postcode = $6, tel = $7, vat_included = $8, updated_at = $9, updated_by = $10 WHERE id = $11",
         )
-        .bind(p.name.unwrap_or(cur.name))
-        .bind(p.address.unwrap_or(cur.address))
-        .bind(p.sub_district.unwrap_or(cur.sub_district))
-        .bind(p.district.unwrap_or(cur.district))
-        .bind(p.province.unwrap_or(cur.province))
-        .bind(p.postcode.unwrap_or(cur.postcode))
-        .bind(p.tel.unwrap_or(cur.tel))
+        .bind(p.name.clone().unwrap_or_else(|| cur.name.clone()))
+        .bind(p.address.clone().unwrap_or_else(|| cur.address.clone()))
+        .bind(p.sub_district.clone().unwrap_or_else(|| cur.sub_district.clone()))
+        .bind(p.district.clone().unwrap_or_else(|| cur.district.clone()))
+        .bind(p.province.clone().unwrap_or_else(|| cur.province.clone()))
+        .bind(p.postcode.clone().unwrap_or_else(|| cur.postcode.clone()))
+        .bind(p.tel.clone().unwrap_or_else(|| cur.tel.clone()))
         .bind(p.vat_included.map(i64::from).unwrap_or(cur.vat_included))
         .bind(now_ms())
         .bind(actor)
@@ -591,6 +590,26 @@ impl Repo {
         .execute(&mut *tx)
         .await?;
         let store = fetch_store(&mut tx, id).await?;
+        let mut changed = serde_json::Map::new();
+        for (field, before, after) in [
+            ("name", &cur.name, &store.name),
+            ("address", &cur.address, &store.address),
+            ("sub_district", &cur.sub_district, &store.sub_district),
+            ("district", &cur.district, &store.district),
+            ("province", &cur.province, &store.province),
+            ("postcode", &cur.postcode, &store.postcode),
+            ("tel", &cur.tel, &store.tel),
+        ] {
+            if before != after {
+                changed.insert(field.into(), serde_json::json!([before, after]));
+            }
+        }
+        if cur.vat_included != store.vat_included {
+            changed.insert("vat_included".into(), serde_json::json!([cur.vat_included != 0, store.vat_included != 0]));
+        }
+        if !changed.is_empty() {
+            team::record(&mut tx, id, actor, "store.updated", "store", id, 0, changed.into()).await?;
+        }
         tx.commit().await?;
         Ok(store)
     }

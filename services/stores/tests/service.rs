@@ -342,13 +342,108 @@ async fn a_store_token_holds_while_its_membership_is_unchanged(db: Db) {
     assert_eq!(other.role.unwrap().permissions, perms(&["a.c.read"]));
 
     // A deactivated membership holds at no version.
-    sqlx::query("UPDATE memberships SET status = 'inactive' WHERE id = $1").bind(member.id).execute(db.pool()).await.unwrap();
+    sqlx::query("UPDATE memberships SET status = 'inactive' WHERE id = $1")
+        .bind(member.id)
+        .execute(db.pool())
+        .await
+        .unwrap();
     assert!(!check(ctx.store_id, now).await.membership_current);
 
     // A signed-out session holds nothing.
-    s.grpc.end_session(CallCtx::new(0, member.user_id).request(pb::EndSessionRequest { session_id: session.clone() })).await.unwrap();
+    s.grpc
+        .end_session(CallCtx::new(0, member.user_id).request(pb::EndSessionRequest { session_id: session.clone() }))
+        .await
+        .unwrap();
     let r = check(ctx.store_id, now).await;
     assert!(!r.active && !r.membership_current);
+}
+
+/// Team changes of one store run one at a time: two owners demoting each other at once
+/// leave one owner, and of many people racing for one link, one joins.
+async fn team_changes_never_race_past_the_rules(db: Db) {
+    let s = service(&db).await;
+    let ctx = owner(&s, "a@example.com").await;
+    let second = s.grpc.add_member(ctx.store_id, "b@example.com", "password123", "admin", None).await.unwrap();
+    let owner_m: i64 = sqlx::query("SELECT id FROM memberships WHERE user_id = $1 AND store_id = $2")
+        .bind(ctx.user_id)
+        .bind(ctx.store_id)
+        .fetch_one(db.pool())
+        .await
+        .unwrap()
+        .get(0);
+    s.grpc
+        .update_member(ctx.request(pb::UpdateMemberRequest {
+            id: second.id,
+            permission: Some("owner".into()),
+            ..Default::default()
+        }))
+        .await
+        .unwrap();
+    let b = CallCtx::new(ctx.store_id, second.user_id);
+    for _ in 0..5 {
+        let demote = |by: &CallCtx, id: i64| {
+            let grpc = s.grpc.clone();
+            let req =
+                by.request(pb::UpdateMemberRequest { id, permission: Some("admin".into()), ..Default::default() });
+            async move { grpc.update_member(req).await }
+        };
+        let (x, y) = tokio::join!(demote(&ctx, second.id), demote(&b, owner_m));
+        assert!(x.is_err() || y.is_err(), "one of them is refused");
+        let owners: i64 = sqlx::query(
+            "SELECT COUNT(*) FROM memberships WHERE store_id = $1 AND permission = 'owner' AND status = 'active'",
+        )
+        .bind(ctx.store_id)
+        .fetch_one(db.pool())
+        .await
+        .unwrap()
+        .get(0);
+        assert_eq!(owners, 1, "the store keeps exactly one owner");
+        // Make both owners again for the next round (whoever is still owner promotes).
+        let (who, other) = if x.is_ok() { (&ctx, second.id) } else { (&b, owner_m) };
+        s.grpc
+            .update_member(who.request(pb::UpdateMemberRequest {
+                id: other,
+                permission: Some("owner".into()),
+                ..Default::default()
+            }))
+            .await
+            .unwrap();
+    }
+
+    let inv = s
+        .grpc
+        .create_invitation(ctx.request(pb::CreateInvitationRequest { permission: "cashier".into(), role_id: 0 }))
+        .await
+        .unwrap()
+        .into_inner()
+        .invitation
+        .unwrap();
+    let mut racers = Vec::new();
+    for i in 0..10 {
+        let grpc = s.grpc.clone();
+        let key = inv.key.clone();
+        racers.push(tokio::spawn(async move {
+            grpc.register(tonic::Request::new(pb::RegisterRequest {
+                invitation_key: key,
+                email: format!("racer{i}@example.com"),
+                password: "password123".into(),
+                first_name: "แข่ง".into(),
+                last_name: format!("{i}"),
+            }))
+            .await
+        }));
+    }
+    let mut joined = 0;
+    for r in racers {
+        match r.await.unwrap() {
+            Ok(_) => joined += 1,
+            Err(e) => assert_eq!(code(e), "invitation_used"),
+        }
+    }
+    assert_eq!(joined, 1, "one link, one member");
+    let users: i64 =
+        sqlx::query("SELECT COUNT(*) FROM users WHERE email LIKE 'racer%'").fetch_one(db.pool()).await.unwrap().get(0);
+    assert_eq!(users, 1, "no account is left behind by the ones refused");
 }
 
 macro_rules! on_both_databases {
@@ -365,5 +460,6 @@ on_both_databases!(
     search_matches_name_or_phone_and_pages_in_the_database,
     units_have_unique_names_per_store_and_page_in_the_database,
     the_latest_safety_stock_is_the_newest_setting,
-    a_store_token_holds_while_its_membership_is_unchanged
+    a_store_token_holds_while_its_membership_is_unchanged,
+    team_changes_never_race_past_the_rules
 );

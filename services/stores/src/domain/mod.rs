@@ -4,6 +4,7 @@ pub mod customer;
 pub mod roles;
 pub mod settings;
 pub mod store;
+pub mod team;
 pub mod user;
 
 use bo_kit::FieldError;
