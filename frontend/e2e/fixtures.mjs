@@ -184,6 +184,7 @@ function apiClient(base, who) {
   const api = {
     get: async (url) => (await ready(), call('GET', url)),
     post: async (url, body) => (await ready(), call('POST', url, body)),
+    patch: async (url, body) => (await ready(), call('PATCH', url, body)),
     /** A product without variants (one SKU with the product's code) in the first category. */
     async product(code, name, extra = {}) {
       const categories = await api.get('/products/categories');

@@ -8,7 +8,8 @@
 //
 // A spec exports `tests`: [{ name, as?: 'owner' | 'reader' | null, viewport?, run }], run in
 // order; with `as` (default owner) the test starts signed in on the demo store's
-// getting-start, with null on a blank page. `run` gets { page, base, api, url }.
+// getting-start, with null on a blank page. `run` gets { page, base, api, url, another },
+// `another()` opening a second, blank browser context (another person).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -52,12 +53,19 @@ async function runTest(fx, spec, test) {
   const file = path.join(shots, `${String(++shot).padStart(2, '0')}-${spec}-${test.name.replace(/[^a-z0-9]+/gi, '-').toLowerCase()}.png`);
   let opened;
   let timer;
+  const extra = [];
   try {
     const body = async () => {
       opened = await fx.open(test.as === undefined ? 'owner' : test.as, test.viewport);
       await opened.start();
       const { page } = opened;
-      await test.run({ page, base: fx.base, api: fx.api, url: (p) => `${fx.base}/${STORE_ID}/${p}` });
+      // Another person at the same time: a blank browser context of their own.
+      const another = async () => {
+        const other = await fx.open(null);
+        extra.push(other);
+        return other.page;
+      };
+      await test.run({ page, base: fx.base, api: fx.api, url: (p) => `${fx.base}/${STORE_ID}/${p}`, another });
     };
     const timeout = new Promise((_, reject) => {
       timer = setTimeout(() => reject(new Error(`timed out after ${TEST_TIMEOUT_MS / 1000} s`)), TEST_TIMEOUT_MS);
@@ -77,6 +85,7 @@ async function runTest(fx, spec, test) {
     clearTimeout(timer);
     // Closing the context also ends whatever a timed-out test was still waiting for.
     if (opened) await opened.context.close().catch(() => undefined);
+    for (const o of extra) await o.context.close().catch(() => undefined);
   }
 }
 

@@ -1,22 +1,19 @@
 import '@testing-library/jest-dom';
+import fs from 'fs';
+import path from 'path';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
-import enCommon from './locales/en/common.json';
-import enAuth from './locales/en/auth.json';
-import enStore from './locales/en/store.json';
-import enCustomers from './locales/en/customers.json';
-import enProducts from './locales/en/products.json';
-import enStock from './locales/en/stock.json';
-import enSettings from './locales/en/settings.json';
-
-// Tests read English, loaded at once (the app loads each namespace lazily).
+// Tests read English, every namespace loaded at once (the app loads each lazily).
+const localeDir = path.join(__dirname, 'locales', 'en');
+const namespaces = fs.readdirSync(localeDir).filter((f) => f.endsWith('.json')).map((f) => f.replace(/\.json$/, ''));
+const en = Object.fromEntries(namespaces.map((ns) => [ns, JSON.parse(fs.readFileSync(path.join(localeDir, `${ns}.json`), 'utf8')) as object]));
 void i18n.use(initReactI18next).init({
   lng: 'en',
   fallbackLng: 'en',
-  ns: ['common', 'auth', 'store', 'customers', 'products', 'stock', 'settings'],
+  ns: namespaces,
   defaultNS: 'common',
-  resources: { en: { common: enCommon, auth: enAuth, store: enStore, customers: enCustomers, products: enProducts, stock: enStock, settings: enSettings } },
+  resources: { en },
   interpolation: { escapeValue: false },
   showSupportNotice: false,
 });

@@ -29,6 +29,8 @@ const edit = { store: true, permissions: [P.storeCustomerEdit] };
 const skuRead = { store: true, permissions: [P.productSkuRead] };
 const skuCreate = { store: true, permissions: [P.productSkuCreate] };
 const skuEdit = { store: true, permissions: [P.productSkuEdit] };
+const team = { store: true, roles: ['owner'], permissions: [P.userAll] };
+const roles = { store: true, roles: ['owner'], permissions: [P.storeRoleAll] };
 
 describe('routes (SPEC §2)', () => {
   it('guard each screen as the spec says', () => {
@@ -62,6 +64,12 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/setting/safety-stock' },
         { path: '/:storeId/setting/unit-of-measurement' },
         { path: '/:storeId/setting/unit-of-measurement-create', meta: { store: true, roles: ['owner'], permissions: [P.storeAll] } },
+        { path: '/:storeId/setting/user-list', meta: team },
+        { path: '/:storeId/setting/user-edit/:membershipId', meta: team },
+        { path: '/:storeId/setting/role-permission-list', meta: roles },
+        { path: '/:storeId/setting/role-permission-create', meta: roles },
+        { path: '/:storeId/setting/role-permission-edit/:roleId', meta: roles },
+        { path: '/invitations/:key' },
         { path: '/:storeId/*' },
         { path: '/*' },
       ].sort((a, b) => a.path.localeCompare(b.path)),
@@ -70,10 +78,10 @@ describe('routes (SPEC §2)', () => {
 
   it('put each screen on its layout', () => {
     const by = (layout: string) => ROUTES.filter((r) => r.layout === layout).map((r) => r.path);
-    expect(by('none')).toEqual(['/login', '/maintain-system']);
+    expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(20);
+    expect(by('default')).toHaveLength(25);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

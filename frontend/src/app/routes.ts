@@ -6,9 +6,10 @@ import { ROUTES as PRODUCTS } from '@/features/products/routes';
 import { ROUTES as SETTINGS } from '@/features/settings/routes';
 import { ROUTES as STOCK } from '@/features/stock/routes';
 import { ROUTES as STORE } from '@/features/store/routes';
+import { ROUTES as TEAM } from '@/features/team/routes';
 import type { FeatureRoute } from '@/shared/routes';
 
-export const ROUTES: FeatureRoute[] = [...AUTH, ...STORE, ...CUSTOMERS, ...PRODUCTS, ...STOCK, ...SETTINGS];
+export const ROUTES: FeatureRoute[] = [...AUTH, ...STORE, ...CUSTOMERS, ...PRODUCTS, ...STOCK, ...SETTINGS, ...TEAM];
 
 /** Screens under /{storeId}/ have relative paths. */
 export const inStore = (r: FeatureRoute) => !r.path.startsWith('/');

@@ -26,7 +26,7 @@ use crate::state::AppState;
 Bodies are snake_case JSON or form-encoded (nested keys in bracket form); query keys are kebab-case; \
 lists answer {data, total, limit, page, pages} and limit=-1 means all. Writes accept an Idempotency-Key header."),
     modifiers(&BearerAuth, &PermissionKeys),
-    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "status"))
+    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "status"))
 )]
 struct ApiDoc;
 

@@ -63,7 +63,7 @@ pub struct MemberQuery {
 }
 
 /// The store's team (owner, or user.*).
-#[utoipa::path(get, path = "/user", tag = "users", params(MemberQuery),
+#[utoipa::path(get, path = "/user", tag = "team", params(MemberQuery),
     responses((status = 200, body = List<UserStoreBody>), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
 async fn list_members(
     State(state): State<AppState>,
@@ -98,7 +98,7 @@ async fn member_of(state: &AppState, auth: &StoreAuth, user_id: i64, id: i64) ->
 }
 
 /// A member of the store (owner or user.*; anyone may read their own).
-#[utoipa::path(get, path = "/users/{user_id}/user-stores/{id}", tag = "users",
+#[utoipa::path(get, path = "/users/{user_id}/user-stores/{id}", tag = "team",
     params(("user_id" = i64, Path), ("id" = i64, Path, description = "Membership id")),
     responses((status = 200, body = UserStoreBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = [])))]
@@ -133,7 +133,7 @@ pub struct MemberInput {
 
 /// Changes a member's level, role or status (owner, or user.*), or one's own name and phone.
 /// Their store token stops working at once; their app renews it with the new rights.
-#[utoipa::path(patch, path = "/users/{user_id}/user-stores/{id}", tag = "users",
+#[utoipa::path(patch, path = "/users/{user_id}/user-stores/{id}", tag = "team",
     params(("user_id" = i64, Path), ("id" = i64, Path, description = "Membership id")), request_body = MemberInput,
     responses((status = 200, body = UserStoreBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "team_last_owner, team_role_level"), (status = 422, body = ErrorBody)),
@@ -167,7 +167,7 @@ async fn update_member(
 }
 
 /// Removes a member from the store (owner, or user.*); the store's last owner stays.
-#[utoipa::path(delete, path = "/users/{user_id}/user-stores/{id}", tag = "users",
+#[utoipa::path(delete, path = "/users/{user_id}/user-stores/{id}", tag = "team",
     params(("user_id" = i64, Path), ("id" = i64, Path, description = "Membership id")),
     responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "team_last_owner")),
@@ -217,7 +217,7 @@ pub struct RolesData {
 }
 
 /// The store's roles (owner, store.role.* or user.*).
-#[utoipa::path(get, path = "/stores/{id}/roles", tag = "stores", params(("id" = i64, Path)),
+#[utoipa::path(get, path = "/stores/{id}/roles", tag = "team", params(("id" = i64, Path)),
     responses((status = 200, body = RolesBody), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
 async fn list_roles(State(state): State<AppState>, auth: StoreAuth, Path(id): Path<i64>) -> ApiResult<Json<RolesBody>> {
     auth.require_in(id, ROLES_READ)?;
@@ -235,7 +235,7 @@ async fn list_roles(State(state): State<AppState>, auth: StoreAuth, Path(id): Pa
 }
 
 /// One role (owner, store.role.* or user.*).
-#[utoipa::path(get, path = "/stores/{id}/roles/{role_id}", tag = "stores", params(("id" = i64, Path), ("role_id" = i64, Path)),
+#[utoipa::path(get, path = "/stores/{id}/roles/{role_id}", tag = "team", params(("id" = i64, Path), ("role_id" = i64, Path)),
     responses((status = 200, body = StoreRoleBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn get_role(
@@ -259,7 +259,7 @@ pub struct RoleInput {
 }
 
 /// Creates a custom role (owner, or store.role.*; a member grants only what they hold).
-#[utoipa::path(post, path = "/stores/{id}/roles", tag = "stores", params(("id" = i64, Path)), request_body = RoleInput,
+#[utoipa::path(post, path = "/stores/{id}/roles", tag = "team", params(("id" = i64, Path)), request_body = RoleInput,
     responses((status = 201, body = StoreRoleBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn create_role(
@@ -288,7 +288,7 @@ pub struct RolePatchInput {
 }
 
 /// Changes a custom role (owner, or store.role.*).
-#[utoipa::path(patch, path = "/stores/{id}/roles/{role_id}", tag = "stores", params(("id" = i64, Path), ("role_id" = i64, Path)),
+#[utoipa::path(patch, path = "/stores/{id}/roles/{role_id}", tag = "team", params(("id" = i64, Path), ("role_id" = i64, Path)),
     request_body = RolePatchInput,
     responses((status = 200, body = StoreRoleBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "role_built_in"), (status = 422, body = ErrorBody)),
@@ -331,7 +331,7 @@ pub struct DeleteRoleQuery {
 }
 
 /// Deletes a custom role (owner, or store.role.*), moving its members.
-#[utoipa::path(delete, path = "/stores/{id}/roles/{role_id}", tag = "stores",
+#[utoipa::path(delete, path = "/stores/{id}/roles/{role_id}", tag = "team",
     params(("id" = i64, Path), ("role_id" = i64, Path), DeleteRoleQuery),
     responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "role_in_use, role_built_in")),
@@ -385,7 +385,7 @@ impl From<pb::Invitation> for InvitationBody {
 }
 
 /// The store's pending invitations, newest first (owner, or user.*).
-#[utoipa::path(get, path = "/stores/{id}/invitations", tag = "stores", params(("id" = i64, Path)),
+#[utoipa::path(get, path = "/stores/{id}/invitations", tag = "team", params(("id" = i64, Path)),
     responses((status = 200, body = List<InvitationBody>), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
 async fn list_invitations(
     State(state): State<AppState>,
@@ -412,7 +412,7 @@ pub struct InvitationInput {
 }
 
 /// Invites by link (owner, or user.*). The link works once, for 7 days.
-#[utoipa::path(post, path = "/stores/invitations", tag = "stores", request_body = InvitationInput,
+#[utoipa::path(post, path = "/stores/invitations", tag = "team", request_body = InvitationInput,
     responses((status = 201, body = InvitationBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn create_invitation(
@@ -434,7 +434,7 @@ async fn create_invitation(
 }
 
 /// Withdraws an invitation (owner, or user.*): its link stops working.
-#[utoipa::path(delete, path = "/stores/{id}/invitations/{key}", tag = "stores", params(("id" = i64, Path), ("key" = String, Path)),
+#[utoipa::path(delete, path = "/stores/{id}/invitations/{key}", tag = "team", params(("id" = i64, Path), ("key" = String, Path)),
     responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
 async fn delete_invitation(
     State(state): State<AppState>,
@@ -466,7 +466,7 @@ pub struct InvitationPreviewBody {
 }
 
 /// What an invitation's link offers; no sign-in needed.
-#[utoipa::path(get, path = "/invitations/{key}", tag = "auth", params(("key" = String, Path)),
+#[utoipa::path(get, path = "/invitations/{key}", tag = "team", params(("key" = String, Path)),
     responses((status = 200, body = InvitationPreviewBody), (status = 404, body = ErrorBody)))]
 async fn preview_invitation(
     State(state): State<AppState>,
@@ -491,7 +491,7 @@ async fn preview_invitation(
 }
 
 /// Joins the invitation's store as the signed-in user.
-#[utoipa::path(post, path = "/invitations/{key}/accept", tag = "auth", params(("key" = String, Path)),
+#[utoipa::path(post, path = "/invitations/{key}/accept", tag = "team", params(("key" = String, Path)),
     responses((status = 200, body = UserStoreBody), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "invitation_expired, invitation_used, invitation_deleted, already_member")),
     security(("bearer" = [])))]
@@ -536,7 +536,7 @@ impl std::fmt::Debug for RegisterInput {
 
 /// Creates an account from an invitation, joins its store and signs in. There is no sign-up
 /// without an invitation.
-#[utoipa::path(post, path = "/auth/register", tag = "auth", request_body = RegisterInput,
+#[utoipa::path(post, path = "/auth/register", tag = "team", request_body = RegisterInput,
     responses((status = 200, body = LoginOutput), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "user_email_taken, invitation_expired, invitation_used, invitation_deleted"),
         (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
@@ -616,7 +616,7 @@ pub struct AuditBody {
 }
 
 /// The store's audit trail, newest first (owner, or user.*).
-#[utoipa::path(get, path = "/stores/{id}/audit", tag = "stores", params(("id" = i64, Path), AuditQuery),
+#[utoipa::path(get, path = "/stores/{id}/audit", tag = "team", params(("id" = i64, Path), AuditQuery),
     responses((status = 200, body = List<AuditBody>), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
 async fn list_audit(
     State(state): State<AppState>,

@@ -15,6 +15,14 @@ describe('globalErrorKind', () => {
     expect(globalErrorKind({ status, data: null } as never)).toBe(kind);
   });
 
+  it('leaves a refusal the team screens explain to them, and tells an ended membership apart', () => {
+    const refused = (code: string) => ({ status: 403, data: { error: { code } } }) as never;
+    expect(globalErrorKind(refused('team_last_owner'))).toBe('noRight');
+    expect(globalErrorKind(refused('team_owner_only'))).toBeNull();
+    expect(globalErrorKind(refused('role_beyond_own_rights'))).toBeNull();
+    expect(globalErrorKind(refused('membership_ended'))).toBe('membershipEnded');
+  });
+
   it('leaves errors without a status to the screen', () => {
     expect(globalErrorKind(undefined)).toBeNull();
     expect(globalErrorKind({ message: 'x' })).toBeNull();

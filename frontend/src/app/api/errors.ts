@@ -22,14 +22,19 @@ export function apiError(err: unknown): ApiErrorBody['error'] | null {
   return null;
 }
 
+/** Refusals for want of a right that the screen explains in its own words (the team's rules),
+ * instead of the generic 'you have no right' dialog. */
+const EXPLAINED_403 = new Set(['team_own_rights', 'team_owner_only', 'team_profile_own_only', 'role_beyond_own_rights']);
+
 /** Which global dialog, if any, an error calls for. */
 export function globalErrorKind(err: FetchBaseQueryError | SerializedError | undefined): GlobalErrorKind | null {
   if (!err || !('status' in err)) return null;
   const status = err.status;
   if (status === 401) return 'sessionExpired';
   if (status === 403) {
-    const code = (err as FetchBaseQueryError).data as { error?: { code?: string } } | undefined;
-    return code?.error?.code === 'membership_ended' ? 'membershipEnded' : 'noRight';
+    const code = ((err as FetchBaseQueryError).data as { error?: { code?: string } } | undefined)?.error?.code;
+    if (code && EXPLAINED_403.has(code)) return null;
+    return code === 'membership_ended' ? 'membershipEnded' : 'noRight';
   }
   if (status === 413) return 'tooLarge';
   if (status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR' || status === 'PARSING_ERROR') return 'cannotFetch';
