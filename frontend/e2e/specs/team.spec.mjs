@@ -16,7 +16,24 @@ export const tests = [
   {
     name: 'invite a cashier with a custom role, join as a new person, lose a right on the next request',
     run: async ({ page, url, api, another }) => {
-      const role = await api.post('/stores/1/roles', { name: 'หน้าร้าน e2e', permissions: ['store.customer.read', 'store.customer.create'] });
+      // The owner makes a custom role on the permission matrix.
+      await page.getByTestId('sidebar').getByText('บทบาทและสิทธิ์การใช้งาน', { exact: true }).click();
+      await page.waitForURL('**/1/setting/role-permission-list');
+      await page.getByTestId('role-create').click();
+      await page.waitForURL('**/1/setting/role-permission-create');
+      await page.getByTestId('role-save').click();
+      await page.getByText('กรุณากรอกข้อมูล').first().waitFor();
+      await page.getByTestId('field-name').fill('หน้าร้าน e2e');
+      await page.getByTestId('perm-customers-read').check();
+      await page.getByTestId('perm-customers-create').check();
+      await page.getByTestId('role-save').click();
+      await page.waitForURL('**/1/setting/role-permission-list');
+      await page.getByTestId('role-table').getByText('หน้าร้าน e2e').waitFor();
+      const { data } = await api.get('/stores/1/roles');
+      const role = data.roles.find((r) => r.name === 'หน้าร้าน e2e');
+      if (JSON.stringify(role.permissions) !== JSON.stringify(['store.customer.read', 'store.customer.create'])) {
+        throw new Error(`the matrix made ${role.permissions}`);
+      }
 
       // The owner makes the link from the team screen.
       await page.getByTestId('sidebar').getByText('ผู้ใช้งาน', { exact: true }).click();
