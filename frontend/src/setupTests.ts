@@ -18,6 +18,14 @@ void i18n.use(initReactI18next).init({
   showSupportNotice: false,
 });
 
+// Select's dropdown measures itself; jsdom has no ResizeObserver.
+class NoResizeObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+if (typeof globalThis.ResizeObserver === 'undefined') Object.assign(globalThis, { ResizeObserver: NoResizeObserver });
+
 // antd reads these; jsdom lacks them.
 Object.defineProperty(window, 'matchMedia', {
   writable: true,

@@ -7,32 +7,13 @@ import { currentStoreSet, loggedIn, storeEntered } from '@/app/session';
 import { makeStore } from '@/app/store';
 import SafetyStockPage from './SafetyStockPage';
 import UnitFormPage from './UnitFormPage';
+import { serveInTurn as serve } from '@/shared/testing/fakeApi';
 
-// Select's dropdown measures itself; jsdom has no ResizeObserver.
-class NoResizeObserver {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (typeof globalThis.ResizeObserver === 'undefined') Object.assign(globalThis, { ResizeObserver: NoResizeObserver });
-
-type Reply = { status: number; body?: unknown };
 
 // antd forms render slowly in jsdom; checking pointer-events through antd's styles is slower still.
 jest.setTimeout(20_000);
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 
-/** Answers each call in turn and remembers what was sent. */
-function serve(...replies: Reply[]) {
-  const sent: { url: string; method: string; body: string }[] = [];
-  global.fetch = jest.fn(async (input: RequestInfo | URL) => {
-    const req = input as Request;
-    sent.push({ url: req.url, method: req.method, body: await req.text() });
-    const r = replies.shift() ?? { status: 200, body: {} };
-    return new Response(r.body === undefined ? null : JSON.stringify(r.body), { status: r.status, headers: { 'content-type': 'application/json' } });
-  }) as jest.Mock;
-  return sent;
-}
 
 function renderAt(path: string, permission = 'owner', permissions: string[] = []) {
   const store = makeStore();

@@ -1,6 +1,5 @@
 import { act, fireEvent, render, screen, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
-import i18n from 'i18next';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 
@@ -8,39 +7,15 @@ import { currentStoreSet, loggedIn, storeEntered } from '@/app/session';
 import { makeStore } from '@/app/store';
 import { closeAllDialogs } from '@/shared/dialogs/dialogs';
 import { DialogHost } from '@/shared/dialogs/DialogHost';
-import enRoles from '@/locales/en/roles.json';
 import RoleFormPage from './RoleFormPage';
 import RoleListPage from './RoleListPage';
+import { serveInTurn as serve, type Reply } from '@/shared/testing/fakeApi';
 
-// The app loads each namespace lazily; the test setup may load them all, but these tests add
-// their own so they do not depend on it (adding it twice is harmless).
-i18n.addResourceBundle('en', 'roles', enRoles);
-
-// Select's dropdown measures itself; jsdom has no ResizeObserver.
-class NoResizeObserver {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (typeof globalThis.ResizeObserver === 'undefined') Object.assign(globalThis, { ResizeObserver: NoResizeObserver });
-
-type Reply = { status: number; body?: unknown };
 
 // antd forms render slowly in jsdom; checking pointer-events through antd's styles is slower still.
 jest.setTimeout(30_000);
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 
-/** Answers each call in turn and remembers what was sent. */
-function serve(...replies: Reply[]) {
-  const sent: { url: string; method: string; body: string }[] = [];
-  global.fetch = jest.fn(async (input: RequestInfo | URL) => {
-    const req = input as Request;
-    sent.push({ url: req.url, method: req.method, body: await req.text() });
-    const r = replies.shift() ?? { status: 200, body: {} };
-    return new Response(r.body === undefined ? null : JSON.stringify(r.body), { status: r.status, headers: { 'content-type': 'application/json' } });
-  }) as jest.Mock;
-  return sent;
-}
 
 const ADMIN_KEYS = ['product.sku.*', 'order.order.*', 'wms.*', 'store.customer.*', 'payment.payment.*', 'user.*'];
 const ROLE_LIST = {

@@ -9,13 +9,7 @@ import JoinPage from './JoinPage';
 import MemberEditPage, { auditLine } from './MemberEditPage';
 import TeamListPage from './TeamListPage';
 import { invitationLink, rolesFor } from './team';
-
-class NoResizeObserver {
-  observe() {}
-  unobserve() {}
-  disconnect() {}
-}
-if (typeof globalThis.ResizeObserver === 'undefined') Object.assign(globalThis, { ResizeObserver: NoResizeObserver });
+import { serveBy as serve } from '@/shared/testing/fakeApi';
 
 // antd tables, modals and selects render slowly in jsdom.
 jest.setTimeout(60_000);
@@ -24,21 +18,7 @@ const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 // The session is kept in localStorage; every test starts signed out.
 beforeEach(() => localStorage.clear());
 
-type Reply = { status: number; body?: unknown };
-type Sent = { url: string; method: string; body: string };
 
-/** Answers by method and path; remembers what was sent. */
-function serve(answer: (method: string, path: string) => Reply) {
-  const sent: Sent[] = [];
-  global.fetch = jest.fn(async (input: RequestInfo | URL) => {
-    const req = input as Request;
-    const url = new URL(req.url);
-    sent.push({ url: url.pathname + url.search, method: req.method, body: await req.text() });
-    const r = answer(req.method, url.pathname.replace(/^\/api/, ''));
-    return new Response(r.body === undefined ? null : JSON.stringify(r.body), { status: r.status, headers: { 'content-type': 'application/json' } });
-  }) as jest.Mock;
-  return sent;
-}
 
 const ROLES = {
   data: {
