@@ -51,6 +51,68 @@ impl SessionCache {
     }
 }
 
+/// Store tokens whose membership the stores service found current a moment ago, by session,
+/// store and membership version (decision 0012). Only agreement is kept, for `ttl`; a change
+/// made through this gateway forgets the store's entries at once ([`Self::forget_store`]),
+/// and signing out forgets the session's.
+pub struct MembershipCache {
+    ttl: Duration,
+    entries: Mutex<HashMap<(String, i64), (i64, Instant)>>,
+    /// Moves on with every forgetting, so an answer asked for before a change and arriving
+    /// after it is not kept.
+    generation: std::sync::atomic::AtomicU64,
+}
+
+impl MembershipCache {
+    /// A cache keeping agreement for `ttl` (zero keeps nothing).
+    pub fn new(ttl: Duration) -> Self {
+        Self { ttl, entries: Mutex::new(HashMap::new()), generation: Default::default() }
+    }
+
+    /// Taken before asking the stores service; [`Self::agreed`] keeps the answer only if
+    /// nothing was forgotten meanwhile.
+    fn generation(&self) -> u64 {
+        self.generation.load(std::sync::atomic::Ordering::SeqCst)
+    }
+
+    fn holds(&self, sid: &str, store: i64, version: i64) -> bool {
+        if self.ttl.is_zero() {
+            return false;
+        }
+        let map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(&(sid.to_string(), store)).is_some_and(|(v, at)| *v == version && at.elapsed() < self.ttl)
+    }
+
+    fn agreed(&self, sid: &str, store: i64, version: i64, asked_at: u64) {
+        if self.ttl.is_zero() {
+            return;
+        }
+        let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        if self.generation() != asked_at {
+            return;
+        }
+        if map.len() > 50_000 {
+            let ttl = self.ttl;
+            map.retain(|_, (_, at)| at.elapsed() < ttl);
+        }
+        map.insert((sid.to_string(), store), (version, Instant::now()));
+    }
+
+    /// Forgets every token of `store`: its team or roles changed through this gateway.
+    pub fn forget_store(&self, store: i64) {
+        let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        self.generation.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        map.retain(|(_, s), _| *s != store);
+    }
+
+    /// Forgets a session's tokens (signed out).
+    pub fn forget_session(&self, sid: &str) {
+        let mut map = self.entries.lock().unwrap_or_else(|p| p.into_inner());
+        self.generation.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        map.retain(|(s, _), _| s != sid);
+    }
+}
+
 /// Limits failed sign-ins per client address and per account: one address cannot try many
 /// accounts, and many addresses cannot try one account, faster than `per_minute` failures a
 /// minute each. Successful sign-ins count for nothing.
@@ -193,10 +255,16 @@ async fn check_session(state: &AppState, sid: &str) -> Result<(), ApiError> {
 }
 
 /// A store token holds while its session is open and its membership is active and unchanged
-/// since the token was issued. Asked on every request, never cached: a member removed,
+/// since the token was issued (one indexed query in the stores service). A member removed,
 /// deactivated or given another role (or whose role's permissions changed) loses the old
-/// rights on the next request, on every replica. One indexed query in the stores service.
+/// rights on the next request: changes made through this gateway forget what it knew at
+/// once; a replica that did not make the change trusts its last agreement for at most
+/// `auth.membership_check_ms`.
 async fn check_membership(state: &AppState, sid: &str, store_id: i64, version: i64) -> Result<(), ApiError> {
+    if state.memberships.holds(sid, store_id, version) {
+        return Ok(());
+    }
+    let asked_at = state.memberships.generation();
     let r = state
         .stores()
         .check_session(state.system().request(CheckSessionRequest {
@@ -215,6 +283,7 @@ async fn check_membership(state: &AppState, sid: &str, store_id: i64, version: i
         // The app exchanges its user token for a new store token and tries again.
         return Err(ApiError::unauthenticated("membership_changed"));
     }
+    state.memberships.agreed(sid, store_id, version, asked_at);
     Ok(())
 }
 
@@ -347,6 +416,28 @@ impl FromRequestParts<AppState> for StoreAuth {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn membership_agreement_is_kept_briefly_and_forgotten_on_change() {
+        let c = MembershipCache::new(Duration::from_secs(60));
+        c.agreed("s1", 7, 3, c.generation());
+        c.agreed("s2", 8, 1, c.generation());
+        assert!(c.holds("s1", 7, 3));
+        assert!(!c.holds("s1", 7, 4), "another version is asked again");
+        assert!(!c.holds("s1", 9, 3), "another store too");
+        c.forget_store(7);
+        assert!(!c.holds("s1", 7, 3) && c.holds("s2", 8, 1), "only the changed store is forgotten");
+        c.forget_session("s2");
+        assert!(!c.holds("s2", 8, 1));
+        // An answer asked for before a change and arriving after it is not kept.
+        let asked = c.generation();
+        c.forget_store(9);
+        c.agreed("s3", 7, 1, asked);
+        assert!(!c.holds("s3", 7, 1));
+        let off = MembershipCache::new(Duration::ZERO);
+        off.agreed("s1", 7, 3, off.generation());
+        assert!(!off.holds("s1", 7, 3), "0 asks every time");
+    }
 
     #[test]
     fn failures_are_limited_per_address_and_per_account() {

@@ -133,11 +133,21 @@ pub struct AuthConfig {
     pub token_ttl_minutes: i64,
     /// Sign-in attempts allowed per client address per minute.
     pub login_attempts_per_minute: u32,
+    /// How long a gateway trusts its last check of a store token's membership, in
+    /// milliseconds (decision 0012). A change made through this gateway takes effect on the
+    /// next request whatever this is; one made through another replica within this time.
+    /// 0 asks the stores service on every request.
+    pub membership_check_ms: u64,
 }
 
 impl Default for AuthConfig {
     fn default() -> Self {
-        Self { jwt_secret: Secret::default(), token_ttl_minutes: 12 * 60, login_attempts_per_minute: 10 }
+        Self {
+            jwt_secret: Secret::default(),
+            token_ttl_minutes: 12 * 60,
+            login_attempts_per_minute: 10,
+            membership_check_ms: 1000,
+        }
     }
 }
 

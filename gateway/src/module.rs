@@ -8,7 +8,7 @@ use async_trait::async_trait;
 use bo_kit::module::{Context, Module, SharedModule, Started};
 use serde::{Deserialize, Serialize};
 
-use crate::auth::{LoginLimiter, SessionCache};
+use crate::auth::{LoginLimiter, MembershipCache, SessionCache};
 use crate::config::{AuthConfig, MaintenanceConfig};
 use crate::state::{AppState, Inner};
 
@@ -71,6 +71,7 @@ impl Module for GatewayModule {
             keys: ctx.keys.clone(),
             identity: ctx.identity(),
             sessions: SessionCache::new(Duration::from_secs(15)),
+            memberships: MembershipCache::new(Duration::from_millis(auth_cfg.membership_check_ms)),
             limiter: LoginLimiter::new(auth_cfg.login_attempts_per_minute),
             maintenance: maintenance.enabled,
             files,

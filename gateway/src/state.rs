@@ -26,6 +26,8 @@ pub struct Inner {
     pub identity: bo_kit::grpc::ServiceIdentity,
     /// Open sessions seen lately.
     pub sessions: SessionCache,
+    /// Store tokens whose membership was current a moment ago.
+    pub memberships: crate::auth::MembershipCache,
     /// Sign-in attempts per address.
     pub limiter: LoginLimiter,
     /// Under maintenance.

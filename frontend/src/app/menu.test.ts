@@ -30,15 +30,16 @@ describe('sidebar', () => {
   it('lists the same settings on desktop and mobile; adding a unit takes the owner or store.*', () => {
     expect(MENU[MENU.length - 1]).toEqual({ key: 'settings', label: 'menu.settings', items: SETTINGS });
     const keys = (viewer: { permission: string; permissions: string[] }) => paths(visibleEntries(SETTINGS, viewer, []));
-    expect(keys({ permission: 'cashier', permissions: ['store.customer.*'] })).toEqual(['setting/safety-stock', 'setting/unit-of-measurement']);
+    expect(keys({ permission: 'cashier', permissions: ['store.customer.*'] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement']);
     // store.* covers every store.… key, roles included (as the gateway reads it).
     expect(keys({ permission: 'admin', permissions: [P.storeAll] })).toEqual([
+      'setting/store-detail',
       'setting/safety-stock',
       'setting/unit-of-measurement',
       'setting/unit-of-measurement-create',
       'setting/role-permission-list',
     ]);
-    expect(keys({ permission: 'admin', permissions: [P.userAll] })).toEqual(['setting/safety-stock', 'setting/unit-of-measurement', 'setting/user-list']);
+    expect(keys({ permission: 'admin', permissions: [P.userAll] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement', 'setting/user-list']);
     expect(keys({ permission: 'owner', permissions: [] })).toContain('setting/unit-of-measurement-create');
   });
 
@@ -59,6 +60,7 @@ describe('sidebar', () => {
         'settings',
         'menu.settings',
         [
+          { label: 'menu.storeDetail', path: 'setting/store-detail' },
           { label: 'menu.safetyStock', path: 'setting/safety-stock' },
           { label: 'menu.unitOfMeasurement', path: 'setting/unit-of-measurement' },
           { label: 'menu.unitOfMeasurementCreate', path: 'setting/unit-of-measurement-create', roles: ['owner'], permissions: [P.storeAll] },

@@ -61,6 +61,9 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/product-import/:saleChannel/result/:storeChannelId', meta: skuCreate },
         { path: '/:storeId/stock-management-overview-list', meta: skuRead, search: 'stock' },
         { path: '/:storeId/stock-management-goods-adjust', meta: { store: true, permissions: [P.wmsGoodsAdjustRead] } },
+        { path: '/:storeId/setting' },
+        { path: '/:storeId/setting/store-detail' },
+        { path: '/:storeId/setting/store-edit', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/setting/safety-stock' },
         { path: '/:storeId/setting/unit-of-measurement' },
         { path: '/:storeId/setting/unit-of-measurement-create', meta: { store: true, roles: ['owner'], permissions: [P.storeAll] } },
@@ -81,7 +84,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(25);
+    expect(by('default')).toHaveLength(28);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

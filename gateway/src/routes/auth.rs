@@ -97,6 +97,7 @@ async fn logout(State(state): State<AppState>, auth: UserAuth) -> ApiResult<Stat
         .end_session(auth.ctx().request(pb::EndSessionRequest { session_id: auth.session_id.clone() }))
         .await?;
     state.sessions.forget(&auth.session_id);
+    state.memberships.forget_session(&auth.session_id);
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -11,7 +11,7 @@ use utoipa_axum::routes;
 
 use crate::auth::StoreAuth;
 use crate::error::{ApiResult, ErrorBody};
-use crate::perms::{keys, Access};
+use crate::perms::Access;
 use crate::state::AppState;
 use crate::wire::{Body, Path};
 
@@ -22,8 +22,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(menu_hiding))
 }
 
-/// Editing the store: owner role, or the store.* permission.
-const STORE_EDIT: Access = Access { roles: &["owner"], perms: &[keys::STORE_ALL] };
+/// Editing the store: the owner only (SPEC §6; decision 0013).
+const STORE_EDIT: Access = Access { roles: &["owner"], perms: &[] };
 
 /// Getting-started progress.
 #[derive(Debug, Serialize, ToSchema, Default)]
@@ -135,7 +135,7 @@ async fn get_store(State(state): State<AppState>, auth: StoreAuth, Path(id): Pat
     Ok(Json(fetch(&state, &auth).await?.into()))
 }
 
-/// Changes the store (owner, or store.*).
+/// Changes the store (the owner only).
 #[utoipa::path(put, path = "/stores/{id}", tag = "stores", params(("id" = i64, Path)), request_body = StoreInput,
     responses((status = 200, body = StoreBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]

@@ -163,6 +163,7 @@ async fn update_member(
         }))
         .await?
         .into_inner();
+    state.memberships.forget_store(auth.store_id);
     Ok(Json(r.membership.unwrap_or_default().into()))
 }
 
@@ -180,6 +181,7 @@ async fn remove_member(
     auth.require(TEAM)?;
     member_of(&state, &auth, user_id, id).await?;
     state.stores().remove_member(auth.ctx().request(pb::RemoveMemberRequest { id })).await?;
+    state.memberships.forget_store(auth.store_id);
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -311,6 +313,7 @@ async fn update_role(
         }))
         .await?
         .into_inner();
+    state.memberships.forget_store(auth.store_id);
     let role = r.role.unwrap_or_default();
     let n = state
         .stores()
@@ -347,6 +350,7 @@ async fn delete_role(
         .stores()
         .delete_role(auth.ctx().request(pb::DeleteRoleRequest { id: role_id, move_to_role_id: q.move_to.unwrap_or(0) }))
         .await?;
+    state.memberships.forget_store(auth.store_id);
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -505,7 +509,10 @@ async fn accept_invitation(
         .accept_invitation(auth.ctx().request(pb::AcceptInvitationRequest { key, user_id: auth.user_id }))
         .await?
         .into_inner();
-    Ok(Json(r.membership.unwrap_or_default().into()))
+    let m = r.membership.unwrap_or_default();
+    // A member who comes back gets a new version; whatever was known of the old one goes.
+    state.memberships.forget_store(m.store.as_ref().map_or(0, |s| s.id));
+    Ok(Json(m.into()))
 }
 
 /// A new person's account, from an invitation.

@@ -320,18 +320,7 @@ impl Repo {
     ) -> Result<(UserRow, StoreRow)> {
         let now = now_ms();
         let mut tx = self.db.begin().await?;
-        let user_id: i64 = sqlx::query_scalar(
-            "INSERT INTO users (email, password_hash, first_name, last_name, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $5) RETURNING id",
-        )
-        .bind(email)
-        .bind(password_hash)
-        .bind(first_name)
-        .bind(last_name)
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(|e| if is_unique_violation(&e) { Error::conflict("user_email_taken") } else { e.into() })?;
+        let user_id = insert_user(&mut tx, email, password_hash, first_name, last_name, now).await?;
         let store_id: i64 = sqlx::query_scalar(
             "INSERT INTO stores (name, created_at, updated_at, updated_by) VALUES ($1, $2, $2, $3) RETURNING id",
         )
@@ -406,19 +395,7 @@ impl Repo {
             sqlx::query_scalar("SELECT id FROM users WHERE email = $1").bind(email).fetch_optional(&mut *tx).await?;
         let user_id = match existing {
             Some(id) => id,
-            None => {
-                sqlx::query_scalar(
-                    "INSERT INTO users (email, password_hash, first_name, last_name, created_at, updated_at) \
-                     VALUES ($1, $2, $3, $4, $5, $5) RETURNING id",
-                )
-                .bind(email)
-                .bind(password_hash)
-                .bind(first_name)
-                .bind(last_name)
-                .bind(now)
-                .fetch_one(&mut *tx)
-                .await?
-            }
+            None => insert_user(&mut tx, email, password_hash, first_name, last_name, now).await?,
         };
         let role_id: i64 = match role {
             Some((name, perms)) => {
@@ -1176,4 +1153,27 @@ pub(crate) async fn bump_role_members(tx: &mut Tx, role_id: i64) -> Result<()> {
         .execute(&mut **tx)
         .await?;
     Ok(())
+}
+
+/// A new user; `user_email_taken` when the email has an account.
+pub(crate) async fn insert_user(
+    tx: &mut Tx,
+    email: &str,
+    password_hash: &str,
+    first_name: &str,
+    last_name: &str,
+    now: i64,
+) -> Result<i64> {
+    sqlx::query_scalar(
+        "INSERT INTO users (email, password_hash, first_name, last_name, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $5) RETURNING id",
+    )
+    .bind(email)
+    .bind(password_hash)
+    .bind(first_name)
+    .bind(last_name)
+    .bind(now)
+    .fetch_one(&mut **tx)
+    .await
+    .map_err(|e| if is_unique_violation(&e) { Error::conflict("user_email_taken") } else { e.into() })
 }

@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Card, Descriptions, Form, Input, Result, Select, Space, Tag, Timeline, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Form, Input, Result, Select, Space, Tag } from 'antd';
 import { DeleteOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 
 import { apiError } from '@/app/api/errors';
 import { useAppSelector } from '@/app/hooks';
+import { AuditTimeline } from '@/shared/audit/AuditTimeline';
 import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { showServerErrors } from '@/shared/form/serverErrors';
 import { formatDateTime } from '@/shared/i18n/i18n';
-import { useGetMemberQuery, useListAuditQuery, useListRolesQuery, useRemoveMemberMutation, useUpdateMemberMutation, type AuditBody } from './api';
+import { useGetMemberQuery, useListAuditQuery, useListRolesQuery, useRemoveMemberMutation, useUpdateMemberMutation } from './api';
 import { refusalKey, roleLabel, rolesFor, STATUS_COLOR } from './team';
 
 interface Values {
@@ -20,16 +21,6 @@ interface Values {
   permission: string;
   roleId: number;
   status: string;
-}
-
-/** One audit entry as a sentence: what was done, to what, and what changed. */
-export function auditLine(a: AuditBody, t: (k: string, o?: Record<string, unknown>) => string): string {
-  const detail = (a.detail ?? {}) as Record<string, unknown>;
-  const changes = Object.entries(detail)
-    .filter(([, v]) => Array.isArray(v) && v.length === 2 && typeof v[0] !== 'object')
-    .map(([k, v]) => t('team:audit.change', { field: t(`team:audit.fields.${k}`, { defaultValue: k }), from: String((v as unknown[])[0]), to: String((v as unknown[])[1]) }));
-  const action = t(`team:audit.actions.${a.action}`, { defaultValue: a.action });
-  return changes.length > 0 ? `${action}: ${changes.join(', ')}` : action;
 }
 
 /** /setting/user-edit/{membershipId}?user={userId}: a member's level, role and status
@@ -45,7 +36,7 @@ export default function MemberEditPage() {
   const valid = Number.isInteger(mid) && mid > 0 && Number.isInteger(userId) && userId > 0;
   const { data: m, isLoading, isError } = useGetMemberQuery({ userId, id: mid }, { skip: !valid });
   const { data: roles } = useListRolesQuery({ id });
-  const { data: audit } = useListAuditQuery({ id, userId, limit: 20 }, { skip: !valid });
+  const { data: audit } = useListAuditQuery({ id, userId, limit: 20 }, { skip: !valid, refetchOnMountOrArgChange: true });
   const [update, { isLoading: saving }] = useUpdateMemberMutation();
   const [remove, { isLoading: removing }] = useRemoveMemberMutation();
   const me = useAppSelector((s) => s.session.user?.id);
@@ -183,23 +174,8 @@ export default function MemberEditPage() {
           </Space>
         </Form>
       </Card>
-      <Card title={t('team:audit.byPerson')}>
-        {(audit?.data ?? []).length === 0 ? (
-          <Typography.Text type="secondary">{t('team:audit.empty')}</Typography.Text>
-        ) : (
-          <Timeline
-            data-testid="member-audit"
-            items={(audit?.data ?? []).map((a) => ({
-              key: a.id,
-              content: (
-                <>
-                  <div>{auditLine(a, t)}</div>
-                  <Typography.Text type="secondary">{formatDateTime(a.createdAt, i18n.language)}</Typography.Text>
-                </>
-              ),
-            }))}
-          />
-        )}
+      <Card title={t('common:audit.byPerson')}>
+        <AuditTimeline entries={audit?.data ?? []} testId="member-audit" />
       </Card>
     </Space>
   );

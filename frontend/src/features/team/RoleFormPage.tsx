@@ -30,7 +30,7 @@ import {
   type MatrixRow,
   type Selection,
 } from './matrix';
-import { ROLES } from './routes';
+import { ROLES } from './api';
 
 interface Values {
   name: string;

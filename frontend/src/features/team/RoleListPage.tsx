@@ -12,7 +12,7 @@ import { covers } from '@/shared/perms';
 import { useCan } from '@/shared/useCan';
 import { useDeleteRoleMutation, useListRolesQuery, type StoreRoleBody } from './api';
 import { RIGHTS_TOTAL, rightCount, roleRefusalKey } from './matrix';
-import { ROLES } from './routes';
+import { ROLES } from './api';
 
 /** /setting/role-permission-list: the store's roles, built-in first; custom roles are
  * created, changed and deleted here (owner or store.role.*), built-in ones only viewed. */

@@ -1,13 +1,7 @@
 // The team's screens (SPEC §2 Settings: user-list, user-edit/{id}, role-permission-list,
 // -create, -edit/{roleId}) and the invitation link's page, which needs no sign-in.
-import type { Access } from '@/shared/perms';
-import { P } from '@/shared/permissions.gen';
 import type { FeatureRoute } from '@/shared/routes';
-
-/** Managing the team: the owner role or user.* (SPEC §2, §6), as the gateway decides it. */
-export const TEAM: Access = { roles: ['owner'], permissions: [P.userAll] };
-/** Managing roles: the owner role or store.role.*. */
-export const ROLES: Access = { roles: ['owner'], permissions: [P.storeRoleAll] };
+import { ROLES, TEAM } from './api';
 
 export const ROUTES: FeatureRoute[] = [
   {

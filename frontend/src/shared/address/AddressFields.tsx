@@ -46,9 +46,11 @@ const FIELDS: { name: AddressField; form: keyof AddressValues; label: string }[]
   { name: 'postcode', form: 'postcode', label: 'address.postcode' },
 ];
 
-export function AddressFields({ form }: { form: FormInstance }) {
+/** `thaiOnly`: a Thai address without the abroad switch (a store's own address). */
+export function AddressFields({ form, thaiOnly = false }: { form: FormInstance; thaiOnly?: boolean }) {
   const { t, i18n } = useTranslation('common');
-  const international = useInternational(form);
+  const abroad = useInternational(form);
+  const international = !thaiOnly && abroad;
   const [all, setAll] = useState<ThaiAddress[] | null>(null);
   const [query, setQuery] = useState<{ field: AddressField; text: string } | null>(null);
   const load = () => {
@@ -61,7 +63,7 @@ export function AddressFields({ form }: { form: FormInstance }) {
 
   return (
     <>
-      <Form.Item label={t('address.international')}>
+      <Form.Item label={t('address.international')} hidden={thaiOnly}>
         <Switch
           checked={international}
           data-testid="address-international"

@@ -10,7 +10,7 @@ use bo_kit::{Error, Result};
 use serde_json::json;
 use sqlx::FromRow;
 
-use super::{bump_role_members, like_escape, MembershipRow, Repo, UserRow, MEMBERSHIP_SELECT};
+use super::{bump_role_members, insert_user, like_escape, MembershipRow, Repo, UserRow, MEMBERSHIP_SELECT};
 use crate::domain::roles::{self, status, Permission};
 use crate::domain::team::{self, Actor, Change, Target};
 
@@ -744,18 +744,7 @@ impl Repo {
     ) -> Result<(UserRow, MembershipRow)> {
         let now = now_ms();
         let mut tx = self.db.begin().await?;
-        let user_id: i64 = sqlx::query_scalar(
-            "INSERT INTO users (email, password_hash, first_name, last_name, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $5) RETURNING id",
-        )
-        .bind(email)
-        .bind(password_hash)
-        .bind(first_name)
-        .bind(last_name)
-        .bind(now)
-        .fetch_one(&mut *tx)
-        .await
-        .map_err(|e| if is_unique_violation(&e) { Error::conflict("user_email_taken") } else { e.into() })?;
+        let user_id = insert_user(&mut tx, email, password_hash, first_name, last_name, now).await?;
         let m = join(&mut tx, key, user_id).await?;
         let user = sqlx::query_as::<_, UserRow>(
             "SELECT id, email, password_hash, first_name, last_name, tel, created_at FROM users WHERE id = $1",

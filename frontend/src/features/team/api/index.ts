@@ -1,5 +1,12 @@
 // Hand-written side of the generated client: cache tags and re-exports.
+import type { Access } from '@/shared/perms';
+import { P } from '@/shared/permissions.gen';
 import { enhancedApi, type ListAuditBody } from './endpoints.gen';
+
+/** Managing the team: the owner role or user.* (SPEC §2, §6), as the gateway decides it. */
+export const TEAM: Access = { roles: ['owner'], permissions: [P.userAll] };
+/** Managing roles: the owner role or store.role.*. */
+export const ROLES: Access = { roles: ['owner'], permissions: [P.storeRoleAll] };
 
 export const teamApi = enhancedApi
   .enhanceEndpoints({ addTagTypes: ['Member', 'Role', 'Invitation', 'Audit'] })
