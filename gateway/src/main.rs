@@ -74,6 +74,11 @@ enum AdminCommand {
         #[arg(long, value_delimiter = ',', requires = "role")]
         role_permissions: Vec<String>,
     },
+    /// Menus hidden for a store (SPEC §2: e.g. `connect_e_parcel` hides the e-parcel setting).
+    Menus {
+        #[command(subcommand)]
+        command: MenuCommand,
+    },
     /// Events a consumer gave up on: list them, or ask the running consumers to handle them
     /// again.
     DeadLetters {
@@ -84,6 +89,32 @@ enum AdminCommand {
     Outbox {
         #[command(subcommand)]
         command: RowCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum MenuCommand {
+    /// Hides a menu from the store's members.
+    Hide {
+        /// The store id.
+        #[arg(long)]
+        store: i64,
+        /// The menu's key (see docs/operations.md).
+        key: String,
+    },
+    /// Shows a hidden menu again.
+    Show {
+        /// The store id.
+        #[arg(long)]
+        store: i64,
+        /// The menu's key.
+        key: String,
+    },
+    /// Lists the store's hidden menus.
+    List {
+        /// The store id.
+        #[arg(long)]
+        store: i64,
     },
 }
 
@@ -144,6 +175,10 @@ async fn main() -> anyhow::Result<()> {
             let m = added.map_err(admin_error)?;
             println!("Added {} to store {} as {} (membership id {}).", email, store_id, m.permission, m.id);
             Ok(())
+        }
+        Some(Command::Admin { command: AdminCommand::Menus { command } }) => {
+            let _telemetry = bo_kit::telemetry::init("backoffice-admin", false)?;
+            menus(&cfg, command).await
         }
         Some(Command::Admin { command: AdminCommand::DeadLetters { command } }) => rows(&cfg, command, true).await,
         Some(Command::Admin { command: AdminCommand::Outbox { command } }) => rows(&cfg, command, false).await,
@@ -216,6 +251,25 @@ async fn create_owner(
     let r = created.map_err(admin_error)?;
     let (u, s) = (r.user.unwrap_or_default(), r.store.unwrap_or_default());
     println!("Created owner {} (user id {}) and store \"{}\" (store id {}).", u.email, u.id, s.name, s.id);
+    Ok(())
+}
+
+/// `admin menus`: hides, shows or lists a store's hidden menus. Members see the change when
+/// the app next loads the store.
+async fn menus(cfg: &Config, command: MenuCommand) -> anyhow::Result<()> {
+    let svc = open_stores(cfg).await?;
+    let (store, done) = match command {
+        MenuCommand::Hide { store, key } => (store, svc.grpc.set_menu_hidden(store, &key, true).await),
+        MenuCommand::Show { store, key } => (store, svc.grpc.set_menu_hidden(store, &key, false).await),
+        MenuCommand::List { store } => (store, svc.grpc.menu_hiding(store).await),
+    };
+    svc.db.close().await;
+    let list = done.map_err(admin_error)?;
+    if list.is_empty() {
+        println!("Store {store} hides no menu.");
+    } else {
+        println!("Store {store} hides: {}", list.join(", "));
+    }
     Ok(())
 }
 

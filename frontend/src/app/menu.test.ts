@@ -1,6 +1,6 @@
 import { P } from '@/shared/permissions.gen';
 import type { FeatureRoute } from '@/shared/routes';
-import { composeMenu, visibleEntries, visibleMenu, type MenuEntry, MENU, SETTINGS } from './menu';
+import { composeMenu, hideKeyOf, visibleEntries, visibleMenu, type MenuEntry, MENU, SETTINGS } from './menu';
 
 describe('sidebar', () => {
   const settings: MenuEntry[] = [
@@ -16,6 +16,16 @@ describe('sidebar', () => {
     expect(paths(visibleEntries(settings, cashier, []))).toEqual(['setting/e-parcel-connecting']);
     const owner = { permission: 'owner', permissions: ['*'] };
     expect(paths(visibleEntries(settings, owner, ['connect_e_parcel']))).toEqual(['setting/store-edit', 'setting/user-list']);
+  });
+
+  it('hides any entry by its screen\'s key, as the operator names it', () => {
+    expect(hideKeyOf({ path: 'setting/user-list' })).toBe('user_list');
+    expect(hideKeyOf({ path: 'product-list/store' })).toBe('product_list');
+    expect(hideKeyOf({ path: 'setting/e-parcel-connecting', hideKey: 'connect_e_parcel' })).toBe('connect_e_parcel');
+    const owner = { permission: 'owner', permissions: ['*'] };
+    expect(paths(visibleEntries(settings, owner, ['user_list']))).toEqual(['setting/store-edit', 'setting/e-parcel-connecting']);
+    const keys = new Set(MENU.flatMap((g) => g.items.map(hideKeyOf)));
+    expect(keys.size).toBe(MENU.flatMap((g) => g.items).length);
   });
 
   it('drops groups left empty', () => {

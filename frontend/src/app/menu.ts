@@ -59,8 +59,15 @@ export interface Viewer {
   permissions: string[];
 }
 
+/** The key that hides an entry through the store's hiding list (set by the operator's
+ * `backoffice admin menus hide`): its own, else its screen's name in snake case
+ * ('setting/user-list' → 'user_list', 'product-list/store' → 'product_list'). */
+export function hideKeyOf(e: Pick<MenuEntry, 'path' | 'hideKey'>): string {
+  return e.hideKey ?? e.path.replace(/^setting\//, '').split('/')[0].replace(/-/g, '_');
+}
+
 export function visibleEntries(entries: MenuEntry[], viewer: Viewer, hiding: string[]): MenuEntry[] {
-  return entries.filter((e) => !(e.hideKey && hiding.includes(e.hideKey)) && allows(e, viewer.permission, viewer.permissions));
+  return entries.filter((e) => !hiding.includes(hideKeyOf(e)) && allows(e, viewer.permission, viewer.permissions));
 }
 
 export function visibleMenu(groups: MenuGroup[], viewer: Viewer, hiding: string[]): MenuGroup[] {

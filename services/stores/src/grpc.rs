@@ -79,6 +79,23 @@ impl StoresGrpc {
     }
 }
 
+impl StoresGrpc {
+    /// Hides or shows a menu for a store (the operator's `admin menus` command); answers the
+    /// store's hiding list.
+    pub async fn set_menu_hidden(&self, store_id: i64, key: &str, hidden: bool) -> bo_kit::Result<Vec<String>> {
+        if !crate::domain::store::is_menu_key(key) {
+            return Err(Error::invalid_field("menu", "validation.menu_key"));
+        }
+        self.repo.set_menu_hidden(store_id, key, hidden).await
+    }
+
+    /// A store's hiding list.
+    pub async fn menu_hiding(&self, store_id: i64) -> bo_kit::Result<Vec<String>> {
+        let s = self.repo.store(store_id).await?;
+        Ok(serde_json::from_str(&s.menu_hiding_list).unwrap_or_default())
+    }
+}
+
 type Rpc<T> = Result<Response<T>, Status>;
 
 fn ok<T>(v: T) -> Rpc<T> {

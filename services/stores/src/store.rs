@@ -591,6 +591,28 @@ impl Repo {
         Ok(store)
     }
 
+    /// Hides or shows a menu for the store (an operator's command, recorded as done by the
+    /// system); answers the new hiding list.
+    pub async fn set_menu_hidden(&self, store_id: i64, key: &str, hidden: bool) -> Result<Vec<String>> {
+        let mut tx = self.db.begin().await?;
+        let cur = fetch_store(&mut tx, store_id).await?;
+        let list: Vec<String> = serde_json::from_str(&cur.menu_hiding_list).unwrap_or_default();
+        let next = crate::domain::store::menu_list_with(&list, key, hidden);
+        if next != list {
+            sqlx::query("UPDATE stores SET menu_hiding_list = $1, updated_at = $2 WHERE id = $3")
+                .bind(serde_json::to_string(&next).map_err(Error::internal)?)
+                .bind(now_ms())
+                .bind(store_id)
+                .execute(&mut *tx)
+                .await?;
+            let action = if hidden { "store.menu_hidden" } else { "store.menu_shown" };
+            team::record(&mut tx, store_id, 0, action, "store", store_id, 0, serde_json::json!({ "menu": key }))
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(next)
+    }
+
     // ---- customers ----
 
     /// A store's customers matching `search` (name or phone), newest first, paged.

@@ -446,6 +446,36 @@ async fn team_changes_never_race_past_the_rules(db: Db) {
     assert_eq!(users, 1, "no account is left behind by the ones refused");
 }
 
+/// The operator's `admin menus` command: one store's list, each key once, recorded.
+async fn menus_are_hidden_for_one_store(db: Db) {
+    let s = service(&db).await;
+    let a = owner(&s, "a@example.com").await;
+    let b = owner(&s, "b@example.com").await;
+    assert_eq!(s.grpc.set_menu_hidden(a.store_id, "connect_e_parcel", true).await.unwrap(), vec!["connect_e_parcel"]);
+    assert_eq!(
+        s.grpc.set_menu_hidden(a.store_id, "user_list", true).await.unwrap(),
+        vec!["connect_e_parcel", "user_list"]
+    );
+    assert_eq!(s.grpc.set_menu_hidden(a.store_id, "user_list", true).await.unwrap().len(), 2, "once");
+    let e = s.grpc.set_menu_hidden(a.store_id, "Bad-Key", true).await.unwrap_err();
+    assert_eq!(e.fields[0].code, "validation.menu_key");
+    assert_eq!(s.grpc.set_menu_hidden(999_999, "user_list", true).await.unwrap_err().code, "store_not_found");
+    let store = s.grpc.get_store(a.request(pb::GetStoreRequest {})).await.unwrap().into_inner().store.unwrap();
+    assert_eq!(store.menu_hiding_list, vec!["connect_e_parcel", "user_list"]);
+    assert!(s.grpc.menu_hiding(b.store_id).await.unwrap().is_empty(), "another store hides nothing");
+    assert_eq!(s.grpc.set_menu_hidden(a.store_id, "connect_e_parcel", false).await.unwrap(), vec!["user_list"]);
+    let audit = s
+        .grpc
+        .list_audit(a.request(pb::ListAuditRequest { page: None, actor_user_id: 0 }))
+        .await
+        .unwrap()
+        .into_inner()
+        .entries;
+    let actions: Vec<&str> = audit.iter().map(|e| e.action.as_str()).collect();
+    assert_eq!(actions, vec!["store.menu_shown", "store.menu_hidden", "store.menu_hidden"]);
+    assert_eq!(audit[0].actor_user_id, 0, "done by the system, not a member");
+}
+
 macro_rules! on_both_databases {
     ($($name:ident),*) => {
         mod sqlite { $(#[tokio::test] async fn $name() { let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await; })* }
@@ -461,5 +491,6 @@ on_both_databases!(
     units_have_unique_names_per_store_and_page_in_the_database,
     the_latest_safety_stock_is_the_newest_setting,
     a_store_token_holds_while_its_membership_is_unchanged,
-    team_changes_never_race_past_the_rules
+    team_changes_never_race_past_the_rules,
+    menus_are_hidden_for_one_store
 );

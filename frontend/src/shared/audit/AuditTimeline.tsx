@@ -47,7 +47,7 @@ export function AuditTimeline({ entries, withActor = false, testId }: { entries:
         content: (
           <>
             <div>
-              {withActor ? <Typography.Text strong>{a.actorName} · </Typography.Text> : null}
+              {withActor ? <Typography.Text strong>{a.actorName || t('common:audit.system')} · </Typography.Text> : null}
               {auditLine(a, t)}
             </div>
             <Typography.Text type="secondary">{formatDateTime(a.createdAt, i18n.language)}</Typography.Text>

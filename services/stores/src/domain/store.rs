@@ -72,9 +72,39 @@ impl StorePatch {
     }
 }
 
+/// Whether `key` may name a menu in the store's hiding list: lower-case letters, digits and
+/// underscores, starting with a letter, at most 50 (e.g. `connect_e_parcel`, `user_list`).
+pub fn is_menu_key(key: &str) -> bool {
+    let b = key.as_bytes();
+    (1..=50).contains(&b.len())
+        && b[0].is_ascii_lowercase()
+        && b.iter().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'_')
+}
+
+/// The hiding list with `key` hidden or shown, each key once, in the order first hidden.
+pub fn menu_list_with(list: &[String], key: &str, hidden: bool) -> Vec<String> {
+    let mut out: Vec<String> = list.iter().filter(|k| k.as_str() != key).cloned().collect();
+    if hidden {
+        out.push(key.to_string());
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn menus_are_hidden_by_plain_keys_once_each() {
+        assert!(is_menu_key("connect_e_parcel") && is_menu_key("user_list"));
+        for bad in ["", "Connect", "e-parcel", "1st", "a b", &"x".repeat(51)] {
+            assert!(!is_menu_key(bad), "{bad:?}");
+        }
+        let list = vec!["connect_e_parcel".to_string()];
+        assert_eq!(menu_list_with(&list, "user_list", true), vec!["connect_e_parcel", "user_list"]);
+        assert_eq!(menu_list_with(&list, "connect_e_parcel", true), vec!["connect_e_parcel"], "once");
+        assert!(menu_list_with(&list, "connect_e_parcel", false).is_empty());
+    }
 
     #[test]
     fn a_store_needs_a_name_when_renamed() {
