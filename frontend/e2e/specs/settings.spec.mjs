@@ -62,4 +62,29 @@ export const tests = [
       await page.getByTestId('safety-stock-amount').getByText('1,000 หน่วย').waitFor();
     },
   },
+  {
+    name: 'choose the bill expiry for new bills, keeping the earlier setting in the history',
+    run: async ({ page }) => {
+      await page.getByTestId('sidebar').getByText('การหมดอายุบิล', { exact: true }).click();
+      await page.waitForURL('**/1/setting/bill-expiry');
+      await page.getByTestId('bill-expiry-current').getByText('บิลที่สร้างตอนนี้: บิลไม่หมดอายุ', { exact: false }).waitFor();
+      await page.getByTestId('bill-expiry-by_day').click();
+      await page.getByTestId('field-days').fill('3');
+      await page.getByTestId('bill-expiry-cancel_order').click();
+      await page.getByTestId('bill-expiry-save').click();
+      await page.getByTestId('bill-expiry-current').getByText('บิลที่สร้างตอนนี้: 3 วัน จากนั้น: ยกเลิกคำสั่งซื้อ (คืนสต็อก)').waitFor();
+      await page.getByTestId('bill-expiry-by_time').click();
+      await page.getByTestId('field-hours').fill('0');
+      await page.getByTestId('field-minutes').fill('0');
+      await page.getByTestId('bill-expiry-save').click();
+      await page.getByText('กรุณากรอกข้อมูล').waitFor();
+      await page.getByTestId('field-hours').fill('2');
+      await page.getByTestId('field-minutes').fill('30');
+      await page.getByTestId('bill-expiry-keep_new').click();
+      await page.getByTestId('bill-expiry-save').click();
+      await page.getByTestId('bill-expiry-current').getByText('บิลที่สร้างตอนนี้: 2 ชม. 30 นาที จากนั้น: คงคำสั่งซื้อไว้เป็นรายการใหม่').waitFor();
+      const rows = page.getByTestId('bill-expiry-history').locator('tbody tr.ant-table-row');
+      if ((await rows.count()) !== 2) throw new Error('the earlier setting is not in the history');
+    },
+  },
 ];

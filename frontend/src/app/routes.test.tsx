@@ -65,6 +65,7 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/setting/store-detail' },
         { path: '/:storeId/setting/store-edit', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/setting/safety-stock' },
+        { path: '/:storeId/setting/bill-expiry' },
         { path: '/:storeId/setting/unit-of-measurement' },
         { path: '/:storeId/setting/unit-of-measurement-create', meta: { store: true, roles: ['owner'], permissions: [P.storeAll] } },
         { path: '/:storeId/setting/user-list', meta: team },
@@ -84,7 +85,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(28);
+    expect(by('default')).toHaveLength(29);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

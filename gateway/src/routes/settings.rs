@@ -24,6 +24,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(update_store_unit, delete_store_unit))
         .routes(routes!(create_safety_stock_history))
         .routes(routes!(get_latest_safety_stock))
+        .routes(routes!(bill_expire_types))
+        .routes(routes!(get_bill_expire, set_bill_expire))
 }
 
 /// Reading settings: any member of the store.
@@ -266,4 +268,145 @@ async fn get_latest_safety_stock(
         .await?
         .into_inner();
     Ok(Json(r.history.unwrap_or_default().into()))
+}
+
+/// The bill expiry methods and the actions on expiry, in the order the screen lists them.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BillExpireTypesBody {
+    /// no_expiry, by_day, by_time, next_day (24 hours after the bill is made).
+    pub types: Vec<String>,
+    /// cancel_order (its stock is released) or keep_new.
+    pub actions: Vec<String>,
+    /// Most days by_day allows.
+    pub max_days: i64,
+    /// Most hours by_time allows.
+    pub max_hours: i64,
+}
+
+/// The bill expiry methods (SPEC §9).
+#[utoipa::path(get, path = "/stores/bill-expire/types", tag = "settings",
+    responses((status = 200, body = BillExpireTypesBody)), security(("bearer" = [])))]
+async fn bill_expire_types(auth: StoreAuth) -> ApiResult<Json<BillExpireTypesBody>> {
+    auth.require(SETTINGS_READ)?;
+    use bo_stores::domain::bills;
+    Ok(Json(BillExpireTypesBody {
+        types: bills::TYPES.iter().map(|t| t.to_string()).collect(),
+        actions: bills::ACTIONS.iter().map(|t| t.to_string()).collect(),
+        max_days: bills::MAX_DAYS,
+        max_hours: bills::MAX_HOURS,
+    }))
+}
+
+/// A bill expiry setting.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BillExpireBody {
+    /// Id (0: the store has not chosen; bills never expire).
+    pub id: i64,
+    /// no_expiry, by_day, by_time or next_day.
+    pub expiry_type: String,
+    /// Days, for by_day.
+    pub days: i64,
+    /// Hours, for by_time.
+    pub hours: i64,
+    /// Minutes, for by_time.
+    pub minutes: i64,
+    /// cancel_order or keep_new.
+    pub on_expiry: String,
+    /// Who chose it.
+    pub created_by: i64,
+    /// From when it applies (empty for the default).
+    pub started_at: String,
+}
+
+impl From<pb::BillExpirySetting> for BillExpireBody {
+    fn from(s: pb::BillExpirySetting) -> Self {
+        BillExpireBody {
+            id: s.id,
+            expiry_type: s.expiry_type,
+            days: s.days,
+            hours: s.hours,
+            minutes: s.minutes,
+            on_expiry: s.on_expiry,
+            created_by: s.created_by,
+            started_at: if s.id == 0 { String::new() } else { timestamp_to_rfc3339(s.start_time.as_ref()) },
+        }
+    }
+}
+
+/// The current setting and the earlier ones.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BillExpireSettingsBody {
+    /// The setting for bills made now.
+    pub current: BillExpireBody,
+    /// Every setting, newest first (at most 20): each applied to the bills made while it held.
+    pub history: Vec<BillExpireBody>,
+}
+
+/// The store's bill expiry: the setting for bills made now, and the earlier ones.
+#[utoipa::path(get, path = "/stores/settings/bill-expire", tag = "settings",
+    responses((status = 200, body = BillExpireSettingsBody)), security(("bearer" = [])))]
+async fn get_bill_expire(State(state): State<AppState>, auth: StoreAuth) -> ApiResult<Json<BillExpireSettingsBody>> {
+    auth.require(SETTINGS_READ)?;
+    let r = state
+        .stores()
+        .get_bill_expiry(auth.ctx().request(pb::GetBillExpiryRequest { at_ms: 0, with_history: true }))
+        .await?
+        .into_inner();
+    Ok(Json(BillExpireSettingsBody {
+        current: r.setting.unwrap_or_default().into(),
+        history: r.history.into_iter().map(BillExpireBody::from).collect(),
+    }))
+}
+
+/// A new bill expiry setting.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct BillExpireInput {
+    /// no_expiry, by_day, by_time or next_day.
+    pub expiry_type: String,
+    /// Days, for by_day (1 to 30).
+    pub days: Option<Decimal>,
+    /// Hours, for by_time (0 to 72).
+    pub hours: Option<Decimal>,
+    /// Minutes, for by_time (0 to 59).
+    pub minutes: Option<Decimal>,
+    /// cancel_order or keep_new.
+    pub on_expiry: String,
+}
+
+/// A whole number given as a number or text; `None` reads as 0, anything else is refused on
+/// its field.
+fn whole(field: &str, d: Option<Decimal>) -> Result<i64, crate::error::ApiError> {
+    match as_text(d) {
+        None => Ok(0),
+        Some(t) if t.trim().is_empty() => Ok(0),
+        Some(t) => {
+            t.trim().parse::<i64>().map_err(|_| crate::error::ApiError::invalid_field(field, "validation.quantity"))
+        }
+    }
+}
+
+/// Chooses the bill expiry for bills made from now on (owner, or store.*); bills made before
+/// keep theirs.
+#[utoipa::path(post, path = "/stores/settings/bill-expire", tag = "settings", request_body = BillExpireInput,
+    responses((status = 201, body = BillExpireBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn set_bill_expire(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(input): Body<BillExpireInput>,
+) -> ApiResult<(StatusCode, Json<BillExpireBody>)> {
+    auth.require(SETTINGS_EDIT)?;
+    let r = state
+        .stores()
+        .set_bill_expiry(auth.ctx().request(pb::SetBillExpiryRequest {
+            expiry_type: input.expiry_type,
+            days: whole("days", input.days)?,
+            hours: whole("hours", input.hours)?,
+            minutes: whole("minutes", input.minutes)?,
+            on_expiry: input.on_expiry,
+        }))
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(r.setting.unwrap_or_default().into())))
 }

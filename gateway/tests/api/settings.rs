@@ -308,7 +308,77 @@ async fn members_read_settings_and_only_store_managers_change_them(app: &TestApp
     assert_eq!(v["amount"], 8);
 }
 
+/// Bill expiry (SPEC §4 Bill, §9): the four methods, the action on expiry, refusals under
+/// their fields, history kept so earlier bills keep their setting, managers only, stores apart.
+async fn bill_expiry_is_chosen_and_kept_as_history(app: &TestApp) {
+    const PATH: &str = "/stores/settings/bill-expire";
+    let owner = app.owner().await;
+    let (s, types) = app.get("/stores/bill-expire/types", &owner).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(types["types"], json!(["no_expiry", "by_day", "by_time", "next_day"]));
+    assert_eq!(types["actions"], json!(["cancel_order", "keep_new"]));
+
+    let (_, v) = app.get(PATH, &owner).await;
+    assert_eq!(
+        (v["current"]["expiry_type"].as_str(), v["current"]["id"].as_i64()),
+        (Some("no_expiry"), Some(0)),
+        "the default"
+    );
+    assert_eq!(v["history"], json!([]));
+
+    let (s, v) = app
+        .post(
+            PATH,
+            &owner,
+            json!({"expiry_type": "by_time", "hours": "0", "minutes": "0", "on_expiry": "cancel_order"}),
+        )
+        .await;
+    assert_eq!((s, v["error"]["fields"][0]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("minutes")));
+    let (s, v) =
+        app.post(PATH, &owner, json!({"expiry_type": "by_day", "days": "ten", "on_expiry": "cancel_order"})).await;
+    assert_eq!((s, v["error"]["fields"][0]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("days")));
+    let (s, v) = app.post(PATH, &owner, json!({"expiry_type": "weekly", "on_expiry": "delete"})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["error"]["fields"].as_array().unwrap().len(), 2);
+
+    let (s, first) = app
+        .post(PATH, &owner, json!({"expiry_type": "by_day", "days": 3, "hours": 5, "on_expiry": "cancel_order"}))
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{first}");
+    assert_eq!((first["days"].as_i64(), first["hours"].as_i64()), (Some(3), Some(0)), "what by_day does not use is 0");
+    let (s, second) = app
+        .post(PATH, &owner, json!({"expiry_type": "by_time", "hours": 2, "minutes": 30, "on_expiry": "keep_new"}))
+        .await;
+    assert_eq!(s, StatusCode::CREATED);
+    let (_, v) = app.get(PATH, &owner).await;
+    assert_eq!(v["current"]["id"], second["id"]);
+    let ids: Vec<i64> = v["history"].as_array().unwrap().iter().map(|h| h["id"].as_i64().unwrap()).collect();
+    assert_eq!(
+        ids,
+        vec![second["id"].as_i64().unwrap(), first["id"].as_i64().unwrap()],
+        "newest first, the earlier kept"
+    );
+
+    // Reading is for every member; choosing is the owner's or store.*'s.
+    let cashier = app.member_with(app.demo_store, "bill-cashier@example.com", &["store.customer.read"]).await;
+    let (s, v) = app.get(PATH, &cashier).await;
+    assert_eq!((s, v["current"]["expiry_type"].as_str()), (StatusCode::OK, Some("by_time")));
+    let (s, _) = app.post(PATH, &cashier, json!({"expiry_type": "no_expiry", "on_expiry": "keep_new"})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+
+    // Another store has its own.
+    let (_, b) = app.other_owner("bill-b@example.com").await;
+    let (_, v) = app.get(PATH, &b).await;
+    assert_eq!((v["current"]["id"].as_i64(), v["history"].as_array().map(Vec::len)), (Some(0), Some(0)));
+
+    // The choice is in the store's audit trail.
+    let (_, audit) = app.get(&format!("/stores/{}/audit", app.demo_store), &owner).await;
+    assert_eq!(audit["data"][0]["action"], "settings.bill_expiry");
+    assert_eq!(audit["data"][0]["detail"]["on_expiry"], "keep_new");
+}
+
 on_every_stack!(
+    bill_expiry_is_chosen_and_kept_as_history,
     units_end_to_end,
     safety_stock_is_recorded_and_the_latest_read,
     every_sku_takes_the_store_safety_stock,

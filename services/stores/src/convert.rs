@@ -5,8 +5,8 @@ use bo_proto::stores::v1 as pb;
 
 use crate::domain::settings;
 use crate::store::{
-    AddressRow, AuditRow, CustomerRow, InvitationRow, MembershipRow, RoleRow, SafetyStockRow, StoreRow, UnitRow,
-    UserRow,
+    AddressRow, AuditRow, BillExpiryRow, CustomerRow, InvitationRow, MembershipRow, RoleRow, SafetyStockRow, StoreRow,
+    UnitRow, UserRow,
 };
 
 /// A user (never its password hash).
@@ -227,5 +227,25 @@ fn display_name(first: &str, last: &str, email: &str) -> String {
         email.to_string()
     } else {
         name
+    }
+}
+
+/// A bill expiry setting; `None` is the default a store has before choosing (no expiry).
+pub fn bill_expiry(r: Option<&BillExpiryRow>) -> pb::BillExpirySetting {
+    match r {
+        Some(r) => pb::BillExpirySetting {
+            id: r.id,
+            expiry_type: r.expiry_type.clone(),
+            days: r.days,
+            hours: r.hours,
+            minutes: r.minutes,
+            on_expiry: r.on_expiry.clone(),
+            created_by: r.created_by,
+            start_time: Some(ms_to_timestamp(r.created_at)),
+        },
+        None => {
+            let d = crate::domain::bills::BillExpiry::default_setting();
+            pb::BillExpirySetting { expiry_type: d.expiry_type, on_expiry: d.on_expiry, ..Default::default() }
+        }
     }
 }

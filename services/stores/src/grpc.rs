@@ -505,6 +505,33 @@ impl StoresService for StoresGrpc {
         ok(pb::GetLatestSafetyStockResponse { history: Some(convert::safety_stock(&row)) })
     }
 
+    async fn set_bill_expiry(&self, req: Request<pb::SetBillExpiryRequest>) -> Rpc<pb::SetBillExpiryResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let setting = crate::domain::bills::BillExpiry {
+            expiry_type: r.expiry_type,
+            days: r.days,
+            hours: r.hours,
+            minutes: r.minutes,
+            on_expiry: r.on_expiry,
+        }
+        .validate()?;
+        let row = self.repo.set_bill_expiry(ctx.store_id, ctx.user_id, &setting).await?;
+        ok(pb::SetBillExpiryResponse { setting: Some(convert::bill_expiry(Some(&row))) })
+    }
+
+    async fn get_bill_expiry(&self, req: Request<pb::GetBillExpiryRequest>) -> Rpc<pb::GetBillExpiryResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let at = if r.at_ms > 0 { r.at_ms } else { bo_kit::time::now_ms() };
+        let row = self.repo.bill_expiry_at(ctx.store_id, at).await?;
+        let history = if r.with_history { self.repo.bill_expiry_history(ctx.store_id, 20).await? } else { Vec::new() };
+        ok(pb::GetBillExpiryResponse {
+            setting: Some(convert::bill_expiry(row.as_ref())),
+            history: history.iter().map(|h| convert::bill_expiry(Some(h))).collect(),
+        })
+    }
+
     async fn begin_idempotent_request(
         &self,
         req: Request<pb::BeginIdempotentRequestRequest>,

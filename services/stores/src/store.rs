@@ -15,7 +15,7 @@ use crate::domain::store::StorePatch;
 
 mod settings;
 mod team;
-pub use settings::{SafetyStockRow, UnitRow};
+pub use settings::{BillExpiryRow, SafetyStockRow, UnitRow};
 pub use team::{AuditRow, InvitationRow, MemberUpdate, RoleRow};
 
 /// A user row.

@@ -476,6 +476,37 @@ async fn menus_are_hidden_for_one_store(db: Db) {
     assert_eq!(audit[0].actor_user_id, 0, "done by the system, not a member");
 }
 
+/// Which setting held when a bill was made: the newest begun by then, the default before any.
+async fn the_bill_expiry_that_held_at_a_time(db: Db) {
+    let s = service(&db).await;
+    let ctx = owner(&s, "a@example.com").await;
+    let at = |ms: i64| {
+        let grpc = s.grpc.clone();
+        let req = ctx.request(pb::GetBillExpiryRequest { at_ms: ms, with_history: false });
+        async move { grpc.get_bill_expiry(req).await.unwrap().into_inner().setting.unwrap() }
+    };
+    let before = bo_kit::time::now_ms();
+    assert_eq!((at(0).await.id, at(0).await.expiry_type), (0, "no_expiry".to_string()));
+    let set = |t: &str, days: i64| {
+        let grpc = s.grpc.clone();
+        let req = ctx.request(pb::SetBillExpiryRequest {
+            expiry_type: t.into(),
+            days,
+            on_expiry: "cancel_order".into(),
+            ..Default::default()
+        });
+        async move { grpc.set_bill_expiry(req).await.unwrap().into_inner().setting.unwrap() }
+    };
+    let first = set("by_day", 2).await;
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let second = set("next_day", 0).await;
+    assert_eq!(at(0).await.id, second.id);
+    let first_start = first.start_time.as_ref().unwrap();
+    let first_ms = first_start.seconds * 1000 + i64::from(first_start.nanos) / 1_000_000;
+    assert_eq!(at(first_ms).await.id, first.id, "a bill made under the first keeps it");
+    assert_eq!(at(before - 1).await.id, 0, "before any setting: never expires");
+}
+
 macro_rules! on_both_databases {
     ($($name:ident),*) => {
         mod sqlite { $(#[tokio::test] async fn $name() { let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await; })* }
@@ -492,5 +523,6 @@ on_both_databases!(
     the_latest_safety_stock_is_the_newest_setting,
     a_store_token_holds_while_its_membership_is_unchanged,
     team_changes_never_race_past_the_rules,
-    menus_are_hidden_for_one_store
+    menus_are_hidden_for_one_store,
+    the_bill_expiry_that_held_at_a_time
 );

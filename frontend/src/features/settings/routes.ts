@@ -23,6 +23,12 @@ export const ROUTES: FeatureRoute[] = [
     page: () => import('./UnitListPage'),
   },
   {
+    path: 'setting/bill-expiry',
+    layout: 'default',
+    menu: { group: 'settings', label: 'menu.billExpiry', order: 70 },
+    page: () => import('./BillExpiryPage'),
+  },
+  {
     path: 'setting/unit-of-measurement-create',
     layout: 'default',
     access: SETTINGS_EDIT,

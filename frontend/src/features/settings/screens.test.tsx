@@ -88,3 +88,38 @@ describe('safety stock', () => {
     expect(screen.queryByTestId('safety-stock-form')).toBeNull();
   });
 });
+
+describe('bill expiry', () => {
+  it('shows the setting in force and saves a new one for later bills', async () => {
+    const { serveBy } = await import('@/shared/testing/fakeApi');
+    const current = { id: 4, expiry_type: 'by_day', days: 3, hours: 0, minutes: 0, on_expiry: 'cancel_order', created_by: 1, started_at: '2026-11-20T00:00:00Z' };
+    const sent = serveBy((method, path) => {
+      if (path === '/stores/bill-expire/types') return { status: 200, body: { types: ['no_expiry', 'by_day', 'by_time', 'next_day'], actions: ['cancel_order', 'keep_new'], max_days: 30, max_hours: 72 } };
+      if (method === 'POST') return { status: 422, body: { error: { code: 'validation_failed', message_key: 'x', message: 'x', fields: [{ field: 'minutes', code: 'validation.required' }] } } };
+      return { status: 200, body: { current, history: [current] } };
+    });
+    const { default: BillExpiryPage } = await import('./BillExpiryPage');
+    const store = makeStore();
+    store.dispatch(loggedIn({ token: 'user', user: { id: 1, email: 'a@b.co', name: 'A' } }));
+    store.dispatch(storeEntered({ storeId: 1, login: { token: 'store', permission: 'owner', permissions: [], roleName: 'owner', expiresAt: '' } }));
+    store.dispatch(currentStoreSet(1));
+    render(
+      <Provider store={store}>
+        <MemoryRouter initialEntries={['/1/setting/bill-expiry']}>
+          <Routes>
+            <Route path="/:storeId/setting/bill-expiry" element={<BillExpiryPage />} />
+          </Routes>
+        </MemoryRouter>
+      </Provider>,
+    );
+    expect(await screen.findByTestId('bill-expiry-current')).toHaveTextContent('Bills made now: 3 days; then: Cancel the order (its stock is released)');
+    expect(screen.getByTestId('bill-expiry-history')).toHaveTextContent('3 days');
+    await userEvent.click(await screen.findByTestId('bill-expiry-by_time'));
+    await userEvent.click(screen.getByTestId('bill-expiry-keep_new'));
+    await userEvent.click(screen.getByTestId('bill-expiry-save'));
+    expect(await screen.findByText('This field is required')).toBeInTheDocument();
+    const body = new URLSearchParams(sent.find((s) => s.method === 'POST')!.body);
+    expect([body.get('expiry_type'), body.get('on_expiry'), body.get('hours'), body.get('minutes')]).toEqual(['by_time', 'keep_new', '0', '0']);
+    expect(body.get('days')).toBeNull();
+  });
+});

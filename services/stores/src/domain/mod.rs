@@ -1,5 +1,6 @@
 //! The stores service's rules: pure, unit-tested, no I/O.
 
+pub mod bills;
 pub mod customer;
 pub mod roles;
 pub mod settings;

@@ -7,6 +7,7 @@ use bo_kit::{Error, Result};
 use sqlx::FromRow;
 
 use super::Repo;
+use crate::domain::bills::BillExpiry;
 use crate::domain::settings::Unit;
 
 /// A unit of measurement row.
@@ -22,6 +23,22 @@ pub struct UnitRow {
     pub created_at: i64,
     pub updated_at: i64,
 }
+
+/// A bill expiry setting row.
+#[derive(Debug, Clone, FromRow)]
+pub struct BillExpiryRow {
+    pub id: i64,
+    pub store_id: i64,
+    pub expiry_type: String,
+    pub days: i64,
+    pub hours: i64,
+    pub minutes: i64,
+    pub on_expiry: String,
+    pub created_by: i64,
+    pub created_at: i64,
+}
+
+const BILL_EXPIRY_COLUMNS: &str = "id, store_id, expiry_type, days, hours, minutes, on_expiry, created_by, created_at";
 
 /// A safety-stock history row.
 #[derive(Debug, Clone, FromRow)]
@@ -145,6 +162,56 @@ impl Repo {
         bo_kit::outbox::enqueue(&mut tx, store_id, actor, &set).await?;
         tx.commit().await?;
         Ok(row)
+    }
+
+    /// Records a bill expiry setting for bills made from now on; the earlier ones stay for
+    /// the bills made under them.
+    pub async fn set_bill_expiry(&self, store_id: i64, actor: i64, b: &BillExpiry) -> Result<BillExpiryRow> {
+        let mut tx = self.db.begin().await?;
+        let row = sqlx::query_as::<_, BillExpiryRow>(&format!(
+            "INSERT INTO bill_expiry_settings (store_id, expiry_type, days, hours, minutes, on_expiry, created_by, created_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING {BILL_EXPIRY_COLUMNS}"
+        ))
+        .bind(store_id)
+        .bind(&b.expiry_type)
+        .bind(b.days)
+        .bind(b.hours)
+        .bind(b.minutes)
+        .bind(&b.on_expiry)
+        .bind(actor)
+        .bind(now_ms())
+        .fetch_one(&mut *tx)
+        .await?;
+        let detail = serde_json::json!({
+            "expiry_type": b.expiry_type, "days": b.days, "hours": b.hours, "minutes": b.minutes, "on_expiry": b.on_expiry,
+        });
+        super::team::record(&mut tx, store_id, actor, "settings.bill_expiry", "store", store_id, 0, detail).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// The bill expiry setting that held at `at` (milliseconds): the newest one begun by
+    /// then; `None` when the store had chosen none (bills never expire).
+    pub async fn bill_expiry_at(&self, store_id: i64, at: i64) -> Result<Option<BillExpiryRow>> {
+        Ok(sqlx::query_as::<_, BillExpiryRow>(&format!(
+            "SELECT {BILL_EXPIRY_COLUMNS} FROM bill_expiry_settings WHERE store_id = $1 AND created_at <= $2 \
+             ORDER BY created_at DESC, id DESC LIMIT 1"
+        ))
+        .bind(store_id)
+        .bind(at)
+        .fetch_optional(self.db.pool())
+        .await?)
+    }
+
+    /// The store's bill expiry settings, newest first.
+    pub async fn bill_expiry_history(&self, store_id: i64, limit: i64) -> Result<Vec<BillExpiryRow>> {
+        Ok(sqlx::query_as::<_, BillExpiryRow>(&format!(
+            "SELECT {BILL_EXPIRY_COLUMNS} FROM bill_expiry_settings WHERE store_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2"
+        ))
+        .bind(store_id)
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?)
     }
 
     /// The newest safety-stock setting of a store.

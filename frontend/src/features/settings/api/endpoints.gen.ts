@@ -2,6 +2,25 @@
 import { baseApi as api } from '../../../app/api/baseApi';
 const injectedRtkApi = api.injectEndpoints({
   endpoints: (build) => ({
+    billExpireTypes: build.query<
+      BillExpireTypesApiResponse,
+      BillExpireTypesApiArg
+    >({
+      query: () => ({ url: `/stores/bill-expire/types` }),
+    }),
+    getBillExpire: build.query<GetBillExpireApiResponse, GetBillExpireApiArg>({
+      query: () => ({ url: `/stores/settings/bill-expire` }),
+    }),
+    setBillExpire: build.mutation<
+      SetBillExpireApiResponse,
+      SetBillExpireApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/stores/settings/bill-expire`,
+        method: "POST",
+        body: queryArg.billExpireInput,
+      }),
+    }),
     createSafetyStockHistory: build.mutation<
       CreateSafetyStockHistoryApiResponse,
       CreateSafetyStockHistoryApiArg
@@ -65,6 +84,15 @@ const injectedRtkApi = api.injectEndpoints({
   overrideExisting: false,
 });
 export { injectedRtkApi as enhancedApi };
+export type BillExpireTypesApiResponse = /** status 200  */ BillExpireTypesBody;
+export type BillExpireTypesApiArg = void;
+export type GetBillExpireApiResponse =
+  /** status 200  */ BillExpireSettingsBody;
+export type GetBillExpireApiArg = void;
+export type SetBillExpireApiResponse = /** status 201  */ BillExpireBody;
+export type SetBillExpireApiArg = {
+  billExpireInput: BillExpireInput;
+};
 export type CreateSafetyStockHistoryApiResponse =
   /** status 201  */ SafetyStockBody;
 export type CreateSafetyStockHistoryApiArg = {
@@ -99,15 +127,39 @@ export type UpdateStoreUnitApiArg = {
   unitId: number;
   unitPatchInput: UnitPatchInput;
 };
-export type SafetyStockBody = {
-  /** Safety stock in units. */
-  amount: number;
-  /** When it was set. */
-  createdAt: string;
-  /** Who set it. */
+export type BillExpireTypesBody = {
+  /** cancel_order (its stock is released) or keep_new. */
+  actions: string[];
+  /** Most days by_day allows. */
+  maxDays: number;
+  /** Most hours by_time allows. */
+  maxHours: number;
+  /** no_expiry, by_day, by_time, next_day (24 hours after the bill is made). */
+  types: string[];
+};
+export type BillExpireBody = {
+  /** Who chose it. */
   createdBy: number;
-  /** Id. */
+  /** Days, for by_day. */
+  days: number;
+  /** no_expiry, by_day, by_time or next_day. */
+  expiryType: string;
+  /** Hours, for by_time. */
+  hours: number;
+  /** Id (0: the store has not chosen; bills never expire). */
   id: number;
+  /** Minutes, for by_time. */
+  minutes: number;
+  /** cancel_order or keep_new. */
+  onExpiry: string;
+  /** From when it applies (empty for the default). */
+  startedAt: string;
+};
+export type BillExpireSettingsBody = {
+  /** The setting for bills made now. */
+  current: BillExpireBody;
+  /** Every setting, newest first (at most 20): each applied to the bills made while it held. */
+  history: BillExpireBody[];
 };
 export type FieldErrorBody = {
   /** Message key. */
@@ -130,6 +182,25 @@ export type ErrorBody = {
   error: ErrorDetail;
 };
 export type Decimal = string | number;
+export type BillExpireInput = {
+  days?: null | Decimal;
+  /** no_expiry, by_day, by_time or next_day. */
+  expiryType?: string;
+  hours?: null | Decimal;
+  minutes?: null | Decimal;
+  /** cancel_order or keep_new. */
+  onExpiry?: string;
+};
+export type SafetyStockBody = {
+  /** Safety stock in units. */
+  amount: number;
+  /** When it was set. */
+  createdAt: string;
+  /** Who set it. */
+  createdBy: number;
+  /** Id. */
+  id: number;
+};
 export type SafetyStockInput = {
   amount?: null | Decimal;
 };
@@ -203,6 +274,9 @@ export type UnitPatchInput = {
   quantity?: null | Decimal;
 };
 export const {
+  useBillExpireTypesQuery,
+  useGetBillExpireQuery,
+  useSetBillExpireMutation,
   useCreateSafetyStockHistoryMutation,
   useGetLatestSafetyStockQuery,
   useListStoreUnitsQuery,

@@ -2,7 +2,7 @@
 import { enhancedApi } from './endpoints.gen';
 
 export const settingsApi = enhancedApi
-  .enhanceEndpoints({ addTagTypes: ['Unit', 'SafetyStock'] })
+  .enhanceEndpoints({ addTagTypes: ['Unit', 'SafetyStock', 'BillExpiry'] })
   .enhanceEndpoints({
     endpoints: {
       listStoreUnits: { providesTags: [{ type: 'Unit', id: 'LIST' }] },
@@ -11,6 +11,8 @@ export const settingsApi = enhancedApi
       deleteStoreUnit: { invalidatesTags: [{ type: 'Unit', id: 'LIST' }] },
       getLatestSafetyStock: { providesTags: ['SafetyStock'] },
       createSafetyStockHistory: { invalidatesTags: ['SafetyStock'] },
+      getBillExpire: { providesTags: ['BillExpiry'] },
+      setBillExpire: { invalidatesTags: ['BillExpiry'] },
     },
   });
 
@@ -21,5 +23,8 @@ export const {
   useDeleteStoreUnitMutation,
   useGetLatestSafetyStockQuery,
   useCreateSafetyStockHistoryMutation,
+  useBillExpireTypesQuery,
+  useGetBillExpireQuery,
+  useSetBillExpireMutation,
 } = settingsApi;
-export type { SafetyStockBody, UnitBody } from './endpoints.gen';
+export type { BillExpireBody, SafetyStockBody, UnitBody } from './endpoints.gen';
