@@ -10,6 +10,7 @@ pub mod db;
 pub mod error;
 pub mod files;
 pub mod grpc;
+pub mod images;
 pub mod inbox;
 pub mod module;
 pub mod money;
