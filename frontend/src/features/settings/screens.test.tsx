@@ -3,11 +3,10 @@ import userEventLib from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 
-import { currentStoreSet, loggedIn, storeEntered } from '@/app/session';
-import { makeStore } from '@/app/store';
 import SafetyStockPage from './SafetyStockPage';
 import UnitFormPage from './UnitFormPage';
 import { serveInTurn as serve } from '@/shared/testing/fakeApi';
+import { signedInStore } from '@/shared/testing/session';
 
 
 // antd forms render slowly in jsdom; checking pointer-events through antd's styles is slower still.
@@ -16,10 +15,7 @@ const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 
 
 function renderAt(path: string, permission = 'owner', permissions: string[] = []) {
-  const store = makeStore();
-  store.dispatch(loggedIn({ token: 'user', user: { id: 1, email: 'a@b.co', name: 'A' } }));
-  store.dispatch(storeEntered({ storeId: 1, login: { token: 'store', permission, permissions, roleName: permission, expiresAt: '' } }));
-  store.dispatch(currentStoreSet(1));
+  const store = signedInStore(permission, permissions);
   render(
     <Provider store={store}>
       <MemoryRouter initialEntries={[path]}>
@@ -99,10 +95,7 @@ describe('bill expiry', () => {
       return { status: 200, body: { current, history: [current] } };
     });
     const { default: BillExpiryPage } = await import('./BillExpiryPage');
-    const store = makeStore();
-    store.dispatch(loggedIn({ token: 'user', user: { id: 1, email: 'a@b.co', name: 'A' } }));
-    store.dispatch(storeEntered({ storeId: 1, login: { token: 'store', permission: 'owner', permissions: [], roleName: 'owner', expiresAt: '' } }));
-    store.dispatch(currentStoreSet(1));
+    const store = signedInStore();
     render(
       <Provider store={store}>
         <MemoryRouter initialEntries={['/1/setting/bill-expiry']}>

@@ -3,12 +3,11 @@ import userEventLib from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 
-import { currentStoreSet, loggedIn, storeEntered } from '@/app/session';
-import { makeStore } from '@/app/store';
 import { serveBy } from '@/shared/testing/fakeApi';
 import SettingIndexPage from './SettingIndexPage';
 import StoreDetailPage from './StoreDetailPage';
 import StoreEditPage from './StoreEditPage';
+import { signedInStore } from '@/shared/testing/session';
 
 // antd forms render slowly in jsdom.
 jest.setTimeout(60_000);
@@ -39,10 +38,7 @@ const AUDIT = {
 };
 
 function renderAt(path: string, permission = 'owner', permissions: string[] = []) {
-  const store = makeStore();
-  store.dispatch(loggedIn({ token: 'user', user: { id: 1, email: 'a@b.co', name: 'A' } }));
-  store.dispatch(storeEntered({ storeId: 1, login: { token: 'store', permission, permissions, roleName: permission, expiresAt: '' } }));
-  store.dispatch(currentStoreSet(1));
+  const store = signedInStore(permission, permissions);
   render(
     <Provider store={store}>
       <MemoryRouter initialEntries={[path]}>

@@ -3,13 +3,12 @@ import userEventLib from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 
-import { currentStoreSet, loggedIn, storeEntered } from '@/app/session';
-import { makeStore } from '@/app/store';
 import { closeAllDialogs } from '@/shared/dialogs/dialogs';
 import { DialogHost } from '@/shared/dialogs/DialogHost';
 import RoleFormPage from './RoleFormPage';
 import RoleListPage from './RoleListPage';
 import { serveInTurn as serve, type Reply } from '@/shared/testing/fakeApi';
+import { signedInStore } from '@/shared/testing/session';
 
 
 // antd forms render slowly in jsdom; checking pointer-events through antd's styles is slower still.
@@ -46,10 +45,7 @@ const list = (): Reply => ({ status: 200, body: ROLE_LIST });
 const role = (i: number): Reply => ({ status: 200, body: ROLE_LIST.data.roles[i] });
 
 function renderAt(path: string, permission = 'owner', permissions: string[] = []) {
-  const store = makeStore();
-  store.dispatch(loggedIn({ token: 'user', user: { id: 1, email: 'a@b.co', name: 'A' } }));
-  store.dispatch(storeEntered({ storeId: 1, login: { token: 'store', permission, permissions, roleName: permission, expiresAt: '' } }));
-  store.dispatch(currentStoreSet(1));
+  const store = signedInStore(permission, permissions);
   render(
     <Provider store={store}>
       <DialogHost />
