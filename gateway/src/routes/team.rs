@@ -149,11 +149,11 @@ async fn update_member(
     if rights || user_id != auth.user_id {
         auth.require(TEAM)?;
     }
-    member_of(&state, &auth, user_id, id).await?;
     let r = state
         .stores()
         .update_member(auth.ctx().request(pb::UpdateMemberRequest {
             id,
+            user_id,
             permission: input.permission,
             role_id: input.role_id,
             status: input.status,
@@ -179,8 +179,7 @@ async fn remove_member(
     Path((user_id, id)): Path<(i64, i64)>,
 ) -> ApiResult<StatusCode> {
     auth.require(TEAM)?;
-    member_of(&state, &auth, user_id, id).await?;
-    state.stores().remove_member(auth.ctx().request(pb::RemoveMemberRequest { id })).await?;
+    state.stores().remove_member(auth.ctx().request(pb::RemoveMemberRequest { id, user_id })).await?;
     state.memberships.forget_store(auth.store_id);
     Ok(StatusCode::NO_CONTENT)
 }
@@ -314,14 +313,7 @@ async fn update_role(
         .await?
         .into_inner();
     state.memberships.forget_store(auth.store_id);
-    let role = r.role.unwrap_or_default();
-    let n = state
-        .stores()
-        .get_role(auth.ctx().request(pb::GetRoleRequest { id: role.id }))
-        .await?
-        .into_inner()
-        .member_count;
-    Ok(Json(role_body(role, n)))
+    Ok(Json(role_body(r.role.unwrap_or_default(), r.member_count)))
 }
 
 /// Where a deleted role's members go.

@@ -50,6 +50,7 @@ fn member_update(r: &pb::UpdateMemberRequest) -> bo_kit::Result<MemberUpdate> {
     };
     errs.finish()?;
     Ok(MemberUpdate {
+        user_id: r.user_id,
         level,
         role_id: r.role_id,
         status: r.status.clone(),
@@ -100,7 +101,7 @@ impl StoresGrpc {
         ctx: CallCtx,
         r: pb::RemoveMemberRequest,
     ) -> bo_kit::Result<pb::RemoveMemberResponse> {
-        self.repo.remove_member(ctx.store_id, ctx.user_id, r.id).await?;
+        self.repo.remove_member(ctx.store_id, ctx.user_id, r.id, r.user_id).await?;
         Ok(pb::RemoveMemberResponse {})
     }
 
@@ -138,7 +139,8 @@ impl StoresGrpc {
             .repo
             .update_role(ctx.store_id, ctx.user_id, r.id, r.name.as_deref(), perms.map(|_| keys.as_slice()))
             .await?;
-        Ok(pb::UpdateRoleResponse { role: Some(convert::role(&role)) })
+        let (_, member_count) = self.repo.role(ctx.store_id, role.id).await?;
+        Ok(pb::UpdateRoleResponse { role: Some(convert::role(&role)), member_count })
     }
 
     pub(super) async fn delete_role_in(

@@ -72,6 +72,8 @@ pub struct AuditRow {
 /// A change to a membership; `None` parts stay.
 #[derive(Debug, Clone, Default)]
 pub struct MemberUpdate {
+    /// The membership's user as the caller names it (0: not checked).
+    pub user_id: i64,
     pub level: Option<Permission>,
     pub role_id: Option<i64>,
     pub status: Option<String>,
@@ -265,6 +267,7 @@ impl Repo {
         let me = actor_in(&mut tx, store_id, actor).await?;
         let target = member_where(&mut tx, store_id, "m.id", id)
             .await?
+            .filter(|m| u.user_id == 0 || m.user_id == u.user_id)
             .ok_or_else(|| Error::not_found("user_store_not_found"))?;
         let profile = u.first_name.is_some() || u.last_name.is_some() || u.tel.is_some();
         if profile && target.user_id != actor {
@@ -357,12 +360,12 @@ impl Repo {
     }
 
     /// Removes a member (their membership is kept as history, status deleted).
-    pub async fn remove_member(&self, store_id: i64, actor: i64, id: i64) -> Result<()> {
+    pub async fn remove_member(&self, store_id: i64, actor: i64, id: i64, user_id: i64) -> Result<()> {
         self.update_member(
             store_id,
             actor,
             id,
-            MemberUpdate { status: Some(status::DELETED.into()), ..Default::default() },
+            MemberUpdate { user_id, status: Some(status::DELETED.into()), ..Default::default() },
         )
         .await
         .map(|_| ())
@@ -676,7 +679,7 @@ impl Repo {
             json!({"permission": level.as_str(), "role": role.name}),
         )
         .await?;
-        let row = invitation_where(&mut tx, "i.id", &id.to_string())
+        let row = invitation_by_id(&mut tx, id)
             .await?
             .ok_or_else(|| Error::internal(anyhow::anyhow!("invitation vanished")))?;
         tx.commit().await?;
@@ -688,7 +691,7 @@ impl Repo {
         let mut tx = self.db.begin().await?;
         claim_store(&mut tx, store_id).await?;
         require(&actor_in(&mut tx, store_id, actor).await?, bo_kit::perms::keys::USER_ALL)?;
-        let inv = invitation_where(&mut tx, "i.invite_key", key)
+        let inv = invitation_by_key(&mut tx, key)
             .await?
             .filter(|i| i.store_id == store_id && i.deleted_at.is_none())
             .ok_or_else(|| Error::not_found("invitation_not_found"))?;
@@ -717,10 +720,8 @@ impl Repo {
 
     /// An invitation by its key, in any state.
     pub async fn invitation(&self, key: &str) -> Result<Option<InvitationRow>> {
-        Ok(sqlx::query_as::<_, InvitationRow>(&format!("{INVITATION_SELECT} WHERE i.invite_key = $1"))
-            .bind(key)
-            .fetch_optional(self.db.pool())
-            .await?)
+        let mut conn = self.db.pool().acquire().await?;
+        invitation_by_key(&mut conn, key).await
     }
 
     /// Joins `user_id` to the invitation's store: claims the invitation (once, whoever
@@ -791,17 +792,23 @@ fn role_name_conflict(e: sqlx::Error) -> Error {
     }
 }
 
-async fn invitation_where(tx: &mut Tx, column: &str, value: &str) -> Result<Option<InvitationRow>> {
-    let sql = format!("{INVITATION_SELECT} WHERE {column} = $1");
-    let q = sqlx::query_as::<_, InvitationRow>(&sql);
-    let q = if column == "i.id" { q.bind(value.parse::<i64>().unwrap_or(0)) } else { q.bind(value.to_string()) };
-    Ok(q.fetch_optional(&mut **tx).await?)
+async fn invitation_by_id(conn: &mut sqlx::AnyConnection, id: i64) -> Result<Option<InvitationRow>> {
+    Ok(sqlx::query_as::<_, InvitationRow>(&format!("{INVITATION_SELECT} WHERE i.id = $1"))
+        .bind(id)
+        .fetch_optional(conn)
+        .await?)
+}
+
+async fn invitation_by_key(conn: &mut sqlx::AnyConnection, key: &str) -> Result<Option<InvitationRow>> {
+    Ok(sqlx::query_as::<_, InvitationRow>(&format!("{INVITATION_SELECT} WHERE i.invite_key = $1"))
+        .bind(key)
+        .fetch_optional(conn)
+        .await?)
 }
 
 async fn join(tx: &mut Tx, key: &str, user_id: i64) -> Result<MembershipRow> {
     let now = now_ms();
-    let inv =
-        invitation_where(tx, "i.invite_key", key).await?.ok_or_else(|| Error::not_found("invitation_not_found"))?;
+    let inv = invitation_by_key(tx, key).await?.ok_or_else(|| Error::not_found("invitation_not_found"))?;
     if let Some(code) =
         team::invitation_refusal(team::invitation_state(inv.used_at, inv.deleted_at, inv.expires_at, now))
     {
