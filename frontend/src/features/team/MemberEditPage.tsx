@@ -11,8 +11,12 @@ import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { showServerErrors } from '@/shared/form/serverErrors';
 import { formatDateTime } from '@/shared/i18n/i18n';
+import { Pager } from '@/shared/pager/Pager';
 import { useGetMemberQuery, useListAuditQuery, useListRolesQuery, useRemoveMemberMutation, useUpdateMemberMutation } from './api';
 import { refusalKey, roleLabel, rolesFor, STATUS_COLOR } from './team';
+
+/** Changes shown per page of the person's history. */
+const AUDIT_PAGE = 10;
 
 interface Values {
   firstName: string;
@@ -36,7 +40,8 @@ export default function MemberEditPage() {
   const valid = Number.isInteger(mid) && mid > 0 && Number.isInteger(userId) && userId > 0;
   const { data: m, isLoading, isError } = useGetMemberQuery({ userId, id: mid }, { skip: !valid });
   const { data: roles } = useListRolesQuery({ id });
-  const { data: audit } = useListAuditQuery({ id, userId, limit: 20 }, { skip: !valid, refetchOnMountOrArgChange: true });
+  const [auditPage, setAuditPage] = useState(1);
+  const { data: audit } = useListAuditQuery({ id, userId, page: auditPage, limit: AUDIT_PAGE }, { skip: !valid, refetchOnMountOrArgChange: true });
   const [update, { isLoading: saving }] = useUpdateMemberMutation();
   const [remove, { isLoading: removing }] = useRemoveMemberMutation();
   const me = useAppSelector((s) => s.session.user?.id);
@@ -176,6 +181,7 @@ export default function MemberEditPage() {
       </Card>
       <Card title={t('common:audit.byPerson')}>
         <AuditTimeline entries={audit?.data ?? []} testId="member-audit" />
+        {(audit?.pages ?? 1) > 1 ? <Pager page={audit?.page ?? auditPage} pages={audit?.pages ?? 1} total={audit?.total ?? 0} onChange={setAuditPage} /> : null}
       </Card>
     </Space>
   );

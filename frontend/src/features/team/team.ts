@@ -17,7 +17,8 @@ export async function copyText(text: string): Promise<boolean> {
   }
 }
 
-/** Refusals of team, role and invitation changes that the screens explain themselves. */
+/** Refusals of team and invitation changes that the team's screens explain themselves (the
+ * role screens have their own, in `matrix.ts`). */
 const REFUSALS = [
   'team_own_rights',
   'team_owner_only',
@@ -25,9 +26,6 @@ const REFUSALS = [
   'team_role_level',
   'team_profile_own_only',
   'role_not_found',
-  'role_in_use',
-  'role_built_in',
-  'role_limit_reached',
   'role_beyond_own_rights',
   'invitation_not_found',
   'invitation_expired',
