@@ -23,8 +23,8 @@ use bo_kit::module::SharedModule;
 /// Every module of the product. A new service adds one line here.
 pub fn modules() -> Vec<SharedModule> {
     module::with_gateway(vec![
-        Arc::new(bo_stores::StoresModule),
         Arc::new(bo_wms::WmsModule),
+        Arc::new(bo_stores::StoresModule),
         Arc::new(bo_products::ProductsModule),
     ])
 }
@@ -45,8 +45,8 @@ mod tests {
 
     #[test]
     fn targets_start_in_dependency_order() {
-        assert_eq!(target_names(), vec!["all", "stores", "wms", "products", "gateway"]);
-        assert_eq!(resolve("all").unwrap(), vec!["stores", "wms", "products", "gateway"]);
+        assert_eq!(target_names(), vec!["all", "wms", "stores", "products", "gateway"]);
+        assert_eq!(resolve("all").unwrap(), vec!["wms", "stores", "products", "gateway"]);
         assert_eq!(resolve("gateway,products,wms").unwrap(), vec!["wms", "products", "gateway"]);
         assert!(resolve("orderz").is_err());
     }

@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod customers;
+pub mod pos;
 pub mod products;
 pub mod settings;
 pub mod status;
@@ -26,7 +27,7 @@ use crate::state::AppState;
 Bodies are snake_case JSON or form-encoded (nested keys in bracket form); query keys are kebab-case; \
 lists answer {data, total, limit, page, pages} and limit=-1 means all. Writes accept an Idempotency-Key header."),
     modifiers(&BearerAuth, &PermissionKeys),
-    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "status"))
+    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "pos"), (name = "status"))
 )]
 struct ApiDoc;
 
@@ -65,6 +66,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(stores::router())
         .merge(customers::router())
         .merge(settings::router())
+        .merge(pos::router())
         .merge(products::router())
         .merge(status::router())
         .merge(wms::router())

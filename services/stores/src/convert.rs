@@ -249,3 +249,56 @@ pub fn bill_expiry(r: Option<&BillExpiryRow>) -> pb::BillExpirySetting {
         }
     }
 }
+
+/// A branch.
+pub fn branch(b: &crate::store::BranchRow) -> pb::Branch {
+    pb::Branch {
+        id: b.id,
+        branch_no: b.branch_no.clone(),
+        is_main: b.branch_no == crate::domain::pos::MAIN_BRANCH,
+        name: b.name.clone(),
+        tax_id: b.tax_id.clone(),
+        warehouse_id: b.warehouse_id,
+        address: b.address.clone(),
+        sub_district: b.sub_district.clone(),
+        district: b.district.clone(),
+        state_province: b.state_province.clone(),
+        postcode: b.postcode.clone(),
+        create_time: Some(ms_to_timestamp(b.created_at)),
+        update_time: Some(ms_to_timestamp(b.updated_at)),
+    }
+}
+
+/// A POS unit, with the warehouse it deducts from.
+pub fn pos_unit(p: &crate::store::PosUnitRow) -> pb::PosUnit {
+    pb::PosUnit {
+        id: p.id,
+        pos_no: p.pos_no.clone(),
+        branch_id: p.branch_id,
+        branch_no: p.branch_no.clone(),
+        branch_name: p.branch_name.clone(),
+        warehouse_id: p.warehouse_id,
+        effective_warehouse_id: if p.warehouse_id > 0 { p.warehouse_id } else { p.branch_warehouse_id },
+        create_time: Some(ms_to_timestamp(p.created_at)),
+        update_time: Some(ms_to_timestamp(p.updated_at)),
+    }
+}
+
+/// A cashier or seller.
+pub fn pos_person(p: &crate::store::PersonRow) -> pb::PosPerson {
+    pb::PosPerson {
+        id: p.id,
+        user_id: p.user_id,
+        first_name: p.first_name.clone(),
+        last_name: p.last_name.clone(),
+        email: p.email.clone(),
+        branch_id: p.branch_id,
+        branch_no: p.branch_no.clone(),
+        branch_name: p.branch_name.clone(),
+        tel: p.tel.clone(),
+        code: p.code.clone(),
+        status: p.status.clone(),
+        create_time: Some(ms_to_timestamp(p.created_at)),
+        update_time: Some(ms_to_timestamp(p.updated_at)),
+    }
+}

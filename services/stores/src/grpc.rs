@@ -15,7 +15,11 @@ use crate::domain::store::StorePatch;
 use crate::domain::user;
 use crate::store::{Idempotency, Repo};
 
+mod pos;
 mod team;
+
+/// The stock ledger's client, to check the warehouses a branch or POS unit names.
+pub type WmsClient = bo_proto::wms::v1::wms_service_client::WmsServiceClient<bo_kit::grpc::GrpcChannel>;
 
 /// The stores service.
 #[derive(Clone)]
@@ -23,12 +27,20 @@ pub struct StoresGrpc {
     repo: Repo,
     relay: Relay,
     session_ttl_ms: i64,
+    /// None for the operator's commands, which never save a warehouse.
+    wms: Option<WmsClient>,
 }
 
 impl StoresGrpc {
     /// The service on `repo`, waking `relay` after writes with events.
     pub fn new(repo: Repo, relay: Relay, session_ttl_ms: i64) -> Self {
-        Self { repo, relay, session_ttl_ms }
+        Self { repo, relay, session_ttl_ms, wms: None }
+    }
+
+    /// The service checking warehouses with `wms`.
+    pub fn with_wms(mut self, wms: WmsClient) -> Self {
+        self.wms = Some(wms);
+        self
     }
 
     /// Creates an owner and their store (used by the admin command and the demo).
@@ -503,6 +515,92 @@ impl StoresService for StoresGrpc {
         let ctx = CallCtx::store_scoped(&req)?;
         let row = self.repo.latest_safety_stock(ctx.store_id).await?;
         ok(pb::GetLatestSafetyStockResponse { history: Some(convert::safety_stock(&row)) })
+    }
+
+    async fn list_branches(&self, req: Request<pb::ListBranchesRequest>) -> Rpc<pb::ListBranchesResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.list_branches_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn get_branch(&self, req: Request<pb::GetBranchRequest>) -> Rpc<pb::BranchResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.get_branch_in(ctx, req.into_inner().id).await?)
+    }
+
+    async fn create_branch(&self, req: Request<pb::CreateBranchRequest>) -> Rpc<pb::BranchResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.save_branch_in(ctx, None, req.into_inner().branch).await?)
+    }
+
+    async fn update_branch(&self, req: Request<pb::UpdateBranchRequest>) -> Rpc<pb::BranchResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        ok(self.save_branch_in(ctx, Some(r.id), r.branch).await?)
+    }
+
+    async fn delete_branch(&self, req: Request<pb::DeleteBranchRequest>) -> Rpc<pb::DeleteBranchResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.delete_branch_in(ctx, req.into_inner().id).await?)
+    }
+
+    async fn list_pos_units(&self, req: Request<pb::ListPosUnitsRequest>) -> Rpc<pb::ListPosUnitsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.list_pos_units_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn get_pos_unit(&self, req: Request<pb::GetPosUnitRequest>) -> Rpc<pb::PosUnitResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.get_pos_unit_in(ctx, req.into_inner().id).await?)
+    }
+
+    async fn create_pos_unit(&self, req: Request<pb::CreatePosUnitRequest>) -> Rpc<pb::PosUnitResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let draft =
+            crate::domain::pos::PosUnitDraft { pos_no: r.pos_no, branch_id: r.branch_id, warehouse_id: r.warehouse_id };
+        ok(self.save_pos_unit_in(ctx, None, draft).await?)
+    }
+
+    async fn update_pos_unit(&self, req: Request<pb::UpdatePosUnitRequest>) -> Rpc<pb::PosUnitResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let draft =
+            crate::domain::pos::PosUnitDraft { pos_no: r.pos_no, branch_id: r.branch_id, warehouse_id: r.warehouse_id };
+        ok(self.save_pos_unit_in(ctx, Some(r.id), draft).await?)
+    }
+
+    async fn delete_pos_unit(&self, req: Request<pb::DeletePosUnitRequest>) -> Rpc<pb::DeletePosUnitResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.delete_pos_unit_in(ctx, req.into_inner().id).await?)
+    }
+
+    async fn list_pos_people(&self, req: Request<pb::ListPosPeopleRequest>) -> Rpc<pb::ListPosPeopleResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.list_pos_people_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn get_pos_person(&self, req: Request<pb::GetPosPersonRequest>) -> Rpc<pb::PosPersonResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        ok(self.get_pos_person_in(ctx, r.kind, r.id).await?)
+    }
+
+    async fn create_pos_person(&self, req: Request<pb::CreatePosPersonRequest>) -> Rpc<pb::PosPersonResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        ok(self.save_pos_person_in(ctx, r.kind, None, r.person).await?)
+    }
+
+    async fn update_pos_person(&self, req: Request<pb::UpdatePosPersonRequest>) -> Rpc<pb::PosPersonResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        ok(self.save_pos_person_in(ctx, r.kind, Some(r.id), r.person).await?)
+    }
+
+    async fn delete_pos_person(&self, req: Request<pb::DeletePosPersonRequest>) -> Rpc<pb::DeletePosPersonResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        ok(self.delete_pos_person_in(ctx, r.kind, r.id).await?)
     }
 
     async fn set_bill_expiry(&self, req: Request<pb::SetBillExpiryRequest>) -> Rpc<pb::SetBillExpiryResponse> {

@@ -51,6 +51,12 @@ impl Service {
         Ok(Service { grpc, relay, consumer, db })
     }
 
+    /// The service checking the warehouses branches and POS units name with `wms`.
+    pub fn with_wms(mut self, wms: grpc::WmsClient) -> Service {
+        self.grpc = self.grpc.with_wms(wms);
+        self
+    }
+
     /// The tonic server.
     pub fn server(&self) -> StoresServiceServer<StoresGrpc> {
         StoresServiceServer::new(self.grpc.clone())
@@ -85,10 +91,15 @@ impl Module for StoresModule {
         "stores"
     }
 
+    fn needs(&self) -> Vec<&'static str> {
+        vec!["wms"]
+    }
+
     async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
         let db = ctx.db()?;
         let ttl = ctx.shared::<Auth>("auth")?.token_ttl_minutes.unwrap_or(12 * 60);
-        let svc = Service::open(db.clone(), ctx.bus.clone(), ttl * 60_000).await?;
+        let wms = ctx.client(bo_proto::wms::v1::wms_service_client::WmsServiceClient::new)?;
+        let svc = Service::open(db.clone(), ctx.bus.clone(), ttl * 60_000).await?.with_wms(wms);
         ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
         ctx.spawn("consumer", svc.consumer.clone().run(ctx.cancel.clone()));
         ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db.clone(), "stores", ctx.cancel.clone()));

@@ -13,8 +13,10 @@ use crate::domain::customer::{AddressDraft, CustomerDraft};
 use crate::domain::roles::{self, Permission};
 use crate::domain::store::StorePatch;
 
+mod pos;
 mod settings;
 mod team;
+pub use pos::{BranchRow, PersonRow, PosUnitRow};
 pub use settings::{BillExpiryRow, SafetyStockRow, UnitRow};
 pub use team::{AuditRow, InvitationRow, MemberUpdate, RoleRow};
 

@@ -507,6 +507,237 @@ async fn the_bill_expiry_that_held_at_a_time(db: Db) {
     assert_eq!(at(before - 1).await.id, 0, "before any setting: never expires");
 }
 
+/// A stores service checking warehouses with a stock ledger beside it; `store` gets a
+/// default warehouse there, whose id is returned.
+async fn with_ledger(db: &Db, store: i64) -> (Service, bo_wms::Service, testing::TestDb, i64) {
+    let wms_db = testing::sqlite().await;
+    let wms = bo_wms::Service::open(wms_db.db.clone(), testing::bus().await).await.unwrap();
+    let mut tx = wms_db.db.begin().await.unwrap();
+    bo_wms::store::Repo::ensure_default_warehouse(&mut tx, store, "คลังหลัก").await.unwrap();
+    tx.commit().await.unwrap();
+    let client = bo_proto::wms::v1::wms_service_client::WmsServiceClient::new(bo_kit::grpc::in_process(
+        wms.server(),
+        testing::keys(),
+    ));
+    let warehouse: i64 = sqlx::query("SELECT id FROM warehouses WHERE store_id = $1")
+        .bind(store)
+        .fetch_one(wms_db.db.pool())
+        .await
+        .unwrap()
+        .get(0);
+    (service(db).await.with_wms(client), wms, wms_db, warehouse)
+}
+
+fn branch_input(no: &str, warehouse_id: i64) -> pb::BranchInput {
+    pb::BranchInput {
+        branch_no: no.into(),
+        is_main: None,
+        name: format!("สาขา {no}"),
+        tax_id: "1234567890121".into(),
+        warehouse_id,
+        address: "1 ถนนสีลม".into(),
+        sub_district: "สีลม".into(),
+        district: "บางรัก".into(),
+        state_province: "กรุงเทพมหานคร".into(),
+        postcode: "10500".into(),
+    }
+}
+
+fn field_codes(e: tonic::Status) -> Vec<(String, String)> {
+    bo_kit::Error::from(e).fields.into_iter().map(|f| (f.field, f.code)).collect()
+}
+
+/// Branches, POS units, cashiers and sellers: numbers unique in the store, warehouses the
+/// store's (asked of wms), people on the store's branches, branches in use kept.
+async fn point_of_sale_setup_keeps_its_rules(db: Db) {
+    let first = service(&db).await;
+    let owner_ctx = owner(&first, "a@example.com").await;
+    let (store, user) = (owner_ctx.store_id, owner_ctx.user_id);
+    let (s, _wms, _wms_db, warehouse) = with_ledger(&db, store).await;
+    // The token a gateway forwards, which the stores service passes on to wms.
+    let ctx = testing::identity().acting(store, user);
+    let g = &s.grpc;
+
+    let main = g
+        .create_branch(ctx.request(pb::CreateBranchRequest { branch: Some(branch_input("00000", warehouse)) }))
+        .await
+        .unwrap()
+        .into_inner()
+        .branch
+        .unwrap();
+    assert!(main.is_main);
+    let e = g
+        .create_branch(ctx.request(pb::CreateBranchRequest { branch: Some(branch_input("00000", warehouse)) }))
+        .await
+        .unwrap_err();
+    assert_eq!(bo_kit::Error::from(e).code, "branch_number_duplicate");
+    let e = g
+        .create_branch(ctx.request(pb::CreateBranchRequest { branch: Some(branch_input("00001", warehouse + 100)) }))
+        .await
+        .unwrap_err();
+    assert_eq!(field_codes(e), vec![("warehouse_id".into(), "validation.warehouse_unknown".into())]);
+    let e = g
+        .create_branch(ctx.request(pb::CreateBranchRequest {
+            branch: Some(pb::BranchInput {
+                branch_no: "1".into(),
+                tax_id: "1234567890122".into(),
+                ..branch_input("", warehouse)
+            }),
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        field_codes(e),
+        vec![("branch_no".into(), "validation.branch_number".into()), ("tax_id".into(), "validation.tax_id".into())]
+    );
+    let second = g
+        .create_branch(ctx.request(pb::CreateBranchRequest { branch: Some(branch_input("00001", warehouse)) }))
+        .await
+        .unwrap()
+        .into_inner()
+        .branch
+        .unwrap();
+    let list =
+        g.list_branches(ctx.request(pb::ListBranchesRequest { page: Some(pb_page(-1)) })).await.unwrap().into_inner();
+    assert_eq!(list.branches.iter().map(|b| b.branch_no.as_str()).collect::<Vec<_>>(), vec!["00000", "00001"]);
+    assert_eq!(list.page.unwrap().limit, -1);
+
+    // Another store's branch is not this store's to use or see.
+    let other = owner(&first, "b@example.com").await;
+    let other_ctx = testing::identity().acting(other.store_id, other.user_id);
+    let e = g.get_branch(other_ctx.request(pb::GetBranchRequest { id: main.id })).await.unwrap_err();
+    assert_eq!(bo_kit::Error::from(e).code, "branch_not_found");
+    let e = g
+        .create_pos_unit(other_ctx.request(pb::CreatePosUnitRequest {
+            pos_no: "P1".into(),
+            branch_id: main.id,
+            warehouse_id: 0,
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(field_codes(e), vec![("branch_id".into(), "validation.branch_unknown".into())]);
+
+    // POS units: unique numbers (whatever their case), the branch's warehouse unless their own.
+    let till = g
+        .create_pos_unit(ctx.request(pb::CreatePosUnitRequest {
+            pos_no: "POS-01".into(),
+            branch_id: second.id,
+            warehouse_id: 0,
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .pos_unit
+        .unwrap();
+    assert_eq!((till.branch_no.as_str(), till.effective_warehouse_id), ("00001", warehouse));
+    let e = g
+        .create_pos_unit(ctx.request(pb::CreatePosUnitRequest {
+            pos_no: "pos-01".into(),
+            branch_id: main.id,
+            warehouse_id: 0,
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(bo_kit::Error::from(e).code, "pos_number_duplicate");
+
+    // Cashiers are active members, once each; sellers start active with no phone or code.
+    let e = g
+        .create_pos_person(ctx.request(pb::CreatePosPersonRequest {
+            kind: pb::PosPersonKind::Cashier as i32,
+            person: Some(pb::PosPersonInput {
+                user_id: other.user_id,
+                first_name: "ก".into(),
+                last_name: "ข".into(),
+                email: "b@example.com".into(),
+                branch_id: main.id,
+                ..Default::default()
+            }),
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(field_codes(e), vec![("user_id".into(), "validation.member_unknown".into())]);
+    let cashier_input = pb::PosPersonInput {
+        user_id: user,
+        first_name: "สมหญิง".into(),
+        last_name: "ใจดี".into(),
+        email: "a@example.com".into(),
+        branch_id: main.id,
+        ..Default::default()
+    };
+    let cashier = |input: pb::PosPersonInput| {
+        g.create_pos_person(
+            ctx.request(pb::CreatePosPersonRequest { kind: pb::PosPersonKind::Cashier as i32, person: Some(input) }),
+        )
+    };
+    let c = cashier(cashier_input.clone()).await.unwrap().into_inner().person.unwrap();
+    assert_eq!((c.status.as_str(), c.branch_no.as_str()), ("active", "00000"));
+    assert_eq!(bo_kit::Error::from(cashier(cashier_input).await.unwrap_err()).code, "cashier_duplicate");
+    let seller = g
+        .create_pos_person(ctx.request(pb::CreatePosPersonRequest {
+            kind: pb::PosPersonKind::Seller as i32,
+            person: Some(pb::PosPersonInput {
+                first_name: "สมชาย".into(),
+                last_name: "ขายเก่ง".into(),
+                email: "Seller@Example.com".into(),
+                branch_id: second.id,
+                tel: "0812345678".into(),
+                code: "S1".into(),
+                status: "inactive".into(),
+                ..Default::default()
+            }),
+        }))
+        .await
+        .unwrap()
+        .into_inner()
+        .person
+        .unwrap();
+    assert_eq!(
+        (seller.status.as_str(), seller.tel.as_str(), seller.code.as_str(), seller.email.as_str()),
+        ("active", "", "", "seller@example.com")
+    );
+
+    // A branch with a till or people stays; once empty it goes.
+    for id in [main.id, second.id] {
+        let e = g.delete_branch(ctx.request(pb::DeleteBranchRequest { id })).await.unwrap_err();
+        assert_eq!(bo_kit::Error::from(e).code, "branch_in_use");
+    }
+    g.delete_pos_unit(ctx.request(pb::DeletePosUnitRequest { id: till.id })).await.unwrap();
+    g.delete_pos_person(
+        ctx.request(pb::DeletePosPersonRequest { kind: pb::PosPersonKind::Seller as i32, id: seller.id }),
+    )
+    .await
+    .unwrap();
+    g.delete_branch(ctx.request(pb::DeleteBranchRequest { id: second.id })).await.unwrap();
+    let left = g.list_branches(ctx.request(pb::ListBranchesRequest { page: None })).await.unwrap().into_inner();
+    assert_eq!(left.branches.len(), 1);
+
+    // Every change is in the audit trail.
+    let audit = g
+        .list_audit(ctx.request(pb::ListAuditRequest { page: None, actor_user_id: user }))
+        .await
+        .unwrap()
+        .into_inner()
+        .entries;
+    let actions: Vec<&str> = audit.iter().map(|e| e.action.as_str()).filter(|a| a.starts_with("pos.")).collect();
+    assert_eq!(
+        actions,
+        vec![
+            "pos.branch.delete",
+            "pos.seller.delete",
+            "pos.unit.delete",
+            "pos.seller.create",
+            "pos.cashier.create",
+            "pos.unit.create",
+            "pos.branch.create",
+            "pos.branch.create"
+        ]
+    );
+}
+
+fn pb_page(limit: i64) -> bo_proto::common::v1::PageRequest {
+    bo_proto::common::v1::PageRequest { page: 1, limit }
+}
+
 macro_rules! on_both_databases {
     ($($name:ident),*) => {
         mod sqlite { $(#[tokio::test] async fn $name() { let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await; })* }
@@ -524,5 +755,6 @@ on_both_databases!(
     a_store_token_holds_while_its_membership_is_unchanged,
     team_changes_never_race_past_the_rules,
     menus_are_hidden_for_one_store,
-    the_bill_expiry_that_held_at_a_time
+    the_bill_expiry_that_held_at_a_time,
+    point_of_sale_setup_keeps_its_rules
 );
