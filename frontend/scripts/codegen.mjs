@@ -27,6 +27,7 @@ const OUTPUTS = [
   { file: 'src/features/products/api/endpoints.gen.ts', tags: ['products'] },
   { file: 'src/features/settings/api/endpoints.gen.ts', tags: ['settings'] },
   { file: 'src/features/team/api/endpoints.gen.ts', tags: ['team'] },
+  { file: 'src/features/pos/api/endpoints.gen.ts', tags: ['pos'] },
 ];
 
 const camel = (s) => s.replace(/[_-]+([a-z0-9])/g, (_, c) => c.toUpperCase());

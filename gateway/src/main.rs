@@ -79,6 +79,11 @@ enum AdminCommand {
         #[command(subcommand)]
         command: MenuCommand,
     },
+    /// A store owner's identity verification: approve a submitted one after checking it.
+    Identity {
+        #[command(subcommand)]
+        command: IdentityCommand,
+    },
     /// Events a consumer gave up on: list them, or ask the running consumers to handle them
     /// again.
     DeadLetters {
@@ -112,6 +117,16 @@ enum MenuCommand {
     },
     /// Lists the store's hidden menus.
     List {
+        /// The store id.
+        #[arg(long)]
+        store: i64,
+    },
+}
+
+#[derive(Subcommand)]
+enum IdentityCommand {
+    /// Approves the store's submitted identity (it then shows as verified).
+    Approve {
         /// The store id.
         #[arg(long)]
         store: i64,
@@ -179,6 +194,15 @@ async fn main() -> anyhow::Result<()> {
         Some(Command::Admin { command: AdminCommand::Menus { command } }) => {
             let _telemetry = bo_kit::telemetry::init("backoffice-admin", false)?;
             menus(&cfg, command).await
+        }
+        Some(Command::Admin { command: AdminCommand::Identity { command: IdentityCommand::Approve { store } } }) => {
+            let _telemetry = bo_kit::telemetry::init("backoffice-admin", false)?;
+            let svc = open_stores(&cfg).await?;
+            let done = svc.grpc.approve_identity(store).await;
+            svc.db.close().await;
+            let identity = done.map_err(admin_error)?;
+            println!("Store {store}: identity of {} {} approved.", identity.first_name, identity.last_name);
+            Ok(())
         }
         Some(Command::Admin { command: AdminCommand::DeadLetters { command } }) => rows(&cfg, command, true).await,
         Some(Command::Admin { command: AdminCommand::Outbox { command } }) => rows(&cfg, command, false).await,

@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod customers;
+pub mod pictures;
 pub mod pos;
 pub mod products;
 pub mod settings;
@@ -67,6 +68,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(customers::router())
         .merge(settings::router())
         .merge(pos::router())
+        .merge(pictures::router())
         .merge(products::router())
         .merge(status::router())
         .merge(wms::router())

@@ -67,6 +67,8 @@ pub struct StoreBody {
     pub vat_included: bool,
     /// Menu keys hidden for this store.
     pub menu_hiding_list: Vec<String>,
+    /// Where the logo is served ('' for none).
+    pub logo_url: String,
     /// Getting-started progress.
     pub getting_started: GettingStartedBody,
     /// Created.
@@ -88,6 +90,7 @@ impl From<pb::Store> for StoreBody {
             tel: s.tel,
             vat_included: s.vat_included,
             menu_hiding_list: s.menu_hiding_list,
+            logo_url: super::pictures::picture_url(&s.logo),
             getting_started: s.getting_started.map(GettingStartedBody::from).unwrap_or_default(),
             created_at: timestamp_to_rfc3339(s.create_time.as_ref()),
             updated_at: timestamp_to_rfc3339(s.update_time.as_ref()),

@@ -12,6 +12,7 @@ mod hardening;
 mod import;
 mod isolation;
 mod photos;
+mod pictures;
 mod pos;
 mod products;
 mod settings;

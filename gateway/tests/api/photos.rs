@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use crate::helpers::TestApp;
 use crate::on_every_stack;
 
-fn png(w: u32, h: u32) -> Vec<u8> {
+pub fn png(w: u32, h: u32) -> Vec<u8> {
     let img = image::RgbaImage::from_pixel(w, h, image::Rgba([200, 30, 30, 255]));
     let mut out = Vec::new();
     image::DynamicImage::ImageRgba8(img).write_to(&mut Cursor::new(&mut out), image::ImageFormat::Png).unwrap();

@@ -42,6 +42,7 @@ pub fn store(s: &StoreRow) -> pb::Store {
         }),
         create_time: Some(ms_to_timestamp(s.created_at)),
         update_time: Some(ms_to_timestamp(s.updated_at)),
+        logo: String::new(),
     }
 }
 

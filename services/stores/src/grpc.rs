@@ -15,6 +15,7 @@ use crate::domain::store::StorePatch;
 use crate::domain::user;
 use crate::store::{Idempotency, Repo};
 
+mod pictures;
 mod pos;
 mod team;
 
@@ -29,12 +30,20 @@ pub struct StoresGrpc {
     session_ttl_ms: i64,
     /// None for the operator's commands, which never save a warehouse.
     wms: Option<WmsClient>,
+    /// Where pictures are kept; None for the operator's commands, which never upload.
+    files: Option<bo_kit::files::Files>,
 }
 
 impl StoresGrpc {
     /// The service on `repo`, waking `relay` after writes with events.
     pub fn new(repo: Repo, relay: Relay, session_ttl_ms: i64) -> Self {
-        Self { repo, relay, session_ttl_ms, wms: None }
+        Self { repo, relay, session_ttl_ms, wms: None, files: None }
+    }
+
+    /// The service keeping pictures in `files`.
+    pub fn with_files(mut self, files: bo_kit::files::Files) -> Self {
+        self.files = Some(files);
+        self
     }
 
     /// The service checking warehouses with `wms`.
@@ -305,7 +314,8 @@ impl StoresService for StoresGrpc {
     async fn get_store(&self, req: Request<pb::GetStoreRequest>) -> Rpc<pb::GetStoreResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let s = self.repo.store(ctx.store_id).await?;
-        ok(pb::GetStoreResponse { store: Some(convert::store(&s)) })
+        let logo = self.repo.picture(ctx.store_id, crate::domain::identity::Slot::Logo).await?;
+        ok(pb::GetStoreResponse { store: Some(pb::Store { logo: logo.unwrap_or_default(), ..convert::store(&s) }) })
     }
 
     async fn update_store(&self, req: Request<pb::UpdateStoreRequest>) -> Rpc<pb::UpdateStoreResponse> {
@@ -601,6 +611,43 @@ impl StoresService for StoresGrpc {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
         ok(self.delete_pos_person_in(ctx, r.kind, r.id).await?)
+    }
+
+    async fn get_receipt_settings(
+        &self,
+        req: Request<pb::GetReceiptSettingsRequest>,
+    ) -> Rpc<pb::ReceiptSettingsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.receipt_in(&ctx).await?)
+    }
+
+    async fn set_receipt_text(&self, req: Request<pb::SetReceiptTextRequest>) -> Rpc<pb::ReceiptSettingsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.set_receipt_text_in(ctx, &req.into_inner().footer_text).await?)
+    }
+
+    async fn set_store_picture(&self, req: Request<pb::SetStorePictureRequest>) -> Rpc<pb::SetStorePictureResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.set_picture_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn get_picture_file(&self, req: Request<pb::GetPictureFileRequest>) -> Rpc<pb::GetPictureFileResponse> {
+        ok(self.picture_file_in(&req.into_inner().name)?)
+    }
+
+    async fn get_identity(&self, req: Request<pb::GetIdentityRequest>) -> Rpc<pb::IdentityResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.identity_in(&ctx).await?)
+    }
+
+    async fn submit_identity(&self, req: Request<pb::SubmitIdentityRequest>) -> Rpc<pb::IdentityResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.submit_identity_in(ctx, req.into_inner()).await?)
+    }
+
+    async fn get_identity_photo(&self, req: Request<pb::GetIdentityPhotoRequest>) -> Rpc<pb::GetPictureFileResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        ok(self.identity_photo_in(&ctx, &req.into_inner().kind).await?)
     }
 
     async fn set_bill_expiry(&self, req: Request<pb::SetBillExpiryRequest>) -> Rpc<pb::SetBillExpiryResponse> {

@@ -57,6 +57,12 @@ impl Service {
         self
     }
 
+    /// The service keeping the store's pictures and identity photos in `files`.
+    pub fn with_files(mut self, files: bo_kit::files::Files) -> Service {
+        self.grpc = self.grpc.with_files(files);
+        self
+    }
+
     /// The tonic server.
     pub fn server(&self) -> StoresServiceServer<StoresGrpc> {
         StoresServiceServer::new(self.grpc.clone())
@@ -99,7 +105,8 @@ impl Module for StoresModule {
         let db = ctx.db()?;
         let ttl = ctx.shared::<Auth>("auth")?.token_ttl_minutes.unwrap_or(12 * 60);
         let wms = ctx.client(bo_proto::wms::v1::wms_service_client::WmsServiceClient::new)?;
-        let svc = Service::open(db.clone(), ctx.bus.clone(), ttl * 60_000).await?.with_wms(wms);
+        let svc =
+            Service::open(db.clone(), ctx.bus.clone(), ttl * 60_000).await?.with_wms(wms).with_files(ctx.files()?);
         ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
         ctx.spawn("consumer", svc.consumer.clone().run(ctx.cancel.clone()));
         ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db.clone(), "stores", ctx.cancel.clone()));

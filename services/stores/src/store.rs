@@ -13,9 +13,11 @@ use crate::domain::customer::{AddressDraft, CustomerDraft};
 use crate::domain::roles::{self, Permission};
 use crate::domain::store::StorePatch;
 
+mod pictures;
 mod pos;
 mod settings;
 mod team;
+pub use pictures::{IdentityRow, ReceiptRow};
 pub use pos::{BranchRow, PersonRow, PosUnitRow};
 pub use settings::{BillExpiryRow, SafetyStockRow, UnitRow};
 pub use team::{AuditRow, InvitationRow, MemberUpdate, RoleRow};

@@ -2,6 +2,7 @@
 
 pub mod bills;
 pub mod customer;
+pub mod identity;
 pub mod pos;
 pub mod roles;
 pub mod settings;

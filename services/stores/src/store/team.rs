@@ -93,7 +93,7 @@ const INVITATION_SELECT: &str = "SELECT i.id, i.store_id, i.invite_key, i.permis
 
 /// Takes the store's row for the rest of the transaction: team changes of one store run
 /// one at a time.
-async fn claim_store(tx: &mut Tx, store_id: i64) -> Result<()> {
+pub(crate) async fn claim_store(tx: &mut Tx, store_id: i64) -> Result<()> {
     let n = sqlx::query("UPDATE stores SET updated_at = updated_at WHERE id = $1")
         .bind(store_id)
         .execute(&mut **tx)

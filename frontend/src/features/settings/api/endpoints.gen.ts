@@ -31,6 +31,56 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.safetyStockInput,
       }),
     }),
+    getIdentity: build.query<GetIdentityApiResponse, GetIdentityApiArg>({
+      query: (queryArg) => ({ url: `/stores/${queryArg.id}/identify` }),
+    }),
+    identityPhoto: build.query<IdentityPhotoApiResponse, IdentityPhotoApiArg>({
+      query: (queryArg) => ({
+        url: `/stores/${queryArg.id}/identify/photos/${queryArg.kind}`,
+      }),
+    }),
+    submitIdentity: build.mutation<
+      SubmitIdentityApiResponse,
+      SubmitIdentityApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/stores/${queryArg.id}/identify/submit`,
+        method: "POST",
+        body: queryArg.identityForm,
+      }),
+    }),
+    getReceipt: build.query<GetReceiptApiResponse, GetReceiptApiArg>({
+      query: (queryArg) => ({ url: `/stores/${queryArg.id}/settings/receipt` }),
+    }),
+    setReceiptText: build.mutation<
+      SetReceiptTextApiResponse,
+      SetReceiptTextApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/stores/${queryArg.id}/settings/receipt`,
+        method: "PUT",
+        body: queryArg.receiptTextInput,
+      }),
+    }),
+    setReceiptPicture: build.mutation<
+      SetReceiptPictureApiResponse,
+      SetReceiptPictureApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/stores/${queryArg.id}/settings/receipt/${queryArg.slot}`,
+        method: "POST",
+        body: queryArg.pictureForm,
+      }),
+    }),
+    removeReceiptPicture: build.mutation<
+      RemoveReceiptPictureApiResponse,
+      RemoveReceiptPictureApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/stores/${queryArg.id}/settings/receipt/${queryArg.slot}`,
+        method: "DELETE",
+      }),
+    }),
     getLatestSafetyStock: build.query<
       GetLatestSafetyStockApiResponse,
       GetLatestSafetyStockApiArg
@@ -97,6 +147,43 @@ export type CreateSafetyStockHistoryApiResponse =
   /** status 201  */ SafetyStockBody;
 export type CreateSafetyStockHistoryApiArg = {
   safetyStockInput: SafetyStockInput;
+};
+export type GetIdentityApiResponse = /** status 200  */ IdentityBody;
+export type GetIdentityApiArg = {
+  id: number;
+};
+export type IdentityPhotoApiResponse = /** status 200 the photo */ Blob;
+export type IdentityPhotoApiArg = {
+  id: number;
+  /** id_card or holding */
+  kind: string;
+};
+export type SubmitIdentityApiResponse = /** status 200  */ IdentityBody;
+export type SubmitIdentityApiArg = {
+  id: number;
+  identityForm: IdentityForm;
+};
+export type GetReceiptApiResponse = /** status 200  */ ReceiptBody;
+export type GetReceiptApiArg = {
+  id: number;
+};
+export type SetReceiptTextApiResponse = /** status 200  */ ReceiptBody;
+export type SetReceiptTextApiArg = {
+  id: number;
+  receiptTextInput: ReceiptTextInput;
+};
+export type SetReceiptPictureApiResponse = /** status 200  */ ReceiptBody;
+export type SetReceiptPictureApiArg = {
+  id: number;
+  /** header or footer */
+  slot: string;
+  pictureForm: PictureForm;
+};
+export type RemoveReceiptPictureApiResponse = /** status 200  */ ReceiptBody;
+export type RemoveReceiptPictureApiArg = {
+  id: number;
+  /** header or footer */
+  slot: string;
 };
 export type GetLatestSafetyStockApiResponse =
   /** status 200  */ SafetyStockBody;
@@ -204,6 +291,80 @@ export type SafetyStockBody = {
 export type SafetyStockInput = {
   amount?: null | Decimal;
 };
+export type IdentityBody = {
+  /** Address line. */
+  address: string;
+  /** When it was approved ('' for not yet). */
+  approvedAt: string;
+  /** District. */
+  district: string;
+  /** Email. */
+  email: string;
+  /** First name. */
+  firstName: string;
+  /** A photo holding the card is kept (`/stores/{id}/identify/photos/holding`). */
+  hasHoldingPhoto: boolean;
+  /** An ID card photo is kept (read it with the owner's token at `/stores/{id}/identify/photos/id_card`). */
+  hasIdCardPhoto: boolean;
+  /** Last name. */
+  lastName: string;
+  /** Postcode. */
+  postcode: string;
+  /** Province. */
+  stateProvince: string;
+  /** pending (nothing uploaded), submitted (awaiting approval) or approved. */
+  status: string;
+  /** Sub-district. */
+  subDistrict: string;
+  /** When it was submitted ('' for never). */
+  submittedAt: string;
+  /** Phone, digits only. */
+  tel: string;
+};
+export type IdentityForm = {
+  /** Address line. */
+  address: string;
+  /** District. */
+  district: string;
+  /** Email. */
+  email: string;
+  /** First name. */
+  firstName: string;
+  /** A photo of the owner holding the card; may be left out to keep an earlier one. */
+  holdingPhoto: Blob;
+  /** The ID card photo (.jpg, .jpeg or .png, 5 MB); may be left out to keep an earlier one. */
+  idCardPhoto: Blob;
+  /** Last name. */
+  lastName: string;
+  /** Postcode. */
+  postcode: string;
+  /** Province. */
+  stateProvince: string;
+  /** Sub-district. */
+  subDistrict: string;
+  /** Phone, 9 or 10 digits and nothing else. */
+  tel: string;
+};
+export type ReceiptBody = {
+  /** The footer picture ('' for none). */
+  footerPhotoUrl: string;
+  /** Footer text (up to 500 characters, 10 lines). */
+  footerText: string;
+  /** The header picture ('' for none). */
+  headerPhotoUrl: string;
+  /** When the text was last changed ('' for never). */
+  updatedAt: string;
+  /** Who last changed the text (0: never written). */
+  updatedBy: number;
+};
+export type ReceiptTextInput = {
+  /** Up to 500 characters and 10 lines; empty for none. */
+  footerText?: string;
+};
+export type PictureForm = {
+  /** The picture (.jpg, .jpeg or .png by content, 5 MB at most). */
+  file: Blob;
+};
 export type ListUnitBody = {
   /** The rows. */
   data: {
@@ -278,6 +439,13 @@ export const {
   useGetBillExpireQuery,
   useSetBillExpireMutation,
   useCreateSafetyStockHistoryMutation,
+  useGetIdentityQuery,
+  useIdentityPhotoQuery,
+  useSubmitIdentityMutation,
+  useGetReceiptQuery,
+  useSetReceiptTextMutation,
+  useSetReceiptPictureMutation,
+  useRemoveReceiptPictureMutation,
   useGetLatestSafetyStockQuery,
   useListStoreUnitsQuery,
   useCreateStoreUnitMutation,

@@ -11,6 +11,11 @@ const injectedRtkApi = api.injectEndpoints({
     >({
       query: () => ({ url: `/stores/getting-started` }),
     }),
+    pictureFile: build.query<PictureFileApiResponse, PictureFileApiArg>({
+      query: (queryArg) => ({
+        url: `/stores/pictures/${queryArg.store}/${queryArg.file}`,
+      }),
+    }),
     getStore: build.query<GetStoreApiResponse, GetStoreApiArg>({
       query: (queryArg) => ({ url: `/stores/${queryArg.id}` }),
     }),
@@ -19,6 +24,19 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/stores/${queryArg.id}`,
         method: "PUT",
         body: queryArg.storeInput,
+      }),
+    }),
+    setLogo: build.mutation<SetLogoApiResponse, SetLogoApiArg>({
+      query: (queryArg) => ({
+        url: `/stores/${queryArg.id}/logo`,
+        method: "POST",
+        body: queryArg.pictureForm,
+      }),
+    }),
+    removeLogo: build.mutation<RemoveLogoApiResponse, RemoveLogoApiArg>({
+      query: (queryArg) => ({
+        url: `/stores/${queryArg.id}/logo`,
+        method: "DELETE",
       }),
     }),
     menuHiding: build.query<MenuHidingApiResponse, MenuHidingApiArg>({
@@ -34,6 +52,11 @@ export type MaintainingApiResponse = /** status 200  */ MaintainingBody;
 export type MaintainingApiArg = void;
 export type GettingStartedApiResponse = /** status 200  */ GettingStartedBody;
 export type GettingStartedApiArg = void;
+export type PictureFileApiResponse = /** status 200 the picture */ Blob;
+export type PictureFileApiArg = {
+  store: number;
+  file: string;
+};
 export type GetStoreApiResponse = /** status 200  */ StoreBody;
 export type GetStoreApiArg = {
   id: number;
@@ -42,6 +65,15 @@ export type UpdateStoreApiResponse = /** status 200  */ StoreBody;
 export type UpdateStoreApiArg = {
   id: number;
   storeInput: StoreInput;
+};
+export type SetLogoApiResponse = /** status 200  */ LogoBody;
+export type SetLogoApiArg = {
+  id: number;
+  pictureForm: PictureForm;
+};
+export type RemoveLogoApiResponse = unknown;
+export type RemoveLogoApiArg = {
+  id: number;
 };
 export type MenuHidingApiResponse = /** status 200  */ MenuHidingBody;
 export type MenuHidingApiArg = {
@@ -60,34 +92,6 @@ export type GettingStartedBody = {
   payment: boolean;
   /** A product exists. */
   product: boolean;
-};
-export type StoreBody = {
-  /** Address line. */
-  address: string;
-  /** Created. */
-  createdAt: string;
-  /** District. */
-  district: string;
-  /** Getting-started progress. */
-  gettingStarted: GettingStartedBody;
-  /** Id. */
-  id: number;
-  /** Menu keys hidden for this store. */
-  menuHidingList: string[];
-  /** Name. */
-  name: string;
-  /** Postcode. */
-  postcode: string;
-  /** Province. */
-  province: string;
-  /** Sub-district. */
-  subDistrict: string;
-  /** Phone. */
-  tel: string;
-  /** Last changed. */
-  updatedAt: string;
-  /** Prices include VAT. */
-  vatIncluded: boolean;
 };
 export type FieldErrorBody = {
   /** Message key. */
@@ -109,6 +113,36 @@ export type ErrorBody = {
   /** The error. */
   error: ErrorDetail;
 };
+export type StoreBody = {
+  /** Address line. */
+  address: string;
+  /** Created. */
+  createdAt: string;
+  /** District. */
+  district: string;
+  /** Getting-started progress. */
+  gettingStarted: GettingStartedBody;
+  /** Id. */
+  id: number;
+  /** Where the logo is served ('' for none). */
+  logoUrl: string;
+  /** Menu keys hidden for this store. */
+  menuHidingList: string[];
+  /** Name. */
+  name: string;
+  /** Postcode. */
+  postcode: string;
+  /** Province. */
+  province: string;
+  /** Sub-district. */
+  subDistrict: string;
+  /** Phone. */
+  tel: string;
+  /** Last changed. */
+  updatedAt: string;
+  /** Prices include VAT. */
+  vatIncluded: boolean;
+};
 export type StoreInput = {
   /** Address line. */
   address?: string | null;
@@ -127,6 +161,14 @@ export type StoreInput = {
   /** Prices include VAT. */
   vatIncluded?: boolean | null;
 };
+export type LogoBody = {
+  /** Where the logo is served ('' for none). */
+  logoUrl: string;
+};
+export type PictureForm = {
+  /** The picture (.jpg, .jpeg or .png by content, 5 MB at most). */
+  file: Blob;
+};
 export type MenuHidingBody = {
   /** Menu keys hidden for this store (e.g. `connect_e_parcel`). */
   menuHidingList: string[];
@@ -134,7 +176,10 @@ export type MenuHidingBody = {
 export const {
   useMaintainingQuery,
   useGettingStartedQuery,
+  usePictureFileQuery,
   useGetStoreQuery,
   useUpdateStoreMutation,
+  useSetLogoMutation,
+  useRemoveLogoMutation,
   useMenuHidingQuery,
 } = injectedRtkApi;

@@ -315,6 +315,8 @@ export type StoreBody = {
   gettingStarted: GettingStartedBody;
   /** Id. */
   id: number;
+  /** Where the logo is served ('' for none). */
+  logoUrl: string;
   /** Menu keys hidden for this store. */
   menuHidingList: string[];
   /** Name. */
