@@ -499,6 +499,7 @@ async fn list_people(
     Ok(Json(List::new(r.people.into_iter().map(PosPersonBody::from).collect(), r.page)))
 }
 
+/// Creates a cashier or seller; the caller has checked the right.
 async fn create_person(
     state: &AppState,
     auth: &StoreAuth,
@@ -506,7 +507,6 @@ async fn create_person(
     kind: PosPersonKind,
     p: PosPersonInput,
 ) -> ApiResult<(StatusCode, Json<PosPersonBody>)> {
-    auth.require_in(id, POS_EDIT)?;
     let person = p.over(pb::PosPerson::default());
     let r = state
         .stores()
@@ -532,6 +532,7 @@ async fn get_person(
     Ok(Json(r.person.unwrap_or_default().into()))
 }
 
+/// Changes a cashier or seller; the caller has checked the right.
 async fn update_person(
     state: &AppState,
     auth: &StoreAuth,
@@ -540,7 +541,6 @@ async fn update_person(
     pid: i64,
     p: PosPersonInput,
 ) -> ApiResult<Json<PosPersonBody>> {
-    auth.require_in(id, POS_EDIT)?;
     let mut stores = state.stores();
     let current = stores
         .get_pos_person(auth.ctx().request(pb::GetPosPersonRequest { kind: kind as i32, id: pid }))
@@ -560,6 +560,7 @@ async fn update_person(
     Ok(Json(r.person.unwrap_or_default().into()))
 }
 
+/// Deletes a cashier or seller; the caller has checked the right.
 async fn delete_person(
     state: &AppState,
     auth: &StoreAuth,
@@ -567,7 +568,6 @@ async fn delete_person(
     kind: PosPersonKind,
     pid: i64,
 ) -> ApiResult<StatusCode> {
-    auth.require_in(id, POS_EDIT)?;
     state
         .stores()
         .delete_pos_person(auth.ctx().request(pb::DeletePosPersonRequest { kind: kind as i32, id: pid }))
@@ -598,6 +598,7 @@ async fn create_cashier(
     Path(id): Path<i64>,
     Body(p): Body<PosPersonInput>,
 ) -> ApiResult<(StatusCode, Json<PosPersonBody>)> {
+    auth.require_in(id, POS_EDIT)?;
     create_person(&state, &auth, id, PosPersonKind::Cashier, p).await
 }
 
@@ -626,6 +627,7 @@ async fn update_cashier(
     Path((id, cashier_id)): Path<(i64, i64)>,
     Body(p): Body<PosPersonInput>,
 ) -> ApiResult<Json<PosPersonBody>> {
+    auth.require_in(id, POS_EDIT)?;
     update_person(&state, &auth, id, PosPersonKind::Cashier, cashier_id, p).await
 }
 
@@ -639,6 +641,7 @@ async fn delete_cashier(
     auth: StoreAuth,
     Path((id, cashier_id)): Path<(i64, i64)>,
 ) -> ApiResult<StatusCode> {
+    auth.require_in(id, POS_EDIT)?;
     delete_person(&state, &auth, id, PosPersonKind::Cashier, cashier_id).await
 }
 
@@ -665,6 +668,7 @@ async fn create_seller(
     Path(id): Path<i64>,
     Body(p): Body<PosPersonInput>,
 ) -> ApiResult<(StatusCode, Json<PosPersonBody>)> {
+    auth.require_in(id, POS_EDIT)?;
     create_person(&state, &auth, id, PosPersonKind::Seller, p).await
 }
 
@@ -693,6 +697,7 @@ async fn update_seller(
     Path((id, seller_id)): Path<(i64, i64)>,
     Body(p): Body<PosPersonInput>,
 ) -> ApiResult<Json<PosPersonBody>> {
+    auth.require_in(id, POS_EDIT)?;
     update_person(&state, &auth, id, PosPersonKind::Seller, seller_id, p).await
 }
 
@@ -706,5 +711,6 @@ async fn delete_seller(
     auth: StoreAuth,
     Path((id, seller_id)): Path<(i64, i64)>,
 ) -> ApiResult<StatusCode> {
+    auth.require_in(id, POS_EDIT)?;
     delete_person(&state, &auth, id, PosPersonKind::Seller, seller_id).await
 }
