@@ -40,7 +40,7 @@ describe('sidebar', () => {
   it('lists the same settings on desktop and mobile; adding a unit takes the owner or store.*', () => {
     expect(MENU[MENU.length - 1]).toEqual({ key: 'settings', label: 'menu.settings', items: SETTINGS });
     const keys = (viewer: { permission: string; permissions: string[] }) => paths(visibleEntries(SETTINGS, viewer, []));
-    expect(keys({ permission: 'cashier', permissions: ['store.customer.*'] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement', 'setting/bill-expiry']);
+    expect(keys({ permission: 'cashier', permissions: ['store.customer.*'] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement', 'setting/bill-expiry', 'pos-setting']);
     // store.* covers every store.… key, roles included (as the gateway reads it).
     expect(keys({ permission: 'admin', permissions: [P.storeAll] })).toEqual([
       'setting/store-detail',
@@ -48,9 +48,10 @@ describe('sidebar', () => {
       'setting/unit-of-measurement',
       'setting/unit-of-measurement-create',
       'setting/bill-expiry',
+      'pos-setting',
       'setting/role-permission-list',
     ]);
-    expect(keys({ permission: 'admin', permissions: [P.userAll] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement', 'setting/bill-expiry', 'setting/user-list']);
+    expect(keys({ permission: 'admin', permissions: [P.userAll] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement', 'setting/bill-expiry', 'setting/user-list', 'pos-setting']);
     expect(keys({ permission: 'owner', permissions: [] })).toContain('setting/unit-of-measurement-create');
   });
 
@@ -77,6 +78,7 @@ describe('sidebar', () => {
           { label: 'menu.unitOfMeasurementCreate', path: 'setting/unit-of-measurement-create', roles: ['owner'], permissions: [P.storeAll] },
           { label: 'menu.billExpiry', path: 'setting/bill-expiry' },
           { label: 'menu.userList', path: 'setting/user-list', roles: ['owner'], permissions: [P.userAll] },
+          { label: 'menu.posSetting', path: 'pos-setting' },
           { label: 'menu.rolePermissionList', path: 'setting/role-permission-list', roles: ['owner'], permissions: [P.storeRoleAll] },
         ],
       ],

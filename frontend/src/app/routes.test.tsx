@@ -31,6 +31,7 @@ const skuCreate = { store: true, permissions: [P.productSkuCreate] };
 const skuEdit = { store: true, permissions: [P.productSkuEdit] };
 const team = { store: true, roles: ['owner'], permissions: [P.userAll] };
 const roles = { store: true, roles: ['owner'], permissions: [P.storeRoleAll] };
+const posEdit = { store: true, roles: ['owner'], permissions: [P.storeAll] };
 
 describe('routes (SPEC §2)', () => {
   it('guard each screen as the spec says', () => {
@@ -73,6 +74,15 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/setting/role-permission-list', meta: roles },
         { path: '/:storeId/setting/role-permission-create', meta: roles },
         { path: '/:storeId/setting/role-permission-edit/:roleId', meta: roles },
+        { path: '/:storeId/pos-setting' },
+        { path: '/:storeId/pos-setting/branch-receipt', meta: posEdit },
+        { path: '/:storeId/pos-setting/branch-receipt/:branchId/edit', meta: posEdit },
+        { path: '/:storeId/pos-setting/pos-unit/create', meta: posEdit },
+        { path: '/:storeId/pos-setting/pos-unit/:posUnitId/edit', meta: posEdit },
+        { path: '/:storeId/pos-setting/cashier/create', meta: posEdit },
+        { path: '/:storeId/pos-setting/cashier/:cashierId/edit', meta: posEdit },
+        { path: '/:storeId/pos-setting/seller/create', meta: posEdit },
+        { path: '/:storeId/pos-setting/seller/:sellerId/edit', meta: posEdit },
         { path: '/invitations/:key' },
         { path: '/:storeId/*' },
         { path: '/*' },
@@ -85,7 +95,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(29);
+    expect(by('default')).toHaveLength(38);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

@@ -2,6 +2,7 @@
 // composed from this one list.
 import { ROUTES as AUTH } from '@/features/auth/routes';
 import { ROUTES as CUSTOMERS } from '@/features/customers/routes';
+import { ROUTES as POS } from '@/features/pos/routes';
 import { ROUTES as PRODUCTS } from '@/features/products/routes';
 import { ROUTES as SETTINGS } from '@/features/settings/routes';
 import { ROUTES as STOCK } from '@/features/stock/routes';
@@ -9,7 +10,7 @@ import { ROUTES as STORE } from '@/features/store/routes';
 import { ROUTES as TEAM } from '@/features/team/routes';
 import type { FeatureRoute } from '@/shared/routes';
 
-export const ROUTES: FeatureRoute[] = [...AUTH, ...STORE, ...CUSTOMERS, ...PRODUCTS, ...STOCK, ...SETTINGS, ...TEAM];
+export const ROUTES: FeatureRoute[] = [...AUTH, ...STORE, ...CUSTOMERS, ...PRODUCTS, ...STOCK, ...SETTINGS, ...TEAM, ...POS];
 
 /** Screens under /{storeId}/ have relative paths. */
 export const inStore = (r: FeatureRoute) => !r.path.startsWith('/');
