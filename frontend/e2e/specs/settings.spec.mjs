@@ -1,4 +1,5 @@
 // Store settings: units of measurement and the store's safety stock (SPEC §2, §5).
+import { file } from '../fixtures.mjs';
 export const tests = [
   {
     name: 'add a unit of measurement, refusing a wrong quantity and a duplicate name',
@@ -87,4 +88,55 @@ export const tests = [
       if ((await rows.count()) !== 2) throw new Error('the earlier setting is not in the history');
     },
   },
+  {
+    name: 'set the receipt pictures and footer text, watching the Thai preview follow',
+    run: async ({ page, url }) => {
+      await page.goto(url('setting/receipt'));
+      await page.getByTestId('receipt-preview').waitFor();
+      await page.getByTestId('receipt-preview-total').getByText('฿1,288.00').waitFor();
+      await page.getByTestId('receipt-header-input').setInputFiles({ name: 'menu.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4') });
+      await page.getByText('รูปต้องเป็นไฟล์ .jpg, .jpeg หรือ .png').waitFor();
+      await page.getByTestId('receipt-header-input').setInputFiles(file('photo.png'));
+      await page.getByTestId('receipt-preview-header').waitFor();
+      await page.getByTestId('receipt-footer-input').setInputFiles(file('photo.png'));
+      await page.getByTestId('receipt-preview-footer').waitFor();
+      await page.getByTestId('field-footer-text').fill('ขอบคุณที่อุดหนุน\nเปลี่ยนสินค้าได้ภายใน 7 วัน');
+      await page.getByTestId('receipt-preview-text').getByText('เปลี่ยนสินค้าได้ภายใน 7 วัน', { exact: false }).waitFor();
+      await page.getByTestId('receipt-save').click();
+      await page.getByText('บันทึกข้อความท้ายใบเสร็จแล้ว').waitFor();
+      await page.reload();
+      await page.getByTestId('receipt-preview-text').getByText('ขอบคุณที่อุดหนุน', { exact: false }).waitFor();
+      await page.getByTestId('receipt-preview-header').waitFor();
+      await page.getByTestId('receipt-header-remove').click();
+      await page.getByTestId('receipt-preview-header').waitFor({ state: 'detached' });
+    },
+  },
+  {
+    name: 'submit the identity with two photos after a missing one is asked for',
+    run: async ({ page, url }) => {
+      await page.goto(url('setting/additional-info-identity'));
+      await page.locator('[data-testid="identity-status"][data-status="pending"]').waitFor();
+      await page.getByTestId('field-first-name').fill('สมชาย');
+      await page.getByTestId('field-last-name').fill('ใจดี');
+      await page.getByTestId('field-tel').fill('081-234-5678');
+      await page.getByTestId('field-email').fill('somchai@example.com');
+      await page.getByTestId('field-address').fill('88 ซอยอารีย์ 1');
+      await page.getByTestId('field-subDistrict').locator('input').fill('สามเสนใน');
+      await page.locator('.ant-select-item-option', { hasText: 'สามเสนใน » พญาไท' }).first().click();
+      await page.waitForFunction(() => document.querySelector('[data-testid="field-postcode"] input')?.value === '10400');
+      await page.getByTestId('identity-id-card-input').setInputFiles(file('photo.png'));
+      await page.getByTestId('identity-submit').click();
+      await page.getByText('เบอร์โทรต้องเป็นตัวเลข 9 หรือ 10 หลัก').waitFor();
+      await page.getByTestId('field-tel').fill('0812345678');
+      await page.getByTestId('identity-submit').click();
+      await page.getByText('กรุณาอัปโหลดรูป').waitFor();
+      await page.getByTestId('identity-holding-input').setInputFiles(file('photo.png'));
+      await page.getByTestId('identity-submit').click();
+      await page.locator('[data-testid="identity-status"][data-status="submitted"]').waitFor();
+      // The kept photos come back with the owner's token only.
+      await page.getByTestId('identity-id-card-preview').waitFor();
+      await page.getByTestId('identity-holding-preview').waitFor();
+    },
+  },
 ];
+

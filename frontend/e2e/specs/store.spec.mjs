@@ -1,6 +1,7 @@
 // The store's details (SPEC §2 Settings: store-detail, store-edit): the settings index, the owner
 // edits the name, the Thai address through the autocomplete and the phone; a wrong phone is
 // refused under its field; the change shows in the store's last changes.
+import { file } from '../fixtures.mjs';
 export const tests = [
   {
     name: 'the owner edits the store, refusing a wrong phone, and sees the change recorded',
@@ -27,4 +28,15 @@ export const tests = [
       await page.getByTestId('store-audit').getByText(/แก้ไขข้อมูลร้าน: .*ชื่อ .* → ร้านสบายดี สาขาอารีย์/).waitFor();
     },
   },
+  {
+    name: 'the owner gives the store a logo',
+    run: async ({ page, url }) => {
+      await page.goto(url('setting/store-edit'));
+      await page.getByTestId('store-logo-input').setInputFiles(file('photo.png'));
+      await page.getByTestId('store-logo-preview').waitFor();
+      await page.goto(url('setting/store-detail'));
+      await page.getByTestId('store-logo').locator('img').waitFor();
+    },
+  },
 ];
+

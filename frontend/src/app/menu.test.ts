@@ -40,7 +40,7 @@ describe('sidebar', () => {
   it('lists the same settings on desktop and mobile; adding a unit takes the owner or store.*', () => {
     expect(MENU[MENU.length - 1]).toEqual({ key: 'settings', label: 'menu.settings', items: SETTINGS });
     const keys = (viewer: { permission: string; permissions: string[] }) => paths(visibleEntries(SETTINGS, viewer, []));
-    expect(keys({ permission: 'cashier', permissions: ['store.customer.*'] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement', 'setting/bill-expiry', 'pos-setting']);
+    expect(keys({ permission: 'cashier', permissions: ['store.customer.*'] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement', 'setting/bill-expiry', 'setting/receipt', 'pos-setting']);
     // store.* covers every store.… key, roles included (as the gateway reads it).
     expect(keys({ permission: 'admin', permissions: [P.storeAll] })).toEqual([
       'setting/store-detail',
@@ -48,11 +48,15 @@ describe('sidebar', () => {
       'setting/unit-of-measurement',
       'setting/unit-of-measurement-create',
       'setting/bill-expiry',
+      'setting/receipt',
       'pos-setting',
       'setting/role-permission-list',
     ]);
-    expect(keys({ permission: 'admin', permissions: [P.userAll] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement', 'setting/bill-expiry', 'setting/user-list', 'pos-setting']);
+    expect(keys({ permission: 'admin', permissions: [P.userAll] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement', 'setting/bill-expiry', 'setting/receipt', 'setting/user-list', 'pos-setting']);
     expect(keys({ permission: 'owner', permissions: [] })).toContain('setting/unit-of-measurement-create');
+    // The identity is the owner's alone.
+    expect(keys({ permission: 'owner', permissions: [] })).toContain('setting/additional-info-identity');
+    expect(keys({ permission: 'admin', permissions: [P.storeAll, P.userAll] })).not.toContain('setting/additional-info-identity');
   });
 
   it('is composed from the features\' routes, in SPEC order (§2)', () => {
@@ -77,7 +81,9 @@ describe('sidebar', () => {
           { label: 'menu.unitOfMeasurement', path: 'setting/unit-of-measurement' },
           { label: 'menu.unitOfMeasurementCreate', path: 'setting/unit-of-measurement-create', roles: ['owner'], permissions: [P.storeAll] },
           { label: 'menu.billExpiry', path: 'setting/bill-expiry' },
+          { label: 'menu.receipt', path: 'setting/receipt' },
           { label: 'menu.userList', path: 'setting/user-list', roles: ['owner'], permissions: [P.userAll] },
+          { label: 'menu.additionalInfoIdentity', path: 'setting/additional-info-identity', roles: ['owner'], permissions: [] },
           { label: 'menu.posSetting', path: 'pos-setting' },
           { label: 'menu.rolePermissionList', path: 'setting/role-permission-list', roles: ['owner'], permissions: [P.storeRoleAll] },
         ],

@@ -67,6 +67,8 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/setting/store-edit', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/setting/safety-stock' },
         { path: '/:storeId/setting/bill-expiry' },
+        { path: '/:storeId/setting/receipt' },
+        { path: '/:storeId/setting/additional-info-identity', meta: { store: true, roles: ['owner'], permissions: [] } },
         { path: '/:storeId/setting/unit-of-measurement' },
         { path: '/:storeId/setting/unit-of-measurement-create', meta: { store: true, roles: ['owner'], permissions: [P.storeAll] } },
         { path: '/:storeId/setting/user-list', meta: team },
@@ -95,7 +97,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(38);
+    expect(by('default')).toHaveLength(40);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

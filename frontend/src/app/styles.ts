@@ -18,6 +18,13 @@ body { font-family: 'Sarabun', 'Noto Sans Thai', system-ui, sans-serif; backgrou
 .bo-content-narrow { max-width: 720px; margin: 0 auto; width: 100%; }
 .bo-page-head { display: flex; align-items: center; justify-content: space-between; gap: 12px; flex-wrap: wrap; margin-bottom: 16px; }
 .bo-page-head h1 { margin: 0; font-size: 20px; }
+.bo-picture-box { display: flex; align-items: center; justify-content: center; border: 1px dashed #d9d9d9; border-radius: 6px; padding: 4px; background: #fafafa; }
+.bo-receipt { width: 300px; max-width: 100%; background: #fff; border: 1px solid #e8e8e8; box-shadow: 0 2px 8px rgba(0,0,0,.08); padding: 16px 14px; font-family: 'Courier New', monospace, sans-serif; font-size: 12px; line-height: 1.5; color: #262626; }
+.bo-receipt img { display: block; max-width: 100%; max-height: 90px; margin: 0 auto 8px; object-fit: contain; }
+.bo-receipt-center { text-align: center; }
+.bo-receipt-row { display: flex; justify-content: space-between; gap: 8px; }
+.bo-receipt-rule { border-top: 1px dashed #8c8c8c; margin: 8px 0; }
+.bo-receipt-footer { white-space: pre-wrap; text-align: center; margin-top: 8px; }
 .bo-pager { display: flex; justify-content: flex-end; margin-top: 16px; }
 .bo-pager-ellipsis { padding: 0 4px; color: #8c8c8c; }
 .bo-pager-total { color: #595959; margin-right: 8px; }

@@ -27,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_pos_units, create_pos_unit))
         .routes(routes!(get_pos_unit, update_pos_unit, delete_pos_unit))
         .routes(routes!(list_cashiers, create_cashier))
+        .routes(routes!(cashier_members))
         .routes(routes!(get_cashier, update_cashier, delete_cashier))
         .routes(routes!(list_sellers, create_seller))
         .routes(routes!(get_seller, update_seller, delete_seller))
@@ -573,6 +574,72 @@ async fn delete_person(
         .delete_pos_person(auth.ctx().request(pb::DeletePosPersonRequest { kind: kind as i32, id: pid }))
         .await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// An active member of the store who may be made a cashier.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CashierMemberBody {
+    /// The member's user id (what a new cashier names).
+    pub user_id: i64,
+    /// First name.
+    pub first_name: String,
+    /// Last name.
+    pub last_name: String,
+    /// Both names.
+    pub name: String,
+    /// Email.
+    pub email: String,
+    /// owner, admin or cashier.
+    pub permission: String,
+    /// Already a cashier of the store.
+    pub is_cashier: bool,
+}
+
+/// The store's active members, for choosing a new cashier (owner, or store.*: the same right as
+/// making one, so the cashier form never needs the team list's user.*).
+#[utoipa::path(get, path = "/stores/{id}/cashier-members", tag = "pos", params(("id" = i64, Path)),
+    responses((status = 200, body = List<CashierMemberBody>), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
+async fn cashier_members(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<List<CashierMemberBody>>> {
+    auth.require_in(id, POS_EDIT)?;
+    let mut stores = state.stores();
+    let all = Some(bo_proto::common::v1::PageRequest { page: 1, limit: -1 });
+    let members = stores
+        .list_members(auth.ctx().request(pb::ListMembersRequest {
+            page: all,
+            status: "active".into(),
+            search: String::new(),
+        }))
+        .await?
+        .into_inner()
+        .memberships;
+    let cashiers = stores
+        .list_pos_people(auth.ctx().request(pb::ListPosPeopleRequest {
+            kind: PosPersonKind::Cashier as i32,
+            page: Some(page_request(None, Some(-1))),
+        }))
+        .await?
+        .into_inner()
+        .people;
+    let rows: Vec<CashierMemberBody> = members
+        .into_iter()
+        .map(|m| {
+            let u = m.user.unwrap_or_default();
+            CashierMemberBody {
+                user_id: m.user_id,
+                name: format!("{} {}", u.first_name, u.last_name).trim().to_string(),
+                first_name: u.first_name,
+                last_name: u.last_name,
+                email: u.email,
+                permission: m.permission,
+                is_cashier: cashiers.iter().any(|c| c.user_id == m.user_id),
+            }
+        })
+        .collect();
+    Ok(Json(List::all(rows)))
 }
 
 /// The store's cashiers by name (all of them unless `limit` is given).

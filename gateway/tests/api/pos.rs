@@ -157,6 +157,9 @@ async fn point_of_sale_end_to_end(app: &TestApp) {
         .await;
     assert_eq!(s, StatusCode::CREATED, "{c}");
     assert_eq!((c["name"].as_str(), c["status"].as_str()), (Some("สมหญิง ใจดี"), Some("active")));
+    let (_, members) = app.get(&format!("/stores/{store}/cashier-members"), &t).await;
+    let me = members["data"].as_array().unwrap().iter().find(|m| m["user_id"] == owner_id).unwrap().clone();
+    assert_eq!((me["is_cashier"].as_bool(), me["permission"].as_str()), (Some(true), Some("owner")));
     let sellers = format!("/stores/{store}/sellers");
     let (s, v) = app
         .post(
@@ -241,8 +244,19 @@ async fn members_read_the_setup_and_only_store_managers_change_it(app: &TestApp)
         }
     }
 
-    // store.* may.
+    for token in [&admin, &bare] {
+        let (s, _) = app.get(&format!("/stores/{store}/cashier-members"), token).await;
+        assert_eq!(s, StatusCode::FORBIDDEN);
+    }
+
+    // store.* may, and may pick a new cashier among the active members without user.*.
     let manager = app.member_with(store, "pos-manager@example.com", &["store.*"]).await;
+    let (s, v) = app.get(&format!("/stores/{store}/cashier-members"), &manager).await;
+    assert_eq!((s, v["limit"].as_i64()), (StatusCode::OK, Some(-1)), "{v}");
+    let emails: Vec<&str> = v["data"].as_array().unwrap().iter().map(|m| m["email"].as_str().unwrap()).collect();
+    assert!(emails.contains(&"pos-admin@example.com") && emails.contains(&crate::helpers::OWNER_EMAIL), "{emails:?}");
+    let (_, team) = app.get("/user", &manager).await;
+    assert_eq!(team["error"]["code"], "forbidden", "the team list stays user.*'s");
     let (s, v) =
         app.post(&format!("/stores/{store}/pos-units"), &manager, json!({"pos_no": "P1", "branch_id": main_id})).await;
     assert_eq!(s, StatusCode::CREATED, "{v}");

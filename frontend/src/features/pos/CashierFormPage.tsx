@@ -1,14 +1,12 @@
 import { useEffect } from 'react';
-import { Alert, Col, Form, Input, Row, Select } from 'antd';
+import { Col, Form, Input, Row, Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
-import { TEAM, useListMembersQuery } from '@/features/team/api';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { MSG } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
-import { useCan } from '@/shared/useCan';
-import { useCreateCashierMutation, useGetCashierQuery, useListBranchesQuery, useListCashiersQuery, useUpdateCashierMutation } from './api';
+import { useCashierMembersQuery, useCreateCashierMutation, useGetCashierQuery, useListBranchesQuery, useUpdateCashierMutation } from './api';
 import { BranchSelect, FormButtons, FormCard, Gone, NoBranchNotice, usePickOnlyBranch } from './FormParts';
 import { CASHIER_ERRORS, checkName, checkPersonEmail, listPath } from './pos';
 import { showSaveRefusal } from './refusal';
@@ -31,18 +29,16 @@ export default function CashierFormPage() {
   const editing = cashierId !== undefined;
   const current = useGetCashierQuery({ id, cashierId: Number(cashierId) }, { skip: !editing });
   const branches = useListBranchesQuery({ id });
-  // The team list is the owner's or user.*'s to read (SPEC §6).
-  const canSeeTeam = useCan(TEAM);
-  const members = useListMembersQuery({ status: 'active', limit: -1 }, { skip: editing || !canSeeTeam });
-  const cashiers = useListCashiersQuery({ id }, { skip: editing });
+  // The store's active members, readable with the same right as making a cashier.
+  // Fresh on every visit: the team changes elsewhere.
+  const members = useCashierMembersQuery({ id }, { skip: editing, refetchOnMountOrArgChange: true });
   const [create, { isLoading: creating }] = useCreateCashierMutation();
   const [update, { isLoading: updating }] = useUpdateCashierMutation();
   const [form] = Form.useForm<Values>();
   const navigate = useNavigate();
   const rule = useCheck();
   const back = listPath(id, 'cashiers');
-  const taken = new Set((cashiers.data?.data ?? []).map((c) => c.userId));
-  const active = (members.data?.data ?? []).filter((m) => m.status === 'active');
+  const active = members.data?.data ?? [];
 
   usePickOnlyBranch(form, branches.data?.data, !editing);
   useEffect(() => {
@@ -51,9 +47,9 @@ export default function CashierFormPage() {
   }, [current.data, form]);
 
   const pick = (userId: number) => {
-    const m = active.find((x) => x.user.id === userId);
+    const m = active.find((x) => x.userId === userId);
     if (!m) return;
-    form.setFieldsValue({ firstName: m.user.firstName, lastName: m.user.lastName, email: m.user.email });
+    form.setFieldsValue({ firstName: m.firstName, lastName: m.lastName, email: m.email });
     void form.validateFields(['firstName', 'lastName', 'email']).catch(() => undefined);
   };
 
@@ -76,15 +72,14 @@ export default function CashierFormPage() {
       ? [{ value: current.data.userId, label: current.data.name }]
       : []
     : active.map((m) => ({
-        value: m.user.id,
-        label: taken.has(m.user.id) ? `${m.user.name} (${m.user.email}) · ${t('pos:cashierForm.alreadyCashier')}` : `${m.user.name} (${m.user.email})`,
-        disabled: taken.has(m.user.id),
+        value: m.userId,
+        label: `${m.name ? `${m.name} (${m.email})` : m.email}${m.isCashier ? ` · ${t('pos:cashierForm.alreadyCashier')}` : ''}`,
+        disabled: m.isCashier,
       }));
 
   return (
     <FormCard title={t(editing ? 'pos:cashierForm.editTitle' : 'pos:cashierForm.createTitle')} loading={editing && current.isLoading}>
       <NoBranchNotice storeId={id} show={branches.isSuccess && branches.data.data.length === 0} />
-      {!editing && !canSeeTeam ? <Alert type="warning" showIcon title={t('pos:cashierForm.noTeamRight')} style={{ marginBottom: 16 }} data-testid="cashier-no-team" /> : null}
       <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false} style={{ maxWidth: 560 }} data-testid="cashier-form">
         <Form.Item
           name="userId"

@@ -257,11 +257,11 @@ describe('POS unit, cashier and seller forms', () => {
 
   it('makes an active member a cashier, the member\'s names and email filled in', async () => {
     const members = list([
-      { id: 10, permission: 'owner', status: 'active', role: { id: 1, name: 'owner', permissions: ['*'] }, created_at: '', store: { id: 1, name: 'ร้าน' }, user: { id: 1, email: 'owner@example.com', first_name: 'เจ้าของ', last_name: 'ร้าน', name: 'เจ้าของ ร้าน', tel: '' } },
-      { id: 11, permission: 'cashier', status: 'active', role: { id: 3, name: 'cashier', permissions: [] }, created_at: '', store: { id: 1, name: 'ร้าน' }, user: { id: 7, email: 'somying@example.com', first_name: 'สมหญิง', last_name: 'ขายดี', name: 'สมหญิง ขายดี', tel: '' } },
+      { user_id: 1, first_name: 'เจ้าของ', last_name: 'ร้าน', name: 'เจ้าของ ร้าน', email: 'owner@example.com', permission: 'owner', is_cashier: false },
+      { user_id: 7, first_name: 'สมหญิง', last_name: 'ขายดี', name: 'สมหญิง ขายดี', email: 'somying@example.com', permission: 'cashier', is_cashier: true },
     ]);
     const sent = serve({ branches: [MAIN], cashiers: [person(3, 7)] }, (method, path) => {
-      if (path === '/user') return members;
+      if (path === '/stores/1/cashier-members') return members;
       if (method === 'POST') return { status: 201, body: person(4, 1) };
       return undefined;
     });
@@ -279,7 +279,9 @@ describe('POS unit, cashier and seller forms', () => {
       branch_id: '1',
       user_id: '1',
     });
-    expect(sent.find((s) => s.url.startsWith('/api/user'))!.url).toBe('/api/user?status=active&limit=-1');
+    // The members come from the list made for choosing cashiers, not the team list (user.*).
+    expect(sent.some((s) => s.url.startsWith('/api/user'))).toBe(false);
+    expect(sent.some((s) => s.url === '/api/stores/1/cashier-members')).toBe(true);
   });
 
   it('changes a seller\'s phone and status, a wrong phone refused first', async () => {

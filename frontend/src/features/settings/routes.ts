@@ -9,6 +9,9 @@ import type { FeatureRoute } from '@/shared/routes';
  * (SPEC §2, §6). Any member of the store may read them. */
 export const SETTINGS_EDIT: Access = { roles: ['owner'], permissions: [P.storeAll] };
 
+/** The owner's identity is the owner's alone: only the owner role submits it or sees it. */
+export const OWNER: Access = { roles: ['owner'], permissions: [] };
+
 export const ROUTES: FeatureRoute[] = [
   {
     path: 'setting/safety-stock',
@@ -27,6 +30,19 @@ export const ROUTES: FeatureRoute[] = [
     layout: 'default',
     menu: { group: 'settings', label: 'menu.billExpiry', order: 70 },
     page: () => import('./BillExpiryPage'),
+  },
+  {
+    path: 'setting/receipt',
+    layout: 'default',
+    menu: { group: 'settings', label: 'menu.receipt', order: 75 },
+    page: () => import('./ReceiptSettingsPage'),
+  },
+  {
+    path: 'setting/additional-info-identity',
+    layout: 'default',
+    access: OWNER,
+    menu: { group: 'settings', label: 'menu.additionalInfoIdentity', order: 90 },
+    page: () => import('./IdentityPage'),
   },
   {
     path: 'setting/unit-of-measurement-create',

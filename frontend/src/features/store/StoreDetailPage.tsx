@@ -1,4 +1,5 @@
-import { Button, Card, Descriptions, Space, Tag, Typography } from 'antd';
+import { Avatar, Button, Card, Descriptions, Space, Tag, Typography } from 'antd';
+import { ShopOutlined } from '@ant-design/icons';
 import { EditOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
@@ -28,7 +29,10 @@ export default function StoreDetailPage() {
     <Space orientation="vertical" size="large" style={{ width: '100%' }}>
       <Card loading={isLoading} data-testid="store-detail">
         <div className="bo-page-head">
-          <h1>{t('store:detail.title')}</h1>
+          <Space size="middle">
+            <Avatar shape="square" size={56} src={s?.logoUrl || undefined} icon={<ShopOutlined />} alt={t('store:logo.title')} data-testid="store-logo" />
+            <h1>{t('store:detail.title')}</h1>
+          </Space>
           {canEdit ? (
             <Button type="primary" icon={<EditOutlined />} onClick={() => navigate(`/${id}/setting/store-edit`)} data-testid="store-edit-open">
               {t('common:actions.edit')}

@@ -1,14 +1,16 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Button, Card, Form, Input, Space, Switch } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
 import { AddressFields } from '@/shared/address/AddressFields';
-import { notifySuccess } from '@/shared/dialogs/notify';
+import { globalErrorKind } from '@/app/api/errors';
+import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
+import { PicturePicker } from '@/shared/form/PicturePicker';
 import { checkRequired } from '@/shared/form/rules';
-import { showServerErrors } from '@/shared/form/serverErrors';
+import { serverFieldErrors, showServerErrors } from '@/shared/form/serverErrors';
 import { useCheck } from '@/shared/form/useCheck';
-import { useGetStoreQuery, useUpdateStoreMutation } from './api';
+import { useGetStoreQuery, useRemoveLogoMutation, useSetLogoFileMutation, useUpdateStoreMutation } from './api';
 
 interface Values {
   name: string;
@@ -32,6 +34,29 @@ export default function StoreEditPage() {
   const [form] = Form.useForm<Values>();
   const navigate = useNavigate();
   const rule = useCheck();
+  const [setLogo, { isLoading: logoSaving }] = useSetLogoFileMutation();
+  const [removeLogo, { isLoading: logoRemoving }] = useRemoveLogoMutation();
+  const [logoError, setLogoError] = useState<string>();
+
+  const pickLogo = async (file: File) => {
+    setLogoError(undefined);
+    try {
+      await setLogo({ id, file }).unwrap();
+      notifySuccess(t('store:logo.saved'));
+    } catch (e) {
+      const shown = serverFieldErrors(e, t)[0]?.errors[0];
+      if (shown) setLogoError(shown);
+      else if (!globalErrorKind(e as Parameters<typeof globalErrorKind>[0])) notifyError(t('store:logo.failed'));
+    }
+  };
+  const dropLogo = async () => {
+    try {
+      await removeLogo({ id }).unwrap();
+      notifySuccess(t('store:logo.removed'));
+    } catch (e) {
+      if (!globalErrorKind(e as Parameters<typeof globalErrorKind>[0])) notifyError(t('store:logo.failed'));
+    }
+  };
 
   useEffect(() => {
     if (!s) return;
@@ -75,6 +100,16 @@ export default function StoreEditPage() {
         <h1>{t('store:edit.title')}</h1>
       </div>
       <Form form={form} layout="vertical" onFinish={(v) => void submit(v)} requiredMark={false} style={{ maxWidth: 720 }} data-testid="store-form">
+        <Form.Item label={t('store:logo.title')} validateStatus={logoError ? 'error' : undefined} help={logoError ?? t('store:logo.hint')}>
+          <PicturePicker
+            src={s?.logoUrl || undefined}
+            onPick={(f) => void pickLogo(f)}
+            onRemove={() => void dropLogo()}
+            onRefuse={setLogoError}
+            busy={logoSaving || logoRemoving}
+            testId="store-logo"
+          />
+        </Form.Item>
         <Form.Item name="name" label={t('store:fields.name')} rules={[rule((v) => checkRequired(v, 200))]}>
           <Input data-testid="field-name" />
         </Form.Item>

@@ -36,6 +36,12 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.branchInput,
       }),
     }),
+    cashierMembers: build.query<
+      CashierMembersApiResponse,
+      CashierMembersApiArg
+    >({
+      query: (queryArg) => ({ url: `/stores/${queryArg.id}/cashier-members` }),
+    }),
     listCashiers: build.query<ListCashiersApiResponse, ListCashiersApiArg>({
       query: (queryArg) => ({
         url: `/stores/${queryArg.id}/cashiers`,
@@ -188,6 +194,11 @@ export type UpdateBranchApiArg = {
   id: number;
   branchId: number;
   branchInput: BranchInput;
+};
+export type CashierMembersApiResponse =
+  /** status 200  */ ListCashierMemberBody;
+export type CashierMembersApiArg = {
+  id: number;
 };
 export type ListCashiersApiResponse = /** status 200  */ ListPosPersonBody;
 export type ListCashiersApiArg = {
@@ -385,6 +396,33 @@ export type BranchInput = {
   /** One of the store's warehouses. */
   warehouseId?: number | null;
 };
+export type ListCashierMemberBody = {
+  /** The rows. */
+  data: {
+    /** Email. */
+    email: string;
+    /** First name. */
+    firstName: string;
+    /** Already a cashier of the store. */
+    isCashier: boolean;
+    /** Last name. */
+    lastName: string;
+    /** Both names. */
+    name: string;
+    /** owner, admin or cashier. */
+    permission: string;
+    /** The member's user id (what a new cashier names). */
+    userId: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
 export type ListPosPersonBody = {
   /** The rows. */
   data: {
@@ -539,6 +577,7 @@ export const {
   useGetBranchQuery,
   useDeleteBranchMutation,
   useUpdateBranchMutation,
+  useCashierMembersQuery,
   useListCashiersQuery,
   useCreateCashierMutation,
   useGetCashierQuery,
