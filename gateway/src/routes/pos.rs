@@ -504,7 +504,6 @@ async fn list_people(
 async fn create_person(
     state: &AppState,
     auth: &StoreAuth,
-    id: i64,
     kind: PosPersonKind,
     p: PosPersonInput,
 ) -> ApiResult<(StatusCode, Json<PosPersonBody>)> {
@@ -537,7 +536,6 @@ async fn get_person(
 async fn update_person(
     state: &AppState,
     auth: &StoreAuth,
-    id: i64,
     kind: PosPersonKind,
     pid: i64,
     p: PosPersonInput,
@@ -562,13 +560,7 @@ async fn update_person(
 }
 
 /// Deletes a cashier or seller; the caller has checked the right.
-async fn delete_person(
-    state: &AppState,
-    auth: &StoreAuth,
-    id: i64,
-    kind: PosPersonKind,
-    pid: i64,
-) -> ApiResult<StatusCode> {
+async fn delete_person(state: &AppState, auth: &StoreAuth, kind: PosPersonKind, pid: i64) -> ApiResult<StatusCode> {
     state
         .stores()
         .delete_pos_person(auth.ctx().request(pb::DeletePosPersonRequest { kind: kind as i32, id: pid }))
@@ -666,7 +658,7 @@ async fn create_cashier(
     Body(p): Body<PosPersonInput>,
 ) -> ApiResult<(StatusCode, Json<PosPersonBody>)> {
     auth.require_in(id, POS_EDIT)?;
-    create_person(&state, &auth, id, PosPersonKind::Cashier, p).await
+    create_person(&state, &auth, PosPersonKind::Cashier, p).await
 }
 
 /// One cashier.
@@ -695,7 +687,7 @@ async fn update_cashier(
     Body(p): Body<PosPersonInput>,
 ) -> ApiResult<Json<PosPersonBody>> {
     auth.require_in(id, POS_EDIT)?;
-    update_person(&state, &auth, id, PosPersonKind::Cashier, cashier_id, p).await
+    update_person(&state, &auth, PosPersonKind::Cashier, cashier_id, p).await
 }
 
 /// Takes a member off the tills (owner, or store.*); their membership stays.
@@ -709,7 +701,7 @@ async fn delete_cashier(
     Path((id, cashier_id)): Path<(i64, i64)>,
 ) -> ApiResult<StatusCode> {
     auth.require_in(id, POS_EDIT)?;
-    delete_person(&state, &auth, id, PosPersonKind::Cashier, cashier_id).await
+    delete_person(&state, &auth, PosPersonKind::Cashier, cashier_id).await
 }
 
 /// The store's sellers by name (all of them unless `limit` is given).
@@ -736,7 +728,7 @@ async fn create_seller(
     Body(p): Body<PosPersonInput>,
 ) -> ApiResult<(StatusCode, Json<PosPersonBody>)> {
     auth.require_in(id, POS_EDIT)?;
-    create_person(&state, &auth, id, PosPersonKind::Seller, p).await
+    create_person(&state, &auth, PosPersonKind::Seller, p).await
 }
 
 /// One seller.
@@ -765,7 +757,7 @@ async fn update_seller(
     Body(p): Body<PosPersonInput>,
 ) -> ApiResult<Json<PosPersonBody>> {
     auth.require_in(id, POS_EDIT)?;
-    update_person(&state, &auth, id, PosPersonKind::Seller, seller_id, p).await
+    update_person(&state, &auth, PosPersonKind::Seller, seller_id, p).await
 }
 
 /// Deletes a seller (owner, or store.*).
@@ -779,5 +771,5 @@ async fn delete_seller(
     Path((id, seller_id)): Path<(i64, i64)>,
 ) -> ApiResult<StatusCode> {
     auth.require_in(id, POS_EDIT)?;
-    delete_person(&state, &auth, id, PosPersonKind::Seller, seller_id).await
+    delete_person(&state, &auth, PosPersonKind::Seller, seller_id).await
 }
