@@ -36,31 +36,28 @@ function SearchBar({ mobile }: { mobile: boolean }) {
 function WithSidebar({ search }: { search: boolean }) {
   const mobile = useIsMobile();
   const [open, setOpen] = useState(false);
-  if (mobile) {
-    return (
-      <Layout className="bo-layout bo-mobile" data-layout={search ? 'search-bar-mobile' : 'default-mobile'}>
-        <Header onMenu={() => setOpen(true)} />
-        {search ? (
-          <div className="bo-mobile-search">
-            <SearchBar mobile />
-          </div>
-        ) : null}
+  // One tree for both variants, the page at the same place in it: crossing the breakpoint
+  // (a window resized, a phone turned) swaps the sidebar for a drawer and keeps the page,
+  // half-filled forms and all.
+  return (
+    <Layout className={mobile ? 'bo-layout bo-mobile' : 'bo-layout'} data-layout={`${search ? 'search-bar' : 'default'}-${mobile ? 'mobile' : 'desktop'}`}>
+      <Header onMenu={mobile ? () => setOpen(true) : undefined}>{search && !mobile ? <SearchBar mobile={false} /> : null}</Header>
+      {search && mobile ? (
+        <div className="bo-mobile-search">
+          <SearchBar mobile />
+        </div>
+      ) : null}
+      {mobile ? (
         <Drawer open={open} onClose={() => setOpen(false)} placement="left" width={280}>
           <Sidebar mobile onNavigate={() => setOpen(false)} />
         </Drawer>
-        <Layout.Content className="bo-content">
-          <Outlet />
-        </Layout.Content>
-      </Layout>
-    );
-  }
-  return (
-    <Layout className="bo-layout" data-layout={search ? 'search-bar-desktop' : 'default-desktop'}>
-      <Header>{search ? <SearchBar mobile={false} /> : null}</Header>
+      ) : null}
       <Layout>
-        <Layout.Sider width={240} theme="light" className="bo-sider">
-          <Sidebar />
-        </Layout.Sider>
+        {mobile ? null : (
+          <Layout.Sider width={240} theme="light" className="bo-sider">
+            <Sidebar />
+          </Layout.Sider>
+        )}
         <Layout.Content className="bo-content">
           <Outlet />
         </Layout.Content>
