@@ -115,6 +115,19 @@ impl Key {
             .is_some_and(|(store, name)| store == store_id.to_string() && !name.contains('/'))
     }
 
+    /// The staging keys a caller names, each an upload of `store_id`; anything else is
+    /// refused on `field` as `upload_not_found`, so no store consumes another's upload.
+    pub fn uploads_of(store_id: i64, keys: &[String], field: &str) -> crate::Result<Vec<Key>> {
+        keys.iter()
+            .map(|k| {
+                Key::new(k.as_str())
+                    .ok()
+                    .filter(|k| k.is_upload_of(store_id))
+                    .ok_or_else(|| crate::Error::invalid_field(field, "upload_not_found"))
+            })
+            .collect()
+    }
+
     /// The key as text.
     pub fn as_str(&self) -> &str {
         &self.0
@@ -306,6 +319,17 @@ impl Files {
             .await
             .map_err(|e| FileError::Storage(anyhow::Error::from(e).context(format!("reading {key}"))))?;
         Ok(Some(bytes))
+    }
+
+    /// The bytes of an upload a service was handed, at most `max`: a missing upload is
+    /// refused on `field` as `upload_not_found`, a larger one as `too_large`.
+    pub async fn read_upload(&self, key: &Key, max: u64, field: &str, too_large: &str) -> crate::Result<Bytes> {
+        match self.read(key, max).await {
+            Ok(Some(b)) => Ok(b),
+            Ok(None) => Err(crate::Error::invalid_field(field, "upload_not_found")),
+            Err(FileError::TooLarge(_)) => Err(crate::Error::invalid_field(field, too_large)),
+            Err(e) => Err(crate::Error::internal(anyhow::Error::from(e))),
+        }
     }
 
     /// The file under `key` as a stream, or `None`.

@@ -8,7 +8,7 @@ use bo_proto::products::v1::products_service_server::ProductsService;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use tonic::{Request, Response, Status};
 
-use bo_kit::files::{FileError, Files, Key};
+use bo_kit::files::{Files, Key};
 
 use crate::domain;
 use crate::photos::{self, PhotoLimits};
@@ -76,7 +76,7 @@ impl ProductsGrpc {
         let mut stored: Vec<(String, i64, i64, i64)> = Vec::with_capacity(uploads.len());
         let made: Result<(), Status> = async {
             for key in uploads {
-                let bytes = read_upload(&self.files, key, photos::MAX_BYTES as u64, "files", "photo_too_large").await?;
+                let bytes = self.files.read_upload(key, photos::MAX_BYTES as u64, "files", "photo_too_large").await?;
                 let c = bo_kit::cpu::run(move || photos::clean(&bytes))
                     .await
                     .map_err(Error::internal)?
@@ -108,29 +108,6 @@ impl ProductsGrpc {
                 Err(e)
             }
         }
-    }
-}
-
-/// The staging keys a caller names, each an upload of the caller's store.
-fn upload_keys(store_id: i64, keys: &[String], field: &str) -> Result<Vec<Key>, Status> {
-    keys.iter()
-        .map(|k| {
-            Key::new(k.as_str())
-                .ok()
-                .filter(|k| k.is_upload_of(store_id))
-                .ok_or_else(|| Status::from(Error::invalid_field(field, "upload_not_found")))
-        })
-        .collect()
-}
-
-/// The bytes of an upload, at most `max`; a missing upload or a larger one is refused on
-/// `field`.
-async fn read_upload(files: &Files, key: &Key, max: u64, field: &str, too_large: &str) -> Result<bytes::Bytes, Status> {
-    match files.read(key, max).await {
-        Ok(Some(b)) => Ok(b),
-        Ok(None) => Err(Error::invalid_field(field, "upload_not_found").into()),
-        Err(FileError::TooLarge(_)) => Err(Error::invalid_field(field, too_large).into()),
-        Err(e) => Err(Error::internal(anyhow::Error::from(e)).into()),
     }
 }
 
@@ -258,7 +235,7 @@ impl ProductsService for ProductsGrpc {
     async fn add_photos(&self, req: Request<pb::AddPhotosRequest>) -> Rpc<pb::AddPhotosResponse> {
         let who = actor(&req)?;
         let r = req.into_inner();
-        let uploads = upload_keys(who.store_id, &r.uploads, "files")?;
+        let uploads = Key::uploads_of(who.store_id, &r.uploads, "files")?;
         // The call consumes its uploads, whatever it answers.
         let added = async {
             let kind = if r.kind.is_empty() { PHOTO } else { r.kind.as_str() };
@@ -366,9 +343,9 @@ impl ProductsGrpc {
     /// Rows are grouped into products by product code; a product whose code the store
     /// already has is skipped, so importing a file twice creates nothing new.
     pub async fn import(&self, who: Actor, r: pb::ImportProductsRequest) -> Result<pb::ImportProductsResponse, Status> {
-        let upload = upload_keys(who.store_id, std::slice::from_ref(&r.upload), "file")?.remove(0);
+        let upload = Key::uploads_of(who.store_id, std::slice::from_ref(&r.upload), "file")?.remove(0);
         let file =
-            read_upload(&self.files, &upload, crate::import::MAX_FILE_BYTES as u64, "file", "import_too_large").await;
+            self.files.read_upload(&upload, crate::import::MAX_FILE_BYTES as u64, "file", "import_too_large").await;
         self.files.forget(&upload).await;
         let file = file?;
         let sheet = Some(r.sheet.trim()).filter(|s| !s.is_empty()).map(str::to_string);

@@ -3,7 +3,7 @@
 //! metadata) before it is kept. Public pictures live under `store-pictures/`, identity photos
 //! under `identity/`, so no public route can reach an identity photo.
 
-use bo_kit::files::{FileError, Files, Key};
+use bo_kit::files::{Files, Key};
 use bo_kit::grpc::CallCtx;
 use bo_kit::images::{self, Format, PictureError};
 use bo_kit::time::ms_to_timestamp;
@@ -95,16 +95,8 @@ impl StoresGrpc {
     /// answers the new file name.
     async fn keep_picture(&self, store_id: i64, upload: &str, prefix: &str, field: &str) -> bo_kit::Result<String> {
         let files = self.files()?;
-        let staged = Key::new(upload)
-            .ok()
-            .filter(|k| k.is_upload_of(store_id))
-            .ok_or_else(|| Error::invalid_field(field, "upload_not_found"))?;
-        let bytes = match files.read(&staged, images::MAX_BYTES as u64).await {
-            Ok(Some(b)) => b,
-            Ok(None) => return Err(Error::invalid_field(field, "upload_not_found")),
-            Err(FileError::TooLarge(_)) => return Err(Error::invalid_field(field, PictureError::TooLarge.code())),
-            Err(e) => return Err(Error::internal(anyhow::Error::from(e))),
-        };
+        let staged = Key::uploads_of(store_id, &[upload.to_string()], field)?.remove(0);
+        let bytes = files.read_upload(&staged, images::MAX_BYTES as u64, field, PictureError::TooLarge.code()).await?;
         files.forget(&staged).await;
         let cleaned = bo_kit::cpu::run(move || images::clean(&bytes))
             .await
@@ -118,8 +110,10 @@ impl StoresGrpc {
     /// Removes the uploads a call was handed, whatever it answers.
     async fn drop_uploads(&self, store_id: i64, uploads: &[&str]) {
         let Ok(files) = self.files() else { return };
-        for u in uploads.iter().filter(|u| !u.is_empty()) {
-            if let Some(k) = Key::new(*u).ok().filter(|k| k.is_upload_of(store_id)) {
+        let named: Vec<String> = uploads.iter().filter(|u| !u.is_empty()).map(|u| u.to_string()).collect();
+        // Only the caller's store's uploads; a key of another shape names nothing to remove.
+        for u in &named {
+            for k in Key::uploads_of(store_id, std::slice::from_ref(u), "").unwrap_or_default() {
                 files.forget(&k).await;
             }
         }
