@@ -103,3 +103,27 @@ impl Drop for Staged {
         }
     }
 }
+
+/// Streams the stored file under `key` with its length, `content_type` and `cache` policy, or
+/// 404 `not_found` (a key that is not a key's shape is not found either).
+pub async fn serve(
+    files: &Files,
+    key: String,
+    content_type: &str,
+    cache: &'static str,
+    not_found: &'static str,
+) -> Result<axum::response::Response, ApiError> {
+    use axum::http::{header, HeaderValue};
+    let missing = || ApiError::new(StatusCode::NOT_FOUND, not_found);
+    let key = Key::new(key).map_err(|_| missing())?;
+    let file = files.download(&key).await?.ok_or_else(missing)?;
+    let mut res = axum::response::Response::new(axum::body::Body::from_stream(file.stream));
+    let headers = res.headers_mut();
+    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(file.size));
+    if let Ok(ct) = content_type.parse() {
+        headers.insert(header::CONTENT_TYPE, ct);
+    }
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
+    Ok(res)
+}

@@ -7,7 +7,7 @@
 //! shop's receipts show them; identity photos are served only to the owner's token.
 
 use axum::extract::State;
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::http::StatusCode;
 use axum::Json;
 use bo_kit::time::timestamp_to_rfc3339;
 use bo_proto::stores::v1 as pb;
@@ -154,18 +154,7 @@ async fn serve(
     r: pb::GetPictureFileResponse,
     cache: &'static str,
 ) -> ApiResult<axum::response::Response> {
-    let not_found = || ApiError::new(StatusCode::NOT_FOUND, "picture_not_found");
-    let key = bo_kit::files::Key::new(r.key).map_err(|_| not_found())?;
-    let file = state.files.download(&key).await?.ok_or_else(not_found)?;
-    let mut res = axum::response::Response::new(axum::body::Body::from_stream(file.stream));
-    let headers = res.headers_mut();
-    headers.insert(header::CONTENT_LENGTH, HeaderValue::from(file.size));
-    if let Ok(ct) = r.content_type.parse() {
-        headers.insert(header::CONTENT_TYPE, ct);
-    }
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
-    headers.insert("x-content-type-options", HeaderValue::from_static("nosniff"));
-    Ok(res)
+    crate::uploads::serve(&state.files, r.key, &r.content_type, cache, "picture_not_found").await
 }
 
 /// What a receipt carries besides the sale.

@@ -1258,19 +1258,12 @@ async fn photo_file(
         )
         .await?
         .into_inner();
-    let key = bo_kit::files::Key::new(r.key).map_err(|_| ApiError::new(StatusCode::NOT_FOUND, "photo_not_found"))?;
-    let file =
-        state.files.download(&key).await?.ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "photo_not_found"))?;
-    let mut res = axum::response::Response::new(axum::body::Body::from_stream(file.stream));
-    res.headers_mut().insert(axum::http::header::CONTENT_LENGTH, axum::http::HeaderValue::from(file.size));
-    let headers = res.headers_mut();
-    if let Ok(ct) = r.content_type.parse() {
-        headers.insert(axum::http::header::CONTENT_TYPE, ct);
-    }
-    headers.insert(
-        axum::http::header::CACHE_CONTROL,
-        axum::http::HeaderValue::from_static("public, max-age=31536000, immutable"),
-    );
-    headers.insert("x-content-type-options", axum::http::HeaderValue::from_static("nosniff"));
-    Ok(res)
+    crate::uploads::serve(
+        &state.files,
+        r.key,
+        &r.content_type,
+        "public, max-age=31536000, immutable",
+        "photo_not_found",
+    )
+    .await
 }
