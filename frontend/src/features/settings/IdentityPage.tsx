@@ -3,7 +3,7 @@ import { Alert, Button, Card, Col, Form, Input, Row, Space, Steps, Typography } 
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router-dom';
 
-import { globalErrorKind } from '@/app/api/errors';
+import { apiError, globalErrorKind } from '@/app/api/errors';
 import { AddressFields } from '@/shared/address/AddressFields';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { PicturePicker } from '@/shared/form/PicturePicker';
@@ -114,7 +114,8 @@ export default function IdentityPage() {
       setPhotoError(photos);
       form.setFields(rest as Parameters<typeof form.setFields>[0]);
       if (errors.length === 0 && !globalErrorKind(e as Parameters<typeof globalErrorKind>[0])) {
-        notifyError(t(`settings:identity.errors.${(e as { data?: { error?: { code?: string } } }).data?.error?.code ?? 'failed'}`, { defaultValue: t('settings:identity.errors.failed') }));
+        const code = apiError(e)?.code;
+        notifyError(t(code === 'identity_approved' ? 'settings:identity.errors.identity_approved' : 'settings:identity.errors.failed'));
       }
     }
   };
