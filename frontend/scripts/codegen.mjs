@@ -28,6 +28,8 @@ const OUTPUTS = [
   { file: 'src/features/settings/api/endpoints.gen.ts', tags: ['settings'] },
   { file: 'src/features/team/api/endpoints.gen.ts', tags: ['team'] },
   { file: 'src/features/pos/api/endpoints.gen.ts', tags: ['pos'] },
+  { file: 'src/features/payments/api/endpoints.gen.ts', tags: ['payments'] },
+  { file: 'src/features/logistics/api/endpoints.gen.ts', tags: ['logistics'] },
 ];
 
 const camel = (s) => s.replace(/[_-]+([a-z0-9])/g, (_, c) => c.toUpperCase());

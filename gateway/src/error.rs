@@ -116,6 +116,19 @@ pub fn message_for(code: &str) -> &'static str {
         "photo_too_few" => {
             "A product keeps at least the minimum number of photos; add another before removing this one"
         }
+        "account_number_duplicate" => "Account Number has already existed.",
+        "payment_channel_in_use" => {
+            "Open bills still point at this account; it cannot be deleted until they are paid or closed"
+        }
+        "payment_channel_limit_reached" => "The store has as many payment accounts as it may",
+        "payment_channel_not_found" => "The payment account was not found",
+        "payment_channel_not_promptpay" => "Only a PromptPay account has a PromptPay QR",
+        "logistic_inter_duplicate" => "Only one international shipping per warehouse per provider",
+        "logistic_limit_reached" => "Cannot create: exceeded the set number of shipping channels",
+        "cod_account_missing" => "Missing COD number: add the COD account for this provider first",
+        "cod_provider_duplicate" => "The store already has a COD account with this provider",
+        "logistic_channel_not_found" => "The shipping channel was not found",
+        "cod_provider_not_found" => "The COD account was not found",
         _ => "Something went wrong, please try later",
     }
 }

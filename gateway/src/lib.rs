@@ -26,6 +26,8 @@ pub fn modules() -> Vec<SharedModule> {
         Arc::new(bo_wms::WmsModule),
         Arc::new(bo_stores::StoresModule),
         Arc::new(bo_products::ProductsModule),
+        Arc::new(bo_payments::PaymentsModule),
+        Arc::new(bo_logistics::LogisticsModule),
     ])
 }
 
@@ -45,8 +47,8 @@ mod tests {
 
     #[test]
     fn targets_start_in_dependency_order() {
-        assert_eq!(target_names(), vec!["all", "wms", "stores", "products", "gateway"]);
-        assert_eq!(resolve("all").unwrap(), vec!["wms", "stores", "products", "gateway"]);
+        assert_eq!(target_names(), vec!["all", "wms", "stores", "products", "payments", "logistics", "gateway"]);
+        assert_eq!(resolve("all").unwrap(), vec!["wms", "stores", "products", "payments", "logistics", "gateway"]);
         assert_eq!(resolve("gateway,products,wms").unwrap(), vec!["wms", "products", "gateway"]);
         assert!(resolve("orderz").is_err());
     }

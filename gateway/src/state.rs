@@ -5,6 +5,8 @@ use std::sync::Arc;
 
 use bo_kit::grpc::GrpcChannel;
 use bo_kit::module::Clients;
+use bo_proto::logistics::v1::logistics_service_client::LogisticsServiceClient;
+use bo_proto::payments::v1::payments_service_client::PaymentsServiceClient;
 use bo_proto::products::v1::products_service_client::ProductsServiceClient;
 use bo_proto::stores::v1::stores_service_client::StoresServiceClient;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
@@ -82,6 +84,16 @@ impl Inner {
     /// The warehouse service.
     pub fn wms(&self) -> WmsServiceClient<GrpcChannel> {
         self.expect(WmsServiceClient::new)
+    }
+
+    /// The payments service.
+    pub fn payments(&self) -> PaymentsServiceClient<GrpcChannel> {
+        self.expect(PaymentsServiceClient::new)
+    }
+
+    /// The logistics service.
+    pub fn logistics(&self) -> LogisticsServiceClient<GrpcChannel> {
+        self.expect(LogisticsServiceClient::new)
     }
 
     /// A client of a service the gateway was started with (its channel was checked then).

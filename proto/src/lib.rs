@@ -34,6 +34,8 @@ services! {
     stores::v1::stores_service_client::StoresServiceClient<T> => "stores",
     wms::v1::wms_service_client::WmsServiceClient<T> => "wms",
     products::v1::products_service_client::ProductsServiceClient<T> => "products",
+    payments::v1::payments_service_client::PaymentsServiceClient<T> => "payments",
+    logistics::v1::logistics_service_client::LogisticsServiceClient<T> => "logistics",
 }
 
 events! {
@@ -46,6 +48,10 @@ events! {
     events::v1::WarehouseCreated => "wms.warehouse.created",
     events::v1::ProductSaved => "products.product.saved",
     events::v1::ProductsDeleted => "products.product.deleted",
+    events::v1::PaymentChannelSaved => "payments.store_channel.saved",
+    events::v1::LogisticChannelSaved => "logistics.store_channel.saved",
+    events::v1::BillOpened => "orders.bill.opened",
+    events::v1::BillClosed => "orders.bill.closed",
 }
 
 /// `backoffice.common.v1`: messages every service shares (paging).
@@ -139,6 +145,22 @@ pub mod wms {
 pub mod products {
     pub mod v1 {
         tonic::include_proto!("backoffice.products.v1");
+        pub use crate::common::v1::{PageInfo, PageRequest};
+    }
+}
+
+/// `backoffice.payments.v1`
+pub mod payments {
+    pub mod v1 {
+        tonic::include_proto!("backoffice.payments.v1");
+        pub use crate::common::v1::{PageInfo, PageRequest};
+    }
+}
+
+/// `backoffice.logistics.v1`
+pub mod logistics {
+    pub mod v1 {
+        tonic::include_proto!("backoffice.logistics.v1");
         pub use crate::common::v1::{PageInfo, PageRequest};
     }
 }

@@ -2,6 +2,8 @@
 
 pub mod auth;
 pub mod customers;
+pub mod logistics;
+pub mod payments;
 pub mod pictures;
 pub mod pos;
 pub mod products;
@@ -28,7 +30,7 @@ use crate::state::AppState;
 Bodies are snake_case JSON or form-encoded (nested keys in bracket form); query keys are kebab-case; \
 lists answer {data, total, limit, page, pages} and limit=-1 means all. Writes accept an Idempotency-Key header."),
     modifiers(&BearerAuth, &PermissionKeys),
-    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "pos"), (name = "status"))
+    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "pos"), (name = "payments"), (name = "logistics"), (name = "status"))
 )]
 struct ApiDoc;
 
@@ -72,6 +74,8 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(products::router())
         .merge(status::router())
         .merge(wms::router())
+        .merge(payments::router())
+        .merge(logistics::router())
         .split_for_parts()
 }
 

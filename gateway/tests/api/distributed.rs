@@ -27,6 +27,8 @@ async fn gateway_and_stores_run_as_two_processes() {
     let Some((db_url, _pg)) = testing::postgres_url().await else { return };
     let Some((wms_url, _wms_pg)) = testing::postgres_url().await else { return };
     let Some((products_url, _products_pg)) = testing::postgres_url().await else { return };
+    let Some((payments_url, _payments_pg)) = testing::postgres_url().await else { return };
+    let Some((logistics_url, _logistics_pg)) = testing::postgres_url().await else { return };
     let Some(nats_url) = testing::backend_url(Backend::Nats) else { return };
     let prefix = testing::unique_prefix();
     let dir = tempfile::tempdir().unwrap();
@@ -40,6 +42,7 @@ async fn gateway_and_stores_run_as_two_processes() {
     };
     let bin = env!("CARGO_BIN_EXE_backoffice");
     let (grpc_port, stores_http, gateway_http) = (free_port(), free_port(), free_port());
+    let (money_grpc, money_http) = (free_port(), free_port());
     let common = |cmd: &mut Command| {
         cmd.current_dir(dir.path())
             .env("BO_DATA_DIR", dir.path())
@@ -72,6 +75,21 @@ async fn gateway_and_stores_run_as_two_processes() {
         .unwrap();
     wait_ready(&client, &format!("http://127.0.0.1:{stores_http}/readyz"), &mut stores).await;
 
+    // Payments and logistics in a third process: logistics confirms warehouses with wms over
+    // gRPC across processes.
+    let mut money = Command::new(bin);
+    common(&mut money);
+    let mut money = money
+        .args(["--target", "payments,logistics"])
+        .env("BO_SERVICES__PAYMENTS__DATABASE_URL", &payments_url)
+        .env("BO_SERVICES__LOGISTICS__DATABASE_URL", &logistics_url)
+        .env("BO_SERVICES__WMS__ADDR", format!("http://127.0.0.1:{grpc_port}"))
+        .env("BO_GRPC__ADDR", format!("127.0.0.1:{money_grpc}"))
+        .env("BO_HTTP__ADDR", format!("127.0.0.1:{money_http}"))
+        .spawn()
+        .unwrap();
+    wait_ready(&client, &format!("http://127.0.0.1:{money_http}/readyz"), &mut money).await;
+
     let created = Command::new(bin)
         .args(["admin", "create-owner", "--email", "dist@example.com", "--store-name", "ร้านสองโปรเซส"])
         .env("BO_OWNER_PASSWORD", "dist-password")
@@ -92,6 +110,8 @@ async fn gateway_and_stores_run_as_two_processes() {
         .env("BO_SERVICES__STORES__ADDR", format!("http://127.0.0.1:{grpc_port}"))
         .env("BO_SERVICES__WMS__ADDR", format!("http://127.0.0.1:{grpc_port}"))
         .env("BO_SERVICES__PRODUCTS__ADDR", format!("http://127.0.0.1:{grpc_port}"))
+        .env("BO_SERVICES__PAYMENTS__ADDR", format!("http://127.0.0.1:{money_grpc}"))
+        .env("BO_SERVICES__LOGISTICS__ADDR", format!("http://127.0.0.1:{money_grpc}"))
         .env("BO_HTTP__ADDR", format!("127.0.0.1:{gateway_http}"))
         .spawn()
         .unwrap();
@@ -205,7 +225,68 @@ async fn gateway_and_stores_run_as_two_processes() {
     assert!(body.len() > 4 * 1024 * 1024, "{}", body.len());
     assert_eq!(image::load_from_memory(&body).unwrap().width(), 1250);
 
+    // A payment account and a shipping channel from the third process; their events reach
+    // stores over NATS and tick getting started.
+    let res = client
+        .post(format!("{api}/payments/store-channels"))
+        .bearer_auth(&t)
+        .json(&json!({"channel_type": "promptpay", "acc_name": "ร้านสองโปรเซส", "acc_no": "0801234567"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED);
+    let account: Value = res.json().await.unwrap();
+    let qr: Value = client
+        .get(format!("{api}/payments/store-channels/{}/promptpay-qr", account["id"]))
+        .bearer_auth(&t)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(qr["payload"], "00020101021129370016A000000677010111011300668012345675802TH530376463046197");
+    let warehouse = warehouses["data"][0]["id"].as_i64().unwrap();
+    let res = client
+        .post(format!("{api}/logistics/store-channels"))
+        .bearer_auth(&t)
+        .json(
+            &json!({"warehouse_id": warehouse, "logistic_type": "domestic", "name": "Kerry", "provider_name": "kerry",
+            "pricing_method": "flat", "price": "45"}),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::CREATED, "{}", res.text().await.unwrap());
+    let res = client
+        .post(format!("{api}/logistics/store-channels"))
+        .bearer_auth(&t)
+        .json(&json!({"warehouse_id": warehouse + 1000, "logistic_type": "domestic", "name": "Kerry",
+            "provider_name": "kerry", "pricing_method": "flat", "price": "45"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY, "wms across processes refuses a stranger's warehouse");
+    let mut started = Value::Null;
+    for _ in 0..150 {
+        started = client
+            .get(format!("{api}/stores/getting-started"))
+            .bearer_auth(&t)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        if started["payment"] == true && started["logistic"] == true {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!((&started["payment"], &started["logistic"]), (&json!(true), &json!(true)), "{started}");
+
     terminate(gateway).await;
+    terminate(money).await;
     terminate(stores).await;
     bus.delete_stream().await.unwrap();
 }

@@ -56,16 +56,20 @@ impl TestApp {
                 let (stores_url, stores_guard) = testing::postgres_url().await?;
                 let (wms_url, wms_guard) = testing::postgres_url().await?;
                 let (products_url, products_guard) = testing::postgres_url().await?;
+                let (payments_url, payments_guard) = testing::postgres_url().await?;
+                let (logistics_url, logistics_guard) = testing::postgres_url().await?;
                 cfg.service("stores").database_url = Some(Secret::new(stores_url));
                 cfg.service("wms").database_url = Some(Secret::new(wms_url));
                 cfg.service("products").database_url = Some(Secret::new(products_url));
+                cfg.service("payments").database_url = Some(Secret::new(payments_url));
+                cfg.service("logistics").database_url = Some(Secret::new(logistics_url));
                 cfg.bus.nats_url = Some(nats);
                 cfg.bus.prefix = testing::unique_prefix();
                 // Files in a bucket, as a distributed installation keeps them.
                 if let Some((files, _bucket)) = testing::s3_bucket().await {
                     cfg.files = files;
                 }
-                pg = vec![stores_guard, wms_guard, products_guard];
+                pg = vec![stores_guard, wms_guard, products_guard, payments_guard, logistics_guard];
             }
         }
         let db_url = cfg.database_url("stores");

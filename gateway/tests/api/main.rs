@@ -11,6 +11,8 @@ mod distributed;
 mod hardening;
 mod import;
 mod isolation;
+mod logistics;
+mod payments;
 mod photos;
 mod pictures;
 mod pos;

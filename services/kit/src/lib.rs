@@ -4,6 +4,7 @@
 
 pub mod auth;
 pub mod bus;
+pub mod checks;
 pub mod config;
 pub mod cpu;
 pub mod db;

@@ -17,7 +17,7 @@ use bo_kit::db::Tx;
 use bo_kit::inbox::{Consumer, Meta, On};
 use bo_kit::module::{Context, Module, Started};
 use bo_kit::outbox::Relay;
-use bo_proto::events::v1::ProductSaved;
+use bo_proto::events::v1::{LogisticChannelSaved, PaymentChannelSaved, ProductSaved};
 use bo_proto::stores::v1::stores_service_server::StoresServiceServer;
 use sqlx::migrate::Migrator;
 
@@ -47,7 +47,10 @@ impl Service {
         db.migrate(&MIGRATIONS_SQLITE, &MIGRATIONS_POSTGRES).await?;
         let relay = Relay::new(db.clone(), bus.clone());
         let grpc = StoresGrpc::new(store::Repo::new(db.clone()), relay.clone(), session_ttl_ms);
-        let consumer = Consumer::new(db.clone(), bus, "stores").on::<ProductSaved, _>(GettingStarted);
+        let consumer = Consumer::new(db.clone(), bus, "stores")
+            .on::<ProductSaved, _>(GettingStarted)
+            .on::<PaymentChannelSaved, _>(GettingStarted)
+            .on::<LogisticChannelSaved, _>(GettingStarted);
         Ok(Service { grpc, relay, consumer, db })
     }
 
@@ -69,9 +72,8 @@ impl Service {
     }
 }
 
-/// Token lifetime, read from the shared `auth` section (sessions last as long).
-/// The getting-started flags follow what the store has done elsewhere: its first product
-/// (payment accounts, logistic channels and goods receipts follow when their services do).
+/// The getting-started flags follow what the store has done elsewhere: its first product,
+/// payment account and logistic channel (goods receipts follow when wms has them).
 struct GettingStarted;
 
 #[async_trait]
@@ -82,6 +84,23 @@ impl On<ProductSaved> for GettingStarted {
     }
 }
 
+#[async_trait]
+impl On<PaymentChannelSaved> for GettingStarted {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, _saved: PaymentChannelSaved) -> anyhow::Result<()> {
+        store::Repo::mark_getting_started(tx, meta.store_id, store::GettingStartedStep::Payment).await?;
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl On<LogisticChannelSaved> for GettingStarted {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, _saved: LogisticChannelSaved) -> anyhow::Result<()> {
+        store::Repo::mark_getting_started(tx, meta.store_id, store::GettingStartedStep::Logistic).await?;
+        Ok(())
+    }
+}
+
+/// Token lifetime, read from the shared `auth` section (sessions last as long).
 #[derive(serde::Deserialize, Default)]
 #[serde(default)]
 struct Auth {

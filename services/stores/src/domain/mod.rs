@@ -106,26 +106,7 @@ pub fn parse_international_phone(s: &str) -> Result<String, &'static str> {
     Ok(cleaned)
 }
 
-/// A plausible email address: one @, a local part, a dotted domain, no spaces.
-pub fn is_valid_email(s: &str) -> bool {
-    let s = s.trim();
-    if s.len() > 254 || s.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return false;
-    }
-    let Some((local, domain)) = s.split_once('@') else { return false };
-    if local.is_empty() || local.len() > 64 || domain.contains('@') {
-        return false;
-    }
-    let labels: Vec<&str> = domain.split('.').collect();
-    labels.len() >= 2
-        && labels.iter().all(|l| {
-            !l.is_empty()
-                && !l.starts_with('-')
-                && !l.ends_with('-')
-                && l.chars().all(|c| c.is_alphanumeric() || c == '-' || !c.is_ascii())
-        })
-        && labels.last().is_some_and(|tld| tld.chars().count() >= 2)
-}
+pub use bo_kit::checks::is_valid_email;
 
 /// A Thai postcode: five digits.
 pub fn is_thai_postcode(s: &str) -> bool {

@@ -12,6 +12,7 @@
 //! deleted.
 
 use super::{is_thai_postcode, is_valid_email, msg, Errors, Phone};
+pub use bo_kit::checks::{clean_tax_id, is_thai_tax_id};
 
 /// The main branch's number.
 pub const MAIN_BRANCH: &str = "00000";
@@ -67,22 +68,6 @@ pub mod code {
     pub const BRANCH_IN_USE: &str = "branch_in_use";
     /// Refusal: the store has as many of these as it may.
     pub const TOO_MANY: &str = "pos_limit_reached";
-}
-
-/// True for a 13-digit Thai tax id whose last digit is the check digit: the first twelve
-/// weighted 13 down to 2, the check is `(11 - sum mod 11) mod 10`.
-pub fn is_thai_tax_id(s: &str) -> bool {
-    let d: Vec<u32> = s.chars().filter_map(|c| c.to_digit(10)).collect();
-    if d.len() != 13 || s.chars().count() != 13 {
-        return false;
-    }
-    let sum: u32 = d[..12].iter().enumerate().map(|(i, v)| v * (13 - i as u32)).sum();
-    (11 - sum % 11) % 10 == d[12]
-}
-
-/// A tax id as typed, without the spaces and dashes people group it with.
-pub fn clean_tax_id(s: &str) -> String {
-    s.chars().filter(|c| !matches!(c, ' ' | '-')).collect()
 }
 
 /// A branch as written.
@@ -317,35 +302,6 @@ mod tests {
             district: "บางรัก".into(),
             state_province: "กรุงเทพมหานคร".into(),
             postcode: "10500".into(),
-        }
-    }
-
-    #[test]
-    fn tax_ids_carry_the_thai_check_digit() {
-        assert!(is_thai_tax_id("1234567890121"));
-        assert!(check_ok("010553601234"));
-        for bad in ["1234567890122", "123456789012", "12345678901212", "123456789012a", "๑๒๓๔๕๖๗๘๙๐๑๒๑"]
-        {
-            assert!(!is_thai_tax_id(bad), "{bad}");
-        }
-        assert_eq!(clean_tax_id("1-2345-67890-12-1"), "1234567890121");
-    }
-
-    /// Appends the check digit computed the long way, for a second opinion.
-    fn check_ok(first12: &str) -> bool {
-        let mut sum = 0;
-        for (i, c) in first12.chars().enumerate() {
-            sum += c.to_digit(10).unwrap() * (13 - i as u32);
-        }
-        let check = (11 - sum % 11) % 10;
-        is_thai_tax_id(&format!("{first12}{check}"))
-    }
-
-    #[test]
-    fn every_twelve_digits_have_exactly_one_check_digit() {
-        for first12 in ["000000000000", "999999999999", "310010012345", "010553601234"] {
-            let valid: Vec<u32> = (0..10).filter(|c| is_thai_tax_id(&format!("{first12}{c}"))).collect();
-            assert_eq!(valid.len(), 1, "{first12}");
         }
     }
 

@@ -1,0 +1,801 @@
+//! Logistics (SPEC §3 COD provider, Logistic store channel, §5, §7 Logistics, §8, §9): the
+//! carrier catalogue, the store's shipping channels (domestic and international), its COD
+//! accounts, the channels per warehouse, and parcel prices. Any member may read them (an
+//! order needs a carrier and a price); changing them takes the owner role or
+//! `logistic.storeChannel.*`.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::Json;
+use bo_kit::time::timestamp_to_rfc3339;
+use bo_kit::FieldError;
+use bo_logistics::domain as d;
+use bo_proto::logistics::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
+use crate::auth::StoreAuth;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::perms::{keys, Access};
+use crate::state::AppState;
+use crate::wire::{baht, kilograms, page_request, Body, Decimal, List, Path, Query};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(catalogue))
+        .routes(routes!(list_store_channels, create_store_channel))
+        .routes(routes!(set_status_by_provider))
+        .routes(routes!(create_inter_channel))
+        .routes(routes!(get_store_channel, replace_store_channel, update_store_channel, delete_store_channel))
+        .routes(routes!(update_inter_channel, delete_inter_channel))
+        .routes(routes!(list_store_providers, create_store_provider, save_store_provider))
+        .routes(routes!(update_store_provider))
+        .routes(routes!(warehouse_channels))
+        .routes(routes!(quote_shipping))
+}
+
+/// Reading: any member of the store.
+const READ: Access = Access { roles: &[], perms: &[] };
+/// Changing: the owner, or logistic.storeChannel.*.
+const EDIT: Access = Access { roles: &["owner"], perms: &[keys::LOGISTIC_STORE_CHANNEL_ALL] };
+
+/// A carrier service of the catalogue.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CarrierBody {
+    /// Provider name, as channels name it.
+    pub provider_name: String,
+    /// Who carries it.
+    pub carrier: String,
+    /// Thai name.
+    pub name_th: String,
+    /// English name.
+    pub name_en: String,
+    /// domestic or international.
+    pub shipment_type: String,
+    /// Collects cash on delivery (a COD provider).
+    pub cod: bool,
+}
+
+impl From<&d::Carrier> for CarrierBody {
+    fn from(c: &d::Carrier) -> Self {
+        CarrierBody {
+            provider_name: c.code.into(),
+            carrier: c.carrier.into(),
+            name_th: c.name_th.into(),
+            name_en: c.name_en.into(),
+            shipment_type: c.shipment_type.into(),
+            cod: c.cod,
+        }
+    }
+}
+
+/// The shipment type of the catalogue.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "kebab-case", default)]
+#[into_params(parameter_in = Query)]
+pub struct CatalogueQuery {
+    /// all (default), domestic or international.
+    pub shipment_type: Option<String>,
+}
+
+/// The carrier catalogue: domestic carriers, the eight international services and the COD
+/// providers.
+#[utoipa::path(get, path = "/logistics/channels", tag = "logistics", params(CatalogueQuery),
+    responses((status = 200, body = List<CarrierBody>), (status = 422, body = ErrorBody)), security(("bearer" = [])))]
+async fn catalogue(auth: StoreAuth, Query(q): Query<CatalogueQuery>) -> ApiResult<Json<List<CarrierBody>>> {
+    auth.require(READ)?;
+    let list = d::catalogue(q.shipment_type.as_deref().unwrap_or(""))
+        .ok_or_else(|| ApiError::invalid_field("shipment_type", "validation.shipment_type"))?;
+    Ok(Json(List::all(list.into_iter().map(CarrierBody::from).collect())))
+}
+
+/// A weight bracket.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct BracketBody {
+    /// Upper weight in kilograms, three decimals (inclusive).
+    pub max_weight: String,
+    /// Upper weight in grams.
+    pub max_weight_g: i64,
+    /// Price, baht.
+    pub price: String,
+}
+
+/// A shipping channel of the store.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StoreChannelBody {
+    /// Id.
+    pub id: i64,
+    /// The warehouse it ships from.
+    pub warehouse_id: i64,
+    /// domestic or international.
+    pub logistic_type: String,
+    /// Name.
+    pub name: String,
+    /// Provider name of the catalogue.
+    pub provider_name: String,
+    /// The provider as the catalogue describes it.
+    pub provider: Option<CarrierBody>,
+    /// flat, weight or free_over.
+    pub pricing_method: String,
+    /// The flat price (below the threshold for free_over), baht.
+    pub price: String,
+    /// Weight brackets (weight).
+    pub brackets: Vec<BracketBody>,
+    /// Free from this order total up, baht (free_over).
+    pub free_over: String,
+    /// Offers cash on delivery.
+    pub cod: bool,
+    /// Ships abroad.
+    pub international: bool,
+    /// active or inactive.
+    pub status: String,
+    /// Created.
+    pub created_at: String,
+    /// Last changed.
+    pub updated_at: String,
+}
+
+impl From<pb::StoreChannel> for StoreChannelBody {
+    fn from(c: pb::StoreChannel) -> Self {
+        StoreChannelBody {
+            id: c.id,
+            warehouse_id: c.warehouse_id,
+            logistic_type: c.logistic_type,
+            name: c.name,
+            provider: d::carrier(&c.provider).map(CarrierBody::from),
+            provider_name: c.provider,
+            pricing_method: c.pricing_method,
+            price: baht(c.price_satang),
+            brackets: c
+                .brackets
+                .iter()
+                .map(|b| BracketBody {
+                    max_weight: kilograms(b.max_weight_g),
+                    max_weight_g: b.max_weight_g,
+                    price: baht(b.price_satang),
+                })
+                .collect(),
+            free_over: baht(c.free_over_satang),
+            cod: c.cod,
+            international: c.international,
+            status: c.status,
+            created_at: timestamp_to_rfc3339(c.create_time.as_ref()),
+            updated_at: timestamp_to_rfc3339(c.update_time.as_ref()),
+        }
+    }
+}
+
+/// A weight bracket as sent.
+#[derive(Debug, Deserialize, Serialize, ToSchema, Clone)]
+pub struct BracketInput {
+    /// Upper weight in kilograms, up to three decimals.
+    pub max_weight: Decimal,
+    /// Price in baht.
+    pub price: Decimal,
+}
+
+/// A shipping channel's fields. On create (and PUT) the method's fields are required; on
+/// PATCH only the fields given change.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct StoreChannelInput {
+    /// One of the store's warehouses.
+    pub warehouse_id: Option<i64>,
+    /// domestic or international.
+    pub logistic_type: Option<String>,
+    /// Name shown to staff and on bills.
+    pub name: Option<String>,
+    /// Provider name from `GET /logistics/channels`.
+    #[serde(alias = "provider")]
+    pub provider_name: Option<String>,
+    /// flat, weight or free_over.
+    pub pricing_method: Option<String>,
+    /// The flat price in baht (below the threshold for free_over).
+    pub price: Option<Decimal>,
+    /// Rising weight brackets (weight).
+    pub brackets: Option<Vec<BracketInput>>,
+    /// The order total from which shipping is free, baht (free_over).
+    pub free_over: Option<Decimal>,
+    /// Offers cash on delivery (needs the store's COD account with the provider).
+    pub cod: Option<bool>,
+    /// active or inactive (default active).
+    pub status: Option<String>,
+}
+
+fn amount(field: &str, v: &Decimal, errs: &mut Vec<FieldError>) -> i64 {
+    v.satang().filter(|s| *s >= 0).unwrap_or_else(|| {
+        errs.push(FieldError::new(field, "validation.price"));
+        -2
+    })
+}
+
+impl StoreChannelInput {
+    /// The channel as it should be: these fields over `current`'s (a default channel on
+    /// create, where a missing amount stays missing).
+    fn over(self, current: Option<pb::StoreChannel>) -> ApiResult<pb::StoreChannelInput> {
+        let fresh = current.is_none();
+        let c = current.unwrap_or_default();
+        let mut errs = Vec::new();
+        let price = match &self.price {
+            Some(p) => amount("price", p, &mut errs),
+            None if fresh => -1,
+            None => c.price_satang,
+        };
+        let free_over = match &self.free_over {
+            Some(p) => amount("free_over", p, &mut errs),
+            None if fresh => -1,
+            None => c.free_over_satang,
+        };
+        let brackets = match &self.brackets {
+            Some(list) => list
+                .iter()
+                .enumerate()
+                .map(|(i, b)| pb::WeightBracket {
+                    max_weight_g: b.max_weight.grams().unwrap_or_else(|| {
+                        errs.push(FieldError::new(format!("brackets[{i}].max_weight"), "validation.weight"));
+                        0
+                    }),
+                    price_satang: amount(&format!("brackets[{i}].price"), &b.price, &mut errs),
+                })
+                .collect(),
+            None => c.brackets,
+        };
+        if !errs.is_empty() {
+            return Err(bo_kit::Error::invalid(errs).into());
+        }
+        Ok(pb::StoreChannelInput {
+            warehouse_id: self.warehouse_id.unwrap_or(c.warehouse_id),
+            logistic_type: self.logistic_type.unwrap_or(c.logistic_type),
+            name: self.name.unwrap_or(c.name),
+            provider: self.provider_name.unwrap_or(c.provider),
+            pricing_method: self.pricing_method.unwrap_or(c.pricing_method),
+            price_satang: price,
+            brackets,
+            free_over_satang: free_over,
+            cod: self.cod.unwrap_or(c.cod),
+            status: self.status.unwrap_or(c.status),
+        })
+    }
+}
+
+/// Filters of the channel list.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "kebab-case", default)]
+#[into_params(parameter_in = Query)]
+pub struct ChannelQuery {
+    /// Page number.
+    pub page: Option<i64>,
+    /// Page size; -1 for all (the default).
+    pub limit: Option<i64>,
+    /// Only this warehouse's channels.
+    pub warehouse_id: Option<i64>,
+    /// Only this provider's.
+    #[serde(alias = "provider_name")]
+    pub provider_name: Option<String>,
+    /// domestic or international.
+    pub logistic_type: Option<String>,
+    /// active or inactive.
+    pub status: Option<String>,
+}
+
+async fn list(state: &AppState, auth: &StoreAuth, q: ChannelQuery) -> ApiResult<pb::ListStoreChannelsResponse> {
+    Ok(state
+        .logistics()
+        .list_store_channels(auth.ctx().request(pb::ListStoreChannelsRequest {
+            page: Some(page_request(q.page, Some(q.limit.unwrap_or(-1)))),
+            warehouse_id: q.warehouse_id.unwrap_or(0),
+            provider: q.provider_name.unwrap_or_default(),
+            logistic_type: q.logistic_type.unwrap_or_default(),
+            status: q.status.unwrap_or_default(),
+        }))
+        .await?
+        .into_inner())
+}
+
+/// The store's shipping channels by warehouse (all unless a `limit` is given).
+#[utoipa::path(get, path = "/logistics/store-channels", tag = "logistics", params(ChannelQuery),
+    responses((status = 200, body = List<StoreChannelBody>), (status = 422, body = ErrorBody)), security(("bearer" = [])))]
+async fn list_store_channels(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<ChannelQuery>,
+) -> ApiResult<Json<List<StoreChannelBody>>> {
+    auth.require(READ)?;
+    let r = list(&state, &auth, q).await?;
+    Ok(Json(List::new(r.store_channels.into_iter().map(StoreChannelBody::from).collect(), r.page)))
+}
+
+async fn create(
+    state: &AppState,
+    auth: &StoreAuth,
+    input: pb::StoreChannelInput,
+) -> ApiResult<(StatusCode, Json<StoreChannelBody>)> {
+    let r = state
+        .logistics()
+        .create_store_channel(auth.ctx().request(pb::CreateStoreChannelRequest { store_channel: Some(input) }))
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(r.store_channel.unwrap_or_default().into())))
+}
+
+/// Adds a shipping channel, domestic or international (owner, or logistic.storeChannel.*).
+#[utoipa::path(post, path = "/logistics/store-channels", tag = "logistics", request_body = StoreChannelInput,
+    responses((status = 201, body = StoreChannelBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "logistic_limit_reached, logistic_inter_duplicate, cod_account_missing"),
+        (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn create_store_channel(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<StoreChannelInput>,
+) -> ApiResult<(StatusCode, Json<StoreChannelBody>)> {
+    auth.require(EDIT)?;
+    create(&state, &auth, b.over(None)?).await
+}
+
+/// Adds an international shipping channel: one per warehouse per provider (owner, or
+/// logistic.storeChannel.*).
+#[utoipa::path(post, path = "/logistics/store-channels/inter", tag = "logistics", request_body = StoreChannelInput,
+    responses((status = 201, body = StoreChannelBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "logistic_inter_duplicate, logistic_limit_reached"),
+        (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn create_inter_channel(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<StoreChannelInput>,
+) -> ApiResult<(StatusCode, Json<StoreChannelBody>)> {
+    auth.require(EDIT)?;
+    let mut input = b.over(None)?;
+    input.logistic_type = d::INTERNATIONAL.into();
+    create(&state, &auth, input).await
+}
+
+/// The new status of a provider's channels.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct StatusInput {
+    /// active or inactive.
+    pub status: Option<String>,
+}
+
+/// Which provider `PATCH /logistics/store-channels/` changes.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(default)]
+#[into_params(parameter_in = Query)]
+pub struct ProviderQuery {
+    /// Provider name of the catalogue.
+    #[serde(alias = "provider-name")]
+    pub provider_name: Option<String>,
+}
+
+/// How many channels changed.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChangedBody {
+    /// Channels whose status changed.
+    pub changed: i64,
+}
+
+/// Sets the status of every channel of a provider (`?provider_name=flash`).
+#[utoipa::path(patch, path = "/logistics/store-channels/", tag = "logistics", params(ProviderQuery), request_body = StatusInput,
+    responses((status = 200, body = ChangedBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn set_status_by_provider(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<ProviderQuery>,
+    Body(b): Body<StatusInput>,
+) -> ApiResult<Json<ChangedBody>> {
+    auth.require(EDIT)?;
+    let Some(provider) = q.provider_name.filter(|p| !p.trim().is_empty()) else {
+        return Err(ApiError::invalid_field("provider_name", "validation.required"));
+    };
+    let r = state
+        .logistics()
+        .set_store_channel_status(auth.ctx().request(pb::SetStoreChannelStatusRequest {
+            id: 0,
+            provider,
+            status: b.status.unwrap_or_default(),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(ChangedBody { changed: r.changed }))
+}
+
+fn by_id(id: i64) -> Option<pb::ChannelRef> {
+    Some(pb::ChannelRef { id, ..Default::default() })
+}
+
+fn by_inter(provider: String, warehouse_id: i64) -> Option<pb::ChannelRef> {
+    Some(pb::ChannelRef { id: 0, provider, warehouse_id })
+}
+
+async fn current(state: &AppState, auth: &StoreAuth, r: Option<pb::ChannelRef>) -> ApiResult<pb::StoreChannel> {
+    Ok(state
+        .logistics()
+        .get_store_channel(auth.ctx().request(pb::GetStoreChannelRequest { r#ref: r }))
+        .await?
+        .into_inner()
+        .store_channel
+        .unwrap_or_default())
+}
+
+async fn update(
+    state: &AppState,
+    auth: &StoreAuth,
+    r: Option<pb::ChannelRef>,
+    input: pb::StoreChannelInput,
+) -> ApiResult<Json<StoreChannelBody>> {
+    let out = state
+        .logistics()
+        .update_store_channel(
+            auth.ctx().request(pb::UpdateStoreChannelRequest { r#ref: r, store_channel: Some(input) }),
+        )
+        .await?
+        .into_inner();
+    Ok(Json(out.store_channel.unwrap_or_default().into()))
+}
+
+async fn delete(state: &AppState, auth: &StoreAuth, r: Option<pb::ChannelRef>) -> ApiResult<StatusCode> {
+    state.logistics().delete_store_channel(auth.ctx().request(pb::DeleteStoreChannelRequest { r#ref: r })).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// One shipping channel.
+#[utoipa::path(get, path = "/logistics/store-channels/{id}", tag = "logistics", params(("id" = i64, Path)),
+    responses((status = 200, body = StoreChannelBody), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
+async fn get_store_channel(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<StoreChannelBody>> {
+    auth.require(READ)?;
+    Ok(Json(current(&state, &auth, by_id(id)).await?.into()))
+}
+
+/// Replaces a shipping channel: every field as on create (owner, or logistic.storeChannel.*).
+#[utoipa::path(put, path = "/logistics/store-channels/{id}", tag = "logistics", params(("id" = i64, Path)),
+    request_body = StoreChannelInput,
+    responses((status = 200, body = StoreChannelBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn replace_store_channel(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Body(b): Body<StoreChannelInput>,
+) -> ApiResult<Json<StoreChannelBody>> {
+    auth.require(EDIT)?;
+    update(&state, &auth, by_id(id), b.over(None)?).await
+}
+
+/// Changes a shipping channel: only the fields given change (owner, or
+/// logistic.storeChannel.*).
+#[utoipa::path(patch, path = "/logistics/store-channels/{id}", tag = "logistics", params(("id" = i64, Path)),
+    request_body = StoreChannelInput,
+    responses((status = 200, body = StoreChannelBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn update_store_channel(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Body(b): Body<StoreChannelInput>,
+) -> ApiResult<Json<StoreChannelBody>> {
+    auth.require(EDIT)?;
+    let input = b.over(Some(current(&state, &auth, by_id(id)).await?))?;
+    update(&state, &auth, by_id(id), input).await
+}
+
+/// Deletes a shipping channel (owner, or logistic.storeChannel.*).
+#[utoipa::path(delete, path = "/logistics/store-channels/{id}", tag = "logistics", params(("id" = i64, Path)),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
+async fn delete_store_channel(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+) -> ApiResult<StatusCode> {
+    auth.require(EDIT)?;
+    delete(&state, &auth, by_id(id)).await
+}
+
+/// Changes the international channel of a provider at a warehouse: only the fields given
+/// change (owner, or logistic.storeChannel.*).
+#[utoipa::path(patch, path = "/logistics/store-channels/inter/{provider_name}/{warehouse_id}", tag = "logistics",
+    params(("provider_name" = String, Path), ("warehouse_id" = i64, Path)), request_body = StoreChannelInput,
+    responses((status = 200, body = StoreChannelBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn update_inter_channel(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path((provider, warehouse_id)): Path<(String, i64)>,
+    Body(b): Body<StoreChannelInput>,
+) -> ApiResult<Json<StoreChannelBody>> {
+    auth.require(EDIT)?;
+    let at = by_inter(provider, warehouse_id);
+    let input = b.over(Some(current(&state, &auth, at.clone()).await?))?;
+    update(&state, &auth, at, input).await
+}
+
+/// Deletes the international channel of a provider at a warehouse (owner, or
+/// logistic.storeChannel.*).
+#[utoipa::path(delete, path = "/logistics/store-channels/inter/{provider_name}/{warehouse_id}", tag = "logistics",
+    params(("provider_name" = String, Path), ("warehouse_id" = i64, Path)),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
+async fn delete_inter_channel(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path((provider, warehouse_id)): Path<(String, i64)>,
+) -> ApiResult<StatusCode> {
+    auth.require(EDIT)?;
+    delete(&state, &auth, by_inter(provider, warehouse_id)).await
+}
+
+/// The store's COD account with a COD provider.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StoreProviderBody {
+    /// Id.
+    pub id: i64,
+    /// Provider name (a COD provider of the catalogue).
+    pub provider_name: String,
+    /// The provider as the catalogue describes it.
+    pub provider: Option<CarrierBody>,
+    /// The account the provider remits cash on delivery to.
+    pub cod_account_no: String,
+    /// Created.
+    pub created_at: String,
+    /// Last changed.
+    pub updated_at: String,
+}
+
+impl From<pb::StoreProvider> for StoreProviderBody {
+    fn from(p: pb::StoreProvider) -> Self {
+        StoreProviderBody {
+            id: p.id,
+            provider: d::carrier(&p.provider).map(CarrierBody::from),
+            provider_name: p.provider,
+            cod_account_no: p.cod_account_no,
+            created_at: timestamp_to_rfc3339(p.create_time.as_ref()),
+            updated_at: timestamp_to_rfc3339(p.update_time.as_ref()),
+        }
+    }
+}
+
+/// A COD account: both fields required.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct StoreProviderInput {
+    /// A COD provider: thaipost or flash.
+    #[serde(alias = "provider")]
+    pub provider_name: Option<String>,
+    /// The COD account number, digits.
+    pub cod_account_no: Option<String>,
+}
+
+async fn save_provider(
+    state: &AppState,
+    auth: &StoreAuth,
+    id: i64,
+    b: StoreProviderInput,
+    create_only: bool,
+) -> ApiResult<StoreProviderBody> {
+    let r = state
+        .logistics()
+        .save_store_provider(auth.ctx().request(pb::SaveStoreProviderRequest {
+            id,
+            provider: b.provider_name.unwrap_or_default(),
+            cod_account_no: b.cod_account_no.unwrap_or_default(),
+            create_only,
+        }))
+        .await?
+        .into_inner();
+    Ok(r.store_provider.unwrap_or_default().into())
+}
+
+/// The store's COD accounts.
+#[utoipa::path(get, path = "/logistics/store-providers", tag = "logistics",
+    responses((status = 200, body = List<StoreProviderBody>)), security(("bearer" = [])))]
+async fn list_store_providers(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+) -> ApiResult<Json<List<StoreProviderBody>>> {
+    auth.require(READ)?;
+    let r = state
+        .logistics()
+        .list_store_providers(auth.ctx().request(pb::ListStoreProvidersRequest {}))
+        .await?
+        .into_inner();
+    Ok(Json(List::all(r.store_providers.into_iter().map(StoreProviderBody::from).collect())))
+}
+
+/// Adds the COD account of a provider (owner, or logistic.storeChannel.*).
+#[utoipa::path(post, path = "/logistics/store-providers", tag = "logistics", request_body = StoreProviderInput,
+    responses((status = 201, body = StoreProviderBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "cod_provider_duplicate"), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn create_store_provider(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<StoreProviderInput>,
+) -> ApiResult<(StatusCode, Json<StoreProviderBody>)> {
+    auth.require(EDIT)?;
+    Ok((StatusCode::CREATED, Json(save_provider(&state, &auth, 0, b, true).await?)))
+}
+
+/// Sets the COD account of a provider, adding it when the store has none (owner, or
+/// logistic.storeChannel.*).
+#[utoipa::path(patch, path = "/logistics/store-providers", tag = "logistics", request_body = StoreProviderInput,
+    responses((status = 200, body = StoreProviderBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn save_store_provider(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<StoreProviderInput>,
+) -> ApiResult<Json<StoreProviderBody>> {
+    auth.require(EDIT)?;
+    Ok(Json(save_provider(&state, &auth, 0, b, false).await?))
+}
+
+/// Changes a COD account: only the fields given change (owner, or logistic.storeChannel.*).
+#[utoipa::path(patch, path = "/logistics/store-providers/{id}", tag = "logistics", params(("id" = i64, Path)),
+    request_body = StoreProviderInput,
+    responses((status = 200, body = StoreProviderBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "cod_provider_duplicate"), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn update_store_provider(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Body(b): Body<StoreProviderInput>,
+) -> ApiResult<Json<StoreProviderBody>> {
+    auth.require(EDIT)?;
+    let mut b = b;
+    if b.provider_name.is_none() || b.cod_account_no.is_none() {
+        // Only the fields given change.
+        let r = state.logistics().list_store_providers(auth.ctx().request(pb::ListStoreProvidersRequest {})).await?;
+        let current = r
+            .into_inner()
+            .store_providers
+            .into_iter()
+            .find(|p| p.id == id)
+            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "cod_provider_not_found"))?;
+        b.provider_name.get_or_insert(current.provider);
+        b.cod_account_no.get_or_insert(current.cod_account_no);
+    }
+    Ok(Json(save_provider(&state, &auth, id, b, false).await?))
+}
+
+/// A warehouse with its active shipping channels.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WarehouseChannelsBody {
+    /// Warehouse id.
+    pub id: i64,
+    /// Warehouse name.
+    pub name: String,
+    /// The store's default warehouse.
+    pub is_default: bool,
+    /// Its active channels.
+    pub logistic_channels: Vec<StoreChannelBody>,
+}
+
+/// Every warehouse of the store with its active shipping channels.
+#[utoipa::path(get, path = "/wms/warehouse-stores/logistic-channels", tag = "logistics",
+    responses((status = 200, body = List<WarehouseChannelsBody>)), security(("bearer" = [])))]
+async fn warehouse_channels(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+) -> ApiResult<Json<List<WarehouseChannelsBody>>> {
+    auth.require(READ)?;
+    let warehouses = state
+        .wms()
+        .list_warehouses(auth.ctx().request(bo_proto::wms::v1::ListWarehousesRequest {}))
+        .await?
+        .into_inner()
+        .warehouses;
+    let q = ChannelQuery { status: Some(d::ACTIVE.into()), ..Default::default() };
+    let mut channels: Vec<pb::StoreChannel> = list(&state, &auth, q).await?.store_channels;
+    let data = warehouses
+        .into_iter()
+        .map(|w| {
+            let (mine, rest): (Vec<_>, Vec<_>) = channels.drain(..).partition(|c| c.warehouse_id == w.id);
+            channels = rest;
+            WarehouseChannelsBody {
+                id: w.id,
+                name: w.name,
+                is_default: w.is_default,
+                logistic_channels: mine.into_iter().map(StoreChannelBody::from).collect(),
+            }
+        })
+        .collect();
+    Ok(Json(List::all(data)))
+}
+
+/// A parcel to price.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct QuoteInput {
+    /// The warehouse it ships from.
+    pub warehouse_id: Option<i64>,
+    /// Weight in kilograms, up to three decimals.
+    pub weight: Option<Decimal>,
+    /// Length in centimetres.
+    pub length: Option<i64>,
+    /// Width in centimetres.
+    pub width: Option<i64>,
+    /// Height in centimetres.
+    pub height: Option<i64>,
+    /// Destination postcode (domestic).
+    pub postcode: Option<String>,
+    /// Destination country, ISO alpha-2 (empty or TH: domestic).
+    pub country: Option<String>,
+    /// The order's total in baht (for free shipping over a total).
+    pub order_total: Option<Decimal>,
+    /// Cash on delivery wanted.
+    pub cod: Option<bool>,
+}
+
+/// One channel's price for the parcel.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct QuoteBody {
+    /// The channel.
+    pub store_channel: StoreChannelBody,
+    /// It can take the parcel.
+    pub available: bool,
+    /// Price in baht.
+    pub price: String,
+    /// Why not, as a message key (shipping.over_weight, shipping.cod_not_offered, ...).
+    pub reason: String,
+    /// The weight charged (actual or volumetric), kilograms.
+    pub chargeable_weight: String,
+}
+
+/// Prices a parcel with every active channel of a warehouse: available ones cheapest first.
+#[utoipa::path(post, path = "/logistics/shipping-price/quotes", tag = "logistics", request_body = QuoteInput,
+    responses((status = 200, body = List<QuoteBody>), (status = 422, body = ErrorBody)), security(("bearer" = [])))]
+async fn quote_shipping(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<QuoteInput>,
+) -> ApiResult<Json<List<QuoteBody>>> {
+    auth.require(READ)?;
+    let weight_g = match &b.weight {
+        None => 0,
+        Some(w) => w.grams().ok_or_else(|| ApiError::invalid_field("weight", "validation.weight"))?,
+    };
+    let order_total = match &b.order_total {
+        None => 0,
+        Some(t) => t.satang().ok_or_else(|| ApiError::invalid_field("order_total", "validation.price"))?,
+    };
+    let r = state
+        .logistics()
+        .quote_shipping(auth.ctx().request(pb::QuoteShippingRequest {
+            warehouse_id: b.warehouse_id.unwrap_or(0),
+            parcel: Some(pb::Parcel {
+                weight_g,
+                length_cm: b.length.unwrap_or(0),
+                width_cm: b.width.unwrap_or(0),
+                height_cm: b.height.unwrap_or(0),
+                postcode: b.postcode.unwrap_or_default(),
+                country: b.country.unwrap_or_default(),
+                order_total_satang: order_total,
+                cod: b.cod.unwrap_or(false),
+            }),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(List::all(
+        r.quotes
+            .into_iter()
+            .map(|q| QuoteBody {
+                store_channel: q.store_channel.unwrap_or_default().into(),
+                available: q.available,
+                price: baht(q.price_satang),
+                reason: q.reason,
+                chargeable_weight: kilograms(q.chargeable_weight_g),
+            })
+            .collect(),
+    )))
+}

@@ -1,0 +1,231 @@
+//! The tonic service: reads the call, checks the rules (`domain`), confirms warehouses with
+//! wms, calls the repository, maps back.
+
+use bo_kit::grpc::{CallCtx, GrpcChannel};
+use bo_kit::outbox::Relay;
+use bo_kit::paging::PageRequest;
+use bo_kit::Error;
+use bo_proto::logistics::v1 as pb;
+use bo_proto::logistics::v1::logistics_service_server::LogisticsService;
+use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
+use tonic::{Request, Response, Status};
+
+use crate::domain::{self, code, Bracket, Draft, Parcel, ProviderDraft};
+use crate::store::{Filter, Ref, Repo};
+
+/// The wms client channels are checked with.
+pub type WmsClient = WmsServiceClient<GrpcChannel>;
+
+/// The logistics service.
+#[derive(Clone)]
+pub struct LogisticsGrpc {
+    repo: Repo,
+    relay: Relay,
+    wms: Option<WmsClient>,
+}
+
+type Rpc<T> = Result<Response<T>, Status>;
+
+fn draft(i: Option<pb::StoreChannelInput>) -> Draft {
+    let i = i.unwrap_or_default();
+    Draft {
+        warehouse_id: i.warehouse_id,
+        logistic_type: i.logistic_type,
+        name: i.name,
+        provider: i.provider,
+        price: i.price_satang,
+        method: i.pricing_method,
+        brackets: i.brackets.iter().map(|b| Bracket { max_weight_g: b.max_weight_g, price: b.price_satang }).collect(),
+        free_over: i.free_over_satang,
+        cod: i.cod,
+        status: i.status,
+    }
+}
+
+fn reference(r: Option<pb::ChannelRef>) -> bo_kit::Result<Ref> {
+    let r = r.unwrap_or_default();
+    if r.id > 0 {
+        return Ok(Ref::Id(r.id));
+    }
+    match domain::carrier(r.provider.trim()) {
+        Some(c) if c.shipment_type == domain::INTERNATIONAL && r.warehouse_id > 0 => {
+            Ok(Ref::Inter { provider: c.code.to_string(), warehouse_id: r.warehouse_id })
+        }
+        _ => Err(Error::not_found(code::NOT_FOUND)),
+    }
+}
+
+fn one(row: crate::store::ChannelRow) -> Response<pb::StoreChannelResponse> {
+    Response::new(pb::StoreChannelResponse { store_channel: Some(row.to_proto()) })
+}
+
+impl LogisticsGrpc {
+    /// The service on `repo`, waking `relay` after writes.
+    pub fn new(repo: Repo, relay: Relay) -> Self {
+        Self { repo, relay, wms: None }
+    }
+
+    /// The service confirming warehouses with `wms`.
+    pub fn with_wms(mut self, wms: WmsClient) -> Self {
+        self.wms = Some(wms);
+        self
+    }
+
+    /// Refuses a warehouse wms does not list for the caller's store.
+    async fn check_warehouse(&self, ctx: &CallCtx, warehouse_id: i64) -> bo_kit::Result<()> {
+        let Some(mut wms) = self.wms.clone() else {
+            return Err(Error::new(bo_kit::error::Kind::Unavailable, "warehouses_unavailable"));
+        };
+        let list = wms
+            .list_warehouses(ctx.request(bo_proto::wms::v1::ListWarehousesRequest {}))
+            .await
+            .map_err(|s| Error::from_status(&s))?
+            .into_inner();
+        if list.warehouses.iter().any(|w| w.id == warehouse_id) {
+            Ok(())
+        } else {
+            Err(Error::invalid_field("warehouse_id", code::WAREHOUSE))
+        }
+    }
+}
+
+#[tonic::async_trait]
+impl LogisticsService for LogisticsGrpc {
+    async fn list_store_channels(
+        &self,
+        req: Request<pb::ListStoreChannelsRequest>,
+    ) -> Rpc<pb::ListStoreChannelsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let mut f =
+            Filter { warehouse_id: r.warehouse_id, provider: r.provider.trim().to_string(), ..Default::default() };
+        if !r.logistic_type.trim().is_empty() {
+            f.logistic_type = match r.logistic_type.trim() {
+                t @ (domain::DOMESTIC | domain::INTERNATIONAL) => t.to_string(),
+                _ => return Err(Error::invalid_field("logistic_type", code::LOGISTIC_TYPE).into()),
+            };
+        }
+        if !r.status.trim().is_empty() {
+            f.status = domain::status(&r.status)?.to_string();
+        }
+        let page = r.page.map(|p| PageRequest::new(p.page, p.limit)).unwrap_or_default();
+        let (rows, page) = self.repo.list(ctx.store_id, &f, page).await?;
+        Ok(Response::new(pb::ListStoreChannelsResponse {
+            store_channels: rows.iter().map(|r| r.to_proto()).collect(),
+            page: Some(page.into()),
+        }))
+    }
+
+    async fn get_store_channel(&self, req: Request<pb::GetStoreChannelRequest>) -> Rpc<pb::StoreChannelResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        Ok(one(self.repo.get(ctx.store_id, &reference(req.into_inner().r#ref)?).await?))
+    }
+
+    async fn create_store_channel(&self, req: Request<pb::CreateStoreChannelRequest>) -> Rpc<pb::StoreChannelResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let c = domain::validate(draft(req.into_inner().store_channel))?;
+        self.check_warehouse(&ctx, c.warehouse_id).await?;
+        let row = self.repo.create(ctx.store_id, ctx.user_id, &c).await?;
+        self.relay.wake();
+        Ok(one(row))
+    }
+
+    async fn update_store_channel(&self, req: Request<pb::UpdateStoreChannelRequest>) -> Rpc<pb::StoreChannelResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let at = reference(r.r#ref)?;
+        let c = domain::validate(draft(r.store_channel))?;
+        let current = self.repo.get(ctx.store_id, &at).await?;
+        if current.warehouse_id != c.warehouse_id {
+            self.check_warehouse(&ctx, c.warehouse_id).await?;
+        }
+        let row = self.repo.update(ctx.store_id, ctx.user_id, &at, &c).await?;
+        self.relay.wake();
+        Ok(one(row))
+    }
+
+    async fn set_store_channel_status(
+        &self,
+        req: Request<pb::SetStoreChannelStatusRequest>,
+    ) -> Rpc<pb::SetStoreChannelStatusResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let status = domain::status(&r.status)?;
+        let id = (r.id > 0).then_some(r.id);
+        if id.is_none() && domain::carrier(r.provider.trim()).is_none() {
+            return Err(Error::invalid_field("provider_name", code::PROVIDER).into());
+        }
+        let changed = self.repo.set_status(ctx.store_id, ctx.user_id, id, r.provider.trim(), status).await?;
+        self.relay.wake();
+        Ok(Response::new(pb::SetStoreChannelStatusResponse { changed }))
+    }
+
+    async fn delete_store_channel(
+        &self,
+        req: Request<pb::DeleteStoreChannelRequest>,
+    ) -> Rpc<pb::DeleteStoreChannelResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        self.repo.delete(ctx.store_id, &reference(req.into_inner().r#ref)?).await?;
+        Ok(Response::new(pb::DeleteStoreChannelResponse {}))
+    }
+
+    async fn list_store_providers(
+        &self,
+        req: Request<pb::ListStoreProvidersRequest>,
+    ) -> Rpc<pb::ListStoreProvidersResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let rows = self.repo.providers(ctx.store_id).await?;
+        Ok(Response::new(pb::ListStoreProvidersResponse {
+            store_providers: rows.iter().map(|r| r.to_proto()).collect(),
+        }))
+    }
+
+    async fn save_store_provider(&self, req: Request<pb::SaveStoreProviderRequest>) -> Rpc<pb::StoreProviderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let (provider, account) =
+            domain::validate_provider(ProviderDraft { provider: r.provider, cod_account_no: r.cod_account_no })?;
+        let row = self
+            .repo
+            .save_provider(ctx.store_id, ctx.user_id, (r.id > 0).then_some(r.id), provider, &account, r.create_only)
+            .await?;
+        Ok(Response::new(pb::StoreProviderResponse { store_provider: Some(row.to_proto()) }))
+    }
+
+    async fn quote_shipping(&self, req: Request<pb::QuoteShippingRequest>) -> Rpc<pb::QuoteShippingResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let p = r.parcel.unwrap_or_default();
+        let parcel = Parcel {
+            weight_g: p.weight_g,
+            dims_cm: [p.length_cm, p.width_cm, p.height_cm],
+            postcode: p.postcode.trim().to_string(),
+            country: p.country.trim().to_uppercase(),
+            order_total: p.order_total_satang,
+            cod: p.cod,
+        };
+        parcel.check()?;
+        if r.warehouse_id <= 0 {
+            return Err(Error::invalid_field("warehouse_id", code::REQUIRED).into());
+        }
+        let chargeable = parcel.chargeable_g();
+        let mut quotes: Vec<pb::Quote> = self
+            .repo
+            .active_in(ctx.store_id, r.warehouse_id)
+            .await?
+            .iter()
+            .map(|row| {
+                let priced = domain::price(&row.channel(), &parcel);
+                pb::Quote {
+                    store_channel: Some(row.to_proto()),
+                    available: priced.is_ok(),
+                    price_satang: priced.unwrap_or(0),
+                    reason: priced.err().map(|u| u.code().to_string()).unwrap_or_default(),
+                    chargeable_weight_g: chargeable,
+                }
+            })
+            .collect();
+        quotes.sort_by_key(|q| (!q.available, q.price_satang));
+        Ok(Response::new(pb::QuoteShippingResponse { quotes }))
+    }
+}
