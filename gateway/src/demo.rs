@@ -223,10 +223,9 @@ const ITEMS: &[Item] = &[
     },
 ];
 
-/// Creates the demo catalog for `store_id`; logs and gives up quietly if the warehouse
-/// never appears (the store itself is still usable).
 /// The demo owner, store and customers (stores service), on a first start with no users;
-/// then, in the background, the catalog and its stock.
+/// the sample international rate table (labelled as a sample); then, in the background, the
+/// catalog and its stock.
 pub async fn seed(
     clients: &Clients,
     identity: &ServiceIdentity,
@@ -238,6 +237,16 @@ pub async fn seed(
     let Some(d) = created else {
         return Ok(Some(DemoInfo { created: false, store_id: 0 }));
     };
+    let ctx = identity.acting(d.store_id, d.user_id);
+    match clients.client(bo_proto::logistics::v1::logistics_service_client::LogisticsServiceClient::new) {
+        Ok(mut logistics) => {
+            let sample = bo_proto::logistics::v1::ImportRateTableRequest { upload: String::new(), sample: true };
+            if let Err(e) = logistics.import_rate_table(ctx.request(sample)).await {
+                tracing::warn!(error = %e.message(), "the demo store's sample rate table was not loaded");
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "no logistics service for the demo store's sample rate table"),
+    }
     if let (true, Some(files)) = (cfg.catalog, files) {
         let products = clients.client(ProductsServiceClient::new)?;
         let wms = clients.client(WmsServiceClient::new)?;

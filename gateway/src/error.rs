@@ -129,6 +129,9 @@ pub fn message_for(code: &str) -> &'static str {
         "cod_provider_duplicate" => "The store already has a COD account with this provider",
         "logistic_channel_not_found" => "The shipping channel was not found",
         "cod_provider_not_found" => "The COD account was not found",
+        "tracking_range_overlap" => "This range overlaps a range the store already has",
+        "tracking_range_limit_reached" => "The store has as many tracking-number ranges as it may",
+        "tracking_numbers_exhausted" => "No tracking numbers left for this carrier; register a new range",
         _ => "Something went wrong, please try later",
     }
 }

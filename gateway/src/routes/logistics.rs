@@ -34,12 +34,23 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(update_store_provider))
         .routes(routes!(warehouse_channels))
         .routes(routes!(quote_shipping))
+        .routes(routes!(list_tracking_ranges, add_tracking_range))
+        .routes(routes!(reserve_tracking_numbers))
+        .routes(routes!(get_rate_table, upload_rate_table))
+        .routes(routes!(load_sample_rate_table))
+        .routes(routes!(rate_table_template))
+        .routes(routes!(shipping_rates))
 }
 
 /// Reading: any member of the store.
 const READ: Access = Access { roles: &[], perms: &[] };
 /// Changing: the owner, or logistic.storeChannel.*.
 const EDIT: Access = Access { roles: &["owner"], perms: &[keys::LOGISTIC_STORE_CHANNEL_ALL] };
+/// Taking tracking numbers: whoever ships orders, or manages logistics.
+const RESERVE: Access = Access {
+    roles: &["owner"],
+    perms: &[keys::LOGISTIC_STORE_CHANNEL_ALL, keys::ORDER_ORDER_EDIT, keys::ORDER_ORDER_CREATE],
+};
 
 /// A carrier service of the catalogue.
 #[derive(Debug, Serialize, ToSchema)]
@@ -798,4 +809,386 @@ async fn quote_shipping(
             })
             .collect(),
     )))
+}
+
+/// A range of tracking numbers from a carrier.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TrackingRangeBody {
+    /// Id.
+    pub id: i64,
+    /// Provider name.
+    pub provider_name: String,
+    /// Letters before the serial.
+    pub prefix: String,
+    /// First serial.
+    pub first_serial: i64,
+    /// Last serial (inclusive).
+    pub last_serial: i64,
+    /// The next serial handed out.
+    pub next_serial: i64,
+    /// Numbers left.
+    pub remaining: i64,
+    /// The first number as printed (S10 for the postal provider: EY000000015TH).
+    pub first_number: String,
+    /// The last number as printed.
+    pub last_number: String,
+}
+
+impl From<pb::TrackingRange> for TrackingRangeBody {
+    fn from(r: pb::TrackingRange) -> Self {
+        TrackingRangeBody {
+            id: r.id,
+            provider_name: r.provider,
+            prefix: r.prefix,
+            first_serial: r.first_serial,
+            last_serial: r.last_serial,
+            next_serial: r.next_serial,
+            remaining: r.remaining,
+            first_number: r.first_number,
+            last_number: r.last_number,
+        }
+    }
+}
+
+/// Which provider's ranges.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "kebab-case", default)]
+#[into_params(parameter_in = Query)]
+pub struct RangeQuery {
+    /// Only this provider's.
+    pub provider_name: Option<String>,
+}
+
+/// The store's tracking-number ranges, oldest first.
+#[utoipa::path(get, path = "/logistics/tracking-numbers/ranges", tag = "logistics", params(RangeQuery),
+    responses((status = 200, body = List<TrackingRangeBody>)), security(("bearer" = [])))]
+async fn list_tracking_ranges(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<RangeQuery>,
+) -> ApiResult<Json<List<TrackingRangeBody>>> {
+    auth.require(READ)?;
+    let r = state
+        .logistics()
+        .list_tracking_ranges(
+            auth.ctx().request(pb::ListTrackingRangesRequest { provider: q.provider_name.unwrap_or_default() }),
+        )
+        .await?
+        .into_inner();
+    Ok(Json(List::all(r.ranges.into_iter().map(TrackingRangeBody::from).collect())))
+}
+
+/// A range as registered.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct TrackingRangeInput {
+    /// Provider name (a domestic carrier, or the postal provider's services).
+    pub provider_name: Option<String>,
+    /// Two letters for postal (S10) numbers; 1 to 6 letters or digits for others.
+    pub prefix: Option<String>,
+    /// First serial, digits (8 for postal numbers).
+    pub first: Option<String>,
+    /// Last serial, digits (inclusive).
+    pub last: Option<String>,
+}
+
+/// Registers a range of tracking numbers the carrier gave the store (owner, or
+/// logistic.storeChannel.*).
+#[utoipa::path(post, path = "/logistics/tracking-numbers/ranges", tag = "logistics", request_body = TrackingRangeInput,
+    responses((status = 201, body = TrackingRangeBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "tracking_range_overlap, tracking_range_limit_reached"),
+        (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn add_tracking_range(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<TrackingRangeInput>,
+) -> ApiResult<(StatusCode, Json<TrackingRangeBody>)> {
+    auth.require(EDIT)?;
+    let r = state
+        .logistics()
+        .add_tracking_range(auth.ctx().request(pb::AddTrackingRangeRequest {
+            provider: b.provider_name.unwrap_or_default(),
+            prefix: b.prefix.unwrap_or_default(),
+            first: b.first.unwrap_or_default(),
+            last: b.last.unwrap_or_default(),
+        }))
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(r.range.unwrap_or_default().into())))
+}
+
+/// What to reserve.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct ReserveInput {
+    /// Provider name.
+    pub provider_name: Option<String>,
+    /// How many, 1 to 100 (default 1).
+    pub count: Option<i64>,
+    /// What they are for (an order or parcel reference): a repeat answers the same numbers.
+    pub reference: Option<String>,
+}
+
+/// Numbers handed out.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReservedBody {
+    /// The numbers, in order.
+    pub data: Vec<String>,
+    /// The reference had them already.
+    pub replayed: bool,
+}
+
+/// Hands out tracking numbers from the store's ranges, never the same number twice.
+#[utoipa::path(post, path = "/logistics/tracking-numbers/reserve", tag = "logistics", request_body = ReserveInput,
+    responses((status = 200, body = ReservedBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "tracking_numbers_exhausted"), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn reserve_tracking_numbers(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<ReserveInput>,
+) -> ApiResult<Json<ReservedBody>> {
+    auth.require(RESERVE)?;
+    let r = state
+        .logistics()
+        .reserve_tracking_numbers(auth.ctx().request(pb::ReserveTrackingNumbersRequest {
+            provider: b.provider_name.unwrap_or_default(),
+            count: b.count.unwrap_or(1),
+            reference: b.reference.unwrap_or_default(),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(ReservedBody { data: r.numbers, replayed: r.replayed }))
+}
+
+/// A country of the rate table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RateCountryBody {
+    /// ISO alpha-2.
+    pub code: String,
+    /// Its name as the table gives it.
+    pub name: String,
+}
+
+/// The store's international rate table.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RateTableBody {
+    /// False when the store has loaded none.
+    pub loaded: bool,
+    /// Its label (the sample says it is one).
+    pub label: String,
+    /// The built-in sample, not real prices.
+    pub is_sample: bool,
+    /// When it was loaded ("" when none).
+    pub uploaded_at: String,
+    /// The countries it serves.
+    pub countries: Vec<RateCountryBody>,
+    /// Price rows.
+    pub rate_count: i64,
+}
+
+impl From<pb::RateTableResponse> for RateTableBody {
+    fn from(r: pb::RateTableResponse) -> Self {
+        RateTableBody {
+            loaded: r.loaded,
+            label: r.label,
+            is_sample: r.is_sample,
+            uploaded_at: if r.loaded {
+                timestamp_to_rfc3339(Some(&bo_kit::time::ms_to_timestamp(r.uploaded_at_ms)))
+            } else {
+                String::new()
+            },
+            countries: r.countries.into_iter().map(|c| RateCountryBody { code: c.code, name: c.name }).collect(),
+            rate_count: r.rate_count,
+        }
+    }
+}
+
+/// The store's international rate table: its label and the countries it serves.
+#[utoipa::path(get, path = "/logistics/shipping-rate/tables", tag = "logistics",
+    responses((status = 200, body = RateTableBody)), security(("bearer" = [])))]
+async fn get_rate_table(State(state): State<AppState>, auth: StoreAuth) -> ApiResult<Json<RateTableBody>> {
+    auth.require(READ)?;
+    let r = state.logistics().get_rate_table(auth.ctx().request(pb::GetRateTableRequest {})).await?.into_inner();
+    Ok(Json(r.into()))
+}
+
+/// The rate-table upload.
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct RateTableForm {
+    /// The .xlsx file (sheets `zones` and `rates`, as the template).
+    #[schema(value_type = String, format = Binary)]
+    pub file: Vec<u8>,
+}
+
+/// Replaces the store's international rate table from an .xlsx file laid out as the
+/// template; any row with an error refuses the whole file, each error named by sheet, row
+/// and column (owner, or logistic.storeChannel.*).
+#[utoipa::path(post, path = "/logistics/shipping-rate/tables", tag = "logistics",
+    request_body(content = RateTableForm, content_type = "multipart/form-data"),
+    responses((status = 200, body = RateTableBody), (status = 403, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "import_wrong_template, import_not_xlsx, or row errors")),
+    security(("bearer" = [])))]
+async fn upload_rate_table(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    key: Option<axum::Extension<crate::idempotency::Deferred>>,
+    mut form: axum::extract::Multipart,
+) -> ApiResult<axum::response::Response> {
+    auth.require(EDIT)?;
+    let mut staged = crate::uploads::Staged::new(state.files.clone());
+    let bad = || ApiError::bad_request("invalid_body");
+    while let Some(field) = form.next_field().await.map_err(|_| bad())? {
+        if field.name() == Some("file") && staged.is_empty() {
+            staged
+                .stage(auth.store_id, field, bo_logistics::rates::MAX_FILE_BYTES as u64, "file", "import_too_large")
+                .await?;
+        }
+    }
+    if staged.is_empty() {
+        return Err(ApiError::invalid_field("file", "validation.required"));
+    }
+    let form = staged.digest();
+    let act = async {
+        let upload = staged.hand_over().pop().unwrap_or_default();
+        let r = state
+            .logistics()
+            .import_rate_table(auth.ctx().request(pb::ImportRateTableRequest { upload, sample: false }))
+            .await?
+            .into_inner();
+        Ok(Json(RateTableBody::from(r)))
+    };
+    Ok(crate::idempotency::deferred(&state, &auth, key.map(|k| k.0), &form, act).await)
+}
+
+/// Loads the built-in sample table, labelled as a sample (owner, or
+/// logistic.storeChannel.*).
+#[utoipa::path(post, path = "/logistics/shipping-rate/tables/sample", tag = "logistics",
+    responses((status = 200, body = RateTableBody), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
+async fn load_sample_rate_table(State(state): State<AppState>, auth: StoreAuth) -> ApiResult<Json<RateTableBody>> {
+    auth.require(EDIT)?;
+    let r = state
+        .logistics()
+        .import_rate_table(auth.ctx().request(pb::ImportRateTableRequest { upload: String::new(), sample: true }))
+        .await?
+        .into_inner();
+    Ok(Json(r.into()))
+}
+
+/// The rate-table template: the two sheets with Thai and English headers, filled with the
+/// sample's rows as an example.
+#[utoipa::path(get, path = "/logistics/shipping-rate/template", tag = "logistics",
+    responses((status = 200, content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")),
+    security(("bearer" = [])))]
+async fn rate_table_template(auth: StoreAuth) -> ApiResult<axum::response::Response> {
+    use axum::response::IntoResponse;
+    auth.require(READ)?;
+    let bytes = bo_logistics::rates::write(&bo_logistics::rates::sample(), Some(bo_logistics::rates::SAMPLE_LABEL))
+        .map_err(|e| {
+            tracing::error!(error = %e, "could not write the rate-table template");
+            ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal")
+        })?;
+    Ok((
+        [
+            (axum::http::header::CONTENT_TYPE, "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+            (axum::http::header::CONTENT_DISPOSITION, "attachment; filename=\"shipping-rates-template.xlsx\""),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+/// A parcel to price abroad.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct RatesInput {
+    /// Destination country, ISO alpha-2.
+    pub country: Option<String>,
+    /// Weight in kilograms, up to three decimals.
+    pub weight: Option<Decimal>,
+    /// Length in centimetres.
+    pub length: Option<i64>,
+    /// Width in centimetres.
+    pub width: Option<i64>,
+    /// Height in centimetres.
+    pub height: Option<i64>,
+}
+
+/// One international service's price.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ServiceRateBody {
+    /// Provider name of the service.
+    pub service: String,
+    /// The service as the catalogue describes it.
+    pub provider: Option<CarrierBody>,
+    /// It can take the parcel.
+    pub available: bool,
+    /// The destination's zone for the service.
+    pub zone: String,
+    /// Price in baht.
+    pub price: String,
+    /// Why not, as a message key (shipping.country_not_served, shipping.over_weight).
+    pub reason: String,
+}
+
+/// The eight services' prices for a parcel.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct RatesBody {
+    /// One per international service, in the catalogue's order.
+    pub data: Vec<ServiceRateBody>,
+    /// The weight charged (actual or volumetric), kilograms.
+    pub chargeable_weight: String,
+    /// The table's label.
+    pub label: String,
+    /// Priced from the sample table, not real prices.
+    pub is_sample: bool,
+}
+
+/// The international calculator: a parcel's price to a country with each of the eight
+/// international services, from the store's rate table.
+#[utoipa::path(post, path = "/logistics/shipping-rate/rates", tag = "logistics", request_body = RatesInput,
+    responses((status = 200, body = RatesBody), (status = 422, body = ErrorBody)), security(("bearer" = [])))]
+async fn shipping_rates(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<RatesInput>,
+) -> ApiResult<Json<RatesBody>> {
+    auth.require(READ)?;
+    let weight_g = match &b.weight {
+        None => 0,
+        Some(w) => w.grams().ok_or_else(|| ApiError::invalid_field("weight", "validation.weight"))?,
+    };
+    let r = state
+        .logistics()
+        .quote_international(auth.ctx().request(pb::QuoteInternationalRequest {
+            parcel: Some(pb::Parcel {
+                weight_g,
+                length_cm: b.length.unwrap_or(0),
+                width_cm: b.width.unwrap_or(0),
+                height_cm: b.height.unwrap_or(0),
+                country: b.country.unwrap_or_default(),
+                ..Default::default()
+            }),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(RatesBody {
+        data: r
+            .rates
+            .into_iter()
+            .map(|x| ServiceRateBody {
+                provider: d::carrier(&x.service).map(CarrierBody::from),
+                service: x.service,
+                available: x.available,
+                zone: x.zone,
+                price: baht(x.price_satang),
+                reason: x.reason,
+            })
+            .collect(),
+        chargeable_weight: kilograms(r.chargeable_weight_g),
+        label: r.label,
+        is_sample: r.is_sample,
+    }))
 }

@@ -331,7 +331,194 @@ async fn shipping_channels_stay_in_their_store(app: &TestApp) {
     assert_eq!(s, StatusCode::CREATED, "the same provider is free in A's own warehouse");
 }
 
+async fn tracking_numbers_from_registered_ranges(app: &TestApp) {
+    let store = app.demo_store;
+    let t = app.owner().await;
+    let (s, v) = app.post("/logistics/tracking-numbers/reserve", &t, json!({"provider_name": "thaipost"})).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("tracking_numbers_exhausted")));
+    let (s, v) =
+        app.post("/logistics/tracking-numbers/ranges", &t, json!({"provider_name": "thaipost", "prefix": "E1"})).await;
+    assert_eq!(
+        (s, field_codes(&v)),
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            pairs(&[("prefix", "validation.tracking_prefix"), ("first", "validation.tracking_range")])
+        )
+    );
+    let (s, r) = app
+        .post(
+            "/logistics/tracking-numbers/ranges",
+            &t,
+            json!({"provider_name": "thaipost", "prefix": "ey", "first": "12345678", "last": "12345687"}),
+        )
+        .await;
+    assert_eq!(
+        (s, r["first_number"].as_str(), r["remaining"].as_i64()),
+        (StatusCode::CREATED, Some("EY123456785TH"), Some(10)),
+        "{r}"
+    );
+    let (s, v) = app
+        .post(
+            "/logistics/tracking-numbers/ranges",
+            &t,
+            json!({"provider_name": "thaipost", "prefix": "EY", "first": "12345680", "last": "12345699"}),
+        )
+        .await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("tracking_range_overlap")));
+    let (s, v) = app
+        .post(
+            "/logistics/tracking-numbers/reserve",
+            &t,
+            json!({"provider_name": "thaipost", "count": 3, "reference": "order-1"}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["data"], json!(["EY123456785TH", "EY123456799TH", "EY123456808TH"]));
+    let (_, again) = app
+        .post(
+            "/logistics/tracking-numbers/reserve",
+            &t,
+            json!({"provider_name": "thaipost", "count": 3, "reference": "order-1"}),
+        )
+        .await;
+    assert_eq!((&again["data"], again["replayed"].as_bool()), (&v["data"], Some(true)));
+    let (_, v) = app.get("/logistics/tracking-numbers/ranges?provider-name=thaipost", &t).await;
+    assert_eq!(v["data"][0]["remaining"], 7);
+    let (s, v) =
+        app.post("/logistics/tracking-numbers/reserve", &t, json!({"provider_name": "thaipost", "count": 101})).await;
+    assert_eq!((s, field_codes(&v)), (StatusCode::UNPROCESSABLE_ENTITY, pairs(&[("count", "validation.quantity")])));
+
+    // Who ships orders may take numbers; only logistics managers register ranges.
+    let packer = app.member_with(store, "packer@example.com", &["order.order.edit"]).await;
+    let (s, v) = app.post("/logistics/tracking-numbers/reserve", &packer, json!({"provider_name": "thaipost"})).await;
+    assert_eq!((s, v["data"].as_array().map(Vec::len)), (StatusCode::OK, Some(1)));
+    let (s, _) = app
+        .post(
+            "/logistics/tracking-numbers/ranges",
+            &packer,
+            json!({"provider_name": "kerry", "prefix": "K", "first": "1", "last": "9"}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let reader = app.member_with(store, "reader-ship@example.com", &["order.order.read"]).await;
+    let (s, _) = app.post("/logistics/tracking-numbers/reserve", &reader, json!({"provider_name": "thaipost"})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+
+    // Another store's ranges are its own.
+    let (_, b) = app.other_owner("track-b@example.com").await;
+    let (s, _) = app.post("/logistics/tracking-numbers/reserve", &b, json!({"provider_name": "thaipost"})).await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    let (_, v) = app.get("/logistics/tracking-numbers/ranges", &b).await;
+    assert_eq!(v["total"], 0);
+}
+
+async fn upload(app: &TestApp, token: &str, bytes: Vec<u8>) -> (StatusCode, Value) {
+    let form =
+        reqwest::multipart::Form::new().part("file", reqwest::multipart::Part::bytes(bytes).file_name("rates.xlsx"));
+    let res = app
+        .client
+        .post(format!("{}/logistics/shipping-rate/tables", app.base))
+        .bearer_auth(token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let status = res.status();
+    (status, res.json().await.unwrap_or(Value::Null))
+}
+
+async fn the_international_calculator_and_rate_tables(app: &TestApp) {
+    let t = app.owner().await;
+    // The demo store starts with the sample table, labelled as one.
+    let (_, table) = app.get("/logistics/shipping-rate/tables", &t).await;
+    assert_eq!((table["loaded"].as_bool(), table["is_sample"].as_bool()), (Some(true), Some(true)), "{table}");
+    assert!(table["label"].as_str().unwrap().contains("Sample"));
+    // 1.2 kg to Japan with the eight services.
+    let (s, r) = app.post("/logistics/shipping-rate/rates", &t, json!({"country": "JP", "weight": "1.2"})).await;
+    assert_eq!(s, StatusCode::OK, "{r}");
+    assert_eq!((r["data"].as_array().unwrap().len(), r["is_sample"].as_bool()), (8, Some(true)));
+    let ems = r["data"].as_array().unwrap().iter().find(|x| x["service"] == "ems_world_package").unwrap().clone();
+    assert_eq!(
+        (ems["available"].as_bool(), ems["zone"].as_str(), ems["price"].as_str()),
+        (Some(true), Some("2"), Some("1350.00"))
+    );
+    let small =
+        r["data"].as_array().unwrap().iter().find(|x| x["service"] == "surface_registered_mail").unwrap().clone();
+    assert_eq!((small["available"].as_bool(), small["reason"].as_str()), (Some(true), Some("")));
+    let (_, r) = app.post("/logistics/shipping-rate/rates", &t, json!({"country": "JP", "weight": "2.5"})).await;
+    let small =
+        r["data"].as_array().unwrap().iter().find(|x| x["service"] == "surface_registered_mail").unwrap().clone();
+    assert_eq!(small["reason"], "shipping.over_weight");
+    let (_, r) = app.post("/logistics/shipping-rate/rates", &t, json!({"country": "FR", "weight": "1"})).await;
+    assert!(r["data"].as_array().unwrap().iter().all(|x| x["reason"] == "shipping.country_not_served"));
+    let (s, v) = app.post("/logistics/shipping-rate/rates", &t, json!({"weight": "1"})).await;
+    assert_eq!((s, field_codes(&v)), (StatusCode::UNPROCESSABLE_ENTITY, pairs(&[("country", "validation.required")])));
+
+    // The template downloads, and a store's own table replaces the sample.
+    let res =
+        app.client.get(format!("{}/logistics/shipping-rate/template", app.base)).bearer_auth(&t).send().await.unwrap();
+    assert_eq!(res.status(), StatusCode::OK);
+    assert!(res.headers()["content-disposition"].to_str().unwrap().contains(".xlsx"));
+    let template = res.bytes().await.unwrap().to_vec();
+    let mut own = bo_logistics::rates::read(&template).unwrap();
+    own.countries.truncate(1);
+    own.zones.retain(|(_, c), _| c == "JP");
+    for steps in own.prices.values_mut() {
+        for (_, p) in steps.iter_mut() {
+            *p += 10_000;
+        }
+    }
+    let (s, table) = upload(app, &t, bo_logistics::rates::write(&own, None).unwrap()).await;
+    assert_eq!(s, StatusCode::OK, "{table}");
+    assert_eq!((table["is_sample"].as_bool(), table["countries"].as_array().map(Vec::len)), (Some(false), Some(1)));
+    let (_, r) = app.post("/logistics/shipping-rate/rates", &t, json!({"country": "JP", "weight": "1.2"})).await;
+    let ems = r["data"].as_array().unwrap().iter().find(|x| x["service"] == "ems_world_package").unwrap().clone();
+    assert_eq!((ems["price"].as_str(), r["is_sample"].as_bool()), (Some("1450.00"), Some(false)));
+    // A wrong file changes nothing.
+    let (s, v) = upload(app, &t, b"name,price\nx,1".to_vec()).await;
+    assert_eq!((s, field_codes(&v)), (StatusCode::UNPROCESSABLE_ENTITY, pairs(&[("file", "import_not_xlsx")])));
+    let (_, table) = app.get("/logistics/shipping-rate/tables", &t).await;
+    assert_eq!(table["is_sample"], false);
+
+    // An international channel priced by the table, with a handling fee.
+    let wh = warehouse(app, &t).await;
+    let (s, ch) = app
+        .post(
+            "/logistics/store-channels/inter",
+            &t,
+            json!({"warehouse_id": wh, "name": "EMS World", "provider_name": "ems_world_package",
+                "pricing_method": "rate_table", "price": "20"}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{ch}");
+    let (_, q) = app
+        .post("/logistics/shipping-price/quotes", &t, json!({"warehouse_id": wh, "weight": "1.2", "country": "JP"}))
+        .await;
+    assert_eq!(
+        (q["data"][0]["available"].as_bool(), q["data"][0]["price"].as_str()),
+        (Some(true), Some("1470.00")),
+        "{q}"
+    );
+
+    // Only the owner or logistic.storeChannel.* replaces the table; anyone may price.
+    let clerk = app.member_with(app.demo_store, "clerk-rates@example.com", &["order.order.read"]).await;
+    let (s, _) = upload(app, &clerk, template.clone()).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let (s, _) = app.post("/logistics/shipping-rate/tables/sample", &clerk, json!({})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let (s, _) = app.post("/logistics/shipping-rate/rates", &clerk, json!({"country": "JP", "weight": "1"})).await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, table) = app.post("/logistics/shipping-rate/tables/sample", &t, json!({})).await;
+    assert_eq!((s, table["is_sample"].as_bool()), (StatusCode::OK, Some(true)));
+    // Another store has no table until it loads one.
+    let (_, b) = app.other_owner("rates-b@example.com").await;
+    let (_, table) = app.get("/logistics/shipping-rate/tables", &b).await;
+    assert_eq!(table["loaded"], false);
+}
+
 on_every_stack!(
+    the_international_calculator_and_rate_tables,
+    tracking_numbers_from_registered_ranges,
     shipping_channels_end_to_end,
     shipping_channels_need_the_owner_or_the_permission,
     shipping_channels_stay_in_their_store

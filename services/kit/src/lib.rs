@@ -19,6 +19,7 @@ pub mod outbox;
 pub mod paging;
 pub mod perms;
 pub mod schedule;
+pub mod sheet;
 pub mod telemetry;
 pub mod testing;
 pub mod time;

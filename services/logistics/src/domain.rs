@@ -24,8 +24,11 @@ pub const FLAT: &str = "flat";
 pub const WEIGHT: &str = "weight";
 /// Pricing: free from an order total up, the flat price below it.
 pub const FREE_OVER: &str = "free_over";
+/// Pricing (international only): the store's rate table for the provider, the destination's
+/// zone and the parcel's weight, plus the channel's price as a handling fee.
+pub const RATE_TABLE: &str = "rate_table";
 /// The pricing methods.
-pub const METHODS: [&str; 3] = [FLAT, WEIGHT, FREE_OVER];
+pub const METHODS: [&str; 4] = [FLAT, WEIGHT, FREE_OVER, RATE_TABLE];
 
 /// Status: offered.
 pub const ACTIVE: &str = "active";
@@ -291,6 +294,10 @@ pub fn validate(d: Draft) -> bo_kit::Result<Channel> {
         }
     };
     let method = match METHODS.iter().find(|m| **m == d.method.trim()) {
+        Some(&RATE_TABLE) if logistic_type != INTERNATIONAL => {
+            errs.push(FieldError::new("method", code::METHOD));
+            FLAT
+        }
         Some(m) => *m,
         None => {
             errs.push(FieldError::new(
@@ -461,6 +468,8 @@ pub enum Unavailable {
     NoCod,
     /// Domestic channel, parcel abroad, or the other way round.
     WrongDestination,
+    /// Priced by the rate table, which does not serve the country (or there is none).
+    NotServed,
 }
 
 impl Unavailable {
@@ -470,12 +479,23 @@ impl Unavailable {
             Unavailable::OverWeight => "shipping.over_weight",
             Unavailable::NoCod => "shipping.cod_not_offered",
             Unavailable::WrongDestination => "shipping.wrong_destination",
+            Unavailable::NotServed => "shipping.country_not_served",
         }
     }
 }
 
 /// The price of sending `parcel` with `channel`, in satang: the one pricing rule.
 pub fn price(channel: &Channel, parcel: &Parcel) -> Result<i64, Unavailable> {
+    price_with(channel, parcel, None)
+}
+
+/// The price of sending `parcel` with `channel`, in satang, with the store's international
+/// rate table for channels priced by it: the table's price plus the channel's handling fee.
+pub fn price_with(
+    channel: &Channel,
+    parcel: &Parcel,
+    table: Option<&crate::rates::RateTable>,
+) -> Result<i64, Unavailable> {
     if channel.international() != parcel.international() {
         return Err(Unavailable::WrongDestination);
     }
@@ -488,6 +508,14 @@ pub fn price(channel: &Channel, parcel: &Parcel) -> Result<i64, Unavailable> {
             channel.brackets.iter().find(|b| w <= b.max_weight_g).map(|b| b.price).ok_or(Unavailable::OverWeight)
         }
         FREE_OVER if parcel.order_total >= channel.free_over => Ok(0),
+        RATE_TABLE => {
+            let table = table.ok_or(Unavailable::NotServed)?;
+            match table.price(channel.provider, &parcel.country, parcel.chargeable_g()) {
+                Ok((_, p)) => Ok(p + channel.price),
+                Err(crate::rates::NoRate::NotServed) => Err(Unavailable::NotServed),
+                Err(crate::rates::NoRate::OverWeight) => Err(Unavailable::OverWeight),
+            }
+        }
         _ => Ok(channel.price),
     }
 }
@@ -641,11 +669,212 @@ mod tests {
     }
 
     #[test]
+    fn international_channels_may_price_by_the_rate_table() {
+        let mut d = kerry_flat();
+        d.method = "rate_table".into();
+        assert_eq!(fields(validate(d.clone()).unwrap_err()), pairs(&[("method", code::METHOD)]), "domestic cannot");
+        d.logistic_type = "international".into();
+        d.provider = "ems_world_package".into();
+        d.price = 2_000;
+        let ch = validate(d).unwrap();
+        let table = crate::rates::sample();
+        let to = |country: &str, weight_g| Parcel { weight_g, country: country.into(), ..Default::default() };
+        assert_eq!(price_with(&ch, &to("JP", 1_200), Some(&table)), Ok(135_000 + 2_000), "table price + handling fee");
+        assert_eq!(price_with(&ch, &to("FR", 1_200), Some(&table)), Err(Unavailable::NotServed));
+        assert_eq!(price_with(&ch, &to("JP", 1_200), None), Err(Unavailable::NotServed), "no table loaded");
+    }
+
+    #[test]
     fn parcels_are_checked() {
         let e = Parcel { weight_g: 0, postcode: "1050".into(), country: "JPN".into(), ..Default::default() }.check();
         assert_eq!(
             fields(e.unwrap_err()),
             pairs(&[("weight", code::WEIGHT), ("postcode", code::POSTCODE), ("country", code::COUNTRY)])
         );
+    }
+}
+
+pub mod tracking {
+    //! Tracking numbers a store registers in ranges from its carrier and hands out one by
+    //! one. Postal numbers (the postal provider and its international services) follow the
+    //! UPU S10 format: two letters, an eight-digit serial, a check digit, and the country
+    //! `TH`. The check digit weighs the serial's digits 8 6 4 2 3 5 9 7; it is
+    //! `11 - sum mod 11`, with 10 written 0 and 11 written 5. Other carriers' numbers are the
+    //! prefix and the serial, zero-padded to the width of the range's last serial.
+
+    use bo_kit::{Error, FieldError};
+
+    /// The weights of the S10 check digit.
+    pub const S10_WEIGHTS: [u32; 8] = [8, 6, 4, 2, 3, 5, 9, 7];
+    /// The most numbers one range may hold.
+    pub const MAX_RANGE: i64 = 1_000_000;
+    /// The most numbers one reservation hands out.
+    pub const MAX_RESERVE: i64 = 100;
+    /// The most ranges a store keeps.
+    pub const MAX_RANGES: i64 = 200;
+
+    /// Message keys.
+    pub mod code {
+        /// A prefix: two capital letters for postal numbers, 1 to 6 letters or digits else.
+        pub const PREFIX: &str = "validation.tracking_prefix";
+        /// A serial range: first ≤ last, within the format and the size limit.
+        pub const RANGE: &str = "validation.tracking_range";
+        /// A count from 1 to 100.
+        pub const COUNT: &str = "validation.quantity";
+        /// Refusal: the range overlaps one the store has.
+        pub const OVERLAP: &str = "tracking_range_overlap";
+        /// Refusal: no numbers left for the provider.
+        pub const EXHAUSTED: &str = "tracking_numbers_exhausted";
+        /// Refusal: the store keeps as many ranges as it may.
+        pub const TOO_MANY: &str = "tracking_range_limit_reached";
+    }
+
+    /// The S10 check digit of an eight-digit serial.
+    pub fn s10_check_digit(serial: u32) -> u32 {
+        let digits = format!("{serial:08}");
+        let sum: u32 = digits.bytes().zip(S10_WEIGHTS).map(|(d, w)| (d - b'0') as u32 * w).sum();
+        match 11 - sum % 11 {
+            10 => 0,
+            11 => 5,
+            c => c,
+        }
+    }
+
+    /// An S10 number: `EY` + serial + check digit + `TH`.
+    pub fn s10(prefix: &str, serial: u32) -> String {
+        format!("{prefix}{serial:08}{}TH", s10_check_digit(serial))
+    }
+
+    /// True for a well-formed S10 number with the right check digit.
+    pub fn is_valid_s10(n: &str) -> bool {
+        let b = n.as_bytes();
+        if b.len() != 13 || !b[..2].iter().all(u8::is_ascii_uppercase) || !b[11..].iter().all(u8::is_ascii_uppercase) {
+            return false;
+        }
+        if !b[2..11].iter().all(u8::is_ascii_digit) {
+            return false;
+        }
+        let serial: u32 = n[2..10].parse().unwrap_or(0);
+        s10_check_digit(serial) == (b[10] - b'0') as u32
+    }
+
+    /// Whether a provider's numbers are postal (S10).
+    pub fn is_postal(provider: &str) -> bool {
+        super::carrier(provider).is_some_and(|c| c.carrier == "thaipost")
+    }
+
+    /// A checked range.
+    #[derive(Debug, Clone, PartialEq, Eq)]
+    pub struct Range {
+        /// Provider code.
+        pub provider: &'static str,
+        /// Letters before the serial.
+        pub prefix: String,
+        /// First serial.
+        pub first: i64,
+        /// Last serial (inclusive).
+        pub last: i64,
+        /// Digits the serial is padded to.
+        pub width: i64,
+    }
+
+    /// Checks a range a store registers.
+    pub fn validate_range(provider: &str, prefix: &str, first: &str, last: &str) -> bo_kit::Result<Range> {
+        let mut errs = Vec::new();
+        let p =
+            super::carrier(provider.trim()).filter(|c| c.shipment_type == super::DOMESTIC || c.carrier == "thaipost");
+        if p.is_none() {
+            errs.push(FieldError::new(
+                "provider_name",
+                if provider.trim().is_empty() { super::code::REQUIRED } else { super::code::PROVIDER },
+            ));
+        }
+        let postal = p.is_some_and(|c| is_postal(c.code));
+        let prefix = prefix.trim().to_uppercase();
+        let prefix_ok = if postal {
+            prefix.len() == 2 && prefix.bytes().all(|b| b.is_ascii_uppercase())
+        } else {
+            (1..=6).contains(&prefix.len()) && prefix.bytes().all(|b| b.is_ascii_alphanumeric())
+        };
+        if !prefix_ok {
+            errs.push(FieldError::new("prefix", if prefix.is_empty() { super::code::REQUIRED } else { code::PREFIX }));
+        }
+        let (first_t, last_t) = (first.trim(), last.trim());
+        let digits = |s: &str| !s.is_empty() && s.len() <= 12 && s.bytes().all(|b| b.is_ascii_digit());
+        let mut width = last_t.len() as i64;
+        let (f, l) = if digits(first_t) && digits(last_t) {
+            (first_t.parse::<i64>().unwrap_or(-1), last_t.parse::<i64>().unwrap_or(-1))
+        } else {
+            (-1, -1)
+        };
+        if postal {
+            width = 8;
+        }
+        if f < 0 || l < f || l - f + 1 > MAX_RANGE || (postal && l > 99_999_999) {
+            errs.push(FieldError::new("first", code::RANGE));
+        }
+        if !errs.is_empty() {
+            return Err(Error::invalid(errs));
+        }
+        Ok(Range { provider: p.map(|c| c.code).unwrap_or_default(), prefix, first: f, last: l, width })
+    }
+
+    /// The number for `serial` of a range.
+    pub fn number(provider: &str, prefix: &str, width: i64, serial: i64) -> String {
+        if is_postal(provider) {
+            s10(prefix, serial as u32)
+        } else {
+            format!("{prefix}{serial:0width$}", width = width as usize)
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn s10_check_digits() {
+            // 1 2 3 4 5 6 7 8 weigh to 204; 11 - 204 mod 11 = 5.
+            assert_eq!(s10_check_digit(12_345_678), 5);
+            assert_eq!(s10("EE", 12_345_678), "EE123456785TH");
+            assert!(is_valid_s10("EE123456785TH"));
+            assert!(!is_valid_s10("EE123456784TH"));
+            assert!(!is_valid_s10("E1123456785TH"));
+            assert!(!is_valid_s10("EE12345678TH"));
+            // A remainder of 1 gives 10, written 0; a remainder of 0 gives 11, written 5.
+            let ten = (0..100_000u32).find(|s| {
+                let d = format!("{s:08}");
+                d.bytes().zip(S10_WEIGHTS).map(|(d, w)| (d - b'0') as u32 * w).sum::<u32>() % 11 == 1
+            });
+            assert_eq!(s10_check_digit(ten.unwrap()), 0);
+            let eleven = (1..100_000u32).find(|s| {
+                let d = format!("{s:08}");
+                d.bytes().zip(S10_WEIGHTS).map(|(d, w)| (d - b'0') as u32 * w).sum::<u32>() % 11 == 0
+            });
+            assert_eq!(s10_check_digit(eleven.unwrap()), 5);
+            assert_eq!(s10_check_digit(0), 5, "all zeros: sum 0, 11 is written 5");
+        }
+
+        #[test]
+        fn every_postal_number_handed_out_validates() {
+            for serial in [0, 1, 9_999, 47_312_482, 99_999_999] {
+                assert!(is_valid_s10(&number("thaipost", "EY", 8, serial)), "{serial}");
+            }
+            assert_eq!(number("kerry", "KEX", 6, 42), "KEX000042");
+        }
+
+        #[test]
+        fn ranges_are_checked() {
+            let r = validate_range("thaipost", "ey", "00000001", "00001000").unwrap();
+            assert_eq!((r.prefix.as_str(), r.first, r.last, r.width), ("EY", 1, 1_000, 8));
+            let r = validate_range("ems_world_package", "EE", "1", "20").unwrap();
+            assert_eq!(r.provider, "ems_world_package");
+            let e = validate_range("thaipost", "E1", "5", "1").unwrap_err();
+            let codes: Vec<String> = e.fields.iter().map(|f| f.field.clone()).collect();
+            assert_eq!(codes, ["prefix", "first"]);
+            assert!(validate_range("thaipost", "EY", "1", "100000000").is_err(), "S10 serials have 8 digits");
+            assert!(validate_range("kerry", "KEX", "1", "1000001").is_err(), "a million at most");
+            assert!(validate_range("", "KEX", "1", "2").is_err());
+        }
     }
 }

@@ -22,6 +22,7 @@ pub struct LogisticsGrpc {
     repo: Repo,
     relay: Relay,
     wms: Option<WmsClient>,
+    files: Option<bo_kit::files::Files>,
 }
 
 type Rpc<T> = Result<Response<T>, Status>;
@@ -62,7 +63,34 @@ fn one(row: crate::store::ChannelRow) -> Response<pb::StoreChannelResponse> {
 impl LogisticsGrpc {
     /// The service on `repo`, waking `relay` after writes.
     pub fn new(repo: Repo, relay: Relay) -> Self {
-        Self { repo, relay, wms: None }
+        Self { repo, relay, wms: None, files: None }
+    }
+
+    /// The service reading uploaded rate tables from `files`.
+    pub fn with_files(mut self, files: bo_kit::files::Files) -> Self {
+        self.files = Some(files);
+        self
+    }
+
+    fn table_response(
+        &self,
+        found: Option<(crate::store::RateTableRow, crate::rates::RateTable)>,
+    ) -> pb::RateTableResponse {
+        match found {
+            None => pb::RateTableResponse::default(),
+            Some((head, t)) => pb::RateTableResponse {
+                loaded: true,
+                label: head.label,
+                is_sample: head.is_sample != 0,
+                uploaded_at_ms: head.uploaded_at,
+                countries: t
+                    .countries
+                    .iter()
+                    .map(|c| pb::RateCountry { code: c.code.clone(), name: c.name.clone() })
+                    .collect(),
+                rate_count: t.rate_count() as i64,
+            },
+        }
     }
 
     /// The service confirming warehouses with `wms`.
@@ -209,13 +237,16 @@ impl LogisticsService for LogisticsGrpc {
             return Err(Error::invalid_field("warehouse_id", code::REQUIRED).into());
         }
         let chargeable = parcel.chargeable_g();
-        let mut quotes: Vec<pb::Quote> = self
-            .repo
-            .active_in(ctx.store_id, r.warehouse_id)
-            .await?
+        let rows = self.repo.active_in(ctx.store_id, r.warehouse_id).await?;
+        let table = if rows.iter().any(|r| r.pricing_method == domain::RATE_TABLE) {
+            self.repo.rate_table(ctx.store_id).await?.map(|(_, t)| t)
+        } else {
+            None
+        };
+        let mut quotes: Vec<pb::Quote> = rows
             .iter()
             .map(|row| {
-                let priced = domain::price(&row.channel(), &parcel);
+                let priced = domain::price_with(&row.channel(), &parcel, table.as_ref());
                 pb::Quote {
                     store_channel: Some(row.to_proto()),
                     available: priced.is_ok(),
@@ -227,5 +258,121 @@ impl LogisticsService for LogisticsGrpc {
             .collect();
         quotes.sort_by_key(|q| (!q.available, q.price_satang));
         Ok(Response::new(pb::QuoteShippingResponse { quotes }))
+    }
+
+    async fn list_tracking_ranges(
+        &self,
+        req: Request<pb::ListTrackingRangesRequest>,
+    ) -> Rpc<pb::ListTrackingRangesResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let rows = self.repo.ranges(ctx.store_id, req.into_inner().provider.trim()).await?;
+        Ok(Response::new(pb::ListTrackingRangesResponse { ranges: rows.iter().map(|r| r.to_proto()).collect() }))
+    }
+
+    async fn add_tracking_range(&self, req: Request<pb::AddTrackingRangeRequest>) -> Rpc<pb::TrackingRangeResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let range = domain::tracking::validate_range(&r.provider, &r.prefix, &r.first, &r.last)?;
+        let row = self.repo.add_range(ctx.store_id, ctx.user_id, &range).await?;
+        Ok(Response::new(pb::TrackingRangeResponse { range: Some(row.to_proto()) }))
+    }
+
+    async fn reserve_tracking_numbers(
+        &self,
+        req: Request<pb::ReserveTrackingNumbersRequest>,
+    ) -> Rpc<pb::ReserveTrackingNumbersResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let Some(provider) = domain::carrier(r.provider.trim()) else {
+            return Err(Error::invalid_field("provider_name", code::PROVIDER).into());
+        };
+        let count = if r.count == 0 { 1 } else { r.count };
+        if !(1..=domain::tracking::MAX_RESERVE).contains(&count) {
+            return Err(Error::invalid_field("count", domain::tracking::code::COUNT).into());
+        }
+        let reference = r.reference.trim();
+        if reference.chars().count() > 100 {
+            return Err(Error::invalid_field("reference", code::TOO_LONG).into());
+        }
+        let (numbers, replayed) =
+            self.repo.reserve_numbers(ctx.store_id, ctx.user_id, provider.code, count, reference).await?;
+        Ok(Response::new(pb::ReserveTrackingNumbersResponse { numbers, replayed }))
+    }
+
+    async fn get_rate_table(&self, req: Request<pb::GetRateTableRequest>) -> Rpc<pb::RateTableResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        Ok(Response::new(self.table_response(self.repo.rate_table(ctx.store_id).await?)))
+    }
+
+    async fn import_rate_table(&self, req: Request<pb::ImportRateTableRequest>) -> Rpc<pb::RateTableResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let (label, sample, table) = if r.sample {
+            (crate::rates::SAMPLE_LABEL.to_string(), true, crate::rates::sample())
+        } else {
+            let Some(files) = self.files.clone() else {
+                return Err(Error::new(bo_kit::error::Kind::Unavailable, "files_unavailable").into());
+            };
+            let key = bo_kit::files::Key::uploads_of(ctx.store_id, std::slice::from_ref(&r.upload), "file")?.remove(0);
+            let bytes = files.read_upload(&key, crate::rates::MAX_FILE_BYTES as u64, "file", "import_too_large").await;
+            files.forget(&key).await;
+            let bytes = bytes?;
+            let table = bo_kit::cpu::run(move || crate::rates::read(&bytes)).await.map_err(Error::internal)?;
+            let table = match table {
+                Ok(t) => t,
+                Err(crate::rates::ReadError::Rows(fields)) => return Err(Error::invalid(fields).into()),
+                Err(e) => return Err(Error::invalid_field("file", e.code()).into()),
+            };
+            (String::new(), false, table)
+        };
+        self.repo.save_rate_table(ctx.store_id, ctx.user_id, &label, sample, &table).await?;
+        Ok(Response::new(self.table_response(self.repo.rate_table(ctx.store_id).await?)))
+    }
+
+    async fn quote_international(
+        &self,
+        req: Request<pb::QuoteInternationalRequest>,
+    ) -> Rpc<pb::QuoteInternationalResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let p = req.into_inner().parcel.unwrap_or_default();
+        let parcel = Parcel {
+            weight_g: p.weight_g,
+            dims_cm: [p.length_cm, p.width_cm, p.height_cm],
+            country: p.country.trim().to_uppercase(),
+            ..Default::default()
+        };
+        parcel.check()?;
+        if !parcel.international() {
+            return Err(Error::invalid_field(
+                "country",
+                if parcel.country.is_empty() { code::REQUIRED } else { code::COUNTRY },
+            )
+            .into());
+        }
+        let found = self.repo.rate_table(ctx.store_id).await?;
+        let chargeable = parcel.chargeable_g();
+        let rates = crate::rates::services()
+            .into_iter()
+            .map(|service| {
+                let priced = match &found {
+                    Some((_, t)) => t.price(service, &parcel.country, chargeable),
+                    None => Err(crate::rates::NoRate::NotServed),
+                };
+                match priced {
+                    Ok((zone, price)) => pb::ServiceRate {
+                        service: service.into(),
+                        available: true,
+                        zone,
+                        price_satang: price,
+                        reason: String::new(),
+                    },
+                    Err(e) => {
+                        pb::ServiceRate { service: service.into(), reason: e.code().into(), ..Default::default() }
+                    }
+                }
+            })
+            .collect();
+        let (label, is_sample) = found.map(|(h, _)| (h.label, h.is_sample != 0)).unwrap_or_default();
+        Ok(Response::new(pb::QuoteInternationalResponse { rates, chargeable_weight_g: chargeable, label, is_sample }))
     }
 }

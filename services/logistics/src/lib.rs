@@ -2,8 +2,10 @@
 //! prices, its COD accounts, and parcel prices for orders. Warehouses are wms's: a channel's
 //! warehouse is confirmed with wms for the caller's store.
 
+pub mod carriers;
 pub mod domain;
 pub mod grpc;
+pub mod rates;
 pub mod store;
 
 use async_trait::async_trait;
@@ -63,6 +65,12 @@ impl Service {
         self
     }
 
+    /// The service reading uploaded rate tables from `files`.
+    pub fn with_files(mut self, files: bo_kit::files::Files) -> Service {
+        self.grpc = self.grpc.with_files(files);
+        self
+    }
+
     /// The tonic server.
     pub fn server(&self) -> LogisticsServiceServer<LogisticsGrpc> {
         LogisticsServiceServer::new(self.grpc.clone())
@@ -85,8 +93,10 @@ impl Module for LogisticsModule {
     async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
         let db = ctx.db()?;
         let settings: Settings = ctx.settings()?;
-        let svc =
-            Service::open(db.clone(), ctx.bus.clone(), settings).await?.with_wms(ctx.client(WmsServiceClient::new)?);
+        let svc = Service::open(db.clone(), ctx.bus.clone(), settings)
+            .await?
+            .with_wms(ctx.client(WmsServiceClient::new)?)
+            .with_files(ctx.files()?);
         ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
         ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db, "logistics", ctx.cancel.clone()));
         ctx.serve(svc.server());

@@ -488,3 +488,290 @@ impl Repo {
         .await?)
     }
 }
+
+/// A tracking-number range row.
+#[derive(Debug, Clone, FromRow)]
+pub struct RangeRow {
+    pub id: i64,
+    pub provider: String,
+    pub prefix: String,
+    pub first_serial: i64,
+    pub last_serial: i64,
+    pub next_serial: i64,
+    pub width: i64,
+}
+
+impl RangeRow {
+    /// As a message.
+    pub fn to_proto(&self) -> pb::TrackingRange {
+        let n = |s| domain::tracking::number(&self.provider, &self.prefix, self.width, s);
+        pb::TrackingRange {
+            id: self.id,
+            provider: self.provider.clone(),
+            prefix: self.prefix.clone(),
+            first_serial: self.first_serial,
+            last_serial: self.last_serial,
+            next_serial: self.next_serial,
+            remaining: (self.last_serial - self.next_serial + 1).max(0),
+            first_number: n(self.first_serial),
+            last_number: n(self.last_serial),
+        }
+    }
+}
+
+const RANGE_COLUMNS: &str = "id, provider, prefix, first_serial, last_serial, next_serial, width";
+
+impl Repo {
+    /// The store's ranges, oldest first (optionally of one provider).
+    pub async fn ranges(&self, store_id: i64, provider: &str) -> Result<Vec<RangeRow>> {
+        Ok(sqlx::query_as::<_, RangeRow>(&format!(
+            "SELECT {RANGE_COLUMNS} FROM tracking_ranges WHERE store_id = $1 AND ($2 = '' OR provider = $2) ORDER BY id"
+        ))
+        .bind(store_id)
+        .bind(provider)
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+
+    /// Registers a range; one that overlaps a range of the same provider and prefix is
+    /// refused.
+    pub async fn add_range(&self, store_id: i64, actor: i64, r: &domain::tracking::Range) -> Result<RangeRow> {
+        use domain::tracking::{code as tc, MAX_RANGES};
+        let mut tx = self.db.begin().await?;
+        let n: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM tracking_ranges WHERE store_id = $1")
+            .bind(store_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        if n >= MAX_RANGES {
+            return Err(Error::failed_precondition(tc::TOO_MANY));
+        }
+        let overlap: i64 = sqlx::query_scalar(
+            "SELECT COUNT(*) FROM tracking_ranges WHERE store_id = $1 AND provider = $2 AND prefix = $3 \
+             AND first_serial <= $5 AND last_serial >= $4",
+        )
+        .bind(store_id)
+        .bind(r.provider)
+        .bind(&r.prefix)
+        .bind(r.first)
+        .bind(r.last)
+        .fetch_one(&mut *tx)
+        .await?;
+        if overlap > 0 {
+            return Err(Error::conflict(tc::OVERLAP));
+        }
+        let id: i64 = sqlx::query_scalar(
+            "INSERT INTO tracking_ranges (store_id, provider, prefix, first_serial, last_serial, next_serial, width, \
+             created_by, created_at) VALUES ($1, $2, $3, $4, $5, $4, $6, $7, $8) RETURNING id",
+        )
+        .bind(store_id)
+        .bind(r.provider)
+        .bind(&r.prefix)
+        .bind(r.first)
+        .bind(r.last)
+        .bind(r.width)
+        .bind(actor)
+        .bind(now_ms())
+        .fetch_one(&mut *tx)
+        .await?;
+        let row = sqlx::query_as::<_, RangeRow>(&format!("SELECT {RANGE_COLUMNS} FROM tracking_ranges WHERE id = $1"))
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// Hands out `count` numbers of `provider`, oldest range first, each by a conditional
+    /// update so no two callers get the same serial; all or none. With a reference, a repeat
+    /// answers the numbers it got before (`true`).
+    pub async fn reserve_numbers(
+        &self,
+        store_id: i64,
+        actor: i64,
+        provider: &str,
+        count: i64,
+        reference: &str,
+    ) -> Result<(Vec<String>, bool)> {
+        let mut tx = self.db.begin().await?;
+        if !reference.is_empty() {
+            let r = sqlx::query(
+                "INSERT INTO tracking_reservations (store_id, provider, reference) VALUES ($1, $2, $3) \
+                 ON CONFLICT (store_id, provider, reference) DO NOTHING",
+            )
+            .bind(store_id)
+            .bind(provider)
+            .bind(reference)
+            .execute(&mut *tx)
+            .await?;
+            if !bo_kit::db::changed(&r) {
+                let numbers: Vec<String> = sqlx::query_scalar(
+                    "SELECT number FROM tracking_numbers WHERE store_id = $1 AND provider = $2 AND reference = $3 \
+                     ORDER BY id",
+                )
+                .bind(store_id)
+                .bind(provider)
+                .bind(reference)
+                .fetch_all(&mut *tx)
+                .await?;
+                tx.commit().await?;
+                return Ok((numbers, true));
+            }
+        }
+        let now = now_ms();
+        let mut numbers = Vec::with_capacity(count as usize);
+        while (numbers.len() as i64) < count {
+            let taken: Option<(i64, i64, String, i64)> = sqlx::query_as(
+                "UPDATE tracking_ranges SET next_serial = next_serial + 1 \
+                 WHERE id = (SELECT id FROM tracking_ranges WHERE store_id = $1 AND provider = $2 \
+                             AND next_serial <= last_serial ORDER BY id LIMIT 1) \
+                 AND next_serial <= last_serial RETURNING id, next_serial - 1, prefix, width",
+            )
+            .bind(store_id)
+            .bind(provider)
+            .fetch_optional(&mut *tx)
+            .await?;
+            let Some((range_id, serial, prefix, width)) = taken else {
+                // Another caller took the range's last number between the pick and the
+                // update; try the next range unless none has numbers left.
+                let left: i64 = sqlx::query_scalar(
+                    "SELECT COUNT(*) FROM tracking_ranges WHERE store_id = $1 AND provider = $2 \
+                     AND next_serial <= last_serial",
+                )
+                .bind(store_id)
+                .bind(provider)
+                .fetch_one(&mut *tx)
+                .await?;
+                if left == 0 {
+                    return Err(Error::failed_precondition(domain::tracking::code::EXHAUSTED));
+                }
+                continue;
+            };
+            let number = domain::tracking::number(provider, &prefix, width, serial);
+            sqlx::query(
+                "INSERT INTO tracking_numbers (store_id, range_id, provider, number, reference, reserved_by, reserved_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            )
+            .bind(store_id)
+            .bind(range_id)
+            .bind(provider)
+            .bind(&number)
+            .bind(reference)
+            .bind(actor)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+            numbers.push(number);
+        }
+        tx.commit().await?;
+        Ok((numbers, false))
+    }
+}
+
+/// A rate table's summary row.
+#[derive(Debug, Clone, FromRow)]
+pub struct RateTableRow {
+    pub label: String,
+    pub is_sample: i64,
+    pub uploaded_by: i64,
+    pub uploaded_at: i64,
+}
+
+impl Repo {
+    /// Replaces the store's rate table.
+    pub async fn save_rate_table(
+        &self,
+        store_id: i64,
+        actor: i64,
+        label: &str,
+        sample: bool,
+        t: &crate::rates::RateTable,
+    ) -> Result<()> {
+        let mut tx = self.db.begin().await?;
+        for table in ["rate_tables", "rate_countries", "rate_zones", "rate_prices"] {
+            sqlx::query(&format!("DELETE FROM {table} WHERE store_id = $1")).bind(store_id).execute(&mut *tx).await?;
+        }
+        sqlx::query(
+            "INSERT INTO rate_tables (store_id, label, is_sample, uploaded_by, uploaded_at) VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(store_id)
+        .bind(label)
+        .bind(sample as i64)
+        .bind(actor)
+        .bind(now_ms())
+        .execute(&mut *tx)
+        .await?;
+        for (i, c) in t.countries.iter().enumerate() {
+            sqlx::query("INSERT INTO rate_countries (store_id, position, country, name) VALUES ($1, $2, $3, $4)")
+                .bind(store_id)
+                .bind(i as i64)
+                .bind(&c.code)
+                .bind(&c.name)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for ((service, country), zone) in &t.zones {
+            sqlx::query("INSERT INTO rate_zones (store_id, service, country, zone) VALUES ($1, $2, $3, $4)")
+                .bind(store_id)
+                .bind(service)
+                .bind(country)
+                .bind(zone)
+                .execute(&mut *tx)
+                .await?;
+        }
+        for ((service, zone), steps) in &t.prices {
+            for (grams, price) in steps {
+                sqlx::query(
+                    "INSERT INTO rate_prices (store_id, service, zone, max_weight_g, price) VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(store_id)
+                .bind(service)
+                .bind(zone)
+                .bind(grams)
+                .bind(price)
+                .execute(&mut *tx)
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The store's rate table, if it loaded one.
+    pub async fn rate_table(&self, store_id: i64) -> Result<Option<(RateTableRow, crate::rates::RateTable)>> {
+        let Some(head) = sqlx::query_as::<_, RateTableRow>(
+            "SELECT label, is_sample, uploaded_by, uploaded_at FROM rate_tables WHERE store_id = $1",
+        )
+        .bind(store_id)
+        .fetch_optional(self.db.pool())
+        .await?
+        else {
+            return Ok(None);
+        };
+        let mut t = crate::rates::RateTable::default();
+        let countries: Vec<(String, String)> =
+            sqlx::query_as("SELECT country, name FROM rate_countries WHERE store_id = $1 ORDER BY position")
+                .bind(store_id)
+                .fetch_all(self.db.pool())
+                .await?;
+        t.countries = countries.into_iter().map(|(code, name)| crate::rates::Country { code, name }).collect();
+        let zones: Vec<(String, String, String)> =
+            sqlx::query_as("SELECT service, country, zone FROM rate_zones WHERE store_id = $1")
+                .bind(store_id)
+                .fetch_all(self.db.pool())
+                .await?;
+        for (s, c, z) in zones {
+            t.zones.insert((s, c), z);
+        }
+        let prices: Vec<(String, String, i64, i64)> = sqlx::query_as(
+            "SELECT service, zone, max_weight_g, price FROM rate_prices WHERE store_id = $1 \
+             ORDER BY service, zone, max_weight_g",
+        )
+        .bind(store_id)
+        .fetch_all(self.db.pool())
+        .await?;
+        for (s, z, g, p) in prices {
+            t.prices.entry((s, z)).or_default().push((g, p));
+        }
+        Ok(Some((head, t)))
+    }
+}

@@ -89,6 +89,50 @@ async fn the_set_number_and_cod_accounts(db: Db) {
     assert_eq!(events, 4, "two adds and two status changes");
 }
 
+async fn two_hundred_concurrent_reservations_never_share_a_number(db: Db) {
+    let repo = open(&db, 100).await;
+    // Two small ranges: 150 + 100 numbers for 200 callers, so the second range is reached.
+    for (first, last) in [("00000001", "00000150"), ("00001001", "00001100")] {
+        let r = domain::tracking::validate_range("thaipost", "EY", first, last).unwrap();
+        repo.add_range(1, 1, &r).await.unwrap();
+    }
+    let overlap = domain::tracking::validate_range("thaipost", "EY", "00000150", "00000160").unwrap();
+    assert_eq!(repo.add_range(1, 1, &overlap).await.unwrap_err().code, "tracking_range_overlap");
+    let mut tasks = Vec::new();
+    for i in 0..200 {
+        let repo = repo.clone();
+        // Every fourth caller names an order; those must get one number each.
+        let reference = if i % 4 == 0 { format!("order-{i}") } else { String::new() };
+        tasks.push(tokio::spawn(async move { repo.reserve_numbers(1, 1, "thaipost", 1, &reference).await }));
+    }
+    let mut numbers = Vec::new();
+    for t in tasks {
+        let (n, replayed) = t.await.unwrap().unwrap();
+        assert!(!replayed);
+        numbers.extend(n);
+    }
+    assert_eq!(numbers.len(), 200);
+    assert!(numbers.iter().all(|n| domain::tracking::is_valid_s10(n)), "{numbers:?}");
+    let mut unique = numbers.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), 200, "no number handed out twice");
+    // A repeated reference answers what it got; the ranges account for every number.
+    let (again, replayed) = repo.reserve_numbers(1, 1, "thaipost", 1, "order-8").await.unwrap();
+    assert!(replayed);
+    assert!(numbers.contains(&again[0]));
+    let left: i64 = repo.ranges(1, "thaipost").await.unwrap().iter().map(|r| r.to_proto().remaining).sum();
+    assert_eq!(left, 50);
+    // All or none: 51 asked, 50 left.
+    assert_eq!(repo.reserve_numbers(1, 1, "thaipost", 51, "").await.unwrap_err().code, "tracking_numbers_exhausted");
+    let (last, _) = repo.reserve_numbers(1, 1, "thaipost", 50, "").await.unwrap();
+    assert_eq!(last.len(), 50);
+    assert_eq!(repo.reserve_numbers(1, 1, "thaipost", 1, "").await.unwrap_err().code, "tracking_numbers_exhausted");
+    let kept: i64 =
+        sqlx::query_scalar("SELECT COUNT(DISTINCT number) FROM tracking_numbers").fetch_one(db.pool()).await.unwrap();
+    assert_eq!(kept, 250);
+}
+
 macro_rules! on_both_databases {
     ($($name:ident),* $(,)?) => {
         mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
@@ -100,7 +144,11 @@ macro_rules! on_both_databases {
     };
 }
 
-on_both_databases!(one_international_channel_per_warehouse_and_provider, the_set_number_and_cod_accounts);
+on_both_databases!(
+    one_international_channel_per_warehouse_and_provider,
+    the_set_number_and_cod_accounts,
+    two_hundred_concurrent_reservations_never_share_a_number
+);
 
 #[tokio::test]
 async fn both_dialects_migrate_to_the_same_tables_and_columns() {

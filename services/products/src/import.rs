@@ -1,19 +1,12 @@
 //! Reading a product-import spreadsheet (SPEC §3 "TikTok import column mapping", §5
 //! "Product import"), pure: bytes in, rows and per-row errors out.
 //!
-//! The file is untrusted, so it is checked in layers before anything is decompressed:
-//! its size, the zip signature, then the zip's central directory alone (entry count,
-//! declared uncompressed sizes, compression ratios). The zip reader that calamine uses
-//! bounds every entry's output by its declared size, so an entry that lies about its size
-//! fails instead of inflating. The sheet is then streamed cell by cell (never as one dense
-//! range, which a sheet with two far-apart cells would blow up) and only the first rows
-//! that can matter are kept.
+//! The file is untrusted: it is read with the kit's bounded reader (`bo_kit::sheet`), which
+//! checks its size and its zip directory before decompressing anything.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::io::Cursor;
+use std::collections::HashMap;
 
-use bo_kit::money::Satang;
-use calamine::{DataRef, Reader, SheetType, Xlsx};
+use bo_kit::sheet::{self, text_of, Cell as Value, SheetCells, SheetError};
 
 use crate::domain::MAX_MONEY;
 
@@ -21,24 +14,12 @@ use crate::domain::MAX_MONEY;
 pub const MAX_ROWS: usize = 100;
 /// The largest file accepted.
 pub const MAX_FILE_BYTES: usize = 5 * 1024 * 1024;
-/// The most the archive's entries may declare, uncompressed, all together.
-pub const MAX_UNCOMPRESSED_BYTES: u64 = 50 * 1024 * 1024;
-/// The most entries the archive may hold.
-pub const MAX_ENTRIES: usize = 1000;
 /// The columns the template must have (the header row is searched for all of them).
 pub const REQUIRED_COLUMNS: [&str; 7] =
     ["sku_id", "product_name", "product_id", "variation_value", "product_description", "price", "seller_sku"];
 
 /// The header row must be among the sheet's first rows.
 const HEADER_SEARCH_ROWS: u32 = 10;
-/// An entry that inflates more than this many times...
-const MAX_RATIO: u64 = 200;
-/// ...to more than this is a bomb.
-const RATIO_FLOOR_BYTES: u64 = 10 * 1024 * 1024;
-/// Numbers from here on cannot be held exactly by a spreadsheet (15 significant digits),
-/// so a code or id typed as such a number has already lost digits.
-const EXACT_NUMBER_LIMIT: f64 = 1e15;
-
 /// One good row, with the catalog's names in SPEC §3: code ← product_id, name ←
 /// product_name, skuCode ← sku_id, variant ← variation_value, explanation ←
 /// product_description, price ← price, sellerSku ← seller_sku.
@@ -121,111 +102,18 @@ impl ImportError {
 
 /// Reads an import file: the sheet named `sheet`, else the first worksheet.
 pub fn parse(bytes: &[u8], sheet: Option<&str>) -> Result<ParsedImport, ImportError> {
-    if bytes.len() > MAX_FILE_BYTES {
-        return Err(ImportError::TooLarge);
-    }
-    if !bytes.starts_with(b"PK\x03\x04") {
-        return Err(ImportError::NotXlsx);
-    }
-    check_archive(bytes)?;
-    // The spreadsheet reader can panic on a malformed file (fuzzing found an overflow in a
-    // cell reference): such a file is simply not a readable .xlsx.
-    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_sheet(bytes, sheet)));
-    let cells = read.map_err(|_| ImportError::NotXlsx)??;
+    let cells = sheet::read(bytes, MAX_FILE_BYTES, sheet, KEPT_ROWS).map_err(|e| match e {
+        SheetError::NotXlsx => ImportError::NotXlsx,
+        SheetError::TooLarge => ImportError::TooLarge,
+        SheetError::SheetNotFound => ImportError::SheetNotFound,
+    })?;
     rows_of(&cells)
-}
-
-/// Checks the archive from its central directory alone: nothing is decompressed.
-fn check_archive(bytes: &[u8]) -> Result<(), ImportError> {
-    let archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|_| ImportError::NotXlsx)?;
-    if archive.len() > MAX_ENTRIES {
-        return Err(ImportError::TooLarge);
-    }
-    let mut total: u64 = 0;
-    for i in 0..archive.len() {
-        let entry = archive.by_index_data(i).map_err(|_| ImportError::NotXlsx)?;
-        let size = entry.size();
-        let compressed = entry.compressed_size();
-        if size > RATIO_FLOOR_BYTES && u128::from(size) > u128::from(compressed) * u128::from(MAX_RATIO) {
-            return Err(ImportError::TooLarge);
-        }
-        total = total.saturating_add(size);
-        if total > MAX_UNCOMPRESSED_BYTES {
-            return Err(ImportError::TooLarge);
-        }
-    }
-    Ok(())
-}
-
-/// A kept cell's value.
-#[derive(Debug, Clone, PartialEq)]
-enum Value {
-    Text(String),
-    Int(i64),
-    Float(f64),
-    /// An error cell (`#N/A`, `#VALUE!`, ...).
-    Error,
-}
-
-impl Value {
-    fn of(d: DataRef<'_>) -> Option<Value> {
-        let v = match d {
-            DataRef::Empty => return None,
-            DataRef::String(s) | DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => Value::Text(s),
-            DataRef::SharedString(s) => Value::Text(s.to_string()),
-            DataRef::Int(i) => Value::Int(i),
-            DataRef::Float(f) => Value::Float(f),
-            DataRef::Bool(b) => Value::Text(if b { "TRUE" } else { "FALSE" }.to_string()),
-            DataRef::DateTime(d) => Value::Float(d.as_f64()),
-            DataRef::Error(_) => Value::Error,
-        };
-        match &v {
-            Value::Text(s) if s.trim().is_empty() => None,
-            _ => Some(v),
-        }
-    }
-}
-
-/// The non-empty cells of a sheet's first rows, and the row indices (0-based) of all its
-/// non-empty rows.
-struct SheetCells {
-    rows: BTreeMap<u32, HashMap<u32, Value>>,
-    non_empty: BTreeSet<u32>,
 }
 
 /// Rows kept with their values: enough for the header search and the largest import.
 /// If the sheet has more non-empty rows, more than [`MAX_ROWS`] of them follow the header
 /// (which is among the first [`HEADER_SEARCH_ROWS`]), so their values are never needed.
 const KEPT_ROWS: usize = HEADER_SEARCH_ROWS as usize + MAX_ROWS + 1;
-
-fn read_sheet(bytes: &[u8], sheet: Option<&str>) -> Result<SheetCells, ImportError> {
-    let mut book: Xlsx<_> = Xlsx::new(Cursor::new(bytes)).map_err(|_| ImportError::NotXlsx)?;
-    let sheets = book.sheets_metadata();
-    let name = match sheet {
-        Some(want) => sheets.iter().find(|s| s.name == want),
-        None => sheets.iter().find(|s| s.typ == SheetType::WorkSheet),
-    }
-    .map(|s| s.name.clone())
-    .ok_or(ImportError::SheetNotFound)?;
-    let mut reader = book.worksheet_cells_reader(&name).map_err(|_| ImportError::NotXlsx)?;
-    let mut cells = SheetCells { rows: BTreeMap::new(), non_empty: BTreeSet::new() };
-    while let Some(cell) = reader.next_cell().map_err(|_| ImportError::NotXlsx)? {
-        let (row, col) = cell.get_position();
-        let Some(value) = Value::of(cell.get_value().clone()) else { continue };
-        cells.non_empty.insert(row);
-        let largest_kept = cells.rows.last_key_value().map(|(r, _)| *r);
-        if cells.rows.len() >= KEPT_ROWS && !cells.rows.contains_key(&row) {
-            match largest_kept {
-                Some(largest) if row < largest => {
-                    cells.rows.remove(&largest);
-                }
-                _ => continue,
-            }
-        }
-        cells.rows.entry(row).or_default().entry(col).or_insert(value);
-    }
-    Ok(cells)
-}
 
 /// The column index of each of [`REQUIRED_COLUMNS`], if this row names them all.
 fn header_columns(row: &HashMap<u32, Value>) -> Option<HashMap<&'static str, u32>> {
@@ -304,54 +192,16 @@ fn rows_of(cells: &SheetCells) -> Result<ParsedImport, ImportError> {
     Ok(out)
 }
 
-/// A cell as trimmed text; numbers as a person would type them.
-fn text_of(v: Option<&Value>) -> Result<String, &'static str> {
-    match v {
-        None => Ok(String::new()),
-        Some(Value::Text(s)) => Ok(s.trim().to_string()),
-        Some(Value::Int(i)) => Ok(i.to_string()),
-        Some(Value::Float(f)) if !f.is_finite() => Err("validation.invalid"),
-        Some(Value::Float(f)) if f.abs() >= EXACT_NUMBER_LIMIT => Err("validation.number_precision"),
-        // Below the limit an integral float is an exact i64.
-        Some(Value::Float(f)) if f.fract() == 0.0 => Ok((*f as i64).to_string()),
-        Some(Value::Float(f)) => Ok(f.to_string()),
-        Some(Value::Error) => Err("validation.invalid"),
-    }
-}
-
-/// A price cell in satang: text read exactly, numbers only when they are a whole number of
-/// satang (within float noise).
+/// A price cell in satang.
 fn price_of(v: Option<&Value>) -> Result<i64, &'static str> {
-    let satang = match v {
-        None => return Err("validation.required"),
-        Some(Value::Text(s)) => Satang::parse_baht(s).map_err(|_| "validation.money")?.0,
-        Some(Value::Int(i)) => i.checked_mul(100).ok_or("validation.money")?,
-        Some(Value::Float(f)) => float_satang(*f).ok_or("validation.money")?,
-        Some(Value::Error) => return Err("validation.money"),
-    };
-    if (0..=MAX_MONEY).contains(&satang) {
-        Ok(satang)
-    } else {
-        Err("validation.money")
-    }
-}
-
-/// `x` baht in satang, if `x` is within 1e-6 of a value with at most two decimals.
-fn float_satang(x: f64) -> Option<i64> {
-    if !x.is_finite() || x.abs() >= EXACT_NUMBER_LIMIT {
-        return None;
-    }
-    let cents = (x * 100.0).round();
-    if (x - cents / 100.0).abs() > 1e-6 {
-        return None;
-    }
-    // |cents| < 1e17 fits an i64.
-    Some(cents as i64)
+    sheet::satang_of(v, MAX_MONEY)
 }
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
+    use std::io::{Cursor, Write};
+
+    use bo_kit::sheet::float_satang;
 
     use rust_xlsxwriter::Workbook;
     use zip::write::SimpleFileOptions;

@@ -20,6 +20,44 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.quoteInput,
       }),
     }),
+    shippingRates: build.mutation<
+      ShippingRatesApiResponse,
+      ShippingRatesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/logistics/shipping-rate/rates`,
+        method: "POST",
+        body: queryArg.ratesInput,
+      }),
+    }),
+    getRateTable: build.query<GetRateTableApiResponse, GetRateTableApiArg>({
+      query: () => ({ url: `/logistics/shipping-rate/tables` }),
+    }),
+    uploadRateTable: build.mutation<
+      UploadRateTableApiResponse,
+      UploadRateTableApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/logistics/shipping-rate/tables`,
+        method: "POST",
+        body: queryArg.rateTableForm,
+      }),
+    }),
+    loadSampleRateTable: build.mutation<
+      LoadSampleRateTableApiResponse,
+      LoadSampleRateTableApiArg
+    >({
+      query: () => ({
+        url: `/logistics/shipping-rate/tables/sample`,
+        method: "POST",
+      }),
+    }),
+    rateTableTemplate: build.query<
+      RateTableTemplateApiResponse,
+      RateTableTemplateApiArg
+    >({
+      query: () => ({ url: `/logistics/shipping-rate/template` }),
+    }),
     listStoreChannels: build.query<
       ListStoreChannelsApiResponse,
       ListStoreChannelsApiArg
@@ -161,6 +199,37 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.storeProviderInput,
       }),
     }),
+    listTrackingRanges: build.query<
+      ListTrackingRangesApiResponse,
+      ListTrackingRangesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/logistics/tracking-numbers/ranges`,
+        params: {
+          providerName: queryArg.providerName,
+        },
+      }),
+    }),
+    addTrackingRange: build.mutation<
+      AddTrackingRangeApiResponse,
+      AddTrackingRangeApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/logistics/tracking-numbers/ranges`,
+        method: "POST",
+        body: queryArg.trackingRangeInput,
+      }),
+    }),
+    reserveTrackingNumbers: build.mutation<
+      ReserveTrackingNumbersApiResponse,
+      ReserveTrackingNumbersApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/logistics/tracking-numbers/reserve`,
+        method: "POST",
+        body: queryArg.reserveInput,
+      }),
+    }),
     warehouseChannels: build.query<
       WarehouseChannelsApiResponse,
       WarehouseChannelsApiArg
@@ -180,6 +249,20 @@ export type QuoteShippingApiResponse = /** status 200  */ ListQuoteBody;
 export type QuoteShippingApiArg = {
   quoteInput: QuoteInput;
 };
+export type ShippingRatesApiResponse = /** status 200  */ RatesBody;
+export type ShippingRatesApiArg = {
+  ratesInput: RatesInput;
+};
+export type GetRateTableApiResponse = /** status 200  */ RateTableBody;
+export type GetRateTableApiArg = void;
+export type UploadRateTableApiResponse = /** status 200  */ RateTableBody;
+export type UploadRateTableApiArg = {
+  rateTableForm: RateTableForm;
+};
+export type LoadSampleRateTableApiResponse = /** status 200  */ RateTableBody;
+export type LoadSampleRateTableApiArg = void;
+export type RateTableTemplateApiResponse = unknown;
+export type RateTableTemplateApiArg = void;
 export type ListStoreChannelsApiResponse =
   /** status 200  */ ListStoreChannelBody;
 export type ListStoreChannelsApiArg = {
@@ -257,6 +340,20 @@ export type UpdateStoreProviderApiResponse =
 export type UpdateStoreProviderApiArg = {
   id: number;
   storeProviderInput: StoreProviderInput;
+};
+export type ListTrackingRangesApiResponse =
+  /** status 200  */ ListTrackingRangeBody;
+export type ListTrackingRangesApiArg = {
+  /** Only this provider's. */
+  providerName?: string;
+};
+export type AddTrackingRangeApiResponse = /** status 201  */ TrackingRangeBody;
+export type AddTrackingRangeApiArg = {
+  trackingRangeInput: TrackingRangeInput;
+};
+export type ReserveTrackingNumbersApiResponse = /** status 200  */ ReservedBody;
+export type ReserveTrackingNumbersApiArg = {
+  reserveInput: ReserveInput;
 };
 export type WarehouseChannelsApiResponse =
   /** status 200  */ ListWarehouseChannelsBody;
@@ -397,6 +494,78 @@ export type QuoteInput = {
   /** Width in centimetres. */
   width?: number | null;
 };
+export type CarrierBody = {
+  /** Who carries it. */
+  carrier: string;
+  /** Collects cash on delivery (a COD provider). */
+  cod: boolean;
+  /** English name. */
+  nameEn: string;
+  /** Thai name. */
+  nameTh: string;
+  /** Provider name, as channels name it. */
+  providerName: string;
+  /** domestic or international. */
+  shipmentType: string;
+};
+export type ServiceRateBody = {
+  /** It can take the parcel. */
+  available: boolean;
+  /** Price in baht. */
+  price: string;
+  provider?: null | CarrierBody;
+  /** Why not, as a message key (shipping.country_not_served, shipping.over_weight). */
+  reason: string;
+  /** Provider name of the service. */
+  service: string;
+  /** The destination's zone for the service. */
+  zone: string;
+};
+export type RatesBody = {
+  /** The weight charged (actual or volumetric), kilograms. */
+  chargeableWeight: string;
+  /** One per international service, in the catalogue's order. */
+  data: ServiceRateBody[];
+  /** Priced from the sample table, not real prices. */
+  isSample: boolean;
+  /** The table's label. */
+  label: string;
+};
+export type RatesInput = {
+  /** Destination country, ISO alpha-2. */
+  country?: string | null;
+  /** Height in centimetres. */
+  height?: number | null;
+  /** Length in centimetres. */
+  length?: number | null;
+  weight?: null | Decimal;
+  /** Width in centimetres. */
+  width?: number | null;
+};
+export type RateCountryBody = {
+  /** ISO alpha-2. */
+  code: string;
+  /** Its name as the table gives it. */
+  name: string;
+};
+export type RateTableBody = {
+  /** The countries it serves. */
+  countries: RateCountryBody[];
+  /** The built-in sample, not real prices. */
+  isSample: boolean;
+  /** Its label (the sample says it is one). */
+  label: string;
+  /** False when the store has loaded none. */
+  loaded: boolean;
+  /** Price rows. */
+  rateCount: number;
+  /** When it was loaded ("" when none). */
+  uploadedAt: string;
+};
+export type RateTableForm = {
+  /** The .xlsx file (sheets `zones` and `rates`, as the template). */
+  file: Blob;
+};
 export type ListStoreChannelBody = {
   /** The rows. */
   data: {
@@ -452,20 +621,6 @@ export type StatusInput = {
   /** active or inactive. */
   status: string;
 };
-export type CarrierBody = {
-  /** Who carries it. */
-  carrier: string;
-  /** Collects cash on delivery (a COD provider). */
-  cod: boolean;
-  /** English name. */
-  nameEn: string;
-  /** Thai name. */
-  nameTh: string;
-  /** Provider name, as channels name it. */
-  providerName: string;
-  /** domestic or international. */
-  shipmentType: string;
-};
 export type ListStoreProviderBody = {
   /** The rows. */
   data: {
@@ -509,6 +664,81 @@ export type StoreProviderInput = {
   /** A COD provider: thaipost or flash. */
   providerName?: string | null;
 };
+export type ListTrackingRangeBody = {
+  /** The rows. */
+  data: {
+    /** The first number as printed (S10 for the postal provider: EY000000015TH). */
+    firstNumber: string;
+    /** First serial. */
+    firstSerial: number;
+    /** Id. */
+    id: number;
+    /** The last number as printed. */
+    lastNumber: string;
+    /** Last serial (inclusive). */
+    lastSerial: number;
+    /** The next serial handed out. */
+    nextSerial: number;
+    /** Letters before the serial. */
+    prefix: string;
+    /** Provider name. */
+    providerName: string;
+    /** Numbers left. */
+    remaining: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type TrackingRangeBody = {
+  /** The first number as printed (S10 for the postal provider: EY000000015TH). */
+  firstNumber: string;
+  /** First serial. */
+  firstSerial: number;
+  /** Id. */
+  id: number;
+  /** The last number as printed. */
+  lastNumber: string;
+  /** Last serial (inclusive). */
+  lastSerial: number;
+  /** The next serial handed out. */
+  nextSerial: number;
+  /** Letters before the serial. */
+  prefix: string;
+  /** Provider name. */
+  providerName: string;
+  /** Numbers left. */
+  remaining: number;
+};
+export type TrackingRangeInput = {
+  /** First serial, digits (8 for postal numbers). */
+  first?: string | null;
+  /** Last serial, digits (inclusive). */
+  last?: string | null;
+  /** Two letters for postal (S10) numbers; 1 to 6 letters or digits for others. */
+  prefix?: string | null;
+  /** Provider name (a domestic carrier, or the postal provider's services). */
+  providerName?: string | null;
+};
+export type ReservedBody = {
+  /** The numbers, in order. */
+  data: string[];
+  /** The reference had them already. */
+  replayed: boolean;
+};
+export type ReserveInput = {
+  /** How many, 1 to 100 (default 1). */
+  count?: number | null;
+  /** Provider name. */
+  providerName?: string | null;
+  /** What they are for (an order or parcel reference): a repeat answers the same numbers. */
+  reference?: string | null;
+};
 export type ListWarehouseChannelsBody = {
   /** The rows. */
   data: {
@@ -533,6 +763,11 @@ export type ListWarehouseChannelsBody = {
 export const {
   useCatalogueQuery,
   useQuoteShippingMutation,
+  useShippingRatesMutation,
+  useGetRateTableQuery,
+  useUploadRateTableMutation,
+  useLoadSampleRateTableMutation,
+  useRateTableTemplateQuery,
   useListStoreChannelsQuery,
   useCreateStoreChannelMutation,
   useSetStatusByProviderMutation,
@@ -547,5 +782,8 @@ export const {
   useCreateStoreProviderMutation,
   useSaveStoreProviderMutation,
   useUpdateStoreProviderMutation,
+  useListTrackingRangesQuery,
+  useAddTrackingRangeMutation,
+  useReserveTrackingNumbersMutation,
   useWarehouseChannelsQuery,
 } = injectedRtkApi;
