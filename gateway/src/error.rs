@@ -131,6 +131,12 @@ pub fn message_for(code: &str) -> &'static str {
         "cod_provider_not_found" => "The COD account was not found",
         "tracking_range_overlap" => "This range overlaps a range the store already has",
         "tracking_range_limit_reached" => "The store has as many tracking-number ranges as it may",
+        "carrier_unreachable" => "Cannot reach the carrier, please try again",
+        "carrier_auth_failed" => "The carrier did not accept the key",
+        "carrier_rejected" => "The carrier refused the request",
+        "carrier_bad_answer" => "The carrier answered something we cannot read, please try again",
+        "webhook_unknown" => "Unknown webhook",
+        "shipment_not_found" => "The shipment was not found",
         "tracking_numbers_exhausted" => "No tracking numbers left for this carrier; register a new range",
         _ => "Something went wrong, please try later",
     }

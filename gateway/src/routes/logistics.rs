@@ -40,6 +40,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(load_sample_rate_table))
         .routes(routes!(rate_table_template))
         .routes(routes!(shipping_rates))
+        .routes(routes!(get_thaipost_account, connect_thaipost_account))
+        .routes(routes!(thaipost_webhook))
+        .routes(routes!(register_shipment))
+        .routes(routes!(get_shipment))
 }
 
 /// Reading: any member of the store.
@@ -1191,4 +1195,247 @@ async fn shipping_rates(
         label: r.label,
         is_sample: r.is_sample,
     }))
+}
+
+/// The store's e-parcel account with the postal provider.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CarrierAccountBody {
+    /// An API key is kept.
+    pub connected: bool,
+    /// The key with all but its last four characters hidden.
+    pub masked_key: String,
+    /// working, rejected or unreachable: what the carrier said when last asked ("" when not
+    /// connected).
+    pub status: String,
+    /// When the carrier was last asked.
+    pub checked_at: String,
+    /// The path (under /api) to give the postal provider for its tracking pushes.
+    pub webhook_path: String,
+}
+
+impl From<pb::CarrierAccountResponse> for CarrierAccountBody {
+    fn from(r: pb::CarrierAccountResponse) -> Self {
+        CarrierAccountBody {
+            connected: r.connected,
+            masked_key: r.masked_key,
+            status: r.status,
+            checked_at: if r.connected {
+                timestamp_to_rfc3339(Some(&bo_kit::time::ms_to_timestamp(r.checked_at_ms)))
+            } else {
+                String::new()
+            },
+            webhook_path: if r.webhook_token.is_empty() {
+                String::new()
+            } else {
+                format!("/logistics/webhooks/thaipost/{}", r.webhook_token)
+            },
+        }
+    }
+}
+
+/// Whether to ask the carrier now.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(rename_all = "kebab-case", default)]
+#[into_params(parameter_in = Query)]
+pub struct CheckQuery {
+    /// Ask the postal provider whether the key still works.
+    pub check: Option<bool>,
+}
+
+/// The e-parcel account with the postal provider, and whether its key works (owner, or
+/// logistic.storeChannel.*).
+#[utoipa::path(get, path = "/logistics/account-management-channels/thaipost", tag = "logistics", params(CheckQuery),
+    responses((status = 200, body = CarrierAccountBody), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
+async fn get_thaipost_account(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<CheckQuery>,
+) -> ApiResult<Json<CarrierAccountBody>> {
+    auth.require(EDIT)?;
+    let r = state
+        .logistics()
+        .get_carrier_account(
+            auth.ctx()
+                .request(pb::GetCarrierAccountRequest { carrier: "thaipost".into(), check: q.check.unwrap_or(false) }),
+        )
+        .await?
+        .into_inner();
+    Ok(Json(r.into()))
+}
+
+/// The postal provider's API key.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct ConnectInput {
+    /// The API key from the postal provider's tracking API.
+    pub api_key: Option<String>,
+}
+
+/// Connects the e-parcel account: the key is kept only when the postal provider takes it
+/// (owner, or logistic.storeChannel.*).
+#[utoipa::path(post, path = "/logistics/account-management-channels/thaipost", tag = "logistics", request_body = ConnectInput,
+    responses((status = 200, body = CarrierAccountBody), (status = 403, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "api_key: carrier_auth_failed"),
+        (status = 503, body = ErrorBody, description = "carrier_unreachable")),
+    security(("bearer" = [])))]
+async fn connect_thaipost_account(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<ConnectInput>,
+) -> ApiResult<Json<CarrierAccountBody>> {
+    auth.require(EDIT)?;
+    let r = state
+        .logistics()
+        .connect_carrier_account(auth.ctx().request(pb::ConnectCarrierAccountRequest {
+            carrier: "thaipost".into(),
+            api_key: b.api_key.unwrap_or_default(),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(r.into()))
+}
+
+/// What a tracking push did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WebhookBody {
+    /// Events recorded.
+    pub applied: i64,
+    /// Items about parcels the store does not follow.
+    pub unknown: i64,
+}
+
+/// The postal provider's tracking push, to the URL the e-parcel screen shows (no sign-in:
+/// the URL's unguessable token names the store).
+#[utoipa::path(post, path = "/logistics/webhooks/thaipost/{token}", tag = "logistics", params(("token" = String, Path)),
+    request_body(content = String, content_type = "application/json"),
+    responses((status = 200, body = WebhookBody), (status = 404, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+async fn thaipost_webhook(
+    State(state): State<AppState>,
+    Path(token): Path<String>,
+    body: bytes::Bytes,
+) -> ApiResult<Json<WebhookBody>> {
+    if body.len() > bo_logistics::carriers::thaipost::WEBHOOK_MAX_BYTES {
+        return Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"));
+    }
+    let r = state
+        .logistics()
+        .apply_tracking_webhook(state.system().request(pb::ApplyTrackingWebhookRequest {
+            carrier: "thaipost".into(),
+            token,
+            body: body.to_vec(),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(WebhookBody { applied: r.applied, unknown: r.unknown }))
+}
+
+/// A parcel a carrier carries, with what the carrier said of it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShipmentBody {
+    /// Id.
+    pub id: i64,
+    /// thaipost or flash.
+    pub carrier: String,
+    /// The tracking number.
+    pub tracking_no: String,
+    /// What it is for (an order or parcel reference).
+    pub reference: String,
+    /// pending, shipped or cancelled.
+    pub state: String,
+    /// The carrier's latest word (accepted, in_transit, out_for_delivery, delivered, ...).
+    pub progress: String,
+    /// What the carrier said, oldest first.
+    pub events: Vec<ShipmentEventBody>,
+}
+
+/// One thing the carrier said.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShipmentEventBody {
+    /// The carrier's status code.
+    pub status: String,
+    /// In the carrier's words.
+    pub description: String,
+    /// Where.
+    pub location: String,
+    /// In our words.
+    pub progress: String,
+    /// When.
+    pub at: String,
+}
+
+impl From<pb::Shipment> for ShipmentBody {
+    fn from(s: pb::Shipment) -> Self {
+        ShipmentBody {
+            id: s.id,
+            carrier: s.carrier,
+            tracking_no: s.tracking_no,
+            reference: s.reference,
+            state: s.state,
+            progress: s.progress,
+            events: s
+                .events
+                .into_iter()
+                .map(|e| ShipmentEventBody {
+                    status: e.status,
+                    description: e.description,
+                    location: e.location,
+                    progress: e.progress,
+                    at: timestamp_to_rfc3339(Some(&bo_kit::time::ms_to_timestamp(e.at_ms))),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A parcel to follow.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct ShipmentInput {
+    /// thaipost or flash.
+    pub carrier: Option<String>,
+    /// The tracking number (an S10 number for the postal provider).
+    pub tracking_no: Option<String>,
+    /// What it is for.
+    pub reference: Option<String>,
+}
+
+/// Starts following a parcel: the carrier's tracking pushes then move its state.
+#[utoipa::path(post, path = "/logistics/shipments", tag = "logistics", request_body = ShipmentInput,
+    responses((status = 200, body = ShipmentBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn register_shipment(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<ShipmentInput>,
+) -> ApiResult<Json<ShipmentBody>> {
+    auth.require(RESERVE)?;
+    let r = state
+        .logistics()
+        .register_shipment(auth.ctx().request(pb::RegisterShipmentRequest {
+            carrier: b.carrier.unwrap_or_default(),
+            tracking_no: b.tracking_no.unwrap_or_default(),
+            reference: b.reference.unwrap_or_default(),
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(r.shipment.unwrap_or_default().into()))
+}
+
+/// A followed parcel and its tracking.
+#[utoipa::path(get, path = "/logistics/shipments/{carrier}/{tracking_no}", tag = "logistics",
+    params(("carrier" = String, Path), ("tracking_no" = String, Path)),
+    responses((status = 200, body = ShipmentBody), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
+async fn get_shipment(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path((carrier, tracking_no)): Path<(String, String)>,
+) -> ApiResult<Json<ShipmentBody>> {
+    auth.require(READ)?;
+    let r = state
+        .logistics()
+        .get_shipment(auth.ctx().request(pb::GetShipmentRequest { carrier, tracking_no }))
+        .await?
+        .into_inner();
+    Ok(Json(r.shipment.unwrap_or_default().into()))
 }

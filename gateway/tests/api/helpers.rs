@@ -41,6 +41,12 @@ pub fn config_in(dir: &tempfile::TempDir) -> Config {
 impl TestApp {
     /// Starts every module; `None` when the stack's backends are not configured.
     pub async fn start(stack: Stack) -> Option<TestApp> {
+        Self::start_with(stack, |_| {}).await
+    }
+
+    /// Starts every module with the configuration changed by `tune` (e.g. a carrier's
+    /// sandbox address); `None` when the stack's backends are not configured.
+    pub async fn start_with(stack: Stack, tune: impl FnOnce(&mut Config)) -> Option<TestApp> {
         let dir = tempfile::tempdir().unwrap();
         let mut cfg = config_in(&dir);
         cfg.demo.email = OWNER_EMAIL.into();
@@ -72,6 +78,7 @@ impl TestApp {
                 pg = vec![stores_guard, wms_guard, products_guard, payments_guard, logistics_guard];
             }
         }
+        tune(&mut cfg);
         let db_url = cfg.database_url("stores");
         Some(Self::launch(cfg, dir, pg, db_url, None).await)
     }

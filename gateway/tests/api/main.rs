@@ -5,6 +5,7 @@
 mod helpers;
 
 mod auth;
+mod carriers;
 mod crash;
 mod customers;
 mod distributed;

@@ -23,6 +23,8 @@ pub struct LogisticsGrpc {
     relay: Relay,
     wms: Option<WmsClient>,
     files: Option<bo_kit::files::Files>,
+    carriers: crate::carriers::CarrierConfig,
+    http: reqwest::Client,
 }
 
 type Rpc<T> = Result<Response<T>, Status>;
@@ -56,6 +58,29 @@ fn reference(r: Option<pb::ChannelRef>) -> bo_kit::Result<Ref> {
     }
 }
 
+/// A key with all but its last four characters hidden.
+fn mask(key: &str) -> String {
+    let n = key.chars().count();
+    key.chars().enumerate().map(|(i, c)| if i + 4 < n { '•' } else { c }).collect()
+}
+
+/// Only the postal provider's e-parcel account is kept (SPEC §2 e-parcel-connecting).
+fn account_carrier(carrier: &str) -> bo_kit::Result<&'static str> {
+    match carrier.trim() {
+        crate::carriers::THAIPOST => Ok(crate::carriers::THAIPOST),
+        _ => Err(Error::invalid_field("carrier", code::PROVIDER)),
+    }
+}
+
+/// What a carrier's answer about a key means for the account's status.
+fn key_status(r: &Result<(), crate::carriers::CarrierError>) -> &'static str {
+    match r {
+        Ok(()) => "working",
+        Err(crate::carriers::CarrierError::Auth(_)) | Err(crate::carriers::CarrierError::Rejected { .. }) => "rejected",
+        Err(_) => "unreachable",
+    }
+}
+
 fn one(row: crate::store::ChannelRow) -> Response<pb::StoreChannelResponse> {
     Response::new(pb::StoreChannelResponse { store_channel: Some(row.to_proto()) })
 }
@@ -63,7 +88,42 @@ fn one(row: crate::store::ChannelRow) -> Response<pb::StoreChannelResponse> {
 impl LogisticsGrpc {
     /// The service on `repo`, waking `relay` after writes.
     pub fn new(repo: Repo, relay: Relay) -> Self {
-        Self { repo, relay, wms: None, files: None }
+        Self {
+            repo,
+            relay,
+            wms: None,
+            files: None,
+            carriers: crate::carriers::CarrierConfig::default(),
+            http: reqwest::Client::new(),
+        }
+    }
+
+    /// The service talking to the carriers at `config`'s addresses.
+    pub fn with_carriers(mut self, config: crate::carriers::CarrierConfig) -> anyhow::Result<Self> {
+        self.http = crate::carriers::http_client(&config)?;
+        self.carriers = config;
+        Ok(self)
+    }
+
+    fn thaipost(&self, key: &str) -> crate::carriers::ThaiPost {
+        crate::carriers::ThaiPost::new(
+            self.http.clone(),
+            self.carriers.thaipost_base_url.clone(),
+            crate::carriers::Secret::new(key),
+        )
+    }
+
+    fn account_response(row: Option<crate::store::AccountRow>) -> pb::CarrierAccountResponse {
+        match row {
+            None => pb::CarrierAccountResponse::default(),
+            Some(a) => pb::CarrierAccountResponse {
+                connected: true,
+                masked_key: mask(&a.secret),
+                status: a.status,
+                checked_at_ms: a.checked_at,
+                webhook_token: a.webhook_token,
+            },
+        }
     }
 
     /// The service reading uploaded rate tables from `files`.
@@ -374,5 +434,126 @@ impl LogisticsService for LogisticsGrpc {
             .collect();
         let (label, is_sample) = found.map(|(h, _)| (h.label, h.is_sample != 0)).unwrap_or_default();
         Ok(Response::new(pb::QuoteInternationalResponse { rates, chargeable_weight_g: chargeable, label, is_sample }))
+    }
+
+    async fn get_carrier_account(&self, req: Request<pb::GetCarrierAccountRequest>) -> Rpc<pb::CarrierAccountResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let carrier = account_carrier(&r.carrier)?;
+        let mut row = self.repo.account(ctx.store_id, carrier).await?;
+        if let (true, Some(a)) = (r.check, row.as_ref()) {
+            let checked = self.thaipost(&a.secret).validate_key().await;
+            if let Err(e) = &checked {
+                tracing::info!(carrier, error = %e, "a carrier account's key was checked");
+            }
+            self.repo.account_checked(ctx.store_id, carrier, key_status(&checked)).await?;
+            row = self.repo.account(ctx.store_id, carrier).await?;
+        }
+        Ok(Response::new(Self::account_response(row)))
+    }
+
+    async fn connect_carrier_account(
+        &self,
+        req: Request<pb::ConnectCarrierAccountRequest>,
+    ) -> Rpc<pb::CarrierAccountResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let carrier = account_carrier(&r.carrier)?;
+        let key = r.api_key.trim();
+        if key.is_empty() {
+            return Err(Error::invalid_field("api_key", code::REQUIRED).into());
+        }
+        if key.chars().count() > 500 || key.chars().any(char::is_control) {
+            return Err(Error::invalid_field("api_key", code::TOO_LONG).into());
+        }
+        // Kept only when the carrier takes it: nothing half-connected is left behind.
+        match self.thaipost(key).validate_key().await {
+            Ok(()) => {}
+            Err(e @ (crate::carriers::CarrierError::Auth(_) | crate::carriers::CarrierError::Rejected { .. })) => {
+                tracing::info!(carrier, error = %e, "a carrier refused a key");
+                return Err(Error::invalid_field("api_key", e.code()).into());
+            }
+            Err(e) => return Err(bo_kit::Error::from(e).into()),
+        }
+        let token = format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple());
+        let row = self.repo.save_account(ctx.store_id, ctx.user_id, carrier, key, &token).await?;
+        Ok(Response::new(Self::account_response(Some(row))))
+    }
+
+    async fn register_shipment(&self, req: Request<pb::RegisterShipmentRequest>) -> Rpc<pb::ShipmentResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let carrier = match r.carrier.trim() {
+            c @ (crate::carriers::THAIPOST | crate::carriers::FLASH) => c,
+            _ => return Err(Error::invalid_field("carrier", code::PROVIDER).into()),
+        };
+        let no = r.tracking_no.trim().to_uppercase();
+        let ok = if carrier == crate::carriers::THAIPOST {
+            domain::tracking::is_valid_s10(&no)
+        } else {
+            (6..=30).contains(&no.len()) && no.bytes().all(|b| b.is_ascii_alphanumeric())
+        };
+        if !ok {
+            return Err(Error::invalid_field("tracking_no", "validation.tracking_number").into());
+        }
+        let reference = r.reference.trim();
+        if reference.chars().count() > 100 {
+            return Err(Error::invalid_field("reference", code::TOO_LONG).into());
+        }
+        let row = self.repo.register_shipment(ctx.store_id, ctx.user_id, carrier, &no, reference).await?;
+        Ok(Response::new(pb::ShipmentResponse { shipment: Some(self.shipment_proto(row).await?) }))
+    }
+
+    async fn get_shipment(&self, req: Request<pb::GetShipmentRequest>) -> Rpc<pb::ShipmentResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let row = self
+            .repo
+            .shipment(ctx.store_id, r.carrier.trim(), &r.tracking_no.trim().to_uppercase())
+            .await?
+            .ok_or_else(|| Error::not_found("shipment_not_found"))?;
+        Ok(Response::new(pb::ShipmentResponse { shipment: Some(self.shipment_proto(row).await?) }))
+    }
+
+    async fn apply_tracking_webhook(
+        &self,
+        req: Request<pb::ApplyTrackingWebhookRequest>,
+    ) -> Rpc<pb::ApplyTrackingWebhookResponse> {
+        let r = req.into_inner();
+        let carrier = account_carrier(&r.carrier)?;
+        let token = r.token.trim();
+        if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(Error::not_found("webhook_unknown").into());
+        }
+        let account =
+            self.repo.account_by_token(carrier, token).await?.ok_or_else(|| Error::not_found("webhook_unknown"))?;
+        let events =
+            crate::carriers::thaipost::parse_webhook(&r.body).map_err(|e| Error::invalid_field("body", e.code()))?;
+        let (applied, unknown) = self.repo.apply_events(account.store_id, &events).await?;
+        Ok(Response::new(pb::ApplyTrackingWebhookResponse { applied, unknown }))
+    }
+}
+
+impl LogisticsGrpc {
+    async fn shipment_proto(&self, row: crate::store::ShipmentRow) -> bo_kit::Result<pb::Shipment> {
+        let events = self.repo.shipment_events(row.id).await?;
+        Ok(pb::Shipment {
+            id: row.id,
+            carrier: row.carrier,
+            tracking_no: row.tracking_no,
+            reference: row.reference,
+            state: row.state,
+            progress: row.progress,
+            events: events
+                .into_iter()
+                .map(|(status, description, location, progress, at_ms)| pb::ShipmentEvent {
+                    status,
+                    description,
+                    location,
+                    progress,
+                    at_ms,
+                })
+                .collect(),
+        })
     }
 }

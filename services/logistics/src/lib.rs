@@ -31,11 +31,14 @@ pub static MIGRATIONS_POSTGRES: Migrator = sqlx::migrate!("./migrations/postgres
 pub struct Settings {
     /// The most shipping channels a store may keep ('exceeded the set number' past it).
     pub max_store_channels: i64,
+    /// Where the carriers' APIs are and how long to wait for them
+    /// (`services.logistics.carriers.thaipost_base_url`, `.flash_base_url`, `.timeout_ms`).
+    pub carriers: carriers::CarrierConfig,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { max_store_channels: domain::DEFAULT_MAX_CHANNELS }
+        Settings { max_store_channels: domain::DEFAULT_MAX_CHANNELS, carriers: carriers::CarrierConfig::default() }
     }
 }
 
@@ -55,7 +58,8 @@ impl Service {
     pub async fn open(db: Db, bus: SharedBus, settings: Settings) -> anyhow::Result<Service> {
         db.migrate(&MIGRATIONS_SQLITE, &MIGRATIONS_POSTGRES).await?;
         let relay = Relay::new(db.clone(), bus);
-        let grpc = LogisticsGrpc::new(store::Repo::new(db.clone(), settings.max_store_channels), relay.clone());
+        let grpc = LogisticsGrpc::new(store::Repo::new(db.clone(), settings.max_store_channels), relay.clone())
+            .with_carriers(settings.carriers)?;
         Ok(Service { grpc, relay, db })
     }
 

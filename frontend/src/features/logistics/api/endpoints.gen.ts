@@ -2,12 +2,48 @@
 import { baseApi as api } from '../../../app/api/baseApi';
 const injectedRtkApi = api.injectEndpoints({
   endpoints: (build) => ({
+    getThaipostAccount: build.query<
+      GetThaipostAccountApiResponse,
+      GetThaipostAccountApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/logistics/account-management-channels/thaipost`,
+        params: {
+          check: queryArg.check,
+        },
+      }),
+    }),
+    connectThaipostAccount: build.mutation<
+      ConnectThaipostAccountApiResponse,
+      ConnectThaipostAccountApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/logistics/account-management-channels/thaipost`,
+        method: "POST",
+        body: queryArg.connectInput,
+      }),
+    }),
     catalogue: build.query<CatalogueApiResponse, CatalogueApiArg>({
       query: (queryArg) => ({
         url: `/logistics/channels`,
         params: {
           shipmentType: queryArg.shipmentType,
         },
+      }),
+    }),
+    registerShipment: build.mutation<
+      RegisterShipmentApiResponse,
+      RegisterShipmentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/logistics/shipments`,
+        method: "POST",
+        body: queryArg.shipmentInput,
+      }),
+    }),
+    getShipment: build.query<GetShipmentApiResponse, GetShipmentApiArg>({
+      query: (queryArg) => ({
+        url: `/logistics/shipments/${queryArg.carrier}/${queryArg.trackingNo}`,
       }),
     }),
     quoteShipping: build.mutation<
@@ -230,6 +266,16 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.reserveInput,
       }),
     }),
+    thaipostWebhook: build.mutation<
+      ThaipostWebhookApiResponse,
+      ThaipostWebhookApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/logistics/webhooks/thaipost/${queryArg.token}`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
     warehouseChannels: build.query<
       WarehouseChannelsApiResponse,
       WarehouseChannelsApiArg
@@ -240,10 +286,30 @@ const injectedRtkApi = api.injectEndpoints({
   overrideExisting: false,
 });
 export { injectedRtkApi as enhancedApi };
+export type GetThaipostAccountApiResponse =
+  /** status 200  */ CarrierAccountBody;
+export type GetThaipostAccountApiArg = {
+  /** Ask the postal provider whether the key still works. */
+  check?: boolean;
+};
+export type ConnectThaipostAccountApiResponse =
+  /** status 200  */ CarrierAccountBody;
+export type ConnectThaipostAccountApiArg = {
+  connectInput: ConnectInput;
+};
 export type CatalogueApiResponse = /** status 200  */ ListCarrierBody;
 export type CatalogueApiArg = {
   /** all (default), domestic or international. */
   shipmentType?: string;
+};
+export type RegisterShipmentApiResponse = /** status 200  */ ShipmentBody;
+export type RegisterShipmentApiArg = {
+  shipmentInput: ShipmentInput;
+};
+export type GetShipmentApiResponse = /** status 200  */ ShipmentBody;
+export type GetShipmentApiArg = {
+  carrier: string;
+  trackingNo: string;
 };
 export type QuoteShippingApiResponse = /** status 200  */ ListQuoteBody;
 export type QuoteShippingApiArg = {
@@ -355,9 +421,51 @@ export type ReserveTrackingNumbersApiResponse = /** status 200  */ ReservedBody;
 export type ReserveTrackingNumbersApiArg = {
   reserveInput: ReserveInput;
 };
+export type ThaipostWebhookApiResponse = /** status 200  */ WebhookBody;
+export type ThaipostWebhookApiArg = {
+  token: string;
+  body: string;
+};
 export type WarehouseChannelsApiResponse =
   /** status 200  */ ListWarehouseChannelsBody;
 export type WarehouseChannelsApiArg = void;
+export type CarrierAccountBody = {
+  /** When the carrier was last asked. */
+  checkedAt: string;
+  /** An API key is kept. */
+  connected: boolean;
+  /** The key with all but its last four characters hidden. */
+  maskedKey: string;
+  /** working, rejected or unreachable: what the carrier said when last asked ("" when not
+    connected). */
+  status: string;
+  /** The path (under /api) to give the postal provider for its tracking pushes. */
+  webhookPath: string;
+};
+export type FieldErrorBody = {
+  /** Message key. */
+  code: string;
+  /** The field, snake_case. */
+  field: string;
+};
+export type ErrorDetail = {
+  /** Stable code, e.g. `customer_phone_duplicate`. */
+  code: string;
+  /** Broken rules per field (`code` is a message key such as `validation.phone_digits`). */
+  fields?: FieldErrorBody[];
+  /** The message in English. */
+  message: string;
+  /** Message key the app translates, e.g. `error.customer_phone_duplicate`. */
+  messageKey: string;
+};
+export type ErrorBody = {
+  /** The error. */
+  error: ErrorDetail;
+};
+export type ConnectInput = {
+  /** The API key from the postal provider's tracking API. */
+  apiKey?: string | null;
+};
 export type ListCarrierBody = {
   /** The rows. */
   data: {
@@ -383,25 +491,41 @@ export type ListCarrierBody = {
   /** Rows matching. */
   total: number;
 };
-export type FieldErrorBody = {
-  /** Message key. */
-  code: string;
-  /** The field, snake_case. */
-  field: string;
+export type ShipmentEventBody = {
+  /** When. */
+  at: string;
+  /** In the carrier's words. */
+  description: string;
+  /** Where. */
+  location: string;
+  /** In our words. */
+  progress: string;
+  /** The carrier's status code. */
+  status: string;
 };
-export type ErrorDetail = {
-  /** Stable code, e.g. `customer_phone_duplicate`. */
-  code: string;
-  /** Broken rules per field (`code` is a message key such as `validation.phone_digits`). */
-  fields?: FieldErrorBody[];
-  /** The message in English. */
-  message: string;
-  /** Message key the app translates, e.g. `error.customer_phone_duplicate`. */
-  messageKey: string;
+export type ShipmentBody = {
+  /** thaipost or flash. */
+  carrier: string;
+  /** What the carrier said, oldest first. */
+  events: ShipmentEventBody[];
+  /** Id. */
+  id: number;
+  /** The carrier's latest word (accepted, in_transit, out_for_delivery, delivered, ...). */
+  progress: string;
+  /** What it is for (an order or parcel reference). */
+  reference: string;
+  /** pending, shipped or cancelled. */
+  state: string;
+  /** The tracking number. */
+  trackingNo: string;
 };
-export type ErrorBody = {
-  /** The error. */
-  error: ErrorDetail;
+export type ShipmentInput = {
+  /** thaipost or flash. */
+  carrier?: string | null;
+  /** What it is for. */
+  reference?: string | null;
+  /** The tracking number (an S10 number for the postal provider). */
+  trackingNo?: string | null;
 };
 export type BankBody = {
   /** Bank of Thailand institution code ("004"). */
@@ -739,6 +863,12 @@ export type ReserveInput = {
   /** What they are for (an order or parcel reference): a repeat answers the same numbers. */
   reference?: string | null;
 };
+export type WebhookBody = {
+  /** Events recorded. */
+  applied: number;
+  /** Items about parcels the store does not follow. */
+  unknown: number;
+};
 export type ListWarehouseChannelsBody = {
   /** The rows. */
   data: {
@@ -761,7 +891,11 @@ export type ListWarehouseChannelsBody = {
   total: number;
 };
 export const {
+  useGetThaipostAccountQuery,
+  useConnectThaipostAccountMutation,
   useCatalogueQuery,
+  useRegisterShipmentMutation,
+  useGetShipmentQuery,
   useQuoteShippingMutation,
   useShippingRatesMutation,
   useGetRateTableQuery,
@@ -785,5 +919,6 @@ export const {
   useListTrackingRangesQuery,
   useAddTrackingRangeMutation,
   useReserveTrackingNumbersMutation,
+  useThaipostWebhookMutation,
   useWarehouseChannelsQuery,
 } = injectedRtkApi;
