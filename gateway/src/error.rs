@@ -136,6 +136,7 @@ pub fn message_for(code: &str) -> &'static str {
         "carrier_rejected" => "The carrier refused the request",
         "carrier_bad_answer" => "The carrier answered something we cannot read, please try again",
         "webhook_unknown" => "Unknown webhook",
+        "carrier_account_missing" => "Connect the carrier account first",
         "shipment_not_found" => "The shipment was not found",
         "tracking_numbers_exhausted" => "No tracking numbers left for this carrier; register a new range",
         _ => "Something went wrong, please try later",

@@ -40,10 +40,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(load_sample_rate_table))
         .routes(routes!(rate_table_template))
         .routes(routes!(shipping_rates))
-        .routes(routes!(get_thaipost_account, connect_thaipost_account))
+        .routes(routes!(get_carrier_account, connect_carrier_account))
         .routes(routes!(thaipost_webhook))
         .routes(routes!(register_shipment))
         .routes(routes!(get_shipment))
+        .routes(routes!(book_flash_shipment))
+        .routes(routes!(cancel_shipment))
+        .routes(routes!(shipment_label))
 }
 
 /// Reading: any member of the store.
@@ -1197,11 +1200,14 @@ async fn shipping_rates(
     }))
 }
 
-/// The store's e-parcel account with the postal provider.
+/// The store's account with a carrier's API: the e-parcel account with the postal
+/// provider, or a Flash Express merchant account.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct CarrierAccountBody {
     /// An API key is kept.
     pub connected: bool,
+    /// The merchant id (Flash Express), "" otherwise.
+    pub account_id: String,
     /// The key with all but its last four characters hidden.
     pub masked_key: String,
     /// working, rejected or unreachable: what the carrier said when last asked ("" when not
@@ -1217,6 +1223,7 @@ impl From<pb::CarrierAccountResponse> for CarrierAccountBody {
     fn from(r: pb::CarrierAccountResponse) -> Self {
         CarrierAccountBody {
             connected: r.connected,
+            account_id: r.account_id,
             masked_key: r.masked_key,
             status: r.status,
             checked_at: if r.connected {
@@ -1242,53 +1249,60 @@ pub struct CheckQuery {
     pub check: Option<bool>,
 }
 
-/// The e-parcel account with the postal provider, and whether its key works (owner, or
-/// logistic.storeChannel.*).
-#[utoipa::path(get, path = "/logistics/account-management-channels/thaipost", tag = "logistics", params(CheckQuery),
-    responses((status = 200, body = CarrierAccountBody), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
-async fn get_thaipost_account(
+/// The store's account with a carrier (`thaipost`: the e-parcel account; `flash`), and
+/// whether its key works (owner, or logistic.storeChannel.*).
+#[utoipa::path(get, path = "/logistics/account-management-channels/{carrier}", tag = "logistics",
+    params(("carrier" = String, Path, description = "thaipost or flash"), CheckQuery),
+    responses((status = 200, body = CarrierAccountBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn get_carrier_account(
     State(state): State<AppState>,
     auth: StoreAuth,
+    Path(carrier): Path<String>,
     Query(q): Query<CheckQuery>,
 ) -> ApiResult<Json<CarrierAccountBody>> {
     auth.require(EDIT)?;
     let r = state
         .logistics()
         .get_carrier_account(
-            auth.ctx()
-                .request(pb::GetCarrierAccountRequest { carrier: "thaipost".into(), check: q.check.unwrap_or(false) }),
+            auth.ctx().request(pb::GetCarrierAccountRequest { carrier, check: q.check.unwrap_or(false) }),
         )
         .await?
         .into_inner();
     Ok(Json(r.into()))
 }
 
-/// The postal provider's API key.
+/// A carrier account's credentials.
 #[derive(Debug, Deserialize, ToSchema, Default)]
 #[serde(default)]
 pub struct ConnectInput {
-    /// The API key from the postal provider's tracking API.
+    /// The API key (the postal provider's tracking API key; Flash Express's secret key).
     pub api_key: Option<String>,
+    /// Flash Express's merchant id (mchId).
+    pub account_id: Option<String>,
 }
 
-/// Connects the e-parcel account: the key is kept only when the postal provider takes it
-/// (owner, or logistic.storeChannel.*).
-#[utoipa::path(post, path = "/logistics/account-management-channels/thaipost", tag = "logistics", request_body = ConnectInput,
+/// Connects a carrier account: the key is kept only when the carrier takes it (owner, or
+/// logistic.storeChannel.*).
+#[utoipa::path(post, path = "/logistics/account-management-channels/{carrier}", tag = "logistics",
+    params(("carrier" = String, Path, description = "thaipost or flash")), request_body = ConnectInput,
     responses((status = 200, body = CarrierAccountBody), (status = 403, body = ErrorBody),
         (status = 422, body = ErrorBody, description = "api_key: carrier_auth_failed"),
         (status = 503, body = ErrorBody, description = "carrier_unreachable")),
     security(("bearer" = [])))]
-async fn connect_thaipost_account(
+async fn connect_carrier_account(
     State(state): State<AppState>,
     auth: StoreAuth,
+    Path(carrier): Path<String>,
     Body(b): Body<ConnectInput>,
 ) -> ApiResult<Json<CarrierAccountBody>> {
     auth.require(EDIT)?;
     let r = state
         .logistics()
         .connect_carrier_account(auth.ctx().request(pb::ConnectCarrierAccountRequest {
-            carrier: "thaipost".into(),
+            carrier,
             api_key: b.api_key.unwrap_or_default(),
+            account_id: b.account_id.unwrap_or_default(),
         }))
         .await?
         .into_inner();
@@ -1438,4 +1452,130 @@ async fn get_shipment(
         .await?
         .into_inner();
     Ok(Json(r.shipment.unwrap_or_default().into()))
+}
+
+/// An address as a carrier takes it.
+#[derive(Debug, Deserialize, Serialize, ToSchema, Default, Clone)]
+#[serde(default)]
+pub struct AddressInput {
+    /// Name.
+    pub name: String,
+    /// Phone.
+    pub phone: String,
+    /// Province.
+    pub province: String,
+    /// District.
+    pub district: String,
+    /// Sub-district.
+    pub sub_district: String,
+    /// Postcode.
+    pub postcode: String,
+    /// House number, street, building.
+    pub detail: String,
+}
+
+impl From<AddressInput> for pb::CarrierAddress {
+    fn from(a: AddressInput) -> Self {
+        pb::CarrierAddress {
+            name: a.name,
+            phone: a.phone,
+            province: a.province,
+            district: a.district,
+            sub_district: a.sub_district,
+            postcode: a.postcode,
+            detail: a.detail,
+        }
+    }
+}
+
+/// A parcel to book with Flash Express.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct BookingInput {
+    /// Our reference (an order or parcel): a repeat books nothing twice.
+    pub reference: Option<String>,
+    /// Who sends it.
+    pub sender: AddressInput,
+    /// Who receives it.
+    pub receiver: AddressInput,
+    /// Weight in kilograms, up to three decimals.
+    pub weight: Option<Decimal>,
+    /// Cash on delivery to collect, baht.
+    pub cod: Option<Decimal>,
+}
+
+/// Books a parcel with Flash Express through the store's merchant account and follows it;
+/// if it cannot be kept, the booking is cancelled.
+#[utoipa::path(post, path = "/logistics/shipments/flash", tag = "logistics", request_body = BookingInput,
+    responses((status = 200, body = ShipmentBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "carrier_account_missing, carrier_rejected, carrier_auth_failed"),
+        (status = 422, body = ErrorBody), (status = 503, body = ErrorBody, description = "carrier_unreachable")),
+    security(("bearer" = [])))]
+async fn book_flash_shipment(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<BookingInput>,
+) -> ApiResult<Json<ShipmentBody>> {
+    auth.require(RESERVE)?;
+    let weight_g = match &b.weight {
+        None => 0,
+        Some(w) => w.grams().ok_or_else(|| ApiError::invalid_field("weight", "validation.weight"))?,
+    };
+    let cod_satang = match &b.cod {
+        None => 0,
+        Some(c) => c.satang().filter(|c| *c >= 0).ok_or_else(|| ApiError::invalid_field("cod", "validation.price"))?,
+    };
+    let r = state
+        .logistics()
+        .create_shipment(auth.ctx().request(pb::CreateShipmentRequest {
+            carrier: "flash".into(),
+            reference: b.reference.unwrap_or_default(),
+            sender: Some(b.sender.into()),
+            receiver: Some(b.receiver.into()),
+            weight_g,
+            cod_satang,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(r.shipment.unwrap_or_default().into()))
+}
+
+/// Cancels a booked parcel with its carrier.
+#[utoipa::path(post, path = "/logistics/shipments/{carrier}/{tracking_no}/cancel", tag = "logistics",
+    params(("carrier" = String, Path), ("tracking_no" = String, Path)),
+    responses((status = 200, body = ShipmentBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "carrier_rejected (e.g. already picked up)")),
+    security(("bearer" = [])))]
+async fn cancel_shipment(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path((carrier, tracking_no)): Path<(String, String)>,
+) -> ApiResult<Json<ShipmentBody>> {
+    auth.require(RESERVE)?;
+    let r = state
+        .logistics()
+        .cancel_shipment(auth.ctx().request(pb::GetShipmentRequest { carrier, tracking_no }))
+        .await?
+        .into_inner();
+    Ok(Json(r.shipment.unwrap_or_default().into()))
+}
+
+/// A booked parcel's label from its carrier, as a PDF.
+#[utoipa::path(get, path = "/logistics/shipments/{carrier}/{tracking_no}/label", tag = "logistics",
+    params(("carrier" = String, Path), ("tracking_no" = String, Path)),
+    responses((status = 200, content_type = "application/pdf"), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 503, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn shipment_label(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path((carrier, tracking_no)): Path<(String, String)>,
+) -> ApiResult<axum::response::Response> {
+    auth.require(RESERVE)?;
+    let r = state
+        .logistics()
+        .shipment_label(auth.ctx().request(pb::GetShipmentRequest { carrier, tracking_no }))
+        .await?
+        .into_inner();
+    crate::uploads::serve(&state.files, r.file_key, "application/pdf", "private, no-store", "shipment_not_found").await
 }

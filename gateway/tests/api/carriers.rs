@@ -10,8 +10,14 @@ use crate::helpers::{Stack, TestApp};
 mod sandbox;
 
 async fn with_sandbox(stack: Stack, base_url: &str) -> Option<TestApp> {
-    let carriers =
-        figment::value::Value::serialize(json!({"thaipost_base_url": base_url, "timeout_ms": 3000})).unwrap();
+    with_sandboxes(stack, base_url, "http://127.0.0.1:9").await
+}
+
+async fn with_sandboxes(stack: Stack, thaipost: &str, flash: &str) -> Option<TestApp> {
+    let carriers = figment::value::Value::serialize(
+        json!({"thaipost_base_url": thaipost, "flash_base_url": flash, "timeout_ms": 3000}),
+    )
+    .unwrap();
     TestApp::start_with(stack, |cfg| {
         cfg.service("logistics").settings.insert("carriers".into(), carriers);
     })
@@ -100,6 +106,94 @@ async fn the_e_parcel_account_and_tracking_pushes(stack: Stack) {
     let (s, _) = app.get("/logistics/shipments/thaipost/EY123456785TH", &b).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
     app.stop().await;
+}
+
+fn address(name: &str) -> serde_json::Value {
+    json!({"name": name, "phone": "0812345678", "province": "กรุงเทพมหานคร", "district": "บางรัก",
+        "sub_district": "สีลม", "postcode": "10500", "detail": "99 ถนนพระราม 4"})
+}
+
+async fn flash_bookings_cancels_and_labels(stack: Stack) {
+    let flash = sandbox::flash::FlashSandbox::start("MCH001", "flash-secret-key-0001").await;
+    let Some(app) = with_sandboxes(stack, "http://127.0.0.1:9", &flash.base_url).await else { return };
+    let t = app.owner().await;
+    let booking = json!({"reference": "order-42", "sender": address("ร้านดีดี"), "receiver": address("คุณสมชาย"),
+        "weight": "1.25", "cod": "350.50"});
+    // No account yet.
+    let (s, v) = app.post("/logistics/shipments/flash", &t, booking.clone()).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("carrier_account_missing")), "{v}");
+    // A wrong key or an unknown merchant fails the signature and is not kept.
+    let path = "/logistics/account-management-channels/flash";
+    for (merchant, key) in [("MCH001", "wrong"), ("MCH999", "flash-secret-key-0001")] {
+        let (s, v) = app.post(path, &t, json!({"account_id": merchant, "api_key": key})).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+        assert_eq!(v["error"]["fields"][0], json!({"field": "api_key", "code": "carrier_auth_failed"}));
+    }
+    let (s, v) = app.post(path, &t, json!({"account_id": "MCH-001", "api_key": "flash-secret-key-0001"})).await;
+    assert_eq!((s, v["error"]["fields"][0]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("account_id")));
+    let (_, v) = app.get(path, &t).await;
+    assert_eq!(v["connected"], false);
+    let (s, v) = app.post(path, &t, json!({"account_id": "MCH001", "api_key": "flash-secret-key-0001"})).await;
+    assert_eq!(
+        (s, v["status"].as_str(), v["account_id"].as_str()),
+        (StatusCode::OK, Some("working"), Some("MCH001")),
+        "{v}"
+    );
+
+    // Missing fields are named before the carrier is asked.
+    let (s, v) = app.post("/logistics/shipments/flash", &t, json!({"reference": "x", "weight": "1"})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(v["error"]["fields"][0], json!({"field": "sender.name", "code": "validation.required"}));
+    assert_eq!(flash.orders(), 0);
+    // Booked: weight in grams and COD in satang reach the carrier; a repeat books nothing twice.
+    let (s, v) = app.post("/logistics/shipments/flash", &t, booking.clone()).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let pno = v["tracking_no"].as_str().unwrap().to_string();
+    assert_eq!((v["state"].as_str(), v["reference"].as_str()), (Some("pending"), Some("order-42")));
+    assert_eq!(
+        (flash.field(&pno, "weight").as_deref(), flash.field(&pno, "codAmount").as_deref()),
+        (Some("1250"), Some("35050"))
+    );
+    let (_, again) = app.post("/logistics/shipments/flash", &t, booking).await;
+    assert_eq!((again["tracking_no"].as_str(), flash.orders()), (Some(pno.as_str()), 1));
+    // Its label is a PDF.
+    let res = app
+        .client
+        .get(format!("{}/logistics/shipments/flash/{pno}/label", app.base))
+        .bearer_auth(&t)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!((res.status(), res.headers()["content-type"].to_str().unwrap()), (StatusCode::OK, "application/pdf"));
+    assert!(res.bytes().await.unwrap().starts_with(b"%PDF"));
+    // Cancelled with the carrier.
+    let (s, v) = app.post(&format!("/logistics/shipments/flash/{pno}/cancel"), &t, json!({})).await;
+    assert_eq!((s, v["state"].as_str()), (StatusCode::OK, Some("cancelled")), "{v}");
+    // The carrier down: a translated refusal, nothing booked.
+    flash.down(true);
+    let mut other =
+        json!({"reference": "order-43", "sender": address("ร้านดีดี"), "receiver": address("คุณสมหญิง"), "weight": "1"});
+    let (s, v) = app.post("/logistics/shipments/flash", &t, other.clone()).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::SERVICE_UNAVAILABLE, Some("carrier_unreachable")));
+    flash.down(false);
+    other["reference"] = json!("order-44");
+    let (s, _) = app.post("/logistics/shipments/flash", &t, other).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(flash.orders(), 2);
+    let clerk = app.member_with(app.demo_store, "clerk-flash@example.com", &["order.order.read"]).await;
+    let (s, _) = app.post(&format!("/logistics/shipments/flash/{pno}/cancel"), &clerk, json!({})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn flash_bookings_cancels_and_labels_embedded() {
+    flash_bookings_cancels_and_labels(Stack::Embedded).await;
+}
+
+#[tokio::test]
+async fn flash_bookings_cancels_and_labels_postgres_nats() {
+    flash_bookings_cancels_and_labels(Stack::Postgres).await;
 }
 
 #[tokio::test]

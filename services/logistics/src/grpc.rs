@@ -64,11 +64,38 @@ fn mask(key: &str) -> String {
     key.chars().enumerate().map(|(i, c)| if i + 4 < n { '•' } else { c }).collect()
 }
 
-/// Only the postal provider's e-parcel account is kept (SPEC §2 e-parcel-connecting).
+/// The carriers whose APIs a store connects: the postal provider's tracking (the e-parcel
+/// account, SPEC §2 e-parcel-connecting) and Flash Express's shipments.
 fn account_carrier(carrier: &str) -> bo_kit::Result<&'static str> {
     match carrier.trim() {
         crate::carriers::THAIPOST => Ok(crate::carriers::THAIPOST),
+        crate::carriers::FLASH => Ok(crate::carriers::FLASH),
         _ => Err(Error::invalid_field("carrier", code::PROVIDER)),
+    }
+}
+
+fn address(a: Option<pb::CarrierAddress>, field: &str, errs: &mut Vec<bo_kit::FieldError>) -> crate::carriers::Address {
+    let a = a.unwrap_or_default();
+    for (name, v) in [
+        ("name", &a.name),
+        ("phone", &a.phone),
+        ("province", &a.province),
+        ("district", &a.district),
+        ("postcode", &a.postcode),
+        ("detail", &a.detail),
+    ] {
+        if v.trim().is_empty() {
+            errs.push(bo_kit::FieldError::new(format!("{field}.{name}"), code::REQUIRED));
+        }
+    }
+    crate::carriers::Address {
+        name: a.name.trim().into(),
+        phone: a.phone.trim().into(),
+        province: a.province.trim().into(),
+        district: a.district.trim().into(),
+        sub_district: a.sub_district.trim().into(),
+        postcode: a.postcode.trim().into(),
+        detail: a.detail.trim().into(),
     }
 }
 
@@ -113,11 +140,45 @@ impl LogisticsGrpc {
         )
     }
 
+    fn flash(&self, mch_id: &str, key: &str) -> crate::carriers::Flash {
+        crate::carriers::Flash::new(
+            self.http.clone(),
+            self.carriers.flash_base_url.clone(),
+            mch_id,
+            crate::carriers::Secret::new(key),
+        )
+    }
+
+    /// Asks the carrier whether the key works. Flash Express has no call for it: a signed
+    /// question about a parcel that does not exist is refused for the parcel when the key is
+    /// right and for the signature when it is not.
+    async fn check_key(&self, carrier: &str, account_id: &str, key: &str) -> Result<(), crate::carriers::CarrierError> {
+        if carrier == crate::carriers::FLASH {
+            match self.flash(account_id, key).routes("TH00000000000").await {
+                Ok(_) | Err(crate::carriers::CarrierError::Rejected { .. }) => Ok(()),
+                Err(e) => Err(e),
+            }
+        } else {
+            self.thaipost(key).validate_key().await
+        }
+    }
+
+    /// The Flash Express client of the store's account.
+    async fn flash_of(&self, store_id: i64) -> bo_kit::Result<crate::carriers::Flash> {
+        let a = self
+            .repo
+            .account(store_id, crate::carriers::FLASH)
+            .await?
+            .ok_or_else(|| Error::failed_precondition("carrier_account_missing"))?;
+        Ok(self.flash(&a.account_id, &a.secret))
+    }
+
     fn account_response(row: Option<crate::store::AccountRow>) -> pb::CarrierAccountResponse {
         match row {
             None => pb::CarrierAccountResponse::default(),
             Some(a) => pb::CarrierAccountResponse {
                 connected: true,
+                account_id: a.account_id,
                 masked_key: mask(&a.secret),
                 status: a.status,
                 checked_at_ms: a.checked_at,
@@ -442,7 +503,7 @@ impl LogisticsService for LogisticsGrpc {
         let carrier = account_carrier(&r.carrier)?;
         let mut row = self.repo.account(ctx.store_id, carrier).await?;
         if let (true, Some(a)) = (r.check, row.as_ref()) {
-            let checked = self.thaipost(&a.secret).validate_key().await;
+            let checked = self.check_key(carrier, &a.account_id, &a.secret).await;
             if let Err(e) = &checked {
                 tracing::info!(carrier, error = %e, "a carrier account's key was checked");
             }
@@ -466,8 +527,17 @@ impl LogisticsService for LogisticsGrpc {
         if key.chars().count() > 500 || key.chars().any(char::is_control) {
             return Err(Error::invalid_field("api_key", code::TOO_LONG).into());
         }
+        let account_id = r.account_id.trim();
+        if carrier == crate::carriers::FLASH
+            && (account_id.is_empty()
+                || account_id.len() > 64
+                || !account_id.bytes().all(|b| b.is_ascii_alphanumeric()))
+        {
+            let c = if account_id.is_empty() { code::REQUIRED } else { code::TOO_LONG };
+            return Err(Error::invalid_field("account_id", c).into());
+        }
         // Kept only when the carrier takes it: nothing half-connected is left behind.
-        match self.thaipost(key).validate_key().await {
+        match self.check_key(carrier, account_id, key).await {
             Ok(()) => {}
             Err(e @ (crate::carriers::CarrierError::Auth(_) | crate::carriers::CarrierError::Rejected { .. })) => {
                 tracing::info!(carrier, error = %e, "a carrier refused a key");
@@ -476,7 +546,7 @@ impl LogisticsService for LogisticsGrpc {
             Err(e) => return Err(bo_kit::Error::from(e).into()),
         }
         let token = format!("{}{}", uuid::Uuid::new_v4().simple(), uuid::Uuid::new_v4().simple());
-        let row = self.repo.save_account(ctx.store_id, ctx.user_id, carrier, key, &token).await?;
+        let row = self.repo.save_account(ctx.store_id, ctx.user_id, carrier, account_id, key, &token).await?;
         Ok(Response::new(Self::account_response(Some(row))))
     }
 
@@ -520,7 +590,10 @@ impl LogisticsService for LogisticsGrpc {
         req: Request<pb::ApplyTrackingWebhookRequest>,
     ) -> Rpc<pb::ApplyTrackingWebhookResponse> {
         let r = req.into_inner();
-        let carrier = account_carrier(&r.carrier)?;
+        if r.carrier.trim() != crate::carriers::THAIPOST {
+            return Err(Error::not_found("webhook_unknown").into());
+        }
+        let carrier = crate::carriers::THAIPOST;
         let token = r.token.trim();
         if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(Error::not_found("webhook_unknown").into());
@@ -531,6 +604,99 @@ impl LogisticsService for LogisticsGrpc {
             crate::carriers::thaipost::parse_webhook(&r.body).map_err(|e| Error::invalid_field("body", e.code()))?;
         let (applied, unknown) = self.repo.apply_events(account.store_id, &events).await?;
         Ok(Response::new(pb::ApplyTrackingWebhookResponse { applied, unknown }))
+    }
+
+    async fn create_shipment(&self, req: Request<pb::CreateShipmentRequest>) -> Rpc<pb::ShipmentResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        if r.carrier.trim() != crate::carriers::FLASH {
+            return Err(Error::invalid_field("carrier", code::PROVIDER).into());
+        }
+        let mut errs = Vec::new();
+        let reference = r.reference.trim().to_string();
+        if reference.is_empty() || reference.len() > 64 {
+            errs.push(bo_kit::FieldError::new(
+                "reference",
+                if reference.is_empty() { code::REQUIRED } else { code::TOO_LONG },
+            ));
+        }
+        let sender = address(r.sender, "sender", &mut errs);
+        let receiver = address(r.receiver, "receiver", &mut errs);
+        if r.weight_g <= 0 || r.weight_g > domain::MAX_WEIGHT_G {
+            errs.push(bo_kit::FieldError::new("weight", code::WEIGHT));
+        }
+        if r.cod_satang < 0 {
+            errs.push(bo_kit::FieldError::new("cod", code::PRICE));
+        }
+        if !errs.is_empty() {
+            return Err(Error::invalid(errs).into());
+        }
+        let flash = self.flash_of(ctx.store_id).await?;
+        let booked = flash
+            .create_order(&crate::carriers::NewShipment {
+                reference: reference.clone(),
+                sender,
+                receiver,
+                weight_g: r.weight_g,
+                cod_satang: (r.cod_satang > 0).then_some(r.cod_satang),
+            })
+            .await
+            .map_err(bo_kit::Error::from)?;
+        let kept = self
+            .repo
+            .register_shipment(ctx.store_id, ctx.user_id, crate::carriers::FLASH, &booked.tracking_no, &reference)
+            .await;
+        let row = match kept {
+            Ok(row) => row,
+            Err(e) => {
+                // Not kept here: cancel the booking so no parcel waits at the carrier unknown to us.
+                if let Err(c) = flash.cancel(&booked.tracking_no).await {
+                    tracing::error!(error = %c, "a booking that could not be kept could not be cancelled either");
+                }
+                return Err(e.into());
+            }
+        };
+        Ok(Response::new(pb::ShipmentResponse { shipment: Some(self.shipment_proto(row).await?) }))
+    }
+
+    async fn cancel_shipment(&self, req: Request<pb::GetShipmentRequest>) -> Rpc<pb::ShipmentResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let row = self
+            .repo
+            .shipment(ctx.store_id, r.carrier.trim(), &r.tracking_no.trim().to_uppercase())
+            .await?
+            .ok_or_else(|| Error::not_found("shipment_not_found"))?;
+        if row.carrier != crate::carriers::FLASH {
+            return Err(Error::failed_precondition("carrier_rejected").into());
+        }
+        if row.state != "cancelled" {
+            self.flash_of(ctx.store_id).await?.cancel(&row.tracking_no).await.map_err(bo_kit::Error::from)?;
+            self.repo.cancel_shipment(ctx.store_id, row.id).await?;
+        }
+        let row = self.repo.shipment(ctx.store_id, &row.carrier, &row.tracking_no).await?.unwrap_or(row);
+        Ok(Response::new(pb::ShipmentResponse { shipment: Some(self.shipment_proto(row).await?) }))
+    }
+
+    async fn shipment_label(&self, req: Request<pb::GetShipmentRequest>) -> Rpc<pb::ShipmentLabelResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let row = self
+            .repo
+            .shipment(ctx.store_id, r.carrier.trim(), &r.tracking_no.trim().to_uppercase())
+            .await?
+            .ok_or_else(|| Error::not_found("shipment_not_found"))?;
+        if row.carrier != crate::carriers::FLASH {
+            return Err(Error::failed_precondition("carrier_rejected").into());
+        }
+        let Some(files) = self.files.clone() else {
+            return Err(Error::new(bo_kit::error::Kind::Unavailable, "files_unavailable").into());
+        };
+        let pdf = self.flash_of(ctx.store_id).await?.label(&row.tracking_no).await.map_err(bo_kit::Error::from)?;
+        let key = bo_kit::files::Key::new(format!("labels/{}/{}-{}.pdf", ctx.store_id, row.carrier, row.tracking_no))
+            .map_err(Error::internal)?;
+        files.put(&key, pdf).await.map_err(Error::internal)?;
+        Ok(Response::new(pb::ShipmentLabelResponse { file_key: key.as_str().to_string() }))
     }
 }
 

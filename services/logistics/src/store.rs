@@ -781,6 +781,7 @@ impl Repo {
 pub struct AccountRow {
     pub store_id: i64,
     pub carrier: String,
+    pub account_id: String,
     pub secret: String,
     pub webhook_token: String,
     pub status: String,
@@ -804,7 +805,7 @@ impl Repo {
     /// The store's account with `carrier`.
     pub async fn account(&self, store_id: i64, carrier: &str) -> Result<Option<AccountRow>> {
         Ok(sqlx::query_as::<_, AccountRow>(
-            "SELECT store_id, carrier, secret, webhook_token, status, checked_at FROM carrier_accounts \
+            "SELECT store_id, carrier, account_id, secret, webhook_token, status, checked_at FROM carrier_accounts \
              WHERE store_id = $1 AND carrier = $2",
         )
         .bind(store_id)
@@ -816,7 +817,7 @@ impl Repo {
     /// The account whose webhook URL carries `token`.
     pub async fn account_by_token(&self, carrier: &str, token: &str) -> Result<Option<AccountRow>> {
         Ok(sqlx::query_as::<_, AccountRow>(
-            "SELECT store_id, carrier, secret, webhook_token, status, checked_at FROM carrier_accounts \
+            "SELECT store_id, carrier, account_id, secret, webhook_token, status, checked_at FROM carrier_accounts \
              WHERE carrier = $1 AND webhook_token = $2",
         )
         .bind(carrier)
@@ -831,15 +832,16 @@ impl Repo {
         store_id: i64,
         actor: i64,
         carrier: &str,
+        account_id: &str,
         secret: &str,
         new_token: &str,
     ) -> Result<AccountRow> {
         let now = now_ms();
         sqlx::query(
             "INSERT INTO carrier_accounts (store_id, carrier, account_id, secret, webhook_token, status, checked_at, \
-             updated_by, updated_at) VALUES ($1, $2, '', $3, $4, 'working', $5, $6, $5) \
-             ON CONFLICT (store_id, carrier) DO UPDATE SET secret = $3, status = 'working', checked_at = $5, \
-             updated_by = $6, updated_at = $5",
+             updated_by, updated_at) VALUES ($1, $2, $7, $3, $4, 'working', $5, $6, $5) \
+             ON CONFLICT (store_id, carrier) DO UPDATE SET account_id = $7, secret = $3, status = 'working', \
+             checked_at = $5, updated_by = $6, updated_at = $5",
         )
         .bind(store_id)
         .bind(carrier)
@@ -847,6 +849,7 @@ impl Repo {
         .bind(new_token)
         .bind(now)
         .bind(actor)
+        .bind(account_id)
         .execute(self.db.pool())
         .await?;
         self.account(store_id, carrier).await?.ok_or_else(|| Error::not_found("carrier_account_not_found"))
@@ -970,5 +973,18 @@ impl Repo {
         }
         tx.commit().await?;
         Ok((applied, unknown))
+    }
+}
+
+impl Repo {
+    /// Marks a parcel cancelled.
+    pub async fn cancel_shipment(&self, store_id: i64, id: i64) -> Result<()> {
+        sqlx::query("UPDATE shipments SET state = 'cancelled', progress = 'cancelled', updated_at = $3 WHERE store_id = $1 AND id = $2")
+            .bind(store_id)
+            .bind(id)
+            .bind(now_ms())
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
     }
 }

@@ -2,23 +2,23 @@
 import { baseApi as api } from '../../../app/api/baseApi';
 const injectedRtkApi = api.injectEndpoints({
   endpoints: (build) => ({
-    getThaipostAccount: build.query<
-      GetThaipostAccountApiResponse,
-      GetThaipostAccountApiArg
+    getCarrierAccount: build.query<
+      GetCarrierAccountApiResponse,
+      GetCarrierAccountApiArg
     >({
       query: (queryArg) => ({
-        url: `/logistics/account-management-channels/thaipost`,
+        url: `/logistics/account-management-channels/${queryArg.carrier}`,
         params: {
           check: queryArg.check,
         },
       }),
     }),
-    connectThaipostAccount: build.mutation<
-      ConnectThaipostAccountApiResponse,
-      ConnectThaipostAccountApiArg
+    connectCarrierAccount: build.mutation<
+      ConnectCarrierAccountApiResponse,
+      ConnectCarrierAccountApiArg
     >({
       query: (queryArg) => ({
-        url: `/logistics/account-management-channels/thaipost`,
+        url: `/logistics/account-management-channels/${queryArg.carrier}`,
         method: "POST",
         body: queryArg.connectInput,
       }),
@@ -41,9 +41,33 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.shipmentInput,
       }),
     }),
+    bookFlashShipment: build.mutation<
+      BookFlashShipmentApiResponse,
+      BookFlashShipmentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/logistics/shipments/flash`,
+        method: "POST",
+        body: queryArg.bookingInput,
+      }),
+    }),
     getShipment: build.query<GetShipmentApiResponse, GetShipmentApiArg>({
       query: (queryArg) => ({
         url: `/logistics/shipments/${queryArg.carrier}/${queryArg.trackingNo}`,
+      }),
+    }),
+    cancelShipment: build.mutation<
+      CancelShipmentApiResponse,
+      CancelShipmentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/logistics/shipments/${queryArg.carrier}/${queryArg.trackingNo}/cancel`,
+        method: "POST",
+      }),
+    }),
+    shipmentLabel: build.query<ShipmentLabelApiResponse, ShipmentLabelApiArg>({
+      query: (queryArg) => ({
+        url: `/logistics/shipments/${queryArg.carrier}/${queryArg.trackingNo}/label`,
       }),
     }),
     quoteShipping: build.mutation<
@@ -286,15 +310,19 @@ const injectedRtkApi = api.injectEndpoints({
   overrideExisting: false,
 });
 export { injectedRtkApi as enhancedApi };
-export type GetThaipostAccountApiResponse =
+export type GetCarrierAccountApiResponse =
   /** status 200  */ CarrierAccountBody;
-export type GetThaipostAccountApiArg = {
+export type GetCarrierAccountApiArg = {
+  /** thaipost or flash */
+  carrier: string;
   /** Ask the postal provider whether the key still works. */
   check?: boolean;
 };
-export type ConnectThaipostAccountApiResponse =
+export type ConnectCarrierAccountApiResponse =
   /** status 200  */ CarrierAccountBody;
-export type ConnectThaipostAccountApiArg = {
+export type ConnectCarrierAccountApiArg = {
+  /** thaipost or flash */
+  carrier: string;
   connectInput: ConnectInput;
 };
 export type CatalogueApiResponse = /** status 200  */ ListCarrierBody;
@@ -306,8 +334,22 @@ export type RegisterShipmentApiResponse = /** status 200  */ ShipmentBody;
 export type RegisterShipmentApiArg = {
   shipmentInput: ShipmentInput;
 };
+export type BookFlashShipmentApiResponse = /** status 200  */ ShipmentBody;
+export type BookFlashShipmentApiArg = {
+  bookingInput: BookingInput;
+};
 export type GetShipmentApiResponse = /** status 200  */ ShipmentBody;
 export type GetShipmentApiArg = {
+  carrier: string;
+  trackingNo: string;
+};
+export type CancelShipmentApiResponse = /** status 200  */ ShipmentBody;
+export type CancelShipmentApiArg = {
+  carrier: string;
+  trackingNo: string;
+};
+export type ShipmentLabelApiResponse = /** status 200  */ Blob;
+export type ShipmentLabelApiArg = {
   carrier: string;
   trackingNo: string;
 };
@@ -430,6 +472,8 @@ export type WarehouseChannelsApiResponse =
   /** status 200  */ ListWarehouseChannelsBody;
 export type WarehouseChannelsApiArg = void;
 export type CarrierAccountBody = {
+  /** The merchant id (Flash Express), "" otherwise. */
+  accountId: string;
   /** When the carrier was last asked. */
   checkedAt: string;
   /** An API key is kept. */
@@ -463,7 +507,9 @@ export type ErrorBody = {
   error: ErrorDetail;
 };
 export type ConnectInput = {
-  /** The API key from the postal provider's tracking API. */
+  /** Flash Express's merchant id (mchId). */
+  accountId?: string | null;
+  /** The API key (the postal provider's tracking API key; Flash Express's secret key). */
   apiKey?: string | null;
 };
 export type ListCarrierBody = {
@@ -526,6 +572,41 @@ export type ShipmentInput = {
   reference?: string | null;
   /** The tracking number (an S10 number for the postal provider). */
   trackingNo?: string | null;
+};
+export type Decimal = string | number;
+export type AddressInput = {
+  /** Address line (required). */
+  address?: string;
+  /** City (required abroad). */
+  city?: string;
+  /** ISO country code; empty means TH. */
+  country?: string;
+  /** District (required for Thai addresses). */
+  district?: string;
+  /** Recipient email. */
+  email?: string;
+  /** Marked as an address abroad: a country other than TH is then required. */
+  international?: boolean;
+  /** Make it the default address. */
+  isDefault?: boolean;
+  /** Recipient name (defaults to the customer's). */
+  name?: string;
+  /** Postcode. */
+  postcode?: string;
+  /** Province, or state abroad. */
+  stateProvince?: string;
+  /** Sub-district (required for Thai addresses). */
+  subDistrict?: string;
+  /** Recipient phone (defaults to the customer's). */
+  tel?: string;
+};
+export type BookingInput = {
+  cod?: null | Decimal;
+  receiver?: AddressInput;
+  /** Our reference (an order or parcel): a repeat books nothing twice. */
+  reference?: string | null;
+  sender?: AddressInput;
+  weight?: null | Decimal;
 };
 export type BankBody = {
   /** Bank of Thailand institution code ("004"). */
@@ -599,7 +680,6 @@ export type ListQuoteBody = {
   /** Rows matching. */
   total: number;
 };
-export type Decimal = string | number;
 export type QuoteInput = {
   /** Cash on delivery wanted. */
   cod?: boolean | null;
@@ -891,11 +971,14 @@ export type ListWarehouseChannelsBody = {
   total: number;
 };
 export const {
-  useGetThaipostAccountQuery,
-  useConnectThaipostAccountMutation,
+  useGetCarrierAccountQuery,
+  useConnectCarrierAccountMutation,
   useCatalogueQuery,
   useRegisterShipmentMutation,
+  useBookFlashShipmentMutation,
   useGetShipmentQuery,
+  useCancelShipmentMutation,
+  useShipmentLabelQuery,
   useQuoteShippingMutation,
   useShippingRatesMutation,
   useGetRateTableQuery,
