@@ -222,6 +222,14 @@ pub struct StoreChannelInput {
     pub status: Option<String>,
 }
 
+/// A weight in kilograms as grams; 0 when not given (the service then says it is required).
+fn grams_of(weight: &Option<Decimal>) -> ApiResult<i64> {
+    match weight {
+        None => Ok(0),
+        Some(w) => w.grams().ok_or_else(|| ApiError::invalid_field("weight", "validation.weight")),
+    }
+}
+
 fn amount(field: &str, v: &Decimal, errs: &mut Vec<FieldError>) -> i64 {
     v.satang().filter(|s| *s >= 0).unwrap_or_else(|| {
         errs.push(FieldError::new(field, "validation.price"));
@@ -779,10 +787,7 @@ async fn quote_shipping(
     Body(b): Body<QuoteInput>,
 ) -> ApiResult<Json<List<QuoteBody>>> {
     auth.require(READ)?;
-    let weight_g = match &b.weight {
-        None => 0,
-        Some(w) => w.grams().ok_or_else(|| ApiError::invalid_field("weight", "validation.weight"))?,
-    };
+    let weight_g = grams_of(&b.weight)?;
     let order_total = match &b.order_total {
         None => 0,
         Some(t) => t.satang().ok_or_else(|| ApiError::invalid_field("order_total", "validation.price"))?,
@@ -1163,10 +1168,7 @@ async fn shipping_rates(
     Body(b): Body<RatesInput>,
 ) -> ApiResult<Json<RatesBody>> {
     auth.require(READ)?;
-    let weight_g = match &b.weight {
-        None => 0,
-        Some(w) => w.grams().ok_or_else(|| ApiError::invalid_field("weight", "validation.weight"))?,
-    };
+    let weight_g = grams_of(&b.weight)?;
     let r = state
         .logistics()
         .quote_international(auth.ctx().request(pb::QuoteInternationalRequest {
@@ -1517,10 +1519,7 @@ async fn book_flash_shipment(
     Body(b): Body<BookingInput>,
 ) -> ApiResult<Json<ShipmentBody>> {
     auth.require(RESERVE)?;
-    let weight_g = match &b.weight {
-        None => 0,
-        Some(w) => w.grams().ok_or_else(|| ApiError::invalid_field("weight", "validation.weight"))?,
-    };
+    let weight_g = grams_of(&b.weight)?;
     let cod_satang = match &b.cod {
         None => 0,
         Some(c) => c.satang().filter(|c| *c >= 0).ok_or_else(|| ApiError::invalid_field("cod", "validation.price"))?,
