@@ -376,7 +376,9 @@ async fn distributed() {
     let mut services = Command::new(&bin);
     env(&mut services);
     let mut services = services
-        .args(["--target", "stores,wms,products"])
+        // Payments and logistics keep their SQLite files under the data folder: the bench does
+        // not reach them, but the gateway needs every service.
+        .args(["--target", "stores,wms,products,payments,logistics"])
         .env("BO_SERVICES__STORES__DATABASE_URL", &stores_db)
         .env("BO_SERVICES__WMS__DATABASE_URL", &wms_db)
         .env("BO_SERVICES__PRODUCTS__DATABASE_URL", &products_db)
@@ -412,6 +414,8 @@ async fn distributed() {
         .env("BO_SERVICES__STORES__ADDR", &addr)
         .env("BO_SERVICES__WMS__ADDR", &addr)
         .env("BO_SERVICES__PRODUCTS__ADDR", &addr)
+        .env("BO_SERVICES__PAYMENTS__ADDR", &addr)
+        .env("BO_SERVICES__LOGISTICS__ADDR", &addr)
         .env("BO_HTTP__ADDR", format!("127.0.0.1:{gw_http}"))
         .spawn()
         .unwrap();

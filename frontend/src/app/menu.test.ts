@@ -54,6 +54,19 @@ describe('sidebar', () => {
     ]);
     expect(keys({ permission: 'admin', permissions: [P.userAll] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement', 'setting/bill-expiry', 'setting/receipt', 'setting/user-list', 'pos-setting']);
     expect(keys({ permission: 'owner', permissions: [] })).toContain('setting/unit-of-measurement-create');
+    // Payment accounts and shipping: the owner, or their own permission (store.* is not it).
+    expect(keys({ permission: 'owner', permissions: [] })).toEqual(expect.arrayContaining(['setting/payment-list', 'setting/logistic']));
+    expect(keys({ permission: 'admin', permissions: [P.paymentStoreChannelAll] })).toEqual([
+      'setting/store-detail',
+      'setting/payment-list',
+      'setting/safety-stock',
+      'setting/unit-of-measurement',
+      'setting/bill-expiry',
+      'setting/receipt',
+      'pos-setting',
+    ]);
+    expect(keys({ permission: 'admin', permissions: [P.logisticStoreChannelAll] })).toContain('setting/logistic');
+    expect(keys({ permission: 'admin', permissions: [P.logisticStoreChannelAll] })).not.toContain('setting/payment-list');
     // The identity is the owner's alone.
     expect(keys({ permission: 'owner', permissions: [] })).toContain('setting/additional-info-identity');
     expect(keys({ permission: 'admin', permissions: [P.storeAll, P.userAll] })).not.toContain('setting/additional-info-identity');
@@ -77,6 +90,8 @@ describe('sidebar', () => {
         'menu.settings',
         [
           { label: 'menu.storeDetail', path: 'setting/store-detail' },
+          { label: 'menu.paymentList', path: 'setting/payment-list', roles: ['owner'], permissions: [P.paymentStoreChannelAll] },
+          { label: 'menu.logistic', path: 'setting/logistic', roles: ['owner'], permissions: [P.logisticStoreChannelAll] },
           { label: 'menu.safetyStock', path: 'setting/safety-stock' },
           { label: 'menu.unitOfMeasurement', path: 'setting/unit-of-measurement' },
           { label: 'menu.unitOfMeasurementCreate', path: 'setting/unit-of-measurement-create', roles: ['owner'], permissions: [P.storeAll] },

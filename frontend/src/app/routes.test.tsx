@@ -32,6 +32,8 @@ const skuEdit = { store: true, permissions: [P.productSkuEdit] };
 const team = { store: true, roles: ['owner'], permissions: [P.userAll] };
 const roles = { store: true, roles: ['owner'], permissions: [P.storeRoleAll] };
 const posEdit = { store: true, roles: ['owner'], permissions: [P.storeAll] };
+const payments = { store: true, roles: ['owner'], permissions: [P.paymentStoreChannelAll] };
+const logistics = { store: true, roles: ['owner'], permissions: [P.logisticStoreChannelAll] };
 
 describe('routes (SPEC §2)', () => {
   it('guard each screen as the spec says', () => {
@@ -65,6 +67,12 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/setting' },
         { path: '/:storeId/setting/store-detail' },
         { path: '/:storeId/setting/store-edit', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/setting/payment-list', meta: payments },
+        { path: '/:storeId/setting/payment-create', meta: payments },
+        { path: '/:storeId/setting/payment-edit/:channelId', meta: payments },
+        { path: '/:storeId/setting/logistic', meta: logistics },
+        { path: '/:storeId/setting/logistic-create', meta: logistics },
+        { path: '/:storeId/setting/logistic-edit/:channelId', meta: logistics },
         { path: '/:storeId/setting/safety-stock' },
         { path: '/:storeId/setting/bill-expiry' },
         { path: '/:storeId/setting/receipt' },
@@ -97,7 +105,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(40);
+    expect(by('default')).toHaveLength(46);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

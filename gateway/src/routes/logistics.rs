@@ -25,10 +25,15 @@ use crate::wire::{baht, kilograms, page_request, Body, Decimal, List, Path, Quer
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(catalogue))
-        .routes(routes!(list_store_channels, create_store_channel))
+        .routes(routes!(list_logistic_channels, create_logistic_channel))
         .routes(routes!(set_status_by_provider))
         .routes(routes!(create_inter_channel))
-        .routes(routes!(get_store_channel, replace_store_channel, update_store_channel, delete_store_channel))
+        .routes(routes!(
+            get_logistic_channel,
+            replace_logistic_channel,
+            update_logistic_channel,
+            delete_logistic_channel
+        ))
         .routes(routes!(update_inter_channel, delete_inter_channel))
         .routes(routes!(list_store_providers, create_store_provider, save_store_provider))
         .routes(routes!(update_store_provider))
@@ -122,7 +127,7 @@ pub struct BracketBody {
 
 /// A shipping channel of the store.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct StoreChannelBody {
+pub struct LogisticChannelBody {
     /// Id.
     pub id: i64,
     /// The warehouse it ships from.
@@ -155,9 +160,9 @@ pub struct StoreChannelBody {
     pub updated_at: String,
 }
 
-impl From<pb::StoreChannel> for StoreChannelBody {
+impl From<pb::StoreChannel> for LogisticChannelBody {
     fn from(c: pb::StoreChannel) -> Self {
-        StoreChannelBody {
+        LogisticChannelBody {
             id: c.id,
             warehouse_id: c.warehouse_id,
             logistic_type: c.logistic_type,
@@ -198,7 +203,7 @@ pub struct BracketInput {
 /// PATCH only the fields given change.
 #[derive(Debug, Deserialize, ToSchema, Default)]
 #[serde(default)]
-pub struct StoreChannelInput {
+pub struct LogisticChannelInput {
     /// One of the store's warehouses.
     pub warehouse_id: Option<i64>,
     /// domestic or international.
@@ -237,7 +242,7 @@ fn amount(field: &str, v: &Decimal, errs: &mut Vec<FieldError>) -> i64 {
     })
 }
 
-impl StoreChannelInput {
+impl LogisticChannelInput {
     /// The channel as it should be: these fields over `current`'s (a default channel on
     /// create, where a missing amount stays missing).
     fn over(self, current: Option<pb::StoreChannel>) -> ApiResult<pb::StoreChannelInput> {
@@ -290,7 +295,7 @@ impl StoreChannelInput {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "kebab-case", default)]
 #[into_params(parameter_in = Query)]
-pub struct ChannelQuery {
+pub struct LogisticChannelQuery {
     /// Page number.
     pub page: Option<i64>,
     /// Page size; -1 for all (the default).
@@ -306,7 +311,7 @@ pub struct ChannelQuery {
     pub status: Option<String>,
 }
 
-async fn list(state: &AppState, auth: &StoreAuth, q: ChannelQuery) -> ApiResult<pb::ListStoreChannelsResponse> {
+async fn list(state: &AppState, auth: &StoreAuth, q: LogisticChannelQuery) -> ApiResult<pb::ListStoreChannelsResponse> {
     Ok(state
         .logistics()
         .list_store_channels(auth.ctx().request(pb::ListStoreChannelsRequest {
@@ -321,23 +326,23 @@ async fn list(state: &AppState, auth: &StoreAuth, q: ChannelQuery) -> ApiResult<
 }
 
 /// The store's shipping channels by warehouse (all unless a `limit` is given).
-#[utoipa::path(get, path = "/logistics/store-channels", tag = "logistics", params(ChannelQuery),
-    responses((status = 200, body = List<StoreChannelBody>), (status = 422, body = ErrorBody)), security(("bearer" = [])))]
-async fn list_store_channels(
+#[utoipa::path(get, path = "/logistics/store-channels", tag = "logistics", params(LogisticChannelQuery),
+    responses((status = 200, body = List<LogisticChannelBody>), (status = 422, body = ErrorBody)), security(("bearer" = [])))]
+async fn list_logistic_channels(
     State(state): State<AppState>,
     auth: StoreAuth,
-    Query(q): Query<ChannelQuery>,
-) -> ApiResult<Json<List<StoreChannelBody>>> {
+    Query(q): Query<LogisticChannelQuery>,
+) -> ApiResult<Json<List<LogisticChannelBody>>> {
     auth.require(READ)?;
     let r = list(&state, &auth, q).await?;
-    Ok(Json(List::new(r.store_channels.into_iter().map(StoreChannelBody::from).collect(), r.page)))
+    Ok(Json(List::new(r.store_channels.into_iter().map(LogisticChannelBody::from).collect(), r.page)))
 }
 
 async fn create(
     state: &AppState,
     auth: &StoreAuth,
     input: pb::StoreChannelInput,
-) -> ApiResult<(StatusCode, Json<StoreChannelBody>)> {
+) -> ApiResult<(StatusCode, Json<LogisticChannelBody>)> {
     let r = state
         .logistics()
         .create_store_channel(auth.ctx().request(pb::CreateStoreChannelRequest { store_channel: Some(input) }))
@@ -347,32 +352,32 @@ async fn create(
 }
 
 /// Adds a shipping channel, domestic or international (owner, or logistic.storeChannel.*).
-#[utoipa::path(post, path = "/logistics/store-channels", tag = "logistics", request_body = StoreChannelInput,
-    responses((status = 201, body = StoreChannelBody), (status = 403, body = ErrorBody),
+#[utoipa::path(post, path = "/logistics/store-channels", tag = "logistics", request_body = LogisticChannelInput,
+    responses((status = 201, body = LogisticChannelBody), (status = 403, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "logistic_limit_reached, logistic_inter_duplicate, cod_account_missing"),
         (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
-async fn create_store_channel(
+async fn create_logistic_channel(
     State(state): State<AppState>,
     auth: StoreAuth,
-    Body(b): Body<StoreChannelInput>,
-) -> ApiResult<(StatusCode, Json<StoreChannelBody>)> {
+    Body(b): Body<LogisticChannelInput>,
+) -> ApiResult<(StatusCode, Json<LogisticChannelBody>)> {
     auth.require(EDIT)?;
     create(&state, &auth, b.over(None)?).await
 }
 
 /// Adds an international shipping channel: one per warehouse per provider (owner, or
 /// logistic.storeChannel.*).
-#[utoipa::path(post, path = "/logistics/store-channels/inter", tag = "logistics", request_body = StoreChannelInput,
-    responses((status = 201, body = StoreChannelBody), (status = 403, body = ErrorBody),
+#[utoipa::path(post, path = "/logistics/store-channels/inter", tag = "logistics", request_body = LogisticChannelInput,
+    responses((status = 201, body = LogisticChannelBody), (status = 403, body = ErrorBody),
         (status = 409, body = ErrorBody, description = "logistic_inter_duplicate, logistic_limit_reached"),
         (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn create_inter_channel(
     State(state): State<AppState>,
     auth: StoreAuth,
-    Body(b): Body<StoreChannelInput>,
-) -> ApiResult<(StatusCode, Json<StoreChannelBody>)> {
+    Body(b): Body<LogisticChannelInput>,
+) -> ApiResult<(StatusCode, Json<LogisticChannelBody>)> {
     auth.require(EDIT)?;
     let mut input = b.over(None)?;
     input.logistic_type = d::INTERNATIONAL.into();
@@ -382,7 +387,7 @@ async fn create_inter_channel(
 /// The new status of a provider's channels.
 #[derive(Debug, Deserialize, ToSchema, Default)]
 #[serde(default)]
-pub struct StatusInput {
+pub struct LogisticStatusInput {
     /// active or inactive.
     pub status: Option<String>,
 }
@@ -399,21 +404,21 @@ pub struct ProviderQuery {
 
 /// How many channels changed.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct ChangedBody {
+pub struct LogisticChannelsChanged {
     /// Channels whose status changed.
     pub changed: i64,
 }
 
 /// Sets the status of every channel of a provider (`?provider_name=flash`).
-#[utoipa::path(patch, path = "/logistics/store-channels/", tag = "logistics", params(ProviderQuery), request_body = StatusInput,
-    responses((status = 200, body = ChangedBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+#[utoipa::path(patch, path = "/logistics/store-channels/", tag = "logistics", params(ProviderQuery), request_body = LogisticStatusInput,
+    responses((status = 200, body = LogisticChannelsChanged), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn set_status_by_provider(
     State(state): State<AppState>,
     auth: StoreAuth,
     Query(q): Query<ProviderQuery>,
-    Body(b): Body<StatusInput>,
-) -> ApiResult<Json<ChangedBody>> {
+    Body(b): Body<LogisticStatusInput>,
+) -> ApiResult<Json<LogisticChannelsChanged>> {
     auth.require(EDIT)?;
     let Some(provider) = q.provider_name.filter(|p| !p.trim().is_empty()) else {
         return Err(ApiError::invalid_field("provider_name", "validation.required"));
@@ -427,7 +432,7 @@ async fn set_status_by_provider(
         }))
         .await?
         .into_inner();
-    Ok(Json(ChangedBody { changed: r.changed }))
+    Ok(Json(LogisticChannelsChanged { changed: r.changed }))
 }
 
 fn by_id(id: i64) -> Option<pb::ChannelRef> {
@@ -453,7 +458,7 @@ async fn update(
     auth: &StoreAuth,
     r: Option<pb::ChannelRef>,
     input: pb::StoreChannelInput,
-) -> ApiResult<Json<StoreChannelBody>> {
+) -> ApiResult<Json<LogisticChannelBody>> {
     let out = state
         .logistics()
         .update_store_channel(
@@ -471,28 +476,28 @@ async fn delete(state: &AppState, auth: &StoreAuth, r: Option<pb::ChannelRef>) -
 
 /// One shipping channel.
 #[utoipa::path(get, path = "/logistics/store-channels/{id}", tag = "logistics", params(("id" = i64, Path)),
-    responses((status = 200, body = StoreChannelBody), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
-async fn get_store_channel(
+    responses((status = 200, body = LogisticChannelBody), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
+async fn get_logistic_channel(
     State(state): State<AppState>,
     auth: StoreAuth,
     Path(id): Path<i64>,
-) -> ApiResult<Json<StoreChannelBody>> {
+) -> ApiResult<Json<LogisticChannelBody>> {
     auth.require(READ)?;
     Ok(Json(current(&state, &auth, by_id(id)).await?.into()))
 }
 
 /// Replaces a shipping channel: every field as on create (owner, or logistic.storeChannel.*).
 #[utoipa::path(put, path = "/logistics/store-channels/{id}", tag = "logistics", params(("id" = i64, Path)),
-    request_body = StoreChannelInput,
-    responses((status = 200, body = StoreChannelBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+    request_body = LogisticChannelInput,
+    responses((status = 200, body = LogisticChannelBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
-async fn replace_store_channel(
+async fn replace_logistic_channel(
     State(state): State<AppState>,
     auth: StoreAuth,
     Path(id): Path<i64>,
-    Body(b): Body<StoreChannelInput>,
-) -> ApiResult<Json<StoreChannelBody>> {
+    Body(b): Body<LogisticChannelInput>,
+) -> ApiResult<Json<LogisticChannelBody>> {
     auth.require(EDIT)?;
     update(&state, &auth, by_id(id), b.over(None)?).await
 }
@@ -500,16 +505,16 @@ async fn replace_store_channel(
 /// Changes a shipping channel: only the fields given change (owner, or
 /// logistic.storeChannel.*).
 #[utoipa::path(patch, path = "/logistics/store-channels/{id}", tag = "logistics", params(("id" = i64, Path)),
-    request_body = StoreChannelInput,
-    responses((status = 200, body = StoreChannelBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+    request_body = LogisticChannelInput,
+    responses((status = 200, body = LogisticChannelBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
-async fn update_store_channel(
+async fn update_logistic_channel(
     State(state): State<AppState>,
     auth: StoreAuth,
     Path(id): Path<i64>,
-    Body(b): Body<StoreChannelInput>,
-) -> ApiResult<Json<StoreChannelBody>> {
+    Body(b): Body<LogisticChannelInput>,
+) -> ApiResult<Json<LogisticChannelBody>> {
     auth.require(EDIT)?;
     let input = b.over(Some(current(&state, &auth, by_id(id)).await?))?;
     update(&state, &auth, by_id(id), input).await
@@ -518,7 +523,7 @@ async fn update_store_channel(
 /// Deletes a shipping channel (owner, or logistic.storeChannel.*).
 #[utoipa::path(delete, path = "/logistics/store-channels/{id}", tag = "logistics", params(("id" = i64, Path)),
     responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)), security(("bearer" = [])))]
-async fn delete_store_channel(
+async fn delete_logistic_channel(
     State(state): State<AppState>,
     auth: StoreAuth,
     Path(id): Path<i64>,
@@ -530,16 +535,16 @@ async fn delete_store_channel(
 /// Changes the international channel of a provider at a warehouse: only the fields given
 /// change (owner, or logistic.storeChannel.*).
 #[utoipa::path(patch, path = "/logistics/store-channels/inter/{provider_name}/{warehouse_id}", tag = "logistics",
-    params(("provider_name" = String, Path), ("warehouse_id" = i64, Path)), request_body = StoreChannelInput,
-    responses((status = 200, body = StoreChannelBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+    params(("provider_name" = String, Path), ("warehouse_id" = i64, Path)), request_body = LogisticChannelInput,
+    responses((status = 200, body = LogisticChannelBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn update_inter_channel(
     State(state): State<AppState>,
     auth: StoreAuth,
     Path((provider, warehouse_id)): Path<(String, i64)>,
-    Body(b): Body<StoreChannelInput>,
-) -> ApiResult<Json<StoreChannelBody>> {
+    Body(b): Body<LogisticChannelInput>,
+) -> ApiResult<Json<LogisticChannelBody>> {
     auth.require(EDIT)?;
     let at = by_inter(provider, warehouse_id);
     let input = b.over(Some(current(&state, &auth, at.clone()).await?))?;
@@ -704,7 +709,7 @@ pub struct WarehouseChannelsBody {
     /// The store's default warehouse.
     pub is_default: bool,
     /// Its active channels.
-    pub logistic_channels: Vec<StoreChannelBody>,
+    pub logistic_channels: Vec<LogisticChannelBody>,
 }
 
 /// Every warehouse of the store with its active shipping channels.
@@ -721,7 +726,7 @@ async fn warehouse_channels(
         .await?
         .into_inner()
         .warehouses;
-    let q = ChannelQuery { status: Some(d::ACTIVE.into()), ..Default::default() };
+    let q = LogisticChannelQuery { status: Some(d::ACTIVE.into()), ..Default::default() };
     let mut channels: Vec<pb::StoreChannel> = list(&state, &auth, q).await?.store_channels;
     let data = warehouses
         .into_iter()
@@ -732,7 +737,7 @@ async fn warehouse_channels(
                 id: w.id,
                 name: w.name,
                 is_default: w.is_default,
-                logistic_channels: mine.into_iter().map(StoreChannelBody::from).collect(),
+                logistic_channels: mine.into_iter().map(LogisticChannelBody::from).collect(),
             }
         })
         .collect();
@@ -767,7 +772,7 @@ pub struct QuoteInput {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct QuoteBody {
     /// The channel.
-    pub store_channel: StoreChannelBody,
+    pub store_channel: LogisticChannelBody,
     /// It can take the parcel.
     pub available: bool,
     /// Price in baht.
@@ -1459,7 +1464,7 @@ async fn get_shipment(
 /// An address as a carrier takes it.
 #[derive(Debug, Deserialize, Serialize, ToSchema, Default, Clone)]
 #[serde(default)]
-pub struct AddressInput {
+pub struct CarrierAddressInput {
     /// Name.
     pub name: String,
     /// Phone.
@@ -1476,8 +1481,8 @@ pub struct AddressInput {
     pub detail: String,
 }
 
-impl From<AddressInput> for pb::CarrierAddress {
-    fn from(a: AddressInput) -> Self {
+impl From<CarrierAddressInput> for pb::CarrierAddress {
+    fn from(a: CarrierAddressInput) -> Self {
         pb::CarrierAddress {
             name: a.name,
             phone: a.phone,
@@ -1497,9 +1502,9 @@ pub struct BookingInput {
     /// Our reference (an order or parcel): a repeat books nothing twice.
     pub reference: Option<String>,
     /// Who sends it.
-    pub sender: AddressInput,
+    pub sender: CarrierAddressInput,
     /// Who receives it.
-    pub receiver: AddressInput,
+    pub receiver: CarrierAddressInput,
     /// Weight in kilograms, up to three decimals.
     pub weight: Option<Decimal>,
     /// Cash on delivery to collect, baht.

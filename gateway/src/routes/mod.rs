@@ -105,6 +105,38 @@ pub fn api_router(state: AppState) -> Router {
 
 #[cfg(test)]
 mod tests {
+    /// The document merges routers silently: two handlers of one name, or two schemas of one
+    /// name, would leave one of them out of the app's generated client.
+    #[test]
+    fn operation_ids_and_schema_names_are_unique() {
+        let doc = super::document();
+        let mut ids = Vec::new();
+        for item in doc.paths.paths.values() {
+            for op in [&item.get, &item.post, &item.put, &item.patch, &item.delete].into_iter().flatten() {
+                ids.push(op.operation_id.clone().unwrap_or_default());
+            }
+        }
+        let mut unique = ids.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len(), "operation ids used twice");
+
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/routes");
+        let mut names = std::collections::BTreeMap::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let src = std::fs::read_to_string(&path).unwrap();
+            for line in src.lines().filter(|l| l.starts_with("pub struct ")) {
+                let name =
+                    line["pub struct ".len()..].split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap();
+                let file = path.file_name().unwrap().to_string_lossy().to_string();
+                if let Some(other) = names.insert(name.to_string(), file.clone()) {
+                    panic!("{name} is declared in {other} and {file}");
+                }
+            }
+        }
+    }
+
     /// Every handler of a store write checks the caller's rights before anything else: a
     /// repeated `Idempotency-Key` is answered by that check (decision 0011), so a handler
     /// that acted first would act twice.

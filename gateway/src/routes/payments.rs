@@ -238,7 +238,7 @@ impl StoreChannelInput {
 #[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "kebab-case", default)]
 #[into_params(parameter_in = Query)]
-pub struct ChannelQuery {
+pub struct PaymentChannelQuery {
     /// Page number.
     pub page: Option<i64>,
     /// Page size; -1 for all (the default).
@@ -254,12 +254,12 @@ pub struct ChannelQuery {
 }
 
 /// The store's payment accounts, newest first (all unless a `limit` is given).
-#[utoipa::path(get, path = "/payments/store-channels", tag = "payments", params(ChannelQuery),
+#[utoipa::path(get, path = "/payments/store-channels", tag = "payments", params(PaymentChannelQuery),
     responses((status = 200, body = List<StoreChannelBody>), (status = 422, body = ErrorBody)), security(("bearer" = [])))]
 async fn list_store_channels(
     State(state): State<AppState>,
     auth: StoreAuth,
-    Query(q): Query<ChannelQuery>,
+    Query(q): Query<PaymentChannelQuery>,
 ) -> ApiResult<Json<List<StoreChannelBody>>> {
     auth.require(READ)?;
     let r = state
@@ -300,7 +300,7 @@ async fn create_store_channel(
 /// The new status of the accounts of one kind.
 #[derive(Debug, Deserialize, ToSchema, Default)]
 #[serde(default)]
-pub struct StatusInput {
+pub struct PaymentStatusInput {
     /// active or inactive.
     pub status: Option<String>,
 }
@@ -318,21 +318,21 @@ pub struct TypeQuery {
 
 /// How many accounts changed.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct ChangedBody {
+pub struct PaymentChannelsChanged {
     /// Accounts whose status changed.
     pub changed: i64,
 }
 
 /// Sets the status of every account of a kind (`?channel.type=cod`).
-#[utoipa::path(patch, path = "/payments/store-channels", tag = "payments", params(TypeQuery), request_body = StatusInput,
-    responses((status = 200, body = ChangedBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+#[utoipa::path(patch, path = "/payments/store-channels", tag = "payments", params(TypeQuery), request_body = PaymentStatusInput,
+    responses((status = 200, body = PaymentChannelsChanged), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn set_status_by_type(
     State(state): State<AppState>,
     auth: StoreAuth,
     Query(q): Query<TypeQuery>,
-    Body(b): Body<StatusInput>,
-) -> ApiResult<Json<ChangedBody>> {
+    Body(b): Body<PaymentStatusInput>,
+) -> ApiResult<Json<PaymentChannelsChanged>> {
     auth.require(EDIT)?;
     let Some(kind) = q.channel_type.filter(|k| !k.trim().is_empty()) else {
         return Err(ApiError::invalid_field("channel.type", "validation.required"));
@@ -346,7 +346,7 @@ async fn set_status_by_type(
         }))
         .await?
         .into_inner();
-    Ok(Json(ChangedBody { changed: r.changed }))
+    Ok(Json(PaymentChannelsChanged { changed: r.changed }))
 }
 
 async fn current(state: &AppState, auth: &StoreAuth, id: i64) -> ApiResult<pb::StoreChannel> {

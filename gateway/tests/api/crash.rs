@@ -63,7 +63,7 @@ impl Stack {
                 .spawn()
                 .unwrap(),
             Some(port) => self
-                .command(&["--target", "stores,wms,products"])
+                .command(&["--target", "stores,wms,products,payments,logistics"])
                 .env("BO_HTTP__ADDR", format!("127.0.0.1:{port}"))
                 .spawn()
                 .unwrap(),
@@ -324,14 +324,14 @@ async fn kill_the_services_while_nats_runs_on() {
     let files = tempfile::tempdir().unwrap();
     env.push(("BO_FILES__URL".into(), format!("file://{}", files.path().display())));
     let mut guards = Vec::new();
-    for svc in ["stores", "wms", "products"] {
+    for svc in ["stores", "wms", "products", "payments", "logistics"] {
         let Some((url, guard)) = testing::postgres_url().await else { return };
         env.push((format!("BO_SERVICES__{}__DATABASE_URL", svc.to_uppercase()), url));
         guards.push(guard);
     }
     let grpc = free_port();
     env.push(("BO_GRPC__ADDR".into(), format!("127.0.0.1:{grpc}")));
-    for svc in ["STORES", "WMS", "PRODUCTS"] {
+    for svc in ["STORES", "WMS", "PRODUCTS", "PAYMENTS", "LOGISTICS"] {
         env.push((format!("BO_SERVICES__{svc}__ADDR"), format!("http://127.0.0.1:{grpc}")));
     }
     let stack = Stack {

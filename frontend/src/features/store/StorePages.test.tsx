@@ -4,6 +4,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 
 import { serveBy } from '@/shared/testing/fakeApi';
+import GettingStartPage from './GettingStartPage';
 import SettingIndexPage from './SettingIndexPage';
 import StoreDetailPage from './StoreDetailPage';
 import StoreEditPage from './StoreEditPage';
@@ -43,6 +44,7 @@ function renderAt(path: string, permission = 'owner', permissions: string[] = []
     <Provider store={store}>
       <MemoryRouter initialEntries={[path]}>
         <Routes>
+          <Route path="/:storeId/getting-start" element={<GettingStartPage />} />
           <Route path="/:storeId/setting" element={<SettingIndexPage />} />
           <Route path="/:storeId/setting/store-detail" element={<StoreDetailPage />} />
           <Route path="/:storeId/setting/store-edit" element={<StoreEditPage />} />
@@ -98,5 +100,24 @@ describe('settings index', () => {
     expect(await screen.findByTestId('setting-user-list')).toBeInTheDocument();
     expect(screen.getByTestId('setting-store-detail')).toBeInTheDocument();
     expect(screen.queryByTestId('setting-role-permission-list')).not.toBeInTheDocument();
+  });
+});
+
+describe('getting started', () => {
+  it('links the payment and shipping steps to their screens, for the member who may open them', async () => {
+    serveBy(() => ({ status: 200, body: { payment: true, logistic: false, product: false, goods_receipt: false } }));
+    renderAt('/1/getting-start');
+    expect(await screen.findByTestId('step-payment-go')).toHaveAttribute('href', '/1/setting/payment-list');
+    expect(screen.getByTestId('step-payment-go')).toHaveTextContent('Manage');
+    expect(screen.getByTestId('step-logistic-go')).toHaveAttribute('href', '/1/setting/logistic');
+    expect(screen.getByTestId('step-logistic-go')).toHaveTextContent('Set up');
+    expect(screen.queryByTestId('step-product-go')).not.toBeInTheDocument();
+  });
+
+  it('shows the steps without links to a member without those rights', async () => {
+    serveBy(() => ({ status: 200, body: { payment: false, logistic: false, product: false, goods_receipt: false } }));
+    renderAt('/1/getting-start', 'cashier', ['logistic.storeChannel.*']);
+    expect(await screen.findByTestId('step-logistic-go')).toBeInTheDocument();
+    expect(screen.queryByTestId('step-payment-go')).not.toBeInTheDocument();
   });
 });

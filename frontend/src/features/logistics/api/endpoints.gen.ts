@@ -118,9 +118,9 @@ const injectedRtkApi = api.injectEndpoints({
     >({
       query: () => ({ url: `/logistics/shipping-rate/template` }),
     }),
-    listStoreChannels: build.query<
-      ListStoreChannelsApiResponse,
-      ListStoreChannelsApiArg
+    listLogisticChannels: build.query<
+      ListLogisticChannelsApiResponse,
+      ListLogisticChannelsApiArg
     >({
       query: (queryArg) => ({
         url: `/logistics/store-channels`,
@@ -134,14 +134,14 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
-    createStoreChannel: build.mutation<
-      CreateStoreChannelApiResponse,
-      CreateStoreChannelApiArg
+    createLogisticChannel: build.mutation<
+      CreateLogisticChannelApiResponse,
+      CreateLogisticChannelApiArg
     >({
       query: (queryArg) => ({
         url: `/logistics/store-channels`,
         method: "POST",
-        body: queryArg.storeChannelInput,
+        body: queryArg.logisticChannelInput,
       }),
     }),
     setStatusByProvider: build.mutation<
@@ -151,7 +151,7 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/logistics/store-channels/`,
         method: "PATCH",
-        body: queryArg.statusInput,
+        body: queryArg.logisticStatusInput,
         params: {
           providerName: queryArg.providerName,
         },
@@ -164,7 +164,7 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/logistics/store-channels/inter`,
         method: "POST",
-        body: queryArg.storeChannelInput,
+        body: queryArg.logisticChannelInput,
       }),
     }),
     deleteInterChannel: build.mutation<
@@ -183,44 +183,44 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/logistics/store-channels/inter/${queryArg.providerName}/${queryArg.warehouseId}`,
         method: "PATCH",
-        body: queryArg.storeChannelInput,
+        body: queryArg.logisticChannelInput,
       }),
     }),
-    getStoreChannel: build.query<
-      GetStoreChannelApiResponse,
-      GetStoreChannelApiArg
+    getLogisticChannel: build.query<
+      GetLogisticChannelApiResponse,
+      GetLogisticChannelApiArg
     >({
       query: (queryArg) => ({
         url: `/logistics/store-channels/${queryArg.id}`,
       }),
     }),
-    replaceStoreChannel: build.mutation<
-      ReplaceStoreChannelApiResponse,
-      ReplaceStoreChannelApiArg
+    replaceLogisticChannel: build.mutation<
+      ReplaceLogisticChannelApiResponse,
+      ReplaceLogisticChannelApiArg
     >({
       query: (queryArg) => ({
         url: `/logistics/store-channels/${queryArg.id}`,
         method: "PUT",
-        body: queryArg.storeChannelInput,
+        body: queryArg.logisticChannelInput,
       }),
     }),
-    deleteStoreChannel: build.mutation<
-      DeleteStoreChannelApiResponse,
-      DeleteStoreChannelApiArg
+    deleteLogisticChannel: build.mutation<
+      DeleteLogisticChannelApiResponse,
+      DeleteLogisticChannelApiArg
     >({
       query: (queryArg) => ({
         url: `/logistics/store-channels/${queryArg.id}`,
         method: "DELETE",
       }),
     }),
-    updateStoreChannel: build.mutation<
-      UpdateStoreChannelApiResponse,
-      UpdateStoreChannelApiArg
+    updateLogisticChannel: build.mutation<
+      UpdateLogisticChannelApiResponse,
+      UpdateLogisticChannelApiArg
     >({
       query: (queryArg) => ({
         url: `/logistics/store-channels/${queryArg.id}`,
         method: "PATCH",
-        body: queryArg.storeChannelInput,
+        body: queryArg.logisticChannelInput,
       }),
     }),
     listStoreProviders: build.query<
@@ -371,9 +371,9 @@ export type LoadSampleRateTableApiResponse = /** status 200  */ RateTableBody;
 export type LoadSampleRateTableApiArg = void;
 export type RateTableTemplateApiResponse = unknown;
 export type RateTableTemplateApiArg = void;
-export type ListStoreChannelsApiResponse =
-  /** status 200  */ ListStoreChannelBody;
-export type ListStoreChannelsApiArg = {
+export type ListLogisticChannelsApiResponse =
+  /** status 200  */ ListLogisticChannelBody;
+export type ListLogisticChannelsApiArg = {
   /** Page number. */
   page?: number;
   /** Page size; -1 for all (the default). */
@@ -387,49 +387,55 @@ export type ListStoreChannelsApiArg = {
   /** active or inactive. */
   status?: string;
 };
-export type CreateStoreChannelApiResponse = /** status 201  */ StoreChannelBody;
-export type CreateStoreChannelApiArg = {
-  storeChannelInput: StoreChannelInput;
+export type CreateLogisticChannelApiResponse =
+  /** status 201  */ LogisticChannelBody;
+export type CreateLogisticChannelApiArg = {
+  logisticChannelInput: LogisticChannelInput;
 };
-export type SetStatusByProviderApiResponse = /** status 200  */ ChangedBody;
+export type SetStatusByProviderApiResponse =
+  /** status 200  */ LogisticChannelsChanged;
 export type SetStatusByProviderApiArg = {
   /** Provider name of the catalogue. */
   providerName?: string;
-  statusInput: StatusInput;
+  logisticStatusInput: LogisticStatusInput;
 };
-export type CreateInterChannelApiResponse = /** status 201  */ StoreChannelBody;
+export type CreateInterChannelApiResponse =
+  /** status 201  */ LogisticChannelBody;
 export type CreateInterChannelApiArg = {
-  storeChannelInput: StoreChannelInput;
+  logisticChannelInput: LogisticChannelInput;
 };
 export type DeleteInterChannelApiResponse = unknown;
 export type DeleteInterChannelApiArg = {
   providerName: string;
   warehouseId: number;
 };
-export type UpdateInterChannelApiResponse = /** status 200  */ StoreChannelBody;
+export type UpdateInterChannelApiResponse =
+  /** status 200  */ LogisticChannelBody;
 export type UpdateInterChannelApiArg = {
   providerName: string;
   warehouseId: number;
-  storeChannelInput: StoreChannelInput;
+  logisticChannelInput: LogisticChannelInput;
 };
-export type GetStoreChannelApiResponse = /** status 200  */ StoreChannelBody;
-export type GetStoreChannelApiArg = {
+export type GetLogisticChannelApiResponse =
+  /** status 200  */ LogisticChannelBody;
+export type GetLogisticChannelApiArg = {
   id: number;
 };
-export type ReplaceStoreChannelApiResponse =
-  /** status 200  */ StoreChannelBody;
-export type ReplaceStoreChannelApiArg = {
+export type ReplaceLogisticChannelApiResponse =
+  /** status 200  */ LogisticChannelBody;
+export type ReplaceLogisticChannelApiArg = {
   id: number;
-  storeChannelInput: StoreChannelInput;
+  logisticChannelInput: LogisticChannelInput;
 };
-export type DeleteStoreChannelApiResponse = unknown;
-export type DeleteStoreChannelApiArg = {
+export type DeleteLogisticChannelApiResponse = unknown;
+export type DeleteLogisticChannelApiArg = {
   id: number;
 };
-export type UpdateStoreChannelApiResponse = /** status 200  */ StoreChannelBody;
-export type UpdateStoreChannelApiArg = {
+export type UpdateLogisticChannelApiResponse =
+  /** status 200  */ LogisticChannelBody;
+export type UpdateLogisticChannelApiArg = {
   id: number;
-  storeChannelInput: StoreChannelInput;
+  logisticChannelInput: LogisticChannelInput;
 };
 export type ListStoreProvidersApiResponse =
   /** status 200  */ ListStoreProviderBody;
@@ -574,88 +580,82 @@ export type ShipmentInput = {
   trackingNo?: string | null;
 };
 export type Decimal = string | number;
-export type AddressInput = {
-  /** Address line (required). */
-  address?: string;
-  /** City (required abroad). */
-  city?: string;
-  /** ISO country code; empty means TH. */
-  country?: string;
-  /** District (required for Thai addresses). */
+export type CarrierAddressInput = {
+  /** House number, street, building. */
+  detail?: string;
+  /** District. */
   district?: string;
-  /** Recipient email. */
-  email?: string;
-  /** Marked as an address abroad: a country other than TH is then required. */
-  international?: boolean;
-  /** Make it the default address. */
-  isDefault?: boolean;
-  /** Recipient name (defaults to the customer's). */
+  /** Name. */
   name?: string;
+  /** Phone. */
+  phone?: string;
   /** Postcode. */
   postcode?: string;
-  /** Province, or state abroad. */
-  stateProvince?: string;
-  /** Sub-district (required for Thai addresses). */
+  /** Province. */
+  province?: string;
+  /** Sub-district. */
   subDistrict?: string;
-  /** Recipient phone (defaults to the customer's). */
-  tel?: string;
 };
 export type BookingInput = {
   cod?: null | Decimal;
-  receiver?: AddressInput;
+  receiver?: CarrierAddressInput;
   /** Our reference (an order or parcel): a repeat books nothing twice. */
   reference?: string | null;
-  sender?: AddressInput;
+  sender?: CarrierAddressInput;
   weight?: null | Decimal;
 };
-export type BankBody = {
-  /** Bank of Thailand institution code ("004"). */
-  code: string;
-  /** Brand colour, #rrggbb. */
-  color: string;
+export type BracketBody = {
+  /** Upper weight in kilograms, three decimals (inclusive). */
+  maxWeight: string;
+  /** Upper weight in grams. */
+  maxWeightG: number;
+  /** Price, baht. */
+  price: string;
+};
+export type CarrierBody = {
+  /** Who carries it. */
+  carrier: string;
+  /** Collects cash on delivery (a COD provider). */
+  cod: boolean;
   /** English name. */
   nameEn: string;
   /** Thai name. */
   nameTh: string;
-  /** Short name (KBANK). */
-  short: string;
+  /** Provider name, as channels name it. */
+  providerName: string;
+  /** domestic or international. */
+  shipmentType: string;
 };
-export type ChannelOfAccount = {
-  /** bank, paypal, promptpay or cod. */
-  type: string;
-};
-export type CredentialBody = {
-  /** Account name (bank, promptpay, cod). */
-  accName: string;
-  /** Account number (bank, cod) or PromptPay id (promptpay). */
-  accNo: string;
-  /** Bank code (bank). */
-  bankCode: string;
-  /** Branch (bank). */
-  branch: string;
-  /** Country (bank). */
-  country: string;
-  /** PayPal email. */
-  email: string;
-  /** PayPal fee in percent, two decimals ("4.40"). */
-  fee: string;
-};
-export type StoreChannelBody = {
-  bank?: null | BankBody;
-  /** Its kind. */
-  channel: ChannelOfAccount;
+export type LogisticChannelBody = {
+  /** Weight brackets (weight). */
+  brackets: BracketBody[];
+  /** Offers cash on delivery. */
+  cod: boolean;
   /** Created. */
   createdAt: string;
-  /** Its details. */
-  credential: CredentialBody;
+  /** Free from this order total up, baht (free_over). */
+  freeOver: string;
   /** Id. */
   id: number;
-  /** Open bills that point at it (it cannot be deleted while any do). */
-  openBills: number;
+  /** Ships abroad. */
+  international: boolean;
+  /** domestic or international. */
+  logisticType: string;
+  /** Name. */
+  name: string;
+  /** The flat price (below the threshold for free_over), baht. */
+  price: string;
+  /** flat, weight or free_over. */
+  pricingMethod: string;
+  provider?: null | CarrierBody;
+  /** Provider name of the catalogue. */
+  providerName: string;
   /** active or inactive. */
   status: string;
   /** Last changed. */
   updatedAt: string;
+  /** The warehouse it ships from. */
+  warehouseId: number;
 };
 export type ListQuoteBody = {
   /** The rows. */
@@ -669,7 +669,7 @@ export type ListQuoteBody = {
     /** Why not, as a message key (shipping.over_weight, shipping.cod_not_offered, ...). */
     reason: string;
     /** The channel. */
-    storeChannel: StoreChannelBody;
+    storeChannel: LogisticChannelBody;
   }[];
   /** Page size (-1 for all). */
   limit: number;
@@ -697,20 +697,6 @@ export type QuoteInput = {
   weight?: null | Decimal;
   /** Width in centimetres. */
   width?: number | null;
-};
-export type CarrierBody = {
-  /** Who carries it. */
-  carrier: string;
-  /** Collects cash on delivery (a COD provider). */
-  cod: boolean;
-  /** English name. */
-  nameEn: string;
-  /** Thai name. */
-  nameTh: string;
-  /** Provider name, as channels name it. */
-  providerName: string;
-  /** domestic or international. */
-  shipmentType: string;
 };
 export type ServiceRateBody = {
   /** It can take the parcel. */
@@ -770,24 +756,38 @@ export type RateTableForm = {
   /** The .xlsx file (sheets `zones` and `rates`, as the template). */
   file: Blob;
 };
-export type ListStoreChannelBody = {
+export type ListLogisticChannelBody = {
   /** The rows. */
   data: {
-    bank?: null | BankBody;
-    /** Its kind. */
-    channel: ChannelOfAccount;
+    /** Weight brackets (weight). */
+    brackets: BracketBody[];
+    /** Offers cash on delivery. */
+    cod: boolean;
     /** Created. */
     createdAt: string;
-    /** Its details. */
-    credential: CredentialBody;
+    /** Free from this order total up, baht (free_over). */
+    freeOver: string;
     /** Id. */
     id: number;
-    /** Open bills that point at it (it cannot be deleted while any do). */
-    openBills: number;
+    /** Ships abroad. */
+    international: boolean;
+    /** domestic or international. */
+    logisticType: string;
+    /** Name. */
+    name: string;
+    /** The flat price (below the threshold for free_over), baht. */
+    price: string;
+    /** flat, weight or free_over. */
+    pricingMethod: string;
+    provider?: null | CarrierBody;
+    /** Provider name of the catalogue. */
+    providerName: string;
     /** active or inactive. */
     status: string;
     /** Last changed. */
     updatedAt: string;
+    /** The warehouse it ships from. */
+    warehouseId: number;
   }[];
   /** Page size (-1 for all). */
   limit: number;
@@ -798,32 +798,39 @@ export type ListStoreChannelBody = {
   /** Rows matching. */
   total: number;
 };
-export type StoreChannelInput = {
-  /** Account name (bank, promptpay, cod). */
-  accName?: string | null;
-  /** Account number, digits (bank, cod); PromptPay id: a mobile number or a 13-digit id. */
-  accNo?: string | null;
-  /** Bank code from `GET /payments/` (bank). */
-  bankCode?: string | null;
-  /** Branch (bank). */
-  branch?: string | null;
-  /** bank, paypal, promptpay or cod. */
-  channelType?: string | null;
-  /** Country code (bank): TH. */
-  country?: string | null;
-  /** PayPal email. */
-  email?: string | null;
-  fee?: null | Decimal;
+export type BracketInput = {
+  /** Upper weight in kilograms, up to three decimals. */
+  maxWeight: Decimal;
+  /** Price in baht. */
+  price: Decimal;
+};
+export type LogisticChannelInput = {
+  /** Rising weight brackets (weight). */
+  brackets?: BracketInput[] | null;
+  /** Offers cash on delivery (needs the store's COD account with the provider). */
+  cod?: boolean | null;
+  freeOver?: null | Decimal;
+  /** domestic or international. */
+  logisticType?: string | null;
+  /** Name shown to staff and on bills. */
+  name?: string | null;
+  price?: null | Decimal;
+  /** flat, weight or free_over. */
+  pricingMethod?: string | null;
+  /** Provider name from `GET /logistics/channels`. */
+  providerName?: string | null;
   /** active or inactive (default active). */
   status?: string | null;
+  /** One of the store's warehouses. */
+  warehouseId?: number | null;
 };
-export type ChangedBody = {
-  /** Accounts whose status changed. */
+export type LogisticChannelsChanged = {
+  /** Channels whose status changed. */
   changed: number;
 };
-export type StatusInput = {
+export type LogisticStatusInput = {
   /** active or inactive. */
-  status: string;
+  status?: string | null;
 };
 export type ListStoreProviderBody = {
   /** The rows. */
@@ -957,7 +964,7 @@ export type ListWarehouseChannelsBody = {
     /** The store's default warehouse. */
     isDefault: boolean;
     /** Its active channels. */
-    logisticChannels: StoreChannelBody[];
+    logisticChannels: LogisticChannelBody[];
     /** Warehouse name. */
     name: string;
   }[];
@@ -985,16 +992,16 @@ export const {
   useUploadRateTableMutation,
   useLoadSampleRateTableMutation,
   useRateTableTemplateQuery,
-  useListStoreChannelsQuery,
-  useCreateStoreChannelMutation,
+  useListLogisticChannelsQuery,
+  useCreateLogisticChannelMutation,
   useSetStatusByProviderMutation,
   useCreateInterChannelMutation,
   useDeleteInterChannelMutation,
   useUpdateInterChannelMutation,
-  useGetStoreChannelQuery,
-  useReplaceStoreChannelMutation,
-  useDeleteStoreChannelMutation,
-  useUpdateStoreChannelMutation,
+  useGetLogisticChannelQuery,
+  useReplaceLogisticChannelMutation,
+  useDeleteLogisticChannelMutation,
+  useUpdateLogisticChannelMutation,
   useListStoreProvidersQuery,
   useCreateStoreProviderMutation,
   useSaveStoreProviderMutation,

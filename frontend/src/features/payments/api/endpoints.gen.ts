@@ -44,7 +44,7 @@ const injectedRtkApi = api.injectEndpoints({
       query: (queryArg) => ({
         url: `/payments/store-channels`,
         method: "PATCH",
-        body: queryArg.statusInput,
+        body: queryArg.paymentStatusInput,
         params: {
           "channel.type": queryArg["channel.type"],
         },
@@ -113,11 +113,12 @@ export type CreateStoreChannelApiResponse = /** status 201  */ StoreChannelBody;
 export type CreateStoreChannelApiArg = {
   storeChannelInput: StoreChannelInput;
 };
-export type SetStatusByTypeApiResponse = /** status 200  */ ChangedBody;
+export type SetStatusByTypeApiResponse =
+  /** status 200  */ PaymentChannelsChanged;
 export type SetStatusByTypeApiArg = {
   /** bank, paypal, promptpay or cod. */
   "channel.type"?: string;
-  statusInput: StatusInput;
+  paymentStatusInput: PaymentStatusInput;
 };
 export type GetStoreChannelApiResponse = /** status 200  */ StoreChannelBody;
 export type GetStoreChannelApiArg = {
@@ -312,13 +313,13 @@ export type StoreChannelInput = {
   /** active or inactive (default active). */
   status?: string | null;
 };
-export type ChangedBody = {
+export type PaymentChannelsChanged = {
   /** Accounts whose status changed. */
   changed: number;
 };
-export type StatusInput = {
+export type PaymentStatusInput = {
   /** active or inactive. */
-  status: string;
+  status?: string | null;
 };
 export type QrBody = {
   /** The account's name. */
