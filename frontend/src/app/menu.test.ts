@@ -40,10 +40,19 @@ describe('sidebar', () => {
   it('lists the same settings on desktop and mobile; adding a unit takes the owner or store.*', () => {
     expect(MENU[MENU.length - 1]).toEqual({ key: 'settings', label: 'menu.settings', items: SETTINGS });
     const keys = (viewer: { permission: string; permissions: string[] }) => paths(visibleEntries(SETTINGS, viewer, []));
-    expect(keys({ permission: 'cashier', permissions: ['store.customer.*'] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement', 'setting/bill-expiry', 'setting/receipt', 'pos-setting']);
+    expect(keys({ permission: 'cashier', permissions: ['store.customer.*'] })).toEqual([
+      'setting/store-detail',
+      'setting/shipping-rate',
+      'setting/safety-stock',
+      'setting/unit-of-measurement',
+      'setting/bill-expiry',
+      'setting/receipt',
+      'pos-setting',
+    ]);
     // store.* covers every store.… key, roles included (as the gateway reads it).
     expect(keys({ permission: 'admin', permissions: [P.storeAll] })).toEqual([
       'setting/store-detail',
+      'setting/shipping-rate',
       'setting/safety-stock',
       'setting/unit-of-measurement',
       'setting/unit-of-measurement-create',
@@ -52,13 +61,23 @@ describe('sidebar', () => {
       'pos-setting',
       'setting/role-permission-list',
     ]);
-    expect(keys({ permission: 'admin', permissions: [P.userAll] })).toEqual(['setting/store-detail', 'setting/safety-stock', 'setting/unit-of-measurement', 'setting/bill-expiry', 'setting/receipt', 'setting/user-list', 'pos-setting']);
+    expect(keys({ permission: 'admin', permissions: [P.userAll] })).toEqual([
+      'setting/store-detail',
+      'setting/shipping-rate',
+      'setting/safety-stock',
+      'setting/unit-of-measurement',
+      'setting/bill-expiry',
+      'setting/receipt',
+      'setting/user-list',
+      'pos-setting',
+    ]);
     expect(keys({ permission: 'owner', permissions: [] })).toContain('setting/unit-of-measurement-create');
     // Payment accounts and shipping: the owner, or their own permission (store.* is not it).
     expect(keys({ permission: 'owner', permissions: [] })).toEqual(expect.arrayContaining(['setting/payment-list', 'setting/logistic']));
     expect(keys({ permission: 'admin', permissions: [P.paymentStoreChannelAll] })).toEqual([
       'setting/store-detail',
       'setting/payment-list',
+      'setting/shipping-rate',
       'setting/safety-stock',
       'setting/unit-of-measurement',
       'setting/bill-expiry',
@@ -67,6 +86,10 @@ describe('sidebar', () => {
     ]);
     expect(keys({ permission: 'admin', permissions: [P.logisticStoreChannelAll] })).toContain('setting/logistic');
     expect(keys({ permission: 'admin', permissions: [P.logisticStoreChannelAll] })).not.toContain('setting/payment-list');
+    // The calculator reads prices (any member); the carrier accounts are the shipping screens'.
+    expect(keys({ permission: 'admin', permissions: [P.logisticStoreChannelAll] })).toEqual(expect.arrayContaining(['setting/shipping-rate', 'setting/e-parcel-connecting']));
+    expect(keys({ permission: 'owner', permissions: [] })).toContain('setting/e-parcel-connecting');
+    expect(paths(visibleEntries(SETTINGS, { permission: 'owner', permissions: [] }, ['connect_e_parcel']))).not.toContain('setting/e-parcel-connecting');
     // The identity is the owner's alone.
     expect(keys({ permission: 'owner', permissions: [] })).toContain('setting/additional-info-identity');
     expect(keys({ permission: 'admin', permissions: [P.storeAll, P.userAll] })).not.toContain('setting/additional-info-identity');
@@ -92,6 +115,8 @@ describe('sidebar', () => {
           { label: 'menu.storeDetail', path: 'setting/store-detail' },
           { label: 'menu.paymentList', path: 'setting/payment-list', roles: ['owner'], permissions: [P.paymentStoreChannelAll] },
           { label: 'menu.logistic', path: 'setting/logistic', roles: ['owner'], permissions: [P.logisticStoreChannelAll] },
+          { label: 'menu.shippingRate', path: 'setting/shipping-rate' },
+          { label: 'menu.eParcelConnecting', path: 'setting/e-parcel-connecting', hideKey: 'connect_e_parcel', roles: ['owner'], permissions: [P.logisticStoreChannelAll] },
           { label: 'menu.safetyStock', path: 'setting/safety-stock' },
           { label: 'menu.unitOfMeasurement', path: 'setting/unit-of-measurement' },
           { label: 'menu.unitOfMeasurementCreate', path: 'setting/unit-of-measurement-create', roles: ['owner'], permissions: [P.storeAll] },

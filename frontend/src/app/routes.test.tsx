@@ -73,6 +73,8 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/setting/logistic', meta: logistics },
         { path: '/:storeId/setting/logistic-create', meta: logistics },
         { path: '/:storeId/setting/logistic-edit/:channelId', meta: logistics },
+        { path: '/:storeId/setting/shipping-rate' },
+        { path: '/:storeId/setting/e-parcel-connecting', meta: logistics },
         { path: '/:storeId/setting/safety-stock' },
         { path: '/:storeId/setting/bill-expiry' },
         { path: '/:storeId/setting/receipt' },
@@ -105,7 +107,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(46);
+    expect(by('default')).toHaveLength(48);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

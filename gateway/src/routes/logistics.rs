@@ -845,7 +845,7 @@ pub struct TrackingRangeBody {
     pub next_serial: i64,
     /// Numbers left.
     pub remaining: i64,
-    /// The first number as printed (S10 for the postal provider: EY000000015TH).
+    /// The first number as printed (S10 for the postal provider: EY000000014TH).
     pub first_number: String,
     /// The last number as printed.
     pub last_number: String,

@@ -23,6 +23,11 @@ describe('globalErrorKind', () => {
     expect(globalErrorKind(refused('membership_ended'))).toBe('membershipEnded');
   });
 
+  it('leaves a carrier that cannot be reached to the screen that asked it', () => {
+    expect(globalErrorKind({ status: 503, data: { error: { code: 'carrier_unreachable' } } } as never)).toBeNull();
+    expect(globalErrorKind({ status: 503, data: { error: { code: 'service_unavailable' } } } as never)).toBe('cannotFetch');
+  });
+
   it('leaves errors without a status to the screen', () => {
     expect(globalErrorKind(undefined)).toBeNull();
     expect(globalErrorKind({ message: 'x' })).toBeNull();

@@ -26,6 +26,10 @@ export function apiError(err: unknown): ApiErrorBody['error'] | null {
  * instead of the generic 'you have no right' dialog. */
 const EXPLAINED_403 = new Set(['team_own_rights', 'team_owner_only', 'team_profile_own_only', 'role_beyond_own_rights']);
 
+/** Failures of another party that the screen explains in its own words (a carrier that
+ * cannot be reached), instead of the generic 'cannot fetch data' dialog. */
+const EXPLAINED_5XX = new Set(['carrier_unreachable']);
+
 /** Which global dialog, if any, an error calls for. */
 export function globalErrorKind(err: FetchBaseQueryError | SerializedError | undefined): GlobalErrorKind | null {
   if (!err || !('status' in err)) return null;
@@ -38,7 +42,10 @@ export function globalErrorKind(err: FetchBaseQueryError | SerializedError | und
   }
   if (status === 413) return 'tooLarge';
   if (status === 'FETCH_ERROR' || status === 'TIMEOUT_ERROR' || status === 'PARSING_ERROR') return 'cannotFetch';
-  if (typeof status === 'number' && status >= 500) return 'cannotFetch';
+  if (typeof status === 'number' && status >= 500) {
+    const code = ((err as FetchBaseQueryError).data as { error?: { code?: string } } | undefined)?.error?.code;
+    return code && EXPLAINED_5XX.has(code) ? null : 'cannotFetch';
+  }
   return null;
 }
 

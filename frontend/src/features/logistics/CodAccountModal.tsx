@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { useCheck } from '@/shared/form/useCheck';
-import { useCarriersQuery, useCodProvidersQuery, useCreateCodProviderMutation, useUpdateCodProviderMutation, type CodProvider } from './api';
+import { useCatalogueQuery, useCreateStoreProviderMutation, useListStoreProvidersQuery, useUpdateStoreProviderMutation, type CodProvider } from './api';
 import { carrierName, checkCodAccountNo, COD_ERRORS } from './logistics';
 import { showSaveRefusal } from './refusal';
 
@@ -26,10 +26,10 @@ export function CodAccountModal({ target, onClose, onSaved }: { target: CodAccou
   const { t, i18n } = useTranslation(['logistics', 'common']);
   const [form] = Form.useForm<Values>();
   const rule = useCheck();
-  const { data: carriers } = useCarriersQuery({ shipmentType: 'domestic' });
-  const { data: accounts } = useCodProvidersQuery();
-  const [create, { isLoading: creating }] = useCreateCodProviderMutation();
-  const [update, { isLoading: updating }] = useUpdateCodProviderMutation();
+  const { data: carriers } = useCatalogueQuery({ shipmentType: 'domestic' });
+  const { data: accounts } = useListStoreProvidersQuery();
+  const [create, { isLoading: creating }] = useCreateStoreProviderMutation();
+  const [update, { isLoading: updating }] = useUpdateStoreProviderMutation();
   const editing = target?.editing;
   const taken = new Set((accounts?.data ?? []).filter((a) => a.id !== editing?.id).map((a) => a.providerName));
 
@@ -42,7 +42,7 @@ export function CodAccountModal({ target, onClose, onSaved }: { target: CodAccou
   const submit = async (v: Values) => {
     const input = { providerName: v.providerName, codAccountNo: v.codAccountNo.trim().replace(/[ -]/g, '') };
     try {
-      const saved = editing ? await update({ id: editing.id, input }).unwrap() : await create(input).unwrap();
+      const saved = editing ? await update({ id: editing.id, storeProviderInput: input }).unwrap() : await create({ storeProviderInput: input }).unwrap();
       notifySuccess(t(editing ? 'logistics:cod.updated' : 'logistics:cod.created'));
       onSaved?.(saved);
       onClose();

@@ -10,7 +10,14 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { MSG } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
 import { checkPrice } from '@/shared/money';
-import { useCarriersQuery, useCodProvidersQuery, useCreateLogisticChannelMutation, useLogisticChannelQuery, useReplaceLogisticChannelMutation } from './api';
+import {
+  useCatalogueQuery,
+  useCreateInterChannelMutation,
+  useCreateLogisticChannelMutation,
+  useGetLogisticChannelQuery,
+  useListStoreProvidersQuery,
+  useReplaceLogisticChannelMutation,
+} from './api';
 import { BracketsEditor } from './BracketsEditor';
 import { CodAccountModal, type CodAccountTarget } from './CodAccountModal';
 import {
@@ -40,11 +47,12 @@ export default function LogisticFormPage() {
   const [params] = useSearchParams();
   const id = Number(storeId);
   const editing = channelId !== undefined;
-  const current = useLogisticChannelQuery({ id: Number(channelId) }, { skip: !editing });
+  const current = useGetLogisticChannelQuery({ id: Number(channelId) }, { skip: !editing });
   const { data: warehouses, isFetching: loadingWarehouses } = useListWarehousesQuery();
-  const { data: carriers, isFetching: loadingCarriers } = useCarriersQuery({});
-  const { data: codAccounts } = useCodProvidersQuery();
+  const { data: carriers, isFetching: loadingCarriers } = useCatalogueQuery({});
+  const { data: codAccounts } = useListStoreProvidersQuery();
   const [create, { isLoading: creating }] = useCreateLogisticChannelMutation();
+  const [createInter, { isLoading: creatingInter }] = useCreateInterChannelMutation();
   const [replace, { isLoading: replacing }] = useReplaceLogisticChannelMutation();
   const [form] = Form.useForm<ChannelValues>();
   const navigate = useNavigate();
@@ -92,8 +100,10 @@ export default function LogisticFormPage() {
   const submit = async (v: ChannelValues) => {
     const body = channelBody({ ...v, logisticType: type }, provider);
     try {
-      if (editing) await replace({ id: Number(channelId), input: body }).unwrap();
-      else await create(body).unwrap();
+      // Domestic channels go to /store-channels, international ones to /store-channels/inter.
+      if (editing) await replace({ id: Number(channelId), logisticChannelInput: body }).unwrap();
+      else if (type === 'international') await createInter({ logisticChannelInput: body }).unwrap();
+      else await create({ logisticChannelInput: body }).unwrap();
       notifySuccess(t(editing ? 'logistics:form.updated' : 'logistics:form.created'));
       navigate(listPath(id, type, v.warehouseId));
     } catch (e) {
@@ -276,7 +286,7 @@ export default function LogisticFormPage() {
 
           <Space>
             <Button onClick={() => navigate(back)}>{t('common:actions.cancel')}</Button>
-            <Button type="primary" htmlType="submit" loading={creating || replacing} data-testid="logistic-save">
+            <Button type="primary" htmlType="submit" loading={creating || creatingInter || replacing} data-testid="logistic-save">
               {t('common:actions.save')}
             </Button>
           </Space>

@@ -11,14 +11,15 @@ import { formatDateTime } from '@/shared/i18n/i18n';
 import { useCan } from '@/shared/useCan';
 import {
   LOGISTIC_EDIT,
-  useCarriersQuery,
-  useCodProvidersQuery,
+  useCatalogueQuery,
   useDeleteInterChannelMutation,
   useDeleteLogisticChannelMutation,
-  useLogisticChannelsQuery,
-  useSetInterChannelStatusMutation,
-  useSetLogisticChannelStatusMutation,
-  useSetProviderStatusMutation,
+  useListLogisticChannelsQuery,
+  useListStoreProvidersQuery,
+  useListTrackingRangesQuery,
+  useSetStatusByProviderMutation,
+  useUpdateInterChannelMutation,
+  useUpdateLogisticChannelMutation,
   type CodProvider,
   type LogisticChannel,
 } from './api';
@@ -26,11 +27,13 @@ import { CodAccountModal, type CodAccountTarget } from './CodAccountModal';
 import { carrierName, createPath, priceSummary, tabOf, type LogisticTab, type ShipmentType } from './logistics';
 import { ParcelQuote } from './ParcelQuote';
 import { notifyRefusal } from './refusal';
+import { TrackingRanges } from './TrackingRanges';
 
 /** /setting/logistic (SPEC §2 Settings): the shipping channels of one warehouse at a time
- * (`?warehouse=`), domestic and international on their tabs, and the store's COD accounts on
- * a third (`?tab=`). Channels are switched on and off, edited and deleted here; a provider's
- * channels can be switched together; COD accounts are added and changed in a dialog. */
+ * (`?warehouse=`), domestic and international on their tabs, the store's COD accounts on a
+ * third and its tracking-number ranges on a fourth (`?tab=`). Channels are switched on and
+ * off, edited and deleted here; a provider's channels can be switched together; COD accounts
+ * are added and changed in a dialog. */
 export default function LogisticListPage() {
   const { t, i18n } = useTranslation(['logistics', 'common']);
   const { storeId } = useParams();
@@ -41,9 +44,10 @@ export default function LogisticListPage() {
   const { data: warehouses, isFetching: loadingWarehouses } = useListWarehousesQuery();
   const asked = Number(params.get('warehouse')) || undefined;
   const warehouseId = asked ?? warehouses?.data.find((w) => w.isDefault)?.id ?? warehouses?.data[0]?.id;
-  const channels = useLogisticChannelsQuery({ warehouseId }, { skip: warehouseId === undefined });
-  const { data: carriers } = useCarriersQuery({});
-  const cod = useCodProvidersQuery();
+  const channels = useListLogisticChannelsQuery({ warehouseId }, { skip: warehouseId === undefined });
+  const { data: carriers } = useCatalogueQuery({});
+  const cod = useListStoreProvidersQuery();
+  const ranges = useListTrackingRangesQuery({});
   const [codTarget, setCodTarget] = useState<CodAccountTarget | null>(null);
 
   const go = (next: { tab?: LogisticTab; warehouse?: number }) => {
@@ -110,9 +114,14 @@ export default function LogisticListPage() {
               />
             ),
           },
+          {
+            key: 'tracking',
+            label: label('tracking', ranges.data?.total),
+            children: <TrackingRanges rows={ranges.data?.data ?? []} loading={ranges.isFetching} carriers={carriers?.data ?? []} canEdit={canEdit} />,
+          },
         ]}
       />
-      {tab !== 'cod' ? <ParcelQuote warehouseId={warehouseId} /> : null}
+      {tab === 'domestic' || tab === 'international' ? <ParcelQuote warehouseId={warehouseId} /> : null}
       <CodAccountModal target={codTarget} onClose={() => setCodTarget(null)} />
     </Card>
   );
@@ -140,11 +149,11 @@ function ChannelTable({
 }) {
   const { t, i18n } = useTranslation(['logistics', 'common']);
   const navigate = useNavigate();
-  const [setStatus] = useSetLogisticChannelStatusMutation();
-  const [setInterStatus] = useSetInterChannelStatusMutation();
+  const [setStatus] = useUpdateLogisticChannelMutation();
+  const [setInterStatus] = useUpdateInterChannelMutation();
   const [remove] = useDeleteLogisticChannelMutation();
   const [removeInter] = useDeleteInterChannelMutation();
-  const [setProvider, { isLoading: settingProvider }] = useSetProviderStatusMutation();
+  const [setProvider, { isLoading: settingProvider }] = useSetStatusByProviderMutation();
   const [switching, setSwitching] = useState<number | null>(null);
   const name = (c: LogisticChannel) => carrierName(c.provider, c.providerName, i18n.language);
   const tr = (key: string, values?: Record<string, string | number>) => t(key, values);
@@ -153,8 +162,8 @@ function ChannelTable({
     const status = on ? 'active' : 'inactive';
     setSwitching(c.id);
     try {
-      if (c.international) await setInterStatus({ providerName: c.providerName, warehouseId: c.warehouseId, status }).unwrap();
-      else await setStatus({ id: c.id, status }).unwrap();
+      if (c.international) await setInterStatus({ providerName: c.providerName, warehouseId: c.warehouseId, logisticChannelInput: { status } }).unwrap();
+      else await setStatus({ id: c.id, logisticChannelInput: { status } }).unwrap();
       notifySuccess(t(on ? 'logistics:list.turnedOn' : 'logistics:list.turnedOff', { name: c.name }));
     } catch (e) {
       notifyRefusal(e, t);
@@ -178,7 +187,7 @@ function ChannelTable({
   const onProvider = async (key: string) => {
     const [providerName, state] = key.split(':');
     try {
-      const r = await setProvider({ providerName, status: state === 'on' ? 'active' : 'inactive' }).unwrap();
+      const r = await setProvider({ providerName, logisticStatusInput: { status: state === 'on' ? 'active' : 'inactive' } }).unwrap();
       const carrier = rows.find((c) => c.providerName === providerName);
       notifySuccess(t(state === 'on' ? 'logistics:list.providerOn' : 'logistics:list.providerOff', { count: r.changed, name: carrier ? name(carrier) : providerName }));
     } catch (e) {

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 
 import { useCheck } from '@/shared/form/useCheck';
 import { checkPrice, cleanAmount, formatBaht } from '@/shared/money';
-import { useQuoteParcelMutation, type Quote } from './api';
+import { useQuoteShippingMutation, type Quote } from './api';
 import { carrierName, checkWeight, kgText, reasonKey } from './logistics';
 import { notifyRefusal } from './refusal';
 
@@ -22,7 +22,7 @@ export function ParcelQuote({ warehouseId }: { warehouseId: number | undefined }
   const { t, i18n } = useTranslation(['logistics', 'common']);
   const [form] = Form.useForm<Values>();
   const rule = useCheck();
-  const [quote, { isLoading }] = useQuoteParcelMutation();
+  const [quote, { isLoading }] = useQuoteShippingMutation();
   const [rows, setRows] = useState<Quote[] | null>(null);
   const baht = (v: string) => t('common:money.baht', { amount: formatBaht(v) });
 
@@ -30,11 +30,13 @@ export function ParcelQuote({ warehouseId }: { warehouseId: number | undefined }
     if (!warehouseId) return;
     try {
       const r = await quote({
-        warehouseId,
-        weight: v.weight.trim(),
-        orderTotal: cleanAmount(v.orderTotal) || undefined,
-        country: (v.country ?? '').trim().toUpperCase() || undefined,
-        cod: v.cod,
+        quoteInput: {
+          warehouseId,
+          weight: v.weight.trim(),
+          orderTotal: cleanAmount(v.orderTotal) || undefined,
+          country: (v.country ?? '').trim().toUpperCase() || undefined,
+          cod: v.cod,
+        },
       }).unwrap();
       setRows(r.data);
     } catch (e) {

@@ -2,12 +2,15 @@
 // same as the logistics service's: a channel ships from one warehouse with one provider of its
 // type, priced flat, by weight brackets (rising weights, each with a price, at most 30, up to
 // 100 kg) or free from an order total up (the flat price below it); COD only with a COD
-// provider; a COD account number is 10 to 20 digits. Checks return message keys with their
+// provider; a COD account number is 10 to 20 digits. Also the store's tracking-number ranges
+// (UPU S10 for the postal provider), the international rate table's file and its errors, the
+// calculator's parcel, and the carrier accounts. Checks return message keys with their
 // namespace; `t` translates them.
+import { apiError } from '@/app/api/errors';
 import { checkRequired, MSG } from '@/shared/form/rules';
 import type { ServerErrorOptions } from '@/shared/form/serverErrors';
-import { checkPrice, cleanAmount, formatBaht } from '@/shared/money';
-import type { Carrier, LogisticChannel, LogisticChannelInput } from './api';
+import { checkPrice, cleanAmount, formatBaht, toSatang } from '@/shared/money';
+import type { Carrier, LogisticChannel, LogisticChannelInput, ServiceRateBody, TrackingRangeInput } from './api';
 
 export const SHIPMENT_TYPES = ['domestic', 'international'] as const;
 export type ShipmentType = (typeof SHIPMENT_TYPES)[number];
@@ -22,7 +25,7 @@ export function methodsFor(type: ShipmentType): readonly PricingMethod[] {
 }
 
 /** The tabs of /setting/logistic, as `?tab=` names them. */
-export const TABS = ['domestic', 'international', 'cod'] as const;
+export const TABS = ['domestic', 'international', 'cod', 'tracking'] as const;
 export type LogisticTab = (typeof TABS)[number];
 
 /** Most weight brackets of a channel. */
@@ -260,6 +263,15 @@ export const REFUSALS: Record<string, string> = {
   cod_provider_duplicate: 'logistics:errors.cod_provider_duplicate',
   logistic_channel_not_found: 'logistics:errors.logistic_channel_not_found',
   cod_provider_not_found: 'logistics:errors.cod_provider_not_found',
+  tracking_range_overlap: 'logistics:errors.tracking_range_overlap',
+  tracking_range_limit_reached: 'logistics:errors.tracking_range_limit_reached',
+  tracking_numbers_exhausted: 'logistics:errors.tracking_numbers_exhausted',
+  carrier_unreachable: 'logistics:errors.carrier_unreachable',
+  carrier_auth_failed: 'logistics:errors.carrier_auth_failed',
+  carrier_rejected: 'logistics:errors.carrier_rejected',
+  carrier_bad_answer: 'logistics:errors.carrier_bad_answer',
+  carrier_account_missing: 'logistics:errors.carrier_account_missing',
+  shipment_not_found: 'logistics:errors.shipment_not_found',
 };
 
 /** The message key of a refusal a screen explains itself, if it is one. */
@@ -271,3 +283,222 @@ export function refusalKey(code: string | undefined): string | null {
 export function reasonKey(reason: string): string {
   return `logistics:quote.reasons.${reason.replace(/^shipping\./, '')}`;
 }
+
+// ---------------------------------------------------------------------------------------
+// Tracking-number ranges
+
+/** The weights of the UPU S10 check digit, serial digit by digit. */
+export const S10_WEIGHTS = [8, 6, 4, 2, 3, 5, 9, 7] as const;
+/** The largest postal serial (eight digits). */
+export const S10_MAX_SERIAL = 99_999_999;
+/** The most numbers one range may hold. */
+export const RANGE_MAX = 1_000_000;
+/** The longest serial of other carriers, in digits. */
+export const SERIAL_MAX_DIGITS = 12;
+
+/** The S10 check digit of an eight-digit serial: the digits weighted 8 6 4 2 3 5 9 7,
+ * c = 11 − sum mod 11, with 10 written 0 and 11 written 5. */
+export function s10CheckDigit(serial: number): number {
+  const digits = String(serial).padStart(8, '0');
+  const sum = [...digits].reduce((acc, d, i) => acc + Number(d) * S10_WEIGHTS[i], 0);
+  const c = 11 - (sum % 11);
+  return c === 10 ? 0 : c === 11 ? 5 : c;
+}
+
+/** A postal (S10) number: two letters, the eight-digit serial, its check digit, TH. */
+export function s10Number(prefix: string, serial: number): string {
+  return `${prefix}${String(serial).padStart(8, '0')}${s10CheckDigit(serial)}TH`;
+}
+
+/** Whether a provider's numbers are postal (S10): the postal provider carries it. */
+export function isPostal(c: Pick<Carrier, 'carrier'> | null | undefined): boolean {
+  return c?.carrier === 'thaipost';
+}
+
+/** The providers a range may be registered for: domestic carriers and the postal provider's
+ * services abroad. */
+export function rangeProviders<T extends Pick<Carrier, 'carrier' | 'shipmentType'>>(all: T[]): T[] {
+  return all.filter((c) => c.shipmentType === 'domestic' || isPostal(c));
+}
+
+/** The number of `serial` in a range: S10 for postal numbers, else the prefix and the serial
+ * padded to `width` digits. */
+export function trackingNumber(postal: boolean, prefix: string, serial: number, width: number): string {
+  return postal ? s10Number(prefix, serial) : `${prefix}${String(serial).padStart(width, '0')}`;
+}
+
+/** What the range form holds. */
+export interface RangeValues {
+  providerName?: string;
+  prefix: string;
+  first: string;
+  last: string;
+}
+
+/** A prefix as sent: trimmed, in capitals. */
+export function cleanPrefix(v: string | undefined | null): string {
+  return (v ?? '').trim().toUpperCase();
+}
+
+/** A prefix: two letters for postal numbers, 1 to 6 letters or digits for others. */
+export function checkRangePrefix(v: string, postal: boolean): string | null {
+  const p = cleanPrefix(v);
+  if (!p) return `common:${MSG.required}`;
+  const ok = postal ? /^[A-Z]{2}$/.test(p) : /^[A-Z0-9]{1,6}$/.test(p);
+  return ok ? null : 'common:validation.tracking_prefix';
+}
+
+/** A serial: digits, at most eight (a postal one) or twelve. */
+export function checkSerial(v: string, postal: boolean): string | null {
+  const s = (v ?? '').trim();
+  if (!s) return `common:${MSG.required}`;
+  if (!/^[0-9]+$/.test(s) || s.length > SERIAL_MAX_DIGITS) return 'common:validation.tracking_range';
+  return postal && Number(s) > S10_MAX_SERIAL ? 'common:validation.tracking_range' : null;
+}
+
+/** The range as a whole: the last serial not below the first, at most a million numbers. */
+export function checkRange(first: string, last: string, postal: boolean): string | null {
+  if (checkSerial(first, postal) || checkSerial(last, postal)) return null;
+  const f = Number(first.trim());
+  const l = Number(last.trim());
+  return l < f || l - f + 1 > RANGE_MAX ? 'common:validation.tracking_range' : null;
+}
+
+/** The first and last numbers a range will hand out, and how many; null while it is not a
+ * range yet. */
+export function rangePreview(postal: boolean, v: Partial<RangeValues>): { first: string; last: string; count: number } | null {
+  const prefix = cleanPrefix(v.prefix);
+  const first = (v.first ?? '').trim();
+  const last = (v.last ?? '').trim();
+  if (checkRangePrefix(prefix, postal) || checkSerial(first, postal) || checkSerial(last, postal) || checkRange(first, last, postal)) return null;
+  const width = postal ? 8 : last.length;
+  return {
+    first: trackingNumber(postal, prefix, Number(first), width),
+    last: trackingNumber(postal, prefix, Number(last), width),
+    count: Number(last) - Number(first) + 1,
+  };
+}
+
+/** The request body of the range form. */
+export function rangeBody(v: RangeValues): TrackingRangeInput {
+  return { providerName: v.providerName, prefix: cleanPrefix(v.prefix), first: v.first.trim(), last: v.last.trim() };
+}
+
+/** The range form's refusals: an overlap belongs under the first number. */
+export const RANGE_ERRORS: ServerErrorOptions = {
+  ns: 'logistics',
+  codes: { tracking_range_overlap: { field: 'first', message: 'logistics:errors.tracking_range_overlap' } },
+};
+
+// ---------------------------------------------------------------------------------------
+// The international rate table and the calculator
+
+/** The largest rate-table file. */
+export const RATE_FILE_MAX_BYTES = 2 * 1024 * 1024;
+
+/** Checks a chosen rate-table file before upload: .xlsx, not empty, at most 2 MB. Answers
+ * the code the server would (`messageKeys` translates it). */
+export function checkRateFile(name: string, size: number): string | null {
+  if (!name.toLowerCase().endsWith('.xlsx')) return 'import_not_xlsx';
+  if (size === 0) return 'import_empty';
+  return size > RATE_FILE_MAX_BYTES ? 'import_too_large' : null;
+}
+
+/** One bad cell of an uploaded table: its sheet, its row as the spreadsheet numbers it, its
+ * column, and the message code. */
+export interface RowError {
+  sheet: string;
+  row: number;
+  column: string;
+  code: string;
+}
+
+/** A field of a rate-table refusal, `rates[3].price`, as its sheet, row and column; null
+ * for a field that names no cell (`file`). */
+export function parseRowField(field: string): Omit<RowError, 'code'> | null {
+  const m = /^([A-Za-z_]+)\[(\d+)\]\.([A-Za-z0-9_]+)$/.exec(field);
+  return m ? { sheet: m[1], row: Number(m[2]), column: m[3] } : null;
+}
+
+/** What an upload's refusal says: about the whole file (message codes) and about cells. */
+export function rateTableProblems(err: unknown): { file: string[]; rows: RowError[] } {
+  const body = apiError(err);
+  if (!body) return { file: [], rows: [] };
+  const file: string[] = [];
+  const rows: RowError[] = [];
+  for (const f of body.fields ?? []) {
+    const cell = parseRowField(f.field);
+    if (cell) rows.push({ ...cell, code: f.code });
+    else file.push(f.code);
+  }
+  if (file.length === 0 && rows.length === 0) file.push(body.code);
+  return { file, rows };
+}
+
+/** The keys a message code is looked up by: the feature's refusals, its own keys, then
+ * `common`'s (`validation.money`). */
+export function messageKeys(code: string): string[] {
+  return [`logistics:errors.${code}`, `logistics:${code}`, `common:${code}`, 'logistics:errors.save_failed'];
+}
+
+/** What the calculator's form holds. */
+export interface RatesValues {
+  country?: string;
+  weight: string;
+  length?: string;
+  width?: string;
+  height?: string;
+}
+
+/** The largest side of a parcel, centimetres. */
+export const MAX_SIDE_CM = 300;
+
+/** A side of the parcel: optional, whole centimetres up to 300. */
+export function checkSide(v: string | undefined): string | null {
+  const s = (v ?? '').trim();
+  if (!s) return null;
+  return /^\d{1,3}$/.test(s) && Number(s) <= MAX_SIDE_CM ? null : 'logistics:rates.sideRule';
+}
+
+/** The calculator's request body: the country in capitals, sides only when given. */
+export function ratesBody(v: RatesValues): { country: string; weight: string; length?: number; width?: number; height?: number } {
+  const side = (x: string | undefined) => ((x ?? '').trim() ? Number(x!.trim()) : undefined);
+  return { country: (v.country ?? '').trim().toUpperCase(), weight: (v.weight ?? '').trim(), length: side(v.length), width: side(v.width), height: side(v.height) };
+}
+
+/** The service that takes the parcel for the least, if any does. */
+export function cheapest(rates: Pick<ServiceRateBody, 'service' | 'available' | 'price'>[]): string | null {
+  let best: { service: string; satang: number } | null = null;
+  for (const r of rates) {
+    const satang = toSatang(r.price);
+    if (!r.available || satang === null) continue;
+    if (!best || satang < best.satang) best = { service: r.service, satang };
+  }
+  return best?.service ?? null;
+}
+
+/** Why a service cannot take a parcel abroad (`shipping.over_weight`): the calculator's own
+ * words, else the quote's. */
+export function rateReasonKeys(reason: string): string[] {
+  return [`logistics:rates.reasons.${reason.replace(/^shipping\./, '')}`, reasonKey(reason)];
+}
+
+// ---------------------------------------------------------------------------------------
+// Carrier accounts (the e-parcel account with the postal provider, Flash Express)
+
+/** The carriers with an account the store connects. */
+export const ACCOUNT_CARRIERS = ['thaipost', 'flash'] as const;
+export type AccountCarrier = (typeof ACCOUNT_CARRIERS)[number];
+
+/** The address to give the postal provider for its tracking pushes. */
+export function webhookUrl(origin: string, webhookPath: string): string {
+  return webhookPath ? `${origin.replace(/\/$/, '')}/api${webhookPath}` : '';
+}
+
+/** The colour of a key's status tag. */
+export function keyStatusColour(status: string): string | undefined {
+  return ({ working: 'green', rejected: 'red', unreachable: 'orange' } as Record<string, string>)[status];
+}
+
+/** The connect form's refusals: the carrier's refusal of the key under the key. */
+export const CONNECT_ERRORS: ServerErrorOptions = { ns: 'logistics' };

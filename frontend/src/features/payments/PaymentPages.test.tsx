@@ -161,7 +161,7 @@ describe('the payment account form', () => {
     fireEvent.change(await screen.findByTestId('field-accNo'), { target: { value: '12345' } });
     await userEvent.click(screen.getByTestId('payment-save'));
     expect(await within(item('field-accNo')).findByText('An account number has 10 to 20 digits')).toBeInTheDocument();
-    expect(within(item('field-bankCode')).getByText('This field is required')).toBeInTheDocument();
+    expect(await within(item('field-bankCode')).findByText('This field is required')).toBeInTheDocument();
     expect(sent.filter((s) => s.method === 'POST')).toHaveLength(0);
 
     await choose('field-bankCode', 'Siam Commercial Bank');

@@ -3,7 +3,7 @@
 // numbers are 10 to 20 digits; a PromptPay id is a 10-digit mobile number or a 13-digit id
 // with the Thai check digit; a PayPal fee is a percentage with at most two decimals. Checks
 // return message keys of `common`; `t` translates them.
-import { checkEmail, checkRequired, MSG } from '@/shared/form/rules';
+import { checkEmail, checkRequired, isThaiTaxId, MSG } from '@/shared/form/rules';
 import type { ServerErrorOptions } from '@/shared/form/serverErrors';
 import type { StoreChannelInput } from './api';
 
@@ -67,14 +67,6 @@ export function digitsOf(v: string | undefined | null): string {
   return (v ?? '').trim().replace(/[ -]/g, '');
 }
 
-/** True for 13 digits whose last is the Thai check digit. */
-export function isThaiId(v: string): boolean {
-  if (!/^[0-9]{13}$/.test(v)) return false;
-  const d = [...v].map(Number);
-  const sum = d.slice(0, 12).reduce((acc, n, i) => acc + n * (13 - i), 0);
-  return (11 - (sum % 11)) % 10 === d[12];
-}
-
 /** A bank or COD account number: required, 10 to 20 digits. */
 export function checkAccountNo(v: string): string | null {
   const d = digitsOf(v);
@@ -87,7 +79,7 @@ export function checkAccountNo(v: string): string | null {
 export function checkPromptPayId(v: string): string | null {
   const d = digitsOf(v);
   if (!d) return MSG.required;
-  if (/^0[0-9]{9}$/.test(d) || isThaiId(d)) return null;
+  if (/^0[0-9]{9}$/.test(d) || isThaiTaxId(d)) return null;
   return PAY_MSG.promptPayId;
 }
 

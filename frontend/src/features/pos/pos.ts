@@ -2,7 +2,7 @@
 // the stores service's: a branch number is exactly five digits and the main branch (head office,
 // สำนักงานใหญ่) is 00000; a tax id is 13 digits ending in the Thai check digit; a POS number is
 // letters, digits and dashes. Checks return message keys of `common`; `t` translates them.
-import { checkEmail, checkRequired, MSG } from '@/shared/form/rules';
+import { checkEmail, checkRequired, isThaiTaxId, MSG } from '@/shared/form/rules';
 import type { ServerErrorOptions } from '@/shared/form/serverErrors';
 
 /** The main branch's number. */
@@ -46,15 +46,6 @@ export function checkBranchNumber(v: string, isMain: boolean): string | null {
 /** A tax id as typed, without the spaces and dashes people group it with. */
 export function cleanTaxId(v: string): string {
   return v.trim().replace(/[ -]/g, '');
-}
-
-/** True for 13 digits whose last is the check digit: the first twelve weighted 13 down to 2,
- * the check is (11 − sum mod 11) mod 10. */
-export function isThaiTaxId(v: string): boolean {
-  if (!/^[0-9]{13}$/.test(v)) return false;
-  const d = [...v].map(Number);
-  const sum = d.slice(0, 12).reduce((acc, n, i) => acc + n * (13 - i), 0);
-  return (11 - (sum % 11)) % 10 === d[12];
 }
 
 /** A tax id: required, 13 digits with the check digit; dashes and spaces may group it. */
@@ -139,3 +130,5 @@ export const REFUSALS: Record<string, string> = {
 export function refusalKey(code: string | undefined): string | null {
   return code && REFUSALS[code] ? REFUSALS[code] : null;
 }
+
+export { isThaiTaxId };

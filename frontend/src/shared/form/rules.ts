@@ -45,3 +45,12 @@ export function checkRequired(v: string | undefined | null, max = 500): string |
   if (!v || !v.trim()) return MSG.required;
   return [...v].length > max ? MSG.tooLong : null;
 }
+
+/** True for 13 digits whose last is the check digit: the first twelve weighted 13 down to 2,
+ * the check is (11 − sum mod 11) mod 10. */
+export function isThaiTaxId(v: string): boolean {
+  if (!/^[0-9]{13}$/.test(v)) return false;
+  const d = [...v].map(Number);
+  const sum = d.slice(0, 12).reduce((acc, n, i) => acc + n * (13 - i), 0);
+  return (11 - (sum % 11)) % 10 === d[12];
+}

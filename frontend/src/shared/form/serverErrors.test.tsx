@@ -31,6 +31,11 @@ describe('server refusals on a form', () => {
     ]);
   });
 
+  it('reads a refusal\'s code under a field from the feature\'s errors', () => {
+    const errors = serverFieldErrors(refusal('validation_failed', [{ field: 'api_key', code: 'carrier_auth_failed' }]), t, { ns: 'logistics' });
+    expect(errors).toEqual([{ name: 'apiKey', errors: ['logistics:carrier_auth_failed|logistics:errors.carrier_auth_failed|common:carrier_auth_failed'] }]);
+  });
+
   it('puts a refusal that belongs to one field under it, with its own message', () => {
     const opts = { codes: { customer_phone_duplicate: { field: 'tel', message: 'customers:errors.customer_phone_duplicate' } } };
     expect(serverFieldErrors(refusal('customer_phone_duplicate'), t, opts)).toEqual([

@@ -14,7 +14,8 @@ export interface ServerErrorOptions {
   rename?: Record<string, string>;
   /** The form's own fields; errors of other fields are left to the screen. */
   only?: string[];
-  /** The feature's namespace: its message for a code is tried before `common`'s. */
+  /** The feature's namespace: its message for a code is tried before `common`'s; a refusal's
+   * code under a field (`api_key: carrier_auth_failed`) also as one of its `errors`. */
   ns?: string;
 }
 
@@ -44,7 +45,8 @@ export function serverFieldErrors(err: unknown, t: TFunction, opts: ServerErrorO
     const name = opts.rename?.[camel] ?? camel;
     if (seen.has(name) || (opts.only && !opts.only.includes(name))) continue;
     seen.add(name);
-    const keys = opts.ns ? [`${opts.ns}:${f.code}`, `common:${f.code}`] : [`common:${f.code}`];
+    const refusal = f.code.includes('.') ? [] : [`${opts.ns}:errors.${f.code}`];
+    const keys = opts.ns ? [`${opts.ns}:${f.code}`, ...refusal, `common:${f.code}`] : [`common:${f.code}`];
     out.push({ name, errors: [t(keys)] });
   }
   return out;

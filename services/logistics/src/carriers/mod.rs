@@ -117,7 +117,9 @@ impl From<CarrierError> for bo_kit::Error {
         let kind = match e {
             CarrierError::Unreachable(_) => Kind::Unavailable,
             CarrierError::Auth(_) | CarrierError::Rejected { .. } => Kind::FailedPrecondition,
-            CarrierError::Malformed(_) => Kind::Internal,
+            // The carrier answered, but nothing we can read: like a carrier down, worth a retry, and
+            // the app says which.
+            CarrierError::Malformed(_) => Kind::Unavailable,
         };
         let mut err = bo_kit::Error::new(kind, e.code());
         err.source = Some(anyhow::Error::new(e));
@@ -421,7 +423,7 @@ mod tests {
             (CarrierError::Unreachable("x".into()), "carrier_unreachable", Kind::Unavailable),
             (CarrierError::Auth("x".into()), "carrier_auth_failed", Kind::FailedPrecondition),
             (CarrierError::rejected("1001", "dstPhone is required"), "carrier_rejected", Kind::FailedPrecondition),
-            (CarrierError::Malformed("x".into()), "carrier_bad_answer", Kind::Internal),
+            (CarrierError::Malformed("x".into()), "carrier_bad_answer", Kind::Unavailable),
         ];
         for (e, code, kind) in cases {
             assert_eq!(e.code(), code);

@@ -878,7 +878,7 @@ export type StoreProviderInput = {
 export type ListTrackingRangeBody = {
   /** The rows. */
   data: {
-    /** The first number as printed (S10 for the postal provider: EY000000015TH). */
+    /** The first number as printed (S10 for the postal provider: EY000000014TH). */
     firstNumber: string;
     /** First serial. */
     firstSerial: number;
@@ -907,7 +907,7 @@ export type ListTrackingRangeBody = {
   total: number;
 };
 export type TrackingRangeBody = {
-  /** The first number as printed (S10 for the postal provider: EY000000015TH). */
+  /** The first number as printed (S10 for the postal provider: EY000000014TH). */
   firstNumber: string;
   /** First serial. */
   firstSerial: number;
