@@ -45,6 +45,19 @@ fn draft(i: Option<pb::StoreChannelInput>) -> Draft {
     }
 }
 
+/// A parcel as sent, trimmed (the international calculator sends only weight, size and
+/// country; the rest stays empty).
+fn parcel_of(p: pb::Parcel) -> Parcel {
+    Parcel {
+        weight_g: p.weight_g,
+        dims_cm: [p.length_cm, p.width_cm, p.height_cm],
+        postcode: p.postcode.trim().to_string(),
+        country: p.country.trim().to_uppercase(),
+        order_total: p.order_total_satang,
+        cod: p.cod,
+    }
+}
+
 fn reference(r: Option<pb::ChannelRef>) -> bo_kit::Result<Ref> {
     let r = r.unwrap_or_default();
     if r.id > 0 {
@@ -345,14 +358,7 @@ impl LogisticsService for LogisticsGrpc {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
         let p = r.parcel.unwrap_or_default();
-        let parcel = Parcel {
-            weight_g: p.weight_g,
-            dims_cm: [p.length_cm, p.width_cm, p.height_cm],
-            postcode: p.postcode.trim().to_string(),
-            country: p.country.trim().to_uppercase(),
-            order_total: p.order_total_satang,
-            cod: p.cod,
-        };
+        let parcel = parcel_of(p);
         parcel.check()?;
         if r.warehouse_id <= 0 {
             return Err(Error::invalid_field("warehouse_id", code::REQUIRED).into());
@@ -456,12 +462,7 @@ impl LogisticsService for LogisticsGrpc {
     ) -> Rpc<pb::QuoteInternationalResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let p = req.into_inner().parcel.unwrap_or_default();
-        let parcel = Parcel {
-            weight_g: p.weight_g,
-            dims_cm: [p.length_cm, p.width_cm, p.height_cm],
-            country: p.country.trim().to_uppercase(),
-            ..Default::default()
-        };
+        let parcel = parcel_of(p);
         parcel.check()?;
         if !parcel.international() {
             return Err(Error::invalid_field(

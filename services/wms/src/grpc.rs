@@ -30,6 +30,14 @@ fn actor<T>(req: &Request<T>) -> Result<Actor, Status> {
     Ok(Actor { store_id: ctx.store_id, user_id: ctx.user_id })
 }
 
+fn page_of(p: Option<bo_proto::common::v1::PageRequest>) -> bo_kit::paging::PageRequest {
+    p.map(|p| bo_kit::paging::PageRequest::new(p.page, p.limit)).unwrap_or_default()
+}
+
+fn receipt(r: pb::GoodsReceipt, replayed: bool) -> Response<pb::GoodsReceiptResponse> {
+    Response::new(pb::GoodsReceiptResponse { receipt: Some(r), replayed })
+}
+
 fn lines(lines: &[pb::StockLine]) -> bo_kit::Result<Vec<Line>> {
     let raw: Vec<Line> =
         lines.iter().map(|l| Line { warehouse_id: l.warehouse_id, sku_id: l.sku_id, quantity: l.quantity }).collect();
@@ -82,7 +90,20 @@ impl WmsService for WmsGrpc {
         let who = actor(&req)?;
         let r = req.into_inner();
         domain::check_reference(&r.reference)?;
-        let (levels, replayed) = self.repo.receive(who, r.reference.trim(), &lines(&r.lines)?).await?;
+        // Checked as a whole (bounds, SKUs); kept line by line, as each may be its own lot.
+        lines(&r.lines)?;
+        let each: Vec<(Line, Option<i64>, i64)> = r
+            .lines
+            .iter()
+            .map(|l| {
+                (
+                    Line { warehouse_id: l.warehouse_id, sku_id: l.sku_id, quantity: l.quantity },
+                    (l.unit_cost > 0).then_some(l.unit_cost),
+                    l.expires_at_ms.max(0),
+                )
+            })
+            .collect();
+        let (levels, replayed) = self.repo.receive(who, r.reference.trim(), &each).await?;
         self.relay.wake();
         Ok(Response::new(pb::ReceiveResponse { levels, replayed }))
     }
@@ -107,5 +128,181 @@ impl WmsService for WmsGrpc {
         let page = r.page.map(|p| bo_kit::paging::PageRequest::new(p.page, p.limit)).unwrap_or_default();
         let (movements, page) = self.repo.movements(who.store_id, &r.kind, r.sku_id, page).await?;
         Ok(Response::new(pb::ListMovementsResponse { movements, page: Some(page.into()) }))
+    }
+
+    async fn create_warehouse(&self, req: Request<pb::CreateWarehouseRequest>) -> Rpc<pb::WarehouseResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        let w = self.repo.create_warehouse(who, &r.name, &r.code).await?;
+        self.relay.wake();
+        Ok(Response::new(pb::WarehouseResponse { warehouse: Some(w.to_proto()) }))
+    }
+
+    async fn update_warehouse(&self, req: Request<pb::UpdateWarehouseRequest>) -> Rpc<pb::WarehouseResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        let w = self.repo.update_warehouse(who, r.id, &r.name, r.active).await?;
+        self.relay.wake();
+        Ok(Response::new(pb::WarehouseResponse { warehouse: Some(w.to_proto()) }))
+    }
+
+    async fn list_goods_receipts(
+        &self,
+        req: Request<pb::ListGoodsReceiptsRequest>,
+    ) -> Rpc<pb::ListGoodsReceiptsResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        let (receipts, page, counts) =
+            self.repo.goods_receipts(who.store_id, &r.group, &r.search, &r.r#type, page_of(r.page)).await?;
+        Ok(Response::new(pb::ListGoodsReceiptsResponse {
+            receipts,
+            page: Some(page.into()),
+            counts: counts.into_iter().collect(),
+        }))
+    }
+
+    async fn get_goods_receipt(&self, req: Request<pb::GoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
+        let who = actor(&req)?;
+        let r = self.repo.goods_receipt(who.store_id, req.into_inner().id).await?;
+        Ok(receipt(r, false))
+    }
+
+    async fn create_goods_receipt(&self, req: Request<pb::CreateGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
+        let who = actor(&req)?;
+        let draft = req.into_inner().draft.unwrap_or_default();
+        Ok(receipt(self.repo.create_goods_receipt(who, &draft).await?, false))
+    }
+
+    async fn update_goods_receipt(&self, req: Request<pb::UpdateGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        let draft = r.draft.unwrap_or_default();
+        Ok(receipt(self.repo.update_goods_receipt(who, r.id, &draft).await?, false))
+    }
+
+    async fn delete_goods_receipt(&self, req: Request<pb::GoodsReceiptRequest>) -> Rpc<pb::DeleteGoodsReceiptResponse> {
+        let who = actor(&req)?;
+        self.repo.delete_goods_receipt(who, req.into_inner().id).await?;
+        Ok(Response::new(pb::DeleteGoodsReceiptResponse {}))
+    }
+
+    async fn send_goods_receipt(&self, req: Request<pb::GoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
+        let who = actor(&req)?;
+        Ok(receipt(self.repo.send_goods_receipt(who, req.into_inner().id).await?, false))
+    }
+
+    async fn check_goods_receipt(&self, req: Request<pb::CheckGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        Ok(receipt(self.repo.check_goods_receipt(who, r.id, &r.lines).await?, false))
+    }
+
+    async fn approve_goods_receipt(&self, req: Request<pb::CheckGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        let (r, replayed) = self.repo.approve_goods_receipt(who, r.id, &r.lines).await?;
+        self.relay.wake();
+        Ok(receipt(r, replayed))
+    }
+
+    async fn reject_goods_receipt(&self, req: Request<pb::RejectGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        Ok(receipt(self.repo.reject_goods_receipt(who, r.id, &r.reason).await?, false))
+    }
+
+    async fn shelve_goods_receipt(&self, req: Request<pb::ShelveGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        Ok(receipt(self.repo.shelve_goods_receipt(who, r.id, &r.state).await?, false))
+    }
+
+    async fn mark_goods_receipt_printed(&self, req: Request<pb::GoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
+        let who = actor(&req)?;
+        Ok(receipt(self.repo.mark_goods_receipt_printed(who, req.into_inner().id).await?, false))
+    }
+
+    async fn list_stock_lots(&self, req: Request<pb::ListStockLotsRequest>) -> Rpc<pb::ListStockLotsResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        let (lots, page) = crate::store::lots::list(self.repo.pool(), who.store_id, &r).await?;
+        Ok(Response::new(pb::ListStockLotsResponse { lots, page: Some(page.into()) }))
+    }
+
+    async fn get_valuation(&self, req: Request<pb::GetValuationRequest>) -> Rpc<pb::GetValuationResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        let (warehouses, skus, page) =
+            crate::store::lots::valuation(self.repo.pool(), who.store_id, r.warehouse_id, page_of(r.page)).await?;
+        Ok(Response::new(pb::GetValuationResponse { warehouses, skus, page: Some(page.into()) }))
+    }
+
+    async fn create_transfer(&self, req: Request<pb::CreateTransferRequest>) -> Rpc<pb::TransferResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        domain::check_reference(&r.reference)?;
+        if r.from_warehouse_id <= 0 || r.to_warehouse_id <= 0 {
+            let field = if r.from_warehouse_id <= 0 { "from_warehouse_id" } else { "to_warehouse_id" };
+            return Err(bo_kit::Error::invalid_field(field, "validation.required").into());
+        }
+        let raw: Vec<Line> = r
+            .lines
+            .iter()
+            .map(|l| Line { warehouse_id: r.from_warehouse_id, sku_id: l.sku_id, quantity: l.quantity })
+            .collect();
+        let merged = domain::merge_lines(&raw)?;
+        let (transfer, replayed) = self
+            .repo
+            .create_transfer(who, r.reference.trim(), r.from_warehouse_id, r.to_warehouse_id, &r.note, &merged)
+            .await?;
+        self.relay.wake();
+        Ok(Response::new(pb::TransferResponse { transfer: Some(transfer), replayed }))
+    }
+
+    async fn receive_transfer(&self, req: Request<pb::TransferRequest>) -> Rpc<pb::TransferResponse> {
+        let who = actor(&req)?;
+        let (transfer, replayed) = self.repo.receive_transfer(who, req.into_inner().id).await?;
+        self.relay.wake();
+        Ok(Response::new(pb::TransferResponse { transfer: Some(transfer), replayed }))
+    }
+
+    async fn get_transfer(&self, req: Request<pb::TransferRequest>) -> Rpc<pb::TransferResponse> {
+        let who = actor(&req)?;
+        let transfer = self.repo.transfer(who.store_id, req.into_inner().id).await?;
+        Ok(Response::new(pb::TransferResponse { transfer: Some(transfer), replayed: false }))
+    }
+
+    async fn list_transfers(&self, req: Request<pb::ListTransfersRequest>) -> Rpc<pb::ListTransfersResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        let (transfers, page) = self.repo.transfers(who.store_id, &r.state, page_of(r.page)).await?;
+        Ok(Response::new(pb::ListTransfersResponse { transfers, page: Some(page.into()) }))
+    }
+
+    async fn list_in_transit(&self, req: Request<pb::ListInTransitRequest>) -> Rpc<pb::ListInTransitResponse> {
+        let who = actor(&req)?;
+        let items = self.repo.in_transit(who.store_id, &req.into_inner().sku_ids).await?;
+        Ok(Response::new(pb::ListInTransitResponse { items }))
+    }
+
+    async fn pick_lots(&self, req: Request<pb::PickLotsRequest>) -> Rpc<pb::PickLotsResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        let picks = if !r.references.is_empty() {
+            if r.references.len() > 2000 {
+                return Err(bo_kit::Error::invalid_field("references", "validation.too_many").into());
+            }
+            crate::store::lots::pick_references(self.repo.pool(), who.store_id, &r.references).await?
+        } else {
+            let raw: Vec<Line> = r
+                .lines
+                .iter()
+                .map(|l| Line { warehouse_id: r.warehouse_id.max(1), sku_id: l.sku_id, quantity: l.quantity })
+                .collect();
+            let merged = domain::merge_lines(&raw)?;
+            let wanted: Vec<(i64, i64)> = merged.iter().map(|l| (l.sku_id, l.quantity)).collect();
+            crate::store::lots::pick_lines(self.repo.pool(), who.store_id, r.warehouse_id, &wanted).await?
+        };
+        Ok(Response::new(pb::PickLotsResponse { picks }))
     }
 }

@@ -19,9 +19,11 @@ impl On<ProductSaved> for Registry {
         let version = if e.version > 0 { e.version } else { meta.occur_ms };
         for s in &e.skus {
             sqlx::query(
-                "INSERT INTO skus (sku_id, store_id, product_id, code, deleted, version) VALUES ($1, $2, $3, $4, 0, $5) \
+                "INSERT INTO skus (sku_id, store_id, product_id, code, deleted, version, product_name, barcode, option1, \
+                 option2) VALUES ($1, $2, $3, $4, 0, $5, $6, $7, $8, $9) \
                  ON CONFLICT (sku_id) DO UPDATE SET product_id = excluded.product_id, code = excluded.code, \
-                 deleted = 0, version = excluded.version \
+                 deleted = 0, version = excluded.version, product_name = excluded.product_name, \
+                 barcode = excluded.barcode, option1 = excluded.option1, option2 = excluded.option2 \
                  WHERE skus.store_id = excluded.store_id AND skus.version <= excluded.version",
             )
             .bind(s.id)
@@ -29,6 +31,10 @@ impl On<ProductSaved> for Registry {
             .bind(e.product_id)
             .bind(&s.code)
             .bind(version)
+            .bind(&e.name)
+            .bind(&s.barcode)
+            .bind(&s.option1)
+            .bind(&s.option2)
             .execute(&mut **tx)
             .await?;
         }
@@ -83,4 +89,44 @@ pub async fn check(tx: &mut Tx, store_id: i64, sku_ids: &[i64]) -> Result<()> {
     } else {
         Err(Error::not_found("sku_not_found"))
     }
+}
+
+/// What receipts and pick lists show of a SKU.
+#[derive(Debug, Clone, Default, sqlx::FromRow)]
+pub struct SkuInfo {
+    /// SKU.
+    pub sku_id: i64,
+    /// Product.
+    pub product_id: i64,
+    /// Product name.
+    pub product_name: String,
+    /// SKU code.
+    pub code: String,
+    /// Barcode.
+    pub barcode: String,
+    /// Variant option 1.
+    pub option1: String,
+    /// Variant option 2.
+    pub option2: String,
+}
+
+/// The store's SKUs among `sku_ids` (deleted ones included: history still names them).
+pub async fn infos<'e, E>(exec: E, store_id: i64, sku_ids: &[i64]) -> Result<std::collections::HashMap<i64, SkuInfo>>
+where
+    E: sqlx::Executor<'e, Database = sqlx::Any>,
+{
+    let wanted: BTreeSet<i64> = sku_ids.iter().copied().filter(|id| *id > 0).collect();
+    if wanted.is_empty() {
+        return Ok(Default::default());
+    }
+    // Ids are integers, so they can be inlined safely.
+    let list = wanted.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+    let rows = sqlx::query_as::<_, SkuInfo>(&format!(
+        "SELECT sku_id, product_id, product_name, code, barcode, option1, option2 FROM skus \
+         WHERE store_id = $1 AND sku_id IN ({list})"
+    ))
+    .bind(store_id)
+    .fetch_all(exec)
+    .await?;
+    Ok(rows.into_iter().map(|r| (r.sku_id, r)).collect())
 }

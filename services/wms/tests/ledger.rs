@@ -46,7 +46,7 @@ fn ctx() -> CallCtx {
 }
 
 fn line(w: i64, sku: i64, quantity: i64) -> pb::StockLine {
-    pb::StockLine { warehouse_id: w, sku_id: sku, quantity }
+    pb::StockLine { warehouse_id: w, sku_id: sku, quantity, ..Default::default() }
 }
 
 async fn receive(s: &Service, reference: &str, lines: Vec<pb::StockLine>) -> pb::ReceiveResponse {

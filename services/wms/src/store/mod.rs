@@ -13,6 +13,13 @@ use sqlx::FromRow;
 
 use crate::domain::{kind, state, Line};
 
+pub mod lots;
+pub mod receipts;
+pub mod transfers;
+pub mod warehouses;
+
+pub use lots::Take;
+
 /// A warehouse row.
 #[derive(Debug, Clone, FromRow)]
 pub struct WarehouseRow {
@@ -22,6 +29,7 @@ pub struct WarehouseRow {
     pub code: String,
     pub is_default: i64,
     pub created_at: i64,
+    pub active: i64,
 }
 
 impl WarehouseRow {
@@ -34,6 +42,7 @@ impl WarehouseRow {
             code: self.code.clone(),
             is_default: self.is_default != 0,
             create_time: Some(ms_to_timestamp(self.created_at)),
+            active: self.active != 0,
         }
     }
 }
@@ -75,7 +84,7 @@ struct MovementRow {
 }
 
 impl MovementRow {
-    fn to_proto(&self) -> pb::Movement {
+    fn to_proto(&self, lots: Vec<pb::LotTake>) -> pb::Movement {
         pb::Movement {
             id: self.id,
             warehouse_id: self.warehouse_id,
@@ -87,6 +96,7 @@ impl MovementRow {
             reference: self.reference.clone(),
             actor_user_id: self.actor_user_id,
             create_time: Some(ms_to_timestamp(self.created_at)),
+            lots,
         }
     }
 }
@@ -117,7 +127,7 @@ impl Repo {
     /// The store's warehouses, the default first.
     pub async fn warehouses(&self, store_id: i64) -> Result<Vec<WarehouseRow>> {
         Ok(sqlx::query_as::<_, WarehouseRow>(
-            "SELECT id, store_id, name, code, is_default, created_at FROM warehouses WHERE store_id = $1 \
+            "SELECT id, store_id, name, code, is_default, created_at, active FROM warehouses WHERE store_id = $1 \
              ORDER BY is_default DESC, id",
         )
         .bind(store_id)
@@ -146,6 +156,7 @@ impl Repo {
                 code: MAIN_CODE.into(),
                 is_default: 1,
                 created_at: now,
+                active: 1,
             };
             outbox::enqueue(
                 tx,
@@ -224,8 +235,10 @@ impl Repo {
             .bind(now)
             .execute(&mut *tx)
             .await?;
+            lots::allocate(&mut tx, who.store_id, reference, l.warehouse_id, l.sku_id, l.quantity).await?;
             levels.push(
-                record(&mut tx, who, l.warehouse_id, l.sku_id, kind::RESERVE, 0, l.quantity, "", reference).await?,
+                record(&mut tx, who, l.warehouse_id, l.sku_id, kind::RESERVE, 0, l.quantity, "", reference, &[])
+                    .await?,
             );
         }
         tx.commit().await?;
@@ -307,30 +320,51 @@ impl Repo {
                 tracing::error!(reference, warehouse = w, sku = s, "a reservation and the stock disagree");
                 return Err(Error::failed_precondition("reservation_mismatch"));
             }
-            record(&mut tx, who, w, s, movement, on_hand_sign * q, -q, "", reference).await?;
+            let taken = lots::settle(&mut tx, who.store_id, reference, w, s, q, ship).await?;
+            record(&mut tx, who, w, s, movement, on_hand_sign * q, -q, "", reference, if ship { &taken } else { &[] })
+                .await?;
             units += q;
         }
         tx.commit().await?;
         Ok(units)
     }
 
-    /// Puts received lines on hand, once per reference.
-    pub async fn receive(&self, who: Actor, reference: &str, lines: &[Line]) -> Result<(Vec<pb::StockLevel>, bool)> {
+    /// Puts received lines on hand as lots, once per reference. Each line carries the cost of
+    /// one unit (None: the moving average) and an expiry (0 for none).
+    pub async fn receive(
+        &self,
+        who: Actor,
+        reference: &str,
+        lines: &[(Line, Option<i64>, i64)],
+    ) -> Result<(Vec<pb::StockLevel>, bool)> {
         let mut tx = self.db.begin().await?;
         if !claim(&mut tx, who.store_id, kind::RECEIVE, reference).await? {
             tx.rollback().await?;
-            let skus: Vec<i64> = lines.iter().map(|l| l.sku_id).collect();
+            let skus: Vec<i64> = lines.iter().map(|(l, _, _)| l.sku_id).collect();
             return Ok((self.levels(who.store_id, &skus, 0).await?, true));
         }
-        for l in lines {
-            check_warehouse(&mut tx, who.store_id, l.warehouse_id).await?;
+        for (l, _, _) in lines {
+            check_active_warehouse(&mut tx, who.store_id, l.warehouse_id).await?;
         }
-        crate::registry::check(&mut tx, who.store_id, &lines.iter().map(|l| l.sku_id).collect::<Vec<_>>()).await?;
+        crate::registry::check(&mut tx, who.store_id, &lines.iter().map(|(l, _, _)| l.sku_id).collect::<Vec<_>>())
+            .await?;
         let mut levels = Vec::new();
-        for l in lines {
-            add_on_hand(&mut tx, who.store_id, l.warehouse_id, l.sku_id, l.quantity).await?;
+        let now = now_ms();
+        for (l, unit_cost, expires_at) in lines {
+            let lot = lots::NewLot {
+                warehouse_id: l.warehouse_id,
+                sku_id: l.sku_id,
+                code: lot_code(reference),
+                goods_receipt_id: 0,
+                unit_cost: *unit_cost,
+                expires_at: *expires_at,
+                received_at: now,
+                quantity: l.quantity,
+            };
+            let take = lots::put(&mut tx, who.store_id, &lot).await?;
             levels.push(
-                record(&mut tx, who, l.warehouse_id, l.sku_id, kind::RECEIVE, l.quantity, 0, "", reference).await?,
+                record(&mut tx, who, l.warehouse_id, l.sku_id, kind::RECEIVE, l.quantity, 0, "", reference, &[take])
+                    .await?,
             );
         }
         tx.commit().await?;
@@ -353,10 +387,24 @@ impl Repo {
             let level = self.levels(who.store_id, &[sku_id], warehouse_id).await?.pop().unwrap_or_default();
             return Ok((level, true));
         }
-        check_warehouse(&mut tx, who.store_id, warehouse_id).await?;
-        crate::registry::check(&mut tx, who.store_id, &[sku_id]).await?;
         if delta > 0 {
-            add_on_hand(&mut tx, who.store_id, warehouse_id, sku_id, delta).await?;
+            check_active_warehouse(&mut tx, who.store_id, warehouse_id).await?;
+        } else {
+            check_warehouse(&mut tx, who.store_id, warehouse_id).await?;
+        }
+        crate::registry::check(&mut tx, who.store_id, &[sku_id]).await?;
+        let taken = if delta > 0 {
+            let lot = lots::NewLot {
+                warehouse_id,
+                sku_id,
+                code: "ADJ".into(),
+                goods_receipt_id: 0,
+                unit_cost: None,
+                expires_at: 0,
+                received_at: now_ms(),
+                quantity: delta,
+            };
+            vec![lots::put(&mut tx, who.store_id, &lot).await?]
         } else {
             let moved = sqlx::query(
                 "UPDATE stock SET on_hand = on_hand + $1, updated_at = $2 \
@@ -372,9 +420,11 @@ impl Repo {
             if moved.rows_affected() == 0 {
                 return Err(Error::failed_precondition("stock_below_reserved"));
             }
-        }
+            lots::take_free(&mut tx, who.store_id, warehouse_id, sku_id, -delta).await?
+        };
         let level =
-            record(&mut tx, who, warehouse_id, sku_id, kind::ADJUST, delta, 0, reason.trim(), reference).await?;
+            record(&mut tx, who, warehouse_id, sku_id, kind::ADJUST, delta, 0, reason.trim(), reference, &taken)
+                .await?;
         tx.commit().await?;
         Ok((level, false))
     }
@@ -406,7 +456,8 @@ impl Repo {
         .bind(page.offset)
         .fetch_all(self.db.pool())
         .await?;
-        Ok((rows.iter().map(MovementRow::to_proto).collect(), page))
+        let mut taken = lots::of_movements(self.db.pool(), &rows.iter().map(|m| m.id).collect::<Vec<_>>()).await?;
+        Ok((rows.iter().map(|m| m.to_proto(taken.remove(&m.id).unwrap_or_default())).collect(), page))
     }
 }
 
@@ -444,6 +495,7 @@ impl Repo {
         broken.extend(orphans.into_iter().map(|(store, w, sku)| {
             format!("store {store} warehouse {w} sku {sku}: an open reservation without a stock row")
         }));
+        broken.extend(lots::invariants(self.db.pool()).await?);
         Ok(broken)
     }
 }
@@ -452,7 +504,7 @@ impl Repo {
 const SETTLE: &str = "settle";
 
 /// Claims `reference` for `op`; false when it was done before.
-async fn claim(tx: &mut Tx, store_id: i64, op: &str, reference: &str) -> Result<bool> {
+pub(crate) async fn claim(tx: &mut Tx, store_id: i64, op: &str, reference: &str) -> Result<bool> {
     let r = sqlx::query(
         "INSERT INTO stock_ops (store_id, op, reference, created_at) VALUES ($1, $2, $3, $4) \
          ON CONFLICT (store_id, op, reference) DO NOTHING",
@@ -466,7 +518,27 @@ async fn claim(tx: &mut Tx, store_id: i64, op: &str, reference: &str) -> Result<
     Ok(r.rows_affected() == 1)
 }
 
-async fn check_warehouse(tx: &mut Tx, store_id: i64, warehouse_id: i64) -> Result<()> {
+/// Refuses a warehouse of another store (`warehouse_not_found`) or one that takes no new
+/// stock (`warehouse_inactive`).
+pub(crate) async fn check_active_warehouse(tx: &mut Tx, store_id: i64, warehouse_id: i64) -> Result<()> {
+    let active: Option<i64> = sqlx::query_scalar("SELECT active FROM warehouses WHERE store_id = $1 AND id = $2")
+        .bind(store_id)
+        .bind(warehouse_id)
+        .fetch_optional(&mut **tx)
+        .await?;
+    match active {
+        None => Err(Error::not_found("warehouse_not_found")),
+        Some(0) => Err(Error::failed_precondition("warehouse_inactive")),
+        Some(_) => Ok(()),
+    }
+}
+
+/// A lot's code made of a command's reference (at most 40 characters).
+fn lot_code(reference: &str) -> String {
+    reference.chars().take(40).collect()
+}
+
+pub(crate) async fn check_warehouse(tx: &mut Tx, store_id: i64, warehouse_id: i64) -> Result<()> {
     let found: Option<i64> = sqlx::query_scalar("SELECT id FROM warehouses WHERE store_id = $1 AND id = $2")
         .bind(store_id)
         .bind(warehouse_id)
@@ -475,26 +547,9 @@ async fn check_warehouse(tx: &mut Tx, store_id: i64, warehouse_id: i64) -> Resul
     found.map(|_| ()).ok_or_else(|| Error::not_found("warehouse_not_found"))
 }
 
-async fn add_on_hand(tx: &mut Tx, store_id: i64, warehouse_id: i64, sku_id: i64, quantity: i64) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO stock (store_id, warehouse_id, sku_id, on_hand, reserved, preorder, updated_at) \
-         VALUES ($1, $2, $3, $4, 0, 0, $5) \
-         ON CONFLICT (warehouse_id, sku_id) DO UPDATE SET on_hand = stock.on_hand + excluded.on_hand, \
-         updated_at = excluded.updated_at",
-    )
-    .bind(store_id)
-    .bind(warehouse_id)
-    .bind(sku_id)
-    .bind(quantity)
-    .bind(now_ms())
-    .execute(&mut **tx)
-    .await?;
-    Ok(())
-}
-
 /// Appends the movement, reads the level after it, and writes the StockMoved event.
 #[allow(clippy::too_many_arguments)]
-async fn record(
+pub(crate) async fn record(
     tx: &mut Tx,
     who: Actor,
     warehouse_id: i64,
@@ -504,6 +559,7 @@ async fn record(
     reserved_delta: i64,
     reason: &str,
     reference: &str,
+    lots: &[Take],
 ) -> Result<pb::StockLevel> {
     let now = now_ms();
     let id: i64 = sqlx::query_scalar(
@@ -522,6 +578,7 @@ async fn record(
     .bind(now)
     .fetch_one(&mut **tx)
     .await?;
+    lots::record_movement(tx, id, lots).await?;
     let level = sqlx::query_as::<_, LevelRow>(
         "SELECT warehouse_id, sku_id, on_hand, reserved, preorder FROM stock \
          WHERE store_id = $1 AND warehouse_id = $2 AND sku_id = $3",
@@ -562,4 +619,36 @@ async fn record(
     };
     outbox::enqueue(tx, who.store_id, who.user_id, &event).await?;
     Ok(level)
+}
+
+/// The next gap-free document code of `kind` (`GR`, `TF`) for the store in the current
+/// Buddhist-era year: the counter row is locked by its update, so two transactions never
+/// take one number, and a rolled-back one gives its number back.
+pub(crate) async fn next_code(tx: &mut Tx, store_id: i64, kind: &str) -> Result<String> {
+    let year = crate::domain::lots::buddhist_year(now_ms());
+    sqlx::query(
+        "INSERT INTO doc_counters (store_id, kind, year, last) VALUES ($1, $2, $3, 0) \
+         ON CONFLICT (store_id, kind, year) DO NOTHING",
+    )
+    .bind(store_id)
+    .bind(kind)
+    .bind(year)
+    .execute(&mut **tx)
+    .await?;
+    let n: i64 = sqlx::query_scalar(
+        "UPDATE doc_counters SET last = last + 1 WHERE store_id = $1 AND kind = $2 AND year = $3 RETURNING last",
+    )
+    .bind(store_id)
+    .bind(kind)
+    .bind(year)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(crate::domain::lots::doc_code(kind, year, n))
+}
+
+impl Repo {
+    /// The pool, for reads.
+    pub fn pool(&self) -> &sqlx::AnyPool {
+        self.db.pool()
+    }
 }

@@ -4,6 +4,9 @@ use std::collections::BTreeMap;
 
 use bo_kit::{Error, FieldError, Result};
 
+pub mod lots;
+pub mod receipt;
+
 /// Movement kinds.
 pub mod kind {
     /// Units received.
@@ -16,6 +19,10 @@ pub mod kind {
     pub const RELEASE: &str = "release";
     /// Units shipped.
     pub const COMMIT: &str = "commit";
+    /// Units leaving for another warehouse.
+    pub const TRANSFER_OUT: &str = "transfer_out";
+    /// Units arriving from another warehouse.
+    pub const TRANSFER_IN: &str = "transfer_in";
 }
 
 /// Reservation line states.
