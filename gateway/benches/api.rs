@@ -275,7 +275,7 @@ async fn measure(label: &str, t: Target) {
     let sku = products["data"][0]["skus"][0]["id"].as_i64().unwrap();
     wms.receive(ctx.request(wpb::ReceiveRequest {
         reference: "bench-stock".into(),
-        lines: vec![wpb::StockLine { warehouse_id: warehouse, sku_id: sku, quantity: 1_000_000 }],
+        lines: vec![wpb::StockLine { warehouse_id: warehouse, sku_id: sku, quantity: 1_000_000, ..Default::default() }],
     }))
     .await
     .unwrap();
@@ -283,7 +283,7 @@ async fn measure(label: &str, t: Target) {
         let mut wms = WmsServiceClient::new(channel.clone());
         let req = ctx.request(wpb::ReserveRequest {
             reference: format!("bench-{c}-{i}"),
-            lines: vec![wpb::StockLine { warehouse_id: warehouse, sku_id: sku, quantity: 1 }],
+            lines: vec![wpb::StockLine { warehouse_id: warehouse, sku_id: sku, quantity: 1, ..Default::default() }],
         });
         async move { wms.reserve(req).await.is_ok() }
     };

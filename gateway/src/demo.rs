@@ -341,7 +341,13 @@ pub async fn catalog(
             let lines = created
                 .skus
                 .iter()
-                .map(|s| wpb::StockLine { warehouse_id: warehouse, sku_id: s.id, quantity: item.stock })
+                .map(|s| wpb::StockLine {
+                    warehouse_id: warehouse,
+                    sku_id: s.id,
+                    quantity: item.stock,
+                    unit_cost: s.cost,
+                    expires_at_ms: 0,
+                })
                 .collect();
             let receive = wpb::ReceiveRequest { reference: format!("demo-{}", item.code), lines };
             // The stock ledger learns of new SKUs from the products service's event.

@@ -5,6 +5,7 @@ pub mod app;
 pub mod auth;
 pub mod config;
 pub mod demo;
+pub mod documents;
 pub mod error;
 pub mod idempotency;
 pub mod module;

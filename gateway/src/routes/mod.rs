@@ -7,10 +7,12 @@ pub mod payments;
 pub mod pictures;
 pub mod pos;
 pub mod products;
+pub mod receipts;
 pub mod settings;
 pub mod status;
 pub mod stores;
 pub mod team;
+pub mod transfers;
 pub mod users;
 pub mod wms;
 
@@ -74,6 +76,8 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(products::router())
         .merge(status::router())
         .merge(wms::router())
+        .merge(receipts::router())
+        .merge(transfers::router())
         .merge(payments::router())
         .merge(logistics::router())
         .split_for_parts()

@@ -1,4 +1,4 @@
-//! Warehouses (the stock ledger's screens arrive with the catalog).
+//! Warehouses (list, add, rename, deactivate) and stock adjustments with the lots they took.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -18,7 +18,8 @@ use crate::wire::{Body, List, PageQuery, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(list_warehouses))
+        .routes(routes!(list_warehouses, create_warehouse))
+        .routes(routes!(update_warehouse))
         .routes(routes!(store_warehouses))
         .routes(routes!(list_goods_adjust, create_goods_adjust))
         .routes(routes!(list_goods_adjust_slash))
@@ -26,6 +27,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 const ADJUST_READ: Access = Access { roles: &[], perms: &[keys::WMS_GOODS_ADJUST_READ] };
 const ADJUST_CREATE: Access = Access { roles: &[], perms: &[keys::WMS_GOODS_ADJUST_CREATE] };
+/// Adding and changing warehouses: the owner, or store.*.
+const WAREHOUSE_EDIT: Access = Access { roles: &["owner"], perms: &[keys::STORE_ALL] };
 
 /// A warehouse.
 #[derive(Debug, Serialize, ToSchema)]
@@ -38,6 +41,8 @@ pub struct WarehouseBody {
     pub code: String,
     /// The store's default warehouse.
     pub is_default: bool,
+    /// Takes new stock (a deactivated warehouse keeps its stock and history).
+    pub active: bool,
     /// Created.
     pub created_at: String,
 }
@@ -49,6 +54,7 @@ impl From<pb::Warehouse> for WarehouseBody {
             name: w.name,
             code: w.code,
             is_default: w.is_default,
+            active: w.active,
             created_at: timestamp_to_rfc3339(w.create_time.as_ref()),
         }
     }
@@ -64,6 +70,74 @@ async fn warehouses(state: &AppState, auth: &StoreAuth) -> ApiResult<Json<List<W
     responses((status = 200, body = List<WarehouseBody>), (status = 401, body = ErrorBody)), security(("bearer" = [])))]
 async fn list_warehouses(State(state): State<AppState>, auth: StoreAuth) -> ApiResult<Json<List<WarehouseBody>>> {
     warehouses(&state, &auth).await
+}
+
+/// A new warehouse.
+#[derive(Debug, serde::Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct WarehouseInput {
+    /// Name (required, up to 100 characters, unique in the store).
+    pub name: String,
+    /// Short code: capital letters, digits and dashes (made up when empty).
+    pub code: String,
+}
+
+/// Adds a warehouse (owner, or store.*).
+#[utoipa::path(post, path = "/wms/warehouses", tag = "wms", request_body = WarehouseInput,
+    responses((status = 201, body = WarehouseBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "warehouse_name_taken, warehouse_code_taken, warehouse_limit_reached"),
+        (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn create_warehouse(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(input): Body<WarehouseInput>,
+) -> ApiResult<(StatusCode, Json<WarehouseBody>)> {
+    auth.require(WAREHOUSE_EDIT)?;
+    let r = state
+        .wms()
+        .create_warehouse(auth.ctx().request(pb::CreateWarehouseRequest { name: input.name, code: input.code }))
+        .await?
+        .into_inner();
+    Ok((StatusCode::CREATED, Json(r.warehouse.unwrap_or_default().into())))
+}
+
+/// A warehouse's change.
+#[derive(Debug, serde::Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct WarehousePatch {
+    /// New name (absent keeps it).
+    pub name: Option<String>,
+    /// Takes new stock (absent keeps it; the default warehouse stays active).
+    pub active: Option<bool>,
+}
+
+/// Renames, deactivates or activates a warehouse (owner, or store.*).
+#[utoipa::path(patch, path = "/wms/warehouses/{id}", tag = "wms", params(("id" = i64, Path)), request_body = WarehousePatch,
+    responses((status = 200, body = WarehouseBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "warehouse_default, warehouse_name_taken"),
+        (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn update_warehouse(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Body(input): Body<WarehousePatch>,
+) -> ApiResult<Json<WarehouseBody>> {
+    auth.require(WAREHOUSE_EDIT)?;
+    if input.name.as_deref().is_some_and(|n| n.trim().is_empty()) {
+        return Err(crate::error::ApiError::invalid_field("name", "validation.required"));
+    }
+    let r = state
+        .wms()
+        .update_warehouse(auth.ctx().request(pb::UpdateWarehouseRequest {
+            id,
+            name: input.name.unwrap_or_default(),
+            active: input.active,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(r.warehouse.unwrap_or_default().into()))
 }
 
 /// The same list, under the store.
@@ -97,6 +171,10 @@ pub struct GoodsAdjustBody {
     pub reference: String,
     /// Who adjusted.
     pub created_by: i64,
+    /// Their name.
+    pub created_by_name: String,
+    /// The lots it took units from (or the lot it made).
+    pub lots: Vec<crate::routes::transfers::LotTakeBody>,
     /// When.
     pub created_at: String,
 }
@@ -142,6 +220,7 @@ async fn adjustments(state: &AppState, auth: &StoreAuth, page: PageQuery) -> Api
             .map(|s| (s.id, s.code))
             .collect()
     };
+    let names = crate::routes::receipts::member_names(state, auth).await?;
     let page = r.page;
     let data = r
         .movements
@@ -155,6 +234,8 @@ async fn adjustments(state: &AppState, auth: &StoreAuth, page: PageQuery) -> Api
             reason: m.reason,
             reference: m.reference,
             created_by: m.actor_user_id,
+            created_by_name: names.get(&m.actor_user_id).cloned().unwrap_or_default(),
+            lots: m.lots.into_iter().map(crate::routes::transfers::take_body).collect(),
             created_at: timestamp_to_rfc3339(m.create_time.as_ref()),
         })
         .collect();

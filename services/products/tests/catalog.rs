@@ -177,7 +177,7 @@ async fn the_inventory_view_follows_the_ledger(db: Db) {
     // The ledger learns of the SKU from the catalog's event.
     let receive = wpb::ReceiveRequest {
         reference: "gr-1".into(),
-        lines: vec![wpb::StockLine { warehouse_id: w, sku_id: sku, quantity: 12 }],
+        lines: vec![wpb::StockLine { warehouse_id: w, sku_id: sku, quantity: 12, ..Default::default() }],
     };
     let mut received = false;
     for _ in 0..100 {
@@ -191,7 +191,7 @@ async fn the_inventory_view_follows_the_ledger(db: Db) {
     wms.grpc
         .reserve(ctx().request(wpb::ReserveRequest {
             reference: "o-1".into(),
-            lines: vec![wpb::StockLine { warehouse_id: w, sku_id: sku, quantity: 5 }],
+            lines: vec![wpb::StockLine { warehouse_id: w, sku_id: sku, quantity: 5, ..Default::default() }],
         }))
         .await
         .unwrap();

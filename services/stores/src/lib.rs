@@ -50,7 +50,8 @@ impl Service {
         let consumer = Consumer::new(db.clone(), bus, "stores")
             .on::<ProductSaved, _>(GettingStarted)
             .on::<PaymentChannelSaved, _>(GettingStarted)
-            .on::<LogisticChannelSaved, _>(GettingStarted);
+            .on::<LogisticChannelSaved, _>(GettingStarted)
+            .on::<bo_proto::events::v1::GoodsReceiptApproved, _>(GettingStarted);
         Ok(Service { grpc, relay, consumer, db })
     }
 
@@ -73,7 +74,7 @@ impl Service {
 }
 
 /// The getting-started flags follow what the store has done elsewhere: its first product,
-/// payment account and logistic channel (goods receipts follow when wms has them).
+/// payment account, logistic channel and approved goods receipt.
 struct GettingStarted;
 
 #[async_trait]
@@ -96,6 +97,19 @@ impl On<PaymentChannelSaved> for GettingStarted {
 impl On<LogisticChannelSaved> for GettingStarted {
     async fn on(&self, tx: &mut Tx, meta: &Meta, _saved: LogisticChannelSaved) -> anyhow::Result<()> {
         store::Repo::mark_getting_started(tx, meta.store_id, store::GettingStartedStep::Logistic).await?;
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl On<bo_proto::events::v1::GoodsReceiptApproved> for GettingStarted {
+    async fn on(
+        &self,
+        tx: &mut Tx,
+        meta: &Meta,
+        _approved: bo_proto::events::v1::GoodsReceiptApproved,
+    ) -> anyhow::Result<()> {
+        store::Repo::mark_getting_started(tx, meta.store_id, store::GettingStartedStep::GoodsReceipt).await?;
         Ok(())
     }
 }

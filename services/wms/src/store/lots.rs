@@ -512,7 +512,9 @@ async fn name_picks(pool: &AnyPool, store_id: i64, picks: &mut [pb::Pick]) -> Re
 /// reserved is what open reservations hold of it; no lot is below zero.
 pub async fn invariants(pool: &AnyPool) -> Result<Vec<String>> {
     let mut broken = Vec::new();
-    let rows: Vec<(i64, i64, i64, i64, i64, i64, i64, i64)> = sqlx::query_as(
+    /// Store, warehouse, SKU, on hand, reserved, lots' on hand, lots' reserved, ledger sum.
+    type Sums = (i64, i64, i64, i64, i64, i64, i64, i64);
+    let rows: Vec<Sums> = sqlx::query_as(
         "SELECT s.store_id, s.warehouse_id, s.sku_id, s.on_hand, s.reserved, \
            CAST(COALESCE((SELECT SUM(l.on_hand) FROM stock_lots l WHERE l.warehouse_id = s.warehouse_id \
              AND l.sku_id = s.sku_id), 0) AS BIGINT), \

@@ -42,11 +42,225 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    listGoodsReceipts: build.query<
+      ListGoodsReceiptsApiResponse,
+      ListGoodsReceiptsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-receipts`,
+        params: {
+          state: queryArg.state,
+          search: queryArg.search,
+          type: queryArg["type"],
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    createGoodsReceipt: build.mutation<
+      CreateGoodsReceiptApiResponse,
+      CreateGoodsReceiptApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-receipts`,
+        method: "POST",
+        body: queryArg.goodsReceiptInput,
+      }),
+    }),
+    getGoodsReceipt: build.query<
+      GetGoodsReceiptApiResponse,
+      GetGoodsReceiptApiArg
+    >({
+      query: (queryArg) => ({ url: `/wms/goods-receipts/${queryArg.id}` }),
+    }),
+    updateGoodsReceipt: build.mutation<
+      UpdateGoodsReceiptApiResponse,
+      UpdateGoodsReceiptApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-receipts/${queryArg.id}`,
+        method: "PUT",
+        body: queryArg.goodsReceiptInput,
+      }),
+    }),
+    deleteGoodsReceipt: build.mutation<
+      DeleteGoodsReceiptApiResponse,
+      DeleteGoodsReceiptApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-receipts/${queryArg.id}`,
+        method: "DELETE",
+      }),
+    }),
+    goodsReceiptLabels: build.query<
+      GoodsReceiptLabelsApiResponse,
+      GoodsReceiptLabelsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-receipts/${queryArg.id}/labels`,
+      }),
+    }),
+    printGoodsReceipt: build.query<
+      PrintGoodsReceiptApiResponse,
+      PrintGoodsReceiptApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-receipts/${queryArg.id}/print`,
+      }),
+    }),
+    approveGoodsReceipt: build.mutation<
+      ApproveGoodsReceiptApiResponse,
+      ApproveGoodsReceiptApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-receipts/${queryArg.id}/qc-approve/in-store`,
+        method: "POST",
+        body: queryArg.qcInput,
+      }),
+    }),
+    checkGoodsReceipt: build.mutation<
+      CheckGoodsReceiptApiResponse,
+      CheckGoodsReceiptApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-receipts/${queryArg.id}/qc-check`,
+        method: "POST",
+        body: queryArg.qcInput,
+      }),
+    }),
+    rejectGoodsReceipt: build.mutation<
+      RejectGoodsReceiptApiResponse,
+      RejectGoodsReceiptApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-receipts/${queryArg.id}/qc-reject`,
+        method: "POST",
+        body: queryArg.rejectInput,
+      }),
+    }),
+    sendGoodsReceipt: build.mutation<
+      SendGoodsReceiptApiResponse,
+      SendGoodsReceiptApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-receipts/${queryArg.id}/ready-to-warehouse`,
+        method: "POST",
+      }),
+    }),
+    shelveGoodsReceipt: build.mutation<
+      ShelveGoodsReceiptApiResponse,
+      ShelveGoodsReceiptApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/goods-receipts/${queryArg.id}/shelve`,
+        method: "POST",
+        body: queryArg.shelveInput,
+      }),
+    }),
+    listInTransit: build.query<ListInTransitApiResponse, ListInTransitApiArg>({
+      query: (queryArg) => ({
+        url: `/wms/in-transit`,
+        params: {
+          skuIds: queryArg.skuIds,
+        },
+      }),
+    }),
+    pickLots: build.mutation<PickLotsApiResponse, PickLotsApiArg>({
+      query: (queryArg) => ({
+        url: `/wms/pick-lots`,
+        method: "POST",
+        body: queryArg.pickInput,
+      }),
+    }),
+    listStockLots: build.query<ListStockLotsApiResponse, ListStockLotsApiArg>({
+      query: (queryArg) => ({
+        url: `/wms/stock-lots`,
+        params: {
+          warehouseId: queryArg.warehouseId,
+          skuIds: queryArg.skuIds,
+          expiringWithinDays: queryArg.expiringWithinDays,
+          includeEmpty: queryArg.includeEmpty,
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    stockValuation: build.query<
+      StockValuationApiResponse,
+      StockValuationApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/stock-valuation`,
+        params: {
+          warehouseId: queryArg.warehouseId,
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    listTransfers: build.query<ListTransfersApiResponse, ListTransfersApiArg>({
+      query: (queryArg) => ({
+        url: `/wms/transfers`,
+        params: {
+          state: queryArg.state,
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    createTransfer: build.mutation<
+      CreateTransferApiResponse,
+      CreateTransferApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/transfers`,
+        method: "POST",
+        body: queryArg.transferInput,
+      }),
+    }),
+    getTransfer: build.query<GetTransferApiResponse, GetTransferApiArg>({
+      query: (queryArg) => ({ url: `/wms/transfers/${queryArg.id}` }),
+    }),
+    transferPickList: build.query<
+      TransferPickListApiResponse,
+      TransferPickListApiArg
+    >({
+      query: (queryArg) => ({ url: `/wms/transfers/${queryArg.id}/pick-list` }),
+    }),
+    receiveTransfer: build.mutation<
+      ReceiveTransferApiResponse,
+      ReceiveTransferApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/transfers/${queryArg.id}/receive`,
+        method: "POST",
+      }),
+    }),
     listWarehouses: build.query<
       ListWarehousesApiResponse,
       ListWarehousesApiArg
     >({
       query: () => ({ url: `/wms/warehouses` }),
+    }),
+    createWarehouse: build.mutation<
+      CreateWarehouseApiResponse,
+      CreateWarehouseApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/warehouses`,
+        method: "POST",
+        body: queryArg.warehouseInput,
+      }),
+    }),
+    updateWarehouse: build.mutation<
+      UpdateWarehouseApiResponse,
+      UpdateWarehouseApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/wms/warehouses/${queryArg.id}`,
+        method: "PATCH",
+        body: queryArg.warehousePatch,
+      }),
     }),
   }),
   overrideExisting: false,
@@ -75,11 +289,144 @@ export type ListGoodsAdjustSlashApiArg = {
   /** Page size; -1 means all. */
   limit?: number;
 };
+export type ListGoodsReceiptsApiResponse = /** status 200  */ GoodsReceiptList;
+export type ListGoodsReceiptsApiArg = {
+  /** Board group or state: draft, pending (with received), approved (with shelving and
+    shelved) or rejected; empty for all. */
+  state?: string;
+  /** Part of the code or the note. */
+  search?: string;
+  /** product, parcel or material. */
+  type?: string;
+  /** Page (clamped to 1..last). */
+  page?: number;
+  /** Page size. */
+  limit?: number;
+};
+export type CreateGoodsReceiptApiResponse = /** status 201  */ GoodsReceiptBody;
+export type CreateGoodsReceiptApiArg = {
+  goodsReceiptInput: GoodsReceiptInput;
+};
+export type GetGoodsReceiptApiResponse = /** status 200  */ GoodsReceiptBody;
+export type GetGoodsReceiptApiArg = {
+  id: number;
+};
+export type UpdateGoodsReceiptApiResponse = /** status 200  */ GoodsReceiptBody;
+export type UpdateGoodsReceiptApiArg = {
+  id: number;
+  goodsReceiptInput: GoodsReceiptInput;
+};
+export type DeleteGoodsReceiptApiResponse = unknown;
+export type DeleteGoodsReceiptApiArg = {
+  id: number;
+};
+export type GoodsReceiptLabelsApiResponse = /** status 200  */ Blob;
+export type GoodsReceiptLabelsApiArg = {
+  id: number;
+};
+export type PrintGoodsReceiptApiResponse = /** status 200  */ Blob;
+export type PrintGoodsReceiptApiArg = {
+  id: number;
+};
+export type ApproveGoodsReceiptApiResponse =
+  /** status 200  */ GoodsReceiptBody;
+export type ApproveGoodsReceiptApiArg = {
+  id: number;
+  qcInput: QcInput;
+};
+export type CheckGoodsReceiptApiResponse = /** status 200  */ GoodsReceiptBody;
+export type CheckGoodsReceiptApiArg = {
+  id: number;
+  qcInput: QcInput;
+};
+export type RejectGoodsReceiptApiResponse = /** status 200  */ GoodsReceiptBody;
+export type RejectGoodsReceiptApiArg = {
+  id: number;
+  rejectInput: RejectInput;
+};
+export type SendGoodsReceiptApiResponse = /** status 200  */ GoodsReceiptBody;
+export type SendGoodsReceiptApiArg = {
+  id: number;
+};
+export type ShelveGoodsReceiptApiResponse = /** status 200  */ GoodsReceiptBody;
+export type ShelveGoodsReceiptApiArg = {
+  id: number;
+  shelveInput: ShelveInput;
+};
+export type ListInTransitApiResponse = /** status 200  */ ListInTransitBody;
+export type ListInTransitApiArg = {
+  /** SKU ids, comma-separated (up to 500; empty for all). */
+  skuIds?: string;
+};
+export type PickLotsApiResponse = /** status 200  */ ListPickBody;
+export type PickLotsApiArg = {
+  pickInput: PickInput;
+};
+export type ListStockLotsApiResponse = /** status 200  */ ListStockLotBody;
+export type ListStockLotsApiArg = {
+  /** One warehouse. */
+  warehouseId?: number;
+  /** SKU ids, comma-separated. */
+  skuIds?: string;
+  /** Only lots expiring within this many days. */
+  expiringWithinDays?: number;
+  /** Include emptied lots. */
+  includeEmpty?: boolean;
+  /** Page. */
+  page?: number;
+  /** Page size (-1 for all). */
+  limit?: number;
+};
+export type StockValuationApiResponse = /** status 200  */ ValuationBody;
+export type StockValuationApiArg = {
+  /** One warehouse (all when absent). */
+  warehouseId?: number;
+  /** Page. */
+  page?: number;
+  /** Page size. */
+  limit?: number;
+};
+export type ListTransfersApiResponse = /** status 200  */ ListTransferBody;
+export type ListTransfersApiArg = {
+  /** in_transit or received (empty for all). */
+  state?: string;
+  /** Page. */
+  page?: number;
+  /** Page size. */
+  limit?: number;
+};
+export type CreateTransferApiResponse = /** status 201  */ TransferBody;
+export type CreateTransferApiArg = {
+  transferInput: TransferInput;
+};
+export type GetTransferApiResponse = /** status 200  */ TransferBody;
+export type GetTransferApiArg = {
+  id: number;
+};
+export type TransferPickListApiResponse = /** status 200  */ Blob;
+export type TransferPickListApiArg = {
+  id: number;
+};
+export type ReceiveTransferApiResponse = /** status 200  */ TransferBody;
+export type ReceiveTransferApiArg = {
+  id: number;
+};
 export type ListWarehousesApiResponse = /** status 200  */ ListWarehouseBody;
 export type ListWarehousesApiArg = void;
+export type CreateWarehouseApiResponse = /** status 201  */ WarehouseBody;
+export type CreateWarehouseApiArg = {
+  warehouseInput: WarehouseInput;
+};
+export type UpdateWarehouseApiResponse = /** status 200  */ WarehouseBody;
+export type UpdateWarehouseApiArg = {
+  id: number;
+  warehousePatch: WarehousePatch;
+};
 export type ListWarehouseBody = {
   /** The rows. */
   data: {
+    /** Takes new stock (a deactivated warehouse keeps its stock and history). */
+    active: boolean;
     /** Short code. */
     code: string;
     /** Created. */
@@ -120,6 +467,16 @@ export type ErrorBody = {
   /** The error. */
   error: ErrorDetail;
 };
+export type LotTakeBody = {
+  /** The lot's expiry date, `YYYY-MM-DD` (null for none). */
+  expiredAt?: string | null;
+  /** Lot code. */
+  lotCode: string;
+  /** Lot. */
+  lotId: number;
+  /** Units. */
+  quantity: number;
+};
 export type ListGoodsAdjustBody = {
   /** The rows. */
   data: {
@@ -127,8 +484,12 @@ export type ListGoodsAdjustBody = {
     createdAt: string;
     /** Who adjusted. */
     createdBy: number;
+    /** Their name. */
+    createdByName: string;
     /** Ledger movement id. */
     id: number;
+    /** The lots it took units from (or the lot it made). */
+    lots: LotTakeBody[];
     /** Units added (positive) or removed (negative). */
     quantity: number;
     /** Why. */
@@ -173,10 +534,501 @@ export type GoodsAdjustInput = {
   /** Warehouse id. */
   warehouseId: number;
 };
+export type GoodsReceiptCounts = {
+  /** Approved, shelving and shelved. */
+  approved: number;
+  /** Drafts. */
+  draft: number;
+  /** Pending and received. */
+  pending: number;
+  /** Rejected. */
+  rejected: number;
+};
+export type DimensionBody = {
+  /** Height, cm. */
+  height?: number;
+  /** Length, cm. */
+  length?: number;
+  /** Weight, kg ("0.250"). */
+  weight?: string;
+  /** Width, cm. */
+  width?: number;
+};
+export type LineUnitBody = {
+  /** The store's unit (0: pieces). */
+  id: number;
+  /** Its name (empty: pieces). */
+  name: string;
+  /** Pieces in one. */
+  quantity: number;
+};
+export type ReceiptLineBody = {
+  /** Barcode. */
+  barcode: string;
+  /** Cost of one unit, baht. */
+  cost: string;
+  /** Pieces found defective. */
+  defectQty: number;
+  /** Size. */
+  dimension: DimensionBody;
+  /** Expiry date, `YYYY-MM-DD` (null for none). */
+  expiredAt?: string | null;
+  /** Pieces that went (or go) on hand. */
+  goodQty: number;
+  /** Line id. */
+  id: number;
+  /** What it is (parcel and material lines). */
+  name: string;
+  /** Variant option 1. */
+  option1: string;
+  /** Variant option 2. */
+  option2: string;
+  /** Print SKU labels for it. */
+  printLabel: boolean;
+  /** Product. */
+  productId: number;
+  /** Product name when written. */
+  productName: string;
+  /** Pieces counted in at QC. */
+  receiveQty: number;
+  /** Pieces asked for. */
+  requestBaseQty: number;
+  /** Units asked for. */
+  requestQty: number;
+  /** SKU code. */
+  skuCode: string;
+  /** SKU (0 on parcel and material receipts). */
+  skuId: number;
+  /** complete, incomplete, no_product or excess_product (empty before QC). */
+  status: string;
+  /** The unit. */
+  unit: LineUnitBody;
+};
+export type PackagingBody = {
+  dimension?: null | DimensionBody;
+  /** What (box, pallet, bag…). */
+  name?: string;
+  /** How many. */
+  quantity?: number;
+};
+export type PickUpBody = {
+  /** Address. */
+  address?: string;
+  /** Expected pick-up time, RFC 3339. */
+  expectedPickedUpAt?: string;
+  /** Telephone, 9 or 10 digits. */
+  tel?: string;
+};
+export type GoodsReceiptBody = {
+  /** Who counted it at QC. */
+  checkedBy: number;
+  /** Code (GR + Buddhist-era year + number). */
+  code: string;
+  /** Created, RFC 3339. */
+  createdAt: string;
+  /** Who created it. */
+  createdBy: number;
+  /** Their name. */
+  createdByName: string;
+  /** When it was approved or rejected, RFC 3339 (null before). */
+  decidedAt?: string | null;
+  /** Who approved or rejected it. */
+  decidedBy: number;
+  /** Their name. */
+  decidedByName: string;
+  /** Expected arrival, RFC 3339. */
+  expectedReceivedAt: string;
+  /** Expected arrival date in Thailand. */
+  expectedReceivedDate: string;
+  /** Expected arrival time in Thailand. */
+  expectedReceivedTime: string;
+  /** Id. */
+  id: number;
+  /** Picked up by the warehouse. */
+  isPickUp: boolean;
+  /** Lines (empty in lists). */
+  items: ReceiptLineBody[];
+  /** Number of lines. */
+  lineCount: number;
+  /** Note. */
+  note: string;
+  /** Options. */
+  options: string[];
+  /** Packagings. */
+  packagings: PackagingBody[];
+  pickUpDetail?: null | PickUpBody;
+  /** Who last printed it (0 never). */
+  printedBy: number;
+  /** Why it was rejected. */
+  rejectReason: string;
+  /** draft, pending, received, approved, rejected, shelving or shelved. */
+  state: string;
+  /** Σ cost × units asked, baht. */
+  totalCost: string;
+  /** Pieces asked for. */
+  totalRequestQty: number;
+  /** product, parcel or material. */
+  type: string;
+  /** Last change, RFC 3339. */
+  updatedAt: string;
+  /** Receiving warehouse. */
+  warehouseId: number;
+  /** Its name. */
+  warehouseName: string;
+};
+export type GoodsReceiptList = {
+  /** Receipts per group, for the board's tabs (same search and type). */
+  counts: GoodsReceiptCounts;
+  /** The rows (without their lines). */
+  data: GoodsReceiptBody[];
+  /** Page size. */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type ReceiptLineInput = {
+  /** Cost of one unit of the line's unit, baht. */
+  cost?: string;
+  dimension?: null | DimensionBody;
+  /** Expiry date, `YYYY-MM-DD` (empty for none). */
+  expiredAt?: string | null;
+  /** What it is (parcel and material receipts). */
+  name?: string;
+  /** Print SKU labels for it. */
+  printLabel?: boolean;
+  /** Units asked for. */
+  requestQty?: number;
+  /** SKU (product receipts). */
+  skuId?: number;
+  /** The store's unit of measurement it is counted in (absent or 0: pieces). */
+  unitId?: number | null;
+};
+export type GoodsReceiptInput = {
+  /** Expected received date, `YYYY-MM-DD` (required). */
+  expectedReceivedDate?: string;
+  /** Expected received time, `HH:MM`. */
+  expectedReceivedTime?: string;
+  /** The warehouse picks the goods up. */
+  isPickUp?: boolean;
+  /** Note, up to 500 characters. */
+  note?: string;
+  /** Options: label_sku, repack, inspect_every_unit. */
+  options?: string[];
+  /** Packagings. */
+  packagings?: PackagingBody[];
+  pickUp?: null | PickUpBody;
+  /** Lines. */
+  products?: ReceiptLineInput[];
+  /** product, parcel or material (create only; an edit keeps it). */
+  type?: string;
+  /** Receiving warehouse. */
+  warehouseId?: number;
+};
+export type LineCheckInput = {
+  /** Pieces of them defective. */
+  defectQty?: number;
+  /** Line id. */
+  id?: number;
+  /** Pieces counted in. */
+  receiveQty?: number;
+};
+export type QcInput = {
+  /** Counts per line (approve: lines not named keep theirs, or count as complete). */
+  items?: LineCheckInput[];
+};
+export type RejectInput = {
+  /** The reason (required, up to 500 characters). */
+  reason?: string;
+};
+export type ShelveInput = {
+  /** shelving (start) or shelved (done). */
+  state?: string;
+};
+export type ListInTransitBody = {
+  /** The rows. */
+  data: {
+    /** Units. */
+    quantity: number;
+    /** SKU. */
+    skuId: number;
+    /** The receiving warehouse. */
+    warehouseId: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type ListPickBody = {
+  /** The rows. */
+  data: {
+    /** Lots to take, first expiry first. */
+    lots: LotTakeBody[];
+    /** Product name. */
+    productName: string;
+    /** Units asked for. */
+    quantity: number;
+    /** Units no lot holds. */
+    short: number;
+    /** SKU code. */
+    skuCode: string;
+    /** SKU. */
+    skuId: number;
+    /** Warehouse. */
+    warehouseId: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type TransferLineInput = {
+  /** Units. */
+  quantity?: number;
+  /** SKU. */
+  skuId?: number;
+};
+export type PickInput = {
+  /** SKUs and units. */
+  items?: TransferLineInput[];
+  /** Warehouse. */
+  warehouseId?: number;
+};
+export type ListStockLotBody = {
+  /** The rows. */
+  data: {
+    /** Code (the goods receipt's, or ADJ for stock counted in, or the reference that made it). */
+    code: string;
+    /** Expiry date, `YYYY-MM-DD` (null for none). */
+    expiredAt?: string | null;
+    /** Goods receipt (0 when none). */
+    goodsReceiptId: number;
+    /** Id. */
+    id: number;
+    /** Units on hand. */
+    onHand: number;
+    /** Units that came in. */
+    quantityIn: number;
+    /** First arrival, RFC 3339. */
+    receivedAt: string;
+    /** Of them, promised to orders. */
+    reserved: number;
+    /** SKU. */
+    skuId: number;
+    /** Cost of one unit, baht. */
+    unitCost: string;
+    /** Warehouse. */
+    warehouseId: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type SkuValueBody = {
+  /** Moving average cost of one unit, baht. */
+  averageCost: string;
+  /** At moving average cost, baht. */
+  averageValue: string;
+  /** At lot costs, baht. */
+  fifoValue: string;
+  /** Units on hand. */
+  onHand: number;
+  /** Product name. */
+  productName: string;
+  /** SKU code. */
+  skuCode: string;
+  /** SKU. */
+  skuId: number;
+  /** Warehouse. */
+  warehouseId: number;
+};
+export type WarehouseValueBody = {
+  /** At moving average cost, baht. */
+  averageValue: string;
+  /** At the cost of the lots still on hand (first in, first out), baht. */
+  fifoValue: string;
+  /** Units on hand. */
+  onHand: number;
+  /** Warehouse. */
+  warehouseId: number;
+};
+export type ValuationBody = {
+  /** Per SKU and warehouse, this page. */
+  data: SkuValueBody[];
+  /** Page size. */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** SKU rows in all. */
+  total: number;
+  /** Per warehouse. */
+  warehouses: WarehouseValueBody[];
+};
+export type TransferLineBody = {
+  /** The lots they came from. */
+  lots: LotTakeBody[];
+  /** Product name. */
+  productName: string;
+  /** Units. */
+  quantity: number;
+  /** SKU code. */
+  skuCode: string;
+  /** SKU. */
+  skuId: number;
+};
+export type ListTransferBody = {
+  /** The rows. */
+  data: {
+    /** Code (TF + Buddhist-era year + number). */
+    code: string;
+    /** Sent, RFC 3339. */
+    createdAt: string;
+    /** Who sent it. */
+    createdBy: number;
+    /** Their name. */
+    createdByName: string;
+    /** From. */
+    fromWarehouseId: number;
+    /** Id. */
+    id: number;
+    /** Lines. */
+    items: TransferLineBody[];
+    /** Note. */
+    note: string;
+    /** Arrived, RFC 3339 (null before). */
+    receivedAt?: string | null;
+    /** Who confirmed its arrival. */
+    receivedBy: number;
+    /** Their name. */
+    receivedByName: string;
+    /** in_transit or received. */
+    state: string;
+    /** To. */
+    toWarehouseId: number;
+    /** Units in all. */
+    totalQty: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type TransferBody = {
+  /** Code (TF + Buddhist-era year + number). */
+  code: string;
+  /** Sent, RFC 3339. */
+  createdAt: string;
+  /** Who sent it. */
+  createdBy: number;
+  /** Their name. */
+  createdByName: string;
+  /** From. */
+  fromWarehouseId: number;
+  /** Id. */
+  id: number;
+  /** Lines. */
+  items: TransferLineBody[];
+  /** Note. */
+  note: string;
+  /** Arrived, RFC 3339 (null before). */
+  receivedAt?: string | null;
+  /** Who confirmed its arrival. */
+  receivedBy: number;
+  /** Their name. */
+  receivedByName: string;
+  /** in_transit or received. */
+  state: string;
+  /** To. */
+  toWarehouseId: number;
+  /** Units in all. */
+  totalQty: number;
+};
+export type TransferInput = {
+  /** From. */
+  fromWarehouseId?: number;
+  /** Lines. */
+  items?: TransferLineInput[];
+  /** Note (up to 500 characters). */
+  note?: string;
+  /** To. */
+  toWarehouseId?: number;
+};
+export type WarehouseBody = {
+  /** Takes new stock (a deactivated warehouse keeps its stock and history). */
+  active: boolean;
+  /** Short code. */
+  code: string;
+  /** Created. */
+  createdAt: string;
+  /** Id. */
+  id: number;
+  /** The store's default warehouse. */
+  isDefault: boolean;
+  /** Name. */
+  name: string;
+};
+export type WarehouseInput = {
+  /** Short code: capital letters, digits and dashes (made up when empty). */
+  code?: string;
+  /** Name (required, up to 100 characters, unique in the store). */
+  name?: string;
+};
+export type WarehousePatch = {
+  /** Takes new stock (absent keeps it; the default warehouse stays active). */
+  active?: boolean | null;
+  /** New name (absent keeps it). */
+  name?: string | null;
+};
 export const {
   useStoreWarehousesQuery,
   useListGoodsAdjustQuery,
   useCreateGoodsAdjustMutation,
   useListGoodsAdjustSlashQuery,
+  useListGoodsReceiptsQuery,
+  useCreateGoodsReceiptMutation,
+  useGetGoodsReceiptQuery,
+  useUpdateGoodsReceiptMutation,
+  useDeleteGoodsReceiptMutation,
+  useGoodsReceiptLabelsQuery,
+  usePrintGoodsReceiptQuery,
+  useApproveGoodsReceiptMutation,
+  useCheckGoodsReceiptMutation,
+  useRejectGoodsReceiptMutation,
+  useSendGoodsReceiptMutation,
+  useShelveGoodsReceiptMutation,
+  useListInTransitQuery,
+  usePickLotsMutation,
+  useListStockLotsQuery,
+  useStockValuationQuery,
+  useListTransfersQuery,
+  useCreateTransferMutation,
+  useGetTransferQuery,
+  useTransferPickListQuery,
+  useReceiveTransferMutation,
   useListWarehousesQuery,
+  useCreateWarehouseMutation,
+  useUpdateWarehouseMutation,
 } = injectedRtkApi;
