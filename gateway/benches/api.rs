@@ -288,6 +288,82 @@ async fn measure(label: &str, t: Target) {
         async move { wms.reserve(req).await.is_ok() }
     };
     println!("{}", run(reserve).await.line("wms Reserve (gRPC, 1 unit)"));
+
+    approve_receipts(&t, &client, warehouse).await;
+}
+
+/// Approving a goods receipt of 500 lines (500 SKUs, each a new lot): three receipts, each
+/// timed on its own through the API.
+async fn approve_receipts(t: &Target, client: &reqwest::Client, warehouse: i64) {
+    const LINES: usize = 500;
+    let mut skus = Vec::new();
+    for page in 1.. {
+        let v: Value = client
+            .get(format!("{}/products?page={page}&limit=100", t.api))
+            .bearer_auth(&t.token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let rows = v["data"].as_array().cloned().unwrap_or_default();
+        skus.extend(
+            rows.iter()
+                .flat_map(|p| p["skus"].as_array().cloned().unwrap_or_default())
+                .filter_map(|s| s["id"].as_i64()),
+        );
+        if skus.len() >= LINES || rows.is_empty() {
+            break;
+        }
+    }
+    skus.truncate(LINES);
+    let lines: Vec<Value> = skus
+        .iter()
+        .enumerate()
+        .map(|(i, s)| json!({"sku_id": s, "request_qty": 1 + i % 5, "cost": "12.50", "expired_at": "2027-12-31"}))
+        .collect();
+    let mut times = Vec::new();
+    for _ in 0..3 {
+        let body = json!({"type": "product", "warehouse_id": warehouse, "expected_received_date": "2026-12-01",
+            "products": lines});
+        let r: Value = client
+            .post(format!("{}/wms/goods-receipts", t.api))
+            .bearer_auth(&t.token)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let id = r["id"].as_i64().expect("a receipt");
+        let sent = client
+            .post(format!("{}/wms/goods-receipts/{id}/ready-to-warehouse", t.api))
+            .bearer_auth(&t.token)
+            .send()
+            .await
+            .unwrap();
+        assert!(sent.status().is_success());
+        let start = Instant::now();
+        let done = client
+            .post(format!("{}/wms/goods-receipts/{id}/qc-approve/in-store", t.api))
+            .bearer_auth(&t.token)
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        times.push(start.elapsed());
+        assert!(done.status().is_success(), "approve: {}", done.status());
+    }
+    times.sort();
+    println!(
+        "{:<34} {:>9.0} ms   (median of 3; slowest {:.0} ms; {} lines)",
+        "POST qc-approve (500-line receipt)",
+        times[1].as_secs_f64() * 1000.0,
+        times[2].as_secs_f64() * 1000.0,
+        skus.len()
+    );
 }
 
 fn free_port() -> u16 {

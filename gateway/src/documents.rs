@@ -130,7 +130,7 @@ pub fn goods_receipt(r: &GoodsReceiptBody, store_name: &str, printed_by: &str, n
         y += 6.0;
         p.text(MARGIN, y, 9.0, Weight::Regular, Align::Left, store_name);
         p.code128(A4.0 - MARGIN - 50.0, y - 3.0, 50.0, 8.0, &r.code).ok();
-        y += 8.0;
+        y += 11.0;
         if page_no == 1 {
             let info = [
                 ("ประเภท", receipt_type(&r.r#type).to_string()),
@@ -411,4 +411,86 @@ pub fn pick_list(t: &TransferBody, from: &str, to: &str, now_ms: i64) -> Vec<u8>
         }
     }
     doc.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashMap;
+
+    use bo_proto::wms::v1 as pb;
+
+    use super::*;
+    use crate::routes::receipts::receipt_body;
+
+    fn sample(lines: usize) -> GoodsReceiptBody {
+        let line = |i: usize| pb::ReceiptLine {
+            id: i as i64 + 1,
+            sku_id: 7,
+            product_name: "น้ำปลาแท้ ตราปลาหมึก ขวดใหญ่".into(),
+            sku_code: format!("FS-{i}"),
+            barcode: "5901234123457".into(),
+            option1: "ใหญ่".into(),
+            cost: 12_000,
+            request_qty: 2,
+            request_base_qty: 24,
+            receive_qty: 24,
+            defect_qty: 1,
+            expires_at_ms: 1_814_400_000_000,
+            unit: Some(pb::LineUnit { unit_id: 3, name: "ลัง".into(), quantity: 12 }),
+            print_label: i == 0,
+            status: "complete".into(),
+            ..Default::default()
+        };
+        let r = pb::GoodsReceipt {
+            id: 1,
+            code: "GR2569-000001".into(),
+            state: "approved".into(),
+            warehouse_name: "คลังสินค้าหลัก".into(),
+            draft: Some(pb::GoodsReceiptDraft {
+                r#type: "product".into(),
+                expected_received_at_ms: 1_795_000_000_000,
+                note: "ส่งของช่วงเช้า ก่อนเที่ยง".into(),
+                packagings: vec![pb::Packaging { name: "พาเลท".into(), quantity: 2, dimension: None }],
+                options: vec!["label_sku".into()],
+                ..Default::default()
+            }),
+            lines: (0..lines).map(line).collect(),
+            total_cost: 24_000,
+            total_request_qty: 24,
+            ..Default::default()
+        };
+        receipt_body(r, &HashMap::new())
+    }
+
+    #[test]
+    fn the_receipt_reads_in_thai() {
+        let pdf = goods_receipt(&sample(3), "ร้านป้าแดงของฝาก", "สมชาย ใจดี", 1_795_000_000_000);
+        assert!(pdf.starts_with(b"%PDF-"));
+        let Some(text) = bo_pdf::testing::pdftotext(&pdf) else { return };
+        for want in ["ใบรับสินค้า", "GR2569-000001", "น้ำปลาแท้", "ร้านป้าแดงของฝาก", "คลังสินค้าหลัก", "ผู้ตรวจสอบ", "240.00"]
+        {
+            assert!(text.contains(want), "{want} missing from:\n{text}");
+        }
+    }
+
+    #[test]
+    fn long_receipts_go_on_over_pages() {
+        let pdf = goods_receipt(&sample(80), "ร้าน", "x", 0);
+        let Some(text) = bo_pdf::testing::pdftotext(&pdf) else { return };
+        // pdftotext ends every page with a form feed.
+        assert!(text.matches('\u{c}').count() >= 2, "80 lines need more than one page");
+        assert!(text.contains("FS-0") && text.contains("FS-79"), "every line is printed");
+    }
+
+    #[test]
+    fn labels_one_per_good_piece_of_flagged_lines() {
+        let r = sample(2);
+        let counts = label_counts(&r);
+        assert_eq!(counts, vec![(0, 23)]);
+        let pdf = labels(&r, &counts);
+        if let Some(t) = bo_pdf::testing::pdftotext(&pdf) {
+            assert_eq!(t.matches("5901234123457").count(), 23, "EAN-13 caption on each label");
+            assert!(t.contains("น้ำปลาแท้"));
+        }
+    }
 }

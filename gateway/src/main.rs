@@ -35,6 +35,9 @@ enum Command {
 
 #[derive(Subcommand)]
 enum AdminCommand {
+    /// Checks the stock ledger on the configured wms database: stock rows, lots, open
+    /// reservations and the movements agree. Exits 1 and names what disagrees.
+    CheckStock,
     /// Creates an owner account and their store.
     CreateOwner {
         /// The owner's email.
@@ -203,6 +206,22 @@ async fn main() -> anyhow::Result<()> {
             let identity = done.map_err(admin_error)?;
             println!("Store {store}: identity of {} {} approved.", identity.first_name, identity.last_name);
             Ok(())
+        }
+        Some(Command::Admin { command: AdminCommand::CheckStock }) => {
+            let _telemetry = bo_kit::telemetry::init("backoffice-admin", false)?;
+            let db = bo_kit::db::Db::connect(&cfg.database_url("wms")).await?;
+            let broken = bo_wms::store::Repo::new(db.clone()).check_invariants().await;
+            db.close().await;
+            let broken = broken.map_err(admin_error)?;
+            if broken.is_empty() {
+                println!("Stock is consistent: stock rows, lots, reservations and movements agree.");
+                Ok(())
+            } else {
+                for b in &broken {
+                    println!("{b}");
+                }
+                anyhow::bail!("{} stock inconsistencies", broken.len())
+            }
         }
         Some(Command::Admin { command: AdminCommand::DeadLetters { command } }) => rows(&cfg, command, true).await,
         Some(Command::Admin { command: AdminCommand::Outbox { command } }) => rows(&cfg, command, false).await,

@@ -21,6 +21,8 @@ pub struct TestApp {
     pub base: String,
     pub client: reqwest::Client,
     pub db_url: String,
+    /// The wms database, for the stock checks tests run after they act.
+    pub wms_db_url: String,
     pub demo_store: i64,
     /// The app's file storage.
     pub files: bo_kit::files::Files,
@@ -92,6 +94,7 @@ impl TestApp {
     ) -> TestApp {
         let modules = modules.unwrap_or_else(|| bo_gateway::resolve("all").unwrap());
         let files = bo_kit::files::Files::open(&cfg.files, &cfg.data_dir).unwrap();
+        let wms_db_url = cfg.database_url("wms");
         let launched = app::launch(cfg, modules).await.expect("launch");
         let base = format!("http://{}/api", launched.http_addr);
         let demo_store = launched.demo.as_ref().map(|d| d.store_id).unwrap_or(0);
@@ -99,6 +102,7 @@ impl TestApp {
             base,
             client: reqwest::Client::new(),
             db_url,
+            wms_db_url,
             demo_store,
             files,
             launched: Some(launched),
@@ -239,6 +243,14 @@ impl TestApp {
         bo_stores::Service::open(db, bus, 3_600_000).await.unwrap()
     }
 
+    /// Fails the test when the stock ledger's or the lots' invariants do not hold.
+    pub async fn check_stock(&self) {
+        let db = bo_kit::db::Db::connect(&self.wms_db_url).await.unwrap();
+        let broken = bo_wms::store::Repo::new(db.clone()).check_invariants().await.unwrap();
+        db.close().await;
+        assert!(broken.is_empty(), "the stock invariants: {broken:#?}");
+    }
+
     /// Adds a member to `store` whose role grants exactly `perms`; returns their store token.
     pub async fn member_with(&self, store: i64, email: &str, perms: &[&str]) -> String {
         let svc = self.stores_service().await;
@@ -250,7 +262,8 @@ impl TestApp {
     }
 }
 
-/// Runs a test body on the embedded stack and, when configured, on PostgreSQL with NATS.
+/// Runs a test body on the embedded stack and, when configured, on PostgreSQL with NATS, then
+/// checks the stock ledger's and the lots' invariants on what it left.
 #[macro_export]
 macro_rules! on_every_stack {
     ($($name:ident),* $(,)?) => {
@@ -258,6 +271,7 @@ macro_rules! on_every_stack {
             $(#[tokio::test] async fn $name() {
                 let app = $crate::helpers::TestApp::start($crate::helpers::Stack::Embedded).await.unwrap();
                 super::$name(&app).await;
+                app.check_stock().await;
                 app.stop().await;
             })*
         }
@@ -265,6 +279,7 @@ macro_rules! on_every_stack {
             $(#[tokio::test] async fn $name() {
                 if let Some(app) = $crate::helpers::TestApp::start($crate::helpers::Stack::Postgres).await {
                     super::$name(&app).await;
+                    app.check_stock().await;
                     app.stop().await;
                 }
             })*

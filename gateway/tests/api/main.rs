@@ -18,6 +18,7 @@ mod photos;
 mod pictures;
 mod pos;
 mod products;
+mod receipts;
 mod settings;
 mod team;
 mod trust;

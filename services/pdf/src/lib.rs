@@ -25,6 +25,7 @@
 pub mod barcode;
 pub mod fmt;
 mod font;
+pub mod testing;
 mod wrap;
 
 use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};

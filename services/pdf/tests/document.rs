@@ -1,8 +1,5 @@
 //! Whole documents: structure, size, extractable Thai text.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 use bo_pdf::{fmt, Align, BarcodeError, Doc, Weight};
 
 const LINE: &str = "ใบรับสินค้า GR2569-000001 น้ำปลา ผู้ใหญ่ กี่ ที่";
@@ -33,26 +30,7 @@ fn goods_receipt() -> Vec<u8> {
 
 /// The text of a PDF as `pdftotext` reads it, or `None` when the tool is not installed
 /// (which fails the test on CI).
-fn pdftotext(pdf: &[u8]) -> Option<String> {
-    let child = Command::new("pdftotext")
-        .args(["-enc", "UTF-8", "-", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn();
-    let mut child = match child {
-        Ok(c) => c,
-        Err(e) => {
-            assert!(std::env::var("CI").as_deref() != Ok("true"), "pdftotext is needed on CI (poppler-utils): {e}");
-            eprintln!("note: pdftotext not found ({e}); install poppler-utils to check text extraction");
-            return None;
-        }
-    };
-    child.stdin.take().unwrap().write_all(pdf).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "pdftotext failed: {}", String::from_utf8_lossy(&out.stderr));
-    Some(String::from_utf8(out.stdout).unwrap())
-}
+use bo_pdf::testing::pdftotext;
 
 #[test]
 fn goods_receipt_is_a_small_complete_pdf() {

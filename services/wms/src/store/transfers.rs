@@ -252,6 +252,9 @@ impl Repo {
                 expires_at_ms: c.expires_at,
             });
         }
+        for l in &mut lines {
+            l.lots.sort_by_key(|t| (t.expires_at_ms == 0, t.expires_at_ms, t.lot_id));
+        }
         Ok(row.to_proto(lines))
     }
 
