@@ -270,7 +270,7 @@ async fn receive_transfer(
 
 /// SKUs, comma-separated.
 #[derive(Debug, Default, Deserialize, IntoParams)]
-#[serde(default)]
+#[serde(rename_all = "kebab-case", default)]
 #[into_params(parameter_in = Query)]
 pub struct SkusQuery {
     /// SKU ids, comma-separated (up to 500; empty for all).
@@ -314,7 +314,7 @@ async fn list_in_transit(
 
 /// Which lots.
 #[derive(Debug, Default, Deserialize, IntoParams)]
-#[serde(default)]
+#[serde(rename_all = "kebab-case", default)]
 #[into_params(parameter_in = Query)]
 pub struct LotQuery {
     /// One warehouse.
@@ -451,7 +451,7 @@ pub struct ValuationBody {
 
 /// Which stock to value.
 #[derive(Debug, Default, Deserialize, IntoParams)]
-#[serde(default)]
+#[serde(rename_all = "kebab-case", default)]
 #[into_params(parameter_in = Query)]
 pub struct ValuationQuery {
     /// One warehouse (all when absent).

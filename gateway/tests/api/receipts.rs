@@ -61,7 +61,7 @@ fn receipt(w: i64, lines: Value) -> Value {
 }
 
 async fn level(app: &TestApp, t: &str, w: i64, sku: i64) -> i64 {
-    let (_, v) = app.get(&format!("/wms/stock-lots?warehouse_id={w}&sku_ids={sku}&limit=-1"), t).await;
+    let (_, v) = app.get(&format!("/wms/stock-lots?warehouse-id={w}&sku-ids={sku}&limit=-1"), t).await;
     v["data"].as_array().unwrap().iter().map(|l| l["on_hand"].as_i64().unwrap()).sum()
 }
 
@@ -144,12 +144,12 @@ async fn a_receipt_from_draft_to_stock(app: &TestApp) {
     let (s, _) = app.post(&format!("/wms/goods-receipts/{id}/qc-approve/in-store"), &t, json!({})).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!((level(app, &t, w, small).await, level(app, &t, w, large).await), (23, 5));
-    let (_, lots) = app.get(&format!("/wms/stock-lots?sku_ids={small}"), &t).await;
+    let (_, lots) = app.get(&format!("/wms/stock-lots?sku-ids={small}"), &t).await;
     assert_eq!(
         (lots["data"][0]["unit_cost"].as_str(), lots["data"][0]["code"].as_str()),
         (Some("10.00"), r["code"].as_str())
     );
-    let (_, soon) = app.get("/wms/stock-lots?expiring_within_days=100000", &t).await;
+    let (_, soon) = app.get("/wms/stock-lots?expiring-within-days=100000", &t).await;
     assert_eq!((soon["total"].as_i64(), soon["data"][0]["expired_at"].as_str()), (Some(1), Some("2027-06-30")));
     // Stock value: 23 × 10 + 5 × 40.50.
     let (_, value) = app.get("/wms/stock-valuation", &t).await;
@@ -379,7 +379,7 @@ async fn transfers_and_warehouses(app: &TestApp) {
         .collect();
     assert_eq!(lots, vec![(json!("2026-12-31"), 4), (json!("2027-01-31"), 1)]);
     assert_eq!(level(app, &t, main, small).await, 7);
-    let (_, transit) = app.get(&format!("/wms/in-transit?sku_ids={small}"), &t).await;
+    let (_, transit) = app.get(&format!("/wms/in-transit?sku-ids={small}"), &t).await;
     assert_eq!(
         (transit["data"][0]["warehouse_id"].as_i64(), transit["data"][0]["quantity"].as_i64()),
         (Some(to), Some(5))
@@ -390,7 +390,7 @@ async fn transfers_and_warehouses(app: &TestApp) {
     // The other side confirms; the lots keep their expiry and cost.
     let (s, v) = app.post(&format!("/wms/transfers/{tf}/receive"), &t, json!({})).await;
     assert_eq!((s, v["state"].as_str()), (StatusCode::OK, Some("received")));
-    let (_, there) = app.get(&format!("/wms/stock-lots?warehouse_id={to}&sku_ids={small}"), &t).await;
+    let (_, there) = app.get(&format!("/wms/stock-lots?warehouse-id={to}&sku-ids={small}"), &t).await;
     let kept: Vec<(Value, Value, i64)> = there["data"]
         .as_array()
         .unwrap()

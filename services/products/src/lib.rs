@@ -64,6 +64,8 @@ impl Service {
         // Each consumer that arrived after products existed hears of them once.
         let mut announced = repo.announce_all_once("sku-registry").await?;
         announced += repo.announce_all_once("getting-started").await?;
+        // wms' registry keeps names, barcodes and options for receipts and pick lists.
+        announced += repo.announce_all_once("sku-registry-names").await?;
         if announced > 0 {
             tracing::info!(products = announced, "announced existing products to the stock ledger");
         }

@@ -38,6 +38,24 @@ fn receipt(r: pb::GoodsReceipt, replayed: bool) -> Response<pb::GoodsReceiptResp
     Response::new(pb::GoodsReceiptResponse { receipt: Some(r), replayed })
 }
 
+/// Names a refused line by its place in the request, not in the merged, sorted lines (the
+/// first line sent of that SKU).
+fn as_sent(mut e: bo_kit::Error, merged: &[Line], sent: &[pb::StockLine]) -> bo_kit::Error {
+    for f in &mut e.fields {
+        let Some(i) =
+            f.field.strip_prefix("lines[").and_then(|s| s.split(']').next()).and_then(|n| n.parse::<usize>().ok())
+        else {
+            continue;
+        };
+        if let Some(at) = merged.get(i).and_then(|m| {
+            sent.iter().position(|l| l.sku_id == m.sku_id && (l.warehouse_id == m.warehouse_id || l.warehouse_id == 0))
+        }) {
+            f.field = f.field.replacen(&format!("lines[{i}]"), &format!("lines[{at}]"), 1);
+        }
+    }
+    e
+}
+
 fn lines(lines: &[pb::StockLine]) -> bo_kit::Result<Vec<Line>> {
     let raw: Vec<Line> =
         lines.iter().map(|l| Line { warehouse_id: l.warehouse_id, sku_id: l.sku_id, quantity: l.quantity }).collect();
@@ -63,7 +81,9 @@ impl WmsService for WmsGrpc {
         let who = actor(&req)?;
         let r = req.into_inner();
         domain::check_reference(&r.reference)?;
-        let (levels, replayed) = self.repo.reserve(who, r.reference.trim(), &lines(&r.lines)?).await?;
+        let merged = lines(&r.lines)?;
+        let (levels, replayed) =
+            self.repo.reserve(who, r.reference.trim(), &merged).await.map_err(|e| as_sent(e, &merged, &r.lines))?;
         self.relay.wake();
         Ok(Response::new(pb::ReserveResponse { levels, replayed }))
     }
@@ -254,7 +274,8 @@ impl WmsService for WmsGrpc {
         let (transfer, replayed) = self
             .repo
             .create_transfer(who, r.reference.trim(), r.from_warehouse_id, r.to_warehouse_id, &r.note, &merged)
-            .await?;
+            .await
+            .map_err(|e| as_sent(e, &merged, &r.lines))?;
         self.relay.wake();
         Ok(Response::new(pb::TransferResponse { transfer: Some(transfer), replayed }))
     }

@@ -346,6 +346,22 @@ async fn transfers_move_lots_all_or_nothing(db: Db) {
         .await;
     assert_eq!(code(short.unwrap_err()), "insufficient_stock");
     assert_eq!(level(&s, main, 3).await.on_hand, 10);
+    // The refused line is named as it was sent, whatever order the ledger takes them in.
+    let named = s
+        .grpc
+        .create_transfer(ctx().request(pb::CreateTransferRequest {
+            reference: "tf-1b".into(),
+            from_warehouse_id: main,
+            to_warehouse_id: second.id,
+            note: String::new(),
+            lines: vec![
+                pb::StockLine { sku_id: 5, quantity: 3, ..Default::default() },
+                pb::StockLine { sku_id: 3, quantity: 1, ..Default::default() },
+            ],
+        }))
+        .await
+        .unwrap_err();
+    assert_eq!(bo_kit::Error::from(named).fields[0].field, "lines[0].quantity");
     let req = || pb::CreateTransferRequest {
         reference: "tf-2".into(),
         from_warehouse_id: main,

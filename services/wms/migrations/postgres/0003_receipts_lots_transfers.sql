@@ -5,8 +5,8 @@
 ALTER TABLE warehouses ADD COLUMN active BIGINT NOT NULL DEFAULT 1;
 ALTER TABLE stock ADD COLUMN average_cost BIGINT NOT NULL DEFAULT 0;
 
--- What receipts and pick lists show of a SKU, kept from the catalog's events (empty for a
--- SKU not saved since this migration).
+-- What receipts and pick lists show of a SKU, kept from the catalog's events (the products
+-- service announces every product once more at its next start, which fills older SKUs).
 ALTER TABLE skus ADD COLUMN product_name TEXT NOT NULL DEFAULT '';
 ALTER TABLE skus ADD COLUMN barcode TEXT NOT NULL DEFAULT '';
 ALTER TABLE skus ADD COLUMN option1 TEXT NOT NULL DEFAULT '';
