@@ -1,4 +1,5 @@
-// Stock: goods adjust and the overview that follows the ledger (SPEC §2).
+// Stock: goods adjust, on its tab of the stock moves screen, and the overview that follows the
+// ledger (SPEC §2).
 export const tests = [
   {
     name: 'adjust stock and see it in the overview',
@@ -6,6 +7,7 @@ export const tests = [
       await api.product('ADJ-01', 'แก้วน้ำเก็บความเย็น');
       await page.getByTestId('sidebar').getByText('ปรับสต็อก').click();
       await page.waitForURL('**/1/stock-management-goods-adjust');
+      await page.getByTestId('stock-moves').locator('.ant-tabs-tab-active').getByTestId('moves-tab-goods-adjust').waitFor();
       await page.getByTestId('adjust-create').click();
       await page.getByTestId('adjust-sku').click();
       await page.getByTestId('adjust-sku').locator('input').fill('ADJ-01');

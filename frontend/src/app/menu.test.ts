@@ -104,7 +104,10 @@ describe('sidebar', () => {
         'menu.stock',
         [
           { label: 'menu.stockOverview', path: 'stock-management-overview-list', permissions: [P.productSkuRead] },
+          { label: 'menu.goodsReceipt', path: 'stock-management-goods-receipt/draft', permissions: [P.wmsGoodsReceiptRead] },
+          { label: 'menu.transfer', path: 'stock-management-transfer', permissions: [P.wmsGoodsAdjustRead] },
           { label: 'menu.goodsAdjust', path: 'stock-management-goods-adjust', permissions: [P.wmsGoodsAdjustRead] },
+          { label: 'menu.warehouses', path: 'stock-management-warehouses', permissions: [P.productSkuRead] },
         ],
       ],
       ['customers', 'menu.customers', [{ label: 'menu.customerList', path: 'customer-list', permissions: [P.storeCustomerRead] }]],

@@ -63,7 +63,13 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/product-import/:saleChannel/mapping/:storeChannelId', meta: skuCreate },
         { path: '/:storeId/product-import/:saleChannel/result/:storeChannelId', meta: skuCreate },
         { path: '/:storeId/stock-management-overview-list', meta: skuRead, search: 'stock' },
+        { path: '/:storeId/stock-management-goods-receipt/:state', meta: { store: true, permissions: [P.wmsGoodsReceiptRead] } },
+        { path: '/:storeId/stock-management-goods-receipt-create/:type', meta: { store: true, permissions: [P.wmsGoodsReceiptCreate] } },
+        { path: '/:storeId/stock-management-goods-receipt-edit/:type/:id', meta: { store: true, permissions: [P.wmsGoodsReceiptEdit] } },
+        { path: '/:storeId/stock-management-goods-receipt-detail/:state/:id', meta: { store: true, permissions: [P.wmsGoodsReceiptRead] } },
+        { path: '/:storeId/stock-management-transfer', meta: { store: true, permissions: [P.wmsGoodsAdjustRead] } },
         { path: '/:storeId/stock-management-goods-adjust', meta: { store: true, permissions: [P.wmsGoodsAdjustRead] } },
+        { path: '/:storeId/stock-management-warehouses', meta: skuRead },
         { path: '/:storeId/setting' },
         { path: '/:storeId/setting/store-detail' },
         { path: '/:storeId/setting/store-edit', meta: { store: true, roles: ['owner'] } },
@@ -107,7 +113,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(48);
+    expect(by('default')).toHaveLength(54);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

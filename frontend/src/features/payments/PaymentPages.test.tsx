@@ -8,8 +8,10 @@ import { serveBy, type Reply } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 import PaymentFormPage from './PaymentFormPage';
 import PaymentListPage from './PaymentListPage';
+import { fastComputedStyle } from '@/shared/testing/fastStyles';
 
 // antd tables, selects and forms render slowly in jsdom.
+fastComputedStyle();
 jest.setTimeout(60_000);
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 

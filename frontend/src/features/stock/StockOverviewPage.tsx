@@ -1,12 +1,22 @@
-import { Card, Checkbox, Select, Space, Table, Tag, Typography } from 'antd';
+import { Card, Checkbox, InputNumber, Segmented, Select, Space, Table, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router-dom';
 
+import { formatBaht } from '@/shared/money';
 import { Pager } from '@/shared/pager/Pager';
+import { useCan } from '@/shared/useCan';
 import { useSkuInventoriesQuery, type SkuInventoryBody } from '@/features/products/api';
-import { useListWarehousesQuery } from './api';
+import { useListInTransitQuery, useListStockLotsQuery, useListWarehousesQuery, useStockValuationQuery, type StockLotRow, type WarehouseValueBody } from './api';
+import { ExpiryDate } from './LotBits';
+import { DEFAULT_EXPIRY_DAYS, expiryDaysOf, expiryLevel, formatDate } from './lots';
+import { RECEIPT_READ } from './routes';
 
-/** Stock per SKU per warehouse (SPEC §2 /stock-management-overview-list). */
+type View = 'skus' | 'expiring';
+
+/** Stock per SKU per warehouse (SPEC §2 /stock-management-overview-list): on hand, reserved,
+ * available, in transit to the warehouse; each row opens on its lots (first expiry first),
+ * lots expiring within the days asked flagged. Another view lists the lots expiring within
+ * those days across SKUs. Members who may read goods receipts also see the stock's value. */
 export default function StockOverviewPage() {
   const { t } = useTranslation(['stock', 'products', 'common']);
   useParams();
@@ -15,7 +25,9 @@ export default function StockOverviewPage() {
   const page = Math.max(1, Number(params.get('page')) || 1);
   const warehouseId = Number(params.get('warehouse')) || undefined;
   const below = params.get('below') === '1';
-  const { data, isFetching } = useSkuInventoriesQuery({ search: search || undefined, warehouseId, belowSafetyStock: below || undefined, page, limit: 10 });
+  const days = expiryDaysOf(params.get('days'));
+  const view: View = params.get('view') === 'expiring' ? 'expiring' : 'skus';
+  const canValue = useCan(RECEIPT_READ);
   const { data: warehouses } = useListWarehousesQuery();
   const warehouseName = (wid: number) => warehouses?.data.find((w) => w.id === wid)?.name ?? '—';
   const set = (key: string, value: string | undefined) => {
@@ -25,66 +37,318 @@ export default function StockOverviewPage() {
     next.delete('page');
     setParams(next);
   };
+
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+      {canValue ? <StockValueCard warehouseId={warehouseId} warehouseName={warehouseName} /> : null}
+      <Card>
+        <div className="bo-page-head">
+          <h1>{t('stock:overview.title')}</h1>
+          <Space wrap>
+            <Select
+              allowClear
+              style={{ minWidth: 200 }}
+              placeholder={t('stock:overview.allWarehouses')}
+              value={warehouseId}
+              onChange={(v?: number) => set('warehouse', v ? String(v) : undefined)}
+              options={(warehouses?.data ?? []).map((w) => ({ value: w.id, label: w.active ? w.name : t('stock:warehouses.inactiveName', { name: w.name }) }))}
+              data-testid="overview-warehouse"
+            />
+            {view === 'skus' ? (
+              <Checkbox checked={below} onChange={(e) => set('below', e.target.checked ? '1' : undefined)}>
+                {t('stock:overview.belowSafety')}
+              </Checkbox>
+            ) : null}
+          </Space>
+        </div>
+        <div className="bo-page-head">
+          <Segmented<View>
+            value={view}
+            onChange={(v) => set('view', v === 'expiring' ? v : undefined)}
+            options={[
+              { value: 'skus', label: <span data-testid="overview-view-skus">{t('stock:overview.viewSkus')}</span> },
+              { value: 'expiring', label: <span data-testid="overview-view-expiring">{t('stock:overview.viewExpiring')}</span> },
+            ]}
+          />
+          <Space size={6} wrap>
+            <Typography.Text>{t('stock:overview.expiringWithin')}</Typography.Text>
+            <InputNumber
+              min={1}
+              max={3650}
+              precision={0}
+              value={days}
+              onChange={(v) => set('days', v && v !== DEFAULT_EXPIRY_DAYS ? String(v) : undefined)}
+              style={{ width: 90 }}
+              aria-label={t('stock:overview.expiringWithin')}
+              data-testid="overview-days"
+            />
+            <Typography.Text>{t('stock:overview.days')}</Typography.Text>
+          </Space>
+        </div>
+        {view === 'expiring' ? (
+          <ExpiringLots warehouseId={warehouseId} days={days} page={page} warehouseName={warehouseName} onPage={(p) => setParams(withPage(params, p))} />
+        ) : (
+          <SkuStock search={search} warehouseId={warehouseId} below={below} days={days} page={page} warehouseName={warehouseName} onPage={(p) => setParams(withPage(params, p))} />
+        )}
+      </Card>
+    </Space>
+  );
+}
+
+function withPage(params: URLSearchParams, p: number): URLSearchParams {
+  const next = new URLSearchParams(params);
+  next.set('page', String(p));
+  return next;
+}
+
+/** The warehouse a row's stock is in: its own, or the one filtered on (a SKU never stocked
+ * there comes with warehouse 0). */
+const rowWarehouse = (r: SkuInventoryBody, filter: number | undefined) => r.inventory.warehouseId || filter || 0;
+
+function SkuStock({
+  search,
+  warehouseId,
+  below,
+  days,
+  page,
+  warehouseName,
+  onPage,
+}: {
+  search: string;
+  warehouseId: number | undefined;
+  below: boolean;
+  days: number;
+  page: number;
+  warehouseName: (id: number) => string;
+  onPage: (p: number) => void;
+}) {
+  const { t } = useTranslation(['stock', 'products', 'common']);
+  const { data, isFetching } = useSkuInventoriesQuery({ search: search || undefined, warehouseId, belowSafetyStock: below || undefined, page, limit: 10 });
+  const rows = data?.data ?? [];
+  const skuIds = [...new Set(rows.map((r) => r.skuId))].join(',');
+  const { data: transit } = useListInTransitQuery({ skuIds }, { skip: !skuIds });
+  const { data: expiring } = useListStockLotsQuery({ skuIds, warehouseId, expiringWithinDays: days, limit: -1 }, { skip: !skuIds });
+  const expiringLots = (r: SkuInventoryBody) => {
+    const wid = rowWarehouse(r, warehouseId);
+    return (expiring?.data ?? []).filter((l) => l.skuId === r.skuId && l.warehouseId === wid && l.onHand > 0 && expiryLevel(l.expiredAt, days) !== null).length;
+  };
+  const inTransit = (r: SkuInventoryBody) => {
+    const wid = rowWarehouse(r, warehouseId);
+    return (transit?.data ?? []).filter((x) => x.skuId === r.skuId && (wid === 0 || x.warehouseId === wid)).reduce((n, x) => n + x.quantity, 0);
+  };
+  const key = (r: SkuInventoryBody) => `${r.skuId}-${rowWarehouse(r, warehouseId)}`;
+
   const columns = [
     {
       title: t('products:fields.name'),
-      render: (_: unknown, r: SkuInventoryBody) => (
-        <Space orientation="vertical" size={0}>
-          <span>{r.productName}</span>
-          <Typography.Text type="secondary">{[r.skuCode, r.option1, r.option2].filter(Boolean).join(' · ')}</Typography.Text>
-        </Space>
-      ),
+      key: 'name',
+      render: (_: unknown, r: SkuInventoryBody) => {
+        const soon = expiringLots(r);
+        return (
+          <Space orientation="vertical" size={0}>
+            <span>{r.productName}</span>
+            <Typography.Text type="secondary">{[r.skuCode, r.option1, r.option2].filter(Boolean).join(' · ')}</Typography.Text>
+            {soon > 0 ? (
+              <Tag color="orange" style={{ marginTop: 2 }} data-testid={`stock-${key(r)}-expiring`}>
+                {t('stock:overview.expiringBadge', { count: soon })}
+              </Tag>
+            ) : null}
+          </Space>
+        );
+      },
     },
-    { title: t('stock:fields.warehouse'), render: (_: unknown, r: SkuInventoryBody) => (r.inventory.warehouseId ? warehouseName(r.inventory.warehouseId) : '—') },
-    { title: t('stock:fields.onHand'), render: (_: unknown, r: SkuInventoryBody) => r.inventory.quantity, align: 'right' as const },
-    { title: t('stock:fields.reserved'), render: (_: unknown, r: SkuInventoryBody) => r.inventory.reserve, align: 'right' as const },
+    {
+      title: t('stock:fields.warehouse'),
+      key: 'warehouse',
+      render: (_: unknown, r: SkuInventoryBody) => (rowWarehouse(r, warehouseId) ? warehouseName(rowWarehouse(r, warehouseId)) : '—'),
+    },
+    { title: t('stock:fields.onHand'), key: 'onHand', render: (_: unknown, r: SkuInventoryBody) => r.inventory.quantity, align: 'right' as const },
+    { title: t('stock:fields.reserved'), key: 'reserved', render: (_: unknown, r: SkuInventoryBody) => r.inventory.reserve, align: 'right' as const },
     {
       title: t('stock:fields.available'),
+      key: 'available',
       align: 'right' as const,
-      render: (_: unknown, r: SkuInventoryBody) =>
-        r.inventory.available <= r.safetyStock ? <Tag color="red">{r.inventory.available}</Tag> : r.inventory.available,
+      render: (_: unknown, r: SkuInventoryBody) => (r.inventory.available <= r.safetyStock ? <Tag color="red">{r.inventory.available}</Tag> : r.inventory.available),
     },
-    { title: t('stock:fields.preorder'), render: (_: unknown, r: SkuInventoryBody) => r.inventory.preorder, align: 'right' as const },
+    {
+      title: t('stock:fields.inTransit'),
+      key: 'inTransit',
+      align: 'right' as const,
+      render: (_: unknown, r: SkuInventoryBody) => {
+        const n = inTransit(r);
+        return (
+          <span data-testid={`stock-${key(r)}-transit`}>
+            {n > 0 ? (
+              <Tag color="processing" style={{ marginInlineEnd: 0 }}>
+                {n}
+              </Tag>
+            ) : (
+              n
+            )}
+          </span>
+        );
+      },
+    },
+    { title: t('stock:fields.preorder'), key: 'preorder', render: (_: unknown, r: SkuInventoryBody) => r.inventory.preorder, align: 'right' as const },
     { title: t('products:fields.safetyStock'), dataIndex: 'safetyStock', align: 'right' as const },
   ];
+
   return (
-    <Card>
-      <div className="bo-page-head">
-        <h1>{t('stock:overview.title')}</h1>
-        <Space wrap>
-          <Select
-            allowClear
-            style={{ minWidth: 200 }}
-            placeholder={t('stock:overview.allWarehouses')}
-            value={warehouseId}
-            onChange={(v?: number) => set('warehouse', v ? String(v) : undefined)}
-            options={(warehouses?.data ?? []).map((w) => ({ value: w.id, label: w.name }))}
-          />
-          <Checkbox checked={below} onChange={(e) => set('below', e.target.checked ? '1' : undefined)}>
-            {t('stock:overview.belowSafety')}
-          </Checkbox>
-        </Space>
-      </div>
+    <>
       <Table<SkuInventoryBody>
-        rowKey={(r) => `${r.skuId}-${r.inventory.warehouseId}`}
+        rowKey={key}
         size="middle"
         loading={isFetching}
         columns={columns}
-        dataSource={data?.data ?? []}
+        dataSource={rows}
         pagination={false}
+        expandable={{
+          expandedRowRender: (r) => <SkuLots skuId={r.skuId} warehouseId={rowWarehouse(r, warehouseId)} days={days} />,
+          rowExpandable: (r) => rowWarehouse(r, warehouseId) > 0,
+        }}
         locale={{ emptyText: t('stock:overview.empty') }}
-        scroll={{ x: 760 }}
+        scroll={{ x: 900 }}
         data-testid="stock-table"
       />
-      <Pager
-        page={data?.page ?? page}
-        pages={data?.pages ?? 1}
-        total={data?.total ?? 0}
-        onChange={(p) => {
-          const next = new URLSearchParams(params);
-          next.set('page', String(p));
-          setParams(next);
-        }}
+      <Pager page={data?.page ?? page} pages={data?.pages ?? 1} total={data?.total ?? 0} onChange={onPage} />
+    </>
+  );
+}
+
+/** One SKU's lots in one warehouse, first expiry first. */
+function SkuLots({ skuId, warehouseId, days }: { skuId: number; warehouseId: number; days: number }) {
+  const { t, i18n } = useTranslation(['stock', 'common']);
+  const { data, isFetching } = useListStockLotsQuery({ skuIds: String(skuId), warehouseId, limit: -1 });
+  const lots = (data?.data ?? []).filter((l) => l.skuId === skuId && l.warehouseId === warehouseId);
+  const columns = [
+    { title: t('stock:lots.code'), dataIndex: 'code', render: (c: string) => <Typography.Text strong>{c}</Typography.Text> },
+    { title: t('stock:lots.receivedAt'), dataIndex: 'receivedAt', render: (v: string) => formatDate(v, i18n.language) },
+    { title: t('stock:lots.expiredAt'), key: 'expiry', render: (_: unknown, l: StockLotRow) => <ExpiryDate expiredAt={l.expiredAt} withinDays={days} testId={`lot-${l.id}-expiry`} /> },
+    { title: t('stock:fields.onHand'), dataIndex: 'onHand', align: 'right' as const },
+    { title: t('stock:fields.reserved'), dataIndex: 'reserved', align: 'right' as const },
+    { title: t('stock:lots.unitCost'), dataIndex: 'unitCost', align: 'right' as const, render: (v: string) => t('common:money.baht', { amount: formatBaht(v) }) },
+  ];
+  return (
+    <Table<StockLotRow>
+      rowKey="id"
+      size="small"
+      loading={isFetching}
+      columns={columns}
+      dataSource={lots}
+      pagination={false}
+      locale={{ emptyText: t('stock:lots.empty') }}
+      data-testid={`lots-${skuId}-${warehouseId}`}
+    />
+  );
+}
+
+/** Lots expiring within `days` (or expired, still on hand) across SKUs. */
+function ExpiringLots({
+  warehouseId,
+  days,
+  page,
+  warehouseName,
+  onPage,
+}: {
+  warehouseId: number | undefined;
+  days: number;
+  page: number;
+  warehouseName: (id: number) => string;
+  onPage: (p: number) => void;
+}) {
+  const { t, i18n } = useTranslation(['stock', 'products', 'common']);
+  const { data, isFetching } = useListStockLotsQuery({ expiringWithinDays: days, warehouseId, page, limit: 10 });
+  const lots = (data?.data ?? []).filter((l) => expiryLevel(l.expiredAt, days) !== null && (!warehouseId || l.warehouseId === warehouseId));
+  // The lots name their SKU by id: the store's SKUs name them.
+  const { data: skus } = useSkuInventoriesQuery({ warehouseId, limit: -1 }, { skip: lots.length === 0 });
+  const skuOf = (id: number) => skus?.data.find((s) => s.skuId === id);
+  const columns = [
+    {
+      title: t('products:fields.name'),
+      key: 'sku',
+      render: (_: unknown, l: StockLotRow) => {
+        const s = skuOf(l.skuId);
+        return s ? (
+          <Space orientation="vertical" size={0}>
+            <span>{s.productName}</span>
+            <Typography.Text type="secondary">{[s.skuCode, s.option1, s.option2].filter(Boolean).join(' · ')}</Typography.Text>
+          </Space>
+        ) : (
+          <Typography.Text type="secondary">{t('stock:lots.sku', { id: l.skuId })}</Typography.Text>
+        );
+      },
+    },
+    { title: t('stock:fields.warehouse'), key: 'warehouse', render: (_: unknown, l: StockLotRow) => warehouseName(l.warehouseId) },
+    { title: t('stock:lots.code'), dataIndex: 'code' },
+    { title: t('stock:lots.receivedAt'), dataIndex: 'receivedAt', render: (v: string) => formatDate(v, i18n.language) },
+    { title: t('stock:lots.expiredAt'), key: 'expiry', render: (_: unknown, l: StockLotRow) => <ExpiryDate expiredAt={l.expiredAt} withinDays={days} testId={`lot-${l.id}-expiry`} /> },
+    { title: t('stock:fields.onHand'), dataIndex: 'onHand', align: 'right' as const },
+    { title: t('stock:fields.reserved'), dataIndex: 'reserved', align: 'right' as const },
+  ];
+  return (
+    <>
+      <Typography.Paragraph type="secondary">{t('stock:overview.expiringHint', { count: days })}</Typography.Paragraph>
+      <Table<StockLotRow>
+        rowKey="id"
+        size="middle"
+        loading={isFetching}
+        columns={columns}
+        dataSource={lots}
+        pagination={false}
+        locale={{ emptyText: t('stock:overview.noExpiring', { count: days }) }}
+        scroll={{ x: 860 }}
+        data-testid="expiring-table"
+      />
+      <Pager page={data?.page ?? page} pages={data?.pages ?? 1} total={data?.total ?? 0} onChange={onPage} />
+    </>
+  );
+}
+
+/** The stock's value per warehouse: units on hand, at moving-average cost and at the costs of
+ * the lots still on hand (FIFO). */
+function StockValueCard({ warehouseId, warehouseName }: { warehouseId: number | undefined; warehouseName: (id: number) => string }) {
+  const { t } = useTranslation(['stock', 'common']);
+  const { data, isFetching } = useStockValuationQuery({ warehouseId, limit: 1 });
+  const rows = data?.warehouses ?? [];
+  const baht = (v: string | number) => t('common:money.baht', { amount: formatBaht(v) });
+  const sum = (pick: (w: WarehouseValueBody) => number) => rows.reduce((n, w) => n + pick(w), 0);
+  const columns = [
+    { title: t('stock:fields.warehouse'), key: 'warehouse', render: (_: unknown, w: WarehouseValueBody) => warehouseName(w.warehouseId) },
+    { title: t('stock:fields.onHand'), dataIndex: 'onHand', align: 'right' as const },
+    { title: t('stock:value.average'), dataIndex: 'averageValue', align: 'right' as const, render: (v: string) => baht(v) },
+    { title: t('stock:value.fifo'), dataIndex: 'fifoValue', align: 'right' as const, render: (v: string) => baht(v) },
+  ];
+  return (
+    <Card title={t('stock:value.title')} size="small" data-testid="stock-value">
+      <Typography.Paragraph type="secondary">{t('stock:value.hint')}</Typography.Paragraph>
+      <Table<WarehouseValueBody>
+        rowKey="warehouseId"
+        size="small"
+        loading={isFetching}
+        columns={columns}
+        dataSource={rows}
+        pagination={false}
+        locale={{ emptyText: t('stock:value.empty') }}
+        scroll={{ x: 520 }}
+        summary={() =>
+          rows.length > 1 ? (
+            <Table.Summary.Row>
+              <Table.Summary.Cell index={0}>
+                <Typography.Text strong>{t('stock:value.total')}</Typography.Text>
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={1} align="right">
+                <Typography.Text strong>{sum((w) => w.onHand)}</Typography.Text>
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={2} align="right">
+                <Typography.Text strong>{baht(sum((w) => Math.round(Number(w.averageValue) * 100)) / 100)}</Typography.Text>
+              </Table.Summary.Cell>
+              <Table.Summary.Cell index={3} align="right">
+                <Typography.Text strong>{baht(sum((w) => Math.round(Number(w.fifoValue) * 100)) / 100)}</Typography.Text>
+              </Table.Summary.Cell>
+            </Table.Summary.Row>
+          ) : null
+        }
+        data-testid="stock-value-table"
       />
     </Card>
   );

@@ -1,17 +1,18 @@
 import { useState } from 'react';
-import { Button, Card, Form, Input, InputNumber, Modal, Select, Table, Tabs, Typography } from 'antd';
+import { Button, Form, Input, InputNumber, Modal, Select, Table, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router-dom';
+import { useSearchParams } from 'react-router-dom';
 
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { showServerErrors } from '@/shared/form/serverErrors';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
-import { useSkuInventoriesQuery } from '@/features/products/api';
-import { useCreateGoodsAdjustMutation, useListGoodsAdjustQuery, useListWarehousesQuery, type GoodsAdjustBody } from './api';
-import { ADJUST_CREATE } from './routes';
+import { useCreateGoodsAdjustMutation, useListGoodsAdjustQuery, useListWarehousesQuery, type GoodsAdjustBody } from '../api';
+import { LotTakes } from '../LotBits';
+import { ADJUST_CREATE } from '../routes';
+import { SkuSelect } from '../SkuSelect';
 
 interface AdjustValues {
   warehouseId: number;
@@ -20,33 +21,10 @@ interface AdjustValues {
   reason: string;
 }
 
-function SkuSelect({ value, onChange }: { value?: number; onChange?: (v: number) => void }) {
-  const { t } = useTranslation('stock');
-  const [search, setSearch] = useState('');
-  const { data, isFetching } = useSkuInventoriesQuery({ search: search || undefined, limit: 20 });
-  const seen = new Set<number>();
-  const options = (data?.data ?? [])
-    .filter((r) => (seen.has(r.skuId) ? false : (seen.add(r.skuId), true)))
-    .map((r) => ({ value: r.skuId, label: `${r.productName} · ${r.skuCode}` }));
-  return (
-    <Select
-      showSearch
-      value={value}
-      onChange={onChange}
-      filterOption={false}
-      onSearch={setSearch}
-      loading={isFetching}
-      options={options}
-      placeholder={t('adjust.pickSku')}
-      data-testid="adjust-sku"
-    />
-  );
-}
-
-/** Goods adjust, on the stock tab screen (SPEC §2): increase or decrease with a reason. */
-export default function GoodsAdjustPage() {
+/** Goods adjust, on the stock moves tab screen (SPEC §2): increase or decrease with a reason;
+ * the list says who adjusted, why, and which lots the units came from (or went into). */
+export function GoodsAdjustTab() {
   const { t, i18n } = useTranslation(['stock', 'common']);
-  useParams();
   const [params, setParams] = useSearchParams();
   const page = Math.max(1, Number(params.get('page')) || 1);
   const { data, isFetching } = useListGoodsAdjustQuery({ page, limit: 10 });
@@ -56,6 +34,7 @@ export default function GoodsAdjustPage() {
   const [open, setOpen] = useState(false);
   const [form] = Form.useForm<AdjustValues>();
   const warehouseName = (id: number) => warehouses?.data.find((w) => w.id === id)?.name ?? String(id);
+  const defaultWarehouse = warehouses?.data.find((w) => w.isDefault && w.active)?.id ?? warehouses?.data.find((w) => w.active)?.id;
 
   const submit = async (v: AdjustValues) => {
     try {
@@ -65,14 +44,19 @@ export default function GoodsAdjustPage() {
       form.resetFields();
     } catch (e) {
       showServerErrors(e, form, t, {
-        codes: { stock_below_reserved: { field: 'quantity', message: 'stock:errors.stock_below_reserved' } },
+        codes: {
+          stock_below_reserved: { field: 'quantity', message: 'stock:errors.stock_below_reserved' },
+          insufficient_stock: { field: 'quantity', message: 'stock:errors.insufficient_stock' },
+          warehouse_inactive: { field: 'warehouseId', message: 'stock:errors.warehouse_inactive' },
+        },
         rename: { delta: 'quantity' },
+        ns: 'stock',
       });
     }
   };
 
   const columns = [
-    { title: t('stock:fields.date'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v, i18n.language) },
+    { title: t('stock:fields.date'), dataIndex: 'createdAt', render: (v: string) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(v, i18n.language)}</span> },
     { title: t('stock:fields.sku'), dataIndex: 'skuCode' },
     { title: t('stock:fields.warehouse'), dataIndex: 'warehouseId', render: (w: number) => warehouseName(w) },
     {
@@ -81,12 +65,17 @@ export default function GoodsAdjustPage() {
       align: 'right' as const,
       render: (q: number) => <Typography.Text type={q < 0 ? 'danger' : 'success'}>{q > 0 ? `+${q}` : q}</Typography.Text>,
     },
-    { title: t('stock:fields.reason'), dataIndex: 'reason' },
+    { title: t('stock:fields.reason'), dataIndex: 'reason', render: (r: string, a: GoodsAdjustBody) => <span data-testid={`adjust-${a.id}-reason`}>{r}</span> },
+    { title: t('stock:fields.lots'), key: 'lots', render: (_: unknown, a: GoodsAdjustBody) => <LotTakes lots={a.lots} testId={`adjust-${a.id}-lots`} /> },
+    {
+      title: t('stock:fields.by'),
+      dataIndex: 'createdByName',
+      render: (name: string, a: GoodsAdjustBody) => <span data-testid={`adjust-${a.id}-by`}>{name || '—'}</span>,
+    },
   ];
 
   return (
-    <Card>
-      <Tabs activeKey="goods-adjust" items={[{ key: 'goods-adjust', label: t('stock:adjust.tab') }]} />
+    <>
       <div className="bo-page-head">
         <h1>{t('stock:adjust.title')}</h1>
         {canCreate ? (
@@ -95,12 +84,15 @@ export default function GoodsAdjustPage() {
           </Button>
         ) : null}
       </div>
-      <Table<GoodsAdjustBody> rowKey="id" size="middle" loading={isFetching} columns={columns} dataSource={data?.data ?? []} pagination={false} locale={{ emptyText: t('stock:adjust.empty') }} scroll={{ x: 640 }} data-testid="adjust-table" />
+      <Table<GoodsAdjustBody> rowKey="id" size="middle" loading={isFetching} columns={columns} dataSource={data?.data ?? []} pagination={false} locale={{ emptyText: t('stock:adjust.empty') }} scroll={{ x: 960 }} data-testid="adjust-table" />
       <Pager page={data?.page ?? page} pages={data?.pages ?? 1} total={data?.total ?? 0} onChange={(p) => setParams(new URLSearchParams({ page: String(p) }))} />
       <Modal open={open} title={t('stock:adjust.create')} onCancel={() => setOpen(false)} onOk={() => form.submit()} confirmLoading={isLoading} okText={t('common:actions.save')} cancelText={t('common:actions.cancel')} okButtonProps={{ id: 'adjust-save' }}>
-        <Form form={form} layout="vertical" onFinish={submit} initialValues={{ warehouseId: warehouses?.data[0]?.id }}>
+        <Form form={form} layout="vertical" onFinish={submit} initialValues={{ warehouseId: defaultWarehouse }}>
           <Form.Item name="warehouseId" label={t('stock:fields.warehouse')} rules={[{ required: true, message: t('common:validation.required') }]}>
-            <Select options={(warehouses?.data ?? []).map((w) => ({ value: w.id, label: w.name }))} data-testid="adjust-warehouse" />
+            <Select
+              options={(warehouses?.data ?? []).map((w) => ({ value: w.id, label: w.active ? w.name : t('stock:warehouses.inactiveName', { name: w.name }) }))}
+              data-testid="adjust-warehouse"
+            />
           </Form.Item>
           <Form.Item name="skuId" label={t('stock:fields.sku')} rules={[{ required: true, message: t('common:validation.required') }]}>
             <SkuSelect />
@@ -118,6 +110,6 @@ export default function GoodsAdjustPage() {
           </Form.Item>
         </Form>
       </Modal>
-    </Card>
+    </>
   );
 }
