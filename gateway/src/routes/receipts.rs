@@ -890,7 +890,7 @@ mod tests {
     fn dates_are_read_and_written_in_thailand() {
         // 25 Nov 2026 00:30 in Bangkok is 24 Nov 17:30 UTC.
         let ms = bangkok_ms("2026-11-25", "00:30").unwrap();
-        assert_eq!(ms_to_rfc3339(ms), "2026-11-24T17:30:00Z");
+        assert_eq!(ms_to_rfc3339(ms), "2026-11-24T17:30:00.000Z");
         assert_eq!(bangkok_date_time(ms), ("2026-11-25".to_string(), "00:30".to_string()));
         assert!(bangkok_ms("2026-13-01", "").is_none());
         assert!(bangkok_ms("2026-11-25", "25:00").is_none());
