@@ -1,5 +1,5 @@
 //! Checks of identifiers people type, shared by every service: Thai tax and national ids
-//! (13 digits with a check digit) and email addresses.
+//! (13 digits with a check digit), phone numbers, postcodes and email addresses.
 
 /// True for a 13-digit Thai tax id whose last digit is the check digit: the first twelve
 /// weighted 13 down to 2, the check is `(11 - sum mod 11) mod 10`.
@@ -15,6 +15,26 @@ pub fn is_thai_tax_id(s: &str) -> bool {
 /// A tax id as typed, without the spaces and dashes people group it with.
 pub fn clean_tax_id(s: &str) -> String {
     s.chars().filter(|c| !matches!(c, ' ' | '-')).collect()
+}
+
+/// A Thai phone number's digits (9 or 10, typed with spaces or dashes or not); None when it
+/// is not one.
+pub fn thai_phone(s: &str) -> Option<String> {
+    let digits: String = s.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
+    (digits.bytes().all(|b| b.is_ascii_digit()) && (9..=10).contains(&digits.len())).then_some(digits)
+}
+
+/// A phone number abroad: an optional +, then 6 to 15 digits (spaces, dashes and brackets
+/// dropped); None when it is not one.
+pub fn international_phone(s: &str) -> Option<String> {
+    let cleaned: String = s.chars().filter(|c| !matches!(c, ' ' | '-' | '(' | ')')).collect();
+    let digits = cleaned.strip_prefix('+').unwrap_or(&cleaned);
+    (digits.bytes().all(|b| b.is_ascii_digit()) && (6..=15).contains(&digits.len())).then_some(cleaned)
+}
+
+/// A Thai postcode: five digits.
+pub fn is_thai_postcode(s: &str) -> bool {
+    s.len() == 5 && s.bytes().all(|b| b.is_ascii_digit())
 }
 
 /// A plausible email address: one @, a local part, a dotted domain, no spaces.

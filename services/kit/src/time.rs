@@ -2,6 +2,13 @@
 
 use prost_types::Timestamp;
 
+/// The Buddhist-era year (Gregorian + 543) of a moment, in Thailand's time (UTC+7).
+pub fn buddhist_year(ms: i64) -> i64 {
+    let bangkok = ::time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000) + 7 * 3600)
+        .unwrap_or(::time::OffsetDateTime::UNIX_EPOCH);
+    i64::from(bangkok.year()) + 543
+}
+
 /// Now, in UTC unix milliseconds.
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_millis() as i64).unwrap_or(0)

@@ -47,6 +47,16 @@ pub const MAX_WEIGHT_G: i64 = 100_000;
 pub const MAX_PRICE: i64 = 100_000_000;
 /// Volumetric divisor: cm³ per kg (L × W × H / 5000), as Thai couriers price.
 pub const VOLUMETRIC_DIVISOR: i64 = 5_000;
+/// What both COD providers keep of the cash they collect: 3% (basis points).
+pub const COD_FEE_BP: i64 = 300;
+
+/// The COD fee of collecting `cod_amount` satang on delivery (3%, half away from zero).
+pub fn cod_fee(cod_amount: i64) -> i64 {
+    if cod_amount <= 0 {
+        return 0;
+    }
+    bo_kit::money::Satang(cod_amount).share_bp(COD_FEE_BP).0
+}
 
 /// Message keys.
 pub mod code {
@@ -412,6 +422,8 @@ pub struct Parcel {
     pub order_total: i64,
     /// Cash on delivery wanted.
     pub cod: bool,
+    /// Cash to collect, satang (0 when not given).
+    pub cod_amount: i64,
 }
 
 impl Parcel {
@@ -608,6 +620,16 @@ mod tests {
         assert_eq!(fields(validate(d.clone()).unwrap_err()), pairs(&[("free_over", code::REQUIRED)]));
         d.free_over = 100_000;
         assert_eq!(validate(d).unwrap().free_over, 100_000);
+    }
+
+    #[test]
+    fn the_cod_fee_is_three_percent_half_away() {
+        assert_eq!(cod_fee(0), 0);
+        assert_eq!(cod_fee(-5), 0);
+        assert_eq!(cod_fee(10_000), 300);
+        // 3% of 0.50 baht is 1.5 satang: half away from zero.
+        assert_eq!(cod_fee(50), 2);
+        assert_eq!(cod_fee(123_456), 3_704);
     }
 
     #[test]

@@ -55,6 +55,7 @@ fn parcel_of(p: pb::Parcel) -> Parcel {
         country: p.country.trim().to_uppercase(),
         order_total: p.order_total_satang,
         cod: p.cod,
+        cod_amount: p.cod_amount_satang,
     }
 }
 
@@ -380,6 +381,7 @@ impl LogisticsService for LogisticsGrpc {
                     price_satang: priced.unwrap_or(0),
                     reason: priced.err().map(|u| u.code().to_string()).unwrap_or_default(),
                     chargeable_weight_g: chargeable,
+                    cod_fee_satang: if parcel.cod { domain::cod_fee(parcel.cod_amount) } else { 0 },
                 }
             })
             .collect();

@@ -319,6 +319,13 @@ impl ProductsService for ProductsGrpc {
         Ok(Response::new(pb::GetPhotoFileResponse { key: sized.to_string(), content_type: "image/png".into() }))
     }
 
+    async fn describe_skus(&self, req: Request<pb::DescribeSkusRequest>) -> Rpc<pb::DescribeSkusResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        bulk(&r.ids)?;
+        Ok(Response::new(pb::DescribeSkusResponse { skus: self.repo.describe_skus(who.store_id, &r.ids).await? }))
+    }
+
     async fn import_products(&self, req: Request<pb::ImportProductsRequest>) -> Rpc<pb::ImportProductsResponse> {
         let who = actor(&req)?;
         Ok(Response::new(self.import(who, req.into_inner()).await?))

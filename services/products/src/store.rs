@@ -780,6 +780,58 @@ impl Repo {
         Ok(out)
     }
 
+    /// SKUs by id with what an order line keeps of them, in the order asked (those of
+    /// other stores, or gone, are left out).
+    pub async fn describe_skus(&self, store_id: i64, ids: &[i64]) -> Result<Vec<pb::SkuDescription>> {
+        #[derive(FromRow)]
+        struct Described {
+            #[sqlx(flatten)]
+            sku: SkuRow,
+            product_name: String,
+            product_code: String,
+            hs_code: String,
+            weight_grams: i64,
+            variants: String,
+            product_status: String,
+            vat: i64,
+        }
+        let mut found = std::collections::HashMap::new();
+        for chunk in ids.chunks(200) {
+            let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+            let sql = format!(
+                "SELECT s.id, s.product_id, s.code, s.cost, s.price, s.safety_stock, s.barcode, s.status, s.option1, \
+                 s.option2, p.name AS product_name, p.code AS product_code, p.hs_code, p.weight_grams, p.variants, \
+                 p.status AS product_status, p.vat FROM skus s JOIN products p ON p.id = s.product_id \
+                 WHERE s.store_id = $1 AND s.id IN ({})",
+                placeholders.join(", ")
+            );
+            let mut q = sqlx::query_as::<_, Described>(&sql).bind(store_id);
+            for id in chunk {
+                q = q.bind(*id);
+            }
+            for d in q.fetch_all(self.db.pool()).await? {
+                let names: Vec<(String, Vec<String>)> = serde_json::from_str(&d.variants).unwrap_or_default();
+                let name = |i: usize| names.get(i).map(|(n, _)| n.clone()).unwrap_or_default();
+                found.insert(
+                    d.sku.id,
+                    pb::SkuDescription {
+                        product_id: d.sku.product_id,
+                        sku: Some(d.sku.to_proto(Vec::new())),
+                        product_name: d.product_name,
+                        product_code: d.product_code,
+                        hs_code: d.hs_code,
+                        weight_grams: d.weight_grams,
+                        variant1: name(0),
+                        variant2: name(1),
+                        product_status: d.product_status,
+                        vat: d.vat != 0,
+                    },
+                );
+            }
+        }
+        Ok(ids.iter().filter_map(|id| found.get(id).cloned()).collect())
+    }
+
     /// The stock overview: one row per SKU per warehouse holding it (SKUs never stocked
     /// show once, at zero), paged in the database.
     pub async fn sku_inventories(

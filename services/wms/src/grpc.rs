@@ -326,4 +326,105 @@ impl WmsService for WmsGrpc {
         };
         Ok(Response::new(pb::PickLotsResponse { picks }))
     }
+
+    async fn hold(&self, req: Request<pb::HoldRequest>) -> Rpc<pb::HoldResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        domain::check_reference(&r.reference)?;
+        if r.revision <= 0 {
+            return Err(bo_kit::Error::invalid_field("revision", "validation.required").into());
+        }
+        let merged = if r.lines.is_empty() { Vec::new() } else { lines(&r.lines)? };
+        let done = self
+            .repo
+            .hold(who, r.reference.trim(), r.revision, &merged)
+            .await
+            .map_err(|e| as_sent(e, &merged, &r.lines))?;
+        if !done.replayed {
+            self.relay.wake();
+        }
+        Ok(Response::new(pb::HoldResponse {
+            held: done.held.iter().map(stock_line).collect(),
+            revision: done.revision,
+            replayed: done.replayed,
+        }))
+    }
+
+    async fn release_many(&self, req: Request<pb::ReleaseManyRequest>) -> Rpc<pb::ReleaseManyResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        if r.references.len() > 2000 {
+            return Err(bo_kit::Error::invalid_field("references", "validation.too_many").into());
+        }
+        for reference in &r.references {
+            domain::check_reference(reference)?;
+        }
+        let refs: Vec<String> = r.references.iter().map(|s| s.trim().to_string()).collect();
+        let released = self.repo.release_many(who, &refs, r.r#final).await?;
+        self.relay.wake();
+        Ok(Response::new(pb::ReleaseManyResponse {
+            released: released.into_iter().map(|(reference, units)| pb::Released { reference, units }).collect(),
+        }))
+    }
+
+    async fn list_holdings(&self, req: Request<pb::ListHoldingsRequest>) -> Rpc<pb::ListHoldingsResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        if r.references.len() > 1000 {
+            return Err(bo_kit::Error::invalid_field("references", "validation.too_many").into());
+        }
+        let (holdings, revisions) = self.repo.holdings(who.store_id, &r.references).await?;
+        Ok(Response::new(pb::ListHoldingsResponse { holdings, revisions }))
+    }
+
+    async fn save_parcel(&self, req: Request<pb::SaveParcelRequest>) -> Rpc<pb::ParcelResponse> {
+        let who = actor(&req)?;
+        let p = req.into_inner().parcel.unwrap_or_default();
+        Ok(Response::new(pb::ParcelResponse { parcel: Some(self.repo.save_parcel(who, &p).await?) }))
+    }
+
+    async fn delete_parcel(&self, req: Request<pb::DeleteParcelRequest>) -> Rpc<pb::DeleteParcelResponse> {
+        let who = actor(&req)?;
+        let parcel = self.repo.delete_parcel(who, req.into_inner().id).await?;
+        Ok(Response::new(pb::DeleteParcelResponse { parcel: Some(parcel) }))
+    }
+
+    async fn list_parcels(&self, req: Request<pb::ListParcelsRequest>) -> Rpc<pb::ListParcelsResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        if r.order_ids.len() > 1000 || r.ids.len() > 1000 {
+            return Err(bo_kit::Error::invalid_field("order_ids", "validation.too_many").into());
+        }
+        Ok(Response::new(pb::ListParcelsResponse {
+            parcels: self.repo.parcels(who.store_id, &r.order_ids, &r.ids).await?,
+        }))
+    }
+
+    async fn mark_parcels_printed(
+        &self,
+        req: Request<pb::MarkParcelsPrintedRequest>,
+    ) -> Rpc<pb::MarkParcelsPrintedResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        if r.ids.len() > 1000 {
+            return Err(bo_kit::Error::invalid_field("ids", "validation.too_many").into());
+        }
+        self.repo.mark_parcels_printed(who.store_id, &r.ids).await?;
+        Ok(Response::new(pb::MarkParcelsPrintedResponse {}))
+    }
+
+    async fn ship_order(&self, req: Request<pb::ShipOrderRequest>) -> Rpc<pb::ShipOrderResponse> {
+        let who = actor(&req)?;
+        let r = req.into_inner();
+        domain::check_reference(&r.reference)?;
+        let (parcels, committed, replayed) = self.repo.ship_order(who, r.order_id, r.reference.trim()).await?;
+        if !replayed {
+            self.relay.wake();
+        }
+        Ok(Response::new(pb::ShipOrderResponse { parcels, committed, replayed }))
+    }
+}
+
+fn stock_line(l: &Line) -> pb::StockLine {
+    pb::StockLine { warehouse_id: l.warehouse_id, sku_id: l.sku_id, quantity: l.quantity, ..Default::default() }
 }

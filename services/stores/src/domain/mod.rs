@@ -74,14 +74,10 @@ pub struct Phone(String);
 impl Phone {
     /// Reads a phone number.
     pub fn parse(s: &str) -> Result<Phone, &'static str> {
-        let digits: String = s.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
-        if digits.is_empty() {
+        if s.chars().all(|c| matches!(c, ' ' | '-')) {
             return Err(msg::REQUIRED);
         }
-        if !digits.bytes().all(|b| b.is_ascii_digit()) || !(9..=10).contains(&digits.len()) {
-            return Err(msg::PHONE_DIGITS);
-        }
-        Ok(Phone(digits))
+        bo_kit::checks::thai_phone(s).map(Phone).ok_or(msg::PHONE_DIGITS)
     }
     /// The digits.
     pub fn as_str(&self) -> &str {
@@ -95,23 +91,15 @@ impl Phone {
 
 /// An international phone: 6 to 15 digits, an optional leading +.
 pub fn parse_international_phone(s: &str) -> Result<String, &'static str> {
-    let cleaned: String = s.chars().filter(|c| !matches!(c, ' ' | '-' | '(' | ')')).collect();
-    let digits = cleaned.strip_prefix('+').unwrap_or(&cleaned);
-    if digits.is_empty() {
+    if s.chars().all(|c| matches!(c, ' ' | '-' | '(' | ')' | '+')) {
         return Err(msg::REQUIRED);
     }
-    if !digits.bytes().all(|b| b.is_ascii_digit()) || !(6..=15).contains(&digits.len()) {
-        return Err(msg::PHONE_INTERNATIONAL);
-    }
-    Ok(cleaned)
+    bo_kit::checks::international_phone(s).ok_or(msg::PHONE_INTERNATIONAL)
 }
 
 pub use bo_kit::checks::is_valid_email;
 
-/// A Thai postcode: five digits.
-pub fn is_thai_postcode(s: &str) -> bool {
-    s.len() == 5 && s.bytes().all(|b| b.is_ascii_digit())
-}
+pub use bo_kit::checks::is_thai_postcode;
 
 #[cfg(test)]
 mod tests {

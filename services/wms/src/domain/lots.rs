@@ -68,9 +68,7 @@ pub fn average_after(old_qty: i64, old_avg: i64, in_qty: i64, in_cost: i64) -> i
 
 /// The Buddhist-era year of a moment in Thailand (UTC+7).
 pub fn buddhist_year(ms: i64) -> i64 {
-    let bangkok = time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000) + 7 * 3600)
-        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH);
-    i64::from(bangkok.year()) + 543
+    bo_kit::time::buddhist_year(ms)
 }
 
 /// A document code: prefix, Buddhist-era year, a dash and the number of the year, six digits

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use bo_kit::{Error, FieldError, Result};
 
 pub mod lots;
+pub mod parcels;
 pub mod receipt;
 
 /// Movement kinds.

@@ -175,9 +175,11 @@ pub async fn allocate(
         if r.rows_affected() != 1 {
             return Err(mismatch("a lot changed under a reservation", warehouse_id, sku_id));
         }
+        // A reference whose hold grows may take more of a lot it holds already.
         sqlx::query(
             "INSERT INTO lot_allocations (store_id, reference, lot_id, warehouse_id, sku_id, quantity) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
+             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (store_id, reference, lot_id) \
+             DO UPDATE SET quantity = lot_allocations.quantity + excluded.quantity",
         )
         .bind(store_id)
         .bind(reference)
@@ -187,6 +189,71 @@ pub async fn allocate(
         .bind(t.quantity)
         .execute(&mut **tx)
         .await?;
+    }
+    Ok(())
+}
+
+/// Gives back `quantity` of the units `reference` holds of a SKU, from the lots that expire
+/// last, so what it keeps is still first expiry first (after the stock row gave them back).
+pub async fn unallocate(
+    tx: &mut Tx,
+    store_id: i64,
+    reference: &str,
+    warehouse_id: i64,
+    sku_id: i64,
+    quantity: i64,
+) -> Result<()> {
+    let held: Vec<(i64, i64)> = sqlx::query_as(&format!(
+        "SELECT a.lot_id, a.quantity FROM lot_allocations a JOIN stock_lots l ON l.id = a.lot_id \
+         WHERE a.store_id = $1 AND a.reference = $2 AND a.warehouse_id = $3 AND a.sku_id = $4 \
+         ORDER BY {}",
+        FEFO_ORDER
+            .replace("expires_at", "l.expires_at")
+            .replace("received_at", "l.received_at")
+            .replace(", id", ", l.id")
+    ))
+    .bind(store_id)
+    .bind(reference)
+    .bind(warehouse_id)
+    .bind(sku_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut left = quantity;
+    for (lot_id, n) in held.into_iter().rev() {
+        if left == 0 {
+            break;
+        }
+        let give = n.min(left);
+        let r = sqlx::query("UPDATE stock_lots SET reserved = reserved - $1 WHERE id = $2 AND reserved >= $1")
+            .bind(give)
+            .bind(lot_id)
+            .execute(&mut **tx)
+            .await?;
+        if r.rows_affected() != 1 {
+            return Err(mismatch("a lot holds less than its allocation", warehouse_id, sku_id));
+        }
+        if give == n {
+            sqlx::query("DELETE FROM lot_allocations WHERE store_id = $1 AND reference = $2 AND lot_id = $3")
+                .bind(store_id)
+                .bind(reference)
+                .bind(lot_id)
+                .execute(&mut **tx)
+                .await?;
+        } else {
+            sqlx::query(
+                "UPDATE lot_allocations SET quantity = quantity - $1 WHERE store_id = $2 AND reference = $3 AND lot_id = $4",
+            )
+            .bind(give)
+            .bind(store_id)
+            .bind(reference)
+            .bind(lot_id)
+            .execute(&mut **tx)
+            .await?;
+        }
+        left -= give;
+    }
+    if left > 0 {
+        return Err(mismatch("a reservation's lots hold fewer units than it gives back", warehouse_id, sku_id));
     }
     Ok(())
 }

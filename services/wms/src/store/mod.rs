@@ -13,7 +13,9 @@ use sqlx::FromRow;
 
 use crate::domain::{kind, state, Line};
 
+pub mod holds;
 pub mod lots;
+pub mod parcels;
 pub mod receipts;
 pub mod transfers;
 pub mod warehouses;
@@ -266,67 +268,18 @@ impl Repo {
     /// and every row it changes must change exactly as read, or nothing is kept.
     pub async fn settle(&self, who: Actor, reference: &str, ship: bool) -> Result<i64> {
         let mut tx = self.db.begin().await?;
-        if !claim(&mut tx, who.store_id, SETTLE, reference).await? {
-            tx.rollback().await?;
-            return Ok(0);
-        }
-        let held: Vec<(i64, i64, i64)> = sqlx::query_as(
-            "SELECT warehouse_id, sku_id, quantity FROM reservation_lines \
-             WHERE store_id = $1 AND reference = $2 AND state = $3 ORDER BY warehouse_id, sku_id",
-        )
-        .bind(who.store_id)
-        .bind(reference)
-        .bind(state::RESERVED)
-        .fetch_all(&mut *tx)
-        .await?;
-        if held.is_empty() {
-            // Nothing was reserved under it (yet): keep no claim, so a later settle of a
-            // reservation made after this call still acts.
-            tx.rollback().await?;
-            return Ok(0);
-        }
-        let now = now_ms();
-        let mut units = 0;
-        let (on_hand_sign, movement, next) =
-            if ship { (-1, kind::COMMIT, state::COMMITTED) } else { (0, kind::RELEASE, state::RELEASED) };
-        for (w, s, q) in held {
-            let line = sqlx::query(
-                "UPDATE reservation_lines SET state = $1, updated_at = $2 \
-                 WHERE store_id = $3 AND reference = $4 AND warehouse_id = $5 AND sku_id = $6 AND state = $7",
-            )
-            .bind(next)
-            .bind(now)
-            .bind(who.store_id)
-            .bind(reference)
-            .bind(w)
-            .bind(s)
-            .bind(state::RESERVED)
-            .execute(&mut *tx)
-            .await?;
-            let stock = sqlx::query(
-                "UPDATE stock SET on_hand = on_hand + $1, reserved = reserved - $2, updated_at = $3 \
-                 WHERE store_id = $4 AND warehouse_id = $5 AND sku_id = $6 AND reserved >= $2 AND on_hand >= $2",
-            )
-            .bind(on_hand_sign * q)
-            .bind(q)
-            .bind(now)
-            .bind(who.store_id)
-            .bind(w)
-            .bind(s)
-            .execute(&mut *tx)
-            .await?;
-            if line.rows_affected() != 1 || stock.rows_affected() != 1 {
-                // The ledger does not hold what the reservation says: change nothing.
-                tracing::error!(reference, warehouse = w, sku = s, "a reservation and the stock disagree");
-                return Err(Error::failed_precondition("reservation_mismatch"));
+        match settle_in(&mut tx, who, reference, ship).await? {
+            // Settled before; or nothing was reserved under it (yet): keep no claim, so a
+            // later settle of a reservation made after this call still acts.
+            Settled::Before | Settled::Nothing => {
+                tx.rollback().await?;
+                Ok(0)
             }
-            let taken = lots::settle(&mut tx, who.store_id, reference, w, s, q, ship).await?;
-            record(&mut tx, who, w, s, movement, on_hand_sign * q, -q, "", reference, if ship { &taken } else { &[] })
-                .await?;
-            units += q;
+            Settled::Units(n) => {
+                tx.commit().await?;
+                Ok(n)
+            }
         }
-        tx.commit().await?;
-        Ok(units)
     }
 
     /// Puts received lines on hand as lots, once per reference. Each line carries the cost of
@@ -501,7 +454,76 @@ impl Repo {
 }
 
 /// The claim of settling a reservation (released or shipped, once).
-const SETTLE: &str = "settle";
+pub(crate) const SETTLE: &str = "settle";
+
+/// What settling a reference did.
+pub(crate) enum Settled {
+    /// It was settled before: nothing moved.
+    Before,
+    /// It holds nothing; the claim is made (the caller keeps or drops it).
+    Nothing,
+    /// These units were released or shipped.
+    Units(i64),
+}
+
+/// Releases or ships what `reference` holds, in the caller's transaction, claiming it once.
+pub(crate) async fn settle_in(tx: &mut Tx, who: Actor, reference: &str, ship: bool) -> Result<Settled> {
+    if !claim(tx, who.store_id, SETTLE, reference).await? {
+        return Ok(Settled::Before);
+    }
+    let held: Vec<(i64, i64, i64)> = sqlx::query_as(
+        "SELECT warehouse_id, sku_id, quantity FROM reservation_lines \
+         WHERE store_id = $1 AND reference = $2 AND state = $3 ORDER BY warehouse_id, sku_id",
+    )
+    .bind(who.store_id)
+    .bind(reference)
+    .bind(state::RESERVED)
+    .fetch_all(&mut **tx)
+    .await?;
+    if held.is_empty() {
+        return Ok(Settled::Nothing);
+    }
+    let now = now_ms();
+    let mut units = 0;
+    let (on_hand_sign, movement, next) =
+        if ship { (-1, kind::COMMIT, state::COMMITTED) } else { (0, kind::RELEASE, state::RELEASED) };
+    for (w, s, q) in held {
+        let line = sqlx::query(
+            "UPDATE reservation_lines SET state = $1, updated_at = $2 \
+             WHERE store_id = $3 AND reference = $4 AND warehouse_id = $5 AND sku_id = $6 AND state = $7",
+        )
+        .bind(next)
+        .bind(now)
+        .bind(who.store_id)
+        .bind(reference)
+        .bind(w)
+        .bind(s)
+        .bind(state::RESERVED)
+        .execute(&mut **tx)
+        .await?;
+        let stock = sqlx::query(
+            "UPDATE stock SET on_hand = on_hand + $1, reserved = reserved - $2, updated_at = $3 \
+             WHERE store_id = $4 AND warehouse_id = $5 AND sku_id = $6 AND reserved >= $2 AND on_hand >= $2",
+        )
+        .bind(on_hand_sign * q)
+        .bind(q)
+        .bind(now)
+        .bind(who.store_id)
+        .bind(w)
+        .bind(s)
+        .execute(&mut **tx)
+        .await?;
+        if line.rows_affected() != 1 || stock.rows_affected() != 1 {
+            // The ledger does not hold what the reservation says: change nothing.
+            tracing::error!(reference, warehouse = w, sku = s, "a reservation and the stock disagree");
+            return Err(Error::failed_precondition("reservation_mismatch"));
+        }
+        let taken = lots::settle(tx, who.store_id, reference, w, s, q, ship).await?;
+        record(tx, who, w, s, movement, on_hand_sign * q, -q, "", reference, if ship { &taken } else { &[] }).await?;
+        units += q;
+    }
+    Ok(Settled::Units(units))
+}
 
 /// Claims `reference` for `op`; false when it was done before.
 pub(crate) async fn claim(tx: &mut Tx, store_id: i64, op: &str, reference: &str) -> Result<bool> {
@@ -618,6 +640,10 @@ pub(crate) async fn record(
         }),
     };
     outbox::enqueue(tx, who.store_id, who.user_id, &event).await?;
+    if on_hand_delta - reserved_delta > 0 && level.available > 0 {
+        let freed = ev::StockAvailable { warehouse_id, sku_id, available: level.available };
+        outbox::enqueue(tx, who.store_id, who.user_id, &freed).await?;
+    }
     Ok(level)
 }
 

@@ -1,0 +1,268 @@
+//! What orders hold, by revision. An order's reference (`order:<id>`) is set to hold exactly
+//! its lines: only the difference is reserved or given back, all lines or none, and a
+//! revision at or below the one applied changes nothing, so a retried or late command can
+//! never undo a newer one. Once a reference is settled (released or shipped) it holds no more.
+
+use std::collections::{BTreeMap, HashMap};
+
+use bo_kit::time::now_ms;
+use bo_kit::{Error, FieldError, Result};
+use bo_proto::wms::v1 as pb;
+
+use super::{claim, lots, record, settle_in, Actor, Repo, Settled, SETTLE};
+use crate::domain::{kind, state, Line};
+
+/// What a hold did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HoldOutcome {
+    /// What the reference holds now.
+    pub held: Vec<Line>,
+    /// The revision applied.
+    pub revision: i64,
+    /// This revision (or a later one) was applied before.
+    pub replayed: bool,
+}
+
+impl Repo {
+    /// What `reference` holds (reserved lines), by warehouse and SKU.
+    pub async fn held(&self, store_id: i64, reference: &str) -> Result<Vec<Line>> {
+        let rows: Vec<(i64, i64, i64)> = sqlx::query_as(
+            "SELECT warehouse_id, sku_id, quantity FROM reservation_lines \
+             WHERE store_id = $1 AND reference = $2 AND state = $3 ORDER BY warehouse_id, sku_id",
+        )
+        .bind(store_id)
+        .bind(reference)
+        .bind(state::RESERVED)
+        .fetch_all(self.db.pool())
+        .await?;
+        Ok(rows.into_iter().map(|(warehouse_id, sku_id, quantity)| Line { warehouse_id, sku_id, quantity }).collect())
+    }
+
+    /// Sets what `reference` holds to `lines` (merged, sorted) at `revision`. Refused with
+    /// `insufficient_stock`, naming every line that cannot grow (`lines[i].quantity` by the
+    /// merged lines' order), and nothing changes.
+    pub async fn hold(&self, who: Actor, reference: &str, revision: i64, lines: &[Line]) -> Result<HoldOutcome> {
+        let mut tx = self.db.begin().await?;
+        let settled: Option<i64> =
+            sqlx::query_scalar("SELECT 1 FROM stock_ops WHERE store_id = $1 AND op = $2 AND reference = $3")
+                .bind(who.store_id)
+                .bind(SETTLE)
+                .bind(reference)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if settled.is_some() {
+            return Err(Error::failed_precondition("reservation_settled"));
+        }
+        let applied: Option<i64> =
+            sqlx::query_scalar("SELECT revision FROM reservation_holds WHERE store_id = $1 AND reference = $2")
+                .bind(who.store_id)
+                .bind(reference)
+                .fetch_optional(&mut *tx)
+                .await?;
+        if let Some(r) = applied.filter(|r| revision <= *r) {
+            tx.rollback().await?;
+            return Ok(HoldOutcome { held: self.held(who.store_id, reference).await?, revision: r, replayed: true });
+        }
+        if !lines.is_empty() {
+            crate::registry::check(&mut tx, who.store_id, &lines.iter().map(|l| l.sku_id).collect::<Vec<_>>()).await?;
+        }
+        let now = now_ms();
+        sqlx::query(
+            "INSERT INTO reservation_holds (store_id, reference, revision, updated_at) VALUES ($1, $2, $3, $4) \
+             ON CONFLICT (store_id, reference) DO UPDATE SET revision = excluded.revision, updated_at = excluded.updated_at",
+        )
+        .bind(who.store_id)
+        .bind(reference)
+        .bind(revision)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        // A plain Reserve of the same reference later finds it taken.
+        claim(&mut tx, who.store_id, kind::RESERVE, reference).await?;
+        let current: Vec<(i64, i64, i64)> = sqlx::query_as(
+            "SELECT warehouse_id, sku_id, quantity FROM reservation_lines \
+             WHERE store_id = $1 AND reference = $2 AND state = $3",
+        )
+        .bind(who.store_id)
+        .bind(reference)
+        .bind(state::RESERVED)
+        .fetch_all(&mut *tx)
+        .await?;
+        // (target, held) per warehouse and SKU, in one fixed order so locks are taken alike.
+        let mut plan: BTreeMap<(i64, i64), (i64, i64)> = BTreeMap::new();
+        for l in lines {
+            plan.entry((l.warehouse_id, l.sku_id)).or_default().0 += l.quantity;
+        }
+        for (w, s, q) in current {
+            plan.entry((w, s)).or_default().1 += q;
+        }
+        let place: HashMap<(i64, i64), usize> =
+            lines.iter().enumerate().map(|(i, l)| ((l.warehouse_id, l.sku_id), i)).collect();
+        let mut short = Vec::new();
+        for (&(w, s), &(target, held)) in &plan {
+            let diff = target - held;
+            if diff > 0 {
+                let moved = sqlx::query(
+                    "UPDATE stock SET reserved = reserved + $1, updated_at = $2 \
+                     WHERE store_id = $3 AND warehouse_id = $4 AND sku_id = $5 AND on_hand - reserved >= $1",
+                )
+                .bind(diff)
+                .bind(now)
+                .bind(who.store_id)
+                .bind(w)
+                .bind(s)
+                .execute(&mut *tx)
+                .await?;
+                if moved.rows_affected() == 0 {
+                    let i = place.get(&(w, s)).copied().unwrap_or(0);
+                    short.push(FieldError::new(format!("lines[{i}].quantity"), "stock.insufficient"));
+                    continue;
+                }
+                if !short.is_empty() {
+                    // Refused anyway: the transaction rolls back, lots need not follow.
+                    continue;
+                }
+                lots::allocate(&mut tx, who.store_id, reference, w, s, diff).await?;
+                record(&mut tx, who, w, s, kind::RESERVE, 0, diff, "", reference, &[]).await?;
+            } else if diff < 0 && short.is_empty() {
+                let give = -diff;
+                let moved = sqlx::query(
+                    "UPDATE stock SET reserved = reserved - $1, updated_at = $2 \
+                     WHERE store_id = $3 AND warehouse_id = $4 AND sku_id = $5 AND reserved >= $1",
+                )
+                .bind(give)
+                .bind(now)
+                .bind(who.store_id)
+                .bind(w)
+                .bind(s)
+                .execute(&mut *tx)
+                .await?;
+                if moved.rows_affected() != 1 {
+                    tracing::error!(reference, warehouse = w, sku = s, "a hold and the stock disagree");
+                    return Err(Error::failed_precondition("reservation_mismatch"));
+                }
+                lots::unallocate(&mut tx, who.store_id, reference, w, s, give).await?;
+                record(&mut tx, who, w, s, kind::RELEASE, 0, -give, "", reference, &[]).await?;
+            }
+            if diff != 0 && short.is_empty() {
+                if target == 0 {
+                    sqlx::query(
+                        "DELETE FROM reservation_lines WHERE store_id = $1 AND reference = $2 \
+                         AND warehouse_id = $3 AND sku_id = $4",
+                    )
+                    .bind(who.store_id)
+                    .bind(reference)
+                    .bind(w)
+                    .bind(s)
+                    .execute(&mut *tx)
+                    .await?;
+                } else {
+                    sqlx::query(
+                        "INSERT INTO reservation_lines (store_id, reference, warehouse_id, sku_id, quantity, state, \
+                         updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7) \
+                         ON CONFLICT (store_id, reference, warehouse_id, sku_id) \
+                         DO UPDATE SET quantity = excluded.quantity, state = excluded.state, updated_at = excluded.updated_at",
+                    )
+                    .bind(who.store_id)
+                    .bind(reference)
+                    .bind(w)
+                    .bind(s)
+                    .bind(target)
+                    .bind(state::RESERVED)
+                    .bind(now)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
+        }
+        if !short.is_empty() {
+            // Nothing is kept: the transaction (and the revision) roll back.
+            let mut e = Error::failed_precondition("insufficient_stock");
+            e.fields = short;
+            return Err(e);
+        }
+        tx.commit().await?;
+        let held = lines.to_vec();
+        Ok(HoldOutcome { held, revision, replayed: false })
+    }
+
+    /// Releases what each reference holds, each once, in one transaction. With `last`, a
+    /// reference that holds nothing is closed too, so no later hold can take stock for it.
+    pub async fn release_many(&self, who: Actor, references: &[String], last: bool) -> Result<Vec<(String, i64)>> {
+        let mut tx = self.db.begin().await?;
+        let mut out = Vec::with_capacity(references.len());
+        let mut sorted: Vec<&String> = references.iter().collect();
+        sorted.sort();
+        sorted.dedup();
+        let mut units: HashMap<&str, i64> = HashMap::new();
+        for r in sorted {
+            let n = match settle_in(&mut tx, who, r, false).await? {
+                Settled::Before => 0,
+                Settled::Nothing => {
+                    if !last {
+                        sqlx::query("DELETE FROM stock_ops WHERE store_id = $1 AND op = $2 AND reference = $3")
+                            .bind(who.store_id)
+                            .bind(SETTLE)
+                            .bind(r)
+                            .execute(&mut *tx)
+                            .await?;
+                    }
+                    0
+                }
+                Settled::Units(n) => n,
+            };
+            units.insert(r.as_str(), n);
+        }
+        tx.commit().await?;
+        for r in references {
+            out.push((r.clone(), units.get(r.as_str()).copied().unwrap_or(0)));
+        }
+        Ok(out)
+    }
+
+    /// What references hold (every state) and the revision each applied.
+    pub async fn holdings(
+        &self,
+        store_id: i64,
+        references: &[String],
+    ) -> Result<(Vec<pb::Holding>, HashMap<String, i64>)> {
+        let mut holdings = Vec::new();
+        let mut revisions = HashMap::new();
+        for chunk in references.chunks(200) {
+            let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+            let list = placeholders.join(", ");
+            let sql = format!(
+                "SELECT reference, warehouse_id, sku_id, quantity, state FROM reservation_lines \
+                 WHERE store_id = $1 AND reference IN ({list}) ORDER BY reference, warehouse_id, sku_id"
+            );
+            let mut q = sqlx::query_as::<_, (String, i64, i64, i64, String)>(&sql).bind(store_id);
+            for r in chunk {
+                q = q.bind(r);
+            }
+            for (reference, warehouse_id, sku_id, quantity, state) in q.fetch_all(self.db.pool()).await? {
+                holdings.push(pb::Holding { reference, warehouse_id, sku_id, quantity, state });
+            }
+            let sql = format!(
+                "SELECT reference, revision FROM reservation_holds WHERE store_id = $1 AND reference IN ({list})"
+            );
+            let mut q = sqlx::query_as::<_, (String, i64)>(&sql).bind(store_id);
+            for r in chunk {
+                q = q.bind(r);
+            }
+            revisions.extend(q.fetch_all(self.db.pool()).await?);
+        }
+        Ok((holdings, revisions))
+    }
+
+    /// Every reference with `prefix` and what it holds, reserved or shipped (for the
+    /// cross-service stock check): (store, reference, warehouse, SKU, units, state).
+    pub async fn holdings_with_prefix(&self, prefix: &str) -> Result<Vec<(i64, String, i64, i64, i64, String)>> {
+        Ok(sqlx::query_as(
+            "SELECT store_id, reference, warehouse_id, sku_id, quantity, state FROM reservation_lines \
+             WHERE reference LIKE $1 ORDER BY store_id, reference, warehouse_id, sku_id",
+        )
+        .bind(format!("{prefix}%"))
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+}

@@ -1,0 +1,301 @@
+//! Orders' parcels. A pending parcel may be changed or removed; shipping an order takes what
+//! its reference holds off the shelf and ships its pending parcels in one transaction.
+
+use bo_kit::db::Tx;
+use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::{Error, Result};
+use bo_proto::wms::v1 as pb;
+use sqlx::FromRow;
+
+use super::{check_warehouse, settle_in, Actor, Repo, Settled};
+use crate::domain::parcels::{self as rules, ParcelDraft, PENDING, SHIPPED};
+use crate::domain::state;
+
+const COLUMNS: &str = "id, order_id, warehouse_id, logistic_store_channel_id, provider, weight_g, width_cm, length_cm, \
+    height_cm, packaging_code, shipping_fee, cod_amount, cod_fee, packing_fee, tracking_no, shipment_id, state, printed_at, \
+    created_by, created_at, shipped_at";
+
+#[derive(Debug, Clone, FromRow)]
+struct ParcelRow {
+    id: i64,
+    order_id: i64,
+    warehouse_id: i64,
+    logistic_store_channel_id: i64,
+    provider: String,
+    weight_g: i64,
+    width_cm: i64,
+    length_cm: i64,
+    height_cm: i64,
+    packaging_code: String,
+    shipping_fee: i64,
+    cod_amount: i64,
+    cod_fee: i64,
+    packing_fee: i64,
+    tracking_no: String,
+    shipment_id: i64,
+    state: String,
+    printed_at: i64,
+    created_by: i64,
+    created_at: i64,
+    shipped_at: i64,
+}
+
+impl ParcelRow {
+    fn to_proto(&self) -> pb::Parcel {
+        pb::Parcel {
+            id: self.id,
+            order_id: self.order_id,
+            warehouse_id: self.warehouse_id,
+            logistic_store_channel_id: self.logistic_store_channel_id,
+            provider: self.provider.clone(),
+            weight_g: self.weight_g,
+            width_cm: self.width_cm,
+            length_cm: self.length_cm,
+            height_cm: self.height_cm,
+            packaging_code: self.packaging_code.clone(),
+            shipping_fee: self.shipping_fee,
+            cod_amount: self.cod_amount,
+            cod_fee: self.cod_fee,
+            packing_fee: self.packing_fee,
+            tracking_no: self.tracking_no.clone(),
+            state: self.state.clone(),
+            printed_at_ms: self.printed_at,
+            created_by: self.created_by,
+            create_time: Some(ms_to_timestamp(self.created_at)),
+            shipped_at_ms: self.shipped_at,
+            shipment_id: self.shipment_id,
+        }
+    }
+}
+
+/// The draft of a parcel message.
+pub fn draft_of(p: &pb::Parcel) -> ParcelDraft {
+    ParcelDraft {
+        weight_g: p.weight_g,
+        dims_cm: [p.width_cm, p.length_cm, p.height_cm],
+        packaging_code: p.packaging_code.trim().to_string(),
+        shipping_fee: p.shipping_fee,
+        cod_amount: p.cod_amount,
+        cod_fee: p.cod_fee,
+        packing_fee: p.packing_fee,
+        tracking_no: p.tracking_no.trim().to_string(),
+    }
+}
+
+async fn of_order(tx: &mut Tx, store_id: i64, order_id: i64) -> Result<Vec<ParcelRow>> {
+    Ok(sqlx::query_as::<_, ParcelRow>(&format!(
+        "SELECT {COLUMNS} FROM parcels WHERE store_id = $1 AND order_id = $2 ORDER BY id"
+    ))
+    .bind(store_id)
+    .bind(order_id)
+    .fetch_all(&mut **tx)
+    .await?)
+}
+
+impl Repo {
+    /// Adds (`id` 0) or rewrites a pending parcel of an order.
+    pub async fn save_parcel(&self, who: Actor, p: &pb::Parcel) -> Result<pb::Parcel> {
+        let mut d = draft_of(p);
+        rules::check(&d)?;
+        // The packing fee is what the packaging of the catalogue costs.
+        d.packing_fee = rules::packaging(&d.packaging_code).map_or(0, |k| k.fee);
+        if p.order_id <= 0 {
+            return Err(Error::invalid_field("order_id", "validation.required"));
+        }
+        let mut tx = self.db.begin().await?;
+        check_warehouse(&mut tx, who.store_id, p.warehouse_id).await?;
+        let now = now_ms();
+        let id = if p.id > 0 {
+            let row: Option<(i64, String)> =
+                sqlx::query_as("SELECT order_id, state FROM parcels WHERE store_id = $1 AND id = $2")
+                    .bind(who.store_id)
+                    .bind(p.id)
+                    .fetch_optional(&mut *tx)
+                    .await?;
+            match row {
+                None => return Err(Error::not_found("parcel_not_found")),
+                Some((order, _)) if order != p.order_id => return Err(Error::not_found("parcel_not_found")),
+                Some((_, s)) if s != PENDING => return Err(Error::failed_precondition("parcel_shipped")),
+                Some(_) => {}
+            }
+            sqlx::query(
+                "UPDATE parcels SET warehouse_id = $1, logistic_store_channel_id = $2, provider = $3, weight_g = $4, \
+                 width_cm = $5, length_cm = $6, height_cm = $7, packaging_code = $8, shipping_fee = $9, cod_amount = $10, \
+                 cod_fee = $11, packing_fee = $12, tracking_no = $13, shipment_id = $14, updated_at = $15 \
+                 WHERE store_id = $16 AND id = $17 AND state = $18",
+            )
+            .bind(p.warehouse_id)
+            .bind(p.logistic_store_channel_id)
+            .bind(p.provider.trim())
+            .bind(d.weight_g)
+            .bind(d.dims_cm[0])
+            .bind(d.dims_cm[1])
+            .bind(d.dims_cm[2])
+            .bind(&d.packaging_code)
+            .bind(d.shipping_fee)
+            .bind(d.cod_amount)
+            .bind(d.cod_fee)
+            .bind(d.packing_fee)
+            .bind(&d.tracking_no)
+            .bind(p.shipment_id)
+            .bind(now)
+            .bind(who.store_id)
+            .bind(p.id)
+            .bind(PENDING)
+            .execute(&mut *tx)
+            .await?;
+            p.id
+        } else {
+            let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM parcels WHERE store_id = $1 AND order_id = $2")
+                .bind(who.store_id)
+                .bind(p.order_id)
+                .fetch_one(&mut *tx)
+                .await?;
+            if count >= rules::MAX_PER_ORDER {
+                return Err(Error::failed_precondition("parcel_limit_reached"));
+            }
+            sqlx::query_scalar(
+                "INSERT INTO parcels (store_id, order_id, warehouse_id, logistic_store_channel_id, provider, weight_g, \
+                 width_cm, length_cm, height_cm, packaging_code, shipping_fee, cod_amount, cod_fee, packing_fee, \
+                 tracking_no, shipment_id, state, created_by, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19) \
+                 RETURNING id",
+            )
+            .bind(who.store_id)
+            .bind(p.order_id)
+            .bind(p.warehouse_id)
+            .bind(p.logistic_store_channel_id)
+            .bind(p.provider.trim())
+            .bind(d.weight_g)
+            .bind(d.dims_cm[0])
+            .bind(d.dims_cm[1])
+            .bind(d.dims_cm[2])
+            .bind(&d.packaging_code)
+            .bind(d.shipping_fee)
+            .bind(d.cod_amount)
+            .bind(d.cod_fee)
+            .bind(d.packing_fee)
+            .bind(&d.tracking_no)
+            .bind(p.shipment_id)
+            .bind(PENDING)
+            .bind(who.user_id)
+            .bind(now)
+            .fetch_one(&mut *tx)
+            .await?
+        };
+        let row = sqlx::query_as::<_, ParcelRow>(&format!("SELECT {COLUMNS} FROM parcels WHERE id = $1"))
+            .bind(id)
+            .fetch_one(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(row.to_proto())
+    }
+
+    /// Removes a pending parcel; answers it as it was.
+    pub async fn delete_parcel(&self, who: Actor, id: i64) -> Result<pb::Parcel> {
+        let mut tx = self.db.begin().await?;
+        let row =
+            sqlx::query_as::<_, ParcelRow>(&format!("SELECT {COLUMNS} FROM parcels WHERE store_id = $1 AND id = $2"))
+                .bind(who.store_id)
+                .bind(id)
+                .fetch_optional(&mut *tx)
+                .await?
+                .ok_or_else(|| Error::not_found("parcel_not_found"))?;
+        if row.state != PENDING {
+            return Err(Error::failed_precondition("parcel_shipped"));
+        }
+        sqlx::query("DELETE FROM parcels WHERE store_id = $1 AND id = $2 AND state = $3")
+            .bind(who.store_id)
+            .bind(id)
+            .bind(PENDING)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(row.to_proto())
+    }
+
+    /// Parcels of orders, or parcels by id (at most 1,000 of either).
+    pub async fn parcels(&self, store_id: i64, order_ids: &[i64], ids: &[i64]) -> Result<Vec<pb::Parcel>> {
+        let (column, keys) = if ids.is_empty() { ("order_id", order_ids) } else { ("id", ids) };
+        let mut out = Vec::new();
+        for chunk in keys.chunks(200) {
+            let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+            let sql = format!(
+                "SELECT {COLUMNS} FROM parcels WHERE store_id = $1 AND {column} IN ({}) ORDER BY order_id, id",
+                placeholders.join(", ")
+            );
+            let mut q = sqlx::query_as::<_, ParcelRow>(&sql).bind(store_id);
+            for k in chunk {
+                q = q.bind(*k);
+            }
+            out.extend(q.fetch_all(self.db.pool()).await?.iter().map(ParcelRow::to_proto));
+        }
+        Ok(out)
+    }
+
+    /// Records that parcels' labels were printed now.
+    pub async fn mark_parcels_printed(&self, store_id: i64, ids: &[i64]) -> Result<()> {
+        let mut tx = self.db.begin().await?;
+        let now = now_ms();
+        for id in ids {
+            sqlx::query("UPDATE parcels SET printed_at = $1 WHERE store_id = $2 AND id = $3")
+                .bind(now)
+                .bind(store_id)
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Ships an order: what `reference` holds leaves the shelf and the order's pending parcels
+    /// (at least one, each with a tracking number) are shipped, in one transaction. A repeat
+    /// answers the shipped parcels with `replayed`. Answers (parcels, units, replayed).
+    pub async fn ship_order(&self, who: Actor, order_id: i64, reference: &str) -> Result<(Vec<pb::Parcel>, i64, bool)> {
+        let mut tx = self.db.begin().await?;
+        let units = match settle_in(&mut tx, who, reference, true).await? {
+            Settled::Before => {
+                let committed: Option<i64> = sqlx::query_scalar(
+                    "SELECT 1 FROM reservation_lines WHERE store_id = $1 AND reference = $2 AND state = $3 LIMIT 1",
+                )
+                .bind(who.store_id)
+                .bind(reference)
+                .bind(state::COMMITTED)
+                .fetch_optional(&mut *tx)
+                .await?;
+                let parcels = of_order(&mut tx, who.store_id, order_id).await?;
+                tx.rollback().await?;
+                if committed.is_none() {
+                    return Err(Error::failed_precondition("reservation_settled"));
+                }
+                return Ok((parcels.iter().map(ParcelRow::to_proto).collect(), 0, true));
+            }
+            Settled::Nothing => return Err(Error::failed_precondition("nothing_reserved")),
+            Settled::Units(n) => n,
+        };
+        let pending: Vec<ParcelRow> =
+            of_order(&mut tx, who.store_id, order_id).await?.into_iter().filter(|p| p.state == PENDING).collect();
+        if pending.is_empty() {
+            return Err(Error::failed_precondition("parcel_required"));
+        }
+        if pending.iter().any(|p| p.tracking_no.is_empty()) {
+            return Err(Error::failed_precondition("parcel_tracking_missing"));
+        }
+        let now = now_ms();
+        sqlx::query(
+            "UPDATE parcels SET state = $1, shipped_at = $2, updated_at = $2 WHERE store_id = $3 AND order_id = $4 \
+             AND state = $5",
+        )
+        .bind(SHIPPED)
+        .bind(now)
+        .bind(who.store_id)
+        .bind(order_id)
+        .bind(PENDING)
+        .execute(&mut *tx)
+        .await?;
+        let parcels = of_order(&mut tx, who.store_id, order_id).await?;
+        tx.commit().await?;
+        Ok((parcels.iter().map(ParcelRow::to_proto).collect(), units, false))
+    }
+}
