@@ -4,10 +4,14 @@
 //!
 //! - product list: GET /api/products (10,000 products, pages and searches)
 //! - SKU inventory list: GET /api/products/sku-inventories
-//! - stock reservation: wms Reserve (one unit, a new reference each) over gRPC on loopback;
-//!   no HTTP route reserves stock until orders arrive
+//! - stock reservation: wms Reserve (one unit, a new reference each) over gRPC on loopback
+//! - approving a 500-line goods receipt
+//! - orders: POST /api/orders (2 lines of 1 unit, holding stock) with 8 clients; the order
+//!   list's page 1 with a state filter and a random deep page at 100,000 orders; bulk
+//!   prepare and bulk cancel of 500 orders
 //!
-//! 16 concurrent clients, a fixed number of requests each; requests per second and p50/p99.
+//! 16 concurrent clients (8 for order creation), a fixed number of requests each; requests
+//! per second and p50/p99.
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -38,6 +42,8 @@ struct Target {
     settle: Option<String>,
     /// The stores database: its consumer of the catalog's events must be done too.
     stores_db: String,
+    /// The orders database (seeded with 100,000 orders for the list).
+    orders_db: String,
 }
 
 #[derive(Default)]
@@ -69,9 +75,17 @@ where
     F: Fn(usize, usize) -> Fut + Send + Sync + 'static,
     Fut: std::future::Future<Output = bool> + Send,
 {
+    run_with(CLIENTS, make).await
+}
+
+async fn run_with<F, Fut>(clients: usize, make: F) -> Stats
+where
+    F: Fn(usize, usize) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = bool> + Send,
+{
     let make = Arc::new(make);
     let start = Instant::now();
-    let tasks: Vec<_> = (0..CLIENTS)
+    let tasks: Vec<_> = (0..clients)
         .map(|c| {
             let make = make.clone();
             tokio::spawn(async move {
@@ -290,6 +304,183 @@ async fn measure(label: &str, t: Target) {
     println!("{}", run(reserve).await.line("wms Reserve (gRPC, 1 unit)"));
 
     approve_receipts(&t, &client, warehouse).await;
+    orders(&t, &client, warehouse).await;
+}
+
+/// Orders: creation (2 lines of 1 unit each, holding stock) with 8 clients, then the list at
+/// 100,000 orders, then bulk prepare and bulk cancel of 500.
+async fn orders(t: &Target, client: &reqwest::Client, warehouse: i64) {
+    const CREATORS: usize = 8;
+    let products: Value = client
+        .get(format!("{}/products?limit=2&page=3", t.api))
+        .bearer_auth(&t.token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let skus: Vec<i64> =
+        products["data"].as_array().unwrap().iter().map(|p| p["skus"][0]["id"].as_i64().unwrap()).collect();
+    for (i, sku) in skus.iter().enumerate() {
+        let r = client
+            .post(format!("{}/wms/goods-adjust", t.api))
+            .bearer_auth(&t.token)
+            .header("Idempotency-Key", format!("bench-order-stock-{i}"))
+            .json(&json!({"warehouse_id": warehouse, "sku_id": sku, "quantity": 1_000_000, "reason": "bench"}))
+            .send()
+            .await
+            .unwrap();
+        assert!(r.status().is_success(), "stock for orders: {}", r.status());
+    }
+    let body = json!({"channel": "facebook", "warehouse_id": warehouse,
+        "shipping_address": {"name": "สมชาย ใจดี", "tel": "0812345678", "address": "99/1 ถนนสุขุมวิท",
+            "sub_district": "คลองเตยเหนือ", "district": "วัฒนา", "state_province": "กรุงเทพมหานคร", "postcode": "10110"},
+        "items": [{"sku_id": skus[0], "quantity": 1}, {"sku_id": skus[1], "quantity": 1}]});
+    let created = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let make = {
+        let (api, token, client, created) = (t.api.clone(), t.token.clone(), client.clone(), created.clone());
+        move |_c: usize, _i: usize| {
+            let (api, token, client, body, created) =
+                (api.clone(), token.clone(), client.clone(), body.clone(), created.clone());
+            async move {
+                let Ok(r) = client.post(format!("{api}/orders")).bearer_auth(token).json(&body).send().await else {
+                    return false;
+                };
+                if r.status() != reqwest::StatusCode::CREATED {
+                    return false;
+                }
+                let v: Value = r.json().await.unwrap_or_default();
+                let held = v["stock_state"] == "held";
+                if let Some(id) = v["id"].as_i64() {
+                    created.lock().unwrap().push(id);
+                }
+                held
+            }
+        }
+    };
+    println!("{}", run_with(CREATORS, make).await.line("POST /orders (2 lines, 8 clients)"));
+
+    // The list at 100,000 orders: the rest are written straight into the database.
+    let made = created.lock().unwrap().len();
+    let seeded = seed_orders(&t.orders_db, t.store_id, warehouse, 100_000usize.saturating_sub(made)).await;
+    println!("{:<34} {:>9} orders   ({} made through the API)", "seed: orders for the list", made + seeded, made);
+    let get = |path: String| {
+        let (api, token, client) = (t.api.clone(), t.token.clone(), client.clone());
+        move |c: usize, i: usize| {
+            let n = (c * 7919 + i * 104_729) % 2_000 + 1;
+            let url = format!("{api}{}", path.replace("{n}", &n.to_string()));
+            let (token, client) = (token.clone(), client.clone());
+            async move { client.get(url).bearer_auth(token).send().await.map(|r| r.status().is_success()).unwrap_or(false) }
+        }
+    };
+    println!("{}", run(get("/orders?order-state=new&page=1".into())).await.line("GET /orders?order-state=new p1"));
+    println!(
+        "{}",
+        run(get("/orders?order-state=new&page={n}".into())).await.line("GET /orders state, random deep page")
+    );
+    println!("{}", run(get("/orders?page={n}".into())).await.line("GET /orders random deep page"));
+    println!("{}", run(get("/orders/count".into())).await.line("GET /orders/count"));
+
+    // Bulk: 500 of the orders made through the API, prepared, then cancelled.
+    let ids: Vec<i64> = created.lock().unwrap().iter().take(500).copied().collect();
+    for (label, path) in
+        [("POST /orders/ready-to-fulfillment", "ready-to-fulfillment"), ("POST /orders/cancel", "cancel")]
+    {
+        let start = Instant::now();
+        let r = client
+            .post(format!("{}/orders/{path}", t.api))
+            .bearer_auth(&t.token)
+            .json(&json!({"ids": ids}))
+            .send()
+            .await
+            .unwrap();
+        let took = start.elapsed();
+        let v: Value = r.json().await.unwrap_or_default();
+        println!(
+            "{:<34} {:>9.0} ms   ({} orders, {} moved)",
+            format!("{label} (bulk)"),
+            took.as_secs_f64() * 1000.0,
+            ids.len(),
+            v["succeeded"]
+        );
+    }
+}
+
+/// Writes `n` orders of the store straight into the orders database, spread over the states
+/// as a shop's history is (mostly closed), each with two lines, in batches.
+async fn seed_orders(url: &str, store_id: i64, warehouse: i64, n: usize) -> usize {
+    let db = bo_kit::db::Db::connect(url).await.unwrap();
+    let states = ["closed", "closed", "closed", "shipped", "new", "ready_to_fulfillment", "cancelled", "closed"];
+    let stock = |s: &str| match s {
+        "new" | "ready_to_fulfillment" => "held",
+        "cancelled" => "released",
+        _ => "committed",
+    };
+    let now = bo_kit::time::now_ms();
+    let mut counts = std::collections::HashMap::new();
+    for chunk in (0..n).collect::<Vec<_>>().chunks(500) {
+        let mut tx = db.begin().await.unwrap();
+        for &i in chunk {
+            let st = states[i % states.len()];
+            *counts.entry(st).or_insert(0i64) += 1;
+            let at = now - 60_000 * (n - i) as i64;
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO orders (store_id, order_no, channel, reference, state, payment_state, warehouse_id, ship_name, \
+                 ship_tel, ship_address, ship_sub_district, ship_district, ship_state_province, ship_postcode, subtotal, \
+                 discount_amount, net, shipping_charge, shipping_charge_inter, additional_fee, vat_amount, total, cost_total, \
+                 net_ex_vat, profit, stock_state, stock_state_at, hold_revision, search_text, created_at, updated_at) \
+                 VALUES ($1, $2, 'facebook', '', $3, 'unpaid', $4, 'ลูกค้า', '0812345678', '1 ถนนพระราม 9', 'ห้วยขวาง', \
+                 'ห้วยขวาง', 'กรุงเทพมหานคร', '10310', 39800, 0, 39800, 4000, 0, 0, 2866, 43800, 24000, 37196, 13196, $5, $6, 1, \
+                 $7, $6, $6) RETURNING id",
+            )
+            .bind(store_id)
+            .bind(format!("SOB-{i:06}"))
+            .bind(st)
+            .bind(warehouse)
+            .bind(stock(st))
+            .bind(at)
+            .bind(format!("sob-{i:06} ลูกค้า 0812345678"))
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+            for (k, sku) in [(0, 1_000_000 + i as i64), (1, 2_000_000 + i as i64)] {
+                sqlx::query(
+                    "INSERT INTO order_items (store_id, order_id, position, sku_id, product_id, product_name, product_code, \
+                     sku_code, price, cost, warehouse_id, quantity, line_total) \
+                     VALUES ($1, $2, $3, $4, 1, 'สินค้าทดสอบ', 'B', 'B-1', 19900, 12000, $5, 1, 19900)",
+                )
+                .bind(store_id)
+                .bind(id)
+                .bind(k)
+                .bind(sku)
+                .bind(warehouse)
+                .execute(&mut *tx)
+                .await
+                .unwrap();
+            }
+        }
+        tx.commit().await.unwrap();
+    }
+    for (st, c) in counts {
+        sqlx::query(
+            "INSERT INTO order_counts (store_id, state, n) VALUES ($1, $2, $3) \
+             ON CONFLICT (store_id, state) DO UPDATE SET n = order_counts.n + excluded.n",
+        )
+        .bind(store_id)
+        .bind(st)
+        .bind(c)
+        .execute(db.pool())
+        .await
+        .unwrap();
+    }
+    if db.dialect() == bo_kit::db::Dialect::Postgres {
+        sqlx::query("VACUUM ANALYZE").execute(db.pool()).await.unwrap();
+    } else {
+        sqlx::query("ANALYZE").execute(db.pool()).await.unwrap();
+    }
+    db.close().await;
+    n
 }
 
 /// Approving a goods receipt of 500 lines (500 SKUs, each a new lot): three receipts, each
@@ -401,6 +592,7 @@ async fn embedded() {
             user_id,
             settle: None,
             stores_db: format!("sqlite://{}", dir.path().join("stores.db").display()),
+            orders_db: format!("sqlite://{}", dir.path().join("orders.db").display()),
         },
     )
     .await;
@@ -429,6 +621,7 @@ async fn distributed() {
     let (stores_db, _g1) = testing::postgres_url().await.unwrap();
     let (wms_db, _g2) = testing::postgres_url().await.unwrap();
     let (products_db, _g3) = testing::postgres_url().await.unwrap();
+    let (orders_db, _g4) = testing::postgres_url().await.unwrap();
     let prefix = testing::unique_prefix();
     let dir = tempfile::tempdir().unwrap();
     let bin = std::env::var("BACKOFFICE_BIN").unwrap_or_else(|_| {
@@ -452,9 +645,10 @@ async fn distributed() {
     let mut services = Command::new(&bin);
     env(&mut services);
     let mut services = services
-        // Payments and logistics keep their SQLite files under the data folder: the bench does
-        // not reach them, but the gateway needs every service.
-        .args(["--target", "stores,wms,products,payments,logistics"])
+        // Payments and logistics keep their SQLite files under the data folder: the bench only
+        // reaches them through orders, but the gateway needs every service.
+        .args(["--target", "stores,wms,products,payments,logistics,orders"])
+        .env("BO_SERVICES__ORDERS__DATABASE_URL", &orders_db)
         .env("BO_SERVICES__STORES__DATABASE_URL", &stores_db)
         .env("BO_SERVICES__WMS__DATABASE_URL", &wms_db)
         .env("BO_SERVICES__PRODUCTS__DATABASE_URL", &products_db)
@@ -492,6 +686,7 @@ async fn distributed() {
         .env("BO_SERVICES__PRODUCTS__ADDR", &addr)
         .env("BO_SERVICES__PAYMENTS__ADDR", &addr)
         .env("BO_SERVICES__LOGISTICS__ADDR", &addr)
+        .env("BO_SERVICES__ORDERS__ADDR", &addr)
         .env("BO_HTTP__ADDR", format!("127.0.0.1:{gw_http}"))
         .spawn()
         .unwrap();
@@ -500,7 +695,7 @@ async fn distributed() {
     let (token, user_id) =
         sign_in(&api, &reqwest::Client::new(), "bench@example.com", "bench-password", store_id).await;
     measure(
-        "distributed (gateway | stores,wms,products; PostgreSQL, NATS)",
+        "distributed (gateway | stores,wms,products,orders; PostgreSQL, NATS)",
         Target {
             api,
             grpc: addr,
@@ -509,6 +704,7 @@ async fn distributed() {
             user_id,
             settle: Some(products_db.clone()),
             stores_db: stores_db.clone(),
+            orders_db: orders_db.clone(),
         },
     )
     .await;

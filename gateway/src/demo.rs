@@ -1,6 +1,8 @@
 //! The demo store's catalog: a dozen Thai products with variants, pictures and stock, made once with
 //! the demo store on the first start of the embedded target. It waits for the stock ledger
-//! to give the new store its default warehouse (an event away).
+//! to give the new store its default warehouse (an event away). Then a shipping channel and
+//! a few orders of the demo customers, so the order board has something to show: new ones,
+//! one short of stock, one prepared.
 
 use std::time::Duration;
 
@@ -250,18 +252,27 @@ pub async fn seed(
     if let (true, Some(files)) = (cfg.catalog, files) {
         let products = clients.client(ProductsServiceClient::new)?;
         let wms = clients.client(WmsServiceClient::new)?;
-        tokio::spawn(catalog(products, wms, files.clone(), identity.acting(d.store_id, d.user_id)));
+        let ctx = identity.acting(d.store_id, d.user_id);
+        let (clients, files) = (clients.clone(), files.clone());
+        tokio::spawn(async move {
+            let made = catalog(products, wms, files, ctx.clone()).await;
+            if let Some((warehouse, skus)) = made {
+                if let Err(e) = orders(&clients, &ctx, warehouse, &skus).await {
+                    tracing::warn!(error = %e, "the demo orders were not made");
+                }
+            }
+        });
     }
     Ok(Some(DemoInfo { created: true, store_id: d.store_id }))
 }
 
-/// The demo catalog with pictures and stock.
+/// The demo catalog with pictures and stock; its warehouse and SKUs (id, units received).
 pub async fn catalog(
     mut products: ProductsServiceClient<GrpcChannel>,
     mut wms: WmsServiceClient<GrpcChannel>,
     files: Files,
     ctx: CallCtx,
-) {
+) -> Option<(i64, Vec<(i64, i64)>)> {
     let mut warehouse = None;
     for _ in 0..100 {
         if let Ok(r) = wms.list_warehouses(ctx.request(wpb::ListWarehousesRequest {})).await {
@@ -274,8 +285,9 @@ pub async fn catalog(
     }
     let Some(warehouse) = warehouse else {
         tracing::warn!("the demo store has no warehouse yet; its catalog was not made");
-        return;
+        return None;
     };
+    let mut made = Vec::new();
     for item in ITEMS {
         let (variants, skus) = match item.variant {
             Some((name, options)) => (
@@ -321,6 +333,7 @@ pub async fn catalog(
                     continue;
                 }
             };
+        made.extend(created.skus.iter().map(|s| (s.id, item.stock)));
         let pictures = [(PHOTO, item.photos.to_vec()), (SIZE_CHART, item.size_chart.into_iter().collect())];
         for (kind, pictures) in pictures.into_iter().filter(|(_, f)| !f.is_empty()) {
             // Staged like an upload through the API; the service consumes the keys.
@@ -366,4 +379,87 @@ pub async fn catalog(
         }
     }
     tracing::info!(products = ITEMS.len(), "demo catalog made");
+    Some((warehouse, made))
+}
+
+/// A flat-priced shipping channel and a few orders of the demo customers: three new (one of
+/// them short of stock), one prepared.
+async fn orders(clients: &Clients, ctx: &CallCtx, warehouse: i64, skus: &[(i64, i64)]) -> anyhow::Result<()> {
+    use bo_proto::logistics::v1 as lpb;
+    use bo_proto::orders::v1 as opb;
+    use bo_proto::stores::v1 as spb;
+    let mut logistics =
+        clients.client(bo_proto::logistics::v1::logistics_service_client::LogisticsServiceClient::new)?;
+    let mut orders = clients.client(bo_proto::orders::v1::orders_service_client::OrdersServiceClient::new)?;
+    let mut stores = clients.client(StoresServiceClient::new)?;
+    let channel = logistics
+        .create_store_channel(ctx.request(lpb::CreateStoreChannelRequest {
+            store_channel: Some(lpb::StoreChannelInput {
+                warehouse_id: warehouse,
+                logistic_type: "domestic".into(),
+                name: "เคอรี่ ส่งด่วน".into(),
+                provider: "kerry".into(),
+                pricing_method: "flat".into(),
+                price_satang: 4_000,
+                free_over_satang: -1,
+                status: "active".into(),
+                ..Default::default()
+            }),
+        }))
+        .await?
+        .into_inner()
+        .store_channel
+        .map(|c| c.id)
+        .unwrap_or(0);
+    let customers = stores
+        .list_customers(ctx.request(spb::ListCustomersRequest {
+            search: String::new(),
+            page: Some(bo_proto::common::v1::PageRequest { page: 1, limit: 3 }),
+        }))
+        .await?
+        .into_inner()
+        .customers;
+    let stocked: Vec<i64> = skus.iter().filter(|(_, n)| *n > 0).map(|(id, _)| *id).collect();
+    let empty: Option<i64> = skus.iter().find(|(_, n)| *n == 0).map(|(id, _)| *id);
+    // (customer, lines of (SKU, units), channel)
+    type Plan<'a> = (usize, Vec<(i64, i64)>, &'a str);
+    let plans: Vec<Plan> = vec![
+        (0, vec![(stocked.first().copied().unwrap_or(0), 2), (stocked.get(3).copied().unwrap_or(0), 1)], "facebook"),
+        (1, vec![(stocked.get(5).copied().unwrap_or(0), 1)], "line"),
+        (2, vec![(empty.unwrap_or(0), 1)], "instagram"),
+        (0, vec![(stocked.get(7).copied().unwrap_or(0), 3)], "line"),
+    ];
+    for (i, (who, lines, channel_code)) in plans.into_iter().enumerate() {
+        let Some(c) = customers.get(who) else { continue };
+        if lines.iter().any(|(sku, _)| *sku == 0) {
+            continue;
+        }
+        let draft = opb::OrderDraft {
+            channel: channel_code.into(),
+            warehouse_id: warehouse,
+            customer_id: c.id,
+            customer_address_id: c.default_address.as_ref().map(|a| a.id).unwrap_or(0),
+            items: lines
+                .iter()
+                .map(|(sku, q)| opb::ItemDraft { sku_id: *sku, quantity: *q, ..Default::default() })
+                .collect(),
+            vat_included: true,
+            logistic_store_channel_id: channel,
+            ..Default::default()
+        };
+        let order =
+            orders.create_order(ctx.request(opb::CreateOrderRequest { draft: Some(draft) })).await?.into_inner();
+        if i == 3 {
+            let id = order.order.map(|o| o.id).unwrap_or(0);
+            orders
+                .change_state(ctx.request(opb::ChangeStateRequest {
+                    ids: vec![id],
+                    action: "ready_to_fulfillment".into(),
+                    ..Default::default()
+                }))
+                .await?;
+        }
+    }
+    tracing::info!("demo orders made");
+    Ok(())
 }

@@ -1,6 +1,7 @@
 //! Printed documents, in Thai: the goods receipt sheet (A4), SKU barcode labels (50 × 30 mm,
-//! one per page, for label printers) and a transfer's pick list (A4). Pure: they take what
-//! the API answers and give PDF bytes.
+//! one per page, for label printers), pick lists of a transfer or of orders (A4), and
+//! parcels' shipping labels (A6 or 100 × 150 mm). Pure: they take what the API answers and
+//! give PDF bytes.
 
 use bo_pdf::fmt::{thai_date, thai_date_time};
 use bo_pdf::{Align, Doc, Page, Weight};
@@ -319,10 +320,47 @@ pub fn labels(r: &GoodsReceiptBody, counts: &[(usize, i64)]) -> Vec<u8> {
     doc.finish()
 }
 
+/// One row of a pick list: a lot of a SKU to take.
+pub struct PickRow {
+    /// The line's number on the sheet.
+    pub line: usize,
+    pub sku_code: String,
+    pub product_name: String,
+    pub lot_code: String,
+    /// `YYYY-MM-DD`, or None without an expiry.
+    pub expires: Option<String>,
+    pub quantity: i64,
+}
+
 /// A transfer's pick list: for each SKU the lots to take, first expiry first, with a box to
 /// tick, and places to sign.
 pub fn pick_list(t: &TransferBody, from: &str, to: &str, now_ms: i64) -> Vec<u8> {
-    let mut doc = Doc::new(&format!("ใบหยิบสินค้า {}", t.code));
+    let rows: Vec<PickRow> = t
+        .items
+        .iter()
+        .enumerate()
+        .flat_map(|(i, l)| {
+            l.lots.iter().map(move |lot| PickRow {
+                line: i + 1,
+                sku_code: l.sku_code.clone(),
+                product_name: l.product_name.clone(),
+                lot_code: lot.lot_code.clone(),
+                expires: lot.expired_at.clone(),
+                quantity: lot.quantity,
+            })
+        })
+        .collect();
+    let mut head = vec![format!("โอนจาก {from} ไป {to}"), format!("วันที่โอน {}", thai_date_time(ms_of(&t.created_at)))];
+    if !t.note.is_empty() {
+        head.push(format!("หมายเหตุ {}", t.note));
+    }
+    pick_sheet(&t.code, &head, &rows, t.total_qty, ["ผู้หยิบสินค้า", "ผู้ตรวจสอบ", "ผู้รับสินค้า"], now_ms)
+}
+
+/// A pick list sheet (A4): a title with its code as a barcode, lines of heading, the lots to
+/// take with boxes to tick, the total and places to sign.
+pub fn pick_sheet(code: &str, head: &[String], rows: &[PickRow], total: i64, signs: [&str; 3], now_ms: i64) -> Vec<u8> {
+    let mut doc = Doc::new(&format!("ใบหยิบสินค้า {code}"));
     let cols = [
         Col("#", 8.0, Align::Center),
         Col("รหัส SKU", 30.0, Align::Left),
@@ -332,8 +370,6 @@ pub fn pick_list(t: &TransferBody, from: &str, to: &str, now_ms: i64) -> Vec<u8>
         Col("จำนวน", 18.0, Align::Right),
         Col("หยิบแล้ว", 16.0, Align::Center),
     ];
-    let rows: Vec<(usize, &crate::routes::transfers::TransferLineBody, &crate::routes::transfers::LotTakeBody)> =
-        t.items.iter().enumerate().flat_map(|(i, l)| l.lots.iter().map(move |lot| (i, l, lot))).collect();
     let mut k = 0;
     let mut page_no = 0;
     loop {
@@ -341,41 +377,30 @@ pub fn pick_list(t: &TransferBody, from: &str, to: &str, now_ms: i64) -> Vec<u8>
         let p = doc.page(A4.0, A4.1);
         let mut y = MARGIN + 6.0;
         p.text(MARGIN, y, 16.0, Weight::Bold, Align::Left, "ใบหยิบสินค้า");
-        p.text(A4.0 - MARGIN, y, 12.0, Weight::Bold, Align::Right, &t.code);
+        p.text(A4.0 - MARGIN, y, 12.0, Weight::Bold, Align::Right, code);
         y += 7.0;
-        p.text(MARGIN, y, 9.0, Weight::Regular, Align::Left, &format!("โอนจาก {from} ไป {to}"));
-        p.code128(A4.0 - MARGIN - 50.0, y - 3.0, 50.0, 8.0, &t.code).ok();
-        y += 5.5;
-        p.text(
-            MARGIN,
-            y,
-            9.0,
-            Weight::Regular,
-            Align::Left,
-            &format!("วันที่โอน {}", thai_date_time(ms_of(&t.created_at))),
-        );
-        y += 5.5;
-        if !t.note.is_empty() {
-            y += p.wrap(MARGIN, y, A4.0 - 2.0 * MARGIN, 9.0, Weight::Regular, &format!("หมายเหตุ {}", t.note)).max(5.5);
+        p.code128(A4.0 - MARGIN - 50.0, y - 3.0, 50.0, 8.0, code).ok();
+        for line in head {
+            y += p.wrap(MARGIN, y, A4.0 - 2.0 * MARGIN - 55.0, 9.0, Weight::Regular, line).max(5.5);
         }
         y += 3.0;
         y = header_row(p, y, &cols);
         while k < rows.len() && y < A4.1 - 50.0 {
-            let (i, l, lot) = rows[k];
+            let r = &rows[k];
             let mut x = MARGIN;
             let values = [
-                (i + 1).to_string(),
-                l.sku_code.clone(),
+                r.line.to_string(),
+                r.sku_code.clone(),
                 String::new(),
-                lot.lot_code.clone(),
-                lot.expired_at.as_deref().map(date_of).unwrap_or_else(|| "-".into()),
-                lot.quantity.to_string(),
+                r.lot_code.clone(),
+                r.expires.as_deref().map(date_of).unwrap_or_else(|| "-".into()),
+                r.quantity.to_string(),
                 String::new(),
             ];
             let mut row_h: f32 = 5.5;
             for (c, Col(_, w, align)) in cols.iter().enumerate() {
                 match c {
-                    2 => row_h = row_h.max(p.wrap(x + 1.0, y, w - 2.0, 8.0, Weight::Regular, &l.product_name)),
+                    2 => row_h = row_h.max(p.wrap(x + 1.0, y, w - 2.0, 8.0, Weight::Regular, &r.product_name)),
                     6 => p.rect(x + w / 2.0 - 2.0, y - 3.2, 4.0, 4.0, false, 0.5),
                     _ => cell(p, x, *w, y, *align, &values[c]),
                 }
@@ -389,10 +414,9 @@ pub fn pick_list(t: &TransferBody, from: &str, to: &str, now_ms: i64) -> Vec<u8>
         if done {
             y += 2.0;
             p.text(A4.0 - MARGIN - 20.0, y, 9.0, Weight::Bold, Align::Right, "รวม");
-            p.text(A4.0 - MARGIN - 16.0, y, 9.0, Weight::Bold, Align::Right, &t.total_qty.to_string());
+            p.text(A4.0 - MARGIN - 16.0, y, 9.0, Weight::Bold, Align::Right, &total.to_string());
             let sy = A4.1 - 30.0;
-            for (n, who) in ["ผู้หยิบสินค้า", "ผู้ตรวจสอบ", "ผู้รับสินค้า"].iter().enumerate()
-            {
+            for (n, who) in signs.iter().enumerate() {
                 let x = MARGIN + 8.0 + n as f32 * 64.0;
                 p.line(x, sy, x + 50.0, sy, 0.4);
                 p.text(x + 25.0, sy + 5.0, 9.0, Weight::Regular, Align::Center, who);
@@ -411,6 +435,135 @@ pub fn pick_list(t: &TransferBody, from: &str, to: &str, now_ms: i64) -> Vec<u8>
         }
     }
     doc.finish()
+}
+
+/// Label sizes for parcels: A6 (105 × 148 mm) and the 100 × 150 mm of thermal printers.
+pub const A6: (f32, f32) = (105.0, 148.0);
+/// 100 × 150 mm.
+pub const THERMAL: (f32, f32) = (100.0, 150.0);
+
+/// Who sends or receives a parcel, as printed.
+#[derive(Debug, Clone, Default)]
+pub struct LabelParty {
+    pub name: String,
+    pub tel: String,
+    /// Address lines, printed in order.
+    pub lines: Vec<String>,
+    pub postcode: String,
+}
+
+/// A parcel's shipping label.
+#[derive(Debug, Clone, Default)]
+pub struct ParcelLabel {
+    pub order_no: String,
+    pub tracking_no: String,
+    /// The carrier's name.
+    pub carrier: String,
+    pub sender: LabelParty,
+    pub receiver: LabelParty,
+    /// Baht text to collect on delivery (None: not COD).
+    pub cod: Option<String>,
+    /// kg text.
+    pub weight: String,
+    /// This parcel's place among the order's (1-based) and how many.
+    pub index: (usize, usize),
+    /// What is in it (SKU codes and units).
+    pub contents: String,
+}
+
+/// Parcel labels, one page each at `size`: carrier and order, the tracking number as a
+/// Code 128 barcode, cash on delivery, the receiver with a large postcode, the sender, and
+/// the contents.
+pub fn parcel_labels(labels: &[ParcelLabel], size: (f32, f32), now_ms: i64) -> Vec<u8> {
+    let mut doc = Doc::new("ใบปะหน้าพัสดุ");
+    let (w, h) = size;
+    let m = 5.0;
+    for l in labels {
+        let p = doc.page(w, h);
+        let mut y = m + 5.0;
+        p.text(m, y, 13.0, Weight::Bold, Align::Left, &fit_at(p, &l.carrier, 13.0, w * 0.55));
+        p.text(w - m, y, 9.0, Weight::Bold, Align::Right, &l.order_no);
+        y += 3.0;
+        p.line(m, y, w - m, y, 0.6);
+        y += 2.0;
+        if l.tracking_no.is_empty() {
+            p.text(w / 2.0, y + 10.0, 10.0, Weight::Regular, Align::Center, "ยังไม่มีเลขพัสดุ");
+        } else {
+            p.code128(m + 3.0, y, w - 2.0 * m - 6.0, 17.0, &l.tracking_no).ok();
+            p.text(w / 2.0, y + 22.0, 12.0, Weight::Bold, Align::Center, &l.tracking_no);
+        }
+        y += 26.0;
+        match &l.cod {
+            Some(amount) => {
+                p.rect(m, y, w - 2.0 * m, 12.0, false, 1.2);
+                p.text(m + 2.0, y + 5.0, 8.0, Weight::Bold, Align::Left, "เก็บเงินปลายทาง (COD)");
+                p.text(w - m - 2.0, y + 9.0, 15.0, Weight::Bold, Align::Right, &format!("฿{amount}"));
+            }
+            None => {
+                p.rect(m, y, w - 2.0 * m, 12.0, false, 0.4);
+                p.text(w / 2.0, y + 7.5, 10.0, Weight::Bold, Align::Center, "ไม่เก็บเงินปลายทาง");
+            }
+        }
+        y += 18.0;
+        p.text(m, y, 8.0, Weight::Bold, Align::Left, "ผู้รับ");
+        y += 5.5;
+        y += p.wrap(m, y, w - 2.0 * m, 12.0, Weight::Bold, &l.receiver.name).max(5.0);
+        if !l.receiver.tel.is_empty() {
+            p.text(m, y, 10.0, Weight::Regular, Align::Left, &format!("โทร {}", l.receiver.tel));
+            y += 5.0;
+        }
+        for line in &l.receiver.lines {
+            y += p.wrap(m, y, w - 2.0 * m, 10.0, Weight::Regular, line).max(4.5);
+        }
+        if !l.receiver.postcode.is_empty() {
+            y += 6.0;
+            p.rect(w - m - 42.0, y - 8.0, 42.0, 11.0, false, 1.0);
+            p.text(w - m - 21.0, y, 20.0, Weight::Bold, Align::Center, &l.receiver.postcode);
+            y += 6.0;
+        }
+        y += 2.0;
+        p.line(m, y, w - m, y, 0.3);
+        y += 4.5;
+        p.text(m, y, 7.5, Weight::Bold, Align::Left, "ผู้ส่ง");
+        y += 4.0;
+        let sender = [
+            l.sender.name.clone(),
+            l.sender.lines.join(" "),
+            if l.sender.tel.is_empty() { String::new() } else { format!("โทร {}", l.sender.tel) },
+        ]
+        .into_iter()
+        .filter(|s| !s.trim().is_empty())
+        .collect::<Vec<_>>()
+        .join(" · ");
+        y += p.wrap(m, y, w - 2.0 * m, 7.5, Weight::Regular, &sender).max(3.5);
+        y += 1.0;
+        p.line(m, y, w - m, y, 0.3);
+        y += 4.0;
+        let facts = format!("น้ำหนัก {} กก. · กล่องที่ {}/{}", l.weight, l.index.0, l.index.1);
+        p.text(m, y, 7.5, Weight::Regular, Align::Left, &facts);
+        y += 4.0;
+        if y < h - 10.0 && !l.contents.is_empty() {
+            p.wrap(m, y, w - 2.0 * m, 7.0, Weight::Regular, &l.contents);
+        }
+        p.text(w - m, h - 4.0, 6.0, Weight::Regular, Align::Right, &format!("พิมพ์เมื่อ {}", thai_date_time(now_ms)));
+    }
+    doc.finish()
+}
+
+/// `text` cut (with …) to at most `max_mm` wide at `size_pt` bold.
+fn fit_at(p: &Page, text: &str, size_pt: f32, max_mm: f32) -> String {
+    if p.text_width(size_pt, Weight::Bold, text) <= max_mm {
+        return text.to_string();
+    }
+    let mut chars: Vec<char> = text.chars().collect();
+    while chars.len() > 1 {
+        chars.pop();
+        let cut: String = chars.iter().collect::<String>() + "…";
+        if p.text_width(size_pt, Weight::Bold, &cut) <= max_mm {
+            return cut;
+        }
+    }
+    "…".into()
 }
 
 #[cfg(test)]
@@ -480,6 +633,50 @@ mod tests {
         // pdftotext ends every page with a form feed.
         assert!(text.matches('\u{c}').count() >= 2, "80 lines need more than one page");
         assert!(text.contains("FS-0") && text.contains("FS-79"), "every line is printed");
+    }
+
+    #[test]
+    fn parcel_labels_read_in_thai_with_cod_and_postcode() {
+        let label = ParcelLabel {
+            order_no: "SO2569-000042".into(),
+            tracking_no: "EF582621151TH".into(),
+            carrier: "ไปรษณีย์ไทย".into(),
+            sender: LabelParty {
+                name: "ร้านป้าแดงของฝาก".into(),
+                tel: "0812345678".into(),
+                lines: vec!["12 ถนนนิมมาน เชียงใหม่".into()],
+                postcode: "50200".into(),
+            },
+            receiver: LabelParty {
+                name: "สมชาย ใจดี".into(),
+                tel: "0899999999".into(),
+                lines: vec!["99/1 ถนนสุขุมวิท".into(), "คลองเตยเหนือ วัฒนา กรุงเทพมหานคร".into()],
+                postcode: "10110".into(),
+            },
+            cod: Some("1,234.00".into()),
+            weight: "0.800".into(),
+            index: (1, 2),
+            contents: "FS-1 ×2, FS-2 ×1".into(),
+        };
+        let no_cod = ParcelLabel { cod: None, index: (2, 2), ..label.clone() };
+        for size in [A6, THERMAL] {
+            let pdf = parcel_labels(&[label.clone(), no_cod.clone()], size, 1_795_000_000_000);
+            assert!(pdf.starts_with(b"%PDF-"));
+            let Some(text) = bo_pdf::testing::pdftotext(&pdf) else { return };
+            for want in [
+                "EF582621151TH",
+                "สมชาย ใจดี",
+                "10110",
+                "เก็บเงินปลายทาง",
+                "1,234.00",
+                "ไม่เก็บเงินปลายทาง",
+                "ร้านป้าแดงของฝาก",
+                "SO2569-000042",
+            ] {
+                assert!(text.contains(want), "{want} missing from:\n{text}");
+            }
+            assert_eq!(text.matches('\u{c}').count(), 2, "one page per parcel");
+        }
     }
 
     #[test]

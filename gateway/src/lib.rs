@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod auth;
+pub mod checks;
 pub mod config;
 pub mod demo;
 pub mod documents;
@@ -29,6 +30,7 @@ pub fn modules() -> Vec<SharedModule> {
         Arc::new(bo_products::ProductsModule),
         Arc::new(bo_payments::PaymentsModule),
         Arc::new(bo_logistics::LogisticsModule),
+        Arc::new(bo_orders::OrdersModule),
     ])
 }
 
@@ -48,8 +50,14 @@ mod tests {
 
     #[test]
     fn targets_start_in_dependency_order() {
-        assert_eq!(target_names(), vec!["all", "wms", "stores", "products", "payments", "logistics", "gateway"]);
-        assert_eq!(resolve("all").unwrap(), vec!["wms", "payments", "stores", "products", "logistics", "gateway"]);
+        assert_eq!(
+            target_names(),
+            vec!["all", "wms", "stores", "products", "payments", "logistics", "orders", "gateway"]
+        );
+        assert_eq!(
+            resolve("all").unwrap(),
+            vec!["wms", "payments", "stores", "products", "logistics", "orders", "gateway"]
+        );
         assert_eq!(resolve("gateway,products,wms").unwrap(), vec!["wms", "products", "gateway"]);
         assert!(resolve("orderz").is_err());
     }

@@ -35,8 +35,10 @@ enum Command {
 
 #[derive(Subcommand)]
 enum AdminCommand {
-    /// Checks the stock ledger on the configured wms database: stock rows, lots, open
-    /// reservations and the movements agree. Exits 1 and names what disagrees.
+    /// Checks the stock on the configured wms and orders databases: stock rows, lots, open
+    /// reservations and the movements agree, reserved units belong to open orders, and an
+    /// open order holds exactly its lines unless it is flagged short. Exits 1 and names what
+    /// disagrees.
     CheckStock,
     /// Creates an owner account and their store.
     CreateOwner {
@@ -209,12 +211,18 @@ async fn main() -> anyhow::Result<()> {
         }
         Some(Command::Admin { command: AdminCommand::CheckStock }) => {
             let _telemetry = bo_kit::telemetry::init("backoffice-admin", false)?;
-            let db = bo_kit::db::Db::connect(&cfg.database_url("wms")).await?;
-            let broken = bo_wms::store::Repo::new(db.clone()).check_invariants().await;
-            db.close().await;
-            let broken = broken.map_err(admin_error)?;
+            let orders = cfg.database_url("orders");
+            let broken = bo_gateway::checks::stock(
+                &cfg.database_url("wms"),
+                Some(&orders),
+                bo_gateway::checks::SETTLING_GRACE_MS,
+            )
+            .await?;
             if broken.is_empty() {
-                println!("Stock is consistent: stock rows, lots, reservations and movements agree.");
+                println!(
+                    "Stock is consistent: stock rows, lots, reservations and movements agree, and every open order \
+                     holds its lines or is flagged short."
+                );
                 Ok(())
             } else {
                 for b in &broken {

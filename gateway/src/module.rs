@@ -65,6 +65,7 @@ impl Module for GatewayModule {
         let maintenance: MaintenanceConfig = ctx.shared("maintenance")?;
         let http: Http = ctx.shared("http")?;
         let files = ctx.files()?;
+        let orders: bo_orders::Settings = ctx.shared("services.orders")?;
         ctx.spawn("uploads", files.clone().purge_uploads_hourly(ctx.cancel.clone()));
         let state = AppState::new(Inner {
             clients,
@@ -81,6 +82,7 @@ impl Module for GatewayModule {
                 .iter()
                 .map(|p| p.parse().map_err(|e: String| anyhow::anyhow!("http.trusted_proxies: {e}")))
                 .collect::<anyhow::Result<_>>()?,
+            order_selection_limit: orders.max_selection,
         });
         let mut router = axum::Router::new().nest("/api", crate::routes::api_router(state));
         let dir = http.static_dir.unwrap_or_else(|| PathBuf::from("frontend/dist"));

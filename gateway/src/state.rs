@@ -6,6 +6,7 @@ use std::sync::Arc;
 use bo_kit::grpc::GrpcChannel;
 use bo_kit::module::Clients;
 use bo_proto::logistics::v1::logistics_service_client::LogisticsServiceClient;
+use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
 use bo_proto::payments::v1::payments_service_client::PaymentsServiceClient;
 use bo_proto::products::v1::products_service_client::ProductsServiceClient;
 use bo_proto::stores::v1::stores_service_client::StoresServiceClient;
@@ -40,6 +41,8 @@ pub struct Inner {
     pub body_limit: usize,
     /// Proxies whose `X-Forwarded-For` names the client (`http.trusted_proxies`).
     pub trusted_proxies: Vec<crate::auth::IpNet>,
+    /// The most orders one bulk action takes (`services.orders.max_selection`).
+    pub order_selection_limit: usize,
 }
 
 impl AppState {
@@ -94,6 +97,11 @@ impl Inner {
     /// The logistics service.
     pub fn logistics(&self) -> LogisticsServiceClient<GrpcChannel> {
         self.expect(LogisticsServiceClient::new)
+    }
+
+    /// The orders service.
+    pub fn orders(&self) -> OrdersServiceClient<GrpcChannel> {
+        self.expect(OrdersServiceClient::new)
     }
 
     /// A client of a service the gateway was started with (its channel was checked then).

@@ -36,6 +36,7 @@ services! {
     products::v1::products_service_client::ProductsServiceClient<T> => "products",
     payments::v1::payments_service_client::PaymentsServiceClient<T> => "payments",
     logistics::v1::logistics_service_client::LogisticsServiceClient<T> => "logistics",
+    orders::v1::orders_service_client::OrdersServiceClient<T> => "orders",
 }
 
 events! {
@@ -45,6 +46,7 @@ events! {
     events::v1::CustomerDeleted => "stores.customer.deleted",
     events::v1::SafetyStockSet => "stores.safety_stock.set",
     events::v1::StockMoved => "wms.stock.moved",
+    events::v1::StockAvailable => "wms.stock.available",
     events::v1::WarehouseCreated => "wms.warehouse.created",
     events::v1::WarehouseUpdated => "wms.warehouse.updated",
     events::v1::GoodsReceiptApproved => "wms.goods_receipt.approved",
@@ -54,6 +56,8 @@ events! {
     events::v1::LogisticChannelSaved => "logistics.store_channel.saved",
     events::v1::BillOpened => "orders.bill.opened",
     events::v1::BillClosed => "orders.bill.closed",
+    events::v1::OrderPlaced => "orders.order.placed",
+    events::v1::OrderStateChanged => "orders.order.state_changed",
 }
 
 /// `backoffice.common.v1`: messages every service shares (paging).
@@ -163,6 +167,14 @@ pub mod payments {
 pub mod logistics {
     pub mod v1 {
         tonic::include_proto!("backoffice.logistics.v1");
+        pub use crate::common::v1::{PageInfo, PageRequest};
+    }
+}
+
+/// `backoffice.orders.v1`
+pub mod orders {
+    pub mod v1 {
+        tonic::include_proto!("backoffice.orders.v1");
         pub use crate::common::v1::{PageInfo, PageRequest};
     }
 }

@@ -810,6 +810,7 @@ async fn quote_shipping(
                 country: b.country.unwrap_or_default(),
                 order_total_satang: order_total,
                 cod: b.cod.unwrap_or(false),
+                cod_amount_satang: 0,
             }),
         }))
         .await?

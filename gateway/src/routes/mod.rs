@@ -3,6 +3,8 @@
 pub mod auth;
 pub mod customers;
 pub mod logistics;
+pub mod orders;
+pub mod parcels;
 pub mod payments;
 pub mod pictures;
 pub mod pos;
@@ -32,7 +34,7 @@ use crate::state::AppState;
 Bodies are snake_case JSON or form-encoded (nested keys in bracket form); query keys are kebab-case; \
 lists answer {data, total, limit, page, pages} and limit=-1 means all. Writes accept an Idempotency-Key header."),
     modifiers(&BearerAuth, &PermissionKeys),
-    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "pos"), (name = "payments"), (name = "logistics"), (name = "status"))
+    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "pos"), (name = "payments"), (name = "logistics"), (name = "orders"), (name = "status"))
 )]
 struct ApiDoc;
 
@@ -80,6 +82,8 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(transfers::router())
         .merge(payments::router())
         .merge(logistics::router())
+        .merge(orders::router())
+        .merge(parcels::router())
         .split_for_parts()
 }
 

@@ -1,8 +1,10 @@
 //! `kill -9` while writes flow: stores are opened (each must get its default warehouse
 //! from an event) and stock is adjusted (the products service's inventory view must follow
 //! the ledger from events). After a restart, every acknowledged write has its
-//! consequences. Embedded (SQLite and the log bus) with ten seeds; distributed (services
-//! killed, PostgreSQL and NATS running on) when configured.
+//! consequences. Orders are made and cancelled in bulk while the process dies: every
+//! acknowledged order and cancel is kept and the stock invariants hold once what was in
+//! flight has settled. Embedded (SQLite and the log bus) with several seeds; distributed
+//! (services killed, PostgreSQL and NATS running on) when configured.
 
 use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -63,7 +65,7 @@ impl Stack {
                 .spawn()
                 .unwrap(),
             Some(port) => self
-                .command(&["--target", "stores,wms,products,payments,logistics"])
+                .command(&["--target", "stores,wms,products,payments,logistics,orders"])
                 .env("BO_HTTP__ADDR", format!("127.0.0.1:{port}"))
                 .spawn()
                 .unwrap(),
@@ -324,14 +326,14 @@ async fn kill_the_services_while_nats_runs_on() {
     let files = tempfile::tempdir().unwrap();
     env.push(("BO_FILES__URL".into(), format!("file://{}", files.path().display())));
     let mut guards = Vec::new();
-    for svc in ["stores", "wms", "products", "payments", "logistics"] {
+    for svc in ["stores", "wms", "products", "payments", "logistics", "orders"] {
         let Some((url, guard)) = testing::postgres_url().await else { return };
         env.push((format!("BO_SERVICES__{}__DATABASE_URL", svc.to_uppercase()), url));
         guards.push(guard);
     }
     let grpc = free_port();
     env.push(("BO_GRPC__ADDR".into(), format!("127.0.0.1:{grpc}")));
-    for svc in ["STORES", "WMS", "PRODUCTS", "PAYMENTS", "LOGISTICS"] {
+    for svc in ["STORES", "WMS", "PRODUCTS", "PAYMENTS", "LOGISTICS", "ORDERS"] {
         env.push((format!("BO_SERVICES__{svc}__ADDR"), format!("http://127.0.0.1:{grpc}")));
     }
     let stack = Stack {
@@ -342,4 +344,202 @@ async fn kill_the_services_while_nats_runs_on() {
         _pg: guards,
     };
     crash_and_recover(stack, 42).await;
+}
+
+/// The stack's wms and orders databases (for the stock check after the kill).
+fn databases(stack: &Stack) -> (String, String) {
+    let of = |svc: &str| {
+        stack
+            .env
+            .iter()
+            .find(|(k, _)| k == &format!("BO_SERVICES__{}__DATABASE_URL", svc.to_uppercase()))
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| format!("sqlite://{}", stack.dir.path().join(format!("{svc}.db")).display()))
+    };
+    (of("wms"), of("orders"))
+}
+
+/// `kill -9` in the middle of bulk cancels while orders are being made: after a restart
+/// every acknowledged order exists, every acknowledged cancel is cancelled with its stock
+/// back, and the stock invariants hold once the reconciler has settled what was in flight.
+async fn kill_in_the_middle_of_bulk_actions(stack: Stack, seed: u64) {
+    let mut rng = Lcg(seed);
+    let client = reqwest::Client::new();
+    let api = format!("http://127.0.0.1:{}/api", stack.http);
+    let mut victim = stack.start_victim();
+    wait_ready(&client, &stack.victim_ready_url(), &mut victim).await;
+    let mut gateway = match stack.services_http {
+        Some(_) => {
+            let mut g = stack
+                .command(&["--target", "gateway"])
+                .env("BO_HTTP__ADDR", format!("127.0.0.1:{}", stack.http))
+                .spawn()
+                .unwrap();
+            wait_ready(&client, &format!("http://127.0.0.1:{}/readyz", stack.http), &mut g).await;
+            Some(g)
+        }
+        None => None,
+    };
+    let store = open_store(&stack, 0).await.expect("the store opens");
+    let owner = sign_in(&client, &api, "crash0@example.com", "crash-password", store).await;
+    let warehouse = eventually(&client, &format!("{api}/wms/warehouses"), &owner, |v| v["total"] == 1).await["data"][0]
+        ["id"]
+        .as_i64()
+        .unwrap();
+    let p: Value = client
+        .post(format!("{api}/products"))
+        .bearer_auth(&owner)
+        .json(&json!({"name": "สินค้า", "short_description": "ทดสอบ", "code": "O-1", "category_id": 1, "price": "10.00",
+            "cost": "5.00", "tags": ["t"], "skus": [{}]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let sku = p["skus"][0]["id"].as_i64().unwrap();
+    let adjust = json!({"warehouse_id": warehouse, "sku_id": sku, "quantity": 1000, "reason": "เริ่มต้น"});
+    for _ in 0..100 {
+        let r = client.post(format!("{api}/wms/goods-adjust")).bearer_auth(&owner).json(&adjust).send().await.unwrap();
+        if r.status() == StatusCode::CREATED {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let body = json!({"channel": "facebook", "warehouse_id": warehouse, "items": [{"sku_id": sku, "quantity": 1}],
+        "shipping_address": {"name": "ก", "tel": "0812345678", "address": "1", "sub_district": "ก", "district": "ข",
+            "state_province": "ค", "postcode": "10110"}});
+    let create = |client: reqwest::Client, api: String, owner: String, body: Value| async move {
+        let r = client.post(format!("{api}/orders")).bearer_auth(&owner).json(&body).send().await.ok()?;
+        if r.status() != StatusCode::CREATED {
+            return None;
+        }
+        r.json::<Value>().await.ok()?["id"].as_i64()
+    };
+    let mut first = Vec::new();
+    for _ in 0..240 {
+        first.push(create(client.clone(), api.clone(), owner.clone(), body.clone()).await.expect("an order"));
+    }
+
+    // Bulk cancels of 40 at a time, and new orders, until the kill.
+    let stop = Arc::new(AtomicBool::new(false));
+    let cancelled = Arc::new(Mutex::new(Vec::new()));
+    let made = Arc::new(Mutex::new(Vec::new()));
+    let canceller = {
+        let (stop, cancelled, client, api, owner, ids) =
+            (stop.clone(), cancelled.clone(), client.clone(), api.clone(), owner.clone(), first.clone());
+        tokio::spawn(async move {
+            for chunk in ids.chunks(40) {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let Ok(r) = client
+                    .post(format!("{api}/orders/cancel"))
+                    .bearer_auth(&owner)
+                    .json(&json!({"ids": chunk}))
+                    .send()
+                    .await
+                else {
+                    break;
+                };
+                let Ok(v) = r.json::<Value>().await else { break };
+                for row in v["data"].as_array().cloned().unwrap_or_default() {
+                    if row["ok"] == true {
+                        cancelled.lock().unwrap().push(row["id"].as_i64().unwrap());
+                    }
+                }
+            }
+        })
+    };
+    let maker = {
+        let (stop, made, client, api, owner, body) =
+            (stop.clone(), made.clone(), client.clone(), api.clone(), owner.clone(), body.clone());
+        tokio::spawn(async move {
+            while !stop.load(Ordering::SeqCst) {
+                if let Some(id) = create(client.clone(), api.clone(), owner.clone(), body.clone()).await {
+                    made.lock().unwrap().push(id);
+                }
+            }
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(20 + rng.next(400))).await;
+    victim.start_kill().unwrap();
+    let _ = victim.wait().await;
+    stop.store(true, Ordering::SeqCst);
+    let _ = canceller.await;
+    let _ = maker.await;
+
+    let mut victim = stack.start_victim();
+    wait_ready(&client, &stack.victim_ready_url(), &mut victim).await;
+    let cancelled = cancelled.lock().unwrap().clone();
+    let made = made.lock().unwrap().clone();
+    for id in &cancelled {
+        eventually(&client, &format!("{api}/orders/{id}"), &owner, |v| v["state"] == "cancelled").await;
+    }
+    for id in &made {
+        eventually(&client, &format!("{api}/orders/{id}"), &owner, |v| v["id"] == *id).await;
+    }
+    // What was in flight settles (the reconciler asks wms again after a few seconds), and
+    // then the ledger and the orders agree.
+    let (wms, orders) = databases(&stack);
+    let mut broken = Vec::new();
+    for _ in 0..300 {
+        broken = bo_gateway::checks::stock(&wms, Some(&orders), 0).await.unwrap();
+        if broken.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(broken.is_empty(), "seed {seed}: {broken:#?}");
+    eprintln!(
+        "seed {seed}: {} cancels and {} new orders acknowledged before the kill; all kept, stock consistent",
+        cancelled.len(),
+        made.len()
+    );
+    let _ = victim.start_kill();
+    if let Some(g) = gateway.as_mut() {
+        let _ = g.start_kill();
+    }
+}
+
+macro_rules! bulk_seeds {
+    ($($name:ident = $seed:literal),* $(,)?) => {
+        $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+        async fn $name() {
+            kill_in_the_middle_of_bulk_actions(embedded(), $seed).await;
+        })*
+    };
+}
+
+bulk_seeds!(kill_mid_bulk_seed_1 = 1, kill_mid_bulk_seed_2 = 2, kill_mid_bulk_seed_3 = 3);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_the_orders_service_mid_bulk_while_nats_runs_on() {
+    let Some(nats) = testing::backend_url(Backend::Nats) else { return };
+    let mut env = vec![
+        ("BO_BUS__NATS_URL".to_string(), nats),
+        ("BO_BUS__PREFIX".to_string(), testing::unique_prefix()),
+        ("BO_AUTH__JWT_SECRET".to_string(), SECRET.to_string()),
+    ];
+    let files = tempfile::tempdir().unwrap();
+    env.push(("BO_FILES__URL".into(), format!("file://{}", files.path().display())));
+    let mut guards = Vec::new();
+    for svc in ["stores", "wms", "products", "payments", "logistics", "orders"] {
+        let Some((url, guard)) = testing::postgres_url().await else { return };
+        env.push((format!("BO_SERVICES__{}__DATABASE_URL", svc.to_uppercase()), url));
+        guards.push(guard);
+    }
+    let grpc = free_port();
+    env.push(("BO_GRPC__ADDR".into(), format!("127.0.0.1:{grpc}")));
+    for svc in ["STORES", "WMS", "PRODUCTS", "PAYMENTS", "LOGISTICS", "ORDERS"] {
+        env.push((format!("BO_SERVICES__{svc}__ADDR"), format!("http://127.0.0.1:{grpc}")));
+    }
+    let stack = Stack {
+        dir: tempfile::tempdir().unwrap(),
+        env,
+        http: free_port(),
+        services_http: Some(free_port()),
+        _pg: guards,
+    };
+    kill_in_the_middle_of_bulk_actions(stack, 7).await;
 }

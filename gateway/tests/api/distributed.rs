@@ -29,6 +29,7 @@ async fn gateway_and_stores_run_as_two_processes() {
     let Some((products_url, _products_pg)) = testing::postgres_url().await else { return };
     let Some((payments_url, _payments_pg)) = testing::postgres_url().await else { return };
     let Some((logistics_url, _logistics_pg)) = testing::postgres_url().await else { return };
+    let Some((orders_url, _orders_pg)) = testing::postgres_url().await else { return };
     let Some(nats_url) = testing::backend_url(Backend::Nats) else { return };
     let prefix = testing::unique_prefix();
     let dir = tempfile::tempdir().unwrap();
@@ -75,15 +76,18 @@ async fn gateway_and_stores_run_as_two_processes() {
         .unwrap();
     wait_ready(&client, &format!("http://127.0.0.1:{stores_http}/readyz"), &mut stores).await;
 
-    // Payments and logistics in a third process: logistics confirms warehouses with wms over
-    // gRPC across processes.
+    // Payments, logistics and orders in a third process: logistics confirms warehouses with
+    // wms, and orders holds stock in wms, over gRPC across processes.
     let mut money = Command::new(bin);
     common(&mut money);
     let mut money = money
-        .args(["--target", "payments,logistics"])
+        .args(["--target", "payments,logistics,orders"])
         .env("BO_SERVICES__PAYMENTS__DATABASE_URL", &payments_url)
         .env("BO_SERVICES__LOGISTICS__DATABASE_URL", &logistics_url)
+        .env("BO_SERVICES__ORDERS__DATABASE_URL", &orders_url)
         .env("BO_SERVICES__WMS__ADDR", format!("http://127.0.0.1:{grpc_port}"))
+        .env("BO_SERVICES__STORES__ADDR", format!("http://127.0.0.1:{grpc_port}"))
+        .env("BO_SERVICES__PRODUCTS__ADDR", format!("http://127.0.0.1:{grpc_port}"))
         .env("BO_GRPC__ADDR", format!("127.0.0.1:{money_grpc}"))
         .env("BO_HTTP__ADDR", format!("127.0.0.1:{money_http}"))
         .spawn()
@@ -112,6 +116,7 @@ async fn gateway_and_stores_run_as_two_processes() {
         .env("BO_SERVICES__PRODUCTS__ADDR", format!("http://127.0.0.1:{grpc_port}"))
         .env("BO_SERVICES__PAYMENTS__ADDR", format!("http://127.0.0.1:{money_grpc}"))
         .env("BO_SERVICES__LOGISTICS__ADDR", format!("http://127.0.0.1:{money_grpc}"))
+        .env("BO_SERVICES__ORDERS__ADDR", format!("http://127.0.0.1:{money_grpc}"))
         .env("BO_HTTP__ADDR", format!("127.0.0.1:{gateway_http}"))
         .spawn()
         .unwrap();

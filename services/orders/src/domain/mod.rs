@@ -1,0 +1,134 @@
+//! The order's rules, pure: its money ([`money`]), its states ([`state`]), what a draft must
+//! hold ([`draft`]), and what the stock check compares ([`check`]).
+
+pub mod check;
+pub mod draft;
+pub mod money;
+pub mod state;
+
+/// A sales channel an order can come from (SPEC §9: marketplace, social commerce, website,
+/// open API).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Channel {
+    /// Code.
+    pub code: &'static str,
+    /// marketplace, social_commerce, website or open_api.
+    pub kind: &'static str,
+    /// Thai name.
+    pub name_th: &'static str,
+    /// English name.
+    pub name_en: &'static str,
+}
+
+const fn channel(code: &'static str, kind: &'static str, th: &'static str, en: &'static str) -> Channel {
+    Channel { code, kind, name_th: th, name_en: en }
+}
+
+/// The channels, marketplaces first.
+pub const CHANNELS: [Channel; 8] = [
+    channel("shopee", "marketplace", "Shopee", "Shopee"),
+    channel("lazada", "marketplace", "Lazada", "Lazada"),
+    channel("tiktok_shop", "marketplace", "TikTok Shop", "TikTok Shop"),
+    channel("facebook", "social_commerce", "เฟซบุ๊ก", "Facebook"),
+    channel("line", "social_commerce", "ไลน์", "LINE"),
+    channel("instagram", "social_commerce", "อินสตาแกรม", "Instagram"),
+    channel("website", "website", "เว็บไซต์", "Website"),
+    channel("open_api", "open_api", "Open API", "Open API"),
+];
+
+/// The channel of `code`.
+pub fn channel_of(code: &str) -> Option<&'static Channel> {
+    CHANNELS.iter().find(|c| c.code == code)
+}
+
+/// Payment states (SPEC §4). Bills and payments (the next issue) move them; an order starts
+/// unpaid.
+pub mod payment {
+    pub const UNPAID: &str = "unpaid";
+    pub const PENDING: &str = "pending";
+    pub const PAID: &str = "paid";
+    pub const VOIDED: &str = "voided";
+    pub const CANCELLED: &str = "cancelled";
+    /// Every payment state.
+    pub const STATES: [&str; 5] = [UNPAID, PENDING, PAID, VOIDED, CANCELLED];
+}
+
+/// Problems an order can have (SPEC §4 failure reasons that keep it from being prepared).
+pub mod problem {
+    /// Its stock could not be held.
+    pub const STOCK: &str = "stock_not_enough";
+    /// Its shipping address is incomplete.
+    pub const ADDRESS: &str = "address_incomplete";
+    /// Both, in the order they are shown.
+    pub const ALL: [&str; 2] = [STOCK, ADDRESS];
+}
+
+/// Where an order's stock stands in wms.
+pub mod stock {
+    /// Its lines are held (reserved).
+    pub const HELD: &str = "held";
+    /// It holds nothing: stock was short.
+    pub const SHORT: &str = "short";
+    /// A hold was asked and its answer is not yet recorded.
+    pub const PENDING: &str = "pending";
+    /// A release was asked and its answer is not yet recorded.
+    pub const RELEASING: &str = "releasing";
+    /// Released for good (cancelled or failed).
+    pub const RELEASED: &str = "released";
+    /// Shipping was asked and its answer is not yet recorded.
+    pub const COMMITTING: &str = "committing";
+    /// Shipped: the stock left.
+    pub const COMMITTED: &str = "committed";
+    /// States a request is still settling with wms (the reconciler finishes them).
+    pub const IN_FLIGHT: [&str; 3] = [PENDING, RELEASING, COMMITTING];
+}
+
+/// The stock reference of an order in wms.
+pub fn reference(order_id: i64) -> String {
+    format!("order:{order_id}")
+}
+
+/// The order id of a stock reference (None for other references).
+pub fn order_of_reference(reference: &str) -> Option<i64> {
+    reference.strip_prefix("order:").and_then(|n| n.parse().ok())
+}
+
+/// The readable number of the `n`th order of a Buddhist-era year: `SO2569-000001`.
+pub fn order_no(be_year: i64, n: i64) -> String {
+    format!("SO{be_year}-{n:06}")
+}
+
+/// What a search looks in: number, reference, receiver's name and phone, lower-cased.
+pub fn search_text(order_no: &str, reference: &str, name: &str, tel: &str) -> String {
+    format!("{} {} {} {}", order_no, reference, name, tel).to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_are_readable_and_sort_by_count() {
+        assert_eq!(order_no(2569, 1), "SO2569-000001");
+        assert_eq!(order_no(2569, 123_456), "SO2569-123456");
+        assert!(order_no(2569, 9) < order_no(2569, 10));
+    }
+
+    #[test]
+    fn references_name_their_order() {
+        assert_eq!(reference(42), "order:42");
+        assert_eq!(order_of_reference("order:42"), Some(42));
+        assert_eq!(order_of_reference("gr:42"), None);
+        assert_eq!(order_of_reference("order:x"), None);
+    }
+
+    #[test]
+    fn channels_are_unique_and_of_the_four_kinds() {
+        for (i, c) in CHANNELS.iter().enumerate() {
+            assert!(["marketplace", "social_commerce", "website", "open_api"].contains(&c.kind));
+            assert!(CHANNELS[i + 1..].iter().all(|d| d.code != c.code));
+        }
+        assert_eq!(channel_of("tiktok_shop").unwrap().kind, "marketplace");
+        assert!(channel_of("myspace").is_none());
+    }
+}

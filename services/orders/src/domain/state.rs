@@ -1,0 +1,181 @@
+//! Order states and the actions that move them (SPEC §4): one table, and the reason each
+//! refused move is refused.
+//!
+//! ```text
+//! new ──ready_to_fulfillment──▶ ready_to_fulfillment ──ship──▶ shipped ──close──▶ closed
+//!  │                                  │        │                   │                │
+//!  └──cancel──▶ cancelled ◀──cancel───┘        └──fail──▶ failed   └──void──┐  ┌─void─┘
+//!                  ▲                                        │              ▼  ▼
+//!                  └────────────────cancel──────────────────┘           cancelled
+//! ```
+//!
+//! Cancel is for orders whose goods have not left (their stock is released); void annuls an
+//! order whose goods have left (shipped or closed): it ends cancelled, with the time it was
+//! voided, and its stock stays shipped (goods that come back are received again).
+
+/// Waiting to be prepared (SPEC: pending).
+pub const NEW: &str = "new";
+/// Being prepared (SPEC: preparing).
+pub const READY: &str = "ready_to_fulfillment";
+/// Gone with the carrier (SPEC: delivered).
+pub const SHIPPED: &str = "shipped";
+/// Done.
+pub const CLOSED: &str = "closed";
+/// Fulfilment failed.
+pub const FAILED: &str = "failed";
+/// Cancelled (or voided after shipping).
+pub const CANCELLED: &str = "cancelled";
+
+/// Every state, in board order.
+pub const STATES: [&str; 6] = [NEW, READY, SHIPPED, CLOSED, CANCELLED, FAILED];
+
+/// Open orders hold stock (or are flagged short).
+pub fn is_open(state: &str) -> bool {
+    state == NEW || state == READY
+}
+
+/// An action on an order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Action {
+    /// Prepare shipment.
+    Prepare,
+    /// Ship its parcels (through `POST /wms/parcels/ship/in-store`).
+    Ship,
+    /// Close.
+    Close,
+    /// Cancel.
+    Cancel,
+    /// Void.
+    Void,
+    /// Fulfilment failed.
+    Fail,
+}
+
+impl Action {
+    /// Every action.
+    pub const ALL: [Action; 6] =
+        [Action::Prepare, Action::Ship, Action::Close, Action::Cancel, Action::Void, Action::Fail];
+
+    /// The action's name (snake case; the URL uses it dash-separated).
+    pub fn name(self) -> &'static str {
+        match self {
+            Action::Prepare => "ready_to_fulfillment",
+            Action::Ship => "ship",
+            Action::Close => "close",
+            Action::Cancel => "cancel",
+            Action::Void => "void",
+            Action::Fail => "fail",
+        }
+    }
+
+    /// The action of a name, snake case or dash-separated.
+    pub fn parse(name: &str) -> Option<Action> {
+        let n = name.trim().replace('-', "_");
+        Action::ALL.into_iter().find(|a| a.name() == n)
+    }
+}
+
+/// The allowed moves: (from, action, to).
+pub const TRANSITIONS: &[(&str, Action, &str)] = &[
+    (NEW, Action::Prepare, READY),
+    (NEW, Action::Cancel, CANCELLED),
+    (READY, Action::Ship, SHIPPED),
+    (READY, Action::Cancel, CANCELLED),
+    (READY, Action::Fail, FAILED),
+    (SHIPPED, Action::Close, CLOSED),
+    (SHIPPED, Action::Void, CANCELLED),
+    (CLOSED, Action::Void, CANCELLED),
+    (FAILED, Action::Cancel, CANCELLED),
+];
+
+/// Where `action` takes an order in `from`, or why it cannot (a message key of SPEC §4/§8).
+pub fn next(from: &str, action: Action) -> Result<&'static str, &'static str> {
+    if let Some((_, _, to)) = TRANSITIONS.iter().find(|(f, a, _)| *f == from && *a == action) {
+        return Ok(to);
+    }
+    Err(match (from, action) {
+        (CANCELLED, _) => "already_cancelled",
+        (READY, Action::Prepare) => "already_ready_to_fulfillment",
+        (SHIPPED | CLOSED, Action::Prepare | Action::Ship | Action::Cancel | Action::Fail) => "already_shipped",
+        (CLOSED, Action::Close) => "already_closed",
+        (FAILED, _) => "already_failed",
+        (NEW | READY, Action::Close | Action::Void) => "not_shipped",
+        (NEW, Action::Ship | Action::Fail) => "not_ready_to_fulfillment",
+        _ => "state_refused",
+    })
+}
+
+/// Failure causes (SPEC §4).
+pub const CAUSES: [&str; 2] = ["fulfillment_failed", "cancelled_by_warehouse"];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every (from, action) pair: the allowed ones land where the table says, every other is
+    /// refused with its reason.
+    #[test]
+    fn every_allowed_and_refused_move() {
+        let expected: &[(&str, Action, Result<&str, &str>)] = &[
+            (NEW, Action::Prepare, Ok(READY)),
+            (NEW, Action::Ship, Err("not_ready_to_fulfillment")),
+            (NEW, Action::Close, Err("not_shipped")),
+            (NEW, Action::Cancel, Ok(CANCELLED)),
+            (NEW, Action::Void, Err("not_shipped")),
+            (NEW, Action::Fail, Err("not_ready_to_fulfillment")),
+            (READY, Action::Prepare, Err("already_ready_to_fulfillment")),
+            (READY, Action::Ship, Ok(SHIPPED)),
+            (READY, Action::Close, Err("not_shipped")),
+            (READY, Action::Cancel, Ok(CANCELLED)),
+            (READY, Action::Void, Err("not_shipped")),
+            (READY, Action::Fail, Ok(FAILED)),
+            (SHIPPED, Action::Prepare, Err("already_shipped")),
+            (SHIPPED, Action::Ship, Err("already_shipped")),
+            (SHIPPED, Action::Close, Ok(CLOSED)),
+            (SHIPPED, Action::Cancel, Err("already_shipped")),
+            (SHIPPED, Action::Void, Ok(CANCELLED)),
+            (SHIPPED, Action::Fail, Err("already_shipped")),
+            (CLOSED, Action::Prepare, Err("already_shipped")),
+            (CLOSED, Action::Ship, Err("already_shipped")),
+            (CLOSED, Action::Close, Err("already_closed")),
+            (CLOSED, Action::Cancel, Err("already_shipped")),
+            (CLOSED, Action::Void, Ok(CANCELLED)),
+            (CLOSED, Action::Fail, Err("already_shipped")),
+            (FAILED, Action::Prepare, Err("already_failed")),
+            (FAILED, Action::Ship, Err("already_failed")),
+            (FAILED, Action::Close, Err("already_failed")),
+            (FAILED, Action::Cancel, Ok(CANCELLED)),
+            (FAILED, Action::Void, Err("already_failed")),
+            (FAILED, Action::Fail, Err("already_failed")),
+            (CANCELLED, Action::Prepare, Err("already_cancelled")),
+            (CANCELLED, Action::Ship, Err("already_cancelled")),
+            (CANCELLED, Action::Close, Err("already_cancelled")),
+            (CANCELLED, Action::Cancel, Err("already_cancelled")),
+            (CANCELLED, Action::Void, Err("already_cancelled")),
+            (CANCELLED, Action::Fail, Err("already_cancelled")),
+        ];
+        assert_eq!(expected.len(), STATES.len() * Action::ALL.len(), "every pair is listed");
+        for (from, action, want) in expected {
+            assert_eq!(next(from, *action), *want, "{from} --{}-->", action.name());
+        }
+        let allowed = expected.iter().filter(|(_, _, r)| r.is_ok()).count();
+        assert_eq!(allowed, TRANSITIONS.len());
+    }
+
+    #[test]
+    fn actions_read_dashed_or_snake() {
+        assert_eq!(Action::parse("ready-to-fulfillment"), Some(Action::Prepare));
+        assert_eq!(Action::parse("ready_to_fulfillment"), Some(Action::Prepare));
+        assert_eq!(Action::parse("void"), Some(Action::Void));
+        assert_eq!(Action::parse("explode"), None);
+        for a in Action::ALL {
+            assert_eq!(Action::parse(&a.name().replace('_', "-")), Some(a));
+        }
+    }
+
+    #[test]
+    fn only_new_and_prepared_orders_are_open() {
+        let open: Vec<&str> = STATES.into_iter().filter(|s| is_open(s)).collect();
+        assert_eq!(open, [NEW, READY]);
+    }
+}

@@ -1,0 +1,227 @@
+//! The tonic service: reads the call, hands it to [`Orders`], maps back.
+
+use bo_kit::grpc::CallCtx;
+use bo_kit::paging::PageRequest;
+use bo_kit::Error;
+use bo_proto::orders::v1 as pb;
+use bo_proto::orders::v1::orders_service_server::OrdersService;
+use tonic::{Request, Response, Status};
+
+use crate::domain::draft::{ItemDraft, OrderDraft};
+use crate::domain::state::Action;
+use crate::service::{address_of, Orders, View};
+use crate::store::{Filter, Moved};
+
+/// The orders service over gRPC.
+#[derive(Clone)]
+pub struct OrdersGrpc {
+    orders: Orders,
+}
+
+impl OrdersGrpc {
+    /// The service doing `orders`' work.
+    pub fn new(orders: Orders) -> Self {
+        Self { orders }
+    }
+
+    /// The work behind it (tests and tasks call it directly).
+    pub fn orders(&self) -> &Orders {
+        &self.orders
+    }
+}
+
+type Rpc<T> = Result<Response<T>, Status>;
+
+fn draft(d: Option<pb::OrderDraft>) -> OrderDraft {
+    let d = d.unwrap_or_default();
+    OrderDraft {
+        channel: d.channel,
+        reference: d.reference,
+        note: d.note,
+        warehouse_id: d.warehouse_id,
+        customer_id: d.customer_id,
+        customer_address_id: d.customer_address_id,
+        address: address_of(d.shipping_address),
+        items: d
+            .items
+            .into_iter()
+            .map(|i| ItemDraft {
+                sku_id: i.sku_id,
+                quantity: i.quantity,
+                price: i.price,
+                warehouse_id: i.warehouse_id,
+                packing_options: i.packing_options,
+                note: i.note,
+            })
+            .collect(),
+        discount_type: d.discount_type,
+        discount_value: d.discount_value,
+        vat_included: d.vat_included,
+        logistic_store_channel_id: d.logistic_store_channel_id,
+        shipping_charge: d.shipping_charge,
+        additional_fee: d.additional_fee,
+        cod: d.cod,
+        imported: d.imported,
+    }
+}
+
+fn filter(f: Option<pb::OrderFilter>) -> Filter {
+    let f = f.unwrap_or_default();
+    Filter {
+        states: f.states.into_iter().map(|s| s.trim().replace('-', "_")).filter(|s| !s.is_empty()).collect(),
+        channel: f.channel.trim().to_string(),
+        from_ms: f.from_ms,
+        to_ms: f.to_ms,
+        payment_state: f.payment_state.trim().to_string(),
+        warehouse_id: f.warehouse_id,
+        problem: f.problem.trim().to_string(),
+        search: f.search.trim().to_string(),
+        customer_id: f.customer_id,
+        country: f.country.trim().to_string(),
+    }
+}
+
+fn one(v: View) -> Response<pb::OrderResponse> {
+    Response::new(pb::OrderResponse { order: Some(v.order), events: v.events })
+}
+
+fn results(moved: Vec<Moved>) -> Response<pb::ChangeStateResponse> {
+    Response::new(pb::ChangeStateResponse {
+        results: moved
+            .into_iter()
+            .map(|m| pb::StateResult {
+                id: m.id,
+                order_no: m.order_no,
+                ok: m.refused.is_none(),
+                reason: m.refused.unwrap_or_default(),
+                state: m.state,
+            })
+            .collect(),
+    })
+}
+
+#[tonic::async_trait]
+impl OrdersService for OrdersGrpc {
+    async fn create_order(&self, req: Request<pb::CreateOrderRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        Ok(one(self.orders.create(&ctx, draft(req.into_inner().draft)).await?))
+    }
+
+    async fn update_order(&self, req: Request<pb::UpdateOrderRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(one(self.orders.update(&ctx, r.id, draft(r.draft), r.version).await?))
+    }
+
+    async fn get_order(&self, req: Request<pb::GetOrderRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(one(self.orders.get(&ctx, r.id, r.with_events).await?))
+    }
+
+    async fn get_orders(&self, req: Request<pb::GetOrdersRequest>) -> Rpc<pb::GetOrdersResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let ids = req.into_inner().ids;
+        if ids.len() > 1000 {
+            return Err(Error::invalid_field("ids", "validation.too_many").into());
+        }
+        Ok(Response::new(pb::GetOrdersResponse { orders: self.orders.get_many(&ctx, &ids).await? }))
+    }
+
+    async fn list_orders(&self, req: Request<pb::ListOrdersRequest>) -> Rpc<pb::ListOrdersResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let (orders, page) = self.orders.list(&ctx, &filter(r.filter), PageRequest::from(r.page)).await?;
+        Ok(Response::new(pb::ListOrdersResponse { orders, page: Some(page.into()) }))
+    }
+
+    async fn count_orders(&self, req: Request<pb::CountOrdersRequest>) -> Rpc<pb::CountOrdersResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let f = filter(req.into_inner().filter);
+        let counts = self.orders.repo.counts(ctx.store_id, &f).await?;
+        let total = counts.values().sum();
+        Ok(Response::new(pb::CountOrdersResponse { counts: counts.into_iter().collect(), total }))
+    }
+
+    async fn sum_orders(&self, req: Request<pb::CountOrdersRequest>) -> Rpc<pb::SumOrdersResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let f = filter(req.into_inner().filter);
+        let (count, net, total, profit, shipping) = self.orders.repo.sums(ctx.store_id, &f).await?;
+        Ok(Response::new(pb::SumOrdersResponse { count, net, total, profit, shipping }))
+    }
+
+    async fn count_countries(&self, req: Request<pb::CountOrdersRequest>) -> Rpc<pb::CountCountriesResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let f = filter(req.into_inner().filter);
+        let countries = self.orders.repo.countries(ctx.store_id, &f).await?;
+        Ok(Response::new(pb::CountCountriesResponse {
+            countries: countries.into_iter().map(|(country, orders)| pb::CountryCount { country, orders }).collect(),
+        }))
+    }
+
+    async fn change_state(&self, req: Request<pb::ChangeStateRequest>) -> Rpc<pb::ChangeStateResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let action =
+            Action::parse(&r.action).ok_or_else(|| Error::invalid_field("action", "validation.order_action"))?;
+        Ok(results(self.orders.change_state(&ctx, &r.ids, action, r.cause.trim(), r.reason.trim()).await?))
+    }
+
+    async fn change_shipping_address(&self, req: Request<pb::ChangeShippingAddressRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(one(self
+            .orders
+            .change_address(&ctx, r.id, address_of(r.address), r.customer_address_id, r.customer_id)
+            .await?))
+    }
+
+    async fn clear_shipping_address(&self, req: Request<pb::GetOrderRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        Ok(one(self.orders.clear_address(&ctx, req.into_inner().id).await?))
+    }
+
+    async fn handle_out_of_stock(
+        &self,
+        req: Request<pb::HandleOutOfStockRequest>,
+    ) -> Rpc<pb::HandleOutOfStockResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let warehouse = req.into_inner().warehouse_id;
+        if warehouse <= 0 {
+            return Err(Error::invalid_field("warehouse_id", "validation.required").into());
+        }
+        let (filled, short) = self.orders.fill(&ctx, warehouse, 0).await?;
+        Ok(Response::new(pb::HandleOutOfStockResponse { filled, short }))
+    }
+
+    async fn add_parcel(&self, req: Request<pb::AddParcelRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(one(self.orders.add_parcel(&ctx, r.order_id, r.parcel.unwrap_or_default()).await?))
+    }
+
+    async fn update_parcel(&self, req: Request<pb::UpdateParcelRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(one(self.orders.update_parcel(&ctx, r.id, r.parcel.unwrap_or_default()).await?))
+    }
+
+    async fn delete_parcel(&self, req: Request<pb::DeleteParcelRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        Ok(one(self.orders.delete_parcel(&ctx, req.into_inner().id).await?))
+    }
+
+    async fn ship_orders(&self, req: Request<pb::ShipOrdersRequest>) -> Rpc<pb::ChangeStateResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        Ok(results(self.orders.ship(&ctx, &req.into_inner().order_ids).await?))
+    }
+
+    async fn mark_labels_printed(
+        &self,
+        req: Request<pb::MarkLabelsPrintedRequest>,
+    ) -> Rpc<pb::MarkLabelsPrintedResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        self.orders.labels_printed(&ctx, &req.into_inner().parcel_ids).await?;
+        Ok(Response::new(pb::MarkLabelsPrintedResponse {}))
+    }
+}

@@ -1,0 +1,1436 @@
+//! SQL of orders: one code path for SQLite and PostgreSQL. Every write is one transaction
+//! with its timeline row, its counts and its event; every move between states is a
+//! conditional update from the state it was read in, so two requests never both move one
+//! order.
+
+use std::collections::HashMap;
+
+use bo_kit::db::{Db, Tx};
+use bo_kit::error::is_unique_violation;
+use bo_kit::outbox;
+use bo_kit::paging::{Page, PageRequest};
+use bo_kit::time::{buddhist_year, ms_to_timestamp, now_ms};
+use bo_kit::{Error, FieldError, Result};
+use bo_proto::events::v1 as ev;
+use bo_proto::orders::v1 as pb;
+use sqlx::{AnyPool, FromRow};
+
+use crate::domain::draft::Address;
+use crate::domain::money::Totals;
+use crate::domain::{self, payment, problem, state, stock};
+
+/// Who acts, where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Actor {
+    /// The store.
+    pub store_id: i64,
+    /// The user (0 for the system).
+    pub user_id: i64,
+}
+
+/// A line as it is kept: the SKU's snapshot, its warehouse and units.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Item {
+    pub sku_id: i64,
+    pub product_id: i64,
+    pub product_name: String,
+    pub product_code: String,
+    pub sku_code: String,
+    pub variant: String,
+    pub price: i64,
+    pub cost: i64,
+    pub hs_code: String,
+    pub packing_options: Vec<String>,
+    pub note: String,
+    pub warehouse_id: i64,
+    pub quantity: i64,
+    pub weight_g: i64,
+}
+
+/// Everything an order's create or edit writes.
+#[derive(Debug, Clone, Default)]
+pub struct OrderData {
+    pub channel: String,
+    pub reference: String,
+    pub note: String,
+    pub warehouse_id: i64,
+    pub customer_id: i64,
+    pub customer_address_id: i64,
+    pub address: Address,
+    pub items: Vec<Item>,
+    pub discount_type: String,
+    pub discount_value: i64,
+    pub vat_included: bool,
+    pub totals: Totals,
+    pub logistic_store_channel_id: i64,
+    pub shipping_name: String,
+    pub shipping_provider: String,
+    pub cod: bool,
+    pub estimated_weight_g: i64,
+    pub imported: bool,
+}
+
+const ORDER_COLUMNS: &str = "id, store_id, order_no, channel, reference, note, state, payment_state, problems, \
+    failure_cause, failure_reason, warehouse_id, customer_id, customer_address_id, ship_name, ship_tel, ship_address, \
+    ship_sub_district, ship_district, ship_state_province, ship_postcode, ship_email, ship_country, ship_city, \
+    shipping_address_changed, discount_type, discount_value, vat_included, subtotal, discount_amount, net, \
+    shipping_charge, shipping_charge_inter, additional_fee, vat_amount, total, cost_total, net_ex_vat, profit, \
+    logistic_store_channel_id, shipping_name, shipping_provider, cod, tracking_no, estimated_weight_g, imported, \
+    bill_expire_at, stock_state, stock_state_at, hold_revision, created_by, version, created_at, updated_at, ready_at, \
+    shipped_at, cancelled_at, closed_at, failed_at, voided_at";
+
+/// An order row.
+#[derive(Debug, Clone, FromRow)]
+pub struct OrderRow {
+    pub id: i64,
+    pub store_id: i64,
+    pub order_no: String,
+    pub channel: String,
+    pub reference: String,
+    pub note: String,
+    pub state: String,
+    pub payment_state: String,
+    pub problems: String,
+    pub failure_cause: String,
+    pub failure_reason: String,
+    pub warehouse_id: i64,
+    pub customer_id: i64,
+    pub customer_address_id: i64,
+    pub ship_name: String,
+    pub ship_tel: String,
+    pub ship_address: String,
+    pub ship_sub_district: String,
+    pub ship_district: String,
+    pub ship_state_province: String,
+    pub ship_postcode: String,
+    pub ship_email: String,
+    pub ship_country: String,
+    pub ship_city: String,
+    pub shipping_address_changed: i64,
+    pub discount_type: String,
+    pub discount_value: i64,
+    pub vat_included: i64,
+    pub subtotal: i64,
+    pub discount_amount: i64,
+    pub net: i64,
+    pub shipping_charge: i64,
+    pub shipping_charge_inter: i64,
+    pub additional_fee: i64,
+    pub vat_amount: i64,
+    pub total: i64,
+    pub cost_total: i64,
+    pub net_ex_vat: i64,
+    pub profit: i64,
+    pub logistic_store_channel_id: i64,
+    pub shipping_name: String,
+    pub shipping_provider: String,
+    pub cod: i64,
+    pub tracking_no: String,
+    pub estimated_weight_g: i64,
+    pub imported: i64,
+    pub bill_expire_at: i64,
+    pub stock_state: String,
+    pub stock_state_at: i64,
+    pub hold_revision: i64,
+    pub created_by: i64,
+    pub version: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub ready_at: i64,
+    pub shipped_at: i64,
+    pub cancelled_at: i64,
+    pub closed_at: i64,
+    pub failed_at: i64,
+    pub voided_at: i64,
+}
+
+impl OrderRow {
+    /// Its problems, in the order they are shown.
+    pub fn problems(&self) -> Vec<String> {
+        problems_of(&self.problems)
+    }
+
+    /// Its shipping address.
+    pub fn address(&self) -> Address {
+        Address {
+            name: self.ship_name.clone(),
+            tel: self.ship_tel.clone(),
+            address: self.ship_address.clone(),
+            sub_district: self.ship_sub_district.clone(),
+            district: self.ship_district.clone(),
+            state_province: self.ship_state_province.clone(),
+            postcode: self.ship_postcode.clone(),
+            email: self.ship_email.clone(),
+            country: self.ship_country.clone(),
+            city: self.ship_city.clone(),
+        }
+    }
+
+    /// As a message, with its lines (parcels are wms's, added by the caller).
+    pub fn to_proto(&self, items: &[ItemRow]) -> pb::Order {
+        let problems = self.problems();
+        let a = self.address();
+        let mut per_warehouse = HashMap::new();
+        for i in items {
+            *per_warehouse.entry(i.warehouse_id).or_insert(0) += i.line_total;
+        }
+        pb::Order {
+            id: self.id,
+            store_id: self.store_id,
+            order_no: self.order_no.clone(),
+            channel: self.channel.clone(),
+            reference: self.reference.clone(),
+            note: self.note.clone(),
+            state: self.state.clone(),
+            payment_state: self.payment_state.clone(),
+            problem: problems.first().cloned().unwrap_or_default(),
+            problems,
+            failure_cause: self.failure_cause.clone(),
+            failure_reason: self.failure_reason.clone(),
+            warehouse_id: self.warehouse_id,
+            customer_id: self.customer_id,
+            customer_address_id: self.customer_address_id,
+            shipping_address: Some(pb::Address {
+                name: a.name,
+                tel: a.tel,
+                address: a.address,
+                sub_district: a.sub_district,
+                district: a.district,
+                state_province: a.state_province,
+                postcode: a.postcode,
+                email: a.email,
+                country: a.country,
+                city: a.city,
+            }),
+            shipping_address_changed: self.shipping_address_changed != 0,
+            items: items.iter().map(ItemRow::to_proto).collect(),
+            discount_type: self.discount_type.clone(),
+            discount_value: self.discount_value,
+            vat_included: self.vat_included != 0,
+            totals: Some(pb::Totals {
+                subtotal: self.subtotal,
+                discount_amount: self.discount_amount,
+                net: self.net,
+                shipping_charge: self.shipping_charge,
+                shipping_charge_inter: self.shipping_charge_inter,
+                shipping_total: self.shipping_charge + self.shipping_charge_inter,
+                additional_fee: self.additional_fee,
+                vat_amount: self.vat_amount,
+                total: self.total,
+                cost_total: self.cost_total,
+                net_ex_vat: self.net_ex_vat,
+                profit: self.profit,
+                per_warehouse,
+            }),
+            logistic_store_channel_id: self.logistic_store_channel_id,
+            shipping_name: self.shipping_name.clone(),
+            shipping_provider: self.shipping_provider.clone(),
+            cod: self.cod != 0,
+            tracking_no: self.tracking_no.clone(),
+            estimated_weight_g: self.estimated_weight_g,
+            imported: self.imported != 0,
+            bill_expire_at_ms: self.bill_expire_at,
+            stock_state: self.stock_state.clone(),
+            parcels: Vec::new(),
+            created_by: self.created_by,
+            version: self.version,
+            create_time: Some(ms_to_timestamp(self.created_at)),
+            update_time: Some(ms_to_timestamp(self.updated_at)),
+            ready_to_fulfillment_at_ms: self.ready_at,
+            shipped_at_ms: self.shipped_at,
+            cancelled_at_ms: self.cancelled_at,
+            closed_at_ms: self.closed_at,
+            failed_at_ms: self.failed_at,
+            voided_at_ms: self.voided_at,
+        }
+    }
+}
+
+/// Problems kept as text, in the order they are shown.
+pub fn problems_of(text: &str) -> Vec<String> {
+    problem::ALL.iter().filter(|p| text.split(',').any(|t| t == **p)).map(|p| p.to_string()).collect()
+}
+
+/// Problems as kept.
+fn problems_text(stock_short: bool, address_incomplete: bool) -> String {
+    let mut out = Vec::new();
+    if stock_short {
+        out.push(problem::STOCK);
+    }
+    if address_incomplete {
+        out.push(problem::ADDRESS);
+    }
+    out.join(",")
+}
+
+const ITEM_COLUMNS: &str =
+    "id, order_id, position, sku_id, product_id, product_name, product_code, sku_code, variant, \
+    price, cost, hs_code, packing_options, note, warehouse_id, quantity, weight_g, line_total";
+
+/// A line row.
+#[derive(Debug, Clone, FromRow)]
+pub struct ItemRow {
+    pub id: i64,
+    pub order_id: i64,
+    pub position: i64,
+    pub sku_id: i64,
+    pub product_id: i64,
+    pub product_name: String,
+    pub product_code: String,
+    pub sku_code: String,
+    pub variant: String,
+    pub price: i64,
+    pub cost: i64,
+    pub hs_code: String,
+    pub packing_options: String,
+    pub note: String,
+    pub warehouse_id: i64,
+    pub quantity: i64,
+    pub weight_g: i64,
+    pub line_total: i64,
+}
+
+impl ItemRow {
+    fn to_proto(&self) -> pb::OrderItem {
+        pb::OrderItem {
+            id: self.id,
+            sku_id: self.sku_id,
+            product_id: self.product_id,
+            product_name: self.product_name.clone(),
+            product_code: self.product_code.clone(),
+            sku_code: self.sku_code.clone(),
+            variant: self.variant.clone(),
+            price: self.price,
+            cost: self.cost,
+            hs_code: self.hs_code.clone(),
+            packing_options: serde_json::from_str(&self.packing_options).unwrap_or_default(),
+            note: self.note.clone(),
+            warehouse_id: self.warehouse_id,
+            quantity: self.quantity,
+            weight_g: self.weight_g,
+            line_total: self.line_total,
+        }
+    }
+
+    /// As the snapshot an edit keeps.
+    pub fn item(&self) -> Item {
+        Item {
+            sku_id: self.sku_id,
+            product_id: self.product_id,
+            product_name: self.product_name.clone(),
+            product_code: self.product_code.clone(),
+            sku_code: self.sku_code.clone(),
+            variant: self.variant.clone(),
+            price: self.price,
+            cost: self.cost,
+            hs_code: self.hs_code.clone(),
+            packing_options: serde_json::from_str(&self.packing_options).unwrap_or_default(),
+            note: self.note.clone(),
+            warehouse_id: self.warehouse_id,
+            quantity: self.quantity,
+            weight_g: self.weight_g,
+        }
+    }
+}
+
+/// Which orders a list, count or sum covers.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    pub states: Vec<String>,
+    pub channel: String,
+    pub from_ms: i64,
+    pub to_ms: i64,
+    pub payment_state: String,
+    pub warehouse_id: i64,
+    pub problem: String,
+    pub search: String,
+    pub customer_id: i64,
+    pub country: String,
+}
+
+impl Filter {
+    /// Only states (and the store) are asked: the kept counts answer the total.
+    fn states_only(&self) -> bool {
+        self.channel.is_empty()
+            && self.from_ms == 0
+            && self.to_ms == 0
+            && self.payment_state.is_empty()
+            && self.warehouse_id == 0
+            && self.problem.is_empty()
+            && self.search.is_empty()
+            && self.customer_id == 0
+            && self.country.is_empty()
+    }
+
+    /// The WHERE clause after `store_id = $1`, with its values from `$2` on (states are
+    /// written as literals of the known list, never from input).
+    fn clause(&self, with_states: bool) -> (String, Vec<Bind>) {
+        let mut sql = String::new();
+        let mut binds = Vec::new();
+        let mut next = |sql: &mut String, cond: &str, b: Bind| {
+            binds.push(b);
+            sql.push_str(&cond.replace('?', &format!("${}", binds.len() + 1)));
+        };
+        if with_states && !self.states.is_empty() {
+            let known: Vec<String> =
+                self.states.iter().filter(|s| state::STATES.contains(&s.as_str())).map(|s| format!("'{s}'")).collect();
+            if known.is_empty() {
+                sql.push_str(" AND 1 = 0");
+            } else if known.len() == 1 {
+                sql.push_str(&format!(" AND state = {}", known[0]));
+            } else {
+                sql.push_str(&format!(" AND state IN ({})", known.join(", ")));
+            }
+        }
+        if !self.channel.is_empty() {
+            next(&mut sql, " AND channel = ?", Bind::Text(self.channel.clone()));
+        }
+        if self.from_ms > 0 {
+            next(&mut sql, " AND created_at >= ?", Bind::Int(self.from_ms));
+        }
+        if self.to_ms > 0 {
+            next(&mut sql, " AND created_at < ?", Bind::Int(self.to_ms));
+        }
+        if !self.payment_state.is_empty() {
+            next(&mut sql, " AND payment_state = ?", Bind::Text(self.payment_state.clone()));
+        }
+        if self.warehouse_id > 0 {
+            next(&mut sql, " AND warehouse_id = ?", Bind::Int(self.warehouse_id));
+        }
+        match self.problem.as_str() {
+            "" => {}
+            "any" => sql.push_str(" AND problems <> ''"),
+            p => next(&mut sql, " AND problems LIKE ?", Bind::Text(format!("%{p}%"))),
+        }
+        if !self.search.is_empty() {
+            let term = self.search.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+            next(&mut sql, " AND search_text LIKE ? ESCAPE '\\'", Bind::Text(format!("%{term}%")));
+        }
+        if self.customer_id > 0 {
+            next(&mut sql, " AND customer_id = ?", Bind::Int(self.customer_id));
+        }
+        if !self.country.is_empty() {
+            next(&mut sql, " AND ship_country = ?", Bind::Text(self.country.to_uppercase()));
+        }
+        (sql, binds)
+    }
+}
+
+/// A value bound to a filter's placeholder.
+#[derive(Debug, Clone)]
+enum Bind {
+    Int(i64),
+    Text(String),
+}
+
+macro_rules! bind_all {
+    ($q:expr, $binds:expr) => {{
+        let mut q = $q;
+        for b in $binds {
+            q = match b {
+                Bind::Int(v) => q.bind(*v),
+                Bind::Text(v) => q.bind(v.clone()),
+            };
+        }
+        q
+    }};
+}
+
+/// What a state change did to one order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Moved {
+    pub id: i64,
+    pub order_no: String,
+    /// None: moved; Some(reason): refused.
+    pub refused: Option<String>,
+    pub state: String,
+    /// Its stock must now be released.
+    pub release: bool,
+}
+
+/// The storage of orders.
+#[derive(Clone)]
+pub struct Repo {
+    db: Db,
+}
+
+impl Repo {
+    /// Storage on `db`.
+    pub fn new(db: Db) -> Self {
+        Self { db }
+    }
+
+    /// The pool, for reads.
+    pub fn pool(&self) -> &AnyPool {
+        self.db.pool()
+    }
+
+    /// Makes an order that asks wms for its stock (`pending`, revision 1): its number,
+    /// lines, timeline, count and event in one transaction.
+    pub async fn insert(&self, who: Actor, d: &OrderData) -> Result<OrderRow> {
+        let mut tx = self.db.begin().await?;
+        let now = now_ms();
+        let order_no = next_number(&mut tx, who.store_id, now).await?;
+        let address_problem = !d.address.is_complete();
+        let a = &d.address;
+        let t = &d.totals;
+        let inserted = sqlx::query_scalar::<_, i64>(
+            "INSERT INTO orders (store_id, order_no, channel, reference, note, state, payment_state, problems, \
+             warehouse_id, customer_id, customer_address_id, ship_name, ship_tel, ship_address, ship_sub_district, \
+             ship_district, ship_state_province, ship_postcode, ship_email, ship_country, ship_city, discount_type, \
+             discount_value, vat_included, subtotal, discount_amount, net, shipping_charge, shipping_charge_inter, \
+             additional_fee, vat_amount, total, cost_total, net_ex_vat, profit, logistic_store_channel_id, shipping_name, \
+             shipping_provider, cod, estimated_weight_g, imported, stock_state, stock_state_at, hold_revision, search_text, \
+             created_by, updated_by, version, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
+             $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, \
+             $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, 1, $44, $45, $45, 1, $43, $43) RETURNING id",
+        )
+        .bind(who.store_id)
+        .bind(&order_no)
+        .bind(&d.channel)
+        .bind(&d.reference)
+        .bind(&d.note)
+        .bind(state::NEW)
+        .bind(payment::UNPAID)
+        .bind(problems_text(false, address_problem))
+        .bind(d.warehouse_id)
+        .bind(d.customer_id)
+        .bind(d.customer_address_id)
+        .bind(&a.name)
+        .bind(&a.tel)
+        .bind(&a.address)
+        .bind(&a.sub_district)
+        .bind(&a.district)
+        .bind(&a.state_province)
+        .bind(&a.postcode)
+        .bind(&a.email)
+        .bind(&a.country)
+        .bind(&a.city)
+        .bind(&d.discount_type)
+        .bind(d.discount_value)
+        .bind(i64::from(d.vat_included))
+        .bind(t.subtotal)
+        .bind(t.discount_amount)
+        .bind(t.net)
+        .bind(t.shipping_charge)
+        .bind(t.shipping_charge_inter)
+        .bind(t.additional_fee)
+        .bind(t.vat_amount)
+        .bind(t.total)
+        .bind(t.cost_total)
+        .bind(t.net_ex_vat)
+        .bind(t.profit)
+        .bind(d.logistic_store_channel_id)
+        .bind(&d.shipping_name)
+        .bind(&d.shipping_provider)
+        .bind(i64::from(d.cod))
+        .bind(d.estimated_weight_g)
+        .bind(i64::from(d.imported))
+        .bind(stock::PENDING)
+        .bind(now)
+        .bind(domain::search_text(&order_no, &d.reference, &a.name, &a.tel))
+        .bind(who.user_id)
+        .fetch_one(&mut *tx)
+        .await;
+        let id = match inserted {
+            Ok(id) => id,
+            Err(e) if is_unique_violation(&e) => {
+                let mut e = Error::conflict("duplicate_order_reference");
+                e.fields = vec![FieldError::new("reference", "order.duplicate_reference")];
+                return Err(e);
+            }
+            Err(e) => return Err(e.into()),
+        };
+        write_items(&mut tx, who.store_id, id, &d.items).await?;
+        event(&mut tx, who, id, "created", "", state::NEW, "").await?;
+        count(&mut tx, who.store_id, state::NEW, 1).await?;
+        let units = d.items.iter().map(|i| i.quantity).sum();
+        outbox::enqueue(
+            &mut tx,
+            who.store_id,
+            who.user_id,
+            &ev::OrderPlaced {
+                order_id: id,
+                order_no: order_no.clone(),
+                channel: d.channel.clone(),
+                customer_id: d.customer_id,
+                warehouse_id: d.warehouse_id,
+                total: t.total,
+                units,
+            },
+        )
+        .await?;
+        let row = order_in(&mut tx, who.store_id, id).await?;
+        tx.commit().await?;
+        Ok(row)
+    }
+
+    /// One order (None when not in the store).
+    pub async fn get(&self, store_id: i64, id: i64) -> Result<Option<OrderRow>> {
+        Ok(sqlx::query_as::<_, OrderRow>(&format!(
+            "SELECT {ORDER_COLUMNS} FROM orders WHERE store_id = $1 AND id = $2"
+        ))
+        .bind(store_id)
+        .bind(id)
+        .fetch_optional(self.db.pool())
+        .await?)
+    }
+
+    /// One order, or `order_not_found`.
+    pub async fn order(&self, store_id: i64, id: i64) -> Result<OrderRow> {
+        self.get(store_id, id).await?.ok_or_else(|| Error::not_found("order_not_found"))
+    }
+
+    /// Orders by id (of this store), in no particular order.
+    pub async fn orders(&self, store_id: i64, ids: &[i64]) -> Result<Vec<OrderRow>> {
+        let mut out = Vec::with_capacity(ids.len());
+        for chunk in ids.chunks(200) {
+            let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+            let sql = format!(
+                "SELECT {ORDER_COLUMNS} FROM orders WHERE store_id = $1 AND id IN ({})",
+                placeholders.join(", ")
+            );
+            let mut q = sqlx::query_as::<_, OrderRow>(&sql).bind(store_id);
+            for id in chunk {
+                q = q.bind(*id);
+            }
+            out.extend(q.fetch_all(self.db.pool()).await?);
+        }
+        Ok(out)
+    }
+
+    /// The lines of orders, by order.
+    pub async fn items(&self, order_ids: &[i64]) -> Result<HashMap<i64, Vec<ItemRow>>> {
+        let mut out: HashMap<i64, Vec<ItemRow>> = HashMap::new();
+        for chunk in order_ids.chunks(200) {
+            let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 1)).collect();
+            let sql = format!(
+                "SELECT {ITEM_COLUMNS} FROM order_items WHERE order_id IN ({}) ORDER BY order_id, position",
+                placeholders.join(", ")
+            );
+            let mut q = sqlx::query_as::<_, ItemRow>(&sql);
+            for id in chunk {
+                q = q.bind(*id);
+            }
+            for r in q.fetch_all(self.db.pool()).await? {
+                out.entry(r.order_id).or_default().push(r);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The timeline of an order, oldest first.
+    pub async fn events(&self, store_id: i64, order_id: i64) -> Result<Vec<pb::OrderEvent>> {
+        let rows: Vec<(i64, String, String, String, i64, String, i64)> = sqlx::query_as(
+            "SELECT id, action, from_state, to_state, user_id, detail, created_at FROM order_events \
+             WHERE order_id = $1 AND store_id = $2 ORDER BY id",
+        )
+        .bind(order_id)
+        .bind(store_id)
+        .fetch_all(self.db.pool())
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, action, from_state, to_state, user_id, detail, at)| pb::OrderEvent {
+                id,
+                action,
+                from_state,
+                to_state,
+                user_id,
+                detail,
+                create_time: Some(ms_to_timestamp(at)),
+            })
+            .collect())
+    }
+
+    /// Records one more line of an order's timeline on its own.
+    pub async fn note_event(&self, who: Actor, order_id: i64, action: &str, detail: &str) -> Result<()> {
+        let mut tx = self.db.begin().await?;
+        let st: Option<String> = sqlx::query_scalar("SELECT state FROM orders WHERE store_id = $1 AND id = $2")
+            .bind(who.store_id)
+            .bind(order_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+        let Some(st) = st else { return Err(Error::not_found("order_not_found")) };
+        event(&mut tx, who, order_id, action, &st, &st, detail).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Orders, newest first, paged in the database.
+    pub async fn list(&self, store_id: i64, f: &Filter, page: PageRequest) -> Result<(Vec<OrderRow>, Page)> {
+        let total =
+            if f.states_only() { self.kept_total(store_id, &f.states).await? } else { self.count(store_id, f).await? };
+        let page = page.resolve(total);
+        let (clause, binds) = f.clause(true);
+        let n = binds.len();
+        // The page's keys come off an index first; the rows are read by key.
+        let sql = format!(
+            "SELECT {ORDER_COLUMNS} FROM orders WHERE id IN (SELECT id FROM orders WHERE store_id = $1{clause} \
+             ORDER BY id DESC LIMIT ${} OFFSET ${}) ORDER BY id DESC",
+            n + 2,
+            n + 3
+        );
+        let q = bind_all!(sqlx::query_as::<_, OrderRow>(&sql).bind(store_id), &binds);
+        let rows = q.bind(page.fetch).bind(page.offset).fetch_all(self.db.pool()).await?;
+        Ok((rows, page))
+    }
+
+    async fn kept_total(&self, store_id: i64, states: &[String]) -> Result<i64> {
+        let counts = self.kept_counts(store_id).await?;
+        Ok(if states.is_empty() {
+            counts.values().sum()
+        } else {
+            let mut wanted: Vec<&String> = states.iter().collect();
+            wanted.sort();
+            wanted.dedup();
+            wanted.iter().map(|s| counts.get(s.as_str()).copied().unwrap_or(0)).sum()
+        })
+    }
+
+    /// The kept counts per state.
+    pub async fn kept_counts(&self, store_id: i64) -> Result<HashMap<String, i64>> {
+        let rows: Vec<(String, i64)> = sqlx::query_as("SELECT state, n FROM order_counts WHERE store_id = $1")
+            .bind(store_id)
+            .fetch_all(self.db.pool())
+            .await?;
+        Ok(rows.into_iter().collect())
+    }
+
+    /// Orders matching a filter.
+    pub async fn count(&self, store_id: i64, f: &Filter) -> Result<i64> {
+        let (clause, binds) = f.clause(true);
+        let sql = format!("SELECT COUNT(*) FROM orders WHERE store_id = $1{clause}");
+        let q = bind_all!(sqlx::query_scalar::<_, i64>(&sql).bind(store_id), &binds);
+        Ok(q.fetch_one(self.db.pool()).await?)
+    }
+
+    /// Orders per state matching a filter (its states ignored).
+    pub async fn counts(&self, store_id: i64, f: &Filter) -> Result<HashMap<String, i64>> {
+        if f.states_only() {
+            return self.kept_counts(store_id).await;
+        }
+        let (clause, binds) = f.clause(false);
+        let sql = format!("SELECT state, COUNT(*) FROM orders WHERE store_id = $1{clause} GROUP BY state");
+        let q = bind_all!(sqlx::query_as::<_, (String, i64)>(&sql).bind(store_id), &binds);
+        Ok(q.fetch_all(self.db.pool()).await?.into_iter().collect())
+    }
+
+    /// What orders matching a filter come to: (count, net, total, profit, shipping).
+    pub async fn sums(&self, store_id: i64, f: &Filter) -> Result<(i64, i64, i64, i64, i64)> {
+        let (clause, binds) = f.clause(true);
+        let sql = format!(
+            "SELECT COUNT(*), CAST(COALESCE(SUM(net), 0) AS BIGINT), CAST(COALESCE(SUM(total), 0) AS BIGINT), \
+             CAST(COALESCE(SUM(profit), 0) AS BIGINT), CAST(COALESCE(SUM(shipping_charge + shipping_charge_inter), 0) AS BIGINT) \
+             FROM orders WHERE store_id = $1{clause}"
+        );
+        let q = bind_all!(sqlx::query_as::<_, (i64, i64, i64, i64, i64)>(&sql).bind(store_id), &binds);
+        Ok(q.fetch_one(self.db.pool()).await?)
+    }
+
+    /// Countries orders matching a filter ship to, most orders first.
+    pub async fn countries(&self, store_id: i64, f: &Filter) -> Result<Vec<(String, i64)>> {
+        let (clause, binds) = f.clause(true);
+        let sql = format!(
+            "SELECT ship_country, COUNT(*) AS n FROM orders WHERE store_id = $1{clause} GROUP BY ship_country \
+             ORDER BY n DESC, ship_country"
+        );
+        let q = bind_all!(sqlx::query_as::<_, (String, i64)>(&sql).bind(store_id), &binds);
+        Ok(q.fetch_all(self.db.pool()).await?)
+    }
+
+    /// Recounts orders per state (tests compare it with the kept counts).
+    pub async fn recount(&self, store_id: i64) -> Result<HashMap<String, i64>> {
+        let rows: Vec<(String, i64)> =
+            sqlx::query_as("SELECT state, COUNT(*) FROM orders WHERE store_id = $1 GROUP BY state")
+                .bind(store_id)
+                .fetch_all(self.db.pool())
+                .await?;
+        Ok(rows.into_iter().collect())
+    }
+}
+
+/// Stock: what wms was asked and answered.
+impl Repo {
+    /// A hold's answer: the order now holds its lines (`held`) or nothing (short). Only if it
+    /// still waits for this revision; false otherwise.
+    pub async fn settle_hold(&self, who: Actor, id: i64, revision: i64, held: bool, on_create: bool) -> Result<bool> {
+        let mut tx = self.db.begin().await?;
+        let Some(row) = pending_at(&mut tx, who.store_id, id, revision, stock::PENDING).await? else {
+            return Ok(false);
+        };
+        let address = row.problems().iter().any(|p| p == problem::ADDRESS);
+        let was_short = row.problems().iter().any(|p| p == problem::STOCK);
+        sqlx::query(
+            "UPDATE orders SET stock_state = $1, stock_state_at = $2, problems = $3, version = version + 1, \
+             updated_at = $2 WHERE id = $4 AND stock_state = $5 AND hold_revision = $6",
+        )
+        .bind(if held { stock::HELD } else { stock::SHORT })
+        .bind(now_ms())
+        .bind(problems_text(!held, address))
+        .bind(id)
+        .bind(stock::PENDING)
+        .bind(revision)
+        .execute(&mut *tx)
+        .await?;
+        if !held && (on_create || !was_short) {
+            event(&mut tx, who, id, "stock_short", &row.state, &row.state, "").await?;
+        } else if held && was_short {
+            event(&mut tx, who, id, "stock_filled", &row.state, &row.state, "").await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
+    /// Takes the next revision of a new order to ask wms for (an edit, a fill or the
+    /// reconciler's retry): the order becomes `pending` from `from` (any when empty).
+    /// Answers the revision, or None when the order is not (or no longer) so.
+    pub async fn next_revision(
+        &self,
+        store_id: i64,
+        id: i64,
+        from: &[&str],
+        version: i64,
+        current_revision: Option<i64>,
+    ) -> Result<Option<i64>> {
+        let mut tx = self.db.begin().await?;
+        let row: Option<(String, String, i64, i64)> = sqlx::query_as(
+            "SELECT state, stock_state, hold_revision, version FROM orders WHERE store_id = $1 AND id = $2",
+        )
+        .bind(store_id)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((st, stock_state, rev, v)) = row else { return Ok(None) };
+        if st != state::NEW
+            || !from.contains(&stock_state.as_str())
+            || (version > 0 && v != version)
+            || current_revision.is_some_and(|r| r != rev)
+        {
+            return Ok(None);
+        }
+        let changed = sqlx::query(
+            "UPDATE orders SET hold_revision = hold_revision + 1, stock_state = $1, stock_state_at = $2 \
+             WHERE id = $3 AND stock_state = $4 AND hold_revision = $5 AND state = $6",
+        )
+        .bind(stock::PENDING)
+        .bind(now_ms())
+        .bind(id)
+        .bind(&stock_state)
+        .bind(rev)
+        .bind(state::NEW)
+        .execute(&mut *tx)
+        .await?;
+        if changed.rows_affected() != 1 {
+            return Ok(None);
+        }
+        tx.commit().await?;
+        Ok(Some(rev + 1))
+    }
+
+    /// Puts an order waiting for `revision` back to `stock_state` (an edit wms refused).
+    pub async fn abandon_revision(&self, store_id: i64, id: i64, revision: i64, stock_state: &str) -> Result<()> {
+        sqlx::query(
+            "UPDATE orders SET stock_state = $1, stock_state_at = $2 WHERE store_id = $3 AND id = $4 \
+             AND stock_state = $5 AND hold_revision = $6",
+        )
+        .bind(stock_state)
+        .bind(now_ms())
+        .bind(store_id)
+        .bind(id)
+        .bind(stock::PENDING)
+        .bind(revision)
+        .execute(self.db.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// Writes an edit whose stock wms answered for `revision`: the order's fields and lines,
+    /// and whether it holds them. Refused (`order_changed`) when another change came first.
+    pub async fn write_edit(
+        &self,
+        who: Actor,
+        id: i64,
+        revision: i64,
+        d: &OrderData,
+        held: bool,
+        detail: &str,
+    ) -> Result<OrderRow> {
+        let mut tx = self.db.begin().await?;
+        let row = pending_at(&mut tx, who.store_id, id, revision, stock::PENDING)
+            .await?
+            .ok_or_else(|| Error::conflict("order_changed"))?;
+        let a = &d.address;
+        let t = &d.totals;
+        let now = now_ms();
+        let changed_address = row.address() != d.address && row.created_at < now;
+        sqlx::query(
+            "UPDATE orders SET channel = $1, reference = $2, note = $3, warehouse_id = $4, customer_id = $5, \
+             customer_address_id = $6, ship_name = $7, ship_tel = $8, ship_address = $9, ship_sub_district = $10, \
+             ship_district = $11, ship_state_province = $12, ship_postcode = $13, ship_email = $14, ship_country = $15, \
+             ship_city = $16, discount_type = $17, discount_value = $18, vat_included = $19, subtotal = $20, \
+             discount_amount = $21, net = $22, shipping_charge = $23, shipping_charge_inter = $24, additional_fee = $25, \
+             vat_amount = $26, total = $27, cost_total = $28, net_ex_vat = $29, profit = $30, \
+             logistic_store_channel_id = $31, shipping_name = $32, shipping_provider = $33, cod = $34, \
+             estimated_weight_g = $35, problems = $36, stock_state = $37, stock_state_at = $38, search_text = $39, \
+             shipping_address_changed = CASE WHEN $40 = 1 THEN 1 ELSE shipping_address_changed END, \
+             updated_by = $41, updated_at = $38, version = version + 1 WHERE id = $42 AND stock_state = $43 \
+             AND hold_revision = $44",
+        )
+        .bind(&d.channel)
+        .bind(&d.reference)
+        .bind(&d.note)
+        .bind(d.warehouse_id)
+        .bind(d.customer_id)
+        .bind(d.customer_address_id)
+        .bind(&a.name)
+        .bind(&a.tel)
+        .bind(&a.address)
+        .bind(&a.sub_district)
+        .bind(&a.district)
+        .bind(&a.state_province)
+        .bind(&a.postcode)
+        .bind(&a.email)
+        .bind(&a.country)
+        .bind(&a.city)
+        .bind(&d.discount_type)
+        .bind(d.discount_value)
+        .bind(i64::from(d.vat_included))
+        .bind(t.subtotal)
+        .bind(t.discount_amount)
+        .bind(t.net)
+        .bind(t.shipping_charge)
+        .bind(t.shipping_charge_inter)
+        .bind(t.additional_fee)
+        .bind(t.vat_amount)
+        .bind(t.total)
+        .bind(t.cost_total)
+        .bind(t.net_ex_vat)
+        .bind(t.profit)
+        .bind(d.logistic_store_channel_id)
+        .bind(&d.shipping_name)
+        .bind(&d.shipping_provider)
+        .bind(i64::from(d.cod))
+        .bind(d.estimated_weight_g)
+        .bind(problems_text(!held, !d.address.is_complete()))
+        .bind(if held { stock::HELD } else { stock::SHORT })
+        .bind(now)
+        .bind(domain::search_text(&row.order_no, &d.reference, &a.name, &a.tel))
+        .bind(i64::from(changed_address))
+        .bind(who.user_id)
+        .bind(id)
+        .bind(stock::PENDING)
+        .bind(revision)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| {
+            if is_unique_violation(&e) {
+                let mut err = Error::conflict("duplicate_order_reference");
+                err.fields = vec![FieldError::new("reference", "order.duplicate_reference")];
+                err
+            } else {
+                e.into()
+            }
+        })?;
+        sqlx::query("DELETE FROM order_items WHERE order_id = $1").bind(id).execute(&mut *tx).await?;
+        write_items(&mut tx, who.store_id, id, &d.items).await?;
+        event(&mut tx, who, id, "edited", &row.state, &row.state, detail).await?;
+        if !held && row.stock_state != stock::SHORT && !row.problems().iter().any(|p| p == problem::STOCK) {
+            event(&mut tx, who, id, "stock_short", &row.state, &row.state, "").await?;
+        }
+        let out = order_in(&mut tx, who.store_id, id).await?;
+        tx.commit().await?;
+        Ok(out)
+    }
+
+    /// Orders whose stock has waited on wms since before `older_than` (the reconciler's work).
+    pub async fn in_flight(&self, older_than: i64, limit: i64) -> Result<Vec<OrderRow>> {
+        Ok(sqlx::query_as::<_, OrderRow>(&format!(
+            "SELECT {ORDER_COLUMNS} FROM orders WHERE stock_state IN ($1, $2, $3) AND stock_state_at < $4 \
+             ORDER BY stock_state_at LIMIT $5"
+        ))
+        .bind(stock::PENDING)
+        .bind(stock::RELEASING)
+        .bind(stock::COMMITTING)
+        .bind(older_than)
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+
+    /// Marks orders released once wms gave their stock back.
+    pub async fn mark_released(&self, store_id: i64, ids: &[i64]) -> Result<()> {
+        let mut tx = self.db.begin().await?;
+        let now = now_ms();
+        for id in ids {
+            sqlx::query(
+                "UPDATE orders SET stock_state = $1, stock_state_at = $2 WHERE store_id = $3 AND id = $4 AND stock_state = $5",
+            )
+            .bind(stock::RELEASED)
+            .bind(now)
+            .bind(store_id)
+            .bind(id)
+            .bind(stock::RELEASING)
+            .execute(&mut *tx)
+            .await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Short new orders of a store holding a SKU in a warehouse (or any, `sku_id` 0), oldest
+    /// first.
+    pub async fn short_orders(&self, store_id: i64, warehouse_id: i64, sku_id: i64) -> Result<Vec<i64>> {
+        Ok(sqlx::query_scalar(
+            "SELECT o.id FROM orders o WHERE o.store_id = $1 AND o.stock_state = $2 AND o.state = $3 \
+             AND EXISTS (SELECT 1 FROM order_items i WHERE i.order_id = o.id AND i.warehouse_id = $4 \
+               AND ($5 = 0 OR i.sku_id = $5)) ORDER BY o.id",
+        )
+        .bind(store_id)
+        .bind(stock::SHORT)
+        .bind(state::NEW)
+        .bind(warehouse_id)
+        .bind(sku_id)
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+
+    /// Queues a SKU that became available, when the store has short orders (inside the
+    /// consumer's transaction).
+    pub async fn queue_fill(tx: &mut Tx, store_id: i64, warehouse_id: i64, sku_id: i64) -> Result<()> {
+        let short: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM orders WHERE store_id = $1 AND stock_state = $2 LIMIT 1")
+                .bind(store_id)
+                .bind(stock::SHORT)
+                .fetch_optional(&mut **tx)
+                .await?;
+        if short.is_some() {
+            sqlx::query(
+                "INSERT INTO fill_queue (store_id, warehouse_id, sku_id, queued_at) VALUES ($1, $2, $3, $4) \
+                 ON CONFLICT (store_id, warehouse_id, sku_id) DO NOTHING",
+            )
+            .bind(store_id)
+            .bind(warehouse_id)
+            .bind(sku_id)
+            .bind(now_ms())
+            .execute(&mut **tx)
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// The oldest queued fills.
+    pub async fn queued_fills(&self, limit: i64) -> Result<Vec<(i64, i64, i64, i64)>> {
+        Ok(sqlx::query_as(
+            "SELECT store_id, warehouse_id, sku_id, queued_at FROM fill_queue ORDER BY queued_at LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+
+    /// Takes a fill off the queue (unless it was queued again since `queued_at`).
+    pub async fn unqueue_fill(&self, store_id: i64, warehouse_id: i64, sku_id: i64, queued_at: i64) -> Result<()> {
+        sqlx::query(
+            "DELETE FROM fill_queue WHERE store_id = $1 AND warehouse_id = $2 AND sku_id = $3 AND queued_at = $4",
+        )
+        .bind(store_id)
+        .bind(warehouse_id)
+        .bind(sku_id)
+        .bind(queued_at)
+        .execute(self.db.pool())
+        .await?;
+        Ok(())
+    }
+}
+
+/// Moves between states.
+impl Repo {
+    /// Moves orders by `action`, each on its own: `check` says why an order that the table
+    /// lets move must still stay (a prepare's address, stock or COD account). One
+    /// transaction for all of them; the answer is per order, in the order asked.
+    pub async fn change_state(
+        &self,
+        who: Actor,
+        ids: &[i64],
+        action: domain::state::Action,
+        cause: &str,
+        reason: &str,
+        check: &(dyn Fn(&OrderRow) -> Option<&'static str> + Send + Sync),
+    ) -> Result<Vec<Moved>> {
+        use domain::state::Action;
+        let rows = self.orders(who.store_id, ids).await?;
+        let by_id: HashMap<i64, &OrderRow> = rows.iter().map(|r| (r.id, r)).collect();
+        let mut tx = self.db.begin().await?;
+        let now = now_ms();
+        let mut out = Vec::with_capacity(ids.len());
+        let mut seen = std::collections::HashSet::new();
+        for id in ids {
+            let Some(row) = by_id.get(id) else {
+                out.push(Moved {
+                    id: *id,
+                    order_no: String::new(),
+                    refused: Some("order_not_found".into()),
+                    state: String::new(),
+                    release: false,
+                });
+                continue;
+            };
+            if !seen.insert(*id) {
+                continue;
+            }
+            let refuse = |reason: &str| Moved {
+                id: row.id,
+                order_no: row.order_no.clone(),
+                refused: Some(reason.to_string()),
+                state: row.state.clone(),
+                release: false,
+            };
+            let to = match domain::state::next(&row.state, action) {
+                Ok(to) => to,
+                Err(why) => {
+                    out.push(refuse(why));
+                    continue;
+                }
+            };
+            if stock::IN_FLIGHT.contains(&row.stock_state.as_str()) && action != Action::Void {
+                out.push(refuse("order_busy"));
+                continue;
+            }
+            if let Some(why) = check(row) {
+                out.push(refuse(why));
+                continue;
+            }
+            let release = matches!(action, Action::Cancel | Action::Fail)
+                && matches!(row.stock_state.as_str(), stock::HELD | stock::SHORT);
+            let time_col = match action {
+                Action::Prepare => "ready_at",
+                Action::Close => "closed_at",
+                Action::Cancel => "cancelled_at",
+                Action::Void => "voided_at",
+                Action::Fail => "failed_at",
+                Action::Ship => "shipped_at",
+            };
+            let extra = match action {
+                Action::Void => ", cancelled_at = $1".to_string(),
+                Action::Fail => ", failure_cause = $8, failure_reason = $9".to_string(),
+                _ => String::new(),
+            };
+            let sql = format!(
+                "UPDATE orders SET state = $2, {time_col} = $1, updated_at = $1, updated_by = $3, version = version + 1, \
+                 stock_state = CASE WHEN $4 = 1 THEN $5 ELSE stock_state END, \
+                 stock_state_at = CASE WHEN $4 = 1 THEN $1 ELSE stock_state_at END{extra} \
+                 WHERE id = $6 AND state = $7"
+            );
+            let mut q = sqlx::query(&sql)
+                .bind(now)
+                .bind(to)
+                .bind(who.user_id)
+                .bind(i64::from(release))
+                .bind(stock::RELEASING)
+                .bind(row.id)
+                .bind(&row.state);
+            if action == Action::Fail {
+                q = q.bind(cause).bind(reason);
+            }
+            let changed = q.execute(&mut *tx).await?;
+            if changed.rows_affected() != 1 {
+                out.push(refuse("order_changed"));
+                continue;
+            }
+            let detail = match action {
+                Action::Fail => format!("{cause}{}{reason}", if reason.is_empty() { "" } else { ": " }),
+                _ => reason.to_string(),
+            };
+            let name = match action {
+                Action::Void => "voided",
+                Action::Cancel => "cancelled",
+                Action::Close => "closed",
+                Action::Fail => "failed",
+                Action::Prepare => "ready_to_fulfillment",
+                Action::Ship => "shipped",
+            };
+            event(&mut tx, who, row.id, name, &row.state, to, &detail).await?;
+            count(&mut tx, who.store_id, &row.state, -1).await?;
+            count(&mut tx, who.store_id, to, 1).await?;
+            outbox::enqueue(
+                &mut tx,
+                who.store_id,
+                who.user_id,
+                &ev::OrderStateChanged {
+                    order_id: row.id,
+                    order_no: row.order_no.clone(),
+                    from_state: row.state.clone(),
+                    to_state: to.to_string(),
+                    customer_id: row.customer_id,
+                    total: row.total,
+                },
+            )
+            .await?;
+            out.push(Moved {
+                id: row.id,
+                order_no: row.order_no.clone(),
+                refused: None,
+                state: to.to_string(),
+                release,
+            });
+        }
+        tx.commit().await?;
+        Ok(out)
+    }
+
+    /// Starts shipping a prepared order that holds its stock (`committing`); false when it
+    /// is not so.
+    pub async fn begin_ship(&self, store_id: i64, id: i64) -> Result<bool> {
+        let r = sqlx::query(
+            "UPDATE orders SET stock_state = $1, stock_state_at = $2 WHERE store_id = $3 AND id = $4 AND state = $5 \
+             AND stock_state = $6",
+        )
+        .bind(stock::COMMITTING)
+        .bind(now_ms())
+        .bind(store_id)
+        .bind(id)
+        .bind(state::READY)
+        .bind(stock::HELD)
+        .execute(self.db.pool())
+        .await?;
+        Ok(r.rows_affected() == 1)
+    }
+
+    /// Puts an order whose shipping wms refused back to holding its stock.
+    pub async fn abandon_ship(&self, store_id: i64, id: i64) -> Result<()> {
+        sqlx::query(
+            "UPDATE orders SET stock_state = $1, stock_state_at = $2 WHERE store_id = $3 AND id = $4 AND stock_state = $5",
+        )
+        .bind(stock::HELD)
+        .bind(now_ms())
+        .bind(store_id)
+        .bind(id)
+        .bind(stock::COMMITTING)
+        .execute(self.db.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// Records that wms shipped an order: shipped, with its time and tracking numbers.
+    pub async fn finish_ship(&self, who: Actor, id: i64, tracking: &str, shipped_at: i64) -> Result<Option<OrderRow>> {
+        let mut tx = self.db.begin().await?;
+        let Some(row) = pending_at(&mut tx, who.store_id, id, -1, stock::COMMITTING).await? else {
+            return Ok(None);
+        };
+        sqlx::query(
+            "UPDATE orders SET state = $1, shipped_at = $2, tracking_no = $3, stock_state = $4, stock_state_at = $5, \
+             updated_at = $5, updated_by = $6, version = version + 1 WHERE id = $7 AND stock_state = $8",
+        )
+        .bind(state::SHIPPED)
+        .bind(shipped_at)
+        .bind(tracking)
+        .bind(stock::COMMITTED)
+        .bind(now_ms())
+        .bind(who.user_id)
+        .bind(id)
+        .bind(stock::COMMITTING)
+        .execute(&mut *tx)
+        .await?;
+        event(&mut tx, who, id, "shipped", &row.state, state::SHIPPED, tracking).await?;
+        count(&mut tx, who.store_id, &row.state, -1).await?;
+        count(&mut tx, who.store_id, state::SHIPPED, 1).await?;
+        outbox::enqueue(
+            &mut tx,
+            who.store_id,
+            who.user_id,
+            &ev::OrderStateChanged {
+                order_id: id,
+                order_no: row.order_no.clone(),
+                from_state: row.state.clone(),
+                to_state: state::SHIPPED.into(),
+                customer_id: row.customer_id,
+                total: row.total,
+            },
+        )
+        .await?;
+        let out = order_in(&mut tx, who.store_id, id).await?;
+        tx.commit().await?;
+        Ok(Some(out))
+    }
+
+    /// Sets (or clears) the shipping address of an open order.
+    pub async fn set_address(
+        &self,
+        who: Actor,
+        id: i64,
+        a: &Address,
+        customer_address_id: i64,
+        customer_id: Option<i64>,
+        action: &str,
+    ) -> Result<OrderRow> {
+        let mut tx = self.db.begin().await?;
+        let row = order_in(&mut tx, who.store_id, id).await?;
+        if !state::is_open(&row.state) {
+            return Err(Error::failed_precondition("order_not_editable"));
+        }
+        let short = row.problems().iter().any(|p| p == problem::STOCK);
+        let now = now_ms();
+        sqlx::query(
+            "UPDATE orders SET ship_name = $1, ship_tel = $2, ship_address = $3, ship_sub_district = $4, \
+             ship_district = $5, ship_state_province = $6, ship_postcode = $7, ship_email = $8, ship_country = $9, \
+             ship_city = $10, customer_address_id = $11, customer_id = $12, shipping_address_changed = 1, problems = $13, \
+             search_text = $14, updated_at = $15, updated_by = $16, version = version + 1 WHERE id = $17 AND store_id = $18",
+        )
+        .bind(&a.name)
+        .bind(&a.tel)
+        .bind(&a.address)
+        .bind(&a.sub_district)
+        .bind(&a.district)
+        .bind(&a.state_province)
+        .bind(&a.postcode)
+        .bind(&a.email)
+        .bind(&a.country)
+        .bind(&a.city)
+        .bind(customer_address_id)
+        .bind(customer_id.unwrap_or(row.customer_id))
+        .bind(problems_text(short, !a.is_complete()))
+        .bind(domain::search_text(&row.order_no, &row.reference, &a.name, &a.tel))
+        .bind(now)
+        .bind(who.user_id)
+        .bind(id)
+        .bind(who.store_id)
+        .execute(&mut *tx)
+        .await?;
+        event(&mut tx, who, id, action, &row.state, &row.state, &a.name).await?;
+        let out = order_in(&mut tx, who.store_id, id).await?;
+        tx.commit().await?;
+        Ok(out)
+    }
+}
+
+/// What the stock check reads: every order with its lines.
+impl Repo {
+    /// Every order's stock as the check compares it.
+    pub async fn stock_view(&self) -> Result<Vec<domain::check::OrderStock>> {
+        let rows: Vec<(i64, i64, String, String, String, i64)> = sqlx::query_as(
+            "SELECT store_id, id, order_no, state, stock_state, stock_state_at FROM orders ORDER BY store_id, id",
+        )
+        .fetch_all(self.db.pool())
+        .await?;
+        let lines: Vec<(i64, i64, i64, i64)> =
+            sqlx::query_as("SELECT order_id, warehouse_id, sku_id, quantity FROM order_items ORDER BY order_id")
+                .fetch_all(self.db.pool())
+                .await?;
+        let mut by_order: HashMap<i64, Vec<(i64, i64, i64)>> = HashMap::new();
+        for (o, w, s, q) in lines {
+            by_order.entry(o).or_default().push((w, s, q));
+        }
+        Ok(rows
+            .into_iter()
+            .map(|(store_id, order_id, order_no, state, stock_state, stock_state_at)| domain::check::OrderStock {
+                store_id,
+                order_id,
+                order_no,
+                state,
+                stock_state,
+                stock_state_at,
+                lines: by_order.remove(&order_id).unwrap_or_default(),
+            })
+            .collect())
+    }
+}
+
+async fn order_in(tx: &mut Tx, store_id: i64, id: i64) -> Result<OrderRow> {
+    sqlx::query_as::<_, OrderRow>(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE store_id = $1 AND id = $2"))
+        .bind(store_id)
+        .bind(id)
+        .fetch_optional(&mut **tx)
+        .await?
+        .ok_or_else(|| Error::not_found("order_not_found"))
+}
+
+/// The order if it still waits in `stock_state` (for `revision`, unless negative).
+async fn pending_at(tx: &mut Tx, store_id: i64, id: i64, revision: i64, stock_state: &str) -> Result<Option<OrderRow>> {
+    let row = order_in(tx, store_id, id).await?;
+    Ok((row.stock_state == stock_state && (revision < 0 || row.hold_revision == revision)).then_some(row))
+}
+
+async fn write_items(tx: &mut Tx, store_id: i64, order_id: i64, items: &[Item]) -> Result<()> {
+    for (i, it) in items.iter().enumerate() {
+        sqlx::query(
+            "INSERT INTO order_items (store_id, order_id, position, sku_id, product_id, product_name, product_code, \
+             sku_code, variant, price, cost, hs_code, packing_options, note, warehouse_id, quantity, weight_g, line_total) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
+        )
+        .bind(store_id)
+        .bind(order_id)
+        .bind(i as i64)
+        .bind(it.sku_id)
+        .bind(it.product_id)
+        .bind(&it.product_name)
+        .bind(&it.product_code)
+        .bind(&it.sku_code)
+        .bind(&it.variant)
+        .bind(it.price)
+        .bind(it.cost)
+        .bind(&it.hs_code)
+        .bind(serde_json::to_string(&it.packing_options).map_err(Error::internal)?)
+        .bind(&it.note)
+        .bind(it.warehouse_id)
+        .bind(it.quantity)
+        .bind(it.weight_g)
+        .bind(it.price.saturating_mul(it.quantity))
+        .execute(&mut **tx)
+        .await?;
+    }
+    Ok(())
+}
+
+async fn event(tx: &mut Tx, who: Actor, order_id: i64, action: &str, from: &str, to: &str, detail: &str) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO order_events (store_id, order_id, action, from_state, to_state, user_id, detail, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(who.store_id)
+    .bind(order_id)
+    .bind(action)
+    .bind(from)
+    .bind(to)
+    .bind(who.user_id)
+    .bind(detail.chars().take(500).collect::<String>())
+    .bind(now_ms())
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+async fn count(tx: &mut Tx, store_id: i64, st: &str, delta: i64) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO order_counts (store_id, state, n) VALUES ($1, $2, $3) \
+         ON CONFLICT (store_id, state) DO UPDATE SET n = order_counts.n + excluded.n",
+    )
+    .bind(store_id)
+    .bind(st)
+    .bind(delta)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+/// The next gap-free order number of the store in the current Buddhist-era year: the
+/// counter row is locked by its update, so two transactions never take one number, and a
+/// rolled-back one gives its number back.
+async fn next_number(tx: &mut Tx, store_id: i64, now: i64) -> Result<String> {
+    let year = buddhist_year(now);
+    sqlx::query(
+        "INSERT INTO order_counters (store_id, year, last) VALUES ($1, $2, 0) ON CONFLICT (store_id, year) DO NOTHING",
+    )
+    .bind(store_id)
+    .bind(year)
+    .execute(&mut **tx)
+    .await?;
+    let n: i64 = sqlx::query_scalar(
+        "UPDATE order_counters SET last = last + 1 WHERE store_id = $1 AND year = $2 RETURNING last",
+    )
+    .bind(store_id)
+    .bind(year)
+    .fetch_one(&mut **tx)
+    .await?;
+    Ok(domain::order_no(year, n))
+}
