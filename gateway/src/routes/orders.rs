@@ -266,6 +266,7 @@ pub struct OrderBody {
     pub stock_state: String,
     pub parcels: Vec<OrderParcelBody>,
     pub created_by: i64,
+    /// Who made it (with the timeline: "" in a create's answer and in lists).
     pub created_by_name: String,
     /// Send it back with an edit so another's change is not overwritten.
     pub version: i64,
@@ -415,7 +416,8 @@ pub(crate) fn parcel_body(p: pb::OrderParcel) -> OrderParcelBody {
 
 /// One order for its caller, with names, and (detail) the timeline and carriers' tracking.
 pub(crate) async fn one_order(state: &AppState, auth: &StoreAuth, r: pb::OrderResponse) -> ApiResult<OrderBody> {
-    let names = member_names(state, auth).await?;
+    // Names are the timeline's (a new order's answer carries none).
+    let names = if r.events.is_empty() { HashMap::new() } else { member_names(state, auth).await? };
     let order = r.order.unwrap_or_default();
     let carriers: Vec<(String, String)> = order
         .parcels

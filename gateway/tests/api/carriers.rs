@@ -1,8 +1,11 @@
 //! The e-parcel account and tracking pushes through the API, against a sandbox of the
-//! postal provider's tracking API that checks keys and tokens as the real one does.
+//! postal provider's tracking API that checks keys and tokens as the real one does; Flash
+//! Express bookings, labels and routes against Flash's sandbox, alone and for an order.
+
+use std::time::Duration;
 
 use reqwest::StatusCode;
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::helpers::{Stack, TestApp};
 
@@ -184,6 +187,103 @@ async fn flash_bookings_cancels_and_labels(stack: Stack) {
     let (s, _) = app.post(&format!("/logistics/shipments/flash/{pno}/cancel"), &clerk, json!({})).await;
     assert_eq!(s, StatusCode::FORBIDDEN);
     app.stop().await;
+}
+
+/// An order shipped with Flash Express: its parcel is booked with the carrier (the tracking
+/// number is Flash's), removing a parcel cancels its booking, and the routes Flash reports
+/// after shipping show on the order.
+async fn an_order_shipped_with_flash_shows_its_routes(stack: Stack) {
+    use crate::orders::{create, level, main_warehouse, order, stock_up, two_skus};
+    let flash = sandbox::flash::FlashSandbox::start("MCH001", "flash-secret-key-0001").await;
+    let carriers = figment::value::Value::serialize(
+        json!({"thaipost_base_url": "http://127.0.0.1:9", "flash_base_url": flash.base_url, "timeout_ms": 3000}),
+    )
+    .unwrap();
+    let Some(app) = TestApp::start_with(stack, |cfg| {
+        let section = &mut cfg.service("logistics").settings;
+        section.insert("carriers".into(), carriers);
+        section.insert("follow_flash_secs".into(), figment::value::Value::serialize(1).unwrap());
+    })
+    .await
+    else {
+        return;
+    };
+    let t = app.owner().await;
+    let (s, v) = app
+        .call(
+            reqwest::Method::PUT,
+            &format!("/stores/{}", app.demo_store),
+            Some(&t),
+            Some(json!({"address": "12 ถนนนิมมานเหมินท์", "sub_district": "สุเทพ", "district": "เมืองเชียงใหม่",
+                "province": "เชียงใหม่", "postcode": "50200", "tel": "0531234567"})),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, _) = app
+        .post("/logistics/account-management-channels/flash", &t, json!({"account_id": "MCH001", "api_key": "flash-secret-key-0001"}))
+        .await;
+    assert_eq!(s, StatusCode::OK);
+    let w = main_warehouse(&app, &t).await;
+    let (red, _) = two_skus(&app, &t, "FL1", w).await;
+    stock_up(&app, &t, w, red, 3).await;
+    let (s, ch) = app
+        .post(
+            "/logistics/store-channels",
+            &t,
+            json!({"warehouse_id": w, "logistic_type": "domestic", "name": "แฟลช", "provider_name": "flash",
+                "pricing_method": "flat", "price": "35"}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{ch}");
+    let mut body = order(w, json!([{"sku_id": red, "quantity": 1}]));
+    body["logistic_store_channel_id"] = ch["id"].clone();
+    let o = create(&app, &t, body).await;
+    let id = o["id"].as_i64().unwrap();
+    app.post(&format!("/orders/{id}/ready-to-fulfillment"), &t, json!({})).await;
+    // A parcel added and removed: booked, then the booking cancelled with the carrier.
+    let (s, v) = app.post("/wms/parcels/in-store", &t, json!({"order_id": id, "weight": "0.4"})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let first = v["parcels"][0].clone();
+    let pno = first["tracking_no"].as_str().unwrap().to_string();
+    assert!(!pno.is_empty() && flash.orders() == 1, "booked with Flash: {first}");
+    assert_eq!(flash.field(&pno, "weight").as_deref(), Some("400"));
+    let (s, _) = app.delete(&format!("/wms/parcels/{}", first["id"]), &t).await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, v) = app.post("/wms/parcels/in-store", &t, json!({"order_id": id, "weight": "0.5"})).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let pno = v["parcels"][0]["tracking_no"].as_str().unwrap().to_string();
+    assert_eq!(flash.orders(), 2);
+    let (_, shipped) = app.post("/wms/parcels/ship/in-store", &t, json!({"order_ids": [id]})).await;
+    assert_eq!(shipped["succeeded"], 1, "{shipped}");
+    assert_eq!(level(&app, &t, w, red).await, (2, 0));
+    // The courier picks it up and delivers it; the order shows what Flash says.
+    let now = bo_kit::time::now_ms() / 1000;
+    flash.route(&pno, 1, "RECEIVED", "รับพัสดุเข้าระบบแล้ว", now - 120);
+    flash.route(&pno, 5, "DELIVERY_CONFIRM", "นำส่งสำเร็จ", now - 60);
+    let mut parcel = Value::Null;
+    for _ in 0..150 {
+        let (_, d) = app.get(&format!("/orders/{id}"), &t).await;
+        parcel = d["parcels"][0].clone();
+        if parcel["progress"] == "delivered" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(parcel["progress"], "delivered", "{parcel}");
+    assert_eq!(parcel["tracking"][0]["description"], "นำส่งสำเร็จ", "newest first: {parcel}");
+    assert_eq!(parcel["tracking"].as_array().map(|e| e.len()), Some(2));
+    app.check_stock().await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn an_order_shipped_with_flash_shows_its_routes_embedded() {
+    an_order_shipped_with_flash_shows_its_routes(Stack::Embedded).await;
+}
+
+#[tokio::test]
+async fn an_order_shipped_with_flash_shows_its_routes_postgres_nats() {
+    an_order_shipped_with_flash_shows_its_routes(Stack::Postgres).await;
 }
 
 #[tokio::test]

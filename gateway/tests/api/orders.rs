@@ -166,8 +166,18 @@ async fn an_order_from_the_address_book_with_its_money(app: &TestApp) {
         o["profit"],
         json!({"cost_total": "440.00", "net_ex_vat": "673.65", "profit": "233.65", "margin": "34.68"})
     );
-    // The stock is held.
+    // The stock is held; the customer has one order (from the order's event).
     assert_eq!(level(app, &t, w, red).await, (10, 2));
+    let mut count = Value::Null;
+    for _ in 0..100 {
+        let (_, c) = app.get(&format!("{customers}/{cid}"), &t).await;
+        count = c["order_count"].clone();
+        if count == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(count, 1);
     assert_eq!(level(app, &t, w, blue).await, (5, 1));
     // The detail has its timeline; the list, count and sums find it.
     let id = o["id"].as_i64().unwrap();

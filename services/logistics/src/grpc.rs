@@ -178,6 +178,35 @@ impl LogisticsGrpc {
     }
 
     /// The Flash Express client of the store's account.
+    /// Asks Flash Express where the parcels it carries for stores are (those not yet
+    /// delivered, returned or cancelled, up to `limit`, least recently asked first) and keeps
+    /// what it says, so their orders show it. Answers how many parcels were asked about.
+    pub async fn follow_flash(&self, limit: i64) -> bo_kit::Result<usize> {
+        use crate::carriers::Tracker;
+        let open = self.repo.open_shipments(crate::carriers::FLASH, limit).await?;
+        let mut by_store: std::collections::BTreeMap<i64, Vec<String>> = std::collections::BTreeMap::new();
+        for (store, no) in open {
+            by_store.entry(store).or_default().push(no);
+        }
+        let mut asked = 0;
+        for (store, numbers) in by_store {
+            let flash = match self.flash_of(store).await {
+                Ok(f) => f,
+                // The account was removed: nothing to ask with.
+                Err(_) => continue,
+            };
+            match flash.track(&numbers).await {
+                Ok(events) => {
+                    self.repo.apply_events(store, &events).await?;
+                }
+                Err(e) => tracing::info!(store, error = %e, "Flash Express did not say where its parcels are"),
+            }
+            self.repo.touch_shipments(store, crate::carriers::FLASH, &numbers).await?;
+            asked += numbers.len();
+        }
+        Ok(asked)
+    }
+
     async fn flash_of(&self, store_id: i64) -> bo_kit::Result<crate::carriers::Flash> {
         let a = self
             .repo

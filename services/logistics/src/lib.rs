@@ -34,11 +34,18 @@ pub struct Settings {
     /// Where the carriers' APIs are and how long to wait for them
     /// (`services.logistics.carriers.thaipost_base_url`, `.flash_base_url`, `.timeout_ms`).
     pub carriers: carriers::CarrierConfig,
+    /// How often Flash Express is asked where the parcels it carries are, in seconds
+    /// (`services.logistics.follow_flash_secs`).
+    pub follow_flash_secs: u64,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { max_store_channels: domain::DEFAULT_MAX_CHANNELS, carriers: carriers::CarrierConfig::default() }
+        Settings {
+            max_store_channels: domain::DEFAULT_MAX_CHANNELS,
+            carriers: carriers::CarrierConfig::default(),
+            follow_flash_secs: 600,
+        }
     }
 }
 
@@ -97,11 +104,23 @@ impl Module for LogisticsModule {
     async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
         let db = ctx.db()?;
         let settings: Settings = ctx.settings()?;
+        let every = std::time::Duration::from_secs(settings.follow_flash_secs.max(1));
         let svc = Service::open(db.clone(), ctx.bus.clone(), settings)
             .await?
             .with_wms(ctx.client(WmsServiceClient::new)?)
             .with_files(ctx.files()?);
         ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
+        let following = svc.grpc.clone();
+        ctx.spawn(
+            "follow_flash",
+            bo_kit::schedule::every(db.clone(), "logistics.follow_flash", every, ctx.cancel.clone(), move || {
+                let grpc = following.clone();
+                async move {
+                    grpc.follow_flash(200).await?;
+                    Ok(())
+                }
+            }),
+        );
         ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db, "logistics", ctx.cancel.clone()));
         ctx.serve(svc.server());
         Ok(Started::default())

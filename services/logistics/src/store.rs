@@ -905,6 +905,34 @@ impl Repo {
         .await?)
     }
 
+    /// Parcels of `carrier` whose journey is not over (neither delivered, returned nor
+    /// cancelled), least recently changed first: (store, tracking number).
+    pub async fn open_shipments(&self, carrier: &str, limit: i64) -> Result<Vec<(i64, String)>> {
+        Ok(sqlx::query_as(
+            "SELECT store_id, tracking_no FROM shipments WHERE carrier = $1 AND state <> 'cancelled' \
+             AND progress NOT IN ('delivered', 'returned', 'cancelled') ORDER BY updated_at LIMIT $2",
+        )
+        .bind(carrier)
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+
+    /// Marks parcels asked about now, so the next round asks the others first.
+    pub async fn touch_shipments(&self, store_id: i64, carrier: &str, tracking: &[String]) -> Result<()> {
+        let now = now_ms();
+        for t in tracking {
+            sqlx::query("UPDATE shipments SET updated_at = $1 WHERE store_id = $2 AND carrier = $3 AND tracking_no = $4")
+                .bind(now)
+                .bind(store_id)
+                .bind(carrier)
+                .bind(t)
+                .execute(self.db.pool())
+                .await?;
+        }
+        Ok(())
+    }
+
     /// A parcel's events, oldest first.
     pub async fn shipment_events(&self, shipment_id: i64) -> Result<Vec<(String, String, String, String, i64)>> {
         Ok(sqlx::query_as(

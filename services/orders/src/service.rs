@@ -277,7 +277,10 @@ impl Orders {
             // The order is kept: the reconciler asks wms again.
             Err(e) => tracing::warn!(order = row.id, error = %e, "could not hold a new order's stock yet"),
         }
-        self.load(ctx, row.id).await
+        // A new order has no parcels yet, and its timeline is its creation.
+        let row = self.repo.order(ctx.store_id, row.id).await?;
+        let items = self.repo.items(&[row.id]).await?.remove(&row.id).unwrap_or_default();
+        Ok(View { order: row.to_proto(&items), events: Vec::new() })
     }
 
     /// Rewrites a new order; its hold follows by the difference. When a held order's new

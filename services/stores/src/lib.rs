@@ -51,7 +51,8 @@ impl Service {
             .on::<ProductSaved, _>(GettingStarted)
             .on::<PaymentChannelSaved, _>(GettingStarted)
             .on::<LogisticChannelSaved, _>(GettingStarted)
-            .on::<bo_proto::events::v1::GoodsReceiptApproved, _>(GettingStarted);
+            .on::<bo_proto::events::v1::GoodsReceiptApproved, _>(GettingStarted)
+            .on::<bo_proto::events::v1::OrderPlaced, _>(CustomerOrders);
         Ok(Service { grpc, relay, consumer, db })
     }
 
@@ -110,6 +111,17 @@ impl On<bo_proto::events::v1::GoodsReceiptApproved> for GettingStarted {
         _approved: bo_proto::events::v1::GoodsReceiptApproved,
     ) -> anyhow::Result<()> {
         store::Repo::mark_getting_started(tx, meta.store_id, store::GettingStartedStep::GoodsReceipt).await?;
+        Ok(())
+    }
+}
+
+/// A customer's order count follows the orders placed for them.
+struct CustomerOrders;
+
+#[async_trait]
+impl On<bo_proto::events::v1::OrderPlaced> for CustomerOrders {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, placed: bo_proto::events::v1::OrderPlaced) -> anyhow::Result<()> {
+        store::Repo::count_customer_order(tx, meta.store_id, placed.customer_id).await?;
         Ok(())
     }
 }

@@ -285,6 +285,19 @@ impl Repo {
         Ok(())
     }
 
+    /// Counts an order placed by a customer (from the orders service's event); an order
+    /// without a customer, or of a customer since deleted, counts for no one.
+    pub async fn count_customer_order(tx: &mut Tx, store_id: i64, customer_id: i64) -> Result<()> {
+        if customer_id > 0 {
+            sqlx::query("UPDATE customers SET order_count = order_count + 1 WHERE store_id = $1 AND id = $2")
+                .bind(store_id)
+                .bind(customer_id)
+                .execute(&mut **tx)
+                .await?;
+        }
+        Ok(())
+    }
+
     /// Storage on `db`.
     pub fn new(db: Db) -> Self {
         Self { db }
