@@ -30,6 +30,20 @@ const CLIENTS: usize = 16;
 const PRODUCTS: usize = 10_000;
 const REQUESTS_PER_CLIENT: usize = 200;
 
+/// `BENCH_ONLY=orders` runs the order measurements alone (on a small catalog).
+fn orders_only() -> bool {
+    std::env::var("BENCH_ONLY").is_ok_and(|v| v == "orders")
+}
+
+/// Products seeded: 10,000, or a few for the orders alone.
+fn products() -> usize {
+    if orders_only() {
+        20
+    } else {
+        PRODUCTS
+    }
+}
+
 struct Target {
     api: String,
     grpc: String,
@@ -147,7 +161,7 @@ async fn seed(t: &Target, client: &reqwest::Client) -> (Duration, usize) {
                 let mut failed = 0;
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    if i >= PRODUCTS {
+                    if i >= products() {
                         return failed;
                     }
                     let body = json!({
@@ -186,8 +200,8 @@ async fn measure(label: &str, t: Target) {
     println!(
         "{:<34} {:>9.0} req/s   ({} products in {:.1} s, {failed} failed)",
         "seed: POST /products",
-        PRODUCTS as f64 / took.as_secs_f64(),
-        PRODUCTS,
+        products() as f64 / took.as_secs_f64(),
+        products(),
         took.as_secs_f64()
     );
     // Wait until the events of the seeding are consumed (wms learns every SKU from them, in
@@ -227,7 +241,7 @@ async fn measure(label: &str, t: Target) {
     for _ in 0..600 {
         let handled: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM processed_events").fetch_one(stores.pool()).await.unwrap_or(0);
-        if handled >= PRODUCTS as i64 {
+        if handled >= products() as i64 {
             break;
         }
         tokio::time::sleep(Duration::from_millis(200)).await;
@@ -240,6 +254,19 @@ async fn measure(label: &str, t: Target) {
         println!("settled: VACUUM ANALYZE of the products database");
     }
 
+    if orders_only() {
+        let warehouses: Value = client
+            .get(format!("{}/wms/warehouses", t.api))
+            .bearer_auth(&t.token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        orders(&t, &client, warehouses["data"][0]["id"].as_i64().unwrap()).await;
+        return;
+    }
     let get = |path: String| {
         let (api, token, client) = (t.api.clone(), t.token.clone(), client.clone());
         move |c: usize, i: usize| {

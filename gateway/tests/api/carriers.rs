@@ -220,7 +220,11 @@ async fn an_order_shipped_with_flash_shows_its_routes(stack: Stack) {
         .await;
     assert_eq!(s, StatusCode::OK, "{v}");
     let (s, _) = app
-        .post("/logistics/account-management-channels/flash", &t, json!({"account_id": "MCH001", "api_key": "flash-secret-key-0001"}))
+        .post(
+            "/logistics/account-management-channels/flash",
+            &t,
+            json!({"account_id": "MCH001", "api_key": "flash-secret-key-0001"}),
+        )
         .await;
     assert_eq!(s, StatusCode::OK);
     let w = main_warehouse(&app, &t).await;

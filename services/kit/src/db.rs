@@ -6,10 +6,15 @@
 
 use std::time::Duration;
 
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+
 use anyhow::Context as _;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::Migrator;
+use sqlx::AnyConnection;
 use sqlx::{Any, AnyPool, Executor, Row, Transaction};
+use tokio::sync::{Mutex, OwnedMutexGuard};
 
 /// Which database a pool talks to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,10 +30,49 @@ pub enum Dialect {
 pub struct Db {
     pool: AnyPool,
     dialect: Dialect,
+    /// SQLite writes one transaction at a time: writers of this process queue here, in
+    /// order, instead of in SQLite's busy handler, which sleeps in growing steps (up to
+    /// 100 ms) and lets a queue of writers stretch each other's waits.
+    writer: Arc<Mutex<()>>,
 }
 
-/// A write transaction.
-pub type Tx = Transaction<'static, Any>;
+/// A write transaction. It derefs to its connection (`&mut *tx` is an executor), and on
+/// SQLite holds this process's writer turn until it commits, rolls back or is dropped.
+pub struct Tx {
+    inner: Transaction<'static, Any>,
+    _turn: Option<OwnedMutexGuard<()>>,
+}
+
+impl Tx {
+    /// Commits.
+    pub async fn commit(self) -> Result<(), sqlx::Error> {
+        self.inner.commit().await
+    }
+
+    /// Rolls back.
+    pub async fn rollback(self) -> Result<(), sqlx::Error> {
+        self.inner.rollback().await
+    }
+}
+
+impl Deref for Tx {
+    type Target = AnyConnection;
+    fn deref(&self) -> &AnyConnection {
+        &self.inner
+    }
+}
+
+impl DerefMut for Tx {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        &mut self.inner
+    }
+}
+
+impl std::fmt::Debug for Tx {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Tx").finish_non_exhaustive()
+    }
+}
 
 /// Tables every service has: the outbox, the inbox and dead letters. Created before the
 /// service's own migrations, idempotently, in both dialects.
@@ -190,7 +234,7 @@ impl Db {
                 .await
                 .with_context(|| format!("connecting to {}", crate::config::redact_url(url)))?,
         };
-        Ok(Db { pool, dialect })
+        Ok(Db { pool, dialect, writer: Arc::new(Mutex::new(())) })
     }
 
     /// Creates the kit's tables, then runs the service's migrations for this dialect.
@@ -243,11 +287,16 @@ impl Db {
         Ok(())
     }
 
-    /// Starts a write transaction (`BEGIN IMMEDIATE` on SQLite).
+    /// Starts a write transaction (`BEGIN IMMEDIATE` on SQLite, after this process's
+    /// earlier writers).
     pub async fn begin(&self) -> Result<Tx, sqlx::Error> {
         match self.dialect {
-            Dialect::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
-            Dialect::Postgres => self.pool.begin().await,
+            Dialect::Sqlite => {
+                let turn = self.writer.clone().lock_owned().await;
+                let inner = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+                Ok(Tx { inner, _turn: Some(turn) })
+            }
+            Dialect::Postgres => Ok(Tx { inner: self.pool.begin().await?, _turn: None }),
         }
     }
 

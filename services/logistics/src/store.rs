@@ -922,13 +922,15 @@ impl Repo {
     pub async fn touch_shipments(&self, store_id: i64, carrier: &str, tracking: &[String]) -> Result<()> {
         let now = now_ms();
         for t in tracking {
-            sqlx::query("UPDATE shipments SET updated_at = $1 WHERE store_id = $2 AND carrier = $3 AND tracking_no = $4")
-                .bind(now)
-                .bind(store_id)
-                .bind(carrier)
-                .bind(t)
-                .execute(self.db.pool())
-                .await?;
+            sqlx::query(
+                "UPDATE shipments SET updated_at = $1 WHERE store_id = $2 AND carrier = $3 AND tracking_no = $4",
+            )
+            .bind(now)
+            .bind(store_id)
+            .bind(carrier)
+            .bind(t)
+            .execute(self.db.pool())
+            .await?;
         }
         Ok(())
     }

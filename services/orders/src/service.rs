@@ -70,7 +70,15 @@ pub struct Orders {
     pub(crate) settings: Settings,
     /// Wakes the filler.
     pub(crate) fills: Arc<Notify>,
+    /// The stores' warehouses lately listed by wms.
+    warehouses: Arc<std::sync::Mutex<Warehouses>>,
 }
+
+/// Warehouses listed per store: when, and (id, takes new stock).
+type Warehouses = HashMap<i64, (std::time::Instant, Vec<(i64, bool)>)>;
+
+/// How long a store's warehouse list is trusted.
+const WAREHOUSES_FOR: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// An order with what the screens show of it.
 #[derive(Debug, Clone, Default)]
@@ -164,7 +172,15 @@ fn short_items(mut e: Error) -> Error {
 impl Orders {
     /// The service on `repo`.
     pub fn new(repo: Repo, relay: Relay, settings: Settings) -> Self {
-        Self { repo, relay, clients: None, identity: None, settings, fills: Arc::new(Notify::new()) }
+        Self {
+            repo,
+            relay,
+            clients: None,
+            identity: None,
+            settings,
+            fills: Arc::new(Notify::new()),
+            warehouses: Arc::new(std::sync::Mutex::new(HashMap::new())),
+        }
     }
 
     /// With the services it calls, and its own identity for background work.
@@ -264,22 +280,23 @@ impl Orders {
     pub async fn create(&self, ctx: &CallCtx, d: OrderDraft) -> Result<View> {
         let d = draft::validate(d)?;
         let data = self.build(ctx, &d, None).await?;
-        let row = self.repo.insert(Self::actor(ctx), &data).await?;
+        let id = self.repo.insert(Self::actor(ctx), &data).await?;
         self.relay.wake();
         let lines = lines_of(&data.items);
-        match self.hold(ctx, row.id, row.hold_revision, lines).await {
+        let incomplete = !data.address.is_complete();
+        match self.hold(ctx, id, 1, lines).await {
             Ok(_) => {
-                self.repo.settle_hold(Self::actor(ctx), row.id, row.hold_revision, true, true).await?;
+                self.repo.settle_new(Self::actor(ctx), id, true, incomplete).await?;
             }
             Err(e) if e.code == "insufficient_stock" => {
-                self.repo.settle_hold(Self::actor(ctx), row.id, row.hold_revision, false, true).await?;
+                self.repo.settle_new(Self::actor(ctx), id, false, incomplete).await?;
             }
             // The order is kept: the reconciler asks wms again.
-            Err(e) => tracing::warn!(order = row.id, error = %e, "could not hold a new order's stock yet"),
+            Err(e) => tracing::warn!(order = id, error = %e, "could not hold a new order's stock yet"),
         }
         // A new order has no parcels yet, and its timeline is its creation.
-        let row = self.repo.order(ctx.store_id, row.id).await?;
-        let items = self.repo.items(&[row.id]).await?.remove(&row.id).unwrap_or_default();
+        let row = self.repo.order(ctx.store_id, id).await?;
+        let items = self.repo.items(&[id]).await?.remove(&id).unwrap_or_default();
         Ok(View { order: row.to_proto(&items), events: Vec::new() })
     }
 
@@ -328,6 +345,36 @@ impl Orders {
         self.load(ctx, id).await
     }
 
+    /// The store's warehouses (id, takes new stock), as wms listed them at most
+    /// [`WAREHOUSES_FOR`] ago: a chat sale is written every few seconds, a warehouse opens
+    /// or closes a few times a year.
+    async fn warehouses(&self, ctx: &CallCtx, fresh: bool) -> Result<Vec<(i64, bool)>> {
+        if !fresh {
+            if let Some((at, list)) = self.warehouses.lock().unwrap_or_else(|p| p.into_inner()).get(&ctx.store_id) {
+                if at.elapsed() < WAREHOUSES_FOR {
+                    return Ok(list.clone());
+                }
+            }
+        }
+        let list: Vec<(i64, bool)> = self
+            .clients()?
+            .wms
+            .clone()
+            .list_warehouses(ctx.request(wpb::ListWarehousesRequest {}))
+            .await
+            .map_err(Error::from)?
+            .into_inner()
+            .warehouses
+            .into_iter()
+            .map(|w| (w.id, w.active))
+            .collect();
+        self.warehouses
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(ctx.store_id, (std::time::Instant::now(), list.clone()));
+        Ok(list)
+    }
+
     async fn hold(
         &self,
         ctx: &CallCtx,
@@ -348,16 +395,14 @@ impl Orders {
     /// Snapshots, address, shipping and money of a draft: what the order will keep.
     async fn build(&self, ctx: &CallCtx, d: &OrderDraft, existing: Option<&[ItemRow]>) -> Result<OrderData> {
         let c = self.clients()?;
-        // Every warehouse named is one of the store's, taking new orders.
-        let warehouses = c
-            .wms
-            .clone()
-            .list_warehouses(ctx.request(wpb::ListWarehousesRequest {}))
-            .await
-            .map_err(Error::from)?
-            .into_inner()
-            .warehouses;
-        let usable = |w: i64| warehouses.iter().any(|x| x.id == w && x.active);
+        // Every warehouse named is one of the store's, taking new orders (a warehouse the
+        // list does not know yet is asked of wms again).
+        let named: Vec<i64> = std::iter::once(d.warehouse_id).chain(d.items.iter().map(|i| i.warehouse_id)).collect();
+        let mut warehouses = self.warehouses(ctx, false).await?;
+        if named.iter().any(|w| !warehouses.iter().any(|(id, _)| id == w)) {
+            warehouses = self.warehouses(ctx, true).await?;
+        }
+        let usable = |w: i64| warehouses.iter().any(|(id, active)| *id == w && *active);
         let mut errs = Vec::new();
         if !usable(d.warehouse_id) {
             errs.push(FieldError::new("warehouse_id", "validation.warehouse_unknown"));

@@ -466,8 +466,8 @@ impl Repo {
     }
 
     /// Makes an order that asks wms for its stock (`pending`, revision 1): its number,
-    /// lines, timeline, count and event in one transaction.
-    pub async fn insert(&self, who: Actor, d: &OrderData) -> Result<OrderRow> {
+    /// lines, timeline, count and event in one transaction. Answers its id.
+    pub async fn insert(&self, who: Actor, d: &OrderData) -> Result<i64> {
         let mut tx = self.db.begin().await?;
         let now = now_ms();
         let order_no = next_number(&mut tx, who.store_id, now).await?;
@@ -560,9 +560,34 @@ impl Repo {
             },
         )
         .await?;
-        let row = order_in(&mut tx, who.store_id, id).await?;
         tx.commit().await?;
-        Ok(row)
+        Ok(id)
+    }
+
+    /// A new order's first hold answered: it holds its lines, or it is short. One update
+    /// (and the timeline's line when short); false when it no longer waits for it.
+    pub async fn settle_new(&self, who: Actor, id: i64, held: bool, address_incomplete: bool) -> Result<bool> {
+        let mut tx = self.db.begin().await?;
+        let r = sqlx::query(
+            "UPDATE orders SET stock_state = $1, stock_state_at = $2, problems = $3 \
+             WHERE id = $4 AND store_id = $5 AND stock_state = $6 AND hold_revision = 1",
+        )
+        .bind(if held { stock::HELD } else { stock::SHORT })
+        .bind(now_ms())
+        .bind(problems_text(!held, address_incomplete))
+        .bind(id)
+        .bind(who.store_id)
+        .bind(stock::PENDING)
+        .execute(&mut *tx)
+        .await?;
+        if r.rows_affected() != 1 {
+            return Ok(false);
+        }
+        if !held {
+            event(&mut tx, who, id, "stock_short", state::NEW, state::NEW, "").await?;
+        }
+        tx.commit().await?;
+        Ok(true)
     }
 
     /// One order (None when not in the store).
@@ -1352,33 +1377,46 @@ async fn pending_at(tx: &mut Tx, store_id: i64, id: i64, revision: i64, stock_st
 }
 
 async fn write_items(tx: &mut Tx, store_id: i64, order_id: i64, items: &[Item]) -> Result<()> {
-    for (i, it) in items.iter().enumerate() {
-        sqlx::query(
-            "INSERT INTO order_items (store_id, order_id, position, sku_id, product_id, product_name, product_code, \
-             sku_code, variant, price, cost, hs_code, packing_options, note, warehouse_id, quantity, weight_g, line_total) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)",
-        )
-        .bind(store_id)
-        .bind(order_id)
-        .bind(i as i64)
-        .bind(it.sku_id)
-        .bind(it.product_id)
-        .bind(&it.product_name)
-        .bind(&it.product_code)
-        .bind(&it.sku_code)
-        .bind(&it.variant)
-        .bind(it.price)
-        .bind(it.cost)
-        .bind(&it.hs_code)
-        .bind(serde_json::to_string(&it.packing_options).map_err(Error::internal)?)
-        .bind(&it.note)
-        .bind(it.warehouse_id)
-        .bind(it.quantity)
-        .bind(it.weight_g)
-        .bind(it.price.saturating_mul(it.quantity))
-        .execute(&mut **tx)
-        .await?;
+    // One statement for every line (at most 200 lines of 18 values).
+    const COLS: usize = 18;
+    if items.is_empty() {
+        return Ok(());
     }
+    let values: Vec<String> = (0..items.len())
+        .map(|r| {
+            let p: Vec<String> = (1..=COLS).map(|c| format!("${}", r * COLS + c)).collect();
+            format!("({})", p.join(", "))
+        })
+        .collect();
+    let sql = format!(
+        "INSERT INTO order_items (store_id, order_id, position, sku_id, product_id, product_name, product_code, \
+         sku_code, variant, price, cost, hs_code, packing_options, note, warehouse_id, quantity, weight_g, line_total) \
+         VALUES {}",
+        values.join(", ")
+    );
+    let mut q = sqlx::query(&sql);
+    for (i, it) in items.iter().enumerate() {
+        q = q
+            .bind(store_id)
+            .bind(order_id)
+            .bind(i as i64)
+            .bind(it.sku_id)
+            .bind(it.product_id)
+            .bind(it.product_name.clone())
+            .bind(it.product_code.clone())
+            .bind(it.sku_code.clone())
+            .bind(it.variant.clone())
+            .bind(it.price)
+            .bind(it.cost)
+            .bind(it.hs_code.clone())
+            .bind(serde_json::to_string(&it.packing_options).map_err(Error::internal)?)
+            .bind(it.note.clone())
+            .bind(it.warehouse_id)
+            .bind(it.quantity)
+            .bind(it.weight_g)
+            .bind(it.price.saturating_mul(it.quantity));
+    }
+    q.execute(&mut **tx).await?;
     Ok(())
 }
 
@@ -1418,15 +1456,9 @@ async fn count(tx: &mut Tx, store_id: i64, st: &str, delta: i64) -> Result<()> {
 /// rolled-back one gives its number back.
 async fn next_number(tx: &mut Tx, store_id: i64, now: i64) -> Result<String> {
     let year = buddhist_year(now);
-    sqlx::query(
-        "INSERT INTO order_counters (store_id, year, last) VALUES ($1, $2, 0) ON CONFLICT (store_id, year) DO NOTHING",
-    )
-    .bind(store_id)
-    .bind(year)
-    .execute(&mut **tx)
-    .await?;
     let n: i64 = sqlx::query_scalar(
-        "UPDATE order_counters SET last = last + 1 WHERE store_id = $1 AND year = $2 RETURNING last",
+        "INSERT INTO order_counters (store_id, year, last) VALUES ($1, $2, 1) \
+         ON CONFLICT (store_id, year) DO UPDATE SET last = order_counters.last + 1 RETURNING last",
     )
     .bind(store_id)
     .bind(year)

@@ -238,7 +238,6 @@ async fn stock_commands_name_only_known_skus_of_their_store(db: Db) {
         delta: 1,
         reason: "นับสต๊อก".into(),
     };
-    let code = |e: tonic::Status| bo_kit::Error::from(e).code.to_string();
     // Unknown, and another store's.
     let e = s.grpc.adjust(ctx().request(adjust(99, "a-1"))).await.unwrap_err();
     assert_eq!(code(e), "sku_not_found");
@@ -332,6 +331,123 @@ async fn fifty_concurrent_settles_of_one_order_act_once(db: Db) {
     assert_eq!(b.into_inner().committed, 10);
 }
 
+/// The stable code of a refusal.
+fn code(e: tonic::Status) -> String {
+    bo_kit::Error::from(e).code.to_string()
+}
+
+fn hold(reference: &str, revision: i64, lines: Vec<pb::StockLine>) -> pb::HoldRequest {
+    pb::HoldRequest { reference: reference.into(), revision, lines }
+}
+
+/// An order's hold moves by the difference, all lines or none; revisions only move
+/// forward; a final release ends it.
+async fn holds_move_by_the_difference(db: Db) {
+    let (s, w) = setup(&db).await;
+    receive(&s, "gr-1", vec![line(w, 42, 10), line(w, 7, 5)]).await;
+    let r = s.grpc.hold(ctx().request(hold("order:1", 1, vec![line(w, 42, 3)]))).await.unwrap().into_inner();
+    assert_eq!((r.revision, r.replayed), (1, false));
+    assert_eq!(level(&s, w, 42).await.reserved, 3);
+    s.grpc.hold(ctx().request(hold("order:1", 2, vec![line(w, 42, 5), line(w, 7, 2)]))).await.unwrap();
+    assert_eq!((level(&s, w, 42).await.reserved, level(&s, w, 7).await.reserved), (5, 2));
+    // A late or repeated revision changes nothing and answers what is held.
+    let r = s.grpc.hold(ctx().request(hold("order:1", 1, vec![line(w, 42, 1)]))).await.unwrap().into_inner();
+    assert_eq!((r.revision, r.replayed, r.held.len()), (2, true, 2));
+    assert_eq!(level(&s, w, 42).await.reserved, 5);
+    // More than there is: refused, the line named as sent, nothing changes.
+    let e = s.grpc.hold(ctx().request(hold("order:1", 3, vec![line(w, 7, 1), line(w, 42, 20)]))).await.unwrap_err();
+    let err = bo_kit::Error::from_status(&e);
+    assert_eq!(err.code, "insufficient_stock");
+    assert_eq!(err.fields[0].field, "lines[1].quantity");
+    assert_eq!((level(&s, w, 42).await.reserved, level(&s, w, 7).await.reserved), (5, 2));
+    // Dropping a SKU gives it back, lots and all.
+    s.grpc.hold(ctx().request(hold("order:1", 4, vec![line(w, 7, 1)]))).await.unwrap();
+    assert_eq!((level(&s, w, 42).await.reserved, level(&s, w, 7).await.reserved), (0, 1));
+    let released = s
+        .grpc
+        .release_many(ctx().request(pb::ReleaseManyRequest { references: vec!["order:1".into()], r#final: true }))
+        .await
+        .unwrap()
+        .into_inner()
+        .released;
+    assert_eq!(released[0].units, 1);
+    let e = s.grpc.hold(ctx().request(hold("order:1", 5, vec![line(w, 7, 1)]))).await.unwrap_err();
+    assert_eq!(code(e), "reservation_settled");
+    // A final release closes a reference that held nothing; a plain one does not.
+    for (reference, last) in [("order:2", true), ("order:3", false)] {
+        s.grpc
+            .release_many(ctx().request(pb::ReleaseManyRequest { references: vec![reference.into()], r#final: last }))
+            .await
+            .unwrap();
+        let held = s.grpc.hold(ctx().request(hold(reference, 1, vec![line(w, 7, 1)]))).await;
+        assert_eq!(held.is_ok(), !last, "{reference}");
+    }
+}
+
+/// Thirty orders hold one unit each of ten, at once: exactly ten hold it.
+async fn thirty_concurrent_holds_of_ten_units_never_oversell(db: Db) {
+    let (s, w) = setup(&db).await;
+    receive(&s, "gr-1", vec![line(w, 42, 10)]).await;
+    let tasks: Vec<_> = (0..30)
+        .map(|i| {
+            let grpc = s.grpc.clone();
+            tokio::spawn(
+                async move { grpc.hold(ctx().request(hold(&format!("order:{i}"), 1, vec![line(w, 42, 1)]))).await },
+            )
+        })
+        .collect();
+    let mut held = 0;
+    for t in tasks {
+        match t.await.unwrap() {
+            Ok(_) => held += 1,
+            Err(e) => assert_eq!(code(e), "insufficient_stock"),
+        }
+    }
+    assert_eq!(held, 10);
+    assert_eq!(level(&s, w, 42).await.reserved, 10);
+}
+
+/// Shipping an order takes its hold off the shelf and ships its parcels, once; a parcel
+/// without a tracking number, or no parcel at all, stops it.
+async fn shipping_an_order_ships_its_parcels_once(db: Db) {
+    let (s, w) = setup(&db).await;
+    receive(&s, "gr-1", vec![line(w, 42, 10)]).await;
+    s.grpc.hold(ctx().request(hold("order:9", 1, vec![line(w, 42, 4)]))).await.unwrap();
+    let ship = || pb::ShipOrderRequest { order_id: 9, reference: "order:9".into() };
+    let e = s.grpc.ship_order(ctx().request(ship())).await.unwrap_err();
+    assert_eq!(code(e), "parcel_required");
+    let parcel = pb::Parcel {
+        order_id: 9,
+        warehouse_id: w,
+        weight_g: 800,
+        packaging_code: "box_c".into(),
+        shipping_fee: 6_550,
+        ..Default::default()
+    };
+    let saved =
+        s.grpc.save_parcel(ctx().request(pb::SaveParcelRequest { parcel: Some(parcel.clone()) })).await.unwrap();
+    let saved = saved.into_inner().parcel.unwrap();
+    assert_eq!((saved.packing_fee, saved.state.as_str()), (1_300, "pending"), "the packaging's fee");
+    let e = s.grpc.ship_order(ctx().request(ship())).await.unwrap_err();
+    assert_eq!(code(e), "parcel_tracking_missing");
+    assert_eq!(level(&s, w, 42).await.reserved, 4, "a refused ship changes nothing");
+    let numbered = pb::Parcel { id: saved.id, tracking_no: "EY123456785TH".into(), ..parcel };
+    s.grpc.save_parcel(ctx().request(pb::SaveParcelRequest { parcel: Some(numbered) })).await.unwrap();
+    let r = s.grpc.ship_order(ctx().request(ship())).await.unwrap().into_inner();
+    assert_eq!((r.committed, r.replayed, r.parcels[0].state.as_str()), (4, false, "shipped"));
+    let l = level(&s, w, 42).await;
+    assert_eq!((l.on_hand, l.reserved), (6, 0));
+    let again = s.grpc.ship_order(ctx().request(ship())).await.unwrap().into_inner();
+    assert_eq!((again.committed, again.replayed, again.parcels.len()), (0, true, 1));
+    let e = s.grpc.delete_parcel(ctx().request(pb::DeleteParcelRequest { id: saved.id })).await.unwrap_err();
+    assert_eq!(code(e), "parcel_shipped");
+    // Another store sees none of it.
+    let other = CallCtx::new(STORE + 1, 1);
+    let p =
+        s.grpc.list_parcels(other.request(pb::ListParcelsRequest { order_ids: vec![9], ids: vec![] })).await.unwrap();
+    assert!(p.into_inner().parcels.is_empty());
+}
+
 /// Every test ends by checking the ledger's invariants on what it left.
 async fn checked(db: Db, test: impl std::future::Future<Output = ()>) {
     test.await;
@@ -359,7 +475,10 @@ on_both_databases!(
     stock_never_goes_below_what_is_reserved,
     fifty_concurrent_settles_of_one_order_act_once,
     new_stores_get_a_default_warehouse,
-    stock_commands_name_only_known_skus_of_their_store
+    stock_commands_name_only_known_skus_of_their_store,
+    holds_move_by_the_difference,
+    thirty_concurrent_holds_of_ten_units_never_oversell,
+    shipping_an_order_ships_its_parcels_once
 );
 
 #[tokio::test]

@@ -67,6 +67,10 @@ pub struct LogBus {
     db: Db,
     prefix: String,
     notify: Arc<Notify>,
+    /// The newest sequence this process wrote per subject: a subscription woken by a
+    /// message of another subject reads nothing from the log (it still reads it once a
+    /// second, for what another process might have written).
+    latest: Arc<std::sync::Mutex<std::collections::HashMap<String, i64>>>,
     last_purge: Arc<std::sync::Mutex<i64>>,
     _dir: Option<Arc<tempfile::TempDir>>,
 }
@@ -93,6 +97,7 @@ impl LogBus {
             db,
             prefix,
             notify: Arc::new(Notify::new()),
+            latest: Arc::new(std::sync::Mutex::new(std::collections::HashMap::new())),
             last_purge: Arc::new(std::sync::Mutex::new(0)),
             _dir: dir,
         })
@@ -101,6 +106,17 @@ impl LogBus {
     /// Closes the log's pool.
     pub async fn close(&self) {
         self.db.close().await;
+    }
+
+    fn wrote(&self, subject: &str, seq: i64) {
+        let mut latest = self.latest.lock().unwrap_or_else(|p| p.into_inner());
+        let e = latest.entry(subject.to_string()).or_insert(seq);
+        *e = (*e).max(seq);
+    }
+
+    /// True when this process wrote nothing of `subject` after `cursor`.
+    fn nothing_after(&self, subject: &str, cursor: i64) -> bool {
+        self.latest.lock().unwrap_or_else(|p| p.into_inner()).get(subject).is_some_and(|s| *s <= cursor)
     }
 
     /// Drops messages older than seven days, at most once an hour.
@@ -126,18 +142,21 @@ impl LogBus {
 #[async_trait]
 impl Bus for LogBus {
     async fn publish(&self, msg: OutMessage) -> anyhow::Result<()> {
-        sqlx::query(
+        let seq: Option<i64> = sqlx::query_scalar(
             "INSERT INTO bus_messages (subject, msg_id, payload, headers, created_at) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (msg_id) DO NOTHING",
+             ON CONFLICT (msg_id) DO NOTHING RETURNING seq",
         )
         .bind(&msg.subject)
         .bind(&msg.msg_id)
         .bind(msg.payload.to_vec())
         .bind(serde_json::to_string(&msg.headers).unwrap_or_else(|_| "[]".into()))
         .bind(now_ms())
-        .execute(self.db.pool())
+        .fetch_optional(self.db.pool())
         .await
         .context("writing to the bus log")?;
+        if let Some(seq) = seq {
+            self.wrote(&msg.subject, seq);
+        }
         self.notify.notify_waiters();
         self.maybe_purge().await;
         Ok(())
@@ -150,21 +169,28 @@ impl Bus for LogBus {
         // One transaction for the batch.
         let mut tx = self.db.begin().await.context("writing to the bus log")?;
         let now = now_ms();
+        let mut written = Vec::with_capacity(msgs.len());
         for msg in &msgs {
-            sqlx::query(
+            let seq: Option<i64> = sqlx::query_scalar(
                 "INSERT INTO bus_messages (subject, msg_id, payload, headers, created_at) VALUES ($1, $2, $3, $4, $5) \
-                 ON CONFLICT (msg_id) DO NOTHING",
+                 ON CONFLICT (msg_id) DO NOTHING RETURNING seq",
             )
             .bind(&msg.subject)
             .bind(&msg.msg_id)
             .bind(msg.payload.to_vec())
             .bind(serde_json::to_string(&msg.headers).unwrap_or_else(|_| "[]".into()))
             .bind(now)
-            .execute(&mut *tx)
+            .fetch_optional(&mut *tx)
             .await
             .context("writing to the bus log")?;
+            if let Some(seq) = seq {
+                written.push((msg.subject.as_str(), seq));
+            }
         }
         tx.commit().await.context("writing to the bus log")?;
+        for (subject, seq) in written {
+            self.wrote(subject, seq);
+        }
         self.notify.notify_waiters();
         self.maybe_purge().await;
         Ok(())
@@ -237,6 +263,8 @@ struct State {
     ahead: std::collections::VecDeque<Logged>,
     /// The highest sequence read from the log.
     cursor: i64,
+    /// When the log was last read (unix ms).
+    read_at: i64,
     pending: BTreeMap<i64, Pending>,
 }
 
@@ -333,8 +361,14 @@ impl LogSubscription {
         }
         if st.ahead.is_empty() {
             let cursor = st.cursor;
-            let read = self.read_ahead(cursor).await?;
-            st.ahead.extend(read);
+            // Woken by another subject's message: nothing to read (but read once a second
+            // anyway, for what another process may have written).
+            let idle = self.exact && self.bus.nothing_after(&self.filter, cursor) && now - st.read_at < 1_000;
+            if !idle {
+                st.read_at = now;
+                let read = self.read_ahead(cursor).await?;
+                st.ahead.extend(read);
+            }
         }
         if let Some((seq, subject, payload, headers)) = st.ahead.pop_front() {
             st.cursor = seq;

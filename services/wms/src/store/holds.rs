@@ -9,7 +9,7 @@ use bo_kit::time::now_ms;
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::wms::v1 as pb;
 
-use super::{claim, lots, record, settle_in, Actor, Repo, Settled, SETTLE};
+use super::{lots, record, record_at, settle_in, Actor, LevelRow, Repo, Settled, SETTLE};
 use crate::domain::{kind, state, Line};
 
 /// What a hold did.
@@ -43,22 +43,19 @@ impl Repo {
     /// merged lines' order), and nothing changes.
     pub async fn hold(&self, who: Actor, reference: &str, revision: i64, lines: &[Line]) -> Result<HoldOutcome> {
         let mut tx = self.db.begin().await?;
-        let settled: Option<i64> =
-            sqlx::query_scalar("SELECT 1 FROM stock_ops WHERE store_id = $1 AND op = $2 AND reference = $3")
-                .bind(who.store_id)
-                .bind(SETTLE)
-                .bind(reference)
-                .fetch_optional(&mut *tx)
-                .await?;
+        // Settled for good? At which revision? (one round trip for both)
+        let (settled, applied): (Option<i64>, Option<i64>) = sqlx::query_as(
+            "SELECT (SELECT 1 FROM stock_ops WHERE store_id = $1 AND op = $2 AND reference = $3), \
+             (SELECT revision FROM reservation_holds WHERE store_id = $1 AND reference = $3)",
+        )
+        .bind(who.store_id)
+        .bind(SETTLE)
+        .bind(reference)
+        .fetch_one(&mut *tx)
+        .await?;
         if settled.is_some() {
             return Err(Error::failed_precondition("reservation_settled"));
         }
-        let applied: Option<i64> =
-            sqlx::query_scalar("SELECT revision FROM reservation_holds WHERE store_id = $1 AND reference = $2")
-                .bind(who.store_id)
-                .bind(reference)
-                .fetch_optional(&mut *tx)
-                .await?;
         if let Some(r) = applied.filter(|r| revision <= *r) {
             tx.rollback().await?;
             return Ok(HoldOutcome { held: self.held(who.store_id, reference).await?, revision: r, replayed: true });
@@ -77,17 +74,20 @@ impl Repo {
         .bind(now)
         .execute(&mut *tx)
         .await?;
-        // A plain Reserve of the same reference later finds it taken.
-        claim(&mut tx, who.store_id, kind::RESERVE, reference).await?;
-        let current: Vec<(i64, i64, i64)> = sqlx::query_as(
-            "SELECT warehouse_id, sku_id, quantity FROM reservation_lines \
-             WHERE store_id = $1 AND reference = $2 AND state = $3",
-        )
-        .bind(who.store_id)
-        .bind(reference)
-        .bind(state::RESERVED)
-        .fetch_all(&mut *tx)
-        .await?;
+        // A reference never held before holds nothing yet.
+        let current: Vec<(i64, i64, i64)> = if applied.is_none() {
+            Vec::new()
+        } else {
+            sqlx::query_as(
+                "SELECT warehouse_id, sku_id, quantity FROM reservation_lines \
+                 WHERE store_id = $1 AND reference = $2 AND state = $3",
+            )
+            .bind(who.store_id)
+            .bind(reference)
+            .bind(state::RESERVED)
+            .fetch_all(&mut *tx)
+            .await?
+        };
         // (target, held) per warehouse and SKU, in one fixed order so locks are taken alike.
         let mut plan: BTreeMap<(i64, i64), (i64, i64)> = BTreeMap::new();
         for l in lines {
@@ -102,28 +102,30 @@ impl Repo {
         for (&(w, s), &(target, held)) in &plan {
             let diff = target - held;
             if diff > 0 {
-                let moved = sqlx::query(
+                let moved: Option<LevelRow> = sqlx::query_as(
                     "UPDATE stock SET reserved = reserved + $1, updated_at = $2 \
-                     WHERE store_id = $3 AND warehouse_id = $4 AND sku_id = $5 AND on_hand - reserved >= $1",
+                     WHERE store_id = $3 AND warehouse_id = $4 AND sku_id = $5 AND on_hand - reserved >= $1 \
+                     RETURNING warehouse_id, sku_id, on_hand, reserved, preorder",
                 )
                 .bind(diff)
                 .bind(now)
                 .bind(who.store_id)
                 .bind(w)
                 .bind(s)
-                .execute(&mut *tx)
+                .fetch_optional(&mut *tx)
                 .await?;
-                if moved.rows_affected() == 0 {
+                let Some(level) = moved else {
                     let i = place.get(&(w, s)).copied().unwrap_or(0);
                     short.push(FieldError::new(format!("lines[{i}].quantity"), "stock.insufficient"));
                     continue;
-                }
+                };
                 if !short.is_empty() {
                     // Refused anyway: the transaction rolls back, lots need not follow.
                     continue;
                 }
                 lots::allocate(&mut tx, who.store_id, reference, w, s, diff).await?;
-                record(&mut tx, who, w, s, kind::RESERVE, 0, diff, "", reference, &[]).await?;
+                record_at(&mut tx, who, w, s, kind::RESERVE, 0, diff, "", reference, &[], Some(level.to_proto()))
+                    .await?;
             } else if diff < 0 && short.is_empty() {
                 let give = -diff;
                 let moved = sqlx::query(

@@ -50,7 +50,7 @@ impl WarehouseRow {
 }
 
 #[derive(Debug, Clone, FromRow)]
-struct LevelRow {
+pub(crate) struct LevelRow {
     warehouse_id: i64,
     sku_id: i64,
     on_hand: i64,
@@ -59,7 +59,7 @@ struct LevelRow {
 }
 
 impl LevelRow {
-    fn to_proto(&self) -> pb::StockLevel {
+    pub(crate) fn to_proto(&self) -> pb::StockLevel {
         pb::StockLevel {
             warehouse_id: self.warehouse_id,
             sku_id: self.sku_id,
@@ -583,6 +583,38 @@ pub(crate) async fn record(
     reference: &str,
     lots: &[Take],
 ) -> Result<pb::StockLevel> {
+    record_at(
+        tx,
+        who,
+        warehouse_id,
+        sku_id,
+        movement_kind,
+        on_hand_delta,
+        reserved_delta,
+        reason,
+        reference,
+        lots,
+        None,
+    )
+    .await
+}
+
+/// [`record`], with the level after the movement when the caller read it already (an
+/// update's `RETURNING`).
+#[allow(clippy::too_many_arguments)]
+pub(crate) async fn record_at(
+    tx: &mut Tx,
+    who: Actor,
+    warehouse_id: i64,
+    sku_id: i64,
+    movement_kind: &str,
+    on_hand_delta: i64,
+    reserved_delta: i64,
+    reason: &str,
+    reference: &str,
+    lots: &[Take],
+    known: Option<pb::StockLevel>,
+) -> Result<pb::StockLevel> {
     let now = now_ms();
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO movements (store_id, warehouse_id, sku_id, kind, on_hand_delta, reserved_delta, reason, reference, \
@@ -601,16 +633,19 @@ pub(crate) async fn record(
     .fetch_one(&mut **tx)
     .await?;
     lots::record_movement(tx, id, lots).await?;
-    let level = sqlx::query_as::<_, LevelRow>(
-        "SELECT warehouse_id, sku_id, on_hand, reserved, preorder FROM stock \
-         WHERE store_id = $1 AND warehouse_id = $2 AND sku_id = $3",
-    )
-    .bind(who.store_id)
-    .bind(warehouse_id)
-    .bind(sku_id)
-    .fetch_one(&mut **tx)
-    .await?
-    .to_proto();
+    let level = match known {
+        Some(level) => level,
+        None => sqlx::query_as::<_, LevelRow>(
+            "SELECT warehouse_id, sku_id, on_hand, reserved, preorder FROM stock \
+             WHERE store_id = $1 AND warehouse_id = $2 AND sku_id = $3",
+        )
+        .bind(who.store_id)
+        .bind(warehouse_id)
+        .bind(sku_id)
+        .fetch_one(&mut **tx)
+        .await?
+        .to_proto(),
+    };
     let movement = MovementRow {
         id,
         warehouse_id,
