@@ -151,6 +151,26 @@ async fn sign_in(api: &str, client: &reqwest::Client, email: &str, password: &st
     (v["token"].as_str().unwrap().to_string(), user_id)
 }
 
+/// A GET of `path` for the runner, `{n}` in it replaced by a page from 1 to `pages` that
+/// differs by client and request.
+fn getter(
+    t: &Target,
+    client: &reqwest::Client,
+    path: &str,
+    pages: usize,
+) -> impl Fn(usize, usize) -> std::pin::Pin<Box<dyn std::future::Future<Output = bool> + Send>> + Send + Sync + 'static
+{
+    let (api, token, client, path) = (t.api.clone(), t.token.clone(), client.clone(), path.to_string());
+    move |c: usize, i: usize| {
+        let n = (c * 7919 + i * 104_729) % pages + 1;
+        let url = format!("{api}{}", path.replace("{n}", &n.to_string()));
+        let (token, client) = (token.clone(), client.clone());
+        Box::pin(async move {
+            client.get(url).bearer_auth(token).send().await.map(|r| r.status().is_success()).unwrap_or(false)
+        })
+    }
+}
+
 async fn seed(t: &Target, client: &reqwest::Client) -> (Duration, usize) {
     let start = Instant::now();
     let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
@@ -267,22 +287,12 @@ async fn measure(label: &str, t: Target) {
         orders(&t, &client, warehouses["data"][0]["id"].as_i64().unwrap()).await;
         return;
     }
-    let get = |path: String| {
-        let (api, token, client) = (t.api.clone(), t.token.clone(), client.clone());
-        move |c: usize, i: usize| {
-            let url = format!("{api}{}", path.replace("{n}", &((c * 7919 + i * 104_729) % 1000 + 1).to_string()));
-            let (token, client) = (token.clone(), client.clone());
-            async move { client.get(url).bearer_auth(token).send().await.map(|r| r.status().is_success()).unwrap_or(false) }
-        }
-    };
-    println!("{}", run(get("/products?page=1&limit=10".into())).await.line("GET /products page 1"));
-    println!("{}", run(get("/products?page={n}&limit=10".into())).await.line("GET /products random deep page"));
-    println!("{}", run(get("/products?search=B-0{n}&limit=10".into())).await.line("GET /products?search="));
-    println!("{}", run(get("/products/sku-inventories?page=1".into())).await.line("GET /products/sku-inventories p1"));
-    println!(
-        "{}",
-        run(get("/products/sku-inventories?page={n}".into())).await.line("GET /products/sku-inventories deep")
-    );
+    let get = |path: &str| getter(&t, &client, path, 1000);
+    println!("{}", run(get("/products?page=1&limit=10")).await.line("GET /products page 1"));
+    println!("{}", run(get("/products?page={n}&limit=10")).await.line("GET /products random deep page"));
+    println!("{}", run(get("/products?search=B-0{n}&limit=10")).await.line("GET /products?search="));
+    println!("{}", run(get("/products/sku-inventories?page=1")).await.line("GET /products/sku-inventories p1"));
+    println!("{}", run(get("/products/sku-inventories?page={n}")).await.line("GET /products/sku-inventories deep"));
 
     // Reservations: one SKU with plenty of stock, a new reference per call.
     let channel = grpc::remote(&t.grpc).unwrap();
@@ -392,22 +402,11 @@ async fn orders(t: &Target, client: &reqwest::Client, warehouse: i64) {
     let made = created.lock().unwrap().len();
     let seeded = seed_orders(&t.orders_db, t.store_id, warehouse, 100_000usize.saturating_sub(made)).await;
     println!("{:<34} {:>9} orders   ({} made through the API)", "seed: orders for the list", made + seeded, made);
-    let get = |path: String| {
-        let (api, token, client) = (t.api.clone(), t.token.clone(), client.clone());
-        move |c: usize, i: usize| {
-            let n = (c * 7919 + i * 104_729) % 2_000 + 1;
-            let url = format!("{api}{}", path.replace("{n}", &n.to_string()));
-            let (token, client) = (token.clone(), client.clone());
-            async move { client.get(url).bearer_auth(token).send().await.map(|r| r.status().is_success()).unwrap_or(false) }
-        }
-    };
-    println!("{}", run(get("/orders?order-state=new&page=1".into())).await.line("GET /orders?order-state=new p1"));
-    println!(
-        "{}",
-        run(get("/orders?order-state=new&page={n}".into())).await.line("GET /orders state, random deep page")
-    );
-    println!("{}", run(get("/orders?page={n}".into())).await.line("GET /orders random deep page"));
-    println!("{}", run(get("/orders/count".into())).await.line("GET /orders/count"));
+    let get = |path: &str| getter(t, client, path, 2_000);
+    println!("{}", run(get("/orders?order-state=new&page=1")).await.line("GET /orders?order-state=new p1"));
+    println!("{}", run(get("/orders?order-state=new&page={n}")).await.line("GET /orders state, random deep page"));
+    println!("{}", run(get("/orders?page={n}")).await.line("GET /orders random deep page"));
+    println!("{}", run(get("/orders/count")).await.line("GET /orders/count"));
 
     // Bulk: 500 of the orders made through the API, prepared, then cancelled.
     let ids: Vec<i64> = created.lock().unwrap().iter().take(500).copied().collect();

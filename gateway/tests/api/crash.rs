@@ -147,24 +147,30 @@ async fn on_hand_moved(client: &reqwest::Client, api: &str, token: &str, filter:
     moves["data"].as_array().unwrap().iter().map(|m| m["quantity"].as_i64().unwrap()).sum()
 }
 
-async fn crash_and_recover(stack: Stack, seed: u64) {
-    let mut rng = Lcg(seed);
-    let client = reqwest::Client::new();
-    let api = format!("http://127.0.0.1:{}/api", stack.http);
+/// Starts the stack's processes: the one that gets killed, and (distributed) the gateway.
+async fn start_processes(stack: &Stack, client: &reqwest::Client) -> (Child, Option<Child>) {
     let mut victim = stack.start_victim();
-    wait_ready(&client, &stack.victim_ready_url(), &mut victim).await;
-    let mut gateway = match stack.services_http {
+    wait_ready(client, &stack.victim_ready_url(), &mut victim).await;
+    let gateway = match stack.services_http {
         Some(_) => {
             let mut g = stack
                 .command(&["--target", "gateway"])
                 .env("BO_HTTP__ADDR", format!("127.0.0.1:{}", stack.http))
                 .spawn()
                 .unwrap();
-            wait_ready(&client, &format!("http://127.0.0.1:{}/readyz", stack.http), &mut g).await;
+            wait_ready(client, &format!("http://127.0.0.1:{}/readyz", stack.http), &mut g).await;
             Some(g)
         }
         None => None,
     };
+    (victim, gateway)
+}
+
+async fn crash_and_recover(stack: Stack, seed: u64) {
+    let mut rng = Lcg(seed);
+    let client = reqwest::Client::new();
+    let api = format!("http://127.0.0.1:{}/api", stack.http);
+    let (mut victim, mut gateway) = start_processes(&stack, &client).await;
     let first = open_store(&stack, 0).await.expect("the first store opens");
     let owner = sign_in(&client, &api, "crash0@example.com", "crash-password", first).await;
     let warehouse = eventually(&client, &format!("{api}/wms/warehouses"), &owner, |v| v["total"] == 1).await["data"][0]
@@ -315,9 +321,10 @@ seeds!(
     kill_all_seed_10 = 10,
 );
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn kill_the_services_while_nats_runs_on() {
-    let Some(nats) = testing::backend_url(Backend::Nats) else { return };
+/// The distributed stack: every service in one process on PostgreSQL, the gateway in
+/// another, NATS between them; None when they are not configured.
+async fn distributed() -> Option<Stack> {
+    let nats = testing::backend_url(Backend::Nats)?;
     let mut env = vec![
         ("BO_BUS__NATS_URL".to_string(), nats),
         ("BO_BUS__PREFIX".to_string(), testing::unique_prefix()),
@@ -327,7 +334,7 @@ async fn kill_the_services_while_nats_runs_on() {
     env.push(("BO_FILES__URL".into(), format!("file://{}", files.path().display())));
     let mut guards = Vec::new();
     for svc in ["stores", "wms", "products", "payments", "logistics", "orders"] {
-        let Some((url, guard)) = testing::postgres_url().await else { return };
+        let (url, guard) = testing::postgres_url().await?;
         env.push((format!("BO_SERVICES__{}__DATABASE_URL", svc.to_uppercase()), url));
         guards.push(guard);
     }
@@ -336,13 +343,18 @@ async fn kill_the_services_while_nats_runs_on() {
     for svc in ["STORES", "WMS", "PRODUCTS", "PAYMENTS", "LOGISTICS", "ORDERS"] {
         env.push((format!("BO_SERVICES__{svc}__ADDR"), format!("http://127.0.0.1:{grpc}")));
     }
-    let stack = Stack {
+    Some(Stack {
         dir: tempfile::tempdir().unwrap(),
         env,
         http: free_port(),
         services_http: Some(free_port()),
         _pg: guards,
-    };
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_the_services_while_nats_runs_on() {
+    let Some(stack) = distributed().await else { return };
     crash_and_recover(stack, 42).await;
 }
 
@@ -366,20 +378,7 @@ async fn kill_in_the_middle_of_bulk_actions(stack: Stack, seed: u64) {
     let mut rng = Lcg(seed);
     let client = reqwest::Client::new();
     let api = format!("http://127.0.0.1:{}/api", stack.http);
-    let mut victim = stack.start_victim();
-    wait_ready(&client, &stack.victim_ready_url(), &mut victim).await;
-    let mut gateway = match stack.services_http {
-        Some(_) => {
-            let mut g = stack
-                .command(&["--target", "gateway"])
-                .env("BO_HTTP__ADDR", format!("127.0.0.1:{}", stack.http))
-                .spawn()
-                .unwrap();
-            wait_ready(&client, &format!("http://127.0.0.1:{}/readyz", stack.http), &mut g).await;
-            Some(g)
-        }
-        None => None,
-    };
+    let (mut victim, mut gateway) = start_processes(&stack, &client).await;
     let store = open_store(&stack, 0).await.expect("the store opens");
     let owner = sign_in(&client, &api, "crash0@example.com", "crash-password", store).await;
     let warehouse = eventually(&client, &format!("{api}/wms/warehouses"), &owner, |v| v["total"] == 1).await["data"][0]
@@ -515,31 +514,6 @@ bulk_seeds!(kill_mid_bulk_seed_1 = 1, kill_mid_bulk_seed_2 = 2, kill_mid_bulk_se
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kill_the_orders_service_mid_bulk_while_nats_runs_on() {
-    let Some(nats) = testing::backend_url(Backend::Nats) else { return };
-    let mut env = vec![
-        ("BO_BUS__NATS_URL".to_string(), nats),
-        ("BO_BUS__PREFIX".to_string(), testing::unique_prefix()),
-        ("BO_AUTH__JWT_SECRET".to_string(), SECRET.to_string()),
-    ];
-    let files = tempfile::tempdir().unwrap();
-    env.push(("BO_FILES__URL".into(), format!("file://{}", files.path().display())));
-    let mut guards = Vec::new();
-    for svc in ["stores", "wms", "products", "payments", "logistics", "orders"] {
-        let Some((url, guard)) = testing::postgres_url().await else { return };
-        env.push((format!("BO_SERVICES__{}__DATABASE_URL", svc.to_uppercase()), url));
-        guards.push(guard);
-    }
-    let grpc = free_port();
-    env.push(("BO_GRPC__ADDR".into(), format!("127.0.0.1:{grpc}")));
-    for svc in ["STORES", "WMS", "PRODUCTS", "PAYMENTS", "LOGISTICS", "ORDERS"] {
-        env.push((format!("BO_SERVICES__{svc}__ADDR"), format!("http://127.0.0.1:{grpc}")));
-    }
-    let stack = Stack {
-        dir: tempfile::tempdir().unwrap(),
-        env,
-        http: free_port(),
-        services_http: Some(free_port()),
-        _pg: guards,
-    };
+    let Some(stack) = distributed().await else { return };
     kill_in_the_middle_of_bulk_actions(stack, 7).await;
 }

@@ -7,9 +7,10 @@ use bo_proto::orders::v1 as pb;
 use bo_proto::orders::v1::orders_service_server::OrdersService;
 use tonic::{Request, Response, Status};
 
+use crate::convert::address_of;
 use crate::domain::draft::{ItemDraft, OrderDraft};
 use crate::domain::state::Action;
-use crate::service::{address_of, Orders, View};
+use crate::service::{Orders, View};
 use crate::store::{Filter, Moved};
 
 /// The orders service over gRPC.

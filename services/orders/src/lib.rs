@@ -5,6 +5,7 @@
 //! which queues SKUs short orders wait for; the filler, which fills those orders oldest
 //! first; and the reconciler, which settles with wms what a request left in flight.
 
+pub mod convert;
 pub mod domain;
 pub mod grpc;
 pub mod service;

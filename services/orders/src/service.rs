@@ -29,6 +29,7 @@ use bo_proto::wms::v1 as wpb;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use tokio::sync::Notify;
 
+use crate::convert::book_address;
 use crate::domain::draft::{self, Address, OrderDraft};
 use crate::domain::money::{self, Charges};
 use crate::domain::state::{self, Action};
@@ -109,53 +110,6 @@ fn merged(lines: &[wpb::StockLine]) -> BTreeMap<(i64, i64), i64> {
         *m.entry((l.warehouse_id, l.sku_id)).or_insert(0) += l.quantity;
     }
     m
-}
-
-fn address_proto(a: &Address) -> pb::Address {
-    pb::Address {
-        name: a.name.clone(),
-        tel: a.tel.clone(),
-        address: a.address.clone(),
-        sub_district: a.sub_district.clone(),
-        district: a.district.clone(),
-        state_province: a.state_province.clone(),
-        postcode: a.postcode.clone(),
-        email: a.email.clone(),
-        country: a.country.clone(),
-        city: a.city.clone(),
-    }
-}
-
-/// The address of a message.
-pub fn address_of(a: Option<pb::Address>) -> Address {
-    let a = a.unwrap_or_default();
-    Address {
-        name: a.name,
-        tel: a.tel,
-        address: a.address,
-        sub_district: a.sub_district,
-        district: a.district,
-        state_province: a.state_province,
-        postcode: a.postcode,
-        email: a.email,
-        country: a.country,
-        city: a.city,
-    }
-}
-
-fn book_address(a: spb::Address) -> Address {
-    Address {
-        name: a.name,
-        tel: a.tel,
-        address: a.address,
-        sub_district: a.sub_district,
-        district: a.district,
-        state_province: a.state_province,
-        postcode: a.postcode,
-        email: a.email,
-        country: a.country,
-        city: a.city,
-    }
 }
 
 /// An insufficient-stock refusal of wms with its lines named as the order's items (wms
@@ -1267,9 +1221,4 @@ fn edit_detail(before: &[ItemRow], after: &[Item]) -> String {
         parts.push(format!("−{code}"));
     }
     parts.join(", ")
-}
-
-/// The shipping address of a view as a message (for callers that build one).
-pub fn address_message(a: &Address) -> pb::Address {
-    address_proto(a)
 }

@@ -13,7 +13,7 @@ use bo_kit::time::{buddhist_year, ms_to_timestamp, now_ms};
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::events::v1 as ev;
 use bo_proto::orders::v1 as pb;
-use sqlx::{AnyPool, FromRow};
+use sqlx::{AnyPool, FromRow, Row};
 
 use crate::domain::draft::Address;
 use crate::domain::money::Totals;
@@ -190,18 +190,7 @@ impl OrderRow {
             warehouse_id: self.warehouse_id,
             customer_id: self.customer_id,
             customer_address_id: self.customer_address_id,
-            shipping_address: Some(pb::Address {
-                name: a.name,
-                tel: a.tel,
-                address: a.address,
-                sub_district: a.sub_district,
-                district: a.district,
-                state_province: a.state_province,
-                postcode: a.postcode,
-                email: a.email,
-                country: a.country,
-                city: a.city,
-            }),
+            shipping_address: Some(crate::convert::address_message(&a)),
             shipping_address_changed: self.shipping_address_changed != 0,
             items: items.iter().map(ItemRow::to_proto).collect(),
             discount_type: self.discount_type.clone(),
@@ -244,6 +233,88 @@ impl OrderRow {
             voided_at_ms: self.voided_at,
         }
     }
+}
+
+/// The columns an order's create and edit both write, in the order [`bind_fields`] binds
+/// them (placeholders `$1` to `$35` in both statements).
+const FIELDS: [&str; 35] = [
+    "channel",
+    "reference",
+    "note",
+    "warehouse_id",
+    "customer_id",
+    "customer_address_id",
+    "ship_name",
+    "ship_tel",
+    "ship_address",
+    "ship_sub_district",
+    "ship_district",
+    "ship_state_province",
+    "ship_postcode",
+    "ship_email",
+    "ship_country",
+    "ship_city",
+    "discount_type",
+    "discount_value",
+    "vat_included",
+    "subtotal",
+    "discount_amount",
+    "net",
+    "shipping_charge",
+    "shipping_charge_inter",
+    "additional_fee",
+    "vat_amount",
+    "total",
+    "cost_total",
+    "net_ex_vat",
+    "profit",
+    "logistic_store_channel_id",
+    "shipping_name",
+    "shipping_provider",
+    "cod",
+    "estimated_weight_g",
+];
+
+type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+/// Binds [`FIELDS`] of an order, in order.
+fn bind_fields<'q>(q: Query<'q>, d: &'q OrderData) -> Query<'q> {
+    let (a, t) = (&d.address, &d.totals);
+    q.bind(&d.channel)
+        .bind(&d.reference)
+        .bind(&d.note)
+        .bind(d.warehouse_id)
+        .bind(d.customer_id)
+        .bind(d.customer_address_id)
+        .bind(&a.name)
+        .bind(&a.tel)
+        .bind(&a.address)
+        .bind(&a.sub_district)
+        .bind(&a.district)
+        .bind(&a.state_province)
+        .bind(&a.postcode)
+        .bind(&a.email)
+        .bind(&a.country)
+        .bind(&a.city)
+        .bind(&d.discount_type)
+        .bind(d.discount_value)
+        .bind(i64::from(d.vat_included))
+        .bind(t.subtotal)
+        .bind(t.discount_amount)
+        .bind(t.net)
+        .bind(t.shipping_charge)
+        .bind(t.shipping_charge_inter)
+        .bind(t.additional_fee)
+        .bind(t.vat_amount)
+        .bind(t.total)
+        .bind(t.cost_total)
+        .bind(t.net_ex_vat)
+        .bind(t.profit)
+        .bind(d.logistic_store_channel_id)
+        .bind(&d.shipping_name)
+        .bind(&d.shipping_provider)
+        .bind(i64::from(d.cod))
+        .bind(d.estimated_weight_g)
 }
 
 /// Problems kept as text, in the order they are shown.
@@ -473,65 +544,27 @@ impl Repo {
         let order_no = next_number(&mut tx, who.store_id, now).await?;
         let address_problem = !d.address.is_complete();
         let a = &d.address;
-        let t = &d.totals;
-        let inserted = sqlx::query_scalar::<_, i64>(
-            "INSERT INTO orders (store_id, order_no, channel, reference, note, state, payment_state, problems, \
-             warehouse_id, customer_id, customer_address_id, ship_name, ship_tel, ship_address, ship_sub_district, \
-             ship_district, ship_state_province, ship_postcode, ship_email, ship_country, ship_city, discount_type, \
-             discount_value, vat_included, subtotal, discount_amount, net, shipping_charge, shipping_charge_inter, \
-             additional_fee, vat_amount, total, cost_total, net_ex_vat, profit, logistic_store_channel_id, shipping_name, \
-             shipping_provider, cod, estimated_weight_g, imported, stock_state, stock_state_at, hold_revision, search_text, \
-             created_by, updated_by, version, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, \
-             $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, $32, $33, \
-             $34, $35, $36, $37, $38, $39, $40, $41, $42, $43, 1, $44, $45, $45, 1, $43, $43) RETURNING id",
-        )
-        .bind(who.store_id)
-        .bind(&order_no)
-        .bind(&d.channel)
-        .bind(&d.reference)
-        .bind(&d.note)
-        .bind(state::NEW)
-        .bind(payment::UNPAID)
-        .bind(problems_text(false, address_problem))
-        .bind(d.warehouse_id)
-        .bind(d.customer_id)
-        .bind(d.customer_address_id)
-        .bind(&a.name)
-        .bind(&a.tel)
-        .bind(&a.address)
-        .bind(&a.sub_district)
-        .bind(&a.district)
-        .bind(&a.state_province)
-        .bind(&a.postcode)
-        .bind(&a.email)
-        .bind(&a.country)
-        .bind(&a.city)
-        .bind(&d.discount_type)
-        .bind(d.discount_value)
-        .bind(i64::from(d.vat_included))
-        .bind(t.subtotal)
-        .bind(t.discount_amount)
-        .bind(t.net)
-        .bind(t.shipping_charge)
-        .bind(t.shipping_charge_inter)
-        .bind(t.additional_fee)
-        .bind(t.vat_amount)
-        .bind(t.total)
-        .bind(t.cost_total)
-        .bind(t.net_ex_vat)
-        .bind(t.profit)
-        .bind(d.logistic_store_channel_id)
-        .bind(&d.shipping_name)
-        .bind(&d.shipping_provider)
-        .bind(i64::from(d.cod))
-        .bind(d.estimated_weight_g)
-        .bind(i64::from(d.imported))
-        .bind(stock::PENDING)
-        .bind(now)
-        .bind(domain::search_text(&order_no, &d.reference, &a.name, &a.tel))
-        .bind(who.user_id)
-        .fetch_one(&mut *tx)
-        .await;
+        let sql = format!(
+            "INSERT INTO orders ({}, store_id, order_no, state, payment_state, problems, imported, stock_state, \
+             stock_state_at, hold_revision, search_text, created_by, updated_by, version, created_at, updated_at) \
+             VALUES ({}, $36, $37, $38, $39, $40, $41, $42, $43, 1, $44, $45, $45, 1, $43, $43) RETURNING id",
+            FIELDS.join(", "),
+            (1..=FIELDS.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+        );
+        let inserted = bind_fields(sqlx::query(&sql), d)
+            .bind(who.store_id)
+            .bind(&order_no)
+            .bind(state::NEW)
+            .bind(payment::UNPAID)
+            .bind(problems_text(false, address_problem))
+            .bind(i64::from(d.imported))
+            .bind(stock::PENDING)
+            .bind(now)
+            .bind(domain::search_text(&order_no, &d.reference, &a.name, &a.tel))
+            .bind(who.user_id)
+            .fetch_one(&mut *tx)
+            .await
+            .map(|r| r.get::<i64, _>(0));
         let id = match inserted {
             Ok(id) => id,
             Err(e) if is_unique_violation(&e) => {
@@ -555,7 +588,7 @@ impl Repo {
                 channel: d.channel.clone(),
                 customer_id: d.customer_id,
                 warehouse_id: d.warehouse_id,
-                total: t.total,
+                total: d.totals.total,
                 units,
             },
         )
@@ -886,77 +919,36 @@ impl Repo {
             .await?
             .ok_or_else(|| Error::conflict("order_changed"))?;
         let a = &d.address;
-        let t = &d.totals;
         let now = now_ms();
         let changed_address = row.address() != d.address && row.created_at < now;
-        sqlx::query(
-            "UPDATE orders SET channel = $1, reference = $2, note = $3, warehouse_id = $4, customer_id = $5, \
-             customer_address_id = $6, ship_name = $7, ship_tel = $8, ship_address = $9, ship_sub_district = $10, \
-             ship_district = $11, ship_state_province = $12, ship_postcode = $13, ship_email = $14, ship_country = $15, \
-             ship_city = $16, discount_type = $17, discount_value = $18, vat_included = $19, subtotal = $20, \
-             discount_amount = $21, net = $22, shipping_charge = $23, shipping_charge_inter = $24, additional_fee = $25, \
-             vat_amount = $26, total = $27, cost_total = $28, net_ex_vat = $29, profit = $30, \
-             logistic_store_channel_id = $31, shipping_name = $32, shipping_provider = $33, cod = $34, \
-             estimated_weight_g = $35, problems = $36, stock_state = $37, stock_state_at = $38, search_text = $39, \
+        let sql = format!(
+            "UPDATE orders SET {}, problems = $36, stock_state = $37, stock_state_at = $38, search_text = $39, \
              shipping_address_changed = CASE WHEN $40 = 1 THEN 1 ELSE shipping_address_changed END, \
              updated_by = $41, updated_at = $38, version = version + 1 WHERE id = $42 AND stock_state = $43 \
              AND hold_revision = $44",
-        )
-        .bind(&d.channel)
-        .bind(&d.reference)
-        .bind(&d.note)
-        .bind(d.warehouse_id)
-        .bind(d.customer_id)
-        .bind(d.customer_address_id)
-        .bind(&a.name)
-        .bind(&a.tel)
-        .bind(&a.address)
-        .bind(&a.sub_district)
-        .bind(&a.district)
-        .bind(&a.state_province)
-        .bind(&a.postcode)
-        .bind(&a.email)
-        .bind(&a.country)
-        .bind(&a.city)
-        .bind(&d.discount_type)
-        .bind(d.discount_value)
-        .bind(i64::from(d.vat_included))
-        .bind(t.subtotal)
-        .bind(t.discount_amount)
-        .bind(t.net)
-        .bind(t.shipping_charge)
-        .bind(t.shipping_charge_inter)
-        .bind(t.additional_fee)
-        .bind(t.vat_amount)
-        .bind(t.total)
-        .bind(t.cost_total)
-        .bind(t.net_ex_vat)
-        .bind(t.profit)
-        .bind(d.logistic_store_channel_id)
-        .bind(&d.shipping_name)
-        .bind(&d.shipping_provider)
-        .bind(i64::from(d.cod))
-        .bind(d.estimated_weight_g)
-        .bind(problems_text(!held, !d.address.is_complete()))
-        .bind(if held { stock::HELD } else { stock::SHORT })
-        .bind(now)
-        .bind(domain::search_text(&row.order_no, &d.reference, &a.name, &a.tel))
-        .bind(i64::from(changed_address))
-        .bind(who.user_id)
-        .bind(id)
-        .bind(stock::PENDING)
-        .bind(revision)
-        .execute(&mut *tx)
-        .await
-        .map_err(|e| {
-            if is_unique_violation(&e) {
-                let mut err = Error::conflict("duplicate_order_reference");
-                err.fields = vec![FieldError::new("reference", "order.duplicate_reference")];
-                err
-            } else {
-                e.into()
-            }
-        })?;
+            FIELDS.iter().enumerate().map(|(i, f)| format!("{f} = ${}", i + 1)).collect::<Vec<_>>().join(", ")
+        );
+        bind_fields(sqlx::query(&sql), d)
+            .bind(problems_text(!held, !d.address.is_complete()))
+            .bind(if held { stock::HELD } else { stock::SHORT })
+            .bind(now)
+            .bind(domain::search_text(&row.order_no, &d.reference, &a.name, &a.tel))
+            .bind(i64::from(changed_address))
+            .bind(who.user_id)
+            .bind(id)
+            .bind(stock::PENDING)
+            .bind(revision)
+            .execute(&mut *tx)
+            .await
+            .map_err(|e| {
+                if is_unique_violation(&e) {
+                    let mut err = Error::conflict("duplicate_order_reference");
+                    err.fields = vec![FieldError::new("reference", "order.duplicate_reference")];
+                    err
+                } else {
+                    e.into()
+                }
+            })?;
         sqlx::query("DELETE FROM order_items WHERE order_id = $1").bind(id).execute(&mut *tx).await?;
         write_items(&mut tx, who.store_id, id, &d.items).await?;
         event(&mut tx, who, id, "edited", &row.state, &row.state, detail).await?;

@@ -5,7 +5,7 @@ use bo_kit::db::Tx;
 use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::{Error, Result};
 use bo_proto::wms::v1 as pb;
-use sqlx::FromRow;
+use sqlx::{FromRow, Row};
 
 use super::{check_warehouse, settle_in, Actor, Repo, Settled};
 use crate::domain::parcels::{self as rules, ParcelDraft, PENDING, SHIPPED};
@@ -68,6 +68,45 @@ impl ParcelRow {
     }
 }
 
+/// The columns a parcel's add and change both write, in the order [`bind_fields`] binds
+/// them (placeholders `$1` to `$14`).
+const FIELDS: [&str; 14] = [
+    "warehouse_id",
+    "logistic_store_channel_id",
+    "provider",
+    "weight_g",
+    "width_cm",
+    "length_cm",
+    "height_cm",
+    "packaging_code",
+    "shipping_fee",
+    "cod_amount",
+    "cod_fee",
+    "packing_fee",
+    "tracking_no",
+    "shipment_id",
+];
+
+type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+/// Binds [`FIELDS`] of a parcel, in order.
+fn bind_fields<'q>(q: Query<'q>, p: &'q pb::Parcel, d: &'q ParcelDraft) -> Query<'q> {
+    q.bind(p.warehouse_id)
+        .bind(p.logistic_store_channel_id)
+        .bind(p.provider.trim())
+        .bind(d.weight_g)
+        .bind(d.dims_cm[0])
+        .bind(d.dims_cm[1])
+        .bind(d.dims_cm[2])
+        .bind(&d.packaging_code)
+        .bind(d.shipping_fee)
+        .bind(d.cod_amount)
+        .bind(d.cod_fee)
+        .bind(d.packing_fee)
+        .bind(&d.tracking_no)
+        .bind(p.shipment_id)
+}
+
 /// The draft of a parcel message.
 pub fn draft_of(p: &pb::Parcel) -> ParcelDraft {
     ParcelDraft {
@@ -118,32 +157,17 @@ impl Repo {
                 Some((_, s)) if s != PENDING => return Err(Error::failed_precondition("parcel_shipped")),
                 Some(_) => {}
             }
-            sqlx::query(
-                "UPDATE parcels SET warehouse_id = $1, logistic_store_channel_id = $2, provider = $3, weight_g = $4, \
-                 width_cm = $5, length_cm = $6, height_cm = $7, packaging_code = $8, shipping_fee = $9, cod_amount = $10, \
-                 cod_fee = $11, packing_fee = $12, tracking_no = $13, shipment_id = $14, updated_at = $15 \
-                 WHERE store_id = $16 AND id = $17 AND state = $18",
-            )
-            .bind(p.warehouse_id)
-            .bind(p.logistic_store_channel_id)
-            .bind(p.provider.trim())
-            .bind(d.weight_g)
-            .bind(d.dims_cm[0])
-            .bind(d.dims_cm[1])
-            .bind(d.dims_cm[2])
-            .bind(&d.packaging_code)
-            .bind(d.shipping_fee)
-            .bind(d.cod_amount)
-            .bind(d.cod_fee)
-            .bind(d.packing_fee)
-            .bind(&d.tracking_no)
-            .bind(p.shipment_id)
-            .bind(now)
-            .bind(who.store_id)
-            .bind(p.id)
-            .bind(PENDING)
-            .execute(&mut *tx)
-            .await?;
+            let sql = format!(
+                "UPDATE parcels SET {}, updated_at = $15 WHERE store_id = $16 AND id = $17 AND state = $18",
+                FIELDS.iter().enumerate().map(|(i, f)| format!("{f} = ${}", i + 1)).collect::<Vec<_>>().join(", ")
+            );
+            bind_fields(sqlx::query(&sql), p, &d)
+                .bind(now)
+                .bind(who.store_id)
+                .bind(p.id)
+                .bind(PENDING)
+                .execute(&mut *tx)
+                .await?;
             p.id
         } else {
             let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM parcels WHERE store_id = $1 AND order_id = $2")
@@ -154,34 +178,21 @@ impl Repo {
             if count >= rules::MAX_PER_ORDER {
                 return Err(Error::failed_precondition("parcel_limit_reached"));
             }
-            sqlx::query_scalar(
-                "INSERT INTO parcels (store_id, order_id, warehouse_id, logistic_store_channel_id, provider, weight_g, \
-                 width_cm, length_cm, height_cm, packaging_code, shipping_fee, cod_amount, cod_fee, packing_fee, \
-                 tracking_no, shipment_id, state, created_by, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $19) \
-                 RETURNING id",
-            )
-            .bind(who.store_id)
-            .bind(p.order_id)
-            .bind(p.warehouse_id)
-            .bind(p.logistic_store_channel_id)
-            .bind(p.provider.trim())
-            .bind(d.weight_g)
-            .bind(d.dims_cm[0])
-            .bind(d.dims_cm[1])
-            .bind(d.dims_cm[2])
-            .bind(&d.packaging_code)
-            .bind(d.shipping_fee)
-            .bind(d.cod_amount)
-            .bind(d.cod_fee)
-            .bind(d.packing_fee)
-            .bind(&d.tracking_no)
-            .bind(p.shipment_id)
-            .bind(PENDING)
-            .bind(who.user_id)
-            .bind(now)
-            .fetch_one(&mut *tx)
-            .await?
+            let sql = format!(
+                "INSERT INTO parcels ({}, store_id, order_id, state, created_by, created_at, updated_at) \
+                 VALUES ({}, $15, $16, $17, $18, $19, $19) RETURNING id",
+                FIELDS.join(", "),
+                (1..=FIELDS.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+            );
+            bind_fields(sqlx::query(&sql), p, &d)
+                .bind(who.store_id)
+                .bind(p.order_id)
+                .bind(PENDING)
+                .bind(who.user_id)
+                .bind(now)
+                .fetch_one(&mut *tx)
+                .await?
+                .get::<i64, _>(0)
         };
         let row = sqlx::query_as::<_, ParcelRow>(&format!("SELECT {COLUMNS} FROM parcels WHERE id = $1"))
             .bind(id)
