@@ -49,18 +49,39 @@ status=0
 echo "== Deployment manifests name only real targets"
 scripts/check-targets.sh || status=1
 
-echo "== Rust: unit, service and API tests"
-cargo test --workspace --lib --bins --tests --locked 2>&1 | tee "$log"
+echo "== Rust: build the unit, service and API tests"
+cargo test --workspace --lib --bins --tests --locked --no-run 2>&1 | tail -n 3
 [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
 
+# The Rust suites mostly wait (on databases, the bus, processes they start), so the app's
+# checks, unit tests and build run beside them; the end-to-end run comes after both, alone.
+rust_log=$(mktemp)
+app_log=$(mktemp)
+trap 'rm -f "$log" "$rust_log" "$app_log"; [ -z "$moto_pid" ] || kill "$moto_pid" 2>/dev/null' EXIT
+echo "== Rust: unit, service and API tests (beside the admin app's checks; output below when done)"
+(cargo test --workspace --lib --bins --tests --locked > "$rust_log" 2>&1; echo $? > "$rust_log.rc") &
+rust_pid=$!
+
 echo "== The admin app: dependencies, type check, generated client, unit tests, build and size budget"
-make -s app-deps || status=1
-(cd frontend && npm run -s typecheck) || status=1
-(cd frontend && npm run -s lint) || status=1
-(cd frontend && npm run -s codegen:check) || status=1
-(cd frontend && npx jest --ci 2>&1) | tee -a "$log"
-[ "${PIPESTATUS[0]}" -eq 0 ] || status=1
-(cd frontend && npm run -s build) || status=1
+app_status=0
+{
+  make -s app-deps || app_status=1
+  (cd frontend && npm run -s typecheck) || app_status=1
+  (cd frontend && npm run -s lint) || app_status=1
+  (cd frontend && npm run -s codegen:check) || app_status=1
+  (cd frontend && npx jest --ci 2>&1) || app_status=1
+  (cd frontend && npm run -s build) || app_status=1
+} > "$app_log" 2>&1
+cat "$app_log"
+cat "$app_log" >> "$log"
+[ "$app_status" -eq 0 ] || status=1
+
+wait "$rust_pid"
+echo "== Rust: unit, service and API tests (output)"
+cat "$rust_log"
+cat "$rust_log" >> "$log"
+[ "$(cat "$rust_log.rc" 2>/dev/null)" = "0" ] || status=1
+rm -f "$rust_log.rc"
 
 if [ -x "$CHROMIUM" ]; then
   echo "== The admin app end to end in Chromium"
