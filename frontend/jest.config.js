@@ -8,4 +8,11 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!(@ant-design/colors|@ant-design/fast-color)/)'],
   moduleNameMapper: { '^@/(.*)$': '<rootDir>/src/$1' },
   setupFilesAfterEnv: ['<rootDir>/src/setupTests.ts'],
+  // The suite runs beside the Rust suites on two cores: a form of antd may take seconds to
+  // render there, which says nothing about the app.
+  testTimeout: 30000,
+  // Two workers even on two cores (jest would take one), each restarted once it has grown:
+  // jsdom and antd leave memory behind, and a grown worker slows every suite after it.
+  maxWorkers: 2,
+  workerIdleMemoryLimit: '600MB',
 };

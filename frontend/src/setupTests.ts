@@ -1,4 +1,5 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 import fs from 'fs';
 import path from 'path';
 import i18n from 'i18next';
@@ -17,6 +18,9 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   showSupportNotice: false,
 });
+
+// findBy and waitFor wait up to 10 s: on a loaded machine antd's screens render slowly.
+configure({ asyncUtilTimeout: 10000 });
 
 // Select's dropdown measures itself; jsdom has no ResizeObserver.
 class NoResizeObserver {
