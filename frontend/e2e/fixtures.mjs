@@ -185,6 +185,7 @@ function apiClient(base, who) {
     get: async (url) => (await ready(), call('GET', url)),
     post: async (url, body) => (await ready(), call('POST', url, body)),
     patch: async (url, body) => (await ready(), call('PATCH', url, body)),
+    del: async (url) => (await ready(), call('DELETE', url)),
     /** A product without variants (one SKU with the product's code) in the first category. */
     async product(code, name, extra = {}) {
       const categories = await api.get('/products/categories');

@@ -30,6 +30,7 @@ const OUTPUTS = [
   { file: 'src/features/pos/api/endpoints.gen.ts', tags: ['pos'] },
   { file: 'src/features/payments/api/endpoints.gen.ts', tags: ['payments'] },
   { file: 'src/features/logistics/api/endpoints.gen.ts', tags: ['logistics'] },
+  { file: 'src/features/orders/api/endpoints.gen.ts', tags: ['orders'] },
 ];
 
 const camel = (s) => s.replace(/[_-]+([a-z0-9])/g, (_, c) => c.toUpperCase());

@@ -34,7 +34,12 @@ describe('sidebar', () => {
     const reader = { permission: 'cashier', permissions: [P.storeCustomerRead] };
     expect(visibleMenu(MENU, reader, []).map((g) => g.key)).toEqual(['overviews', 'customers', 'settings']);
     const owner = { permission: 'owner', permissions: ['*'] };
-    expect(visibleMenu(MENU, owner, []).map((g) => g.key)).toEqual(['overviews', 'products', 'stock', 'customers', 'settings']);
+    expect(visibleMenu(MENU, owner, []).map((g) => g.key)).toEqual(['overviews', 'orders', 'products', 'stock', 'customers', 'settings']);
+    // Order management shows what the member may open: the list to readers, creating to makers.
+    const orderReader = { permission: 'cashier', permissions: [P.orderOrderRead] };
+    expect(visibleMenu(MENU, orderReader, []).find((g) => g.key === 'orders')?.items.map((e) => e.path)).toEqual(['order-list']);
+    const maker = { permission: 'admin', permissions: ['order.order.*'] };
+    expect(visibleMenu(MENU, maker, []).find((g) => g.key === 'orders')?.items.map((e) => e.path)).toEqual(['order-list', 'order-create']);
   });
 
   it('lists the same settings on desktop and mobile; adding a unit takes the owner or store.*', () => {
@@ -98,6 +103,14 @@ describe('sidebar', () => {
   it('is composed from the features\' routes, in SPEC order (§2)', () => {
     expect(MENU.map((g) => [g.key, g.label, g.items])).toEqual([
       ['overviews', 'menu.overviews', [{ label: 'menu.gettingStart', path: 'getting-start' }]],
+      [
+        'orders',
+        'menu.orders',
+        [
+          { label: 'menu.orderList', path: 'order-list', permissions: [P.orderOrderRead] },
+          { label: 'menu.orderCreate', path: 'order-create', permissions: [P.orderOrderCreate] },
+        ],
+      ],
       ['products', 'menu.products', [{ label: 'menu.productList', path: 'product-list/store', permissions: [P.productSkuRead] }]],
       [
         'stock',

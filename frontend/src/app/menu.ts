@@ -25,6 +25,7 @@ export interface MenuGroup {
  * absent; they join here with their screens. */
 export const GROUPS: { key: MenuGroupKey; label: string }[] = [
   { key: 'overviews', label: 'menu.overviews' },
+  { key: 'orders', label: 'menu.orders' },
   { key: 'products', label: 'menu.products' },
   { key: 'stock', label: 'menu.stock' },
   { key: 'customers', label: 'menu.customers' },

@@ -34,6 +34,9 @@ const roles = { store: true, roles: ['owner'], permissions: [P.storeRoleAll] };
 const posEdit = { store: true, roles: ['owner'], permissions: [P.storeAll] };
 const payments = { store: true, roles: ['owner'], permissions: [P.paymentStoreChannelAll] };
 const logistics = { store: true, roles: ['owner'], permissions: [P.logisticStoreChannelAll] };
+const orderRead = { store: true, permissions: [P.orderOrderRead] };
+const orderCreate = { store: true, permissions: [P.orderOrderCreate] };
+const orderEdit = { store: true, permissions: [P.orderOrderEdit] };
 
 describe('routes (SPEC §2)', () => {
   it('guard each screen as the spec says', () => {
@@ -46,6 +49,12 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/getting-start' },
         { path: '/:storeId/prepare-login' },
         { path: '/:storeId/access-denied' },
+        { path: '/:storeId/order-list', meta: orderRead },
+        { path: '/:storeId/order-create', meta: orderCreate },
+        { path: '/:storeId/order-create/detail', meta: orderCreate },
+        { path: '/:storeId/order-edit/:id', meta: orderEdit },
+        { path: '/:storeId/order-detail/:id', meta: orderRead },
+        { path: '/:storeId/print-label', meta: orderRead },
         { path: '/:storeId/customer-list', meta: read, search: 'customers' },
         { path: '/:storeId/customer-create', meta: create },
         { path: '/:storeId/customer-edit/:customerId', meta: edit },
@@ -113,7 +122,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(54);
+    expect(by('default')).toHaveLength(60);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

@@ -12,7 +12,7 @@ export type RouteLayout = 'default' | 'noSidebar' | 'searchBar' | 'none';
 
 /** The sidebar's groups that have screens today (SPEC §2 order is kept in app/menu.ts); the
  * others join with their screens. */
-export type MenuGroupKey = 'overviews' | 'products' | 'stock' | 'customers' | 'settings';
+export type MenuGroupKey = 'overviews' | 'orders' | 'products' | 'stock' | 'customers' | 'settings';
 
 export interface RouteMenu {
   group: MenuGroupKey;

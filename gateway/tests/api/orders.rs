@@ -262,7 +262,10 @@ async fn validation_and_the_bill_limit(app: &TestApp) {
         .await;
     assert_eq!(
         (s, codes(&v)),
-        (StatusCode::UNPROCESSABLE_ENTITY, vec![("tel".to_string(), "validation.phone_digits".to_string())])
+        (
+            StatusCode::UNPROCESSABLE_ENTITY,
+            vec![("shipping_address.tel".to_string(), "validation.phone_digits".to_string())]
+        )
     );
     let (s, v) =
         app.post(&format!("/orders/{id}/shipping-address/change"), &t, json!({"shipping_address": address()})).await;

@@ -1,5 +1,5 @@
 import { Menu } from 'antd';
-import { AppstoreOutlined, DatabaseOutlined, SettingOutlined, ShoppingOutlined, TeamOutlined } from '@ant-design/icons';
+import { AppstoreOutlined, DatabaseOutlined, FileTextOutlined, SettingOutlined, ShoppingOutlined, TeamOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 
@@ -8,6 +8,7 @@ import { MENU, SETTINGS, visibleEntries, visibleMenu } from '../menu';
 
 const ICONS: Record<string, React.ReactNode> = {
   overviews: <AppstoreOutlined />,
+  orders: <FileTextOutlined />,
   products: <ShoppingOutlined />,
   stock: <DatabaseOutlined />,
   customers: <TeamOutlined />,

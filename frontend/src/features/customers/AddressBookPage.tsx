@@ -3,21 +3,13 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
 
-import { countryName } from '@/shared/address/countries';
+import { addressLine } from '@/shared/address/countries';
 import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
 import { useDeleteAddressMutation, useGetCustomerQuery, useListAddressesQuery, useSetDefaultAddressMutation, type AddressBody } from './api';
 import { CUSTOMER_EDIT } from './routes';
-
-export function addressLine(a: AddressBody, lng: string): string {
-  const parts =
-    a.country && a.country !== 'TH'
-      ? [a.address, a.city, a.stateProvince, a.postcode, countryName(a.country, lng)]
-      : [a.address, a.subDistrict, a.district, a.stateProvince, a.postcode];
-  return parts.filter(Boolean).join(' ');
-}
 
 /** A customer's address book: one default, add, edit, make default, delete. */
 export default function AddressBookPage() {

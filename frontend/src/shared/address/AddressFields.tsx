@@ -24,11 +24,15 @@ export function isInternational(country: string | undefined): boolean {
   return Boolean(country && country.toUpperCase() !== 'TH');
 }
 
+/** A field's name under `prefix` (the address' place in a bigger form). */
+type NamePath = (string | number)[];
+const under = (prefix: NamePath | undefined, name: string): string | NamePath => (prefix ? [...prefix, name] : name);
+
 /** Whether the form's address is abroad: the switch says so even before a country is
- * chosen; a saved address says it by its country. */
-export function useInternational(form: FormInstance): boolean {
-  const country = Form.useWatch('country', form) as string | undefined;
-  const marked = Form.useWatch('international', form) as boolean | undefined;
+ * chosen; a saved address says it by its country. `prefix`: where the address sits. */
+export function useInternational(form: FormInstance, prefix?: NamePath): boolean {
+  const country = Form.useWatch(under(prefix, 'country'), form) as string | undefined;
+  const marked = Form.useWatch(under(prefix, 'international'), form) as boolean | undefined;
   return marked ?? isInternational(country);
 }
 
@@ -46,10 +50,26 @@ const FIELDS: { name: AddressField; form: keyof AddressValues; label: string }[]
   { name: 'postcode', form: 'postcode', label: 'address.postcode' },
 ];
 
-/** `thaiOnly`: a Thai address without the abroad switch (a store's own address). */
-export function AddressFields({ form, thaiOnly = false }: { form: FormInstance; thaiOnly?: boolean }) {
+/** `thaiOnly`: a Thai address without the abroad switch (a store's own address). `prefix`:
+ * the address' fields sit under this name path of the form (an order's `shippingAddress`).
+ * `optional`: nothing is required, what is typed must still be well formed (an order may be
+ * saved before the buyer sends the address). */
+export function AddressFields({
+  form,
+  thaiOnly = false,
+  prefix,
+  optional = false,
+}: {
+  form: FormInstance;
+  thaiOnly?: boolean;
+  prefix?: NamePath;
+  optional?: boolean;
+}) {
   const { t, i18n } = useTranslation('common');
-  const abroad = useInternational(form);
+  const abroad = useInternational(form, prefix);
+  const name = (n: string) => under(prefix, n);
+  /** Sets several of the address' fields at once. */
+  const setValues = (values: Record<string, unknown>) => form.setFields(Object.entries(values).map(([k, value]) => ({ name: name(k), value, errors: [] })));
   const international = !thaiOnly && abroad;
   const [all, setAll] = useState<ThaiAddress[] | null>(null);
   const [query, setQuery] = useState<{ field: AddressField; text: string } | null>(null);
@@ -67,39 +87,37 @@ export function AddressFields({ form, thaiOnly = false }: { form: FormInstance; 
         <Switch
           checked={international}
           data-testid="address-international"
-          onChange={(on) =>
-            form.setFieldsValue({ international: on, country: on ? undefined : 'TH', subDistrict: '', district: '', stateProvince: '', postcode: '', city: '' })
-          }
+          onChange={(on) => setValues({ international: on, country: on ? undefined : 'TH', subDistrict: '', district: '', stateProvince: '', postcode: '', city: '' })}
         />
       </Form.Item>
-      <Form.Item name="international" hidden valuePropName="checked">
+      <Form.Item name={name('international')} hidden valuePropName="checked">
         <Switch />
       </Form.Item>
-      <Form.Item name="country" hidden initialValue="TH">
+      <Form.Item name={name('country')} hidden initialValue="TH">
         <Input />
       </Form.Item>
-      <Form.Item name="address" label={t('address.line')} rules={[rule((v) => checkRequired(v, 500))]}>
+      <Form.Item name={name('address')} label={t('address.line')} rules={[rule((v) => checkRequired(v, 500), optional)]}>
         <Input.TextArea autoSize={{ minRows: 2, maxRows: 4 }} data-testid="field-address" />
       </Form.Item>
       {international ? (
         <Row gutter={12}>
           <Col xs={24} md={12}>
-            <Form.Item name="country" label={t('address.country')} rules={[{ required: true, message: t(MSG.required) }]}>
+            <Form.Item name={name('country')} label={t('address.country')} rules={[{ required: true, message: t(MSG.required) }]}>
               <Select showSearch options={countries} optionFilterProp="label" data-testid="field-country" />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item name="city" label={t('address.city')} rules={[rule((v) => checkRequired(v, 100))]}>
+            <Form.Item name={name('city')} label={t('address.city')} rules={[rule((v) => checkRequired(v, 100), optional)]}>
               <Input data-testid="field-city" />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item name="stateProvince" label={t('address.state')}>
+            <Form.Item name={name('stateProvince')} label={t('address.state')}>
               <Input data-testid="field-state" />
             </Form.Item>
           </Col>
           <Col xs={24} md={12}>
-            <Form.Item name="postcode" label={t('address.zip')}>
+            <Form.Item name={name('postcode')} label={t('address.zip')}>
               <Input data-testid="field-zip" />
             </Form.Item>
           </Col>
@@ -109,9 +127,9 @@ export function AddressFields({ form, thaiOnly = false }: { form: FormInstance; 
           {FIELDS.map((f) => (
             <Col xs={24} md={12} key={f.name}>
               <Form.Item
-                name={f.form}
+                name={name(f.form)}
                 label={t(f.label)}
-                rules={[rule(f.name === 'postcode' ? checkThaiPostcode : (v) => checkRequired(v, 100))]}
+                rules={[rule(f.name === 'postcode' ? checkThaiPostcode : (v) => checkRequired(v, 100), optional)]}
               >
                 <AutoComplete
                   data-testid={`field-${f.form}`}
@@ -123,8 +141,8 @@ export function AddressFields({ form, thaiOnly = false }: { form: FormInstance; 
                     if (!m) return;
                     // After the AutoComplete has written the picked option into its own field.
                     setTimeout(() => {
-                      form.setFieldsValue({ subDistrict: m.subDistrict, district: m.district, stateProvince: m.province, postcode: m.postcode });
-                      void form.validateFields(['subDistrict', 'district', 'stateProvince', 'postcode']);
+                      setValues({ subDistrict: m.subDistrict, district: m.district, stateProvince: m.province, postcode: m.postcode });
+                      void form.validateFields(['subDistrict', 'district', 'stateProvince', 'postcode'].map(name));
                     }, 0);
                     setQuery(null);
                   }}

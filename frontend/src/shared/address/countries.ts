@@ -22,3 +22,16 @@ export function countryOptions(lng: string, exclude: string[] = []): { value: st
     .map((c) => ({ value: c, label: `${countryName(c, lng)} (${c})` }))
     .sort((a, b) => a.label.localeCompare(b.label, lng));
 }
+
+/** An address as one line: Thai ones by sub-district, district, province and postcode; others
+ * by city, state, postcode and the country's name in `lng`. Empty parts are left out. */
+export function addressLine(
+  a: { address?: string; subDistrict?: string; district?: string; stateProvince?: string; postcode?: string; country?: string; city?: string },
+  lng: string,
+): string {
+  const parts =
+    a.country && a.country !== 'TH'
+      ? [a.address, a.city, a.stateProvince, a.postcode, countryName(a.country, lng)]
+      : [a.address, a.subDistrict, a.district, a.stateProvince, a.postcode];
+  return parts.filter(Boolean).join(' ');
+}

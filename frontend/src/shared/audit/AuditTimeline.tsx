@@ -1,4 +1,5 @@
 // The store's audit trail as a timeline: who did what, what changed, when.
+import type { ReactNode } from 'react';
 import { Timeline, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 
@@ -35,8 +36,19 @@ export function auditLine(a: AuditEntry, t: T): string {
   return changes.length > 0 ? `${action}: ${changes.join(', ')}` : action;
 }
 
-/** The entries, newest first; `withActor` names who acted on each. */
-export function AuditTimeline({ entries, withActor = false, testId }: { entries: AuditEntry[]; withActor?: boolean; testId?: string }) {
+/** The entries in the order given (the store's trail newest first); `withActor` names who
+ * acted on each; `describe` says an entry in the screen's own words (an order's timeline). */
+export function AuditTimeline<E extends AuditEntry>({
+  entries,
+  withActor = false,
+  testId,
+  describe,
+}: {
+  entries: E[];
+  withActor?: boolean;
+  testId?: string;
+  describe?: (entry: E) => ReactNode;
+}) {
   const { t, i18n } = useTranslation('common');
   if (entries.length === 0) return <Typography.Text type="secondary">{t('common:audit.empty')}</Typography.Text>;
   return (
@@ -48,7 +60,7 @@ export function AuditTimeline({ entries, withActor = false, testId }: { entries:
           <>
             <div>
               {withActor ? <Typography.Text strong>{a.actorName || t('common:audit.system')} · </Typography.Text> : null}
-              {auditLine(a, t)}
+              {describe ? describe(a) : auditLine(a, t)}
             </div>
             <Typography.Text type="secondary">{formatDateTime(a.createdAt, i18n.language)}</Typography.Text>
           </>

@@ -31,6 +31,21 @@ export function formField(field: string): string {
   return field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 }
 
+/** A server field with a path (`items[1].sku_id`, `shipping_address.tel`) as a form's name
+ * path: `['items', 1, 'skuId']`, `['shippingAddress', 'tel']`; a name it cannot read stays
+ * whole (camelCased). */
+export function namePath(field: string): (string | number)[] {
+  const camel = formField(field);
+  const path: (string | number)[] = [];
+  for (const part of camel.split('.')) {
+    const m = /^([A-Za-z0-9]+)((?:\[\d+\])*)$/.exec(part);
+    if (!m) return [camel];
+    path.push(m[1]);
+    for (const idx of m[2].matchAll(/\[(\d+)\]/g)) path.push(Number(idx[1]));
+  }
+  return path;
+}
+
 /** The refusal's errors for the form's fields, one per field (the first); empty when none is
  * the form's. */
 export function serverFieldErrors(err: unknown, t: TFunction, opts: ServerErrorOptions = {}): FormFieldError[] {

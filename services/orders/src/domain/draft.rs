@@ -274,10 +274,11 @@ pub fn discount(kind: &str, value: i64) -> super::money::Discount {
     }
 }
 
-/// Checks an address sent on its own (change shipping address).
+/// Checks an address sent on its own (change shipping address); its errors name the
+/// fields as an order's do (`shipping_address.tel`), so a form shows them in one way.
 pub fn validate_address(a: Address) -> Result<Address> {
     let mut errs = Vec::new();
-    let a = a.normalise("", &mut errs);
+    let a = a.normalise("shipping_address.", &mut errs);
     if errs.is_empty() {
         Ok(a)
     } else {

@@ -39,3 +39,7 @@ export const {
   useSetDefaultAddressMutation,
 } = customersApi;
 export type { AddressBody, CustomerBody } from './endpoints.gen';
+
+// For other features' screens (an order's customer): the customer picker.
+export { CustomerPicker } from '../CustomerPicker';
+export type { AddressInput } from './endpoints.gen';

@@ -61,6 +61,7 @@ export const {
   useListCategoriesQuery,
   useSkuInventoriesQuery,
   useGetProductQuery,
+  useLazyGetProductQuery,
   useCreateProductMutation,
   useUpdateProductMutation,
   usePatchProductMutation,

@@ -153,3 +153,8 @@ export type { GoodsReceiptInput, ReceiptLineInput, ReceiptLineBody, PackagingBod
 export type GoodsReceiptBody = ReceiptBodyGen;
 export type GoodsReceiptList = ReceiptListGen;
 // ---------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------
+// For other features' screens (an order's lines): the SKU picker with each SKU's stock in a
+// warehouse.
+export { SkuSelect, type SkuPick } from '../SkuSelect';

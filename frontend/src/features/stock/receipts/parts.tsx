@@ -1,9 +1,7 @@
 // Pieces the goods receipt screens share: a date picker that reads Buddhist-era years in Thai,
 // the state and line-status tags, the SKU picker, and opening a receipt's PDFs in a new tab.
 import { useState } from 'react';
-import { DatePicker, Select, Tag, type DatePickerProps } from 'antd';
-import thTH from 'antd/locale/th_TH';
-import type { Dayjs } from 'dayjs';
+import { Select, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 import { useSkuInventoriesQuery } from '@/features/products/api';
@@ -11,23 +9,8 @@ import { openPdf, useGoodsReceiptPdfMutation, type ReceiptPdfKind } from '../api
 import { LINE_STATUS_COLOURS, STATE_COLOURS } from './receipts';
 import { notifyRefusal } from './refusal';
 
-// The Thai calendar's headers and year cells in the Buddhist era (dayjs' `BBBB`).
-const TH_PICKER = thTH.DatePicker
-  ? { ...thTH.DatePicker, lang: { ...thTH.DatePicker.lang, yearFormat: 'BBBB', cellYearFormat: 'BBBB' } }
-  : undefined;
-
-/** antd's DatePicker; in Thai its field and calendar show Buddhist-era years (2569 for 2026). */
-export function EraDatePicker(props: DatePickerProps) {
-  const { i18n } = useTranslation();
-  const th = i18n.language === 'th';
-  const withTime = Boolean(props.showTime);
-  const format = th
-    ? (d: Dayjs) => d.locale('th').format(withTime ? 'D MMM BBBB HH:mm' : 'D MMM BBBB')
-    : withTime
-      ? 'D MMM YYYY HH:mm'
-      : 'D MMM YYYY';
-  return <DatePicker style={{ width: '100%' }} {...props} format={format} locale={th ? TH_PICKER : undefined} />;
-}
+/** The date picker of every screen (Buddhist-era years in Thai), kept here under its old name. */
+export { EraDatePicker } from '@/shared/form/EraDatePicker';
 
 export function StateTag({ state }: { state: string }) {
   const { t } = useTranslation('receipts');

@@ -4,6 +4,7 @@
 import dayjs, { type Dayjs } from 'dayjs';
 
 import { formatDateTime } from '@/shared/i18n/i18n';
+import { namePath } from '@/shared/form/serverErrors';
 import { cleanAmount, formatBaht, toSatang } from '@/shared/money';
 import type { DimensionBody, GoodsReceiptBody, GoodsReceiptInput, PackagingBody, ReceiptLineBody, ReceiptLineInput } from '../api';
 
@@ -288,14 +289,7 @@ export function inputOf(type: ReceiptType, v: ReceiptValues): GoodsReceiptInput 
  * name path (`['products', 1, 'requestQty']`): the service's `lines` are the form's
  * `products`, and `options[2]` is the options group. */
 export function fieldPath(field: string): (string | number)[] {
-  const camel = field.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-  const path: (string | number)[] = [];
-  for (const part of camel.split('.')) {
-    const m = /^([A-Za-z]+)((?:\[\d+\])*)$/.exec(part);
-    if (!m) return [camel];
-    path.push(m[1]);
-    for (const idx of m[2].matchAll(/\[(\d+)\]/g)) path.push(Number(idx[1]));
-  }
+  const path = namePath(field);
   if (path[0] === 'lines') path[0] = 'products';
   return path[0] === 'options' ? ['options'] : path;
 }

@@ -1,0 +1,226 @@
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEventLib from '@testing-library/user-event';
+
+import { closeAllDialogs } from '@/shared/dialogs/dialogs';
+import { P } from '@/shared/permissions.gen';
+import type { Reply } from '@/shared/testing/fakeApi';
+import { fastComputedStyle } from '@/shared/testing/fastStyles';
+import { formBody, order, parcel, refusal, renderAt, serve } from './testing';
+
+fastComputedStyle();
+jest.setTimeout(90_000);
+configure({ asyncUtilTimeout: 5000 });
+const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
+
+beforeEach(() => {
+  localStorage.clear();
+  closeAllDialogs();
+});
+
+/** The gateway holding one order; a change it answers with becomes the order it holds. */
+function serveOrder(one: Record<string, unknown>, over: (method: string, path: string) => Reply | undefined = () => undefined) {
+  let held = one;
+  return serve((method, path) => {
+    const own = over(method, path);
+    if (own) {
+      const body = own.body as Record<string, unknown> | undefined;
+      if (own.status < 300 && body && body.id === held.id && typeof body.state === 'string') held = body;
+      return own;
+    }
+    if (method === 'GET' && path === `/orders/${held.id as number}`) return { status: 200, body: held };
+    return undefined;
+  });
+}
+
+const buttons = () =>
+  ['order-edit', 'order-pick-list', 'order-prepare', 'order-ship', 'order-close', 'order-fail', 'order-cancel', 'order-void'].filter((id) => screen.queryByTestId(id));
+
+describe('an order', () => {
+  it('shows a new order in full, and says why it could not be prepared', async () => {
+    const sent = serveOrder(order({ note: 'ส่งก่อนเที่ยง' }), (method, path) =>
+      method === 'POST' && path === '/orders/9/ready-to-fulfillment' ? refusal(409, 'insufficient_stock') : undefined,
+    );
+    renderAt('/1/order-detail/9');
+    expect(await screen.findByText('Order SO2569-000009')).toBeInTheDocument();
+    expect(screen.getByTestId('order-state')).toHaveTextContent('New');
+    expect(buttons()).toEqual(['order-edit', 'order-pick-list', 'order-prepare', 'order-cancel']);
+    expect(within(screen.getByTestId('order-header')).getByText('Facebook')).toBeInTheDocument();
+    expect(within(screen.getByTestId('order-header')).getByText('คลังหลัก')).toBeInTheDocument();
+    expect(within(screen.getByTestId('order-header')).getByText('ส่งก่อนเที่ยง')).toBeInTheDocument();
+    const items = screen.getByTestId('order-items');
+    expect(within(items).getByText('HM-021')).toBeInTheDocument();
+    expect(within(items).getByText('398.00')).toBeInTheDocument();
+    expect(screen.getByTestId('money-total')).toHaveTextContent('฿438.00');
+    expect(screen.getByTestId('money-vat')).toHaveTextContent('฿28.65');
+    expect(screen.getByTestId('profit-value')).toHaveTextContent('฿131.96');
+    expect(screen.getByTestId('profit-margin')).toHaveTextContent('35.48%');
+    expect(within(screen.getByTestId('order-address')).getByText('99/1 ถนนสุขุมวิท คลองเตยเหนือ วัฒนา กรุงเทพมหานคร 10110')).toBeInTheDocument();
+    expect(within(screen.getByTestId('order-timeline')).getByText(/สมศรี ใจดี/)).toBeInTheDocument();
+    expect(within(screen.getByTestId('order-timeline')).getByText('Created')).toBeInTheDocument();
+    expect(screen.queryByTestId('order-parcels')).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByTestId('order-prepare'));
+    expect(await screen.findByTestId('dialog-message')).toHaveTextContent('Prepare shipment of SO2569-000009?');
+    await userEvent.click(screen.getByTestId('dialog-ok'));
+    await waitFor(() => expect(screen.getByTestId('dialog-title')).toHaveTextContent('There was a problem while preparing shipment'));
+    expect(screen.getByTestId('dialog-message')).toHaveTextContent('Stock is not enough. Please check your order detail.');
+    expect(sent.some((s) => s.method === 'POST' && s.url === '/api/orders/9/ready-to-fulfillment')).toBe(true);
+  });
+
+  it('cancels with a reason; a refused cancel also says to contact customer support', async () => {
+    let refuse = true;
+    const sent = serveOrder(order(), (method, path) => {
+      if (method !== 'POST' || path !== '/orders/9/cancel') return undefined;
+      if (refuse) {
+        refuse = false;
+        return refusal(409, 'order_busy');
+      }
+      return { status: 200, body: order({ state: 'cancelled', stock_state: 'released' }) };
+    });
+    renderAt('/1/order-detail/9');
+    await userEvent.click(await screen.findByTestId('order-cancel'));
+    fireEvent.change(await screen.findByTestId('reason-input'), { target: { value: 'ลูกค้าเปลี่ยนใจ' } });
+    await userEvent.click(document.getElementById('reason-confirm')!);
+    expect(await screen.findByTestId('dialog-message')).toHaveTextContent(
+      'The order is busy with another change, try again in a moment. Please check your order detail, or contact customer support.',
+    );
+    await userEvent.click(screen.getByTestId('dialog-ok'));
+    await userEvent.click(screen.getByTestId('order-cancel'));
+    fireEvent.change(await screen.findByTestId('reason-input'), { target: { value: 'ลูกค้าเปลี่ยนใจ' } });
+    await userEvent.click(document.getElementById('reason-confirm')!);
+    await waitFor(() => expect(screen.getByTestId('order-state')).toHaveTextContent('Cancelled'));
+    expect(buttons()).toEqual([]);
+    const posts = sent.filter((s) => s.method === 'POST');
+    expect(posts.map((s) => formBody(s.body).get('reason'))).toEqual(['ลูกค้าเปลี่ยนใจ', 'ลูกค้าเปลี่ยนใจ']);
+  });
+
+  it('shows a reader no action and no profit when the API gives none', async () => {
+    serveOrder(order({ profit: null, items: [{ ...order().items[0], cost: null }] }));
+    renderAt('/1/order-detail/9', 'cashier', [P.orderOrderRead]);
+    expect(await screen.findByText('Order SO2569-000009')).toBeInTheDocument();
+    expect(buttons()).toEqual(['order-pick-list']);
+    expect(screen.queryByTestId('order-profit')).not.toBeInTheDocument();
+    expect(within(screen.getByTestId('order-items')).queryByText('Cost (฿)')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('address-change')).not.toBeInTheDocument();
+  });
+
+  it('adds a parcel to a prepared order, and says why it could not ship', async () => {
+    const ready = order({ state: 'ready_to_fulfillment', ready_to_fulfillment_at: '2026-11-25T13:00:00Z' });
+    const sent = serveOrder(ready, (method, path) => {
+      if (method === 'POST' && path === '/wms/parcels/in-store') return { status: 201, body: { ...ready, parcels: [parcel(4, { tracking_no: '' })] } };
+      if (method === 'POST' && path === '/wms/parcels/ship/in-store') {
+        return { status: 200, body: { data: [{ id: 9, order_no: 'SO2569-000009', ok: false, reason: 'parcel_tracking_missing', state: 'ready_to_fulfillment' }], succeeded: 0, failed: 1 } };
+      }
+      return undefined;
+    });
+    renderAt('/1/order-detail/9');
+    expect(await screen.findByTestId('parcels-empty')).toHaveTextContent('No parcel yet');
+    expect(buttons()).toEqual(['order-pick-list', 'order-ship', 'order-fail', 'order-cancel']);
+    await userEvent.click(screen.getByTestId('parcel-add'));
+    const modal = await screen.findByTestId('parcel-form');
+    expect(within(modal).getByTestId('parcel-weight')).toHaveValue('0.600');
+    await userEvent.click(within(modal).getByText('Box C · 20×30×11 cm · ฿13.00'));
+    await waitFor(() => expect(within(modal).getByTestId('parcel-height')).toHaveValue('11'));
+    fireEvent.change(within(modal).getByTestId('parcel-tracking'), { target: { value: 'eb123' } });
+    await userEvent.click(document.getElementById('parcel-save')!);
+    await waitFor(() => expect(sent.some((s) => s.url === '/api/wms/parcels/in-store')).toBe(true));
+    expect(Object.fromEntries(formBody(sent.find((s) => s.url === '/api/wms/parcels/in-store')!.body))).toEqual({
+      order_id: '9',
+      weight: '0.600',
+      width: '20',
+      length: '30',
+      height: '11',
+      packaging_code: 'box_c',
+      tracking_no: 'EB123',
+    });
+    const table = await screen.findByTestId('parcel-table');
+    expect(within(table).getByText('No tracking no.')).toBeInTheDocument();
+    expect(within(table).getByText('Shipping ฿50.00')).toBeInTheDocument();
+    expect(within(table).getByText('Packing ฿13.00')).toBeInTheDocument();
+    expect(within(table).getByTestId('parcel-4-total')).toHaveTextContent('63.00');
+
+    await userEvent.click(screen.getByTestId('order-ship'));
+    await userEvent.click(await screen.findByTestId('dialog-ok'));
+    await waitFor(() => expect(screen.getByTestId('dialog-title')).toHaveTextContent('There was a problem while notifying shipping'));
+    expect(screen.getByTestId('dialog-message')).toHaveTextContent('A parcel has no tracking number. Please check your order detail.');
+  });
+
+  it('marks a prepared order failed with its cause', async () => {
+    const ready = order({ state: 'ready_to_fulfillment' });
+    const sent = serveOrder(ready, (method, path) =>
+      method === 'POST' && path === '/orders/9/fail'
+        ? { status: 200, body: order({ state: 'failed', failure_cause: 'cancelled_by_warehouse', failure_reason: 'กล่องเสียหาย' }) }
+        : undefined,
+    );
+    renderAt('/1/order-detail/9');
+    await userEvent.click(await screen.findByTestId('order-fail'));
+    await userEvent.click(await screen.findByText('Cancelled by the warehouse'));
+    fireEvent.change(screen.getByTestId('reason-input'), { target: { value: 'กล่องเสียหาย' } });
+    await userEvent.click(document.getElementById('reason-confirm')!);
+    expect(await screen.findByTestId('failure')).toHaveTextContent('Fulfilment failed: Cancelled by the warehouse');
+    const body = formBody(sent.find((s) => s.method === 'POST')!.body);
+    expect([body.get('cause'), body.get('reason')]).toEqual(['cancelled_by_warehouse', 'กล่องเสียหาย']);
+  });
+
+  it('voids a sent order only with a reason', async () => {
+    const shipped = order({ state: 'shipped', shipped_at: '2026-11-26T03:00:00Z', parcels: [parcel(4, { state: 'shipped', progress: 'in_transit', tracking: [{ status: '201', description: 'รับฝาก', location: 'ปณ.คลองเตย', at: '2026-11-26T04:00:00Z' }] })] });
+    const sent = serveOrder(shipped, (method, path) => (method === 'POST' && path === '/orders/9/void' ? { status: 200, body: { ...shipped, state: 'cancelled' } } : undefined));
+    renderAt('/1/order-detail/9');
+    expect(await screen.findByText('In transit')).toBeInTheDocument();
+    expect(buttons()).toEqual(['order-close', 'order-void']);
+    await userEvent.click(screen.getByTestId('order-void'));
+    await userEvent.click(document.getElementById('reason-confirm')!);
+    await waitFor(() => expect((screen.getByTestId('reason-input').closest('.ant-form-item') as HTMLElement)).toHaveTextContent('This field is required'));
+    expect(sent.some((s) => s.method === 'POST')).toBe(false);
+    fireEvent.change(screen.getByTestId('reason-input'), { target: { value: 'สินค้าตีกลับ' } });
+    await userEvent.click(document.getElementById('reason-confirm')!);
+    await waitFor(() => expect(screen.getByTestId('order-state')).toHaveTextContent('Cancelled'));
+  });
+
+  it('clears the shipping address once confirmed', async () => {
+    const sent = serveOrder(order(), (method, path) =>
+      method === 'POST' && path === '/orders/9/shipping-address/clear' ? { status: 200, body: order({ shipping_address: {}, problems: ['address_incomplete'] }) } : undefined,
+    );
+    renderAt('/1/order-detail/9');
+    await userEvent.click(await screen.findByTestId('address-clear'));
+    expect(await screen.findByTestId('dialog-message')).toHaveTextContent('SO2569-000009 cannot be prepared until an address is set again.');
+    await userEvent.click(screen.getByTestId('dialog-ok'));
+    expect(await screen.findByTestId('address-empty')).toHaveTextContent('No shipping address');
+    expect(screen.getByTestId('problem-address_incomplete')).toBeInTheDocument();
+    expect(sent.filter((s) => s.method === 'POST')).toHaveLength(1);
+  });
+});
+
+describe('printing labels', () => {
+  const realCreate = URL.createObjectURL;
+  const realRevoke = URL.revokeObjectURL;
+  beforeAll(() => {
+    URL.createObjectURL = jest.fn(() => 'blob:labels');
+    URL.revokeObjectURL = jest.fn();
+  });
+  afterAll(() => {
+    URL.createObjectURL = realCreate;
+    URL.revokeObjectURL = realRevoke;
+  });
+
+  it('fetches the chosen orders\' labels in the size asked, and another size on demand', async () => {
+    const sent = serve((method, path) => (method === 'POST' && path === '/wms/parcels/print-labels' ? { status: 200, body: {} } : undefined));
+    renderAt('/1/print-label?ids=9,12&size=a6');
+    expect(await screen.findByTestId('label-ready')).toHaveTextContent('The A6 labels are ready');
+    expect(screen.getByTestId('print-label-count')).toHaveTextContent('Labels of 2 orders');
+    expect(screen.getByTestId('label-print')).toBeEnabled();
+    await userEvent.click(screen.getByTestId('label-size-100x150'));
+    expect(await screen.findByText('The 100 × 150 mm labels are ready')).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent(/^\/1\/print-label\?ids=9(,|%2C)12&size=100x150$/);
+    const bodies = sent.filter((s) => s.method === 'POST').map((s) => Object.fromEntries(formBody(s.body)));
+    expect(bodies[0]).toEqual({ 'order_ids[0]': '9', 'order_ids[1]': '12', size: 'a6' });
+    expect(bodies[bodies.length - 1]).toEqual({ 'order_ids[0]': '9', 'order_ids[1]': '12', size: '100x150' });
+  });
+
+  it('says why there is nothing to print', async () => {
+    serve((method, path) => (method === 'POST' && path === '/wms/parcels/print-labels' ? refusal(409, 'parcel_required') : undefined));
+    renderAt('/1/print-label?ids=9');
+    expect(await screen.findByTestId('label-failed')).toHaveTextContent('The order has no parcel yet. Please check your order detail.');
+    expect(screen.getByTestId('label-print')).toBeDisabled();
+  });
+});

@@ -1,0 +1,174 @@
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEventLib from '@testing-library/user-event';
+
+import { P } from '@/shared/permissions.gen';
+import { closeAllDialogs } from '@/shared/dialogs/dialogs';
+import { fastComputedStyle } from '@/shared/testing/fastStyles';
+import { formBody, item, list, order, renderAt, serve } from './testing';
+
+fastComputedStyle();
+jest.setTimeout(90_000);
+configure({ asyncUtilTimeout: 5000 });
+const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
+
+beforeEach(() => {
+  localStorage.clear();
+  closeAllDialogs();
+});
+
+const COUNTS = { status: 200, body: { new: 3, ready_to_fulfillment: 2, shipped: 7, closed: 1, cancelled: 4, failed: 0, all: 17 } };
+const ROWS = [
+  order(),
+  order({ id: 10, order_no: 'SO2569-000010', channel: 'line', problems: ['stock_not_enough'], problem: 'stock_not_enough', items: [item(2), item(3, { quantity: 1 })], total: '1,250.50' }),
+  order({ id: 11, order_no: 'SO2569-000011', problems: ['address_incomplete'], shipping_address: { name: '', tel: '' }, payment_state: 'paid', total: '99.00' }),
+];
+
+/** Ticks a row's selection box. */
+const tick = (orderNo: string) => fireEvent.click(within(screen.getByText(orderNo).closest('tr') as HTMLElement).getByRole('checkbox'));
+
+describe('the order list', () => {
+  it('shows every column with its count and each order as a row', async () => {
+    const sent = serve((method, path) => {
+      if (path === '/orders' && method === 'GET') return list(ROWS, { limit: 10 });
+      if (path === '/orders/count') return COUNTS;
+      return undefined;
+    });
+    renderAt('/1/order-list');
+    expect(await screen.findByText('SO2569-000010')).toBeInTheDocument();
+    const tabs = ['new', 'ready_to_fulfillment', 'shipped', 'closed', 'cancelled', 'failed'].map((k) => [screen.getByTestId(`tab-${k}`).textContent]);
+    expect(tabs).toEqual([['New 3'], ['Prepare shipment 2'], ['Sent 7'], ['Closed 1'], ['Cancelled 4'], ['Failed 0']]);
+    expect(sent.some((s) => s.url === '/api/orders?page=1&limit=10&order-state=new')).toBe(true);
+    const row = screen.getByText('SO2569-000010').closest('tr') as HTMLElement;
+    expect(within(row).getByText('2 items · 3 pcs')).toBeInTheDocument();
+    expect(within(row).getByText('1,250.50')).toBeInTheDocument();
+    expect(within(row).getByText('LINE')).toBeInTheDocument();
+    expect(within(row).getByText('Stock not enough')).toBeInTheDocument();
+    expect(within(row).getByText('สมชาย ใจดี')).toBeInTheDocument();
+    const other = screen.getByText('SO2569-000011').closest('tr') as HTMLElement;
+    expect(within(other).getByText('Address incomplete')).toBeInTheDocument();
+    expect(within(other).getByText('Paid')).toBeInTheDocument();
+    expect(within(other).getByText('No receiver yet')).toBeInTheDocument();
+
+    // Another column, filtered: the counts keep the filters, the list takes the column too.
+    await userEvent.click(screen.getByTestId('tab-shipped'));
+    expect(screen.getByTestId('where')).toHaveTextContent('/1/order-list?state=shipped');
+    await userEvent.type(screen.getByPlaceholderText('Order no., reference, receiver or phone'), '0812{Enter}');
+    await waitFor(() => expect(sent.some((s) => s.url === '/api/orders?page=1&limit=10&order-state=shipped&search=0812')).toBe(true));
+    expect(sent.some((s) => s.url === '/api/orders/count?search=0812')).toBe(true);
+  });
+
+  it('prepares the chosen orders and lists those that could not move, with their reason', async () => {
+    const sent = serve((method, path) => {
+      if (path === '/orders' && method === 'GET') return list(ROWS, { limit: 10 });
+      if (path === '/orders/ready-to-fulfillment' && method === 'POST') {
+        return {
+          status: 200,
+          body: {
+            data: [
+              { id: 9, order_no: 'SO2569-000009', ok: true, reason: '', state: 'ready_to_fulfillment' },
+              { id: 10, order_no: 'SO2569-000010', ok: false, reason: 'insufficient_stock', state: 'new' },
+              { id: 11, order_no: 'SO2569-000011', ok: false, reason: 'address_incomplete', state: 'new' },
+            ],
+            succeeded: 1,
+            failed: 2,
+          },
+        };
+      }
+      return undefined;
+    });
+    renderAt('/1/order-list');
+    await screen.findByText('SO2569-000009');
+    tick('SO2569-000009');
+    tick('SO2569-000010');
+    tick('SO2569-000011');
+    expect(await screen.findByTestId('bulk-count')).toHaveTextContent('3 orders chosen');
+    expect(within(screen.getByTestId('bulk-actions')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Prepare shipment', 'Pick list', 'Cancel order', 'Clear the choice']);
+    await userEvent.click(screen.getByTestId('bulk-prepare'));
+    expect(await screen.findByTestId('dialog-message')).toHaveTextContent('Prepare shipment of 3 orders? Their stock is kept for them.');
+    await userEvent.click(screen.getByTestId('dialog-ok'));
+    const result = await screen.findByTestId('bulk-result');
+    expect(within(result).getByTestId('bulk-summary')).toHaveTextContent('Done: 1 · Not done: 2');
+    expect(screen.getByText('There was a problem while preparing shipment')).toBeInTheDocument();
+    expect(within(result).getByText('Please check your order detail.')).toBeInTheDocument();
+    expect(within(result).getByTestId('bulk-reason-10')).toHaveTextContent('Stock is not enough');
+    expect(within(result).getByTestId('bulk-reason-11')).toHaveTextContent('The shipping address is incomplete');
+    expect(within(result).queryByText('SO2569-000009')).not.toBeInTheDocument();
+    const post = sent.find((s) => s.method === 'POST')!;
+    expect(formBody(post.body).getAll('ids[0]').concat(formBody(post.body).getAll('ids[1]'), formBody(post.body).getAll('ids[2]'))).toEqual(['9', '10', '11']);
+    // The orders that did not move stay chosen.
+    await waitFor(() => expect(screen.getByTestId('bulk-count')).toHaveTextContent('2 orders chosen'));
+  });
+
+  it('says it cannot choose over the limit before sending anything', async () => {
+    const sent = serve((method, path) => {
+      if (path === '/orders' && method === 'GET') return list(ROWS, { limit: 10 });
+      if (path === '/orders/limits') return { status: 200, body: { max_selection: 2, bill_limit: '50000.00', max_items: 200, vat_percent: '7.00' } };
+      return undefined;
+    });
+    renderAt('/1/order-list');
+    await screen.findByText('SO2569-000009');
+    fireEvent.click(within(screen.getByTestId('order-table')).getAllByRole('checkbox')[0]);
+    expect(await screen.findByTestId('bulk-count')).toHaveTextContent('3 orders chosen');
+    await userEvent.click(screen.getByTestId('bulk-prepare'));
+    expect(await screen.findByTestId('dialog-message')).toHaveTextContent('Cannot choose over 2 orders');
+    await userEvent.click(screen.getByTestId('dialog-ok'));
+    expect(sent.some((s) => s.method === 'POST')).toBe(false);
+  });
+
+  it('cancels the chosen orders with a reason, and tells to contact support for those refused', async () => {
+    const sent = serve((method, path) => {
+      if (path === '/orders' && method === 'GET') return list(ROWS.slice(0, 2), { limit: 10 });
+      if (path === '/orders/cancel' && method === 'POST') {
+        return { status: 200, body: { data: [{ id: 9, order_no: 'SO2569-000009', ok: false, reason: 'already_shipped', state: 'shipped' }], succeeded: 0, failed: 1 } };
+      }
+      return undefined;
+    });
+    renderAt('/1/order-list');
+    await screen.findByText('SO2569-000009');
+    tick('SO2569-000009');
+    await userEvent.click(await screen.findByTestId('bulk-cancel'));
+    fireEvent.change(await screen.findByTestId('reason-input'), { target: { value: 'ลูกค้าขอยกเลิก' } });
+    await userEvent.click(document.getElementById('reason-confirm')!);
+    const result = await screen.findByTestId('bulk-result');
+    expect(within(result).getByText('Please check your order detail, or contact customer support.')).toBeInTheDocument();
+    expect(within(result).getByTestId('bulk-reason-9')).toHaveTextContent('The order has already been sent');
+    const body = formBody(sent.find((s) => s.method === 'POST')!.body);
+    expect([body.get('ids[0]'), body.get('reason')]).toEqual(['9', 'ลูกค้าขอยกเลิก']);
+  });
+
+  it('sends the chosen prepared orders to print their labels', async () => {
+    serve((method, path) => (path === '/orders' && method === 'GET' ? list([order({ state: 'ready_to_fulfillment' }), order({ id: 12, order_no: 'SO2569-000012', state: 'ready_to_fulfillment' })]) : undefined));
+    renderAt('/1/order-list?state=ready_to_fulfillment');
+    await screen.findByText('SO2569-000012');
+    tick('SO2569-000012');
+    tick('SO2569-000009');
+    await userEvent.click(await screen.findByTestId('bulk-printLabels'));
+    expect(screen.getByTestId('where')).toHaveTextContent('/1/print-label?ids=12,9&size=a6');
+  });
+
+  it('fills short orders of one warehouse, and says when none is short', async () => {
+    const sent = serve((method, path) => {
+      if (path === '/orders' && method === 'GET') return list([]);
+      if (path === '/orders/handle-out-of-stock') return { status: 200, body: { filled: [], short: [] } };
+      return undefined;
+    });
+    renderAt('/1/order-list');
+    expect(await screen.findByText('No new orders')).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('order-fill'));
+    await waitFor(() => expect(screen.getByTestId('fill-warehouse').closest('.ant-select')).toHaveTextContent('คลังหลัก'));
+    await userEvent.click(document.getElementById('fill-confirm')!);
+    expect(await screen.findByTestId('dialog-message')).toHaveTextContent("Inadequate goods aren't found");
+    expect(formBody(sent.find((s) => s.method === 'POST')!.body).get('warehouse_id')).toBe('1');
+  });
+
+  it('shows a reader neither the choice of rows nor creating', async () => {
+    serve((method, path) => (path === '/orders' && method === 'GET' ? list(ROWS) : undefined));
+    renderAt('/1/order-list', 'cashier', [P.orderOrderRead]);
+    await screen.findByText('SO2569-000009');
+    expect(screen.queryByTestId('order-create')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('order-fill')).not.toBeInTheDocument();
+    // Only printing is left to them: a pick list of new orders.
+    tick('SO2569-000009');
+    expect(within(await screen.findByTestId('bulk-actions')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Pick list', 'Clear the choice']);
+  });
+});

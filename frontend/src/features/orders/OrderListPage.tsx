@@ -1,0 +1,481 @@
+import { useState } from 'react';
+import { Badge, Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { FileTextOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+
+import { showDialog } from '@/shared/dialogs/dialogs';
+import { notifySuccess } from '@/shared/dialogs/notify';
+import { EraRangePicker } from '@/shared/form/EraDatePicker';
+import { formatDateTime } from '@/shared/i18n/i18n';
+import { formatBaht } from '@/shared/money';
+import { Pager } from '@/shared/pager/Pager';
+import { useCan } from '@/shared/useCan';
+import { useListWarehousesQuery } from '@/features/stock/api';
+import {
+  useBulkCancelMutation,
+  useBulkCloseMutation,
+  useBulkReadyToFulfillmentMutation,
+  useBulkVoidMutation,
+  useCountOrdersQuery,
+  useHandleOutOfStockMutation,
+  useListOrdersQuery,
+  useOrderChannelsQuery,
+  useOrderLimitsQuery,
+  useOrderNetQuery,
+  usePickListPdfMutation,
+  useShipParcelsMutation,
+  type OrderResultsBody,
+  type OrderRow,
+} from './api';
+import {
+  bulkActionsFor,
+  COLUMNS,
+  COUNT_KEYS,
+  createPath,
+  detailPath,
+  isColumn,
+  PAYMENT_STATES,
+  pieces,
+  printLabelPath,
+  PROBLEMS,
+  withinSelection,
+  type BulkAction,
+  type Column,
+} from './orders';
+import { BulkResultModal, channelName, PaymentTag, ProblemTags, ReasonModal, usePdf, type ReasonValues } from './parts';
+import { showRefusal, type Doing } from './refusal';
+import { ORDER_CANCEL, ORDER_CREATE, ORDER_EDIT } from './routes';
+
+const PAGE_SIZE = 10;
+
+/** An order's tracking numbers: its parcels' when the answer carries them (an order's own),
+ * else the one the list gives. */
+const trackingOf = (o: OrderRow) => o.parcels.map((p) => p.trackingNo).filter(Boolean).join(', ') || o.trackingNo;
+const FILTERS = ['search', 'channel', 'from', 'to', 'payment', 'warehouse', 'problem'] as const;
+
+const DOING: Record<BulkAction, Doing> = {
+  prepare: 'prepare',
+  ship: 'ship',
+  close: 'close',
+  cancel: 'cancel',
+  void: 'void',
+  printLabels: 'print',
+  pickList: 'print',
+};
+
+/** /order-list (SPEC §2 Orders): one tab per column (new, prepare shipment, sent, closed,
+ * cancelled, failed) with its count; filtered by channel, days, payment, warehouse and
+ * problem, and searched; rows are chosen for the column's bulk actions, each answered order by
+ * order. The view lives in the address (`?state=…&search=…&page=…`). */
+export default function OrderListPage() {
+  const { t, i18n } = useTranslation(['orders', 'common']);
+  const { storeId } = useParams();
+  const sid = storeId ?? '';
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const column: Column = isColumn(params.get('state')) ? (params.get('state') as Column) : 'new';
+  const page = Math.max(1, Number(params.get('page')) || 1);
+  const filters = {
+    search: params.get('search') || undefined,
+    channel: params.get('channel') || undefined,
+    dateFrom: params.get('from') || undefined,
+    dateTo: params.get('to') || undefined,
+    paymentState: params.get('payment') || undefined,
+    warehouseId: Number(params.get('warehouse')) || undefined,
+    problem: params.get('problem') || undefined,
+  };
+  const canCreate = useCan(ORDER_CREATE);
+  const canEdit = useCan(ORDER_EDIT);
+  const canCancel = useCan(ORDER_CANCEL);
+  const { data, isFetching, refetch } = useListOrdersQuery({ ...filters, orderState: column, page, limit: PAGE_SIZE });
+  const { data: counts } = useCountOrdersQuery(filters);
+  const { data: net } = useOrderNetQuery({ ...filters, orderState: column });
+  const { data: channels } = useOrderChannelsQuery();
+  const { data: limits } = useOrderLimitsQuery();
+  const { data: warehouses } = useListWarehousesQuery();
+  const [typed, setTyped] = useState(filters.search ?? '');
+  const [selected, setSelected] = useState<number[]>([]);
+  const [asking, setAsking] = useState<'cancel' | 'void' | null>(null);
+  const [result, setResult] = useState<{ doing: Doing; body: OrderResultsBody } | null>(null);
+  const [filling, setFilling] = useState(false);
+  const [prepare, { isLoading: preparing }] = useBulkReadyToFulfillmentMutation();
+  const [close, { isLoading: closing }] = useBulkCloseMutation();
+  const [cancel, { isLoading: cancelling }] = useBulkCancelMutation();
+  const [voidOrders, { isLoading: voiding }] = useBulkVoidMutation();
+  const [ship, { isLoading: shipping }] = useShipParcelsMutation();
+  const [pickList] = usePickListPdfMutation();
+  const pdf = usePdf();
+
+  /** The same view with some of the address' query changed (back to page 1 unless named);
+   * the chosen rows are let go (they were of another view). */
+  const go = (change: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    next.delete('page');
+    for (const [k, v] of Object.entries(change)) {
+      if (v) next.set(k, v);
+      else next.delete(k);
+    }
+    if (!('page' in change)) setSelected([]);
+    setParams(next);
+  };
+  const anyFilter = FILTERS.some((k) => params.get(k));
+
+  const busy = preparing || closing || cancelling || voiding || shipping;
+  const actions = bulkActionsFor(column, { edit: canEdit, cancel: canCancel });
+
+  const showResult = (doing: Doing, body: OrderResultsBody) => {
+    setSelected((s) => s.filter((id) => body.data.some((r) => r.id === id && !r.ok)));
+    if (body.failed === 0) notifySuccess(t('orders:bulk.done', { count: body.succeeded }));
+    setResult({ doing, body });
+  };
+
+  const run = async (action: BulkAction) => {
+    const ids = selected;
+    if (ids.length === 0) return;
+    if (!withinSelection(ids.length, limits?.maxSelection)) {
+      void showDialog({ kind: 'error', title: 'orders:bulk.tooManyTitle', message: 'orders:bulk.tooMany', values: { n: limits?.maxSelection ?? 0 }, cancel: false });
+      return;
+    }
+    const doing = DOING[action];
+    if (action === 'printLabels') {
+      navigate(printLabelPath(sid, ids));
+      return;
+    }
+    if (action === 'pickList') {
+      await pdf.open('pickList', () => pickList({ orderIds: ids }).unwrap(), 'pick-list.pdf');
+      return;
+    }
+    if (action === 'cancel' || action === 'void') {
+      setAsking(action);
+      return;
+    }
+    const ok = await showDialog({
+      kind: 'question',
+      title: `orders:bulk.confirmTitle.${action}`,
+      message: `orders:bulk.confirm.${action}`,
+      values: { count: ids.length },
+      confirm: `orders:actions.${action}`,
+    });
+    if (!ok) return;
+    try {
+      const body =
+        action === 'prepare'
+          ? await prepare({ orderBulkInput: { ids } }).unwrap()
+          : action === 'close'
+            ? await close({ orderBulkInput: { ids } }).unwrap()
+            : await ship({ shipInput: { orderIds: ids } }).unwrap();
+      showResult(doing, body);
+    } catch (e) {
+      showRefusal(e, doing, t);
+    }
+  };
+
+  const onReason = async (v: ReasonValues) => {
+    const doing = asking;
+    if (!doing) return;
+    try {
+      const input = { orderBulkInput: { ids: selected, reason: v.reason } };
+      const body = doing === 'cancel' ? await cancel(input).unwrap() : await voidOrders(input).unwrap();
+      setAsking(null);
+      showResult(doing, body);
+    } catch (e) {
+      setAsking(null);
+      showRefusal(e, doing, t);
+    }
+  };
+
+  const lng = i18n.language;
+  const warehouseName = (id: number) => warehouses?.data.find((w) => w.id === id)?.name ?? '';
+  const columns = [
+    {
+      title: t('orders:fields.orderNo'),
+      key: 'orderNo',
+      width: 190,
+      render: (_: unknown, o: OrderRow) => (
+        <Space orientation="vertical" size={0}>
+          <Link to={detailPath(sid, o.id)} onClick={(e) => e.stopPropagation()} data-testid={`order-${o.id}-link`} style={{ whiteSpace: 'nowrap' }}>
+            {o.orderNo}
+          </Link>
+          {o.reference ? (
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {o.reference}
+            </Typography.Text>
+          ) : null}
+          {o.problems.length || o.failureCause ? (
+            <Space size={[0, 4]} wrap data-testid={`order-${o.id}-problems`}>
+              <ProblemTags problems={o.problems} />
+              {o.failureCause ? <Tag color="red">{t(`orders:causes.${o.failureCause}`, { defaultValue: o.failureCause })}</Tag> : null}
+            </Space>
+          ) : null}
+        </Space>
+      ),
+    },
+    {
+      title: t('orders:fields.createdAt'),
+      key: 'createdAt',
+      width: 150,
+      render: (_: unknown, o: OrderRow) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(o.createdAt, lng)}</span>,
+    },
+    {
+      title: t('orders:fields.receiver'),
+      key: 'receiver',
+      width: 190,
+      render: (_: unknown, o: OrderRow) =>
+        o.shippingAddress.name || o.shippingAddress.tel ? (
+          <Space orientation="vertical" size={0}>
+            <span>{o.shippingAddress.name}</span>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {o.shippingAddress.tel}
+            </Typography.Text>
+          </Space>
+        ) : (
+          <Typography.Text type="secondary">{t('orders:list.noReceiver')}</Typography.Text>
+        ),
+    },
+    { title: t('orders:fields.channel'), key: 'channel', width: 110, render: (_: unknown, o: OrderRow) => channelName(o.channel, channels?.data, lng) },
+    {
+      title: t('orders:fields.items'),
+      key: 'items',
+      width: 130,
+      render: (_: unknown, o: OrderRow) => <span style={{ whiteSpace: 'nowrap' }}>{t('orders:list.items', { count: o.items.length, pieces: pieces(o) })}</span>,
+    },
+    {
+      title: t('orders:fields.total'),
+      key: 'total',
+      width: 120,
+      align: 'right' as const,
+      render: (_: unknown, o: OrderRow) => <span data-testid={`order-${o.id}-total`}>{formatBaht(o.total)}</span>,
+    },
+    { title: t('orders:fields.payment'), key: 'payment', width: 110, render: (_: unknown, o: OrderRow) => <PaymentTag state={o.paymentState} /> },
+    ...(column === 'shipped' || column === 'closed' || column === 'ready_to_fulfillment'
+      ? [
+          {
+            title: t('orders:fields.shipping'),
+            key: 'shipping',
+            width: 170,
+            render: (_: unknown, o: OrderRow) => (
+              <Space orientation="vertical" size={0}>
+                <span>{o.shippingName || '-'}</span>
+                {trackingOf(o) ? (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`order-${o.id}-tracking`}>
+                    {trackingOf(o)}
+                  </Typography.Text>
+                ) : null}
+              </Space>
+            ),
+          },
+        ]
+      : []),
+    {
+      title: t('orders:fields.warehouse'),
+      key: 'warehouse',
+      width: 150,
+      render: (_: unknown, o: OrderRow) => warehouseName(o.warehouseId),
+    },
+  ];
+
+  const range = filters.dateFrom || filters.dateTo ? ([filters.dateFrom ? dayjs(filters.dateFrom) : null, filters.dateTo ? dayjs(filters.dateTo) : null] as const) : null;
+
+  return (
+    <Card data-testid="order-list">
+      <div className="bo-page-head">
+        <h1>{t('orders:list.title')}</h1>
+        <Space wrap>
+          {canEdit ? (
+            <Button icon={<ReloadOutlined />} onClick={() => setFilling(true)} data-testid="order-fill">
+              {t('orders:fill.button')}
+            </Button>
+          ) : null}
+          {canCreate ? (
+            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(createPath(sid))} data-testid="order-create">
+              {t('orders:list.create')}
+            </Button>
+          ) : null}
+        </Space>
+      </div>
+      <Tabs
+        activeKey={column}
+        onChange={(k) => go({ state: k === 'new' ? undefined : k })}
+        items={COLUMNS.map((k) => ({
+          key: k,
+          label: (
+            <span data-testid={`tab-${k}`}>
+              {t(`orders:columns.${k}`)}{' '}
+              <Badge count={counts?.[COUNT_KEYS[k]] ?? 0} showZero overflowCount={99999} color={k === column ? '#0b2545' : '#bfbfbf'} data-testid={`tab-${k}-count`} />
+            </span>
+          ),
+        }))}
+      />
+      <Space wrap style={{ marginBottom: 12 }}>
+        <Input.Search
+          allowClear
+          value={typed}
+          onChange={(e) => setTyped(e.target.value)}
+          onSearch={(v) => go({ search: v.trim() || undefined })}
+          placeholder={t('orders:list.search')}
+          style={{ width: 280 }}
+          data-testid="order-search"
+        />
+        <Select
+          allowClear
+          value={filters.channel}
+          onChange={(v?: string) => go({ channel: v })}
+          placeholder={t('orders:list.allChannels')}
+          options={(channels?.data ?? []).map((c) => ({ value: c.code, label: channelName(c.code, channels?.data, lng) }))}
+          style={{ width: 160 }}
+          data-testid="filter-channel"
+        />
+        <EraRangePicker
+          value={range as never}
+          onChange={(v) => go({ from: v?.[0]?.format('YYYY-MM-DD'), to: v?.[1]?.format('YYYY-MM-DD') })}
+          placeholder={[t('orders:list.dateFrom'), t('orders:list.dateTo')]}
+          data-testid="filter-dates"
+        />
+        <Select
+          allowClear
+          value={filters.paymentState}
+          onChange={(v?: string) => go({ payment: v })}
+          placeholder={t('orders:list.allPayments')}
+          options={PAYMENT_STATES.map((p) => ({ value: p, label: t(`orders:payment.${p}`) }))}
+          style={{ width: 180 }}
+          data-testid="filter-payment"
+        />
+        <Select
+          allowClear
+          value={filters.warehouseId}
+          onChange={(v?: number) => go({ warehouse: v ? String(v) : undefined })}
+          placeholder={t('orders:list.allWarehouses')}
+          options={(warehouses?.data ?? []).map((w) => ({ value: w.id, label: w.name }))}
+          style={{ width: 180 }}
+          data-testid="filter-warehouse"
+        />
+        <Select
+          allowClear
+          value={filters.problem}
+          onChange={(v?: string) => go({ problem: v })}
+          placeholder={t('orders:list.allProblems')}
+          options={[...PROBLEMS.map((p) => ({ value: p, label: t(`orders:problems.${p}`) })), { value: 'any', label: t('orders:problems.any') }]}
+          style={{ width: 170 }}
+          data-testid="filter-problem"
+        />
+        {anyFilter ? (
+          <Button
+            type="link"
+            onClick={() => {
+              setTyped('');
+              go(Object.fromEntries(FILTERS.map((k) => [k, undefined])));
+            }}
+            data-testid="filter-clear"
+          >
+            {t('orders:list.clearFilters')}
+          </Button>
+        ) : null}
+      </Space>
+      {net ? (
+        <Typography.Paragraph type="secondary" data-testid="order-net">
+          {t('orders:list.net', { count: net.orders, total: formatBaht(net.total), shipping: formatBaht(net.shipping) })}
+          {net.profit !== null && net.profit !== undefined ? ` · ${t('orders:list.netProfit', { profit: formatBaht(net.profit) })}` : ''}
+        </Typography.Paragraph>
+      ) : null}
+      {selected.length > 0 && actions.length > 0 ? (
+        <Space wrap style={{ marginBottom: 12 }} data-testid="bulk-actions">
+          <Typography.Text strong data-testid="bulk-count">
+            {t('orders:bulk.selected', { count: selected.length })}
+          </Typography.Text>
+          {actions.map((a) => (
+            <Button
+              key={a}
+              danger={a === 'cancel' || a === 'void'}
+              type={a === 'prepare' || a === 'ship' ? 'primary' : 'default'}
+              loading={busy || (a === 'pickList' && pdf.busy === 'pickList')}
+              icon={a === 'printLabels' || a === 'pickList' ? <FileTextOutlined /> : undefined}
+              onClick={() => void run(a)}
+              data-testid={`bulk-${a}`}
+            >
+              {t(`orders:actions.${a}`)}
+            </Button>
+          ))}
+          <Button type="link" onClick={() => setSelected([])} data-testid="bulk-clear">
+            {t('orders:bulk.clear')}
+          </Button>
+        </Space>
+      ) : null}
+      <Table<OrderRow>
+        rowKey="id"
+        size="middle"
+        loading={isFetching}
+        columns={columns}
+        dataSource={data?.data ?? []}
+        pagination={false}
+        rowSelection={
+          actions.length > 0
+            ? { selectedRowKeys: selected, preserveSelectedRowKeys: true, onChange: (keys) => setSelected(keys.map(Number)), columnWidth: 40 }
+            : undefined
+        }
+        locale={{ emptyText: anyFilter ? t('orders:list.noMatch') : t(`orders:list.empty.${column}`) }}
+        onRow={(o) => ({ onClick: () => navigate(detailPath(sid, o.id)), style: { cursor: 'pointer' } })}
+        scroll={{ x: 1200 }}
+        data-testid="order-table"
+      />
+      <Pager page={data?.page ?? page} pages={data?.pages ?? 1} total={data?.total ?? 0} onChange={(p) => go({ page: String(p) })} />
+
+      <ReasonModal
+        doing={asking ?? 'cancel'}
+        count={selected.length}
+        open={asking !== null}
+        busy={cancelling || voiding}
+        onCancel={() => setAsking(null)}
+        onConfirm={(v) => void onReason(v)}
+      />
+      <BulkResultModal doing={result?.doing ?? 'prepare'} result={result?.body ?? null} onClose={() => setResult(null)} />
+      <FillModal open={filling} onClose={() => setFilling(false)} warehouses={(warehouses?.data ?? []).filter((w) => w.active)} onFilled={() => void refetch()} />
+    </Card>
+  );
+}
+
+/** Fills the short orders of one warehouse (SPEC §5: one warehouse at a time) from the stock
+ * available now, oldest first; says 'Inadequate goods aren't found' when none is short. */
+function FillModal({ open, onClose, warehouses, onFilled }: { open: boolean; onClose: () => void; warehouses: { id: number; name: string; isDefault: boolean }[]; onFilled: () => void }) {
+  const { t } = useTranslation(['orders', 'common']);
+  const [form] = Form.useForm<{ warehouseId?: number }>();
+  const [fill, { isLoading }] = useHandleOutOfStockMutation();
+  const submit = async (v: { warehouseId?: number }) => {
+    try {
+      const r = await fill({ outOfStockInput: { warehouseId: v.warehouseId } }).unwrap();
+      onClose();
+      onFilled();
+      if (r.filled.length === 0 && r.short.length === 0) {
+        void showDialog({ kind: 'info', title: 'orders:fill.title', message: 'orders:fill.noneShort', cancel: false });
+      } else if (r.filled.length === 0) {
+        void showDialog({ kind: 'warning', title: 'orders:fill.title', message: 'orders:fill.stillShort', values: { count: r.short.length }, cancel: false });
+      } else {
+        notifySuccess(t('orders:fill.done', { filled: r.filled.length, short: r.short.length }));
+      }
+    } catch (e) {
+      onClose();
+      showRefusal(e, 'fill', t);
+    }
+  };
+  const first = warehouses.find((w) => w.isDefault) ?? warehouses[0];
+  return (
+    <Modal
+      open={open}
+      title={t('orders:fill.title')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okText={t('orders:fill.confirm')}
+      okButtonProps={{ loading: isLoading, id: 'fill-confirm' }}
+      cancelText={t('common:actions.cancel')}
+      destroyOnHidden
+    >
+      <Typography.Paragraph type="secondary">{t('orders:fill.hint')}</Typography.Paragraph>
+      <Form form={form} layout="vertical" initialValues={{ warehouseId: first?.id }} onFinish={(v) => void submit(v)} data-testid="fill-form">
+        <Form.Item name="warehouseId" label={t('orders:fields.warehouse')} rules={[{ required: true, message: t('common:validation.required') }]}>
+          <Select options={warehouses.map((w) => ({ value: w.id, label: w.name }))} data-testid="fill-warehouse" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}

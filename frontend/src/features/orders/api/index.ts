@@ -1,0 +1,113 @@
+// Hand-written side of the generated client: cache tags, re-exports, and the PDFs (labels and
+// pick lists), fetched with the store's token and handed back as object URLs.
+//
+// An order's change answers with the order as it now is: the open order shows it at once
+// while the lists refetch. Orders hold, release and ship stock, so the stock overview and
+// the lots refresh after every change that moves stock.
+import { pdfUrl } from '@/shared/pdf/pdf';
+import { enhancedApi, type OrderBody as OrderBodyGen, type ListOrderBody } from './endpoints.gen';
+
+const ORDERS = { type: 'Order' as const, id: 'LIST' };
+const STOCK = [{ type: 'Inventory' as const, id: 'LIST' }, { type: 'Product' as const, id: 'LIST' }, { type: 'StockLot' as const, id: 'LIST' }];
+const one = (id: number) => ({ type: 'Order' as const, id });
+
+/** Keeps the order a change answered with as the open order's. */
+async function holdAnswer(
+  _arg: unknown,
+  { dispatch, queryFulfilled }: { dispatch: (a: unknown) => unknown; queryFulfilled: Promise<{ data: OrderBodyGen }> },
+) {
+  try {
+    const { data } = await queryFulfilled;
+    dispatch(enhancedApi.util.upsertQueryData('getOrder', { id: data.id }, data));
+  } catch {
+    /* refused: nothing changed */
+  }
+}
+
+export const ordersApi = enhancedApi
+  .enhanceEndpoints({ addTagTypes: ['Order', 'Inventory', 'Product', 'StockLot', 'Customer'] })
+  .enhanceEndpoints({
+    endpoints: {
+      listOrders: { providesTags: [ORDERS] },
+      countOrders: { providesTags: [ORDERS] },
+      orderNet: { providesTags: [ORDERS] },
+      orderCountries: { providesTags: [ORDERS] },
+      getOrder: { providesTags: (_r, _e, a) => [one(a.id)] },
+      createOrder: { invalidatesTags: [ORDERS, ...STOCK, { type: 'Customer', id: 'LIST' }] },
+      updateOrder: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id), ...STOCK], onQueryStarted: holdAnswer },
+      changeOrderState: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id), ...STOCK], onQueryStarted: holdAnswer },
+      changeShippingAddress: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
+      clearShippingAddress: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
+      bulkReadyToFulfillment: { invalidatesTags: [{ type: 'Order' }, ...STOCK] },
+      bulkClose: { invalidatesTags: [{ type: 'Order' }] },
+      bulkCancel: { invalidatesTags: [{ type: 'Order' }, ...STOCK] },
+      bulkVoid: { invalidatesTags: [{ type: 'Order' }] },
+      handleOutOfStock: { invalidatesTags: [{ type: 'Order' }, ...STOCK] },
+      addParcel: { invalidatesTags: (r) => [ORDERS, ...(r ? [one(r.id)] : [])], onQueryStarted: holdAnswer },
+      updateParcel: { invalidatesTags: (r) => [ORDERS, ...(r ? [one(r.id)] : [])], onQueryStarted: holdAnswer },
+      deleteParcel: { invalidatesTags: (r) => [ORDERS, ...(r ? [one(r.id)] : [])], onQueryStarted: holdAnswer },
+      shipParcels: { invalidatesTags: [{ type: 'Order' }, ...STOCK] },
+    },
+  });
+
+/** The PDFs: a parcel's label, many orders' labels, a pick list. Printing records when, so
+ * the orders refetch. */
+const pdfApi = ordersApi.injectEndpoints({
+  endpoints: (build) => ({
+    parcelLabelPdf: build.mutation<string, { id: number; orderId: number; size: string }>({
+      query: ({ id, size }) => ({ url: `/wms/parcels/${id}/print-label`, method: 'POST', params: { size }, responseHandler: pdfUrl }),
+      invalidatesTags: (_r, e, a) => (e ? [] : [one(a.orderId)]),
+    }),
+    labelsPdf: build.mutation<string, { orderIds: number[]; size: string }>({
+      query: (body) => ({ url: '/wms/parcels/print-labels', method: 'POST', body, responseHandler: pdfUrl }),
+      invalidatesTags: (_r, e) => (e ? [] : [{ type: 'Order' }]),
+    }),
+    pickListPdf: build.mutation<string, { orderIds: number[] }>({
+      query: (body) => ({ url: '/orders/pick-list', method: 'POST', body, responseHandler: pdfUrl }),
+    }),
+  }),
+});
+
+export const { useParcelLabelPdfMutation, useLabelsPdfMutation, usePickListPdfMutation } = pdfApi;
+
+export const {
+  useListOrdersQuery,
+  useCountOrdersQuery,
+  useOrderNetQuery,
+  useOrderChannelsQuery,
+  useOrderLimitsQuery,
+  useGetOrderQuery,
+  useCreateOrderMutation,
+  useUpdateOrderMutation,
+  useChangeOrderStateMutation,
+  useChangeShippingAddressMutation,
+  useClearShippingAddressMutation,
+  useBulkReadyToFulfillmentMutation,
+  useBulkCloseMutation,
+  useBulkCancelMutation,
+  useBulkVoidMutation,
+  useHandleOutOfStockMutation,
+  usePackagingsQuery,
+  useAddParcelMutation,
+  useUpdateParcelMutation,
+  useDeleteParcelMutation,
+  useShipParcelsMutation,
+} = ordersApi;
+
+export type {
+  OrderBody,
+  OrderInput,
+  OrderItemInput,
+  OrderItemBody,
+  OrderAddressBody,
+  OrderParcelBody,
+  OrderEventBody,
+  OrderTrackingBody,
+  OrderResultsBody,
+  OrderResultBody,
+  OrderLimitsBody,
+  ParcelInput,
+} from './endpoints.gen';
+export type OrderRow = ListOrderBody['data'][number];
+export type OrderChannel = NonNullable<import('./endpoints.gen').ListOrderChannelBody['data']>[number];
+export type Packaging = import('./endpoints.gen').ListParcelPackagingBody['data'][number];

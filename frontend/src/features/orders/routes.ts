@@ -1,0 +1,39 @@
+// The order screens (SPEC §2 Orders, Other) and who may use them (SPEC §6): reading orders
+// opens the list, an order and the labels; making one takes order.order.create; changing one
+// (its lines, address, state, parcels, shipping) order.order.edit; cancelling, voiding and
+// marking it failed order.order.cancel.
+import type { Access } from '@/shared/perms';
+import { P } from '@/shared/permissions.gen';
+import type { FeatureRoute } from '@/shared/routes';
+
+export const ORDER_READ: Access = { permissions: [P.orderOrderRead] };
+export const ORDER_CREATE: Access = { permissions: [P.orderOrderCreate] };
+export const ORDER_EDIT: Access = { permissions: [P.orderOrderEdit] };
+export const ORDER_CANCEL: Access = { permissions: [P.orderOrderCancel] };
+/** Picking a customer and their address book: reading customers. */
+export const CUSTOMER_PICK: Access = { permissions: [P.storeCustomerRead] };
+/** Picking SKUs with their stock: reading products (the SKU list is the catalog's). */
+export const SKU_PICK: Access = { permissions: [P.productSkuRead] };
+
+const FORM = () => import('./OrderFormPage');
+
+export const ROUTES: FeatureRoute[] = [
+  {
+    path: 'order-list',
+    layout: 'default',
+    access: ORDER_READ,
+    menu: { group: 'orders', label: 'menu.orderList', order: 10 },
+    page: () => import('./OrderListPage'),
+  },
+  {
+    path: 'order-create',
+    layout: 'default',
+    access: ORDER_CREATE,
+    menu: { group: 'orders', label: 'menu.orderCreate', order: 20 },
+    page: FORM,
+  },
+  { path: 'order-create/detail', layout: 'default', access: ORDER_CREATE, page: FORM },
+  { path: 'order-edit/:id', layout: 'default', access: ORDER_EDIT, page: FORM },
+  { path: 'order-detail/:id', layout: 'default', access: ORDER_READ, page: () => import('./OrderDetailPage') },
+  { path: 'print-label', layout: 'default', access: ORDER_READ, page: () => import('./PrintLabelPage') },
+];
