@@ -237,16 +237,26 @@ async fn measure(label: &str, t: Target) {
         .await
         .unwrap();
     let sku = newest["data"][0]["skus"][0]["id"].as_i64().unwrap();
-    let warehouses: Value = client
-        .get(format!("{}/wms/warehouses", t.api))
-        .bearer_auth(&t.token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let warehouse = warehouses["data"][0]["id"].as_i64().unwrap();
+    // The store's first warehouse is made when wms hears of the store (at once embedded, a
+    // moment later over NATS).
+    let mut warehouse = None;
+    for _ in 0..150 {
+        let warehouses: Value = client
+            .get(format!("{}/wms/warehouses", t.api))
+            .bearer_auth(&t.token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        warehouse = warehouses["data"][0]["id"].as_i64();
+        if warehouse.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let warehouse = warehouse.expect("the store's first warehouse within 30 s");
     loop {
         let probe = json!({"warehouse_id": warehouse, "sku_id": sku, "quantity": -1, "reason": "probe"});
         let r = client.post(format!("{}/wms/goods-adjust", t.api)).bearer_auth(&t.token).json(&probe).send().await;
@@ -275,16 +285,7 @@ async fn measure(label: &str, t: Target) {
     }
 
     if orders_only() {
-        let warehouses: Value = client
-            .get(format!("{}/wms/warehouses", t.api))
-            .bearer_auth(&t.token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        orders(&t, &client, warehouses["data"][0]["id"].as_i64().unwrap()).await;
+        orders(&t, &client, warehouse).await;
         return;
     }
     let get = |path: &str| getter(&t, &client, path, 1000);
