@@ -153,6 +153,11 @@ async fn sign_in(api: &str, client: &reqwest::Client, email: &str, password: &st
 
 /// A GET of `path` for the runner, `{n}` in it replaced by a page from 1 to `pages` that
 /// differs by client and request.
+/// The JSON answer of a GET through the gateway, as the bench's owner.
+async fn get_json(t: &Target, client: &reqwest::Client, path: &str) -> Value {
+    client.get(format!("{}{path}", t.api)).bearer_auth(&t.token).send().await.unwrap().json().await.unwrap()
+}
+
 fn getter(
     t: &Target,
     client: &reqwest::Client,
@@ -227,29 +232,13 @@ async fn measure(label: &str, t: Target) {
     // Wait until the events of the seeding are consumed (wms learns every SKU from them, in
     // order), so the measurements do not share the cores with that backlog.
     let started = Instant::now();
-    let newest: Value = client
-        .get(format!("{}/products?limit=1", t.api))
-        .bearer_auth(&t.token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let newest: Value = get_json(&t, &client, "/products?limit=1").await;
     let sku = newest["data"][0]["skus"][0]["id"].as_i64().unwrap();
     // The store's first warehouse is made when wms hears of the store (at once embedded, a
     // moment later over NATS).
     let mut warehouse = None;
     for _ in 0..150 {
-        let warehouses: Value = client
-            .get(format!("{}/wms/warehouses", t.api))
-            .bearer_auth(&t.token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let warehouses: Value = get_json(&t, &client, "/wms/warehouses").await;
         warehouse = warehouses["data"][0]["id"].as_i64();
         if warehouse.is_some() {
             break;
@@ -315,15 +304,7 @@ async fn measure(label: &str, t: Target) {
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    let products: Value = client
-        .get(format!("{}/products?limit=1", t.api))
-        .bearer_auth(&t.token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let products: Value = get_json(&t, &client, "/products?limit=1").await;
     let sku = products["data"][0]["skus"][0]["id"].as_i64().unwrap();
     wms.receive(ctx.request(wpb::ReceiveRequest {
         reference: "bench-stock".into(),
@@ -349,15 +330,7 @@ async fn measure(label: &str, t: Target) {
 /// 100,000 orders, then bulk prepare and bulk cancel of 500.
 async fn orders(t: &Target, client: &reqwest::Client, warehouse: i64) {
     const CREATORS: usize = 8;
-    let products: Value = client
-        .get(format!("{}/products?limit=2&page=3", t.api))
-        .bearer_auth(&t.token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let products: Value = get_json(t, client, "/products?limit=2&page=3").await;
     let skus: Vec<i64> =
         products["data"].as_array().unwrap().iter().map(|p| p["skus"][0]["id"].as_i64().unwrap()).collect();
     for (i, sku) in skus.iter().enumerate() {
@@ -516,15 +489,7 @@ async fn approve_receipts(t: &Target, client: &reqwest::Client, warehouse: i64) 
     const LINES: usize = 500;
     let mut skus = Vec::new();
     for page in 1.. {
-        let v: Value = client
-            .get(format!("{}/products?page={page}&limit=100", t.api))
-            .bearer_auth(&t.token)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let v: Value = get_json(t, client, &format!("/products?page={page}&limit=100")).await;
         let rows = v["data"].as_array().cloned().unwrap_or_default();
         skus.extend(
             rows.iter()
