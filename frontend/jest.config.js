@@ -9,8 +9,8 @@ module.exports = {
   moduleNameMapper: { '^@/(.*)$': '<rootDir>/src/$1' },
   setupFilesAfterEnv: ['<rootDir>/src/setupTests.ts'],
   // The suite runs beside the Rust suites on two cores: a form of antd may take seconds to
-  // render there, which says nothing about the app.
-  testTimeout: 30000,
+  // render there (a role test once took over 30 s beside them), which says nothing about the app.
+  testTimeout: 60000,
   // Two workers even on two cores (jest would take one), each restarted once it has grown:
   // jsdom and antd leave memory behind, and a grown worker slows every suite after it.
   maxWorkers: 2,
