@@ -188,8 +188,9 @@ describe('the payment account form', () => {
     const sent = serve([], (method) => (method === 'POST' ? { status: 201, body: PAYPAL } : undefined));
     renderAt('/1/setting/payment-create');
     await userEvent.click(await screen.findByText('PayPal'));
-    expect(screen.queryByTestId('field-accName')).not.toBeInTheDocument();
-    fireEvent.change(screen.getByTestId('field-email'), { target: { value: 'shop@example.com' } });
+    // The form watches the chosen kind, and its fields follow on a later render.
+    await waitFor(() => expect(screen.queryByTestId('field-accName')).not.toBeInTheDocument());
+    fireEvent.change(await screen.findByTestId('field-email'), { target: { value: 'shop@example.com' } });
     fireEvent.change(screen.getByTestId('field-fee'), { target: { value: '4.444' } });
     await userEvent.click(screen.getByTestId('payment-save'));
     expect(await screen.findByText('A fee is a percentage from 0 to 100 with at most two decimals')).toBeInTheDocument();
