@@ -285,6 +285,11 @@ impl Decimal {
         }
     }
 
+    /// A whole number ("3" or 3).
+    pub fn whole(&self) -> Option<i64> {
+        self.text().parse().ok()
+    }
+
     /// Baht with at most two decimals, as satang.
     pub fn satang(&self) -> Option<i64> {
         bo_kit::money::Satang::parse_baht(&self.text()).ok().map(|s| s.0)

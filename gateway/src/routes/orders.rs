@@ -40,6 +40,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(bulk_void))
         .routes(routes!(change_shipping_address))
         .routes(routes!(clear_shipping_address))
+        .routes(routes!(renew_bill_expiry))
         .routes(routes!(handle_out_of_stock))
 }
 
@@ -261,7 +262,10 @@ pub struct OrderBody {
     /// kg.
     pub estimated_weight: String,
     pub imported: bool,
+    /// When its first active bill expires (none: never).
     pub bill_expire_at: Option<String>,
+    /// Its bills, one per warehouse (one order only).
+    pub bills: Vec<OrderBillBody>,
     /// held, short, pending, releasing, released, committing or committed.
     pub stock_state: String,
     pub parcels: Vec<OrderParcelBody>,
@@ -280,6 +284,44 @@ pub struct OrderBody {
     pub voided_at: Option<String>,
     /// The timeline, oldest first (one order only).
     pub events: Vec<OrderEventBody>,
+}
+
+/// A warehouse's bill of an order (SPEC §4 Bill).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderBillBody {
+    pub id: i64,
+    pub warehouse_id: i64,
+    /// Its share of the order's total, baht.
+    pub amount: String,
+    /// active or expired.
+    pub state: String,
+    /// The store's method when it was made: no_expiry, by_day, by_time or next_day.
+    pub expiry_type: String,
+    /// cancel_order or keep_new.
+    pub on_expiry: String,
+    /// None: never.
+    pub expires_at: Option<String>,
+    pub expired_at: Option<String>,
+    pub renewed_at: Option<String>,
+    /// The unguessable token of its public link.
+    pub token: String,
+    pub created_at: String,
+}
+
+fn bill_body(b: pb::Bill) -> OrderBillBody {
+    OrderBillBody {
+        id: b.id,
+        warehouse_id: b.warehouse_id,
+        amount: baht(b.amount),
+        state: b.state,
+        expiry_type: b.expiry_type,
+        on_expiry: b.on_expiry,
+        expires_at: when(b.expires_at_ms),
+        expired_at: when(b.expired_at_ms),
+        renewed_at: when(b.renewed_at_ms),
+        token: b.token,
+        created_at: timestamp_to_rfc3339(b.create_time.as_ref()),
+    }
 }
 
 fn when(ms: i64) -> Option<String> {
@@ -373,6 +415,7 @@ pub(crate) fn order_body(o: pb::Order, costs: bool, names: &HashMap<i64, String>
         estimated_weight: kilograms(o.estimated_weight_g),
         imported: o.imported,
         bill_expire_at: when(o.bill_expire_at_ms),
+        bills: o.bills.into_iter().map(bill_body).collect(),
         stock_state: o.stock_state,
         parcels: o.parcels.into_iter().map(parcel_body).collect(),
         created_by: o.created_by,
@@ -1145,6 +1188,43 @@ async fn clear_shipping_address(
     let r = state
         .orders()
         .clear_shipping_address(auth.ctx().request(pb::GetOrderRequest { id, with_events: true }))
+        .await?
+        .into_inner();
+    Ok(Json(one_order(&state, &auth, r).await?))
+}
+
+/// How long to renew a bill for.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct BillExpiryInput {
+    /// Days from now (1 to 30).
+    pub days: Option<Decimal>,
+    /// The warehouse whose bill (none: every bill of the order).
+    pub warehouse_id: Option<i64>,
+}
+
+/// Renews a new order's bills by a number of days from now: each becomes active again and
+/// expires then (SPEC §4 Bill).
+#[utoipa::path(patch, path = "/orders/{id}/bill-expiry", tag = "orders", params(("id" = i64, Path)),
+    request_body = BillExpiryInput,
+    responses((status = 200, body = OrderBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "bill_order_not_new, bill_paid or bill_never_expires"),
+        (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn renew_bill_expiry(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Body(b): Body<BillExpiryInput>,
+) -> ApiResult<Json<OrderBody>> {
+    auth.require(EDIT)?;
+    let days = match &b.days {
+        Some(d) => d.whole().ok_or_else(|| ApiError::invalid_field("days", "validation.bill_renew_days"))?,
+        None => return Err(ApiError::invalid_field("days", "validation.required")),
+    };
+    let r = state
+        .orders()
+        .renew_bill(auth.ctx().request(pb::RenewBillRequest { id, days, warehouse_id: b.warehouse_id.unwrap_or(0) }))
         .await?
         .into_inner();
     Ok(Json(one_order(&state, &auth, r).await?))

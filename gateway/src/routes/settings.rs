@@ -377,12 +377,10 @@ pub struct BillExpireInput {
 /// A whole number given as a number or text; `None` reads as 0, anything else is refused on
 /// its field.
 fn whole(field: &str, d: Option<Decimal>) -> Result<i64, crate::error::ApiError> {
-    match as_text(d) {
+    match d {
         None => Ok(0),
-        Some(t) if t.trim().is_empty() => Ok(0),
-        Some(t) => {
-            t.trim().parse::<i64>().map_err(|_| crate::error::ApiError::invalid_field(field, "validation.quantity"))
-        }
+        Some(Decimal::Text(t)) if t.trim().is_empty() => Ok(0),
+        Some(d) => d.whole().ok_or_else(|| crate::error::ApiError::invalid_field(field, "validation.quantity")),
     }
 }
 

@@ -517,3 +517,144 @@ async fn kill_the_orders_service_mid_bulk_while_nats_runs_on() {
     let Some(stack) = distributed().await else { return };
     kill_in_the_middle_of_bulk_actions(stack, 7).await;
 }
+
+/// Sets a command to find the services in `services` and orders in `orders`, with the bill
+/// expiry looking every 100 ms.
+fn neighbours(cmd: &mut Command, services: u16, orders: u16) -> &mut Command {
+    for svc in ["STORES", "WMS", "PRODUCTS", "PAYMENTS", "LOGISTICS"] {
+        cmd.env(format!("BO_SERVICES__{svc}__ADDR"), format!("http://127.0.0.1:{services}"));
+    }
+    cmd.env("BO_SERVICES__ORDERS__ADDR", format!("http://127.0.0.1:{orders}"))
+        .env("BO_SERVICES__ORDERS__BILL_EXPIRY_EVERY_MS", "100")
+}
+
+/// Two orders processes on one orders database, both running the bill expiry every 100 ms
+/// (their lease lasts as long, so they take turns and sometimes overlap): every due bill
+/// expires once, its order is cancelled once, and its stock comes back.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bills_expire_once_with_two_orders_processes() {
+    let Some(stack) = distributed().await else { return };
+    let client = reqwest::Client::new();
+    let api = format!("http://127.0.0.1:{}/api", stack.http);
+    let (services, first, second) = (free_port(), free_port(), free_port());
+    let mut others =
+        neighbours(&mut stack.command(&["--target", "stores,wms,products,payments,logistics"]), services, first)
+            .env("BO_GRPC__ADDR", format!("127.0.0.1:{services}"))
+            .env("BO_HTTP__ADDR", format!("127.0.0.1:{}", stack.services_http.unwrap()))
+            .spawn()
+            .unwrap();
+    wait_ready(&client, &stack.victim_ready_url(), &mut others).await;
+    let mut replicas = Vec::new();
+    for grpc in [first, second] {
+        let http = free_port();
+        let mut p = neighbours(&mut stack.command(&["--target", "orders"]), services, grpc)
+            .env("BO_GRPC__ADDR", format!("127.0.0.1:{grpc}"))
+            .env("BO_HTTP__ADDR", format!("127.0.0.1:{http}"))
+            .spawn()
+            .unwrap();
+        wait_ready(&client, &format!("http://127.0.0.1:{http}/readyz"), &mut p).await;
+        replicas.push(p);
+    }
+    let mut gateway = neighbours(&mut stack.command(&["--target", "gateway"]), services, first)
+        .env("BO_HTTP__ADDR", format!("127.0.0.1:{}", stack.http))
+        .spawn()
+        .unwrap();
+    wait_ready(&client, &format!("http://127.0.0.1:{}/readyz", stack.http), &mut gateway).await;
+
+    let store = open_store(&stack, 9).await.expect("the store opens");
+    let owner = sign_in(&client, &api, "crash9@example.com", "crash-password", store).await;
+    let warehouse = eventually(&client, &format!("{api}/wms/warehouses"), &owner, |v| v["total"] == 1).await["data"][0]
+        ["id"]
+        .as_i64()
+        .unwrap();
+    let post = |path: &str, body: Value| {
+        let r = client.post(format!("{api}{path}")).bearer_auth(&owner).json(&body).send();
+        async move {
+            let r = r.await.unwrap();
+            let s = r.status();
+            (s, r.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+    let (s, p) = post(
+        "/products",
+        json!({"name": "สินค้า", "short_description": "ทดสอบ", "code": "E-1", "category_id": 1, "price": "10.00",
+            "cost": "5.00", "tags": ["t"], "skus": [{}]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{p}");
+    let sku = p["skus"][0]["id"].as_i64().unwrap();
+    let adjust = json!({"warehouse_id": warehouse, "sku_id": sku, "quantity": 100, "reason": "เริ่มต้น"});
+    for _ in 0..100 {
+        if post("/wms/goods-adjust", adjust.clone()).await.0 == StatusCode::CREATED {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (s, v) = post(
+        "/stores/settings/bill-expire",
+        json!({"expiry_type": "by_time", "hours": 0, "minutes": 1, "on_expiry": "cancel_order"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let body = json!({"channel": "facebook", "warehouse_id": warehouse, "items": [{"sku_id": sku, "quantity": 2}],
+        "shipping_address": {"name": "ก", "tel": "0812345678", "address": "1", "sub_district": "ก", "district": "ข",
+            "state_province": "ค", "postcode": "10110"}});
+    let mut ids = Vec::new();
+    for _ in 0..30 {
+        let (s, o) = post("/orders", body.clone()).await;
+        assert_eq!(s, StatusCode::CREATED, "{o}");
+        ids.push(o["id"].as_i64().unwrap());
+    }
+    // Time passes for every bill at once.
+    let (_, orders_db) = databases(&stack);
+    let db = bo_kit::db::Db::connect(&orders_db).await.unwrap();
+    sqlx::query("UPDATE order_bills SET expires_at = $1")
+        .bind(bo_kit::time::now_ms() - 1_000)
+        .execute(db.pool())
+        .await
+        .unwrap();
+    for id in &ids {
+        eventually(&client, &format!("{api}/orders/{id}"), &owner, |v| {
+            v["state"] == "cancelled" && v["stock_state"] == "released"
+        })
+        .await;
+    }
+    // More rounds of both replicas pass; then each order shows one expiry and one cancel.
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let rows: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT action, COUNT(*) FROM order_events WHERE action IN ('bill_expired', 'cancelled') GROUP BY action ORDER BY action",
+    )
+    .fetch_all(db.pool())
+    .await
+    .unwrap();
+    assert_eq!(rows, vec![("bill_expired".to_string(), 30), ("cancelled".to_string(), 30)]);
+    let per_order: Vec<(i64,)> = sqlx::query_as(
+        "SELECT COUNT(*) FROM order_events WHERE action = 'bill_expired' GROUP BY order_id HAVING COUNT(*) > 1",
+    )
+    .fetch_all(db.pool())
+    .await
+    .unwrap();
+    assert!(per_order.is_empty(), "an order's bill expired twice: {per_order:?}");
+    db.close().await;
+    let (wms, orders) = databases(&stack);
+    let mut broken = Vec::new();
+    for _ in 0..100 {
+        broken = bo_gateway::checks::stock(&wms, Some(&orders), 0).await.unwrap();
+        if broken.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(broken.is_empty(), "{broken:#?}");
+    let moved = on_hand_moved(&client, &api, &owner, "").await;
+    assert_eq!(moved, 100, "nothing left the shelf");
+    let lots =
+        eventually(&client, &format!("{api}/wms/stock-lots?limit=-1"), &owner, |v| v["total"].as_i64() > Some(0)).await;
+    let reserved: i64 = lots["data"].as_array().unwrap().iter().map(|l| l["reserved"].as_i64().unwrap()).sum();
+    assert_eq!(reserved, 0, "every unit came back: {lots}");
+    for mut p in replicas {
+        let _ = p.start_kill();
+    }
+    let _ = others.start_kill();
+    let _ = gateway.start_kill();
+}

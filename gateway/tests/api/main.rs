@@ -5,6 +5,7 @@
 mod helpers;
 
 mod auth;
+mod bills;
 mod carriers;
 mod crash;
 mod customers;

@@ -182,6 +182,12 @@ impl OrdersService for OrdersGrpc {
         Ok(one(self.orders.clear_address(&ctx, req.into_inner().id).await?))
     }
 
+    async fn renew_bill(&self, req: Request<pb::RenewBillRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(one(self.orders.renew_bill(&ctx, r.id, r.warehouse_id, r.days).await?))
+    }
+
     async fn handle_out_of_stock(
         &self,
         req: Request<pb::HandleOutOfStockRequest>,

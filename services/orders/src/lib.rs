@@ -3,7 +3,9 @@
 //!
 //! Background work of the module: the outbox relay; the consumer of `wms.stock.available`,
 //! which queues SKUs short orders wait for; the filler, which fills those orders oldest
-//! first; and the reconciler, which settles with wms what a request left in flight.
+//! first; the reconciler, which settles with wms what a request left in flight; and the
+//! bill expiry, which expires due bills (cancelling their orders or keeping them new). The
+//! reconciler and the expiry run on one replica at a time (a lease in the database).
 
 pub mod convert;
 pub mod domain;
@@ -155,6 +157,26 @@ impl Module for OrdersModule {
                         let n = orders.reconcile().await?;
                         if n > 0 {
                             tracing::info!(orders = n, "settled orders left in flight with wms");
+                        }
+                        Ok(())
+                    }
+                },
+            ),
+        );
+        let expiring = svc.orders().clone();
+        ctx.spawn(
+            "bill-expiry",
+            bo_kit::schedule::every(
+                db.clone(),
+                "orders.bill_expiry",
+                Duration::from_millis(svc.orders().settings.bill_expiry_every_ms.max(100)),
+                ctx.cancel.clone(),
+                move || {
+                    let orders = expiring.clone();
+                    async move {
+                        let n = orders.expire_bills().await?;
+                        if n > 0 {
+                            tracing::info!(bills = n, "expired bills");
                         }
                         Ok(())
                     }

@@ -33,8 +33,8 @@ use crate::convert::book_address;
 use crate::domain::draft::{self, Address, OrderDraft};
 use crate::domain::money::{self, Charges};
 use crate::domain::state::{self, Action};
-use crate::domain::{self, problem, stock};
-use crate::store::{Actor, Filter, Item, ItemRow, Moved, OrderData, OrderRow, Repo};
+use crate::domain::{self, bill, problem, stock};
+use crate::store::{Actor, BillTerms, Filter, Item, ItemRow, Moved, OrderData, OrderRow, Repo};
 
 /// Settings of the orders module (`services.orders`).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -44,11 +44,13 @@ pub struct Settings {
     pub max_selection: usize,
     /// How long an order may wait on wms before the reconciler asks again, ms.
     pub reconcile_after_ms: i64,
+    /// How often due bills are expired, ms (bills expire to the minute).
+    pub bill_expiry_every_ms: u64,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { max_selection: 500, reconcile_after_ms: 5_000 }
+        Settings { max_selection: 500, reconcile_after_ms: 5_000, bill_expiry_every_ms: 15_000 }
     }
 }
 
@@ -163,6 +165,7 @@ impl Orders {
     pub async fn view(&self, ctx: &CallCtx, row: &OrderRow, items: &[ItemRow], with_events: bool) -> Result<View> {
         let mut order = row.to_proto(items);
         order.parcels = self.parcels(ctx, &[row.id]).await?.remove(&row.id).unwrap_or_default();
+        order.bills = self.repo.bills(ctx.store_id, row.id).await?.iter().map(|b| b.to_proto()).collect();
         let events = if with_events { self.repo.events(ctx.store_id, row.id).await? } else { Vec::new() };
         Ok(View { order, events })
     }
@@ -251,7 +254,9 @@ impl Orders {
         // A new order has no parcels yet, and its timeline is its creation.
         let row = self.repo.order(ctx.store_id, id).await?;
         let items = self.repo.items(&[id]).await?.remove(&id).unwrap_or_default();
-        Ok(View { order: row.to_proto(&items), events: Vec::new() })
+        let mut order = row.to_proto(&items);
+        order.bills = self.repo.bills(ctx.store_id, id).await?.iter().map(|b| b.to_proto()).collect();
+        Ok(View { order, events: Vec::new() })
     }
 
     /// Rewrites a new order; its hold follows by the difference. When a held order's new
@@ -520,6 +525,7 @@ impl Orders {
             tracing::debug!(warehouse = w, "an order over the bill limit");
             return Err(e);
         }
+        let bill_terms = self.bill_terms(ctx).await?;
         Ok(OrderData {
             channel: d.channel.clone(),
             reference: d.reference.clone(),
@@ -539,7 +545,64 @@ impl Orders {
             cod: d.cod,
             estimated_weight_g,
             imported: d.imported,
+            bill_terms,
         })
+    }
+
+    /// The store's bill-expiry setting for bills made now, and when such a bill expires.
+    async fn bill_terms(&self, ctx: &CallCtx) -> Result<BillTerms> {
+        let r = self
+            .clients()?
+            .stores
+            .clone()
+            .get_bill_expiry(ctx.request(spb::GetBillExpiryRequest { at_ms: now_ms(), with_history: false }))
+            .await
+            .map_err(Error::from)?
+            .into_inner();
+        let setting = r.setting.unwrap_or_default();
+        Ok(BillTerms { expiry_type: setting.expiry_type, on_expiry: setting.on_expiry, expires_at: r.expires_at_ms })
+    }
+
+    /// Gives a new order's bills (or one warehouse's) `days` more from now.
+    pub async fn renew_bill(&self, ctx: &CallCtx, id: i64, warehouse_id: i64, days: i64) -> Result<View> {
+        let until = bill::renewed_until(now_ms(), days).map_err(|code| Error::invalid_field("days", code))?;
+        self.repo.renew_bills(Self::actor(ctx), id, warehouse_id, days, until).await?;
+        self.load(ctx, id).await
+    }
+
+    /// Expires the bills whose time has passed, each once, and releases the stock of the
+    /// orders their setting cancels. Answers how many bills expired.
+    pub async fn expire_bills(&self) -> Result<usize> {
+        let mut expired = 0;
+        loop {
+            let now = now_ms();
+            let due = self.repo.due_bills(now, 200).await?;
+            let mut released: BTreeMap<i64, Vec<i64>> = BTreeMap::new();
+            let mut moved_any = false;
+            for b in &due {
+                match self.repo.expire_bill(*b, now).await {
+                    Ok(Some(m)) => {
+                        expired += 1;
+                        moved_any = true;
+                        if m.release {
+                            released.entry(b.store_id).or_default().push(m.id);
+                        }
+                    }
+                    Ok(None) => {}
+                    Err(e) => tracing::warn!(bill = b.id, order = b.order_id, error = %e, "could not expire a bill"),
+                }
+            }
+            self.relay.wake();
+            for (store_id, ids) in released {
+                // Left releasing on failure: the reconciler finishes it.
+                if let Err(e) = self.release(&self.system(store_id), &ids).await {
+                    tracing::warn!(store = store_id, error = %e, "could not release expired orders' stock yet");
+                }
+            }
+            if due.len() < 200 || !moved_any {
+                return Ok(expired);
+            }
+        }
     }
 
     /// Moves orders by an action, each on its own.

@@ -15,8 +15,12 @@ use bo_proto::events::v1 as ev;
 use bo_proto::orders::v1 as pb;
 use sqlx::{AnyPool, FromRow, Row};
 
+mod bills;
+
+pub use bills::{BillRow, BillTerms, DueBill};
+
 use crate::domain::draft::Address;
-use crate::domain::money::Totals;
+use crate::domain::money::{self, Totals};
 use crate::domain::{self, payment, problem, state, stock};
 
 /// Who acts, where.
@@ -68,6 +72,8 @@ pub struct OrderData {
     pub cod: bool,
     pub estimated_weight_g: i64,
     pub imported: bool,
+    /// The store's bill-expiry setting for bills made now.
+    pub bill_terms: BillTerms,
 }
 
 const ORDER_COLUMNS: &str = "id, store_id, order_no, channel, reference, note, state, payment_state, problems, \
@@ -190,6 +196,7 @@ impl OrderRow {
             warehouse_id: self.warehouse_id,
             customer_id: self.customer_id,
             customer_address_id: self.customer_address_id,
+            bills: Vec::new(),
             shipping_address: Some(crate::convert::address_message(&a)),
             shipping_address_changed: self.shipping_address_changed != 0,
             items: items.iter().map(ItemRow::to_proto).collect(),
@@ -575,6 +582,7 @@ impl Repo {
             Err(e) => return Err(e.into()),
         };
         write_items(&mut tx, who.store_id, id, &d.items).await?;
+        bills::sync_bills(&mut tx, who.store_id, id, &money::bill_amounts(&d.totals), &d.bill_terms, now).await?;
         event(&mut tx, who, id, "created", "", state::NEW, "").await?;
         count(&mut tx, who.store_id, state::NEW, 1).await?;
         let units = d.items.iter().map(|i| i.quantity).sum();
@@ -951,6 +959,7 @@ impl Repo {
             })?;
         sqlx::query("DELETE FROM order_items WHERE order_id = $1").bind(id).execute(&mut *tx).await?;
         write_items(&mut tx, who.store_id, id, &d.items).await?;
+        bills::sync_bills(&mut tx, who.store_id, id, &money::bill_amounts(&d.totals), &d.bill_terms, now).await?;
         event(&mut tx, who, id, "edited", &row.state, &row.state, detail).await?;
         if !held && row.stock_state != stock::SHORT && !row.problems().iter().any(|p| p == problem::STOCK) {
             event(&mut tx, who, id, "stock_short", &row.state, &row.state, "").await?;
@@ -1118,79 +1127,7 @@ impl Repo {
                 out.push(refuse(why));
                 continue;
             }
-            let release = matches!(action, Action::Cancel | Action::Fail)
-                && matches!(row.stock_state.as_str(), stock::HELD | stock::SHORT);
-            let time_col = match action {
-                Action::Prepare => "ready_at",
-                Action::Close => "closed_at",
-                Action::Cancel => "cancelled_at",
-                Action::Void => "voided_at",
-                Action::Fail => "failed_at",
-                Action::Ship => "shipped_at",
-            };
-            let extra = match action {
-                Action::Void => ", cancelled_at = $1".to_string(),
-                Action::Fail => ", failure_cause = $8, failure_reason = $9".to_string(),
-                _ => String::new(),
-            };
-            let sql = format!(
-                "UPDATE orders SET state = $2, {time_col} = $1, updated_at = $1, updated_by = $3, version = version + 1, \
-                 stock_state = CASE WHEN $4 = 1 THEN $5 ELSE stock_state END, \
-                 stock_state_at = CASE WHEN $4 = 1 THEN $1 ELSE stock_state_at END{extra} \
-                 WHERE id = $6 AND state = $7"
-            );
-            let mut q = sqlx::query(&sql)
-                .bind(now)
-                .bind(to)
-                .bind(who.user_id)
-                .bind(i64::from(release))
-                .bind(stock::RELEASING)
-                .bind(row.id)
-                .bind(&row.state);
-            if action == Action::Fail {
-                q = q.bind(cause).bind(reason);
-            }
-            let changed = q.execute(&mut *tx).await?;
-            if changed.rows_affected() != 1 {
-                out.push(refuse("order_changed"));
-                continue;
-            }
-            let detail = match action {
-                Action::Fail => format!("{cause}{}{reason}", if reason.is_empty() { "" } else { ": " }),
-                _ => reason.to_string(),
-            };
-            let name = match action {
-                Action::Void => "voided",
-                Action::Cancel => "cancelled",
-                Action::Close => "closed",
-                Action::Fail => "failed",
-                Action::Prepare => "ready_to_fulfillment",
-                Action::Ship => "shipped",
-            };
-            event(&mut tx, who, row.id, name, &row.state, to, &detail).await?;
-            count(&mut tx, who.store_id, &row.state, -1).await?;
-            count(&mut tx, who.store_id, to, 1).await?;
-            outbox::enqueue(
-                &mut tx,
-                who.store_id,
-                who.user_id,
-                &ev::OrderStateChanged {
-                    order_id: row.id,
-                    order_no: row.order_no.clone(),
-                    from_state: row.state.clone(),
-                    to_state: to.to_string(),
-                    customer_id: row.customer_id,
-                    total: row.total,
-                },
-            )
-            .await?;
-            out.push(Moved {
-                id: row.id,
-                order_no: row.order_no.clone(),
-                refused: None,
-                state: to.to_string(),
-                release,
-            });
+            out.push(apply_move(&mut tx, who, row, action, to, cause, reason, now).await?);
         }
         tx.commit().await?;
         Ok(out)
@@ -1351,6 +1288,96 @@ impl Repo {
             })
             .collect())
     }
+}
+
+/// Moves one order that the table lets move (from its state by `action` to `to`) in `tx`:
+/// its state and time, its stock to release (cancel and fail of an order that holds or
+/// waits), its timeline, counts and event. Refused (`order_changed`) when its state moved
+/// since it was read.
+#[allow(clippy::too_many_arguments)]
+async fn apply_move(
+    tx: &mut Tx,
+    who: Actor,
+    row: &OrderRow,
+    action: domain::state::Action,
+    to: &'static str,
+    cause: &str,
+    reason: &str,
+    now: i64,
+) -> Result<Moved> {
+    use domain::state::Action;
+    let release = matches!(action, Action::Cancel | Action::Fail)
+        && matches!(row.stock_state.as_str(), stock::HELD | stock::SHORT);
+    let time_col = match action {
+        Action::Prepare => "ready_at",
+        Action::Close => "closed_at",
+        Action::Cancel => "cancelled_at",
+        Action::Void => "voided_at",
+        Action::Fail => "failed_at",
+        Action::Ship => "shipped_at",
+    };
+    let extra = match action {
+        Action::Void => ", cancelled_at = $1".to_string(),
+        Action::Fail => ", failure_cause = $8, failure_reason = $9".to_string(),
+        _ => String::new(),
+    };
+    let sql = format!(
+        "UPDATE orders SET state = $2, {time_col} = $1, updated_at = $1, updated_by = $3, version = version + 1, \
+         stock_state = CASE WHEN $4 = 1 THEN $5 ELSE stock_state END, \
+         stock_state_at = CASE WHEN $4 = 1 THEN $1 ELSE stock_state_at END{extra} \
+         WHERE id = $6 AND state = $7"
+    );
+    let mut q = sqlx::query(&sql)
+        .bind(now)
+        .bind(to)
+        .bind(who.user_id)
+        .bind(i64::from(release))
+        .bind(stock::RELEASING)
+        .bind(row.id)
+        .bind(&row.state);
+    if action == Action::Fail {
+        q = q.bind(cause).bind(reason);
+    }
+    let changed = q.execute(&mut **tx).await?;
+    if changed.rows_affected() != 1 {
+        return Ok(Moved {
+            id: row.id,
+            order_no: row.order_no.clone(),
+            refused: Some("order_changed".into()),
+            state: row.state.clone(),
+            release: false,
+        });
+    }
+    let detail = match action {
+        Action::Fail => format!("{cause}{}{reason}", if reason.is_empty() { "" } else { ": " }),
+        _ => reason.to_string(),
+    };
+    let name = match action {
+        Action::Void => "voided",
+        Action::Cancel => "cancelled",
+        Action::Close => "closed",
+        Action::Fail => "failed",
+        Action::Prepare => "ready_to_fulfillment",
+        Action::Ship => "shipped",
+    };
+    event(tx, who, row.id, name, &row.state, to, &detail).await?;
+    count(tx, who.store_id, &row.state, -1).await?;
+    count(tx, who.store_id, to, 1).await?;
+    outbox::enqueue(
+        tx,
+        who.store_id,
+        who.user_id,
+        &ev::OrderStateChanged {
+            order_id: row.id,
+            order_no: row.order_no.clone(),
+            from_state: row.state.clone(),
+            to_state: to.to_string(),
+            customer_id: row.customer_id,
+            total: row.total,
+        },
+    )
+    .await?;
+    Ok(Moved { id: row.id, order_no: row.order_no.clone(), refused: None, state: to.to_string(), release })
 }
 
 async fn order_in(tx: &mut Tx, store_id: i64, id: i64) -> Result<OrderRow> {

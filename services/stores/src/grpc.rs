@@ -671,9 +671,23 @@ impl StoresService for StoresGrpc {
         let at = if r.at_ms > 0 { r.at_ms } else { bo_kit::time::now_ms() };
         let row = self.repo.bill_expiry_at(ctx.store_id, at).await?;
         let history = if r.with_history { self.repo.bill_expiry_history(ctx.store_id, 20).await? } else { Vec::new() };
+        let expires_at_ms = row
+            .as_ref()
+            .and_then(|s| {
+                crate::domain::bills::BillExpiry {
+                    expiry_type: s.expiry_type.clone(),
+                    days: s.days,
+                    hours: s.hours,
+                    minutes: s.minutes,
+                    on_expiry: s.on_expiry.clone(),
+                }
+                .expires_at(at)
+            })
+            .unwrap_or(0);
         ok(pb::GetBillExpiryResponse {
             setting: Some(convert::bill_expiry(row.as_ref())),
             history: history.iter().map(|h| convert::bill_expiry(Some(h))).collect(),
+            expires_at_ms,
         })
     }
 

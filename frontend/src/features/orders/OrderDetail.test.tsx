@@ -5,7 +5,7 @@ import { closeAllDialogs } from '@/shared/dialogs/dialogs';
 import { P } from '@/shared/permissions.gen';
 import type { Reply } from '@/shared/testing/fakeApi';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
-import { formBody, order, parcel, refusal, renderAt, serve } from './testing';
+import { bill, formBody, order, parcel, refusal, renderAt, serve } from './testing';
 
 fastComputedStyle();
 jest.setTimeout(90_000);
@@ -94,6 +94,69 @@ describe('an order', () => {
     expect(posts.map((s) => formBody(s.body).get('reason'))).toEqual(['ลูกค้าเปลี่ยนใจ', 'ลูกค้าเปลี่ยนใจ']);
   });
 
+  it('shows the bill and renews it by days, refusing a wrong number under its field', async () => {
+    let renewals = 0;
+    const sent = serveOrder(order(), (method, path) => {
+      if (method !== 'PATCH' || path !== '/orders/9/bill-expiry') return undefined;
+      renewals += 1;
+      if (renewals === 1) return refusal(422, 'validation_failed', [{ field: 'days', code: 'validation.bill_renew_days' }]);
+      return { status: 200, body: order({ bills: [bill({ expires_at: '2026-12-01T12:00:00Z', renewed_at: '2026-11-26T12:00:00Z' })], bill_expire_at: '2026-12-01T12:00:00Z' }) };
+    });
+    renderAt('/1/order-detail/9');
+    const bills = await screen.findByTestId('order-bills');
+    expect(within(bills).getByText('คลังหลัก')).toBeInTheDocument();
+    expect(screen.getByTestId('bill-1-amount')).toHaveTextContent('438.00');
+    expect(screen.getByTestId('bill-1-state')).toHaveTextContent('Active');
+    expect(screen.getByTestId('bill-1-expiry')).toHaveTextContent(/Expires .*2026/);
+    expect(screen.getByTestId('bill-1-expiry')).toHaveTextContent('By days · the order is cancelled on expiry');
+
+    await userEvent.click(screen.getByTestId('bill-1-renew'));
+    const days = await screen.findByTestId('bill-renew-days');
+    fireEvent.change(days, { target: { value: '45' } });
+    await userEvent.click(screen.getByText('Renew', { selector: '#bill-renew-save span' }));
+    expect(await screen.findByText('Renew by 1 to 30 days')).toBeInTheDocument();
+    expect(sent.filter((s) => s.method === 'PATCH')).toHaveLength(0);
+    // The service's own rule goes under the field too.
+    fireEvent.change(days, { target: { value: '3' } });
+    await userEvent.click(screen.getByText('Renew', { selector: '#bill-renew-save span' }));
+    await waitFor(() => expect(sent.filter((s) => s.method === 'PATCH')).toHaveLength(1));
+    expect(await screen.findByText('Renew by 1 to 30 days')).toBeInTheDocument();
+    await userEvent.click(screen.getByText('Renew', { selector: '#bill-renew-save span' }));
+    expect(await screen.findByText(/The bill of SO2569-000009 is renewed until/)).toBeInTheDocument();
+    const patch = sent.filter((s) => s.method === 'PATCH')[1];
+    expect(JSON.parse(patch.body)).toEqual({ days: 3, warehouse_id: 1 });
+    await waitFor(() => expect(screen.getByTestId('bill-1-expiry')).toHaveTextContent(/renewed/));
+  });
+
+  it('says why a bill could not be renewed, and offers no renewal where none applies', async () => {
+    serveOrder(order(), (method, path) => (method === 'PATCH' && path === '/orders/9/bill-expiry' ? refusal(409, 'bill_order_not_new') : undefined));
+    renderAt('/1/order-detail/9');
+    await userEvent.click(await screen.findByTestId('bill-1-renew'));
+    await userEvent.click(screen.getByText('Renew', { selector: '#bill-renew-save span' }));
+    await waitFor(() => expect(screen.getByTestId('dialog-title')).toHaveTextContent('There was a problem while renewing the bill'));
+    expect(screen.getByTestId('dialog-message')).toHaveTextContent("Only a new order's bill can be renewed");
+  });
+
+  it('shows an expired bill and a bill that never expires', async () => {
+    serveOrder(
+      order({
+        state: 'cancelled',
+        bills: [bill({ state: 'expired', expired_at: '2026-11-28T12:00:00Z' })],
+        events: [
+          { id: 1, action: 'bill_expired', from_state: 'new', to_state: 'new', user_id: 0, user_name: '', detail: '1:cancel_order', created_at: '2026-11-28T12:00:00Z' },
+          { id: 2, action: 'cancelled', from_state: 'new', to_state: 'cancelled', user_id: 0, user_name: '', detail: 'bill_expired', created_at: '2026-11-28T12:00:00Z' },
+        ],
+      }),
+    );
+    renderAt('/1/order-detail/9');
+    expect(await screen.findByTestId('bill-1-state')).toHaveTextContent('Expired');
+    expect(screen.getByTestId('bill-1-expiry')).toHaveTextContent(/Expired .*2026/);
+    expect(screen.queryByTestId('bill-1-renew')).not.toBeInTheDocument();
+    const timeline = screen.getByTestId('order-timeline');
+    expect(within(timeline).getByText('Bill expired: the order is cancelled on expiry')).toBeInTheDocument();
+    expect(within(timeline).getByText('Cancelled (New → Cancelled): its bill expired')).toBeInTheDocument();
+  });
+
   it('shows a reader no action and no profit when the API gives none', async () => {
     serveOrder(order({ profit: null, items: [{ ...order().items[0], cost: null }] }));
     renderAt('/1/order-detail/9', 'cashier', [P.orderOrderRead]);
@@ -102,6 +165,8 @@ describe('an order', () => {
     expect(screen.queryByTestId('order-profit')).not.toBeInTheDocument();
     expect(within(screen.getByTestId('order-items')).queryByText('Cost (฿)')).not.toBeInTheDocument();
     expect(screen.queryByTestId('address-change')).not.toBeInTheDocument();
+    expect(screen.getByTestId('bill-1-state')).toHaveTextContent('Active');
+    expect(screen.queryByTestId('bill-1-renew')).not.toBeInTheDocument();
   });
 
   it('adds a parcel to a prepared order, and says why it could not ship', async () => {

@@ -47,6 +47,7 @@ import {
   type OrderParcelBody,
   type Packaging,
 } from './api';
+import { BillsCard } from './BillsCard';
 import { actionsOf, addressInput, editPath, eventLine, LABEL_SIZES, listPath, parcelInput, type AddressValues, type ParcelValues, type StateAction } from './orders';
 import { channelName, PaymentTag, ProblemTags, ReasonModal, StateTag, usePdf, type ReasonValues } from './parts';
 import { DOING_OF, showRefusal } from './refusal';
@@ -222,6 +223,8 @@ export default function OrderDetailPage() {
           </Col>
         </Row>
       </Card>
+
+      {o.bills.length ? <BillsCard o={o} canEdit={canEdit} warehouseName={(w) => warehouses?.data.find((x) => x.id === w)?.name ?? ''} /> : null}
 
       <AddressCard o={o} canChange={can.address && canEdit} sid={sid} />
 

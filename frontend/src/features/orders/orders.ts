@@ -2,7 +2,7 @@
 // columns, what may be done to an order in its state and to many in a column, the form's
 // values and the body the API takes, and the paths. Pure: the screens translate.
 import { toSatang, cleanAmount } from '@/shared/money';
-import type { OrderAddressBody, OrderBody, OrderEventBody, OrderInput, OrderItemInput } from './api';
+import type { OrderAddressBody, OrderBillBody, OrderBody, OrderEventBody, OrderInput, OrderItemInput } from './api';
 import { bahtText, orderTotals, percentBp, type Charges, type Discount, type MoneyLine, type Totals } from './money';
 
 // ---------------------------------------------------------------------------------- states
@@ -463,8 +463,26 @@ type T = (k: string | string[], o?: Record<string, unknown>) => string;
 export function eventLine(e: Pick<OrderEventBody, 'action' | 'fromState' | 'toState' | 'detail'>, t: T): string {
   const action = t(`orders:timeline.${e.action}`, { defaultValue: e.action });
   const moved = e.fromState && e.toState && e.fromState !== e.toState ? ` (${t(`orders:states.${e.fromState}`)} → ${t(`orders:states.${e.toState}`)})` : '';
-  const detail = e.detail ? `: ${e.action === 'failed' ? failedDetail(e.detail, t) : e.detail}` : '';
+  const detail = e.detail ? `: ${eventDetail(e.action, e.detail, t)}` : '';
   return `${action}${moved}${detail}`;
+}
+
+/** What an event's detail says, in words where the API writes a code. */
+function eventDetail(action: string, detail: string, t: T): string {
+  if (action === 'failed') return failedDetail(detail, t);
+  if (action === 'cancelled' && detail === 'bill_expired') return t('orders:bills.cancelledOnExpiry');
+  if (action === 'bill_expired') return t(`orders:bills.onExpiry.${detail.split(':')[1] ?? ''}`, { defaultValue: detail });
+  if (action === 'bill_renewed') return t('orders:bills.renewedDays', { count: Number(detail) || 0 });
+  return detail;
+}
+
+/** The most days a bill is renewed by. */
+export const MAX_RENEW_DAYS = 30;
+
+/** Whether a bill of the order may be renewed: the order is new and not paid, and the bill
+ * has an expiry (a bill that never expires needs no renewal). */
+export function renewable(o: Pick<OrderBody, 'state' | 'paymentState'>, b: Pick<OrderBillBody, 'expiresAt'>): boolean {
+  return o.state === 'new' && o.paymentState !== 'paid' && !!b.expiresAt;
 }
 
 /** A failure's detail ("cause: reason") with its cause in words. */

@@ -42,6 +42,10 @@ export const REASONS = [
   'order_value_exceeds_limit',
   'carrier_unreachable',
   'tracking_numbers_exhausted',
+  'bill_never_expires',
+  'bill_order_not_new',
+  'bill_paid',
+  'bill_not_found',
 ] as const;
 
 /** The message key of a reason; an unknown one reads as 'the order could not be changed'. */
@@ -50,7 +54,7 @@ export function reasonKey(code: string | undefined | null): string {
 }
 
 /** What was being done when a refusal came. */
-export type Doing = 'prepare' | 'close' | 'cancel' | 'void' | 'fail' | 'ship' | 'save' | 'address' | 'parcel' | 'print' | 'fill';
+export type Doing = 'prepare' | 'close' | 'cancel' | 'void' | 'fail' | 'ship' | 'save' | 'address' | 'parcel' | 'print' | 'fill' | 'renew';
 
 /** The action of a state path. */
 export const DOING_OF: Record<string, Doing> = {

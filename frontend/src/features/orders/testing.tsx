@@ -127,7 +127,8 @@ export const order = (over: Record<string, unknown> = {}) => ({
   tracking_no: '',
   estimated_weight: '0.600',
   imported: false,
-  bill_expire_at: null,
+  bill_expire_at: '2026-11-28T12:00:00Z',
+  bills: [bill()],
   stock_state: 'held',
   parcels: [],
   created_by: 1,
@@ -144,6 +145,24 @@ export const order = (over: Record<string, unknown> = {}) => ({
   events: [{ id: 1, action: 'created', from_state: '', to_state: 'new', user_id: 1, user_name: 'สมศรี ใจดี', detail: '', created_at: '2026-11-25T12:00:00Z' }],
   ...over,
 });
+
+/** The order's bill of warehouse 1: 438.00, by days, cancelling the order on expiry. */
+export function bill(over: Record<string, unknown> = {}) {
+  return {
+    id: 5,
+    warehouse_id: 1,
+    amount: '438.00',
+    state: 'active',
+    expiry_type: 'by_day',
+    on_expiry: 'cancel_order',
+    expires_at: '2026-11-28T12:00:00Z',
+    expired_at: null,
+    renewed_at: null,
+    token: '0123456789abcdef0123456789abcdef',
+    created_at: '2026-11-25T12:00:00Z',
+    ...over,
+  };
+}
 
 /** The gateway: warehouses, channels, limits, packagings; `over` answers first. */
 export function serve(over: (method: string, path: string) => Reply | undefined = () => undefined): Sent[] {

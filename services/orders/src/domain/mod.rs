@@ -1,9 +1,12 @@
-//! The order's rules, pure: its money ([`money`]), its states ([`state`]), what a draft must
-//! hold ([`draft`]), and what the stock check compares ([`check`]).
+//! The order's rules, pure: its money ([`money`]), its states ([`state`]), its bills
+//! ([`bill`]) and payments ([`payment`]), what a draft must hold ([`draft`]), and what the stock check compares
+//! ([`check`]).
 
+pub mod bill;
 pub mod check;
 pub mod draft;
 pub mod money;
+pub mod payment;
 pub mod state;
 
 /// A sales channel an order can come from (SPEC §9: marketplace, social commerce, website,
@@ -39,18 +42,6 @@ pub const CHANNELS: [Channel; 8] = [
 /// The channel of `code`.
 pub fn channel_of(code: &str) -> Option<&'static Channel> {
     CHANNELS.iter().find(|c| c.code == code)
-}
-
-/// Payment states (SPEC §4). Bills and payments (the next issue) move them; an order starts
-/// unpaid.
-pub mod payment {
-    pub const UNPAID: &str = "unpaid";
-    pub const PENDING: &str = "pending";
-    pub const PAID: &str = "paid";
-    pub const VOIDED: &str = "voided";
-    pub const CANCELLED: &str = "cancelled";
-    /// Every payment state.
-    pub const STATES: [&str; 5] = [UNPAID, PENDING, PAID, VOIDED, CANCELLED];
 }
 
 /// Problems an order can have (SPEC §4 failure reasons that keep it from being prepared).

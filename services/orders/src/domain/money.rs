@@ -17,7 +17,8 @@
 //!
 //! Every share (percent discount, VAT) is rounded once, half away from zero, to the satang
 //! (`bo_kit::money`). The 50,000-baht limit (SPEC §9) holds per warehouse bill: the lines of
-//! one warehouse at their prices, before the order's discount.
+//! one warehouse at their prices, before the order's discount. Each warehouse's bill is
+//! its share of the total by those values ([`bill_amounts`]); the bills add up to the total.
 
 use std::collections::BTreeMap;
 
@@ -153,6 +154,42 @@ pub fn over_limit(t: &Totals) -> Vec<(i64, i64)> {
     t.per_warehouse.iter().filter(|(_, v)| **v > BILL_LIMIT).map(|(w, v)| (*w, *v)).collect()
 }
 
+/// Each warehouse's bill: the order's total shared by the warehouses' goods at their
+/// prices (the largest remainders take the leftover satang, the first warehouse on a tie),
+/// so the bills always add up to the total. An order with no goods value bills its first
+/// warehouse for everything.
+pub fn bill_amounts(t: &Totals) -> Vec<(i64, i64)> {
+    let goods: i128 = t.per_warehouse.values().map(|v| i128::from(*v)).sum();
+    let warehouses: Vec<(i64, i64)> = t.per_warehouse.iter().map(|(w, v)| (*w, *v)).collect();
+    if warehouses.is_empty() {
+        return Vec::new();
+    }
+    if goods == 0 {
+        let mut out: Vec<(i64, i64)> = warehouses.iter().map(|(w, _)| (*w, 0)).collect();
+        out[0].1 = t.total;
+        return out;
+    }
+    let total = i128::from(t.total);
+    let mut shares: Vec<(i64, i64, i128)> = warehouses
+        .iter()
+        .map(|(w, v)| {
+            let exact = total * i128::from(*v);
+            (*w, (exact / goods) as i64, exact % goods)
+        })
+        .collect();
+    let mut left = t.total - shares.iter().map(|s| s.1).sum::<i64>();
+    let mut order: Vec<usize> = (0..shares.len()).collect();
+    order.sort_by(|a, b| shares[*b].2.cmp(&shares[*a].2).then(a.cmp(b)));
+    for i in order.into_iter().cycle() {
+        if left == 0 {
+            break;
+        }
+        shares[i].1 += 1;
+        left -= 1;
+    }
+    shares.into_iter().map(|(w, amount, _)| (w, amount)).collect()
+}
+
 /// Reads a percent typed as text ("10", "12.5", "7.25") into basis points.
 pub fn percent_bp(text: &str) -> Option<i64> {
     let v = Satang::parse_baht(text).ok()?.0;
@@ -167,6 +204,62 @@ mod tests {
 
     fn line(price: i64, cost: i64, quantity: i64) -> Line {
         Line { price, cost, quantity, warehouse_id: 1 }
+    }
+
+    #[test]
+    fn bills_share_the_total_by_warehouse_and_add_up() {
+        let one = totals(
+            &[line(100_00, 0, 1)],
+            &Charges { shipping_charge: 40_00, vat_included: true, ..Default::default() },
+        )
+        .unwrap();
+        assert_eq!(bill_amounts(&one), vec![(1, 140_00)]);
+        // 2 : 1 of 100.00 → 66.67 and 33.33 (the larger remainder takes the satang).
+        let lines = [
+            Line { price: 20_00, cost: 0, quantity: 1, warehouse_id: 7 },
+            Line { price: 10_00, cost: 0, quantity: 1, warehouse_id: 9 },
+        ];
+        let two = totals(&lines, &Charges { additional_fee: 70_00, vat_included: true, ..Default::default() }).unwrap();
+        assert_eq!(two.total, 100_00);
+        assert_eq!(bill_amounts(&two), vec![(7, 66_67), (9, 33_33)]);
+        // Three equal shares of 1.00: the first warehouse takes the odd satang.
+        let lines: Vec<Line> = (1..=3).map(|w| Line { price: 10, cost: 0, quantity: 1, warehouse_id: w }).collect();
+        let three = totals(&lines, &Charges { additional_fee: 70, vat_included: true, ..Default::default() }).unwrap();
+        assert_eq!(bill_amounts(&three), vec![(1, 34), (2, 33), (3, 33)]);
+        // Free goods: the first warehouse bills the shipping.
+        let free = [
+            Line { price: 0, cost: 0, quantity: 1, warehouse_id: 4 },
+            Line { price: 0, cost: 0, quantity: 1, warehouse_id: 5 },
+        ];
+        let t = totals(&free, &Charges { shipping_charge: 50_00, vat_included: true, ..Default::default() }).unwrap();
+        assert_eq!(bill_amounts(&t), vec![(4, 50_00), (5, 0)]);
+        assert!(bill_amounts(&Totals::default()).is_empty());
+    }
+
+    #[test]
+    fn bills_always_add_up_to_the_total() {
+        let mut seed = 17u64;
+        let mut next = |bound: i64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) % bound as u64) as i64
+        };
+        for _ in 0..2_000 {
+            let lines: Vec<Line> = (0..1 + next(6))
+                .map(|_| Line { price: next(5_000_00), cost: 0, quantity: 1 + next(5), warehouse_id: 1 + next(4) })
+                .collect();
+            let c = Charges {
+                discount: Discount::Percent(next(10_001)),
+                vat_included: next(2) == 0,
+                shipping_charge: next(200_00),
+                shipping_charge_inter: 0,
+                additional_fee: next(50_00),
+            };
+            let t = totals(&lines, &c).unwrap();
+            let bills = bill_amounts(&t);
+            assert_eq!(bills.iter().map(|b| b.1).sum::<i64>(), t.total, "{lines:?} {c:?}");
+            assert!(bills.iter().all(|b| b.1 >= 0));
+            assert_eq!(bills.len(), t.per_warehouse.len());
+        }
     }
 
     #[test]

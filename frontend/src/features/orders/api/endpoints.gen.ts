@@ -155,6 +155,16 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.orderInput,
       }),
     }),
+    renewBillExpiry: build.mutation<
+      RenewBillExpiryApiResponse,
+      RenewBillExpiryApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/${queryArg.id}/bill-expiry`,
+        method: "PATCH",
+        body: queryArg.billExpiryInput,
+      }),
+    }),
     changeShippingAddress: build.mutation<
       ChangeShippingAddressApiResponse,
       ChangeShippingAddressApiArg
@@ -391,6 +401,11 @@ export type UpdateOrderApiArg = {
   id: number;
   orderInput: OrderInput;
 };
+export type RenewBillExpiryApiResponse = /** status 200  */ OrderBody;
+export type RenewBillExpiryApiArg = {
+  id: number;
+  billExpiryInput: BillExpiryInput;
+};
 export type ChangeShippingAddressApiResponse = /** status 200  */ OrderBody;
 export type ChangeShippingAddressApiArg = {
   id: number;
@@ -435,6 +450,25 @@ export type PrintParcelLabelApiArg = {
   id: number;
   /** a6 (105 × 148 mm, the default) or 100x150. */
   size?: string;
+};
+export type OrderBillBody = {
+  /** Its share of the order's total, baht. */
+  amount: string;
+  createdAt: string;
+  expiredAt?: string | null;
+  /** None: never. */
+  expiresAt?: string | null;
+  /** The store's method when it was made: no_expiry, by_day, by_time or next_day. */
+  expiryType: string;
+  id: number;
+  /** cancel_order or keep_new. */
+  onExpiry: string;
+  renewedAt?: string | null;
+  /** active or expired. */
+  state: string;
+  /** The unguessable token of its public link. */
+  token: string;
+  warehouseId: number;
 };
 export type OrderDiscountBody = {
   /** Baht taken off. */
@@ -544,7 +578,10 @@ export type ListOrderBody = {
   /** The rows. */
   data: {
     additionalFee: string;
+    /** When its first active bill expires (none: never). */
     billExpireAt?: string | null;
+    /** Its bills, one per warehouse (one order only). */
+    bills: OrderBillBody[];
     cancelledAt?: string | null;
     channel: string;
     closedAt?: string | null;
@@ -637,7 +674,10 @@ export type ErrorBody = {
 };
 export type OrderBody = {
   additionalFee: string;
+  /** When its first active bill expires (none: never). */
   billExpireAt?: string | null;
+  /** Its bills, one per warehouse (one order only). */
+  bills: OrderBillBody[];
   cancelledAt?: string | null;
   channel: string;
   closedAt?: string | null;
@@ -839,6 +879,11 @@ export type ShipInput = {
   /** Prepared orders (at most the selection limit). */
   orderIds?: number[];
 };
+export type BillExpiryInput = {
+  days?: null | Decimal;
+  /** The warehouse whose bill (none: every bill of the order). */
+  warehouseId?: number | null;
+};
 export type ShippingAddressInput = {
   /** Or this entry of the customer's book. */
   customerAddressId?: number;
@@ -909,6 +954,7 @@ export const {
   useBulkVoidMutation,
   useGetOrderQuery,
   useUpdateOrderMutation,
+  useRenewBillExpiryMutation,
   useChangeShippingAddressMutation,
   useClearShippingAddressMutation,
   useChangeOrderStateMutation,

@@ -1,0 +1,148 @@
+//! Bills (SPEC §4 Bill): an order has one bill per warehouse, for that warehouse's share of
+//! the order's total ([`super::money::bill_amounts`]). A bill is active or expired. When it
+//! expires follows the store's bill-expiry setting that held when the bill was made (the
+//! stores service answers it, with the time); what happens to the order then is that
+//! setting's action: the order is cancelled (its stock released) or kept new.
+//!
+//! ```text
+//! active ──expire──▶ expired
+//!   ▲ │                 │
+//!   └─┴──renew (days)───┘
+//! ```
+//!
+//! Only a bill of a new, unpaid order expires: once the buyer has sent a slip (pending),
+//! paid, or the order is being prepared, its bill waits. A renewal sets the bill to expire
+//! a number of days from now, whatever it was.
+
+/// Payable.
+pub const ACTIVE: &str = "active";
+/// Past its time.
+pub const EXPIRED: &str = "expired";
+/// Every state.
+pub const STATES: [&str; 2] = [ACTIVE, EXPIRED];
+
+/// Cancel the order when its bill expires.
+pub const CANCEL_ORDER: &str = "cancel_order";
+/// Keep the order new when its bill expires.
+pub const KEEP_NEW: &str = "keep_new";
+
+/// The most days a renewal gives.
+pub const MAX_RENEW_DAYS: i64 = 30;
+/// A day, in milliseconds.
+pub const DAY_MS: i64 = 24 * 3600 * 1000;
+
+/// What is done to a bill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BillAction {
+    /// Its time passed (the scheduler).
+    Expire,
+    /// Given more days (`PATCH /orders/{id}/bill-expiry`).
+    Renew,
+}
+
+impl BillAction {
+    /// Both actions.
+    pub const ALL: [BillAction; 2] = [BillAction::Expire, BillAction::Renew];
+}
+
+/// The allowed moves: (from, action, to).
+pub const TRANSITIONS: &[(&str, BillAction, &str)] =
+    &[(ACTIVE, BillAction::Expire, EXPIRED), (ACTIVE, BillAction::Renew, ACTIVE), (EXPIRED, BillAction::Renew, ACTIVE)];
+
+/// Where `action` takes a bill in `from`, or why it cannot.
+pub fn next(from: &str, action: BillAction) -> Result<&'static str, &'static str> {
+    TRANSITIONS.iter().find(|(f, a, _)| *f == from && *a == action).map(|(_, _, to)| *to).ok_or(match (from, action) {
+        (EXPIRED, BillAction::Expire) => "bill_already_expired",
+        _ => "bill_state_refused",
+    })
+}
+
+/// Why a bill of an order in `order_state` with `payment_state`, expiring at `expires_at`
+/// (0 never), cannot be renewed; None when it can.
+pub fn renew_refusal(order_state: &str, payment_state: &str, expires_at: i64) -> Option<&'static str> {
+    if order_state != super::state::NEW {
+        return Some("bill_order_not_new");
+    }
+    if payment_state == super::payment::PAID {
+        return Some("bill_paid");
+    }
+    if expires_at == 0 {
+        return Some("bill_never_expires");
+    }
+    None
+}
+
+/// When a bill renewed at `now` for `days` expires; `Err` names the field's problem.
+pub fn renewed_until(now: i64, days: i64) -> Result<i64, &'static str> {
+    if !(1..=MAX_RENEW_DAYS).contains(&days) {
+        return Err("validation.bill_renew_days");
+    }
+    Ok(now + days * DAY_MS)
+}
+
+/// Whether a bill of an order in `order_state` with `payment_state` may expire now.
+pub fn may_expire(order_state: &str, payment_state: &str) -> bool {
+    order_state == super::state::NEW && payment_state == super::payment::UNPAID
+}
+
+/// A new, unguessable bill token: 128 random bits as 32 hex characters.
+pub fn new_token() -> String {
+    uuid::Uuid::new_v4().simple().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{payment, state};
+
+    #[test]
+    fn every_allowed_and_refused_move() {
+        let expected: &[(&str, BillAction, Result<&str, &str>)] = &[
+            (ACTIVE, BillAction::Expire, Ok(EXPIRED)),
+            (ACTIVE, BillAction::Renew, Ok(ACTIVE)),
+            (EXPIRED, BillAction::Expire, Err("bill_already_expired")),
+            (EXPIRED, BillAction::Renew, Ok(ACTIVE)),
+        ];
+        assert_eq!(expected.len(), STATES.len() * BillAction::ALL.len(), "every pair is listed");
+        for (from, action, want) in expected {
+            assert_eq!(next(from, *action), *want, "{from} --{action:?}-->");
+        }
+        assert_eq!(expected.iter().filter(|(_, _, r)| r.is_ok()).count(), TRANSITIONS.len());
+    }
+
+    #[test]
+    fn only_a_new_unpaid_order_s_bill_expires() {
+        for s in state::STATES {
+            for p in payment::STATES {
+                assert_eq!(may_expire(s, p), s == state::NEW && p == payment::UNPAID, "{s} {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn renewals_take_one_to_thirty_days_from_now() {
+        assert_eq!(renewed_until(1_000, 1), Ok(1_000 + DAY_MS));
+        assert_eq!(renewed_until(1_000, 30), Ok(1_000 + 30 * DAY_MS));
+        for bad in [0, -1, 31, i64::MAX] {
+            assert_eq!(renewed_until(1_000, bad), Err("validation.bill_renew_days"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_renewal_needs_a_new_unpaid_order_and_a_bill_that_expires() {
+        assert_eq!(renew_refusal(state::NEW, payment::UNPAID, 5), None);
+        assert_eq!(renew_refusal(state::NEW, payment::PENDING, 5), None);
+        assert_eq!(renew_refusal(state::CANCELLED, payment::UNPAID, 5), Some("bill_order_not_new"));
+        assert_eq!(renew_refusal(state::READY, payment::UNPAID, 5), Some("bill_order_not_new"));
+        assert_eq!(renew_refusal(state::NEW, payment::PAID, 5), Some("bill_paid"));
+        assert_eq!(renew_refusal(state::NEW, payment::UNPAID, 0), Some("bill_never_expires"));
+    }
+
+    #[test]
+    fn tokens_are_long_random_and_distinct() {
+        let (a, b) = (new_token(), new_token());
+        assert_eq!(a.len(), 32);
+        assert!(a.chars().all(|c| c.is_ascii_hexdigit()));
+        assert_ne!(a, b);
+    }
+}

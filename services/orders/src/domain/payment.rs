@@ -1,0 +1,184 @@
+//! Payments of orders (SPEC §4 Payment state): a payment is made against one bill, for its
+//! amount, to one of the store's accounts. Its states and the actions that move them are one
+//! table; confirmation is refused with the reasons of SPEC §8.
+//!
+//! ```text
+//! unpaid ──attach slip──▶ pending ──confirm──▶ paid ──void──▶ voided
+//!   │                       │  └──void──▶ paid (SPEC: voiding a pending payment makes it paid)
+//!   └──cancel──▶ cancelled ◀┘
+//! ```
+//!
+//! An order's payment state follows its bills' payments ([`order_state`]).
+
+/// Nothing paid yet.
+pub const UNPAID: &str = "unpaid";
+/// A slip waits for confirmation.
+pub const PENDING: &str = "pending";
+/// Confirmed.
+pub const PAID: &str = "paid";
+/// A confirmed payment annulled.
+pub const VOIDED: &str = "voided";
+/// Cancelled before it was confirmed.
+pub const CANCELLED: &str = "cancelled";
+/// Every payment state.
+pub const STATES: [&str; 5] = [UNPAID, PENDING, PAID, VOIDED, CANCELLED];
+
+/// What is done to a payment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PayAction {
+    /// A slip is attached (by the buyer on the bill's page, or by staff).
+    Attach,
+    /// Staff confirm the money arrived.
+    Confirm,
+    /// Staff cancel it (a wrong slip, a buyer who will not pay).
+    Cancel,
+    /// Staff void it.
+    Void,
+}
+
+impl PayAction {
+    /// Every action.
+    pub const ALL: [PayAction; 4] = [PayAction::Attach, PayAction::Confirm, PayAction::Cancel, PayAction::Void];
+
+    /// The action's name (the URL's last part).
+    pub fn name(self) -> &'static str {
+        match self {
+            PayAction::Attach => "attach",
+            PayAction::Confirm => "confirm",
+            PayAction::Cancel => "cancel",
+            PayAction::Void => "void",
+        }
+    }
+
+    /// The action of a name.
+    pub fn parse(name: &str) -> Option<PayAction> {
+        PayAction::ALL.into_iter().find(|a| a.name() == name.trim())
+    }
+}
+
+/// The allowed moves: (from, action, to).
+pub const TRANSITIONS: &[(&str, PayAction, &str)] = &[
+    (UNPAID, PayAction::Attach, PENDING),
+    (PENDING, PayAction::Attach, PENDING),
+    (PENDING, PayAction::Confirm, PAID),
+    (UNPAID, PayAction::Cancel, CANCELLED),
+    (PENDING, PayAction::Cancel, CANCELLED),
+    (PENDING, PayAction::Void, PAID),
+    (PAID, PayAction::Void, VOIDED),
+];
+
+/// Where `action` takes a payment in `from`, or why it cannot (a message key of SPEC §8).
+pub fn next(from: &str, action: PayAction) -> Result<&'static str, &'static str> {
+    if let Some((_, _, to)) = TRANSITIONS.iter().find(|(f, a, _)| *f == from && *a == action) {
+        return Ok(to);
+    }
+    Err(match (from, action) {
+        (CANCELLED, _) => "payment_cancelled",
+        (VOIDED, _) => "payment_voided",
+        (PAID, PayAction::Confirm) => "payment_already_confirmed",
+        (PAID, _) => "payment_already_processed",
+        (UNPAID, PayAction::Confirm) => "payment_attachment_required",
+        _ => "payment_not_pending",
+    })
+}
+
+/// What confirmation needs besides the table: a slip, and for cash on delivery an order
+/// that has been shipped (the carrier collects the money).
+pub fn confirm_refusal(state: &str, has_slip: bool, cod: bool, order_state: &str) -> Option<&'static str> {
+    if let Err(why) = next(state, PayAction::Confirm) {
+        return Some(why);
+    }
+    if cod && !matches!(order_state, super::state::SHIPPED | super::state::CLOSED) {
+        return Some("payment_cod_not_shipped");
+    }
+    if !has_slip && !cod {
+        return Some("payment_attachment_required");
+    }
+    None
+}
+
+/// An order's payment state from its bills' payments (each bill's live payment state, or
+/// unpaid for a bill without one): paid when every bill is paid; pending when one waits for
+/// confirmation; voided or cancelled when every bill's payment is; else unpaid.
+pub fn order_state(bills: &[&str]) -> &'static str {
+    if bills.is_empty() {
+        return UNPAID;
+    }
+    if bills.iter().all(|s| *s == PAID) {
+        return PAID;
+    }
+    if bills.contains(&PENDING) {
+        return PENDING;
+    }
+    if bills.iter().all(|s| *s == VOIDED) {
+        return VOIDED;
+    }
+    if bills.iter().all(|s| *s == CANCELLED) {
+        return CANCELLED;
+    }
+    UNPAID
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::state;
+
+    #[test]
+    fn every_allowed_and_refused_move() {
+        use PayAction::*;
+        let expected: &[(&str, PayAction, Result<&str, &str>)] = &[
+            (UNPAID, Attach, Ok(PENDING)),
+            (UNPAID, Confirm, Err("payment_attachment_required")),
+            (UNPAID, Cancel, Ok(CANCELLED)),
+            (UNPAID, Void, Err("payment_not_pending")),
+            (PENDING, Attach, Ok(PENDING)),
+            (PENDING, Confirm, Ok(PAID)),
+            (PENDING, Cancel, Ok(CANCELLED)),
+            (PENDING, Void, Ok(PAID)),
+            (PAID, Attach, Err("payment_already_processed")),
+            (PAID, Confirm, Err("payment_already_confirmed")),
+            (PAID, Cancel, Err("payment_already_processed")),
+            (PAID, Void, Ok(VOIDED)),
+            (VOIDED, Attach, Err("payment_voided")),
+            (VOIDED, Confirm, Err("payment_voided")),
+            (VOIDED, Cancel, Err("payment_voided")),
+            (VOIDED, Void, Err("payment_voided")),
+            (CANCELLED, Attach, Err("payment_cancelled")),
+            (CANCELLED, Confirm, Err("payment_cancelled")),
+            (CANCELLED, Cancel, Err("payment_cancelled")),
+            (CANCELLED, Void, Err("payment_cancelled")),
+        ];
+        assert_eq!(expected.len(), STATES.len() * PayAction::ALL.len(), "every pair is listed");
+        for (from, action, want) in expected {
+            assert_eq!(next(from, *action), *want, "{from} --{}-->", action.name());
+        }
+        assert_eq!(expected.iter().filter(|(_, _, r)| r.is_ok()).count(), TRANSITIONS.len());
+    }
+
+    #[test]
+    fn confirmation_is_refused_with_the_spec_reasons() {
+        assert_eq!(confirm_refusal(PENDING, true, false, state::NEW), None);
+        assert_eq!(confirm_refusal(PENDING, false, false, state::NEW), Some("payment_attachment_required"));
+        assert_eq!(confirm_refusal(UNPAID, false, false, state::NEW), Some("payment_attachment_required"));
+        assert_eq!(confirm_refusal(CANCELLED, true, false, state::NEW), Some("payment_cancelled"));
+        assert_eq!(confirm_refusal(PAID, true, false, state::NEW), Some("payment_already_confirmed"));
+        assert_eq!(confirm_refusal(VOIDED, true, false, state::NEW), Some("payment_voided"));
+        assert_eq!(confirm_refusal(PENDING, true, true, state::READY), Some("payment_cod_not_shipped"));
+        assert_eq!(confirm_refusal(PENDING, false, true, state::SHIPPED), None, "COD needs no slip");
+        assert_eq!(confirm_refusal(PENDING, false, true, state::CLOSED), None);
+    }
+
+    #[test]
+    fn an_order_is_paid_when_every_bill_is() {
+        assert_eq!(order_state(&[]), UNPAID);
+        assert_eq!(order_state(&[PAID]), PAID);
+        assert_eq!(order_state(&[PAID, PAID]), PAID);
+        assert_eq!(order_state(&[PAID, UNPAID]), UNPAID);
+        assert_eq!(order_state(&[PAID, PENDING]), PENDING);
+        assert_eq!(order_state(&[PENDING]), PENDING);
+        assert_eq!(order_state(&[VOIDED]), VOIDED);
+        assert_eq!(order_state(&[CANCELLED, CANCELLED]), CANCELLED);
+        assert_eq!(order_state(&[CANCELLED, UNPAID]), UNPAID);
+    }
+}

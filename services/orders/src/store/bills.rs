@@ -1,0 +1,272 @@
+//! Bills' SQL: written with their order, renewed, and expired by the scheduler. Expiry is a
+//! conditional update from `active`, in the same transaction as its consequence on the
+//! order (cancelled, or kept new), so a bill expires once however many replicas look.
+
+use bo_kit::db::Tx;
+use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::{Error, Result};
+use bo_proto::orders::v1 as pb;
+use sqlx::FromRow;
+
+use super::{apply_move, event, order_in, Actor, Moved, Repo};
+use crate::domain::bill::{self, BillAction};
+use crate::domain::state::{self, Action};
+
+/// The store's bill-expiry setting as it holds for bills made now.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BillTerms {
+    /// no_expiry, by_day, by_time or next_day.
+    pub expiry_type: String,
+    /// cancel_order or keep_new.
+    pub on_expiry: String,
+    /// When a bill made now expires (0 never).
+    pub expires_at: i64,
+}
+
+const BILL_COLUMNS: &str = "id, store_id, order_id, warehouse_id, amount, token, state, expiry_type, on_expiry, \
+    expires_at, expired_at, renewed_at, created_at";
+
+/// A bill row.
+#[derive(Debug, Clone, FromRow)]
+pub struct BillRow {
+    pub id: i64,
+    pub store_id: i64,
+    pub order_id: i64,
+    pub warehouse_id: i64,
+    pub amount: i64,
+    pub token: String,
+    pub state: String,
+    pub expiry_type: String,
+    pub on_expiry: String,
+    pub expires_at: i64,
+    pub expired_at: i64,
+    pub renewed_at: i64,
+    pub created_at: i64,
+}
+
+impl BillRow {
+    /// The bill as the API sees it.
+    pub fn to_proto(&self) -> pb::Bill {
+        pb::Bill {
+            id: self.id,
+            warehouse_id: self.warehouse_id,
+            amount: self.amount,
+            state: self.state.clone(),
+            expiry_type: self.expiry_type.clone(),
+            on_expiry: self.on_expiry.clone(),
+            expires_at_ms: self.expires_at,
+            expired_at_ms: self.expired_at,
+            renewed_at_ms: self.renewed_at,
+            token: self.token.clone(),
+            create_time: Some(ms_to_timestamp(self.created_at)),
+        }
+    }
+}
+
+/// A bill whose time has passed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DueBill {
+    pub id: i64,
+    pub store_id: i64,
+    pub order_id: i64,
+}
+
+/// Writes an order's bills to follow its warehouses' shares (`amounts`): a warehouse that
+/// had a bill keeps it (its link and expiry) with the new amount; a new warehouse's bill
+/// takes `terms`; a warehouse no longer on the order loses its bill. The order's first
+/// expiry follows.
+pub(super) async fn sync_bills(
+    tx: &mut Tx,
+    store_id: i64,
+    order_id: i64,
+    amounts: &[(i64, i64)],
+    terms: &BillTerms,
+    now: i64,
+) -> Result<()> {
+    let had: Vec<i64> = sqlx::query_scalar("SELECT warehouse_id FROM order_bills WHERE order_id = $1")
+        .bind(order_id)
+        .fetch_all(&mut **tx)
+        .await?;
+    for (warehouse, amount) in amounts {
+        if had.contains(warehouse) {
+            sqlx::query(
+                "UPDATE order_bills SET amount = $1, updated_at = $2 WHERE order_id = $3 AND warehouse_id = $4",
+            )
+            .bind(amount)
+            .bind(now)
+            .bind(order_id)
+            .bind(warehouse)
+            .execute(&mut **tx)
+            .await?;
+        } else {
+            sqlx::query(
+                "INSERT INTO order_bills (store_id, order_id, warehouse_id, amount, token, state, expiry_type, \
+                 on_expiry, expires_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)",
+            )
+            .bind(store_id)
+            .bind(order_id)
+            .bind(warehouse)
+            .bind(amount)
+            .bind(bill::new_token())
+            .bind(bill::ACTIVE)
+            .bind(&terms.expiry_type)
+            .bind(&terms.on_expiry)
+            .bind(terms.expires_at)
+            .bind(now)
+            .execute(&mut **tx)
+            .await?;
+        }
+    }
+    for gone in had.iter().filter(|w| !amounts.iter().any(|(a, _)| a == *w)) {
+        sqlx::query("DELETE FROM order_bills WHERE order_id = $1 AND warehouse_id = $2")
+            .bind(order_id)
+            .bind(gone)
+            .execute(&mut **tx)
+            .await?;
+    }
+    first_expiry(tx, order_id).await
+}
+
+/// The order's `bill_expire_at`: the first expiry of its active bills (0 none).
+async fn first_expiry(tx: &mut Tx, order_id: i64) -> Result<()> {
+    sqlx::query(
+        "UPDATE orders SET bill_expire_at = COALESCE((SELECT MIN(expires_at) FROM order_bills \
+         WHERE order_id = $1 AND state = $2 AND expires_at > 0), 0) WHERE id = $1",
+    )
+    .bind(order_id)
+    .bind(bill::ACTIVE)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+impl Repo {
+    /// The bills of orders of the store, by order, by warehouse.
+    pub async fn bills(&self, store_id: i64, order_id: i64) -> Result<Vec<BillRow>> {
+        Ok(sqlx::query_as::<_, BillRow>(&format!(
+            "SELECT {BILL_COLUMNS} FROM order_bills WHERE store_id = $1 AND order_id = $2 ORDER BY warehouse_id"
+        ))
+        .bind(store_id)
+        .bind(order_id)
+        .fetch_all(self.pool())
+        .await?)
+    }
+
+    /// Renews the bills of a new order (or only its warehouse's) until `until`: each
+    /// becomes active again. Refused as a whole when one of them may not be renewed.
+    pub async fn renew_bills(&self, who: Actor, order_id: i64, warehouse_id: i64, days: i64, until: i64) -> Result<()> {
+        let mut tx = self.db.begin().await?;
+        let row = order_in(&mut tx, who.store_id, order_id).await?;
+        let bills: Vec<BillRow> = sqlx::query_as::<_, BillRow>(&format!(
+            "SELECT {BILL_COLUMNS} FROM order_bills WHERE store_id = $1 AND order_id = $2 ORDER BY warehouse_id"
+        ))
+        .bind(who.store_id)
+        .bind(order_id)
+        .fetch_all(&mut *tx)
+        .await?
+        .into_iter()
+        .filter(|b| warehouse_id == 0 || b.warehouse_id == warehouse_id)
+        .collect();
+        if bills.is_empty() {
+            return Err(Error::not_found("bill_not_found"));
+        }
+        let now = now_ms();
+        let mut renewed = Vec::new();
+        for b in &bills {
+            if let Some(why) = bill::renew_refusal(&row.state, &row.payment_state, b.expires_at) {
+                return Err(Error::failed_precondition(why));
+            }
+            let to = bill::next(&b.state, BillAction::Renew).map_err(Error::failed_precondition)?;
+            sqlx::query(
+                "UPDATE order_bills SET state = $1, expires_at = $2, renewed_at = $3, updated_at = $3 \
+                 WHERE id = $4 AND state = $5",
+            )
+            .bind(to)
+            .bind(until)
+            .bind(now)
+            .bind(b.id)
+            .bind(&b.state)
+            .execute(&mut *tx)
+            .await?;
+            renewed.push(b.warehouse_id.to_string());
+        }
+        sqlx::query("UPDATE orders SET updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $3")
+            .bind(now)
+            .bind(who.user_id)
+            .bind(order_id)
+            .execute(&mut *tx)
+            .await?;
+        first_expiry(&mut tx, order_id).await?;
+        let detail = format!("{days}");
+        event(&mut tx, who, order_id, "bill_renewed", &row.state, &row.state, &detail).await?;
+        tx.commit().await?;
+        tracing::debug!(order = order_id, warehouses = %renewed.join(","), days, "renewed bills");
+        Ok(())
+    }
+
+    /// Active bills whose time has passed, of new unpaid orders, oldest first.
+    pub async fn due_bills(&self, now: i64, limit: i64) -> Result<Vec<DueBill>> {
+        let rows: Vec<(i64, i64, i64)> = sqlx::query_as(
+            "SELECT b.id, b.store_id, b.order_id FROM order_bills b JOIN orders o ON o.id = b.order_id \
+             WHERE b.state = $1 AND b.expires_at > 0 AND b.expires_at <= $2 AND o.state = $3 AND o.payment_state = $4 \
+             ORDER BY b.expires_at, b.id LIMIT $5",
+        )
+        .bind(bill::ACTIVE)
+        .bind(now)
+        .bind(state::NEW)
+        .bind(crate::domain::payment::UNPAID)
+        .bind(limit)
+        .fetch_all(self.pool())
+        .await?;
+        Ok(rows.into_iter().map(|(id, store_id, order_id)| DueBill { id, store_id, order_id }).collect())
+    }
+
+    /// Expires a due bill, once: the bill and what its setting does to the order (cancel it,
+    /// or keep it new) in one transaction. None when another got there first, the order
+    /// can no longer lose its bill (paid, pending, prepared) or is busy with wms (it is
+    /// tried again on the next round); else how the order moved (a kept order is not moved).
+    pub async fn expire_bill(&self, due: DueBill, now: i64) -> Result<Option<Moved>> {
+        let mut tx = self.db.begin().await?;
+        let row = order_in(&mut tx, due.store_id, due.order_id).await?;
+        if !bill::may_expire(&row.state, &row.payment_state) {
+            return Ok(None);
+        }
+        let to = bill::next(bill::ACTIVE, BillAction::Expire).map_err(Error::failed_precondition)?;
+        let expired: Option<(i64, String)> = sqlx::query_as(
+            "UPDATE order_bills SET state = $1, expired_at = $2, updated_at = $2 \
+             WHERE id = $3 AND state = $4 AND expires_at > 0 AND expires_at <= $2 RETURNING warehouse_id, on_expiry",
+        )
+        .bind(to)
+        .bind(now)
+        .bind(due.id)
+        .bind(bill::ACTIVE)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((warehouse_id, on_expiry)) = expired else { return Ok(None) };
+        let who = Actor { store_id: due.store_id, user_id: 0 };
+        event(&mut tx, who, row.id, "bill_expired", &row.state, &row.state, &format!("{warehouse_id}:{on_expiry}"))
+            .await?;
+        let moved = if on_expiry == bill::CANCEL_ORDER {
+            if crate::domain::stock::IN_FLIGHT.contains(&row.stock_state.as_str()) {
+                return Ok(None);
+            }
+            let to = state::next(&row.state, Action::Cancel).map_err(Error::failed_precondition)?;
+            let moved = apply_move(&mut tx, who, &row, Action::Cancel, to, "", "bill_expired", now).await?;
+            if moved.refused.is_some() {
+                return Ok(None);
+            }
+            moved
+        } else {
+            Moved {
+                id: row.id,
+                order_no: row.order_no.clone(),
+                refused: None,
+                state: row.state.clone(),
+                release: false,
+            }
+        };
+        first_expiry(&mut tx, row.id).await?;
+        tx.commit().await?;
+        Ok(Some(moved))
+    }
+}
