@@ -247,17 +247,18 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
      img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; \
      object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
-/// A request path as logs may show it: an invitation's key is a bearer secret (whoever holds
-/// the link may join the store), so it is replaced.
+/// A request path as logs may show it: an invitation's key and a bill's token are bearer
+/// secrets (whoever holds the link may join the store, or see the bill), so they are
+/// replaced.
 pub fn loggable_path(path: &str) -> std::borrow::Cow<'_, str> {
-    if !path.contains("/invitations/") {
+    if !path.contains("/invitations/") && !path.starts_with("/bill/") {
         return path.into();
     }
     let mut out = Vec::new();
-    let mut after_invitations = false;
-    for seg in path.split('/') {
-        out.push(if after_invitations && !seg.is_empty() && seg != "accept" { "<key>" } else { seg });
-        after_invitations = seg == "invitations";
+    let mut after_secret = false;
+    for (i, seg) in path.split('/').enumerate() {
+        out.push(if after_secret && !seg.is_empty() && seg != "accept" { "<key>" } else { seg });
+        after_secret = seg == "invitations" || (i == 1 && seg == "bill");
     }
     out.join("/").into()
 }
@@ -334,5 +335,7 @@ mod tests {
         assert_eq!(loggable_path(&format!("/api/stores/3/invitations/{key}")), "/api/stores/3/invitations/<key>");
         assert_eq!(loggable_path("/api/stores/3/invitations"), "/api/stores/3/invitations");
         assert_eq!(loggable_path("/api/products/7"), "/api/products/7");
+        assert_eq!(loggable_path(&format!("/bill/{key}")), "/bill/<key>");
+        assert_eq!(loggable_path(&format!("/bill/{key}/slip")), "/bill/<key>/slip");
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod auth;
+pub mod bill_page;
 pub mod checks;
 pub mod config;
 pub mod demo;

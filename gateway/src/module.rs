@@ -84,7 +84,9 @@ impl Module for GatewayModule {
                 .collect::<anyhow::Result<_>>()?,
             order_selection_limit: orders.max_selection,
         });
-        let mut router = axum::Router::new().nest("/api", crate::routes::api_router(state));
+        let mut router = axum::Router::new()
+            .nest("/api", crate::routes::api_router(state.clone()))
+            .merge(crate::bill_page::router(state));
         let dir = http.static_dir.unwrap_or_else(|| PathBuf::from("frontend/dist"));
         match crate::static_app::router(&dir) {
             Some(app) => router = router.merge(app),

@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod customers;
 pub mod logistics;
+pub mod order_payments;
 pub mod orders;
 pub mod parcels;
 pub mod payments;
@@ -83,6 +84,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(payments::router())
         .merge(logistics::router())
         .merge(orders::router())
+        .merge(order_payments::router())
         .merge(parcels::router())
         .split_for_parts()
 }

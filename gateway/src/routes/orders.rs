@@ -266,6 +266,8 @@ pub struct OrderBody {
     pub bill_expire_at: Option<String>,
     /// Its bills, one per warehouse (one order only).
     pub bills: Vec<OrderBillBody>,
+    /// Its payments, oldest first (one order only).
+    pub payments: Vec<crate::routes::order_payments::OrderPaymentBody>,
     /// held, short, pending, releasing, released, committing or committed.
     pub stock_state: String,
     pub parcels: Vec<OrderParcelBody>,
@@ -416,6 +418,7 @@ pub(crate) fn order_body(o: pb::Order, costs: bool, names: &HashMap<i64, String>
         imported: o.imported,
         bill_expire_at: when(o.bill_expire_at_ms),
         bills: o.bills.into_iter().map(bill_body).collect(),
+        payments: o.payments.into_iter().map(crate::routes::order_payments::payment_body).collect(),
         stock_state: o.stock_state,
         parcels: o.parcels.into_iter().map(parcel_body).collect(),
         created_by: o.created_by,

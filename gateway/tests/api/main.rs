@@ -14,6 +14,7 @@ mod hardening;
 mod import;
 mod isolation;
 mod logistics;
+mod order_payments;
 mod orders;
 mod payments;
 mod photos;

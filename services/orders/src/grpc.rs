@@ -33,6 +33,28 @@ impl OrdersGrpc {
 
 type Rpc<T> = Result<Response<T>, Status>;
 
+fn payment_input(i: Option<pb::PaymentInput>) -> crate::store::PaymentInput {
+    let i = i.unwrap_or_default();
+    crate::store::PaymentInput {
+        store_channel_id: i.store_channel_id,
+        channel_type: i.channel_type,
+        attachment: i.attachment,
+        note: i.note,
+    }
+}
+
+impl OrdersGrpc {
+    async fn bill_page(&self, token: &str) -> Result<pb::BillPageResponse, Status> {
+        let (bill, order, payment) = self.orders.bill_page(token).await?;
+        Ok(pb::BillPageResponse {
+            store_id: bill.store_id,
+            bill: Some(bill.to_proto()),
+            order: Some(order),
+            payment: payment.map(|p| p.to_proto()),
+        })
+    }
+}
+
 fn draft(d: Option<pb::OrderDraft>) -> OrderDraft {
     let d = d.unwrap_or_default();
     OrderDraft {
@@ -180,6 +202,54 @@ impl OrdersService for OrdersGrpc {
     async fn clear_shipping_address(&self, req: Request<pb::GetOrderRequest>) -> Rpc<pb::OrderResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         Ok(one(self.orders.clear_address(&ctx, req.into_inner().id).await?))
+    }
+
+    async fn get_bill_page(&self, req: Request<pb::GetBillPageRequest>) -> Rpc<pb::BillPageResponse> {
+        let token = req.into_inner().token;
+        Ok(Response::new(self.bill_page(&token).await?))
+    }
+
+    async fn submit_slip(&self, req: Request<pb::SubmitSlipRequest>) -> Rpc<pb::BillPageResponse> {
+        let r = req.into_inner();
+        self.orders.submit_slip(&r.token, &r.upload, r.store_channel_id, &r.channel_type).await?;
+        Ok(Response::new(self.bill_page(&r.token).await?))
+    }
+
+    async fn keep_attachment(&self, req: Request<pb::KeepAttachmentRequest>) -> Rpc<pb::KeepAttachmentResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        if r.r#type != "slip" {
+            return Err(Error::invalid_field("type", "validation.attachment_type").into());
+        }
+        Ok(Response::new(pb::KeepAttachmentResponse { name: self.orders.keep_attachment(&ctx, &r.upload).await? }))
+    }
+
+    async fn create_payment(&self, req: Request<pb::CreatePaymentRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(one(self.orders.create_payment(&ctx, r.order_id, r.warehouse_id, payment_input(r.input)).await?))
+    }
+
+    async fn edit_payment(&self, req: Request<pb::EditPaymentRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(one(self.orders.edit_payment(&ctx, r.order_id, r.payment_id, payment_input(r.input)).await?))
+    }
+
+    async fn act_on_payment(&self, req: Request<pb::ActOnPaymentRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(one(self.orders.act_on_payment(&ctx, r.order_id, r.payment_id, &r.action).await?))
+    }
+
+    async fn get_payment_attachment(
+        &self,
+        req: Request<pb::GetPaymentAttachmentRequest>,
+    ) -> Rpc<pb::GetPaymentAttachmentResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let (key, content_type) = self.orders.payment_attachment(&ctx, r.order_id, r.payment_id).await?;
+        Ok(Response::new(pb::GetPaymentAttachmentResponse { key, content_type: content_type.into() }))
     }
 
     async fn renew_bill(&self, req: Request<pb::RenewBillRequest>) -> Rpc<pb::OrderResponse> {

@@ -71,6 +71,12 @@ impl Service {
         Ok(Service { grpc: OrdersGrpc::new(orders), relay, consumer, db })
     }
 
+    /// The service keeping slips in `files`.
+    pub fn with_files(mut self, files: bo_kit::files::Files) -> Service {
+        self.grpc = OrdersGrpc::new(self.grpc.orders().clone().with_files(files));
+        self
+    }
+
     /// The tonic server.
     pub fn server(&self) -> OrdersServiceServer<OrdersGrpc> {
         OrdersServiceServer::new(self.grpc.clone())
@@ -139,7 +145,9 @@ impl Module for OrdersModule {
             stores: ctx.client(StoresServiceClient::new)?,
             logistics: ctx.client(LogisticsServiceClient::new)?,
         };
-        let svc = Service::open(db.clone(), ctx.bus.clone(), settings, Some((clients, ctx.identity()))).await?;
+        let svc = Service::open(db.clone(), ctx.bus.clone(), settings, Some((clients, ctx.identity())))
+            .await?
+            .with_files(ctx.files()?);
         ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
         ctx.spawn("consumer", svc.consumer.clone().run(ctx.cancel.clone()));
         ctx.spawn("filler", filler(svc.orders().clone(), ctx.cancel.clone()));

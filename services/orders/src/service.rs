@@ -32,9 +32,15 @@ use tokio::sync::Notify;
 use crate::convert::book_address;
 use crate::domain::draft::{self, Address, OrderDraft};
 use crate::domain::money::{self, Charges};
+use crate::domain::payment::PayAction;
 use crate::domain::state::{self, Action};
 use crate::domain::{self, bill, problem, stock};
-use crate::store::{Actor, BillTerms, Filter, Item, ItemRow, Moved, OrderData, OrderRow, Repo};
+use crate::store::{
+    source, Actor, BillRow, BillTerms, Changed, Filter, Item, ItemRow, Moved, OrderData, OrderRow, PaymentInput,
+    PaymentRow, Repo,
+};
+use bo_kit::files::{Files, Key};
+use bo_kit::images;
 
 /// Settings of the orders module (`services.orders`).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
@@ -71,6 +77,8 @@ pub struct Orders {
     clients: Option<Clients>,
     identity: Option<ServiceIdentity>,
     pub(crate) settings: Settings,
+    /// Where slips are kept.
+    files: Option<Files>,
     /// Wakes the filler.
     pub(crate) fills: Arc<Notify>,
     /// The stores' warehouses lately listed by wms.
@@ -114,6 +122,19 @@ fn merged(lines: &[wpb::StockLine]) -> BTreeMap<(i64, i64), i64> {
     m
 }
 
+/// Where a slip of the store is kept.
+fn slip_key(store_id: i64, name: &str) -> Result<Key> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'.')
+        && !name.starts_with('.');
+    if !ok {
+        return Err(Error::invalid_field("attachment", "validation.attachment_unknown"));
+    }
+    Key::new(format!("slips/{store_id}/{name}"))
+        .map_err(|_| Error::invalid_field("attachment", "validation.attachment_unknown"))
+}
+
 /// An insufficient-stock refusal of wms with its lines named as the order's items (wms
 /// names a line by its place as sent, and the order sends its items in order).
 fn short_items(mut e: Error) -> Error {
@@ -134,6 +155,7 @@ impl Orders {
             clients: None,
             identity: None,
             settings,
+            files: None,
             fills: Arc::new(Notify::new()),
             warehouses: Arc::new(std::sync::Mutex::new(HashMap::new())),
         }
@@ -144,6 +166,16 @@ impl Orders {
         self.clients = Some(clients);
         self.identity = Some(identity);
         self
+    }
+
+    /// With the file storage slips are kept in.
+    pub fn with_files(mut self, files: Files) -> Self {
+        self.files = Some(files);
+        self
+    }
+
+    fn files(&self) -> Result<&Files> {
+        self.files.as_ref().ok_or_else(|| Error::new(bo_kit::error::Kind::Unavailable, "files_unavailable"))
     }
 
     fn clients(&self) -> Result<&Clients> {
@@ -166,6 +198,7 @@ impl Orders {
         let mut order = row.to_proto(items);
         order.parcels = self.parcels(ctx, &[row.id]).await?.remove(&row.id).unwrap_or_default();
         order.bills = self.repo.bills(ctx.store_id, row.id).await?.iter().map(|b| b.to_proto()).collect();
+        order.payments = self.repo.payments(ctx.store_id, row.id).await?.iter().map(|p| p.to_proto()).collect();
         let events = if with_events { self.repo.events(ctx.store_id, row.id).await? } else { Vec::new() };
         Ok(View { order, events })
     }
@@ -568,6 +601,146 @@ impl Orders {
         let until = bill::renewed_until(now_ms(), days).map_err(|code| Error::invalid_field("days", code))?;
         self.repo.renew_bills(Self::actor(ctx), id, warehouse_id, days, until).await?;
         self.load(ctx, id).await
+    }
+
+    /// A bill by its public token, its order (its lines, money and address) and the bill's
+    /// newest payment. An unknown or malformed token is `bill_not_found`.
+    pub async fn bill_page(&self, token: &str) -> Result<(BillRow, pb::Order, Option<PaymentRow>)> {
+        if token.len() != 32 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(Error::not_found("bill_not_found"));
+        }
+        let bill = self.repo.bill_by_token(token).await?.ok_or_else(|| Error::not_found("bill_not_found"))?;
+        let row = self.repo.order(bill.store_id, bill.order_id).await?;
+        let items = self.repo.items(&[row.id]).await?.remove(&row.id).unwrap_or_default();
+        let mut order = row.to_proto(&items);
+        order.bills = vec![bill.to_proto()];
+        let payment =
+            self.repo.payments(bill.store_id, bill.order_id).await?.into_iter().rev().find(|p| p.bill_id == bill.id);
+        Ok((bill, order, payment))
+    }
+
+    /// The buyer's slip for the bill of `token`: kept, and the bill's payment waits for
+    /// the store's confirmation.
+    pub async fn submit_slip(
+        &self,
+        token: &str,
+        upload: &str,
+        store_channel_id: i64,
+        channel_type: &str,
+    ) -> Result<()> {
+        let (bill, _, _) = self.bill_page(token).await?;
+        let name = self.keep_slip(bill.store_id, upload).await?;
+        let input = PaymentInput {
+            store_channel_id,
+            channel_type: channel_type.to_string(),
+            attachment: name.clone(),
+            note: String::new(),
+        };
+        let who = Actor { store_id: bill.store_id, user_id: 0 };
+        let changed = self.repo.attach_slip(who, bill.id, source::BUYER, &input).await;
+        self.settle_slips(bill.store_id, &name, changed).await.map(|_| ())
+    }
+
+    /// Removes the slip a change no longer keeps, or the new one when the change was refused.
+    async fn settle_slips(&self, store_id: i64, new: &str, changed: Result<Changed>) -> Result<PaymentRow> {
+        let files = self.files()?;
+        match changed {
+            Ok(c) => {
+                if let Some(old) = c.dropped.as_deref().and_then(|n| slip_key(store_id, n).ok()) {
+                    files.forget(&old).await;
+                }
+                Ok(c.payment)
+            }
+            Err(e) => {
+                if let Ok(k) = slip_key(store_id, new) {
+                    files.forget(&k).await;
+                }
+                Err(e)
+            }
+        }
+    }
+
+    /// Reads a staged upload of the store as a slip: a JPEG or PNG of at most 5 MB,
+    /// re-encoded without its metadata and kept; answers its name.
+    async fn keep_slip(&self, store_id: i64, upload: &str) -> Result<String> {
+        let files = self.files()?;
+        let staged = Key::uploads_of(store_id, &[upload.to_string()], "file")?.remove(0);
+        let read = files.read_upload(&staged, images::MAX_BYTES as u64, "file", "slip_too_large").await;
+        files.forget(&staged).await;
+        let bytes = read?;
+        let cleaned = bo_kit::cpu::run(move || images::clean(&bytes))
+            .await
+            .map_err(Error::internal)?
+            .map_err(|e| Error::invalid_field("file", &format!("validation.{}", e.code())))?;
+        let name = format!("{}.{}", uuid::Uuid::new_v4().simple(), cleaned.format.extension());
+        files.put(&slip_key(store_id, &name)?, cleaned.bytes).await.map_err(Error::internal)?;
+        Ok(name)
+    }
+
+    /// Keeps an uploaded attachment of the caller's store; answers its name.
+    pub async fn keep_attachment(&self, ctx: &CallCtx, upload: &str) -> Result<String> {
+        self.keep_slip(ctx.store_id, upload).await
+    }
+
+    /// Checks that `name` is a kept slip of the store.
+    async fn kept(&self, store_id: i64, name: &str) -> Result<()> {
+        if name.is_empty() {
+            return Ok(());
+        }
+        let key = slip_key(store_id, name)?;
+        if self.files()?.exists(&key).await.map_err(Error::internal)? {
+            Ok(())
+        } else {
+            Err(Error::invalid_field("attachment", "validation.attachment_unknown"))
+        }
+    }
+
+    /// Makes a payment for a bill of an order.
+    pub async fn create_payment(
+        &self,
+        ctx: &CallCtx,
+        order_id: i64,
+        warehouse_id: i64,
+        input: PaymentInput,
+    ) -> Result<View> {
+        self.kept(ctx.store_id, &input.attachment).await?;
+        self.repo.create_payment(Self::actor(ctx), order_id, warehouse_id, &input).await?;
+        self.load(ctx, order_id).await
+    }
+
+    /// Changes a payment's account, note or slip.
+    pub async fn edit_payment(&self, ctx: &CallCtx, order_id: i64, id: i64, input: PaymentInput) -> Result<View> {
+        self.kept(ctx.store_id, &input.attachment).await?;
+        let changed = self.repo.edit_payment(Self::actor(ctx), order_id, id, &input).await;
+        match changed {
+            Ok(c) => {
+                if let Some(old) = c.dropped.as_deref().and_then(|n| slip_key(ctx.store_id, n).ok()) {
+                    self.files()?.forget(&old).await;
+                }
+            }
+            Err(e) => return Err(e),
+        }
+        self.load(ctx, order_id).await
+    }
+
+    /// Confirms, cancels or voids a payment.
+    pub async fn act_on_payment(&self, ctx: &CallCtx, order_id: i64, id: i64, action: &str) -> Result<View> {
+        let action = match PayAction::parse(action) {
+            Some(a) if a != PayAction::Attach => a,
+            _ => return Err(Error::invalid_field("action", "validation.payment_action")),
+        };
+        self.repo.act_on_payment(Self::actor(ctx), order_id, id, action).await?;
+        self.load(ctx, order_id).await
+    }
+
+    /// Where a payment's slip is kept, and its type.
+    pub async fn payment_attachment(&self, ctx: &CallCtx, order_id: i64, id: i64) -> Result<(String, &'static str)> {
+        let p = self.repo.payment(ctx.store_id, order_id, id).await?;
+        if p.attachment.is_empty() {
+            return Err(Error::not_found("attachment_not_found"));
+        }
+        let mime = if p.attachment.ends_with(".png") { "image/png" } else { "image/jpeg" };
+        Ok((slip_key(ctx.store_id, &p.attachment)?.as_str().to_string(), mime))
     }
 
     /// Expires the bills whose time has passed, each once, and releases the stock of the

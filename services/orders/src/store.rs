@@ -16,8 +16,10 @@ use bo_proto::orders::v1 as pb;
 use sqlx::{AnyPool, FromRow, Row};
 
 mod bills;
+mod payments;
 
 pub use bills::{BillRow, BillTerms, DueBill};
+pub use payments::{source, Changed, PaymentInput, PaymentRow};
 
 use crate::domain::draft::Address;
 use crate::domain::money::{self, Totals};
@@ -197,6 +199,7 @@ impl OrderRow {
             customer_id: self.customer_id,
             customer_address_id: self.customer_address_id,
             bills: Vec::new(),
+            payments: Vec::new(),
             shipping_address: Some(crate::convert::address_message(&a)),
             shipping_address_changed: self.shipping_address_changed != 0,
             items: items.iter().map(ItemRow::to_proto).collect(),

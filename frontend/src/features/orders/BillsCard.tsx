@@ -1,26 +1,44 @@
 import { useState } from 'react';
-import { Button, Card, Form, InputNumber, Modal, Table, Tag, Typography } from 'antd';
-import { FieldTimeOutlined } from '@ant-design/icons';
+import { Button, Card, Form, InputNumber, Modal, Space, Table, Tag, Typography } from 'antd';
+import { CopyOutlined, DollarOutlined, ExportOutlined, FieldTimeOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
 import { apiError } from '@/app/api/errors';
-import { notifySuccess } from '@/shared/dialogs/notify';
+import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { formatBaht } from '@/shared/money';
 import { useRenewBillExpiryMutation, type OrderBillBody, type OrderBody } from './api';
-import { MAX_RENEW_DAYS, renewable } from './orders';
+import { billLink, MAX_RENEW_DAYS, renewable } from './orders';
+import { PaymentModal, PaymentsTable, usePaymentRights } from './PaymentsPanel';
 import { showRefusal } from './refusal';
 
 /** An order's bills (SPEC §4 Bill): one per warehouse, for its share of the total, active or
  * expired, when it expires under the store's setting of the moment it was made and what then
- * happens to the order; a new order's bills are renewed by a number of days. */
+ * happens to the order; a new order's bills are renewed by a number of days. Each bill's
+ * public link is copied or opened for the buyer, and its payments are recorded, confirmed,
+ * cancelled and voided below. */
 export function BillsCard({ o, canEdit, warehouseName }: { o: OrderBody; canEdit: boolean; warehouseName: (id: number) => string }) {
   const { t, i18n } = useTranslation(['orders', 'common']);
   const lng = i18n.language;
   const [renewing, setRenewing] = useState<OrderBillBody | null>(null);
+  const [paying, setPaying] = useState<OrderBillBody | null>(null);
+  const rights = usePaymentRights();
   const waits = o.state === 'new' && o.paymentState === 'unpaid';
+  const open = o.state !== 'cancelled' && o.state !== 'failed';
+  const live = (b: OrderBillBody) => o.payments.some((p) => p.billId === b.id && ['unpaid', 'pending', 'paid'].includes(p.state));
+  const copy = async (b: OrderBillBody) => {
+    try {
+      await navigator.clipboard.writeText(billLink(window.location.origin, b.token));
+      notifySuccess(t('orders:bills.copied'));
+    } catch {
+      notifyError(t('orders:bills.copyFailed'));
+    }
+  };
   return (
     <Card title={t('orders:bills.title')} data-testid="order-bills">
+      <Typography.Paragraph type="secondary" style={{ marginTop: 0 }}>
+        {t('orders:bills.linkHint')}
+      </Typography.Paragraph>
       <Table<OrderBillBody>
         rowKey="id"
         size="small"
@@ -58,32 +76,45 @@ export function BillsCard({ o, canEdit, warehouseName }: { o: OrderBody; canEdit
                       ? t(waits ? 'orders:bills.expiresAt' : 'orders:bills.expiresAtPaused', { at: formatDateTime(b.expiresAt, lng) })
                       : t('orders:bills.never')}
                 </div>
-                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                  {t(`orders:bills.types.${b.expiryType}`, { defaultValue: b.expiryType })}
-                  {b.expiryType !== 'no_expiry' ? ` · ${t(`orders:bills.onExpiry.${b.onExpiry}`, { defaultValue: b.onExpiry })}` : ''}
-                  {b.renewedAt ? ` · ${t('orders:bills.renewedAt', { at: formatDateTime(b.renewedAt, lng) })}` : ''}
-                </Typography.Text>
+                {b.expiryType !== 'no_expiry' ? (
+                  <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                    {t(`orders:bills.types.${b.expiryType}`, { defaultValue: b.expiryType })} · {t(`orders:bills.onExpiry.${b.onExpiry}`, { defaultValue: b.onExpiry })}
+                    {b.renewedAt ? ` · ${t('orders:bills.renewedAt', { at: formatDateTime(b.renewedAt, lng) })}` : ''}
+                  </Typography.Text>
+                ) : null}
               </div>
             ),
           },
-          ...(canEdit
-            ? [
-                {
-                  title: '',
-                  key: 'actions',
-                  width: 120,
-                  render: (_: unknown, b: OrderBillBody) =>
-                    renewable(o, b) ? (
-                      <Button size="small" icon={<FieldTimeOutlined />} onClick={() => setRenewing(b)} data-testid={`bill-${b.warehouseId}-renew`}>
-                        {t('orders:bills.renew')}
-                      </Button>
-                    ) : null,
-                },
-              ]
-            : []),
+          {
+            title: '',
+            key: 'actions',
+            width: 300,
+            render: (_: unknown, b: OrderBillBody) => (
+              <Space size={4} wrap>
+                <Button size="small" icon={<CopyOutlined />} onClick={() => void copy(b)} data-testid={`bill-${b.warehouseId}-copy`}>
+                  {t('orders:bills.copy')}
+                </Button>
+                <Button size="small" type="link" icon={<ExportOutlined />} href={billLink('', b.token)} target="_blank" rel="noopener noreferrer" data-testid={`bill-${b.warehouseId}-open`}>
+                  {t('orders:bills.open')}
+                </Button>
+                {canEdit && renewable(o, b) ? (
+                  <Button size="small" icon={<FieldTimeOutlined />} onClick={() => setRenewing(b)} data-testid={`bill-${b.warehouseId}-renew`}>
+                    {t('orders:bills.renew')}
+                  </Button>
+                ) : null}
+                {rights.create && open && !live(b) ? (
+                  <Button size="small" icon={<DollarOutlined />} onClick={() => setPaying(b)} data-testid={`bill-${b.warehouseId}-pay`}>
+                    {t('orders:payments.record')}
+                  </Button>
+                ) : null}
+              </Space>
+            ),
+          },
         ]}
       />
+      <PaymentsTable o={o} warehouseName={warehouseName} />
       {renewing ? <RenewModal o={o} bill={renewing} onClose={() => setRenewing(null)} /> : null}
+      {paying ? <PaymentModal o={o} bill={paying} payment={null} onClose={() => setPaying(null)} /> : null}
     </Card>
   );
 }

@@ -5,7 +5,7 @@ import { closeAllDialogs } from '@/shared/dialogs/dialogs';
 import { P } from '@/shared/permissions.gen';
 import type { Reply } from '@/shared/testing/fakeApi';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
-import { bill, formBody, order, parcel, refusal, renderAt, serve } from './testing';
+import { bill, formBody, order, parcel, payment, refusal, renderAt, serve } from './testing';
 
 fastComputedStyle();
 jest.setTimeout(90_000);
@@ -157,6 +157,64 @@ describe('an order', () => {
     expect(within(timeline).getByText('Cancelled (New → Cancelled): its bill expired')).toBeInTheDocument();
   });
 
+  it('shows a buyer\'s slip and confirms the payment; a refused confirmation says why', async () => {
+    let confirms = 0;
+    const sent = serveOrder(order({ payment_state: 'pending', payments: [payment()] }), (method, path) => {
+      if (method !== 'POST' || path !== '/orders/9/invoices/5/payments/31/confirm') return undefined;
+      confirms += 1;
+      if (confirms === 1) return refusal(409, 'payment_attachment_required');
+      return { status: 200, body: order({ payment_state: 'paid', payments: [payment({ state: 'paid', confirmed_at: '2026-11-25T14:00:00Z' })] }) };
+    });
+    renderAt('/1/order-detail/9');
+    const table = await screen.findByTestId('order-payments');
+    expect(screen.getByTestId('payment-31-state')).toHaveTextContent('Payment pending');
+    await waitFor(() => expect(within(table).getByText('PromptPay · ร้านดีดี (081-234-5678)')).toBeInTheDocument());
+    expect(within(table).getByText(/Sent by the buyer/)).toBeInTheDocument();
+    expect(screen.queryByTestId('bill-1-pay')).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByTestId('payment-31-confirm'));
+    expect(await screen.findByTestId('dialog-message')).toHaveTextContent('Confirm the payment of ฿438.00 for SO2569-000009?');
+    await userEvent.click(screen.getByTestId('dialog-ok'));
+    await waitFor(() => expect(screen.getByTestId('dialog-title')).toHaveTextContent('There was a problem while confirming the payment'));
+    expect(screen.getByTestId('dialog-message')).toHaveTextContent('A slip is needed to confirm the payment');
+    await userEvent.click(screen.getByTestId('dialog-ok'));
+
+    await userEvent.click(screen.getByTestId('payment-31-confirm'));
+    await userEvent.click(await screen.findByTestId('dialog-ok'));
+    await waitFor(() => expect(screen.getByTestId('payment-31-state')).toHaveTextContent('Paid'));
+    expect(screen.getByTestId('payment-state')).toHaveTextContent('Paid');
+    expect(screen.queryByTestId('payment-31-confirm')).not.toBeInTheDocument();
+    expect(screen.getByTestId('payment-31-void')).toBeInTheDocument();
+    expect(sent.filter((x) => x.method === 'POST').map((x) => x.url)).toEqual([
+      '/api/orders/9/invoices/5/payments/31/confirm',
+      '/api/orders/9/invoices/5/payments/31/confirm',
+    ]);
+  });
+
+  it('records a payment with an account and a slip, refusing a file that is not a picture', async () => {
+    const sent = serveOrder(order(), (method, path) => {
+      if (method === 'POST' && path === '/orders/attachment/upload') return { status: 201, body: { name: 'abc.png' } };
+      if (method === 'POST' && path === '/orders/9/pay') return { status: 201, body: order({ payment_state: 'pending', payments: [payment({ source: 'staff', store_channel_id: 22, channel_type: 'bank' })] }) };
+      return undefined;
+    });
+    renderAt('/1/order-detail/9');
+    await userEvent.click(await screen.findByTestId('bill-1-pay'));
+    const input = (await screen.findByTestId('payment-slip-input')) as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File(['GIF89a'], 'slip.gif', { type: 'image/gif' })] } });
+    expect(await screen.findByText('Choose a .jpg, .jpeg or .png file')).toBeInTheDocument();
+    fireEvent.change(input, { target: { files: [new File(['png'], 'slip.png', { type: 'image/png' })] } });
+    await waitFor(() => expect(screen.queryByText('Choose a .jpg, .jpeg or .png file')).not.toBeInTheDocument());
+    expect(screen.getByTestId('payment-slip-name')).toHaveTextContent('slip.png');
+    await userEvent.click(screen.getByTestId('payment-account'));
+    await userEvent.click(await screen.findByText('Bank transfer · ร้านดีดี (123-4-56789-0)'));
+    fireEvent.change(screen.getByTestId('payment-note'), { target: { value: 'โอนตอนเที่ยง' } });
+    await userEvent.click(screen.getByText('Save', { selector: '#payment-save span' }));
+    expect(await screen.findByText('The payment of SO2569-000009 is recorded')).toBeInTheDocument();
+    const pay = sent.find((x) => x.url === '/api/orders/9/pay')!;
+    expect(Object.fromEntries(formBody(pay.body))).toEqual({ store_channel_id: '22', note: 'โอนตอนเที่ยง', attachment: 'abc.png', warehouse_id: '1' });
+    await waitFor(() => expect(screen.getByTestId('payment-31-state')).toHaveTextContent('Payment pending'));
+  });
+
   it('shows a reader no action and no profit when the API gives none', async () => {
     serveOrder(order({ profit: null, items: [{ ...order().items[0], cost: null }] }));
     renderAt('/1/order-detail/9', 'cashier', [P.orderOrderRead]);
@@ -167,6 +225,8 @@ describe('an order', () => {
     expect(screen.queryByTestId('address-change')).not.toBeInTheDocument();
     expect(screen.getByTestId('bill-1-state')).toHaveTextContent('Active');
     expect(screen.queryByTestId('bill-1-renew')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('bill-1-pay')).not.toBeInTheDocument();
+    expect(screen.getByTestId('bill-1-copy')).toBeInTheDocument();
   });
 
   it('adds a parcel to a prepared order, and says why it could not ship', async () => {

@@ -4,7 +4,9 @@ import type { OrderBody } from './api';
 import { bahtText, divRoundHalfAway, exVat, orderTotals, overLimit, percentBp, shareBp, type Charges, type MoneyLine } from './money';
 import {
   actionsOf,
+  billLink,
   BULK_ACTIONS,
+  checkSlip,
   bulkActionsFor,
   COLUMNS,
   discountOf,
@@ -16,7 +18,9 @@ import {
   inputOf,
   kgText,
   newValues,
+  paymentActions,
   prefillOf,
+  renewable,
   valuesOf,
   withinSelection,
   type OrderValues,
@@ -315,5 +319,36 @@ describe('refusals in words', () => {
       'Fulfilment failed (Preparing shipment → Failed): Cancelled by the warehouse: box crushed',
     );
     expect(eventLine({ action: 'parcel_added', fromState: 'ready_to_fulfillment', toState: 'ready_to_fulfillment', detail: 'EB1 · 700 g' }, t)).toBe('Parcel added: EB1 · 700 g');
+    expect(eventLine({ action: 'bill_expired', fromState: 'new', toState: 'new', detail: '3:keep_new' }, t)).toBe('Bill expired: the order stays new on expiry');
+    expect(eventLine({ action: 'bill_renewed', fromState: 'new', toState: 'new', detail: '1' }, t)).toBe('Bill renewed: 1 day');
+    expect(eventLine({ action: 'cancelled', fromState: 'new', toState: 'cancelled', detail: 'bill_expired' }, t)).toBe('Cancelled (New → Cancelled): its bill expired');
+    expect(eventLine({ action: 'payment_slip', fromState: 'new', toState: 'new', detail: '3:buyer' }, t)).toBe('Slip received: Sent by the buyer');
+    expect(eventLine({ action: 'payment_voided', fromState: 'new', toState: 'new', detail: '3:paid' }, t)).toBe('Payment voided: Paid');
+    expect(eventLine({ action: 'payment_created', fromState: 'new', toState: 'new', detail: '3' }, t)).toBe('Payment recorded');
+  });
+
+  it('offers on a payment what its state allows', () => {
+    const open = { cod: false, state: 'new' };
+    expect(paymentActions({ state: 'unpaid' }, open)).toEqual(['cancel']);
+    expect(paymentActions({ state: 'pending' }, open)).toEqual(['confirm', 'cancel', 'void']);
+    expect(paymentActions({ state: 'paid' }, open)).toEqual(['void']);
+    expect(paymentActions({ state: 'voided' }, open)).toEqual([]);
+    expect(paymentActions({ state: 'cancelled' }, open)).toEqual([]);
+    // Cash on delivery: confirmed once shipped, with or without a slip.
+    expect(paymentActions({ state: 'unpaid' }, { cod: true, state: 'ready_to_fulfillment' })).toEqual(['cancel']);
+    expect(paymentActions({ state: 'unpaid' }, { cod: true, state: 'shipped' })).toEqual(['confirm', 'cancel']);
+  });
+
+  it('checks a slip before sending it, and renews only what expires', () => {
+    expect(checkSlip({ name: 'slip.JPG', size: 100 })).toBeNull();
+    expect(checkSlip({ name: 'slip.jpeg', size: 5 * 1024 * 1024 })).toBeNull();
+    expect(checkSlip({ name: 'slip.png', size: 5 * 1024 * 1024 + 1 })).toBe('slipTooLarge');
+    expect(checkSlip({ name: 'slip.heic', size: 100 })).toBe('slipType');
+    expect(checkSlip({ name: 'png', size: 100 })).toBe('slipType');
+    expect(billLink('https://shop.example', 'ab12')).toBe('https://shop.example/bill/ab12');
+    expect(renewable({ state: 'new', paymentState: 'unpaid' }, { expiresAt: '2026-12-01T00:00:00Z' })).toBe(true);
+    expect(renewable({ state: 'new', paymentState: 'unpaid' }, { expiresAt: null })).toBe(false);
+    expect(renewable({ state: 'cancelled', paymentState: 'unpaid' }, { expiresAt: '2026-12-01T00:00:00Z' })).toBe(false);
+    expect(renewable({ state: 'new', paymentState: 'paid' }, { expiresAt: '2026-12-01T00:00:00Z' })).toBe(false);
   });
 });

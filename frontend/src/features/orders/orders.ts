@@ -2,7 +2,7 @@
 // columns, what may be done to an order in its state and to many in a column, the form's
 // values and the body the API takes, and the paths. Pure: the screens translate.
 import { toSatang, cleanAmount } from '@/shared/money';
-import type { OrderAddressBody, OrderBillBody, OrderBody, OrderEventBody, OrderInput, OrderItemInput } from './api';
+import type { OrderAddressBody, OrderBillBody, OrderBody, OrderEventBody, OrderInput, OrderItemInput, OrderPaymentBody } from './api';
 import { bahtText, orderTotals, percentBp, type Charges, type Discount, type MoneyLine, type Totals } from './money';
 
 // ---------------------------------------------------------------------------------- states
@@ -463,7 +463,8 @@ type T = (k: string | string[], o?: Record<string, unknown>) => string;
 export function eventLine(e: Pick<OrderEventBody, 'action' | 'fromState' | 'toState' | 'detail'>, t: T): string {
   const action = t(`orders:timeline.${e.action}`, { defaultValue: e.action });
   const moved = e.fromState && e.toState && e.fromState !== e.toState ? ` (${t(`orders:states.${e.fromState}`)} → ${t(`orders:states.${e.toState}`)})` : '';
-  const detail = e.detail ? `: ${eventDetail(e.action, e.detail, t)}` : '';
+  const said = e.detail ? eventDetail(e.action, e.detail, t) : '';
+  const detail = said ? `: ${said}` : '';
   return `${action}${moved}${detail}`;
 }
 
@@ -473,6 +474,13 @@ function eventDetail(action: string, detail: string, t: T): string {
   if (action === 'cancelled' && detail === 'bill_expired') return t('orders:bills.cancelledOnExpiry');
   if (action === 'bill_expired') return t(`orders:bills.onExpiry.${detail.split(':')[1] ?? ''}`, { defaultValue: detail });
   if (action === 'bill_renewed') return t('orders:bills.renewedDays', { count: Number(detail) || 0 });
+  // Payments write "warehouse:source" (a slip) or "warehouse:state" (a move): said in words.
+  if (action === 'payment_slip') return t(`orders:payments.source.${detail.split(':')[1] ?? ''}`, { defaultValue: '' });
+  if (action === 'payment_voided' || action === 'payment_confirmed' || action === 'payment_cancelled') {
+    const to = detail.split(':')[1] ?? '';
+    return t(`orders:payment.${to}`, { defaultValue: '' });
+  }
+  if (action === 'payment_created' || action === 'payment_edited') return '';
   return detail;
 }
 
@@ -490,4 +498,35 @@ function failedDetail(detail: string, t: T): string {
   const [cause, ...rest] = detail.split(': ');
   const named = t(`orders:causes.${cause}`, { defaultValue: cause });
   return rest.length ? `${named}: ${rest.join(': ')}` : named;
+}
+
+/** What staff may do to a payment. */
+export type PaymentAction = 'confirm' | 'cancel' | 'void';
+
+/** The actions a payment's state offers (SPEC §4): confirm a pending one (cash on delivery:
+ * an unpaid or pending one once the order is shipped), cancel an unpaid or pending one,
+ * void a pending or paid one. The server has the last word. */
+export function paymentActions(p: Pick<OrderPaymentBody, 'state'>, o: Pick<OrderBody, 'cod' | 'state'>): PaymentAction[] {
+  const shipped = o.state === 'shipped' || o.state === 'closed';
+  const out: PaymentAction[] = [];
+  if (p.state === 'pending' && !o.cod) out.push('confirm');
+  if (o.cod && shipped && (p.state === 'unpaid' || p.state === 'pending')) out.push('confirm');
+  if (p.state === 'unpaid' || p.state === 'pending') out.push('cancel');
+  if (p.state === 'pending' || p.state === 'paid') out.push('void');
+  return out;
+}
+
+/** The most a slip may weigh: 5 MB. */
+export const MAX_SLIP_BYTES = 5 * 1024 * 1024;
+
+/** Why a chosen slip cannot be sent (a message key under orders:payments), or null. */
+export function checkSlip(f: { name: string; size: number; type?: string }): 'slipType' | 'slipTooLarge' | null {
+  if (!/\.(jpe?g|png)$/i.test(f.name)) return 'slipType';
+  if (f.size > MAX_SLIP_BYTES) return 'slipTooLarge';
+  return null;
+}
+
+/** A bill's public link on this site. */
+export function billLink(origin: string, token: string): string {
+  return `${origin}/bill/${token}`;
 }

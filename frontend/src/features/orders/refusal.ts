@@ -46,6 +46,18 @@ export const REASONS = [
   'bill_order_not_new',
   'bill_paid',
   'bill_not_found',
+  'bill_expired',
+  'bill_order_closed',
+  'payment_exists',
+  'payment_attachment_required',
+  'payment_cancelled',
+  'payment_voided',
+  'payment_not_pending',
+  'payment_already_confirmed',
+  'payment_already_processed',
+  'payment_cod_not_shipped',
+  'payment_changed',
+  'payment_not_found',
 ] as const;
 
 /** The message key of a reason; an unknown one reads as 'the order could not be changed'. */
@@ -54,7 +66,7 @@ export function reasonKey(code: string | undefined | null): string {
 }
 
 /** What was being done when a refusal came. */
-export type Doing = 'prepare' | 'close' | 'cancel' | 'void' | 'fail' | 'ship' | 'save' | 'address' | 'parcel' | 'print' | 'fill' | 'renew';
+export type Doing = 'prepare' | 'close' | 'cancel' | 'void' | 'fail' | 'ship' | 'save' | 'address' | 'parcel' | 'print' | 'fill' | 'renew' | 'payment_create' | 'payment_edit' | 'payment_confirm' | 'payment_cancel' | 'payment_void';
 
 /** The action of a state path. */
 export const DOING_OF: Record<string, Doing> = {

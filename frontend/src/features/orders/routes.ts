@@ -10,6 +10,12 @@ export const ORDER_READ: Access = { permissions: [P.orderOrderRead] };
 export const ORDER_CREATE: Access = { permissions: [P.orderOrderCreate] };
 export const ORDER_EDIT: Access = { permissions: [P.orderOrderEdit] };
 export const ORDER_CANCEL: Access = { permissions: [P.orderOrderCancel] };
+/** Payments of orders: make, change, confirm, cancel and void them (SPEC §6 payment.payment.*). */
+export const PAYMENT_CREATE: Access = { permissions: [P.paymentPaymentCreate] };
+export const PAYMENT_EDIT: Access = { permissions: [P.paymentPaymentEdit] };
+export const PAYMENT_APPROVE: Access = { permissions: [P.paymentPaymentApprove] };
+export const PAYMENT_REJECT: Access = { permissions: [P.paymentPaymentReject] };
+export const PAYMENT_VOID: Access = { permissions: [P.paymentPaymentDelete] };
 /** Picking a customer and their address book: reading customers. */
 export const CUSTOMER_PICK: Access = { permissions: [P.storeCustomerRead] };
 /** Picking SKUs with their stock: reading products (the SKU list is the catalog's). */

@@ -129,6 +129,7 @@ export const order = (over: Record<string, unknown> = {}) => ({
   imported: false,
   bill_expire_at: '2026-11-28T12:00:00Z',
   bills: [bill()],
+  payments: [],
   stock_state: 'held',
   parcels: [],
   created_by: 1,
@@ -145,6 +146,35 @@ export const order = (over: Record<string, unknown> = {}) => ({
   events: [{ id: 1, action: 'created', from_state: '', to_state: 'new', user_id: 1, user_name: 'สมศรี ใจดี', detail: '', created_at: '2026-11-25T12:00:00Z' }],
   ...over,
 });
+
+/** The store's accounts: PromptPay and a bank account. */
+export const ACCOUNTS = [
+  { id: 21, channel: { type: 'promptpay' }, credential: { acc_name: 'ร้านดีดี', acc_no: '0812345678', bank_code: '', branch: '', country: '', email: '', fee: '' }, bank: null, status: 'active', open_bills: 0, created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z' },
+  { id: 22, channel: { type: 'bank' }, credential: { acc_name: 'ร้านดีดี', acc_no: '1234567890', bank_code: '004', branch: 'สีลม', country: 'TH', email: '', fee: '' }, bank: { code: '004', short: 'KBANK', name_th: 'ธนาคารกสิกรไทย', name_en: 'Kasikornbank', color: '#138f2d' }, status: 'active', open_bills: 0, created_at: '2026-11-01T00:00:00Z', updated_at: '2026-11-01T00:00:00Z' },
+];
+
+/** A payment of the bill of warehouse 1. */
+export function payment(over: Record<string, unknown> = {}) {
+  return {
+    id: 31,
+    bill_id: 5,
+    warehouse_id: 1,
+    amount: '438.00',
+    state: 'pending',
+    store_channel_id: 21,
+    channel_type: 'promptpay',
+    has_attachment: true,
+    source: 'buyer',
+    note: '',
+    created_by: 0,
+    confirmed_by: 0,
+    confirmed_at: null,
+    slip_at: '2026-11-25T13:00:00Z',
+    created_at: '2026-11-25T13:00:00Z',
+    updated_at: '2026-11-25T13:00:00Z',
+    ...over,
+  };
+}
 
 /** The order's bill of warehouse 1: 438.00, by days, cancelling the order on expiry. */
 export function bill(over: Record<string, unknown> = {}) {
@@ -176,6 +206,7 @@ export function serve(over: (method: string, path: string) => Reply | undefined 
     if (path === '/orders/count') return { status: 200, body: { new: 0, ready_to_fulfillment: 0, shipped: 0, closed: 0, cancelled: 0, failed: 0, all: 0 } };
     if (path === '/orders/net') return { status: 200, body: { orders: 0, net: '0.00', total: '0.00', shipping: '0.00', profit: null } };
     if (path === '/logistics/store-channels') return list([]);
+    if (path === '/payments/store-channels') return list(ACCOUNTS);
     return refusal(404, 'not_found');
   });
 }

@@ -82,19 +82,19 @@ pub fn next(from: &str, action: PayAction) -> Result<&'static str, &'static str>
     })
 }
 
-/// What confirmation needs besides the table: a slip, and for cash on delivery an order
-/// that has been shipped (the carrier collects the money).
-pub fn confirm_refusal(state: &str, has_slip: bool, cod: bool, order_state: &str) -> Option<&'static str> {
-    if let Err(why) = next(state, PayAction::Confirm) {
-        return Some(why);
+/// Where confirming a payment takes it, or why it cannot: the table, plus a slip; for cash
+/// on delivery no slip (the carrier collects) but an order that has been shipped, and an
+/// unpaid COD payment is confirmed straight to paid once the money is remitted.
+pub fn confirm(state: &str, has_slip: bool, cod: bool, order_state: &str) -> Result<&'static str, &'static str> {
+    let shipped = matches!(order_state, super::state::SHIPPED | super::state::CLOSED);
+    if cod && matches!(state, UNPAID | PENDING) {
+        return if shipped { Ok(PAID) } else { Err("payment_cod_not_shipped") };
     }
-    if cod && !matches!(order_state, super::state::SHIPPED | super::state::CLOSED) {
-        return Some("payment_cod_not_shipped");
+    let to = next(state, PayAction::Confirm)?;
+    if !has_slip {
+        return Err("payment_attachment_required");
     }
-    if !has_slip && !cod {
-        return Some("payment_attachment_required");
-    }
-    None
+    Ok(to)
 }
 
 /// An order's payment state from its bills' payments (each bill's live payment state, or
@@ -158,15 +158,19 @@ mod tests {
 
     #[test]
     fn confirmation_is_refused_with_the_spec_reasons() {
-        assert_eq!(confirm_refusal(PENDING, true, false, state::NEW), None);
-        assert_eq!(confirm_refusal(PENDING, false, false, state::NEW), Some("payment_attachment_required"));
-        assert_eq!(confirm_refusal(UNPAID, false, false, state::NEW), Some("payment_attachment_required"));
-        assert_eq!(confirm_refusal(CANCELLED, true, false, state::NEW), Some("payment_cancelled"));
-        assert_eq!(confirm_refusal(PAID, true, false, state::NEW), Some("payment_already_confirmed"));
-        assert_eq!(confirm_refusal(VOIDED, true, false, state::NEW), Some("payment_voided"));
-        assert_eq!(confirm_refusal(PENDING, true, true, state::READY), Some("payment_cod_not_shipped"));
-        assert_eq!(confirm_refusal(PENDING, false, true, state::SHIPPED), None, "COD needs no slip");
-        assert_eq!(confirm_refusal(PENDING, false, true, state::CLOSED), None);
+        assert_eq!(confirm(PENDING, true, false, state::NEW), Ok(PAID));
+        assert_eq!(confirm(PENDING, false, false, state::NEW), Err("payment_attachment_required"));
+        assert_eq!(confirm(UNPAID, false, false, state::NEW), Err("payment_attachment_required"));
+        assert_eq!(confirm(CANCELLED, true, false, state::NEW), Err("payment_cancelled"));
+        assert_eq!(confirm(PAID, true, false, state::NEW), Err("payment_already_confirmed"));
+        assert_eq!(confirm(VOIDED, true, false, state::NEW), Err("payment_voided"));
+        // Cash on delivery: only once shipped, and without a slip.
+        assert_eq!(confirm(PENDING, true, true, state::READY), Err("payment_cod_not_shipped"));
+        assert_eq!(confirm(UNPAID, false, true, state::NEW), Err("payment_cod_not_shipped"));
+        assert_eq!(confirm(UNPAID, false, true, state::SHIPPED), Ok(PAID), "COD needs no slip");
+        assert_eq!(confirm(PENDING, false, true, state::CLOSED), Ok(PAID));
+        assert_eq!(confirm(PAID, false, true, state::SHIPPED), Err("payment_already_confirmed"));
+        assert_eq!(confirm(CANCELLED, false, true, state::SHIPPED), Err("payment_cancelled"));
     }
 
     #[test]

@@ -23,7 +23,8 @@ pub struct BillTerms {
     pub expires_at: i64,
 }
 
-const BILL_COLUMNS: &str = "id, store_id, order_id, warehouse_id, amount, token, state, expiry_type, on_expiry, \
+pub(super) const BILL_COLUMNS: &str =
+    "id, store_id, order_id, warehouse_id, amount, token, state, expiry_type, on_expiry, \
     expires_at, expired_at, renewed_at, created_at";
 
 /// A bill row.

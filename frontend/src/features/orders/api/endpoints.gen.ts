@@ -28,6 +28,16 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.orderInput,
       }),
     }),
+    uploadAttachment: build.mutation<
+      UploadAttachmentApiResponse,
+      UploadAttachmentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/attachment/upload`,
+        method: "POST",
+        body: queryArg.attachmentForm,
+      }),
+    }),
     bulkCancel: build.mutation<BulkCancelApiResponse, BulkCancelApiArg>({
       query: (queryArg) => ({
         url: `/orders/cancel`,
@@ -165,6 +175,37 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.billExpiryInput,
       }),
     }),
+    editPayment: build.mutation<EditPaymentApiResponse, EditPaymentApiArg>({
+      query: (queryArg) => ({
+        url: `/orders/${queryArg.id}/invoices/${queryArg.inv}/payments/${queryArg.pay}/pay`,
+        method: "POST",
+        body: queryArg.paymentInput,
+      }),
+    }),
+    actOnPayment: build.mutation<ActOnPaymentApiResponse, ActOnPaymentApiArg>({
+      query: (queryArg) => ({
+        url: `/orders/${queryArg.id}/invoices/${queryArg.inv}/payments/${queryArg.pay}/${queryArg.action}`,
+        method: "POST",
+      }),
+    }),
+    createPayment: build.mutation<
+      CreatePaymentApiResponse,
+      CreatePaymentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/${queryArg.id}/pay`,
+        method: "POST",
+        body: queryArg.paymentInput,
+      }),
+    }),
+    paymentAttachment: build.query<
+      PaymentAttachmentApiResponse,
+      PaymentAttachmentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/${queryArg.id}/payments/${queryArg.pay}/attachment`,
+      }),
+    }),
     changeShippingAddress: build.mutation<
       ChangeShippingAddressApiResponse,
       ChangeShippingAddressApiArg
@@ -278,6 +319,10 @@ export type ListOrdersApiArg = {
 export type CreateOrderApiResponse = /** status 201  */ OrderBody;
 export type CreateOrderApiArg = {
   orderInput: OrderInput;
+};
+export type UploadAttachmentApiResponse = /** status 201  */ AttachmentBody;
+export type UploadAttachmentApiArg = {
+  attachmentForm: AttachmentForm;
 };
 export type BulkCancelApiResponse = /** status 200  */ OrderResultsBody;
 export type BulkCancelApiArg = {
@@ -405,6 +450,33 @@ export type RenewBillExpiryApiResponse = /** status 200  */ OrderBody;
 export type RenewBillExpiryApiArg = {
   id: number;
   billExpiryInput: BillExpiryInput;
+};
+export type EditPaymentApiResponse = /** status 200  */ OrderBody;
+export type EditPaymentApiArg = {
+  id: number;
+  /** the bill */
+  inv: number;
+  pay: number;
+  paymentInput: PaymentInput;
+};
+export type ActOnPaymentApiResponse = /** status 200  */ OrderBody;
+export type ActOnPaymentApiArg = {
+  id: number;
+  /** the bill */
+  inv: number;
+  pay: number;
+  /** confirm, cancel or void */
+  action: string;
+};
+export type CreatePaymentApiResponse = /** status 201  */ OrderBody;
+export type CreatePaymentApiArg = {
+  id: number;
+  paymentInput: PaymentInput;
+};
+export type PaymentAttachmentApiResponse = /** status 200 the slip */ Blob;
+export type PaymentAttachmentApiArg = {
+  id: number;
+  pay: number;
 };
 export type ChangeShippingAddressApiResponse = /** status 200  */ OrderBody;
 export type ChangeShippingAddressApiArg = {
@@ -548,6 +620,31 @@ export type OrderParcelBody = {
   /** cm. */
   width: number;
 };
+export type OrderPaymentBody = {
+  /** The bill's amount, baht. */
+  amount: string;
+  /** The bill it pays (the invoice of `/invoices/{inv}`). */
+  billId: number;
+  /** bank, promptpay, paypal or cod. */
+  channelType: string;
+  confirmedAt?: string | null;
+  confirmedBy: number;
+  createdAt: string;
+  createdBy: number;
+  /** A slip is attached (`GET /orders/{id}/payments/{pay}/attachment`). */
+  hasAttachment: boolean;
+  id: number;
+  note: string;
+  slipAt?: string | null;
+  /** buyer (the bill's page) or staff. */
+  source: string;
+  /** unpaid, pending, paid, voided or cancelled. */
+  state: string;
+  /** The store's account paid to (0: not said). */
+  storeChannelId: number;
+  updatedAt: string;
+  warehouseId: number;
+};
 export type OrderProfitBody = {
   /** Σ cost × quantity, baht. */
   costTotal: string;
@@ -612,6 +709,8 @@ export type ListOrderBody = {
     parcels: OrderParcelBody[];
     /** unpaid, pending, paid, voided or cancelled. */
     paymentState: string;
+    /** Its payments, oldest first (one order only). */
+    payments: OrderPaymentBody[];
     /** stock_not_enough, address_incomplete or "". */
     problem: string;
     problems: string[];
@@ -708,6 +807,8 @@ export type OrderBody = {
   parcels: OrderParcelBody[];
   /** unpaid, pending, paid, voided or cancelled. */
   paymentState: string;
+  /** Its payments, oldest first (one order only). */
+  payments: OrderPaymentBody[];
   /** stock_not_enough, address_incomplete or "". */
   problem: string;
   problems: string[];
@@ -774,6 +875,16 @@ export type OrderInput = {
   /** The version read (edits only; 0 does not check). */
   version?: number;
   warehouseId?: number;
+};
+export type AttachmentBody = {
+  /** Its name, to give as a payment's `attachment`. */
+  name: string;
+};
+export type AttachmentForm = {
+  /** The file (.jpg, .jpeg or .png by content, 5 MB at most). */
+  file: Blob;
+  /** What it is: slip. */
+  type: string;
 };
 export type OrderResultBody = {
   id: number;
@@ -884,6 +995,16 @@ export type BillExpiryInput = {
   /** The warehouse whose bill (none: every bill of the order). */
   warehouseId?: number | null;
 };
+export type PaymentInput = {
+  /** A kept attachment's name (`/orders/attachment/upload`; none: no slip / keep). */
+  attachment?: string | null;
+  /** Note (at most 500 characters; none keeps it). */
+  note?: string | null;
+  /** The store's account paid to (none: not said / keep). */
+  storeChannelId?: number | null;
+  /** The bill's warehouse (none: the order's only bill); on create only. */
+  warehouseId?: number | null;
+};
 export type ShippingAddressInput = {
   /** Or this entry of the customer's book. */
   customerAddressId?: number;
@@ -941,6 +1062,7 @@ export type PrintLabelsInput = {
 export const {
   useListOrdersQuery,
   useCreateOrderMutation,
+  useUploadAttachmentMutation,
   useBulkCancelMutation,
   useOrderChannelsQuery,
   useBulkCloseMutation,
@@ -955,6 +1077,10 @@ export const {
   useGetOrderQuery,
   useUpdateOrderMutation,
   useRenewBillExpiryMutation,
+  useEditPaymentMutation,
+  useActOnPaymentMutation,
+  useCreatePaymentMutation,
+  usePaymentAttachmentQuery,
   useChangeShippingAddressMutation,
   useClearShippingAddressMutation,
   useChangeOrderStateMutation,

@@ -39,6 +39,9 @@ export const ordersApi = enhancedApi
       changeShippingAddress: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
       clearShippingAddress: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
       renewBillExpiry: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
+      createPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
+      editPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
+      actOnPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
       bulkReadyToFulfillment: { invalidatesTags: [{ type: 'Order' }, ...STOCK] },
       bulkClose: { invalidatesTags: [{ type: 'Order' }] },
       bulkCancel: { invalidatesTags: [{ type: 'Order' }, ...STOCK] },
@@ -66,10 +69,27 @@ const pdfApi = ordersApi.injectEndpoints({
     pickListPdf: build.mutation<string, { orderIds: number[] }>({
       query: (body) => ({ url: '/orders/pick-list', method: 'POST', body, responseHandler: pdfUrl }),
     }),
+    /** A slip kept for a payment (multipart: the generated endpoints cannot carry a file). */
+    uploadAttachment: build.mutation<{ name: string }, { file: File }>({
+      query: ({ file }) => {
+        const form = new FormData();
+        form.append('type', 'slip');
+        form.append('file', file);
+        return { url: '/orders/attachment/upload', method: 'POST', body: form };
+      },
+    }),
+    /** A payment's slip, read with the member's token into a URL the page shows. */
+    paymentAttachmentUrl: build.query<string, { orderId: number; paymentId: number; version: string }>({
+      query: ({ orderId, paymentId }) => ({
+        url: `/orders/${orderId}/payments/${paymentId}/attachment`,
+        responseHandler: async (r: Response) => (r.ok ? URL.createObjectURL(await r.blob()) : r.json()),
+      }),
+      keepUnusedDataFor: 0,
+    }),
   }),
 });
 
-export const { useParcelLabelPdfMutation, useLabelsPdfMutation, usePickListPdfMutation } = pdfApi;
+export const { useParcelLabelPdfMutation, useLabelsPdfMutation, usePickListPdfMutation, useUploadAttachmentMutation, usePaymentAttachmentUrlQuery } = pdfApi;
 
 export const {
   useListOrdersQuery,
@@ -84,6 +104,9 @@ export const {
   useChangeShippingAddressMutation,
   useClearShippingAddressMutation,
   useRenewBillExpiryMutation,
+  useCreatePaymentMutation,
+  useEditPaymentMutation,
+  useActOnPaymentMutation,
   useBulkReadyToFulfillmentMutation,
   useBulkCloseMutation,
   useBulkCancelMutation,
@@ -104,6 +127,7 @@ export type {
   OrderAddressBody,
   OrderParcelBody,
   OrderBillBody,
+  OrderPaymentBody,
   OrderEventBody,
   OrderTrackingBody,
   OrderResultsBody,

@@ -42,3 +42,5 @@ export const {
 export type { BankBody, QrBody, StoreChannelBody, StoreChannelInput } from './endpoints.gen';
 /** One payment account of the list. */
 export type PaymentChannelRow = ListStoreChannelBody['data'][number];
+/** How an account reads in other screens (an order's payments). */
+export { accountLabel } from '../payments';

@@ -1,0 +1,412 @@
+//! Payments' SQL. Every change of a payment is one transaction with the order's payment
+//! state (from its bills' live payments), its version and its timeline row; a payment moves
+//! by a conditional update from the state it was read in, so two confirmations of one
+//! payment never both succeed.
+
+use bo_kit::db::Tx;
+use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::{Error, Result};
+use bo_proto::orders::v1 as pb;
+use sqlx::FromRow;
+
+use super::bills::BillRow;
+use super::{event, order_in, Actor, OrderRow, Repo};
+use crate::domain::bill;
+use crate::domain::payment::{self, PayAction};
+use crate::domain::state;
+
+const PAYMENT_COLUMNS: &str = "id, store_id, order_id, bill_id, warehouse_id, amount, state, store_channel_id, \
+    channel_type, attachment, source, note, created_by, confirmed_by, confirmed_at, slip_at, created_at, updated_at";
+
+/// A payment row.
+#[derive(Debug, Clone, FromRow)]
+pub struct PaymentRow {
+    pub id: i64,
+    pub store_id: i64,
+    pub order_id: i64,
+    pub bill_id: i64,
+    pub warehouse_id: i64,
+    pub amount: i64,
+    pub state: String,
+    pub store_channel_id: i64,
+    pub channel_type: String,
+    pub attachment: String,
+    pub source: String,
+    pub note: String,
+    pub created_by: i64,
+    pub confirmed_by: i64,
+    pub confirmed_at: i64,
+    pub slip_at: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+impl PaymentRow {
+    /// The payment as the API sees it.
+    pub fn to_proto(&self) -> pb::Payment {
+        pb::Payment {
+            id: self.id,
+            bill_id: self.bill_id,
+            warehouse_id: self.warehouse_id,
+            amount: self.amount,
+            state: self.state.clone(),
+            store_channel_id: self.store_channel_id,
+            channel_type: self.channel_type.clone(),
+            has_attachment: !self.attachment.is_empty(),
+            source: self.source.clone(),
+            note: self.note.clone(),
+            created_by: self.created_by,
+            confirmed_by: self.confirmed_by,
+            confirmed_at_ms: self.confirmed_at,
+            slip_at_ms: self.slip_at,
+            create_time: Some(ms_to_timestamp(self.created_at)),
+            update_time: Some(ms_to_timestamp(self.updated_at)),
+        }
+    }
+}
+
+/// Who paid: the buyer on the bill's page, or the store's staff.
+pub mod source {
+    pub const BUYER: &str = "buyer";
+    pub const STAFF: &str = "staff";
+}
+
+/// What a payment is made or changed with.
+#[derive(Debug, Clone, Default)]
+pub struct PaymentInput {
+    /// The store's account paid to (0: not said).
+    pub store_channel_id: i64,
+    /// Its kind (bank, promptpay, paypal, cod), as the payments service says.
+    pub channel_type: String,
+    /// The slip's file name ('' none: keep what there is).
+    pub attachment: String,
+    /// A note ('' keeps the note on an edit).
+    pub note: String,
+}
+
+/// A changed payment, with the slip it no longer keeps (to remove from storage).
+pub struct Changed {
+    pub payment: PaymentRow,
+    pub dropped: Option<String>,
+}
+
+async fn bill_in(tx: &mut Tx, store_id: i64, id: i64) -> Result<BillRow> {
+    sqlx::query_as::<_, BillRow>(&format!(
+        "SELECT {} FROM order_bills WHERE store_id = $1 AND id = $2",
+        super::bills::BILL_COLUMNS
+    ))
+    .bind(store_id)
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| Error::not_found("bill_not_found"))
+}
+
+async fn payment_in(tx: &mut Tx, store_id: i64, order_id: i64, id: i64) -> Result<PaymentRow> {
+    sqlx::query_as::<_, PaymentRow>(&format!(
+        "SELECT {PAYMENT_COLUMNS} FROM order_payments WHERE store_id = $1 AND order_id = $2 AND id = $3"
+    ))
+    .bind(store_id)
+    .bind(order_id)
+    .bind(id)
+    .fetch_optional(&mut **tx)
+    .await?
+    .ok_or_else(|| Error::not_found("payment_not_found"))
+}
+
+/// The bill's live payment: its newest that is not cancelled or voided.
+async fn live_payment(tx: &mut Tx, bill_id: i64) -> Result<Option<PaymentRow>> {
+    Ok(sqlx::query_as::<_, PaymentRow>(&format!(
+        "SELECT {PAYMENT_COLUMNS} FROM order_payments WHERE bill_id = $1 AND state IN ($2, $3, $4) ORDER BY id DESC LIMIT 1"
+    ))
+    .bind(bill_id)
+    .bind(payment::UNPAID)
+    .bind(payment::PENDING)
+    .bind(payment::PAID)
+    .fetch_optional(&mut **tx)
+    .await?)
+}
+
+/// Sets the order's payment state from its bills' newest payments; answers it.
+async fn settle_order(tx: &mut Tx, who: Actor, order_id: i64, now: i64) -> Result<&'static str> {
+    let rows: Vec<(i64, Option<String>)> = sqlx::query_as(
+        "SELECT b.id, (SELECT p.state FROM order_payments p WHERE p.bill_id = b.id ORDER BY p.id DESC LIMIT 1) \
+         FROM order_bills b WHERE b.order_id = $1 ORDER BY b.id",
+    )
+    .bind(order_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    let states: Vec<&str> = rows.iter().map(|(_, s)| s.as_deref().unwrap_or(payment::UNPAID)).collect();
+    let to = payment::order_state(&states);
+    sqlx::query(
+        "UPDATE orders SET payment_state = $1, updated_at = $2, updated_by = $3, version = version + 1 WHERE id = $4",
+    )
+    .bind(to)
+    .bind(now)
+    .bind(who.user_id)
+    .bind(order_id)
+    .execute(&mut **tx)
+    .await?;
+    Ok(to)
+}
+
+/// Why a slip cannot be sent for a bill of an order now.
+fn slip_refusal(order: &OrderRow, b: &BillRow) -> Option<&'static str> {
+    if matches!(order.state.as_str(), state::CANCELLED | state::FAILED) {
+        return Some("bill_order_closed");
+    }
+    if b.state == bill::EXPIRED {
+        return Some("bill_expired");
+    }
+    None
+}
+
+impl Repo {
+    /// The bill of a public link (None for a token no bill has).
+    pub async fn bill_by_token(&self, token: &str) -> Result<Option<BillRow>> {
+        Ok(sqlx::query_as::<_, BillRow>(&format!(
+            "SELECT {} FROM order_bills WHERE token = $1",
+            super::bills::BILL_COLUMNS
+        ))
+        .bind(token)
+        .fetch_optional(self.pool())
+        .await?)
+    }
+
+    /// An order's payments, oldest first.
+    pub async fn payments(&self, store_id: i64, order_id: i64) -> Result<Vec<PaymentRow>> {
+        Ok(sqlx::query_as::<_, PaymentRow>(&format!(
+            "SELECT {PAYMENT_COLUMNS} FROM order_payments WHERE store_id = $1 AND order_id = $2 ORDER BY id"
+        ))
+        .bind(store_id)
+        .bind(order_id)
+        .fetch_all(self.pool())
+        .await?)
+    }
+
+    /// One payment of an order.
+    pub async fn payment(&self, store_id: i64, order_id: i64, id: i64) -> Result<PaymentRow> {
+        let mut tx = self.db.begin().await?;
+        let p = payment_in(&mut tx, store_id, order_id, id).await?;
+        tx.commit().await?;
+        Ok(p)
+    }
+
+    /// A slip for a bill (the buyer's from the bill's page, or staff's): the bill's live
+    /// payment takes it and waits for confirmation (pending), or a new pending payment is
+    /// made. Refused for a closed order, an expired bill and a confirmed payment.
+    pub async fn attach_slip(&self, who: Actor, bill_id: i64, from: &str, input: &PaymentInput) -> Result<Changed> {
+        let mut tx = self.db.begin().await?;
+        let b = bill_in(&mut tx, who.store_id, bill_id).await?;
+        let order = order_in(&mut tx, who.store_id, b.order_id).await?;
+        if let Some(why) = slip_refusal(&order, &b) {
+            return Err(Error::failed_precondition(why));
+        }
+        if from == source::BUYER && order.cod != 0 {
+            // The carrier collects cash on delivery; the buyer sends no slip.
+            return Err(Error::failed_precondition("bill_cod"));
+        }
+        let now = now_ms();
+        let changed = match live_payment(&mut tx, b.id).await? {
+            Some(p) => {
+                let to = payment::next(&p.state, PayAction::Attach).map_err(Error::failed_precondition)?;
+                update_payment(&mut tx, who, &p, to, input, now).await?
+            }
+            None => {
+                let p = insert_payment(&mut tx, who, &order, &b, payment::PENDING, from, input, now).await?;
+                Changed { payment: p, dropped: None }
+            }
+        };
+        settle_order(&mut tx, who, order.id, now).await?;
+        let detail = format!("{}:{}", b.warehouse_id, from);
+        event(&mut tx, who, order.id, "payment_slip", &order.state, &order.state, &detail).await?;
+        tx.commit().await?;
+        Ok(changed)
+    }
+
+    /// A payment made by staff for the bill of `warehouse_id` (0: the order's only bill):
+    /// pending with a slip, unpaid without. Refused when the bill already has a live one.
+    pub async fn create_payment(
+        &self,
+        who: Actor,
+        order_id: i64,
+        warehouse_id: i64,
+        input: &PaymentInput,
+    ) -> Result<PaymentRow> {
+        let mut tx = self.db.begin().await?;
+        let order = order_in(&mut tx, who.store_id, order_id).await?;
+        let bills: Vec<BillRow> = sqlx::query_as::<_, BillRow>(&format!(
+            "SELECT {} FROM order_bills WHERE store_id = $1 AND order_id = $2 ORDER BY warehouse_id",
+            super::bills::BILL_COLUMNS
+        ))
+        .bind(who.store_id)
+        .bind(order_id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let b = match warehouse_id {
+            0 if bills.len() == 1 => bills.into_iter().next(),
+            0 => return Err(Error::invalid_field("warehouse_id", "validation.required")),
+            w => bills.into_iter().find(|b| b.warehouse_id == w),
+        }
+        .ok_or_else(|| Error::not_found("bill_not_found"))?;
+        if let Some(why) = slip_refusal(&order, &b) {
+            return Err(Error::failed_precondition(why));
+        }
+        if live_payment(&mut tx, b.id).await?.is_some() {
+            return Err(Error::conflict("payment_exists"));
+        }
+        let now = now_ms();
+        let st = if input.attachment.is_empty() { payment::UNPAID } else { payment::PENDING };
+        let p = insert_payment(&mut tx, who, &order, &b, st, source::STAFF, input, now).await?;
+        settle_order(&mut tx, who, order.id, now).await?;
+        event(&mut tx, who, order.id, "payment_created", &order.state, &order.state, &b.warehouse_id.to_string())
+            .await?;
+        tx.commit().await?;
+        Ok(p)
+    }
+
+    /// Changes a payment's account, note or slip (a new slip makes it wait for
+    /// confirmation again). Refused once it is confirmed, cancelled or voided.
+    pub async fn edit_payment(&self, who: Actor, order_id: i64, id: i64, input: &PaymentInput) -> Result<Changed> {
+        let mut tx = self.db.begin().await?;
+        let order = order_in(&mut tx, who.store_id, order_id).await?;
+        let p = payment_in(&mut tx, who.store_id, order_id, id).await?;
+        if !matches!(p.state.as_str(), payment::UNPAID | payment::PENDING) {
+            return Err(Error::failed_precondition(
+                payment::next(&p.state, PayAction::Attach).err().unwrap_or("payment_not_pending"),
+            ));
+        }
+        let to = match (input.attachment.is_empty(), p.state.as_str()) {
+            (true, payment::PENDING) => payment::PENDING,
+            (true, _) => payment::UNPAID,
+            (false, from) => payment::next(from, PayAction::Attach).map_err(Error::failed_precondition)?,
+        };
+        let now = now_ms();
+        let changed = update_payment(&mut tx, who, &p, to, input, now).await?;
+        settle_order(&mut tx, who, order.id, now).await?;
+        event(&mut tx, who, order.id, "payment_edited", &order.state, &order.state, &p.warehouse_id.to_string())
+            .await?;
+        tx.commit().await?;
+        Ok(changed)
+    }
+
+    /// Confirms, cancels or voids a payment by the table; a confirmation also needs a slip,
+    /// and for cash on delivery a shipped order.
+    pub async fn act_on_payment(&self, who: Actor, order_id: i64, id: i64, action: PayAction) -> Result<PaymentRow> {
+        let mut tx = self.db.begin().await?;
+        let order = order_in(&mut tx, who.store_id, order_id).await?;
+        let p = payment_in(&mut tx, who.store_id, order_id, id).await?;
+        // Cash on delivery: the carrier collects, so no slip, but only once shipped.
+        let cod = order.cod != 0;
+        let to = match action {
+            PayAction::Confirm => payment::confirm(&p.state, !p.attachment.is_empty(), cod, &order.state),
+            _ => payment::next(&p.state, action),
+        }
+        .map_err(Error::failed_precondition)?;
+        let now = now_ms();
+        let confirming = action == PayAction::Confirm || (action == PayAction::Void && to == payment::PAID);
+        let r = sqlx::query(
+            "UPDATE order_payments SET state = $1, updated_at = $2, updated_by = $3, \
+             confirmed_by = CASE WHEN $4 = 1 THEN $3 ELSE confirmed_by END, \
+             confirmed_at = CASE WHEN $4 = 1 THEN $2 ELSE confirmed_at END WHERE id = $5 AND state = $6",
+        )
+        .bind(to)
+        .bind(now)
+        .bind(who.user_id)
+        .bind(i64::from(confirming))
+        .bind(p.id)
+        .bind(&p.state)
+        .execute(&mut *tx)
+        .await?;
+        if r.rows_affected() != 1 {
+            return Err(Error::conflict("payment_changed"));
+        }
+        settle_order(&mut tx, who, order.id, now).await?;
+        let name = match action {
+            PayAction::Confirm => "payment_confirmed",
+            PayAction::Cancel => "payment_cancelled",
+            PayAction::Void => "payment_voided",
+            PayAction::Attach => "payment_slip",
+        };
+        event(&mut tx, who, order.id, name, &order.state, &order.state, &format!("{}:{}", p.warehouse_id, to)).await?;
+        let out = payment_in(&mut tx, who.store_id, order_id, id).await?;
+        tx.commit().await?;
+        Ok(out)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn insert_payment(
+    tx: &mut Tx,
+    who: Actor,
+    order: &OrderRow,
+    b: &BillRow,
+    st: &str,
+    from: &str,
+    input: &PaymentInput,
+    now: i64,
+) -> Result<PaymentRow> {
+    let id: i64 = sqlx::query_scalar(
+        "INSERT INTO order_payments (store_id, order_id, bill_id, warehouse_id, amount, state, store_channel_id, \
+         channel_type, attachment, source, note, created_by, updated_by, slip_at, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $12, $13, $14, $14) RETURNING id",
+    )
+    .bind(who.store_id)
+    .bind(order.id)
+    .bind(b.id)
+    .bind(b.warehouse_id)
+    .bind(b.amount)
+    .bind(st)
+    .bind(input.store_channel_id)
+    .bind(&input.channel_type)
+    .bind(&input.attachment)
+    .bind(from)
+    .bind(&input.note)
+    .bind(who.user_id)
+    .bind(if input.attachment.is_empty() { 0 } else { now })
+    .bind(now)
+    .fetch_one(&mut **tx)
+    .await?;
+    payment_in(tx, who.store_id, order.id, id).await
+}
+
+async fn update_payment(
+    tx: &mut Tx,
+    who: Actor,
+    p: &PaymentRow,
+    to: &str,
+    input: &PaymentInput,
+    now: i64,
+) -> Result<Changed> {
+    let new_slip = !input.attachment.is_empty();
+    let r = sqlx::query(
+        "UPDATE order_payments SET state = $1, \
+         store_channel_id = CASE WHEN $2 > 0 THEN $2 ELSE store_channel_id END, \
+         channel_type = CASE WHEN $2 > 0 THEN $3 ELSE channel_type END, \
+         attachment = CASE WHEN $4 = 1 THEN $5 ELSE attachment END, \
+         slip_at = CASE WHEN $4 = 1 THEN $6 ELSE slip_at END, \
+         note = CASE WHEN $7 <> '' THEN $7 ELSE note END, \
+         amount = (SELECT amount FROM order_bills WHERE id = $8), \
+         updated_at = $6, updated_by = $9 WHERE id = $10 AND state = $11",
+    )
+    .bind(to)
+    .bind(input.store_channel_id)
+    .bind(&input.channel_type)
+    .bind(i64::from(new_slip))
+    .bind(&input.attachment)
+    .bind(now)
+    .bind(&input.note)
+    .bind(p.bill_id)
+    .bind(who.user_id)
+    .bind(p.id)
+    .bind(&p.state)
+    .execute(&mut **tx)
+    .await?;
+    if r.rows_affected() != 1 {
+        return Err(Error::conflict("payment_changed"));
+    }
+    let payment = payment_in(tx, who.store_id, p.order_id, p.id).await?;
+    let dropped =
+        (new_slip && !p.attachment.is_empty() && p.attachment != input.attachment).then(|| p.attachment.clone());
+    Ok(Changed { payment, dropped })
+}
