@@ -3,7 +3,7 @@
 // it on a phone without signing in, sees the shop, the amount and a PromptPay QR for exactly
 // that amount, and sends a slip (a wrong file is refused first); the order shows the payment
 // pending with the slip, and the owner confirms it: the order is paid and the buyer's page
-// says so. A bill is renewed by days.
+// says so. The payment review confirms two waiting slips together. A bill is renewed by days.
 import path from 'node:path';
 
 import { file, root } from '../fixtures.mjs';
@@ -121,6 +121,45 @@ export const tests = [
         if (await phone.getByTestId('bill-slip-form').count()) throw new Error('a paid bill still takes slips');
       } finally {
         await api.post(`/orders/${o.id}/cancel`, {}).catch(() => undefined);
+      }
+    },
+  },
+  {
+    name: 'the payment review lists two slips waiting and confirms them together after showing what will happen',
+    run: async ({ page, api, base, url, another }) => {
+      const product = await api.product('BILL-TEA', 'ชาเขียวใบหม่อน', { price: '150', cost: '60' });
+      const warehouse = await stockUp(api, product.skus[0].id, 20);
+      const a = await anOrder(api, warehouse, product.skus[0].id, 1);
+      const b = await anOrder(api, warehouse, product.skus[0].id, 2);
+      try {
+        const buyer = await another();
+        for (const o of [a, b]) {
+          await buyer.goto(`${base}/bill/${o.bills[0].token}`);
+          await buyer.getByTestId('bill-slip-file').setInputFiles(file('photo.png'));
+          await buyer.getByTestId('bill-slip-send').click();
+          await buyer.getByTestId('bill-sent').waitFor();
+        }
+        await page.getByTestId('sidebar').getByText('ตรวจสอบการชำระเงิน', { exact: true }).click();
+        await page.waitForURL('**/1/order-payment-review');
+        const table = page.getByTestId('review-table');
+        for (const o of [a, b]) {
+          const pay = (await api.get(`/orders/${o.id}`)).payments[0];
+          await table.getByText(o.order_no).waitFor();
+          await page.getByTestId(`review-select-${pay.id}`).check();
+        }
+        await page.getByTestId('review-confirm').click();
+        await page.getByTestId('confirm-payments-summary').getByText('จะยืนยันการชำระเงิน 2 รายการ รวม 450.00 บาท', { exact: false }).waitFor();
+        await snap(page, 'review');
+        await page.locator('#confirm-payments-ok').click();
+        await page.getByText('ยืนยันการชำระเงิน 2 รายการ รวม 450.00 บาท แล้ว').waitFor();
+        for (const o of [a, b]) {
+          const now = await api.get(`/orders/${o.id}`);
+          if (now.payment_state !== 'paid') throw new Error(`${o.order_no} is ${now.payment_state}`);
+        }
+        await page.getByTestId('review-tab-paid').click();
+        await table.getByText(a.order_no).waitFor();
+      } finally {
+        for (const o of [a, b]) await api.post(`/orders/${o.id}/cancel`, {}).catch(() => undefined);
       }
     },
   },

@@ -37,9 +37,12 @@ describe('sidebar', () => {
     expect(visibleMenu(MENU, owner, []).map((g) => g.key)).toEqual(['overviews', 'orders', 'products', 'stock', 'customers', 'settings']);
     // Order management shows what the member may open: the list to readers, creating to makers.
     const orderReader = { permission: 'cashier', permissions: [P.orderOrderRead] };
-    expect(visibleMenu(MENU, orderReader, []).find((g) => g.key === 'orders')?.items.map((e) => e.path)).toEqual(['order-list']);
+    expect(visibleMenu(MENU, orderReader, []).find((g) => g.key === 'orders')?.items.map((e) => e.path)).toEqual(['order-list', 'order-payment-review']);
     const maker = { permission: 'admin', permissions: ['order.order.*'] };
-    expect(visibleMenu(MENU, maker, []).find((g) => g.key === 'orders')?.items.map((e) => e.path)).toEqual(['order-list', 'order-create']);
+    expect(visibleMenu(MENU, maker, []).find((g) => g.key === 'orders')?.items.map((e) => e.path)).toEqual(['order-list', 'order-create', 'order-payment-review']);
+    // The payment review also opens to whoever reads payments, without orders.
+    const accountant = { permission: 'cashier', permissions: [P.paymentPaymentRead] };
+    expect(visibleMenu(MENU, accountant, []).find((g) => g.key === 'orders')?.items.map((e) => e.path)).toEqual(['order-payment-review']);
   });
 
   it('lists the same settings on desktop and mobile; adding a unit takes the owner or store.*', () => {
@@ -109,6 +112,7 @@ describe('sidebar', () => {
         [
           { label: 'menu.orderList', path: 'order-list', permissions: [P.orderOrderRead] },
           { label: 'menu.orderCreate', path: 'order-create', permissions: [P.orderOrderCreate] },
+          { label: 'menu.paymentReview', path: 'order-payment-review', permissions: [P.orderOrderRead, P.paymentPaymentRead] },
         ],
       ],
       ['products', 'menu.products', [{ label: 'menu.productList', path: 'product-list/store', permissions: [P.productSkuRead] }]],

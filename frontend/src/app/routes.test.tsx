@@ -55,6 +55,7 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/order-edit/:id', meta: orderEdit },
         { path: '/:storeId/order-detail/:id', meta: orderRead },
         { path: '/:storeId/print-label', meta: orderRead },
+        { path: '/:storeId/order-payment-review', meta: { store: true, permissions: [P.orderOrderRead, P.paymentPaymentRead] } },
         { path: '/:storeId/customer-list', meta: read, search: 'customers' },
         { path: '/:storeId/customer-create', meta: create },
         { path: '/:storeId/customer-edit/:customerId', meta: edit },
@@ -122,7 +123,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(60);
+    expect(by('default')).toHaveLength(61);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

@@ -21,7 +21,7 @@ use crate::perms::{keys, Access};
 use crate::routes::orders::{one_order, OrderBody};
 use crate::state::AppState;
 use crate::uploads::Staged;
-use crate::wire::{Body, Path};
+use crate::wire::{baht, page_request, Body, List, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -30,6 +30,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(edit_payment))
         .routes(routes!(act_on_payment))
         .routes(routes!(payment_attachment))
+        .routes(routes!(pre_confirm_payments))
+        .routes(routes!(confirm_payments))
+        .routes(routes!(list_payments))
 }
 
 const CREATE: Access = Access { roles: &[], perms: &[keys::PAYMENT_PAYMENT_CREATE] };
@@ -317,4 +320,150 @@ async fn payment_attachment(
         .await?
         .into_inner();
     crate::uploads::serve(&state.files, r.key, &r.content_type, "private, no-store", "attachment_not_found").await
+}
+
+/// Orders whose payments to confirm.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct ConfirmPaymentsInput {
+    /// Orders (at most the selection limit).
+    pub ids: Vec<i64>,
+}
+
+/// How one payment fares in a confirmation.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaymentConfirmBody {
+    pub order_id: i64,
+    pub order_no: String,
+    /// 0: the order has no payment.
+    pub payment_id: i64,
+    pub bill_id: i64,
+    /// Baht.
+    pub amount: String,
+    /// Confirmed (or would be).
+    pub ok: bool,
+    /// Why not: payment_attachment_required, payment_cancelled, payment_not_pending,
+    /// payment_already_confirmed, payment_cod_not_shipped, order_not_found.
+    pub reason: String,
+}
+
+/// What a confirmation did or would do.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaymentConfirmsBody {
+    /// Per payment.
+    pub data: Vec<PaymentConfirmBody>,
+    /// Payments confirmed (or that would be).
+    pub confirmable: i64,
+    /// Their amount, baht.
+    pub amount: String,
+}
+
+async fn confirm(state: &AppState, auth: &StoreAuth, ids: Vec<i64>, dry_run: bool) -> ApiResult<PaymentConfirmsBody> {
+    let r = state
+        .orders()
+        .confirm_payments(auth.ctx().request(pb::ConfirmPaymentsRequest { order_ids: ids, dry_run }))
+        .await?
+        .into_inner();
+    let ok: Vec<&pb::PaymentConfirmResult> = r.results.iter().filter(|c| c.ok).collect();
+    Ok(PaymentConfirmsBody {
+        confirmable: ok.len() as i64,
+        amount: baht(ok.iter().map(|c| c.amount).sum()),
+        data: r
+            .results
+            .into_iter()
+            .map(|c| PaymentConfirmBody {
+                order_id: c.order_id,
+                order_no: c.order_no,
+                payment_id: c.payment_id,
+                bill_id: c.bill_id,
+                amount: baht(c.amount),
+                ok: c.ok,
+                reason: c.reason,
+            })
+            .collect(),
+    })
+}
+
+/// What confirming the payments of these orders would do: each payment that would be
+/// confirmed, and each that would not with its reason (SPEC §8). Changes nothing.
+#[utoipa::path(post, path = "/orders/payments/pre-confirm", tag = "orders", request_body = ConfirmPaymentsInput,
+    responses((status = 200, body = PaymentConfirmsBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn pre_confirm_payments(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<ConfirmPaymentsInput>,
+) -> ApiResult<Json<PaymentConfirmsBody>> {
+    auth.require(APPROVE)?;
+    Ok(Json(confirm(&state, &auth, b.ids, true).await?))
+}
+
+/// Confirms the payments of these orders, each on its own: the answer names each payment
+/// confirmed and each refused with its reason.
+#[utoipa::path(post, path = "/orders/payments/confirm", tag = "orders", request_body = ConfirmPaymentsInput,
+    responses((status = 200, body = PaymentConfirmsBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn confirm_payments(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<ConfirmPaymentsInput>,
+) -> ApiResult<Json<PaymentConfirmsBody>> {
+    auth.require(APPROVE)?;
+    Ok(Json(confirm(&state, &auth, b.ids, false).await?))
+}
+
+/// Which payments to list.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[serde(rename_all = "kebab-case", default)]
+#[into_params(parameter_in = Query)]
+pub struct PaymentListQuery {
+    /// unpaid, pending, paid, voided or cancelled (none: every state).
+    pub state: Option<String>,
+    /// Page number.
+    pub page: Option<i64>,
+    /// Page size (10 by default).
+    pub limit: Option<i64>,
+}
+
+/// A payment in the review list, with its order.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ListedPaymentBody {
+    pub order_id: i64,
+    pub order_no: String,
+    /// The order's state.
+    pub order_state: String,
+    pub cod: bool,
+    pub payment: OrderPaymentBody,
+}
+
+/// The store's payments of a state, most recently changed first (the payment review).
+#[utoipa::path(get, path = "/orders/payments", tag = "orders", params(PaymentListQuery),
+    responses((status = 200, body = List<ListedPaymentBody>), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn list_payments(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PaymentListQuery>,
+) -> ApiResult<Json<List<ListedPaymentBody>>> {
+    auth.require(SEE)?;
+    let r = state
+        .orders()
+        .list_payments(auth.ctx().request(pb::ListPaymentsRequest {
+            state: q.state.unwrap_or_default(),
+            page: Some(page_request(q.page, q.limit)),
+        }))
+        .await?
+        .into_inner();
+    let data = r
+        .payments
+        .into_iter()
+        .map(|l| ListedPaymentBody {
+            order_id: l.order_id,
+            order_no: l.order_no,
+            order_state: l.order_state,
+            cod: l.cod,
+            payment: payment_body(l.payment.unwrap_or_default()),
+        })
+        .collect();
+    Ok(Json(List::new(data, r.page)))
 }

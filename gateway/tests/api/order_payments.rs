@@ -313,4 +313,98 @@ async fn staff_payments_and_the_rules_of_confirmation(app: &TestApp) {
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
 }
 
-on_every_stack!(the_bill_page_shows_the_bill_and_takes_a_slip, staff_payments_and_the_rules_of_confirmation);
+async fn bulk_confirmation_and_the_review_list(app: &TestApp) {
+    let t = app.owner().await;
+    let w = main_warehouse(app, &t).await;
+    let (red, _) = two_skus(app, &t, "BK1", w).await;
+    stock_up(app, &t, w, red, 20).await;
+    let (pp, _) = accounts(app, &t).await;
+    let mut ids = Vec::new();
+    let mut tokens = Vec::new();
+    for _ in 0..4 {
+        let o = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+        ids.push(o["id"].as_i64().unwrap());
+        tokens.push(o["bills"][0]["token"].as_str().unwrap().to_string());
+    }
+    // Two buyers send slips; one order has a payment without a slip; one has none.
+    for token in &tokens[..2] {
+        let (s, _, _) = send_slip(app, token, png(10, 10), "slip.png", pp).await;
+        assert_eq!(s, StatusCode::SEE_OTHER);
+    }
+    let (s, _) = app.post(&format!("/orders/{}/pay", ids[2]), &t, json!({})).await;
+    assert_eq!(s, StatusCode::CREATED);
+
+    // The review lists what waits.
+    let (s, l) = app.get("/orders/payments?state=pending", &t).await;
+    assert_eq!(s, StatusCode::OK, "{l}");
+    assert_eq!(l["total"], 2);
+    let listed: Vec<i64> = l["data"].as_array().unwrap().iter().map(|p| p["order_id"].as_i64().unwrap()).collect();
+    assert!(listed.contains(&ids[0]) && listed.contains(&ids[1]), "{l}");
+    assert_eq!(l["data"][0]["payment"]["state"], "pending");
+    assert!(l["data"][0]["order_no"].as_str().unwrap().starts_with("SO"));
+    let (_, all) = app.get("/orders/payments", &t).await;
+    assert_eq!(all["total"], 3);
+    let (s, v) = app.get("/orders/payments?state=lost", &t).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+
+    // What would happen, then doing it: two confirmed, two named with their reasons.
+    let (s, pre) = app.post("/orders/payments/pre-confirm", &t, json!({"ids": ids})).await;
+    assert_eq!(s, StatusCode::OK, "{pre}");
+    assert_eq!(pre["confirmable"], 2);
+    let reasons: Vec<(i64, bool, String)> = pre["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (r["order_id"].as_i64().unwrap(), r["ok"].as_bool().unwrap(), r["reason"].as_str().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(
+        reasons,
+        vec![
+            (ids[0], true, String::new()),
+            (ids[1], true, String::new()),
+            (ids[2], false, "payment_attachment_required".to_string()),
+            (ids[3], false, "payment_attachment_required".to_string()),
+        ]
+    );
+    let (_, still) = app.get(&format!("/orders/{}", ids[0]), &t).await;
+    assert_eq!(still["payment_state"], "pending", "a pre-confirm changes nothing");
+    let reader = app.member_with(app.demo_store, "bulk-reader@example.com", &["payment.payment.read"]).await;
+    let (s, _) = app.post("/orders/payments/confirm", &reader, json!({"ids": ids})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let (s, done) = app.post("/orders/payments/confirm", &t, json!({"ids": ids})).await;
+    assert_eq!(s, StatusCode::OK, "{done}");
+    assert_eq!(done["confirmable"], 2);
+    assert_eq!(done["amount"], pre["amount"]);
+    for id in &ids[..2] {
+        let (_, o) = app.get(&format!("/orders/{id}"), &t).await;
+        assert_eq!(o["payment_state"], "paid");
+    }
+    // Again: already confirmed.
+    let (_, again) = app.post("/orders/payments/confirm", &t, json!({"ids": [ids[0]]})).await;
+    assert_eq!(
+        (again["data"][0]["ok"].as_bool(), again["data"][0]["reason"].as_str()),
+        (Some(false), Some("payment_already_confirmed"))
+    );
+    // Bounded, and of this store only.
+    let (s, v) = app.post("/orders/payments/confirm", &t, json!({"ids": []})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let many: Vec<i64> = (1..=501).collect();
+    let (s, v) = app.post("/orders/payments/pre-confirm", &t, json!({"ids": many})).await;
+    assert_eq!(
+        (s, v["error"]["fields"][0]["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("order.too_many_selected"))
+    );
+    let (_, other) = app.other_owner("bulk-other@example.com").await;
+    let (_, v) = app.post("/orders/payments/confirm", &other, json!({"ids": [ids[0]]})).await;
+    assert_eq!(v["data"][0]["reason"], "order_not_found");
+    let (_, l) = app.get("/orders/payments", &other).await;
+    assert_eq!(l["total"], 0);
+}
+
+on_every_stack!(
+    the_bill_page_shows_the_bill_and_takes_a_slip,
+    staff_payments_and_the_rules_of_confirmation,
+    bulk_confirmation_and_the_review_list,
+);

@@ -242,6 +242,48 @@ impl OrdersService for OrdersGrpc {
         Ok(one(self.orders.act_on_payment(&ctx, r.order_id, r.payment_id, &r.action).await?))
     }
 
+    async fn confirm_payments(&self, req: Request<pb::ConfirmPaymentsRequest>) -> Rpc<pb::ConfirmPaymentsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let results = self.orders.confirm_payments(&ctx, &r.order_ids, r.dry_run).await?;
+        Ok(Response::new(pb::ConfirmPaymentsResponse {
+            results: results
+                .into_iter()
+                .map(|c| pb::PaymentConfirmResult {
+                    order_id: c.order_id,
+                    order_no: c.order_no,
+                    payment_id: c.payment_id,
+                    bill_id: c.bill_id,
+                    amount: c.amount,
+                    ok: c.refused.is_none(),
+                    reason: c.refused.unwrap_or_default(),
+                })
+                .collect(),
+        }))
+    }
+
+    async fn list_payments(&self, req: Request<pb::ListPaymentsRequest>) -> Rpc<pb::ListPaymentsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        if !r.state.is_empty() && !crate::domain::payment::STATES.contains(&r.state.as_str()) {
+            return Err(Error::invalid_field("state", "validation.payment_state").into());
+        }
+        let (rows, page) = self.orders.repo.list_payments(ctx.store_id, &r.state, PageRequest::from(r.page)).await?;
+        Ok(Response::new(pb::ListPaymentsResponse {
+            payments: rows
+                .into_iter()
+                .map(|l| pb::ListedPayment {
+                    order_id: l.payment.order_id,
+                    payment: Some(l.payment.to_proto()),
+                    order_no: l.order_no,
+                    order_state: l.order_state,
+                    cod: l.cod != 0,
+                })
+                .collect(),
+            page: Some(page.into()),
+        }))
+    }
+
     async fn get_payment_attachment(
         &self,
         req: Request<pb::GetPaymentAttachmentRequest>,

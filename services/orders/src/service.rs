@@ -36,8 +36,8 @@ use crate::domain::payment::PayAction;
 use crate::domain::state::{self, Action};
 use crate::domain::{self, bill, problem, stock};
 use crate::store::{
-    source, Actor, BillRow, BillTerms, Changed, Filter, Item, ItemRow, Moved, OrderData, OrderRow, PaymentInput,
-    PaymentRow, Repo,
+    source, Actor, BillRow, BillTerms, Changed, Confirmation, Filter, Item, ItemRow, Moved, OrderData, OrderRow,
+    PaymentInput, PaymentRow, Repo,
 };
 use bo_kit::files::{Files, Key};
 use bo_kit::images;
@@ -731,6 +731,17 @@ impl Orders {
         };
         self.repo.act_on_payment(Self::actor(ctx), order_id, id, action).await?;
         self.load(ctx, order_id).await
+    }
+
+    /// Confirms the payments of orders, each on its own, or says what would happen.
+    pub async fn confirm_payments(&self, ctx: &CallCtx, order_ids: &[i64], dry_run: bool) -> Result<Vec<Confirmation>> {
+        if order_ids.is_empty() {
+            return Err(Error::invalid_field("ids", "validation.required"));
+        }
+        if order_ids.len() > self.settings.max_selection {
+            return Err(Error::invalid_field("ids", "order.too_many_selected"));
+        }
+        self.repo.confirm_many(Self::actor(ctx), order_ids, dry_run).await
     }
 
     /// Where a payment's slip is kept, and its type.

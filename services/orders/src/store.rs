@@ -19,7 +19,7 @@ mod bills;
 mod payments;
 
 pub use bills::{BillRow, BillTerms, DueBill};
-pub use payments::{source, Changed, PaymentInput, PaymentRow};
+pub use payments::{source, Changed, Confirmation, ListedPayment, PaymentInput, PaymentRow};
 
 use crate::domain::draft::Address;
 use crate::domain::money::{self, Totals};

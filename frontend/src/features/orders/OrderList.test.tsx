@@ -82,7 +82,7 @@ describe('the order list', () => {
     tick('SO2569-000010');
     tick('SO2569-000011');
     expect(await screen.findByTestId('bulk-count')).toHaveTextContent('3 orders chosen');
-    expect(within(screen.getByTestId('bulk-actions')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Prepare shipment', 'Pick list', 'Cancel order', 'Clear the choice']);
+    expect(within(screen.getByTestId('bulk-actions')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Prepare shipment', 'Pick list', 'Cancel order', 'Confirm payment', 'Clear the choice']);
     await userEvent.click(screen.getByTestId('bulk-prepare'));
     expect(await screen.findByTestId('dialog-message')).toHaveTextContent('Prepare shipment of 3 orders? Their stock is kept for them.');
     await userEvent.click(screen.getByTestId('dialog-ok'));

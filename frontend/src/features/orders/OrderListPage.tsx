@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
-import { FileTextOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { DollarOutlined, FileTextOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -46,7 +46,8 @@ import {
 } from './orders';
 import { BulkResultModal, channelName, PaymentTag, ProblemTags, ReasonModal, usePdf, type ReasonValues } from './parts';
 import { showRefusal, type Doing } from './refusal';
-import { ORDER_CANCEL, ORDER_CREATE, ORDER_EDIT } from './routes';
+import { ORDER_CANCEL, ORDER_CREATE, ORDER_EDIT, PAYMENT_APPROVE } from './routes';
+import { useConfirmPayments } from './ConfirmPayments';
 
 const PAGE_SIZE = 10;
 
@@ -89,6 +90,7 @@ export default function OrderListPage() {
   const canCreate = useCan(ORDER_CREATE);
   const canEdit = useCan(ORDER_EDIT);
   const canCancel = useCan(ORDER_CANCEL);
+  const canApprove = useCan(PAYMENT_APPROVE);
   const { data, isFetching, refetch } = useListOrdersQuery({ ...filters, orderState: column, page, limit: PAGE_SIZE });
   const { data: counts } = useCountOrdersQuery(filters);
   const { data: net } = useOrderNetQuery({ ...filters, orderState: column });
@@ -97,6 +99,7 @@ export default function OrderListPage() {
   const { data: warehouses } = useListWarehousesQuery();
   const [typed, setTyped] = useState(filters.search ?? '');
   const [selected, setSelected] = useState<number[]>([]);
+  const confirmPayments = useConfirmPayments((body) => setSelected((s) => s.filter((id) => body.data.some((r) => r.orderId === id && !r.ok))));
   const [asking, setAsking] = useState<'cancel' | 'void' | null>(null);
   const [result, setResult] = useState<{ doing: Doing; body: OrderResultsBody } | null>(null);
   const [filling, setFilling] = useState(false);
@@ -379,7 +382,7 @@ export default function OrderListPage() {
           {net.profit !== null && net.profit !== undefined ? ` · ${t('orders:list.netProfit', { profit: formatBaht(net.profit) })}` : ''}
         </Typography.Paragraph>
       ) : null}
-      {selected.length > 0 && actions.length > 0 ? (
+      {selected.length > 0 && (actions.length > 0 || canApprove) ? (
         <Space wrap style={{ marginBottom: 12 }} data-testid="bulk-actions">
           <Typography.Text strong data-testid="bulk-count">
             {t('orders:bulk.selected', { count: selected.length })}
@@ -397,6 +400,11 @@ export default function OrderListPage() {
               {t(`orders:actions.${a}`)}
             </Button>
           ))}
+          {canApprove ? (
+            <Button icon={<DollarOutlined />} onClick={() => confirmPayments.start(selected)} data-testid="bulk-confirmPayment">
+              {t('orders:actions.confirmPayment')}
+            </Button>
+          ) : null}
           <Button type="link" onClick={() => setSelected([])} data-testid="bulk-clear">
             {t('orders:bulk.clear')}
           </Button>
@@ -431,6 +439,7 @@ export default function OrderListPage() {
       />
       <BulkResultModal doing={result?.doing ?? 'prepare'} result={result?.body ?? null} onClose={() => setResult(null)} />
       <FillModal open={filling} onClose={() => setFilling(false)} warehouses={(warehouses?.data ?? []).filter((w) => w.active)} onFilled={() => void refetch()} />
+      {confirmPayments.modal}
     </Card>
   );
 }

@@ -15,7 +15,7 @@ import {
   useCreatePaymentMutation,
   useEditPaymentMutation,
   usePaymentAttachmentUrlQuery,
-  useUploadAttachmentMutation,
+  useUploadSlipMutation,
   type OrderBillBody,
   type OrderBody,
   type OrderPaymentBody,
@@ -182,7 +182,7 @@ export function PaymentModal({ o, bill, payment, onClose }: { o: OrderBody; bill
   const [fileError, setFileError] = useState<string | null>(null);
   const picker = useRef<HTMLInputElement>(null);
   const { data: channels } = useListStoreChannelsQuery({ limit: -1, status: 'active' });
-  const [upload, { isLoading: uploading }] = useUploadAttachmentMutation();
+  const [upload, { isLoading: uploading }] = useUploadSlipMutation();
   const [create, { isLoading: creating }] = useCreatePaymentMutation();
   const [edit, { isLoading: editingBusy }] = useEditPaymentMutation();
   const options = (channels?.data ?? [])

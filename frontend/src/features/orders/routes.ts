@@ -16,6 +16,8 @@ export const PAYMENT_EDIT: Access = { permissions: [P.paymentPaymentEdit] };
 export const PAYMENT_APPROVE: Access = { permissions: [P.paymentPaymentApprove] };
 export const PAYMENT_REJECT: Access = { permissions: [P.paymentPaymentReject] };
 export const PAYMENT_VOID: Access = { permissions: [P.paymentPaymentDelete] };
+/** The payment review: whoever reads orders or payments. */
+export const PAYMENT_REVIEW: Access = { permissions: [P.orderOrderRead, P.paymentPaymentRead] };
 /** Picking a customer and their address book: reading customers. */
 export const CUSTOMER_PICK: Access = { permissions: [P.storeCustomerRead] };
 /** Picking SKUs with their stock: reading products (the SKU list is the catalog's). */
@@ -42,4 +44,11 @@ export const ROUTES: FeatureRoute[] = [
   { path: 'order-edit/:id', layout: 'default', access: ORDER_EDIT, page: FORM },
   { path: 'order-detail/:id', layout: 'default', access: ORDER_READ, page: () => import('./OrderDetailPage') },
   { path: 'print-label', layout: 'default', access: ORDER_READ, page: () => import('./PrintLabelPage') },
+  {
+    path: 'order-payment-review',
+    layout: 'default',
+    access: PAYMENT_REVIEW,
+    menu: { group: 'orders', label: 'menu.paymentReview', order: 30 },
+    page: () => import('./PaymentReviewPage'),
+  },
 ];

@@ -10,6 +10,7 @@ import { signedInStore } from '@/shared/testing/session';
 import OrderDetailPage from './OrderDetailPage';
 import OrderFormPage from './OrderFormPage';
 import OrderListPage from './OrderListPage';
+import PaymentReviewPage from './PaymentReviewPage';
 import PrintLabelPage from './PrintLabelPage';
 
 export const list = (data: unknown[], extra: Record<string, unknown> = {}) => ({
@@ -228,6 +229,7 @@ export function renderAt(path: string, permission = 'owner', permissions: string
           <Route path="/:storeId/order-edit/:id" element={<OrderFormPage />} />
           <Route path="/:storeId/order-detail/:id" element={<OrderDetailPage />} />
           <Route path="/:storeId/print-label" element={<PrintLabelPage />} />
+          <Route path="/:storeId/order-payment-review" element={<PaymentReviewPage />} />
         </Routes>
         <Where />
       </MemoryRouter>

@@ -161,7 +161,118 @@ fn slip_refusal(order: &OrderRow, b: &BillRow) -> Option<&'static str> {
     None
 }
 
+/// A payment in the review list, with its order's number and state.
+#[derive(Debug, Clone, FromRow)]
+pub struct ListedPayment {
+    #[sqlx(flatten)]
+    pub payment: PaymentRow,
+    pub order_no: String,
+    pub order_state: String,
+    pub cod: i64,
+}
+
+/// How one payment fares in a bulk confirmation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Confirmation {
+    pub order_id: i64,
+    pub order_no: String,
+    /// 0 when the order has no payment to confirm.
+    pub payment_id: i64,
+    pub bill_id: i64,
+    pub amount: i64,
+    /// None: confirmed (or would be); else why not.
+    pub refused: Option<String>,
+}
+
 impl Repo {
+    /// A store's payments of a state (every state when empty), newest first, paged.
+    pub async fn list_payments(
+        &self,
+        store_id: i64,
+        st: &str,
+        page: bo_kit::paging::PageRequest,
+    ) -> Result<(Vec<ListedPayment>, bo_kit::paging::Page)> {
+        let cols: String = PAYMENT_COLUMNS.split(", ").map(|c| format!("p.{c}")).collect::<Vec<_>>().join(", ");
+        let filter = if st.is_empty() { "" } else { " AND p.state = $2" };
+        let count = format!("SELECT COUNT(*) FROM order_payments p WHERE p.store_id = $1{filter}");
+        let q = sqlx::query_scalar(&count).bind(store_id);
+        let q = if st.is_empty() { q } else { q.bind(st) };
+        let total: i64 = q.fetch_one(self.pool()).await?;
+        let page = page.resolve(total);
+        let n = if st.is_empty() { 2 } else { 3 };
+        let sql = format!(
+            "SELECT {cols}, o.order_no, o.state AS order_state, o.cod FROM order_payments p \
+             JOIN orders o ON o.id = p.order_id WHERE p.store_id = $1{filter} \
+             ORDER BY p.updated_at DESC, p.id DESC LIMIT ${n} OFFSET ${}",
+            n + 1
+        );
+        let rows = sqlx::query_as::<_, ListedPayment>(&sql).bind(store_id);
+        let rows = if st.is_empty() { rows } else { rows.bind(st) };
+        let rows = rows.bind(page.fetch).bind(page.offset).fetch_all(self.pool()).await?;
+        Ok((rows, page))
+    }
+
+    /// Confirms the live payments of orders (or, with `dry_run`, says what would happen):
+    /// each payment on its own, with the reason of SPEC §8 when it cannot be; an order with
+    /// no payment is named with `payment_attachment_required` (nothing to confirm).
+    pub async fn confirm_many(&self, who: Actor, order_ids: &[i64], dry_run: bool) -> Result<Vec<Confirmation>> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for id in order_ids.iter().filter(|id| seen.insert(**id)) {
+            let Some(order) = self.get(who.store_id, *id).await? else {
+                out.push(Confirmation {
+                    order_id: *id,
+                    order_no: String::new(),
+                    payment_id: 0,
+                    bill_id: 0,
+                    amount: 0,
+                    refused: Some("order_not_found".into()),
+                });
+                continue;
+            };
+            let payments = self.payments(who.store_id, *id).await?;
+            // Each bill's newest payment.
+            let mut newest: Vec<&PaymentRow> = Vec::new();
+            for p in payments.iter().rev() {
+                if !newest.iter().any(|q| q.bill_id == p.bill_id) {
+                    newest.push(p);
+                }
+            }
+            newest.reverse();
+            if newest.is_empty() {
+                out.push(Confirmation {
+                    order_id: order.id,
+                    order_no: order.order_no.clone(),
+                    payment_id: 0,
+                    bill_id: 0,
+                    amount: 0,
+                    refused: Some("payment_attachment_required".into()),
+                });
+                continue;
+            }
+            for p in newest {
+                let why = payment::confirm(&p.state, !p.attachment.is_empty(), order.cod != 0, &order.state).err();
+                let refused = match (why, dry_run) {
+                    (Some(w), _) => Some(w.to_string()),
+                    (None, true) => None,
+                    (None, false) => match self.act_on_payment(who, order.id, p.id, PayAction::Confirm).await {
+                        Ok(_) => None,
+                        Err(e) => Some(e.code.to_string()),
+                    },
+                };
+                out.push(Confirmation {
+                    order_id: order.id,
+                    order_no: order.order_no.clone(),
+                    payment_id: p.id,
+                    bill_id: p.bill_id,
+                    amount: p.amount,
+                    refused,
+                });
+            }
+        }
+        Ok(out)
+    }
+
     /// The bill of a public link (None for a token no bill has).
     pub async fn bill_by_token(&self, token: &str) -> Result<Option<BillRow>> {
         Ok(sqlx::query_as::<_, BillRow>(&format!(

@@ -128,6 +128,36 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    listPayments: build.query<ListPaymentsApiResponse, ListPaymentsApiArg>({
+      query: (queryArg) => ({
+        url: `/orders/payments`,
+        params: {
+          state: queryArg.state,
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    confirmPayments: build.mutation<
+      ConfirmPaymentsApiResponse,
+      ConfirmPaymentsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/payments/confirm`,
+        method: "POST",
+        body: queryArg.confirmPaymentsInput,
+      }),
+    }),
+    preConfirmPayments: build.mutation<
+      PreConfirmPaymentsApiResponse,
+      PreConfirmPaymentsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/payments/pre-confirm`,
+        method: "POST",
+        body: queryArg.confirmPaymentsInput,
+      }),
+    }),
     orderPickList: build.mutation<
       OrderPickListApiResponse,
       OrderPickListApiArg
@@ -423,6 +453,24 @@ export type OrderNetApiArg = {
   customerId?: number;
   /** Country shipped to (ISO alpha-2). */
   country?: string;
+};
+export type ListPaymentsApiResponse = /** status 200  */ ListListedPaymentBody;
+export type ListPaymentsApiArg = {
+  /** unpaid, pending, paid, voided or cancelled (none: every state). */
+  state?: string;
+  /** Page number. */
+  page?: number;
+  /** Page size (10 by default). */
+  limit?: number;
+};
+export type ConfirmPaymentsApiResponse = /** status 200  */ PaymentConfirmsBody;
+export type ConfirmPaymentsApiArg = {
+  confirmPaymentsInput: ConfirmPaymentsInput;
+};
+export type PreConfirmPaymentsApiResponse =
+  /** status 200  */ PaymentConfirmsBody;
+export type PreConfirmPaymentsApiArg = {
+  confirmPaymentsInput: ConfirmPaymentsInput;
 };
 export type OrderPickListApiResponse = /** status 200  */ Blob;
 export type OrderPickListApiArg = {
@@ -986,6 +1034,51 @@ export type OrderNetBody = {
   /** Σ totals, baht. */
   total: string;
 };
+export type ListListedPaymentBody = {
+  /** The rows. */
+  data: {
+    cod: boolean;
+    orderId: number;
+    orderNo: string;
+    /** The order's state. */
+    orderState: string;
+    payment: OrderPaymentBody;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type PaymentConfirmBody = {
+  /** Baht. */
+  amount: string;
+  billId: number;
+  /** Confirmed (or would be). */
+  ok: boolean;
+  orderId: number;
+  orderNo: string;
+  /** 0: the order has no payment. */
+  paymentId: number;
+  /** Why not: payment_attachment_required, payment_cancelled, payment_not_pending,
+    payment_already_confirmed, payment_cod_not_shipped, order_not_found. */
+  reason: string;
+};
+export type PaymentConfirmsBody = {
+  /** Their amount, baht. */
+  amount: string;
+  /** Payments confirmed (or that would be). */
+  confirmable: number;
+  /** Per payment. */
+  data: PaymentConfirmBody[];
+};
+export type ConfirmPaymentsInput = {
+  /** Orders (at most the selection limit). */
+  ids?: number[];
+};
 export type ShipInput = {
   /** Prepared orders (at most the selection limit). */
   orderIds?: number[];
@@ -1071,6 +1164,9 @@ export const {
   useHandleOutOfStockMutation,
   useOrderLimitsQuery,
   useOrderNetQuery,
+  useListPaymentsQuery,
+  useConfirmPaymentsMutation,
+  usePreConfirmPaymentsMutation,
   useOrderPickListMutation,
   useBulkReadyToFulfillmentMutation,
   useBulkVoidMutation,

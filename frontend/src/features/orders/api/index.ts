@@ -8,6 +8,7 @@ import { pdfUrl } from '@/shared/pdf/pdf';
 import { enhancedApi, type OrderBody as OrderBodyGen, type ListOrderBody } from './endpoints.gen';
 
 const ORDERS = { type: 'Order' as const, id: 'LIST' };
+const PAYMENTS = { type: 'OrderPayment' as const, id: 'LIST' };
 const STOCK = [{ type: 'Inventory' as const, id: 'LIST' }, { type: 'Product' as const, id: 'LIST' }, { type: 'StockLot' as const, id: 'LIST' }];
 const one = (id: number) => ({ type: 'Order' as const, id });
 
@@ -25,7 +26,7 @@ async function holdAnswer(
 }
 
 export const ordersApi = enhancedApi
-  .enhanceEndpoints({ addTagTypes: ['Order', 'Inventory', 'Product', 'StockLot', 'Customer'] })
+  .enhanceEndpoints({ addTagTypes: ['Order', 'OrderPayment', 'Inventory', 'Product', 'StockLot', 'Customer'] })
   .enhanceEndpoints({
     endpoints: {
       listOrders: { providesTags: [ORDERS] },
@@ -39,9 +40,11 @@ export const ordersApi = enhancedApi
       changeShippingAddress: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
       clearShippingAddress: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
       renewBillExpiry: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
-      createPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
-      editPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
-      actOnPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
+      createPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id), PAYMENTS], onQueryStarted: holdAnswer },
+      editPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id), PAYMENTS], onQueryStarted: holdAnswer },
+      actOnPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id), PAYMENTS], onQueryStarted: holdAnswer },
+      listPayments: { providesTags: [PAYMENTS] },
+      confirmPayments: { invalidatesTags: [{ type: 'Order' }, PAYMENTS] },
       bulkReadyToFulfillment: { invalidatesTags: [{ type: 'Order' }, ...STOCK] },
       bulkClose: { invalidatesTags: [{ type: 'Order' }] },
       bulkCancel: { invalidatesTags: [{ type: 'Order' }, ...STOCK] },
@@ -70,7 +73,7 @@ const pdfApi = ordersApi.injectEndpoints({
       query: (body) => ({ url: '/orders/pick-list', method: 'POST', body, responseHandler: pdfUrl }),
     }),
     /** A slip kept for a payment (multipart: the generated endpoints cannot carry a file). */
-    uploadAttachment: build.mutation<{ name: string }, { file: File }>({
+    uploadSlip: build.mutation<{ name: string }, { file: File }>({
       query: ({ file }) => {
         const form = new FormData();
         form.append('type', 'slip');
@@ -89,7 +92,7 @@ const pdfApi = ordersApi.injectEndpoints({
   }),
 });
 
-export const { useParcelLabelPdfMutation, useLabelsPdfMutation, usePickListPdfMutation, useUploadAttachmentMutation, usePaymentAttachmentUrlQuery } = pdfApi;
+export const { useParcelLabelPdfMutation, useLabelsPdfMutation, usePickListPdfMutation, useUploadSlipMutation, usePaymentAttachmentUrlQuery } = pdfApi;
 
 export const {
   useListOrdersQuery,
@@ -107,6 +110,9 @@ export const {
   useCreatePaymentMutation,
   useEditPaymentMutation,
   useActOnPaymentMutation,
+  useListPaymentsQuery,
+  usePreConfirmPaymentsMutation,
+  useConfirmPaymentsMutation,
   useBulkReadyToFulfillmentMutation,
   useBulkCloseMutation,
   useBulkCancelMutation,
@@ -128,6 +134,8 @@ export type {
   OrderParcelBody,
   OrderBillBody,
   OrderPaymentBody,
+  PaymentConfirmBody,
+  PaymentConfirmsBody,
   OrderEventBody,
   OrderTrackingBody,
   OrderResultsBody,
@@ -136,5 +144,7 @@ export type {
   ParcelInput,
 } from './endpoints.gen';
 export type OrderRow = ListOrderBody['data'][number];
+/** A payment of the review list, with its order. */
+export type ListedPaymentBody = import('./endpoints.gen').ListListedPaymentBody['data'][number];
 export type OrderChannel = NonNullable<import('./endpoints.gen').ListOrderChannelBody['data']>[number];
 export type Packaging = import('./endpoints.gen').ListParcelPackagingBody['data'][number];
