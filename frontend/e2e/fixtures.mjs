@@ -56,6 +56,42 @@ async function waitReady(base, server) {
 
 /** Starts the server, adds the reader, launches Chromium. `open` gives a test its own
  * context; `close` undoes all of it, also after a failed start. */
+/** Waits until nothing of antd moves (a modal zooming in, a dropdown sliding down, a toast). */
+export const still = (page) =>
+  page.waitForFunction(() =>
+    [...document.querySelectorAll('[class*="-appear"], [class*="-enter"], [class*="-leave"]')].every(
+      (el) => !/(^|\s)ant-[\w-]+-(appear|enter|leave)(\s|$|-)/.test(el.getAttribute('class') ?? '') || el.getClientRects().length === 0,
+    ),
+  );
+
+/** Adds stock of a SKU to the main warehouse through the API, once the ledger knows the SKU
+ * (it learns of a new one from the catalog's event); answers the warehouse. */
+export async function stockUp(api, skuId, quantity, reason = 'e2e') {
+  const { data: warehouses } = await api.get('/wms/warehouses');
+  const warehouse = warehouses.find((w) => w.is_default) ?? warehouses[0];
+  for (let i = 0; ; i++) {
+    try {
+      await api.post('/wms/goods-adjust', { warehouse_id: warehouse.id, sku_id: skuId, quantity, reason });
+      return warehouse;
+    } catch (e) {
+      if (i >= 50 || !String(e.message).includes('sku_not_found')) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** Creates an order through the API, once the catalog knows its SKUs. */
+export async function orderByApi(api, body) {
+  for (let i = 0; ; i++) {
+    try {
+      return await api.post('/orders', body);
+    } catch (e) {
+      if (i >= 50 || !/sku_not_found|sku_unknown/.test(String(e.message))) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 export async function startFixture() {
   const data = fs.mkdtempSync(path.join(os.tmpdir(), 'bo-e2e-'));
   const port = await freePort();

@@ -8,7 +8,7 @@
 //! - approving a 500-line goods receipt
 //! - orders: POST /api/orders (2 lines of 1 unit, holding stock) with 8 clients; the order
 //!   list's page 1 with a state filter and a random deep page at 100,000 orders; bulk
-//!   prepare and bulk cancel of 500 orders
+//!   prepare and bulk cancel of 500 orders; the export of the 100,000 orders to a spreadsheet
 //!
 //! 16 concurrent clients (8 for order creation), a fixed number of requests each; requests
 //! per second and p50/p99.
@@ -381,6 +381,7 @@ async fn orders(t: &Target, client: &reqwest::Client, warehouse: i64) {
     println!("{}", run(get("/orders?order-state=new&page={n}")).await.line("GET /orders state, random deep page"));
     println!("{}", run(get("/orders?page={n}")).await.line("GET /orders random deep page"));
     println!("{}", run(get("/orders/count")).await.line("GET /orders/count"));
+    export_orders(t, client).await;
 
     // Bulk: 500 of the orders made through the API, prepared, then cancelled.
     let ids: Vec<i64> = created.lock().unwrap().iter().take(500).copied().collect();
@@ -405,6 +406,61 @@ async fn orders(t: &Target, client: &reqwest::Client, warehouse: i64) {
             v["succeeded"]
         );
     }
+}
+
+/// The resident memory of this process, kB (Linux; 0 elsewhere).
+fn rss_kb() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:")).map(|l| l.to_string()))
+        .and_then(|l| l.split_whitespace().nth(1).and_then(|n| n.parse().ok()))
+        .unwrap_or(0)
+}
+
+/// An export of every order (100,000) of the last year: from the request until its file is
+/// kept, and (embedded, where the services run in this process) how far the resident
+/// memory rose while it was built.
+async fn export_orders(t: &Target, client: &reqwest::Client) {
+    let now = ::time::OffsetDateTime::now_utc().to_offset(::time::macros::offset!(+7));
+    let day = |d: ::time::OffsetDateTime| format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day());
+    let embedded = t.orders_db.starts_with("sqlite");
+    let before = rss_kb();
+    let start = Instant::now();
+    let r: Value = client
+        .post(format!("{}/orders/reports/produce-order-report", t.api))
+        .bearer_auth(&t.token)
+        .json(&json!({"date_from": day(now - ::time::Duration::days(365)), "date_to": day(now)}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = r["id"].as_i64().unwrap_or_else(|| panic!("an export: {r}"));
+    let mut peak = before;
+    let mut last = Value::Null;
+    while start.elapsed() < Duration::from_secs(300) {
+        peak = peak.max(rss_kb());
+        let l: Value = get_json(t, client, "/orders/reports?limit=5").await;
+        if let Some(e) = l["data"].as_array().and_then(|d| d.iter().find(|e| e["id"] == id)) {
+            last = e.clone();
+            if e["state"] != "exporting" {
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let took = start.elapsed();
+    let memory =
+        if embedded { format!("; memory rose {} MB", peak.saturating_sub(before) / 1024) } else { String::new() };
+    println!(
+        "{:<34} {:>9.1} s    ({} orders, {}, {} MB file{memory})",
+        "POST produce-order-report → file",
+        took.as_secs_f64(),
+        last["total"],
+        last["state"].as_str().unwrap_or("?"),
+        last["file_size"].as_i64().unwrap_or(0) / (1024 * 1024),
+    );
 }
 
 /// Writes `n` orders of the store straight into the orders database, spread over the states

@@ -6,52 +6,20 @@
 // says so. The payment review confirms two waiting slips together. A bill is renewed by days.
 import path from 'node:path';
 
-import { file, root } from '../fixtures.mjs';
+import { file, orderByApi, root, still, stockUp } from '../fixtures.mjs';
 
-/** Waits until nothing of antd moves (a modal zooming in, a dropdown sliding down, a toast). */
-const still = (page) =>
-  page.waitForFunction(() =>
-    [...document.querySelectorAll('[class*="-appear"], [class*="-enter"], [class*="-leave"]')].every(
-      (el) => !/(^|\s)ant-[\w-]+-(appear|enter|leave)(\s|$|-)/.test(el.getAttribute('class') ?? '') || el.getClientRects().length === 0,
-    ),
-  );
-
-async function snap(page, name) {
-  await still(page);
-  await page.screenshot({ path: path.join(root, 'e2e', 'screenshots', `bills-${name}.png`) });
-}
-
-/** Adds stock of a SKU to the main warehouse through the API (once the ledger knows it). */
-async function stockUp(api, skuId, quantity) {
-  const { data: warehouses } = await api.get('/wms/warehouses');
-  const warehouse = warehouses.find((w) => w.is_default) ?? warehouses[0];
-  for (let i = 0; ; i++) {
-    try {
-      await api.post('/wms/goods-adjust', { warehouse_id: warehouse.id, sku_id: skuId, quantity, reason: 'e2e bills' });
-      return warehouse;
-    } catch (e) {
-      if (i >= 50 || !String(e.message).includes('sku_not_found')) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-/** An order of `quantity` of a SKU, made through the API once the ledger knows the SKU. */
-async function anOrder(api, warehouse, skuId, quantity) {
-  const body = {
+/** An order of `quantity` of a SKU from `warehouse`, for a buyer in Bangkok. */
+const anOrder = (api, warehouse, skuId, quantity) =>
+  orderByApi(api, {
     channel: 'line',
     warehouse_id: warehouse.id,
     items: [{ sku_id: skuId, quantity }],
     shipping_address: { name: 'มานี มีนา', tel: '0891234567', address: '9 ถนนสุขุมวิท', sub_district: 'คลองเตย', district: 'คลองเตย', state_province: 'กรุงเทพมหานคร', postcode: '10110' },
-  };
-  for (let i = 0; ; i++) {
-    try {
-      return await api.post('/orders', body);
-    } catch (e) {
-      if (i >= 50 || !/sku_not_found|sku_unknown/.test(String(e.message))) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  });
+
+async function snap(page, name) {
+  await still(page);
+  await page.screenshot({ path: path.join(root, 'e2e', 'screenshots', `bills-${name}.png`) });
 }
 
 export const tests = [
@@ -126,7 +94,7 @@ export const tests = [
   },
   {
     name: 'the payment review lists two slips waiting and confirms them together after showing what will happen',
-    run: async ({ page, api, base, url, another }) => {
+    run: async ({ page, api, base, another }) => {
       const product = await api.product('BILL-TEA', 'ชาเขียวใบหม่อน', { price: '150', cost: '60' });
       const warehouse = await stockUp(api, product.skus[0].id, 20);
       const a = await anOrder(api, warehouse, product.skus[0].id, 1);

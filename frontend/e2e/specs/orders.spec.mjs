@@ -9,15 +9,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
-import { root, STORE_ID } from '../fixtures.mjs';
-
-/** Waits until nothing of antd moves (a modal zooming in, a dropdown sliding down, a toast). */
-const still = (page) =>
-  page.waitForFunction(() =>
-    [...document.querySelectorAll('[class*="-appear"], [class*="-enter"], [class*="-leave"]')].every(
-      (el) => !/(^|\s)ant-[\w-]+-(appear|enter|leave)(\s|$|-)/.test(el.getAttribute('class') ?? '') || el.getClientRects().length === 0,
-    ),
-  );
+import { orderByApi, root, still, stockUp, STORE_ID } from '../fixtures.mjs';
 
 /** A screenshot of the viewport (a full-page capture resizes the window, which switches
  * layouts), once still. */
@@ -98,33 +90,6 @@ async function overviewReads(page, code, want) {
   throw new Error(`the overview shows ${code} at ${seen} (on hand/reserved/available), not ${want}`);
 }
 
-/** Adds stock of a SKU to the main warehouse through the API (once the ledger knows it). */
-async function stockUp(api, skuId, quantity) {
-  const { data: warehouses } = await api.get('/wms/warehouses');
-  const warehouse = warehouses.find((w) => w.is_default);
-  for (let i = 0; ; i++) {
-    try {
-      await api.post('/wms/goods-adjust', { warehouse_id: warehouse.id, sku_id: skuId, quantity, reason: 'e2e orders' });
-      return warehouse;
-    } catch (e) {
-      if (i >= 50 || !String(e.message).includes('sku_not_found')) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-/** Creates an order through the API, once the ledger knows its SKUs. */
-async function orderByApi(api, body) {
-  for (let i = 0; ; i++) {
-    try {
-      return await api.post('/orders', body);
-    } catch (e) {
-      if (i >= 50 || !/sku_not_found|sku_unknown/.test(String(e.message))) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 const TEE = { code: 'ORD-TEE', name: 'เสื้อยืดคอกลม ผ้าฝ้าย', price: '250', cost: '120' };
 const MUG = { code: 'ORD-MUG', name: 'แก้วมัคเซรามิก ลายช้าง', price: '180', cost: '90' };
 const CUSTOMER = { name: 'วิภาวดี รักสงบ', tel: '0867770001' };
@@ -137,7 +102,7 @@ export const tests = [
     run: async ({ page, api }) => {
       const tee = await api.product(TEE.code, TEE.name, { price: TEE.price, cost: TEE.cost });
       const mug = await api.product(MUG.code, MUG.name, { price: MUG.price, cost: MUG.cost });
-      const warehouse = await stockUp(api, tee.skus[0].id, 20);
+      const warehouse = await stockUp(api, tee.skus[0].id, 20, 'e2e orders');
       await stockUp(api, mug.skus[0].id, 20);
       const customer = await api.customer(CUSTOMER.name, CUSTOMER.tel);
       const channel = await api.post('/logistics/store-channels', {

@@ -4,6 +4,7 @@ pub mod auth;
 pub mod customers;
 pub mod logistics;
 pub mod order_payments;
+pub mod order_reports;
 pub mod orders;
 pub mod parcels;
 pub mod payments;
@@ -85,6 +86,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(logistics::router())
         .merge(orders::router())
         .merge(order_payments::router())
+        .merge(order_reports::router())
         .merge(parcels::router())
         .split_for_parts()
 }

@@ -551,7 +551,7 @@ pub struct OrderListQuery {
 }
 
 /// A day (Thailand's time) or a moment, as unix ms; `end` takes the day's end.
-fn moment(field: &str, text: &str, end: bool) -> ApiResult<i64> {
+pub(crate) fn moment(field: &str, text: &str, end: bool) -> ApiResult<i64> {
     let t = text.trim();
     if let Ok(at) = ::time::OffsetDateTime::parse(t, &::time::format_description::well_known::Rfc3339) {
         return Ok((at.unix_timestamp_nanos() / 1_000_000) as i64);

@@ -15,6 +15,7 @@ mod import;
 mod isolation;
 mod logistics;
 mod order_payments;
+mod order_reports;
 mod orders;
 mod payments;
 mod photos;

@@ -284,6 +284,31 @@ impl OrdersService for OrdersGrpc {
         }))
     }
 
+    async fn produce_order_report(&self, req: Request<pb::ProduceOrderReportRequest>) -> Rpc<pb::OrderExportResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let e = self.orders.produce_report(&ctx, r.date_from_ms, r.date_to_ms, &r.states, &r.lang).await?;
+        Ok(Response::new(pb::OrderExportResponse { export: Some(e.to_proto()) }))
+    }
+
+    async fn list_order_reports(&self, req: Request<pb::ListOrderReportsRequest>) -> Rpc<pb::ListOrderReportsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let (rows, page) = self.orders.repo.exports(ctx.store_id, PageRequest::from(req.into_inner().page)).await?;
+        Ok(Response::new(pb::ListOrderReportsResponse {
+            exports: rows.iter().map(|e| e.to_proto()).collect(),
+            page: Some(page.into()),
+        }))
+    }
+
+    async fn get_order_report_file(
+        &self,
+        req: Request<pb::GetOrderReportFileRequest>,
+    ) -> Rpc<pb::GetOrderReportFileResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let (key, file_name) = self.orders.report_file(&ctx, req.into_inner().id).await?;
+        Ok(Response::new(pb::GetOrderReportFileResponse { key, file_name }))
+    }
+
     async fn get_payment_attachment(
         &self,
         req: Request<pb::GetPaymentAttachmentRequest>,

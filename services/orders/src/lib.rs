@@ -9,6 +9,7 @@
 
 pub mod convert;
 pub mod domain;
+pub mod exports;
 pub mod grpc;
 pub mod service;
 pub mod store;
@@ -191,6 +192,7 @@ impl Module for OrdersModule {
                 },
             ),
         );
+        ctx.spawn("exports", exports::run(svc.orders().clone(), ctx.cancel.clone()));
         ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db, "orders", ctx.cancel.clone()));
         ctx.serve(svc.server());
         Ok(Started::default())

@@ -36,8 +36,8 @@ use crate::domain::payment::PayAction;
 use crate::domain::state::{self, Action};
 use crate::domain::{self, bill, problem, stock};
 use crate::store::{
-    source, Actor, BillRow, BillTerms, Changed, Confirmation, Filter, Item, ItemRow, Moved, OrderData, OrderRow,
-    PaymentInput, PaymentRow, Repo,
+    source, Actor, BillRow, BillTerms, Changed, Confirmation, ExportRow, Filter, Item, ItemRow, Moved, OrderData,
+    OrderRow, PaymentInput, PaymentRow, Repo,
 };
 use bo_kit::files::{Files, Key};
 use bo_kit::images;
@@ -77,8 +77,10 @@ pub struct Orders {
     clients: Option<Clients>,
     identity: Option<ServiceIdentity>,
     pub(crate) settings: Settings,
-    /// Where slips are kept.
+    /// Where slips and exports are kept.
     files: Option<Files>,
+    /// Wakes the export builder.
+    pub(crate) exports_waiting: Arc<Notify>,
     /// Wakes the filler.
     pub(crate) fills: Arc<Notify>,
     /// The stores' warehouses lately listed by wms.
@@ -156,6 +158,7 @@ impl Orders {
             identity: None,
             settings,
             files: None,
+            exports_waiting: Arc::new(Notify::new()),
             fills: Arc::new(Notify::new()),
             warehouses: Arc::new(std::sync::Mutex::new(HashMap::new())),
         }
@@ -174,7 +177,7 @@ impl Orders {
         self
     }
 
-    fn files(&self) -> Result<&Files> {
+    pub(crate) fn files(&self) -> Result<&Files> {
         self.files.as_ref().ok_or_else(|| Error::new(bo_kit::error::Kind::Unavailable, "files_unavailable"))
     }
 
@@ -742,6 +745,60 @@ impl Orders {
             return Err(Error::invalid_field("ids", "order.too_many_selected"));
         }
         self.repo.confirm_many(Self::actor(ctx), order_ids, dry_run).await
+    }
+
+    /// Asks for an export of the store's orders made in [from, to) in `states` (every state
+    /// when empty); refused with `no_data_for_export` when none match.
+    pub async fn produce_report(
+        &self,
+        ctx: &CallCtx,
+        from: i64,
+        to: i64,
+        states: &[String],
+        lang: &str,
+    ) -> Result<ExportRow> {
+        let mut errs = Vec::new();
+        if from <= 0 {
+            errs.push(FieldError::new("date_from", "validation.required"));
+        }
+        if to <= 0 {
+            errs.push(FieldError::new("date_to", "validation.required"));
+        }
+        if from > 0 && to > 0 && to <= from {
+            errs.push(FieldError::new("date_to", "validation.date_range"));
+        }
+        if from > 0 && to - from > domain::export::MAX_DAYS * 24 * 3600 * 1000 {
+            errs.push(FieldError::new("date_to", "validation.export_range"));
+        }
+        if let Some(i) = states.iter().position(|s| !state::STATES.contains(&s.as_str())) {
+            errs.push(FieldError::new(format!("order_states[{i}]"), "validation.order_state"));
+        }
+        if !errs.is_empty() {
+            return Err(Error::invalid(errs));
+        }
+        let mut states: Vec<String> = states.to_vec();
+        states.sort();
+        states.dedup();
+        let total = self.repo.count_for_export(ctx.store_id, from, to, &states).await?;
+        if total == 0 {
+            return Err(Error::new(bo_kit::error::Kind::Invalid, "no_data_for_export"));
+        }
+        let lang = domain::export::Lang::of(lang);
+        let name = domain::export::file_name(from, to, lang);
+        let code = if lang == domain::export::Lang::En { "en" } else { "th" };
+        let row = self.repo.insert_export(ctx.store_id, ctx.user_id, &name, code, from, to, &states, total).await?;
+        self.exports_waiting.notify_one();
+        Ok(row)
+    }
+
+    /// Where an exported file is kept, and its name.
+    pub async fn report_file(&self, ctx: &CallCtx, id: i64) -> Result<(String, String)> {
+        let e = self.repo.export(ctx.store_id, id).await?;
+        match e.state.as_str() {
+            domain::export::EXPORTED => Ok((e.file_key, e.file_name)),
+            domain::export::EXPIRED => Err(Error::not_found("export_expired")),
+            _ => Err(Error::failed_precondition("export_not_ready")),
+        }
     }
 
     /// Where a payment's slip is kept, and its type.

@@ -16,9 +16,11 @@ use bo_proto::orders::v1 as pb;
 use sqlx::{AnyPool, FromRow, Row};
 
 mod bills;
+mod exports;
 mod payments;
 
 pub use bills::{BillRow, BillTerms, DueBill};
+pub use exports::ExportRow;
 pub use payments::{source, Changed, Confirmation, ListedPayment, PaymentInput, PaymentRow};
 
 use crate::domain::draft::Address;

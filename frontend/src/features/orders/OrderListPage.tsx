@@ -48,6 +48,7 @@ import { BulkResultModal, channelName, PaymentTag, ProblemTags, ReasonModal, use
 import { showRefusal, type Doing } from './refusal';
 import { ORDER_CANCEL, ORDER_CREATE, ORDER_EDIT, PAYMENT_APPROVE } from './routes';
 import { useConfirmPayments } from './ConfirmPayments';
+import { ExportOrders } from './ExportOrders';
 
 const PAGE_SIZE = 10;
 
@@ -286,6 +287,7 @@ export default function OrderListPage() {
       <div className="bo-page-head">
         <h1>{t('orders:list.title')}</h1>
         <Space wrap>
+          <ExportOrders />
           {canEdit ? (
             <Button icon={<ReloadOutlined />} onClick={() => setFilling(true)} data-testid="order-fill">
               {t('orders:fill.button')}

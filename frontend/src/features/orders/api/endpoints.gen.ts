@@ -178,6 +178,34 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.orderBulkInput,
       }),
     }),
+    orderReports: build.query<OrderReportsApiResponse, OrderReportsApiArg>({
+      query: (queryArg) => ({
+        url: `/orders/reports`,
+        params: {
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    produceOrderReport: build.mutation<
+      ProduceOrderReportApiResponse,
+      ProduceOrderReportApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/reports/produce-order-report`,
+        method: "POST",
+        body: queryArg.orderReportInput,
+      }),
+    }),
+    downloadOrderReport: build.mutation<
+      DownloadOrderReportApiResponse,
+      DownloadOrderReportApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/reports/${queryArg.id}/files/${queryArg.fid}/download`,
+        method: "POST",
+      }),
+    }),
     bulkVoid: build.mutation<BulkVoidApiResponse, BulkVoidApiArg>({
       query: (queryArg) => ({
         url: `/orders/void`,
@@ -480,6 +508,22 @@ export type BulkReadyToFulfillmentApiResponse =
   /** status 200  */ OrderResultsBody;
 export type BulkReadyToFulfillmentApiArg = {
   orderBulkInput: OrderBulkInput;
+};
+export type OrderReportsApiResponse = /** status 200  */ ListOrderExportBody;
+export type OrderReportsApiArg = {
+  page?: number;
+  limit?: number;
+};
+export type ProduceOrderReportApiResponse = /** status 201  */ OrderExportBody;
+export type ProduceOrderReportApiArg = {
+  orderReportInput: OrderReportInput;
+};
+export type DownloadOrderReportApiResponse =
+  /** status 200 the spreadsheet */ Blob;
+export type DownloadOrderReportApiArg = {
+  id: number;
+  /** the file (1) */
+  fid: number;
 };
 export type BulkVoidApiResponse = /** status 200  */ OrderResultsBody;
 export type BulkVoidApiArg = {
@@ -1083,6 +1127,76 @@ export type ShipInput = {
   /** Prepared orders (at most the selection limit). */
   orderIds?: number[];
 };
+export type ListOrderExportBody = {
+  /** The rows. */
+  data: {
+    createdAt: string;
+    dateFrom: string;
+    dateTo: string;
+    /** Orders written so far. */
+    done: number;
+    /** When its file is removed. */
+    expiresAt?: string | null;
+    exporter: string;
+    /** Who asked, and their name. */
+    exporterId: number;
+    fileName: string;
+    /** Bytes. */
+    fileSize: number;
+    finishedAt?: string | null;
+    id: number;
+    orderStates: string[];
+    /** Percent written (0 to 100). */
+    progress: number;
+    /** exporting, exported, failed or expired. */
+    state: string;
+    /** Orders in it. */
+    total: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type OrderExportBody = {
+  createdAt: string;
+  dateFrom: string;
+  dateTo: string;
+  /** Orders written so far. */
+  done: number;
+  /** When its file is removed. */
+  expiresAt?: string | null;
+  exporter: string;
+  /** Who asked, and their name. */
+  exporterId: number;
+  fileName: string;
+  /** Bytes. */
+  fileSize: number;
+  finishedAt?: string | null;
+  id: number;
+  orderStates: string[];
+  /** Percent written (0 to 100). */
+  progress: number;
+  /** exporting, exported, failed or expired. */
+  state: string;
+  /** Orders in it. */
+  total: number;
+};
+export type OrderReportInput = {
+  /** The first day (YYYY-MM-DD, Thailand's time) or moment (RFC 3339). */
+  dateFrom?: string | null;
+  /** The last day (YYYY-MM-DD, included) or moment (RFC 3339, excluded). */
+  dateTo?: string | null;
+  /** th (default) or en: the language of the headers and labels. */
+  lang?: string | null;
+  /** Order states (none: every state): new, ready_to_fulfillment, shipped, closed,
+    cancelled, failed. */
+  orderState?: string[];
+};
 export type BillExpiryInput = {
   days?: null | Decimal;
   /** The warehouse whose bill (none: every bill of the order). */
@@ -1169,6 +1283,9 @@ export const {
   usePreConfirmPaymentsMutation,
   useOrderPickListMutation,
   useBulkReadyToFulfillmentMutation,
+  useOrderReportsQuery,
+  useProduceOrderReportMutation,
+  useDownloadOrderReportMutation,
   useBulkVoidMutation,
   useGetOrderQuery,
   useUpdateOrderMutation,

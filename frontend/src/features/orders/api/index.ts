@@ -9,6 +9,7 @@ import { enhancedApi, type OrderBody as OrderBodyGen, type ListOrderBody } from 
 
 const ORDERS = { type: 'Order' as const, id: 'LIST' };
 const PAYMENTS = { type: 'OrderPayment' as const, id: 'LIST' };
+const EXPORTS = { type: 'OrderExport' as const, id: 'LIST' };
 const STOCK = [{ type: 'Inventory' as const, id: 'LIST' }, { type: 'Product' as const, id: 'LIST' }, { type: 'StockLot' as const, id: 'LIST' }];
 const one = (id: number) => ({ type: 'Order' as const, id });
 
@@ -26,7 +27,7 @@ async function holdAnswer(
 }
 
 export const ordersApi = enhancedApi
-  .enhanceEndpoints({ addTagTypes: ['Order', 'OrderPayment', 'Inventory', 'Product', 'StockLot', 'Customer'] })
+  .enhanceEndpoints({ addTagTypes: ['Order', 'OrderPayment', 'OrderExport', 'Inventory', 'Product', 'StockLot', 'Customer'] })
   .enhanceEndpoints({
     endpoints: {
       listOrders: { providesTags: [ORDERS] },
@@ -44,6 +45,8 @@ export const ordersApi = enhancedApi
       editPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id), PAYMENTS], onQueryStarted: holdAnswer },
       actOnPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id), PAYMENTS], onQueryStarted: holdAnswer },
       listPayments: { providesTags: [PAYMENTS] },
+      orderReports: { providesTags: [EXPORTS] },
+      produceOrderReport: { invalidatesTags: [EXPORTS] },
       confirmPayments: { invalidatesTags: [{ type: 'Order' }, PAYMENTS] },
       bulkReadyToFulfillment: { invalidatesTags: [{ type: 'Order' }, ...STOCK] },
       bulkClose: { invalidatesTags: [{ type: 'Order' }] },
@@ -81,6 +84,14 @@ const pdfApi = ordersApi.injectEndpoints({
         return { url: '/orders/attachment/upload', method: 'POST', body: form };
       },
     }),
+    /** An export's file, read with the member's token into a URL to save. */
+    downloadReportFile: build.mutation<string, { id: number }>({
+      query: ({ id }) => ({
+        url: `/orders/reports/${id}/files/1/download`,
+        method: 'POST',
+        responseHandler: async (r: Response) => (r.ok ? URL.createObjectURL(await r.blob()) : r.json()),
+      }),
+    }),
     /** A payment's slip, read with the member's token into a URL the page shows. */
     paymentAttachmentUrl: build.query<string, { orderId: number; paymentId: number; version: string }>({
       query: ({ orderId, paymentId }) => ({
@@ -92,7 +103,7 @@ const pdfApi = ordersApi.injectEndpoints({
   }),
 });
 
-export const { useParcelLabelPdfMutation, useLabelsPdfMutation, usePickListPdfMutation, useUploadSlipMutation, usePaymentAttachmentUrlQuery } = pdfApi;
+export const { useParcelLabelPdfMutation, useLabelsPdfMutation, usePickListPdfMutation, useUploadSlipMutation, usePaymentAttachmentUrlQuery, useDownloadReportFileMutation } = pdfApi;
 
 export const {
   useListOrdersQuery,
@@ -113,6 +124,8 @@ export const {
   useListPaymentsQuery,
   usePreConfirmPaymentsMutation,
   useConfirmPaymentsMutation,
+  useOrderReportsQuery,
+  useProduceOrderReportMutation,
   useBulkReadyToFulfillmentMutation,
   useBulkCloseMutation,
   useBulkCancelMutation,
@@ -136,6 +149,7 @@ export type {
   OrderPaymentBody,
   PaymentConfirmBody,
   PaymentConfirmsBody,
+  OrderExportBody,
   OrderEventBody,
   OrderTrackingBody,
   OrderResultsBody,

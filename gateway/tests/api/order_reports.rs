@@ -1,0 +1,165 @@
+//! Order report exports through the API (SPEC §3 report export record, §4 Report export, §7,
+//! §8 no data for an export): asked for a date range and states, built in the background
+//! with its progress, downloaded as a spreadsheet whose rows are the orders asked, whose
+//! text that looks like a formula stays text, refused when nothing matches; who may, and one
+//! store's exports kept from another.
+
+use std::time::Duration;
+
+use bo_kit::sheet::{self, Cell};
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::helpers::TestApp;
+use crate::on_every_stack;
+use crate::orders::{create, main_warehouse, order, stock_up, two_skus};
+
+fn today() -> String {
+    let now = ::time::OffsetDateTime::now_utc().to_offset(::time::macros::offset!(+7));
+    format!("{:04}-{:02}-{:02}", now.year(), u8::from(now.month()), now.day())
+}
+
+async fn exported(app: &TestApp, t: &str, id: i64) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..300 {
+        let (_, l) = app.get("/orders/reports", t).await;
+        if let Some(e) = l["data"].as_array().and_then(|d| d.iter().find(|e| e["id"] == id)) {
+            if e["state"] != "exporting" {
+                return e.clone();
+            }
+            last = e.clone();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("export {id} never finished: {last}");
+}
+
+fn text(v: Option<&Cell>) -> String {
+    sheet::text_of(v).unwrap_or_default()
+}
+
+async fn an_export_of_new_orders_downloads_as_a_spreadsheet(app: &TestApp) {
+    let t = app.owner().await;
+    let w = main_warehouse(app, &t).await;
+    let (red, blue) = two_skus(app, &t, "EX1", w).await;
+    stock_up(app, &t, w, red, 10).await;
+    stock_up(app, &t, w, blue, 10).await;
+    let mut a = order(w, json!([{"sku_id": red, "quantity": 2}, {"sku_id": blue, "quantity": 1}]));
+    a["reference"] = json!("=HYPERLINK(\"http://evil.example\",\"click\")");
+    a["note"] = json!("+66 ส่งก่อนเที่ยง");
+    let a = create(app, &t, a).await;
+    let b = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    let c = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    let (s, _) = app.post(&format!("/orders/{}/cancel", c["id"]), &t, json!({})).await;
+    assert_eq!(s, StatusCode::OK);
+
+    // Nothing matches: refused, nothing recorded.
+    let (s, v) = app
+        .post("/orders/reports/produce-order-report", &t, json!({"date_from": "2020-01-01", "date_to": "2020-01-31"}))
+        .await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("no_data_for_export")), "{v}");
+    for (body, field, code) in [
+        (json!({"date_to": today()}), "date_from", "validation.required"),
+        (json!({"date_from": "2026-13-01", "date_to": today()}), "date_from", "validation.date"),
+        (json!({"date_from": today(), "date_to": "2020-01-01"}), "date_to", "validation.date_range"),
+        (json!({"date_from": "2020-01-01", "date_to": today()}), "date_to", "validation.export_range"),
+        (
+            json!({"date_from": today(), "date_to": today(), "order_state": ["lost"]}),
+            "order_states[0]",
+            "validation.order_state",
+        ),
+    ] {
+        let (s, v) = app.post("/orders/reports/produce-order-report", &t, body.clone()).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{body}: {v}");
+        assert_eq!(
+            (v["error"]["fields"][0]["field"].as_str(), v["error"]["fields"][0]["code"].as_str()),
+            (Some(field), Some(code)),
+            "{body}"
+        );
+    }
+    let (_, l) = app.get("/orders/reports", &t).await;
+    assert_eq!(l["total"], 0);
+
+    // Today's new orders, in English.
+    let (s, e) = app
+        .post(
+            "/orders/reports/produce-order-report",
+            &t,
+            json!({"date_from": today(), "date_to": today(), "order_state": ["new"], "lang": "en"}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{e}");
+    assert_eq!(
+        (e["state"].as_str(), e["total"].as_i64(), e["order_states"].clone()),
+        (Some("exporting"), Some(2), json!(["new"]))
+    );
+    assert!(
+        e["file_name"].as_str().unwrap().starts_with("orders-") && e["file_name"].as_str().unwrap().ends_with(".xlsx")
+    );
+    assert!(!e["exporter"].as_str().unwrap().is_empty(), "who asked: {e}");
+    let id = e["id"].as_i64().unwrap();
+    let done = exported(app, &t, id).await;
+    assert_eq!(
+        (done["state"].as_str(), done["progress"].as_i64(), done["done"].as_i64()),
+        (Some("exported"), Some(100), Some(2)),
+        "{done}"
+    );
+    assert!(done["expires_at"].is_string() && done["file_size"].as_i64().unwrap() > 0);
+
+    let r = app
+        .client
+        .post(format!("{}/orders/reports/{id}/files/1/download", app.base))
+        .bearer_auth(&t)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert_eq!(r.headers()["content-type"], "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet");
+    assert!(r.headers()["content-disposition"].to_str().unwrap().contains(done["file_name"].as_str().unwrap()));
+    let bytes = r.bytes().await.unwrap();
+    let cells = sheet::read(&bytes, 10 << 20, Some("Orders"), 100).unwrap();
+    assert_eq!(cells.non_empty.len(), 3, "the headers and two orders");
+    let header = &cells.rows[&0];
+    assert_eq!((text(header.get(&0)), text(header.get(&18))), ("Order no.".to_string(), "Total (THB)".to_string()));
+    let rows: Vec<_> = (1..=2).map(|r| &cells.rows[&r]).collect();
+    assert_eq!(text(rows[0].get(&0)), a["order_no"].as_str().unwrap());
+    assert_eq!(text(rows[1].get(&0)), b["order_no"].as_str().unwrap());
+    assert_eq!(text(rows[0].get(&4)), "New");
+    assert_eq!(text(rows[0].get(&11)), "EX1-R × 2, EX1-B × 1");
+    assert_eq!(text(rows[0].get(&12)), "3");
+    assert_eq!(
+        sheet::satang_of(rows[0].get(&18), i64::MAX).unwrap(),
+        bo_kit::money::Satang::parse_baht(a["total"].as_str().unwrap()).unwrap().0
+    );
+    // A text that a spreadsheet would run is kept as the text it was.
+    assert_eq!(rows[0].get(&3), Some(&Cell::Text("=HYPERLINK(\"http://evil.example\",\"click\")".into())));
+    assert_eq!(rows[0].get(&20), Some(&Cell::Text("+66 ส่งก่อนเที่ยง".into())));
+
+    // One file per export; of this store only; readers of orders only.
+    let (s, _) = app.post(&format!("/orders/reports/{id}/files/2/download"), &t, json!({})).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (_, other) = app.other_owner("export-other@example.com").await;
+    let (s, _) = app.post(&format!("/orders/reports/{id}/files/1/download"), &other, json!({})).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (_, l) = app.get("/orders/reports", &other).await;
+    assert_eq!(l["total"], 0);
+    let maker = app.member_with(app.demo_store, "export-maker@example.com", &["order.order.create"]).await;
+    let (s, _) = app.get("/orders/reports", &maker).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let (s, _) = app
+        .post("/orders/reports/produce-order-report", &maker, json!({"date_from": today(), "date_to": today()}))
+        .await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+
+    // Every state, in Thai by default: the cancelled one too.
+    let (s, e) =
+        app.post("/orders/reports/produce-order-report", &t, json!({"date_from": today(), "date_to": today()})).await;
+    assert_eq!(s, StatusCode::CREATED, "{e}");
+    let done = exported(app, &t, e["id"].as_i64().unwrap()).await;
+    assert_eq!(done["done"], 3);
+    let (_, l) = app.get("/orders/reports", &t).await;
+    assert_eq!(l["total"], 2);
+    assert_eq!(l["data"][0]["id"], e["id"], "newest first");
+}
+
+on_every_stack!(an_export_of_new_orders_downloads_as_a_spreadsheet);
