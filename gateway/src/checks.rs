@@ -1,7 +1,8 @@
 //! The stock invariants on live databases (`backoffice admin check-stock`, and every API
 //! test after it acts): the ledger's own (stock rows, lots, reservations and movements
-//! agree), and across orders and wms (reserved units belong to open orders, and an open
-//! order holds exactly its lines unless it is flagged short).
+//! agree), across orders and wms (reserved units belong to open orders, and an open order
+//! holds exactly its lines unless it is flagged short), and the orders' money (bills add up
+//! to their order's total; one live payment per bill; payment states follow the payments).
 
 use bo_kit::db::Db;
 
@@ -20,8 +21,16 @@ pub async fn stock(wms_url: &str, orders_url: Option<&str>, grace_ms: i64) -> an
     if let Some(url) = orders_url {
         let db = Db::connect(url).await?;
         // A fresh database has no tables until the orders module first starts.
-        let orders = bo_orders::store::Repo::new(db.clone()).stock_view().await;
+        let repo = bo_orders::store::Repo::new(db.clone());
+        let orders = repo.stock_view().await;
+        let money = repo.money_check().await;
         db.close().await;
+        match (&orders, money) {
+            (_, Ok(m)) => broken.extend(m),
+            // No tables yet: nothing to check.
+            (Err(_), Err(_)) => {}
+            (Ok(_), Err(e)) => anyhow::bail!("reading bills and payments: {e}"),
+        }
         let orders = match orders {
             Ok(o) => o,
             Err(_) if held.is_empty() => Vec::new(),

@@ -273,6 +273,58 @@ impl Repo {
         Ok(out)
     }
 
+    /// What must always hold of bills and payments (run after every API test, and by
+    /// `backoffice admin check-stock`): an order's bills add up to its total; a bill has at
+    /// most one live payment; an order's payment state is its bills' newest payments'.
+    pub async fn money_check(&self) -> Result<Vec<String>> {
+        let mut broken = Vec::new();
+        let sums: Vec<(i64, i64, i64, i64)> = sqlx::query_as(
+            "SELECT o.id, o.total, CAST(COALESCE(SUM(b.amount), 0) AS BIGINT), COUNT(b.id) FROM orders o \
+             LEFT JOIN order_bills b ON b.order_id = o.id GROUP BY o.id, o.total",
+        )
+        .fetch_all(self.pool())
+        .await?;
+        for (id, total, billed, bills) in sums {
+            if bills > 0 && billed != total {
+                broken.push(format!("order {id}: its bills add up to {billed}, its total is {total}"));
+            }
+        }
+        let doubled: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT bill_id, COUNT(*) FROM order_payments WHERE state IN ($1, $2, $3) GROUP BY bill_id HAVING COUNT(*) > 1",
+        )
+        .bind(payment::UNPAID)
+        .bind(payment::PENDING)
+        .bind(payment::PAID)
+        .fetch_all(self.pool())
+        .await?;
+        for (bill, n) in doubled {
+            broken.push(format!("bill {bill}: {n} live payments"));
+        }
+        let newest: Vec<(i64, String, Option<String>)> = sqlx::query_as(
+            "SELECT o.id, o.payment_state, (SELECT p.state FROM order_payments p WHERE p.bill_id = b.id ORDER BY p.id DESC LIMIT 1) \
+             FROM orders o JOIN order_bills b ON b.order_id = o.id ORDER BY o.id, b.id",
+        )
+        .fetch_all(self.pool())
+        .await?;
+        let mut i = 0;
+        while i < newest.len() {
+            let id = newest[i].0;
+            let mut states = Vec::new();
+            let mut j = i;
+            while j < newest.len() && newest[j].0 == id {
+                states.push(newest[j].2.clone().unwrap_or_else(|| payment::UNPAID.to_string()));
+                j += 1;
+            }
+            let refs: Vec<&str> = states.iter().map(String::as_str).collect();
+            let want = payment::order_state(&refs);
+            if newest[i].1 != want {
+                broken.push(format!("order {id}: payment state {} but its bills say {want}", newest[i].1));
+            }
+            i = j;
+        }
+        Ok(broken)
+    }
+
     /// The bill of a public link (None for a token no bill has).
     pub async fn bill_by_token(&self, token: &str) -> Result<Option<BillRow>> {
         Ok(sqlx::query_as::<_, BillRow>(&format!(
