@@ -69,6 +69,9 @@ export const tests = [
       await page.getByTestId('sidebar').getByText('การหมดอายุบิล', { exact: true }).click();
       await page.waitForURL('**/1/setting/bill-expiry');
       await page.getByTestId('bill-expiry-current').getByText('บิลที่สร้างตอนนี้: บิลไม่หมดอายุ', { exact: false }).waitFor();
+      // Other specs may have chosen settings before (and put the store back to no expiry).
+      const rows = page.getByTestId('bill-expiry-history').locator('tbody tr.ant-table-row');
+      const before = await rows.count();
       await page.getByTestId('bill-expiry-by_day').click();
       await page.getByTestId('field-days').fill('3');
       await page.getByTestId('bill-expiry-cancel_order').click();
@@ -84,8 +87,11 @@ export const tests = [
       await page.getByTestId('bill-expiry-keep_new').click();
       await page.getByTestId('bill-expiry-save').click();
       await page.getByTestId('bill-expiry-current').getByText('บิลที่สร้างตอนนี้: 2 ชม. 30 นาที จากนั้น: คงคำสั่งซื้อไว้เป็นรายการใหม่').waitFor();
-      const rows = page.getByTestId('bill-expiry-history').locator('tbody tr.ant-table-row');
-      if ((await rows.count()) !== 2) throw new Error('the earlier setting is not in the history');
+      await page.waitForFunction(
+        ([sel, want]) => document.querySelectorAll(sel).length === want,
+        ['[data-testid="bill-expiry-history"] tbody tr.ant-table-row', before + 2],
+      ).catch(() => undefined);
+      if ((await rows.count()) !== before + 2) throw new Error('the earlier setting is not in the history');
     },
   },
   {
