@@ -238,21 +238,6 @@ async fn create_payment(
     Ok((StatusCode::CREATED, Json(one_order(&state, &auth, r).await?)))
 }
 
-/// The payment of `/invoices/{inv}/payments/{pay}`, checked to be that bill's.
-async fn payment_of(state: &AppState, auth: &StoreAuth, order: i64, bill: i64, pay: i64) -> ApiResult<()> {
-    let r = state
-        .orders()
-        .get_order(auth.ctx().request(pb::GetOrderRequest { id: order, with_events: false }))
-        .await?
-        .into_inner();
-    let o = r.order.unwrap_or_default();
-    if o.payments.iter().any(|p| p.id == pay && p.bill_id == bill) {
-        Ok(())
-    } else {
-        Err(ApiError::new(StatusCode::NOT_FOUND, "payment_not_found"))
-    }
-}
-
 /// Changes a payment's account, note or slip; a new slip makes it wait for confirmation.
 #[utoipa::path(post, path = "/orders/{id}/invoices/{inv}/payments/{pay}/pay", tag = "orders",
     params(("id" = i64, Path), ("inv" = i64, Path, description = "the bill"), ("pay" = i64, Path)),
@@ -267,11 +252,15 @@ async fn edit_payment(
     Body(b): Body<PaymentInput>,
 ) -> ApiResult<Json<OrderBody>> {
     auth.require(EDIT)?;
-    payment_of(&state, &auth, id, inv, pay).await?;
     let input = b.message(&state, &auth).await?;
     let r = state
         .orders()
-        .edit_payment(auth.ctx().request(pb::EditPaymentRequest { order_id: id, payment_id: pay, input: Some(input) }))
+        .edit_payment(auth.ctx().request(pb::EditPaymentRequest {
+            order_id: id,
+            payment_id: pay,
+            input: Some(input),
+            bill_id: inv,
+        }))
         .await?
         .into_inner();
     Ok(Json(one_order(&state, &auth, r).await?))
@@ -294,10 +283,14 @@ async fn act_on_payment(
     Path((id, inv, pay, action)): Path<(i64, i64, i64, String)>,
 ) -> ApiResult<Json<OrderBody>> {
     auth.require(access_of(&action).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "not_found"))?)?;
-    payment_of(&state, &auth, id, inv, pay).await?;
     let r = state
         .orders()
-        .act_on_payment(auth.ctx().request(pb::ActOnPaymentRequest { order_id: id, payment_id: pay, action }))
+        .act_on_payment(auth.ctx().request(pb::ActOnPaymentRequest {
+            order_id: id,
+            payment_id: pay,
+            action,
+            bill_id: inv,
+        }))
         .await?
         .into_inner();
     Ok(Json(one_order(&state, &auth, r).await?))

@@ -233,13 +233,13 @@ impl OrdersService for OrdersGrpc {
     async fn edit_payment(&self, req: Request<pb::EditPaymentRequest>) -> Rpc<pb::OrderResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
-        Ok(one(self.orders.edit_payment(&ctx, r.order_id, r.payment_id, payment_input(r.input)).await?))
+        Ok(one(self.orders.edit_payment(&ctx, r.order_id, r.bill_id, r.payment_id, payment_input(r.input)).await?))
     }
 
     async fn act_on_payment(&self, req: Request<pb::ActOnPaymentRequest>) -> Rpc<pb::OrderResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
-        Ok(one(self.orders.act_on_payment(&ctx, r.order_id, r.payment_id, &r.action).await?))
+        Ok(one(self.orders.act_on_payment(&ctx, r.order_id, r.bill_id, r.payment_id, &r.action).await?))
     }
 
     async fn confirm_payments(&self, req: Request<pb::ConfirmPaymentsRequest>) -> Rpc<pb::ConfirmPaymentsResponse> {

@@ -712,27 +712,36 @@ impl Orders {
     }
 
     /// Changes a payment's account, note or slip.
-    pub async fn edit_payment(&self, ctx: &CallCtx, order_id: i64, id: i64, input: PaymentInput) -> Result<View> {
+    pub async fn edit_payment(
+        &self,
+        ctx: &CallCtx,
+        order_id: i64,
+        bill_id: i64,
+        id: i64,
+        input: PaymentInput,
+    ) -> Result<View> {
         self.kept(ctx.store_id, &input.attachment).await?;
-        let changed = self.repo.edit_payment(Self::actor(ctx), order_id, id, &input).await;
-        match changed {
-            Ok(c) => {
-                if let Some(old) = c.dropped.as_deref().and_then(|n| slip_key(ctx.store_id, n).ok()) {
-                    self.files()?.forget(&old).await;
-                }
-            }
-            Err(e) => return Err(e),
+        let c = self.repo.edit_payment(Self::actor(ctx), order_id, bill_id, id, &input).await?;
+        if let Some(old) = c.dropped.as_deref().and_then(|n| slip_key(ctx.store_id, n).ok()) {
+            self.files()?.forget(&old).await;
         }
         self.load(ctx, order_id).await
     }
 
     /// Confirms, cancels or voids a payment.
-    pub async fn act_on_payment(&self, ctx: &CallCtx, order_id: i64, id: i64, action: &str) -> Result<View> {
+    pub async fn act_on_payment(
+        &self,
+        ctx: &CallCtx,
+        order_id: i64,
+        bill_id: i64,
+        id: i64,
+        action: &str,
+    ) -> Result<View> {
         let action = match PayAction::parse(action) {
             Some(a) if a != PayAction::Attach => a,
             _ => return Err(Error::invalid_field("action", "validation.payment_action")),
         };
-        self.repo.act_on_payment(Self::actor(ctx), order_id, id, action).await?;
+        self.repo.act_on_payment(Self::actor(ctx), order_id, bill_id, id, action).await?;
         self.load(ctx, order_id).await
     }
 

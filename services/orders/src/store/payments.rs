@@ -114,6 +114,15 @@ async fn payment_in(tx: &mut Tx, store_id: i64, order_id: i64, id: i64) -> Resul
     .ok_or_else(|| Error::not_found("payment_not_found"))
 }
 
+/// A payment of an order that must be of `bill_id` (the path's invoice), else not found.
+async fn payment_of_bill(tx: &mut Tx, store_id: i64, order_id: i64, bill_id: i64, id: i64) -> Result<PaymentRow> {
+    let p = payment_in(tx, store_id, order_id, id).await?;
+    if p.bill_id != bill_id {
+        return Err(Error::not_found("payment_not_found"));
+    }
+    Ok(p)
+}
+
 /// The bill's live payment: its newest that is not cancelled or voided.
 async fn live_payment(tx: &mut Tx, bill_id: i64) -> Result<Option<PaymentRow>> {
     Ok(sqlx::query_as::<_, PaymentRow>(&format!(
@@ -255,10 +264,12 @@ impl Repo {
                 let refused = match (why, dry_run) {
                     (Some(w), _) => Some(w.to_string()),
                     (None, true) => None,
-                    (None, false) => match self.act_on_payment(who, order.id, p.id, PayAction::Confirm).await {
-                        Ok(_) => None,
-                        Err(e) => Some(e.code.to_string()),
-                    },
+                    (None, false) => {
+                        match self.act_on_payment(who, order.id, p.bill_id, p.id, PayAction::Confirm).await {
+                            Ok(_) => None,
+                            Err(e) => Some(e.code.to_string()),
+                        }
+                    }
                 };
                 out.push(Confirmation {
                     order_id: order.id,
@@ -430,10 +441,17 @@ impl Repo {
 
     /// Changes a payment's account, note or slip (a new slip makes it wait for
     /// confirmation again). Refused once it is confirmed, cancelled or voided.
-    pub async fn edit_payment(&self, who: Actor, order_id: i64, id: i64, input: &PaymentInput) -> Result<Changed> {
+    pub async fn edit_payment(
+        &self,
+        who: Actor,
+        order_id: i64,
+        bill_id: i64,
+        id: i64,
+        input: &PaymentInput,
+    ) -> Result<Changed> {
         let mut tx = self.db.begin().await?;
         let order = order_in(&mut tx, who.store_id, order_id).await?;
-        let p = payment_in(&mut tx, who.store_id, order_id, id).await?;
+        let p = payment_of_bill(&mut tx, who.store_id, order_id, bill_id, id).await?;
         if !matches!(p.state.as_str(), payment::UNPAID | payment::PENDING) {
             return Err(Error::failed_precondition(
                 payment::next(&p.state, PayAction::Attach).err().unwrap_or("payment_not_pending"),
@@ -455,10 +473,17 @@ impl Repo {
 
     /// Confirms, cancels or voids a payment by the table; a confirmation also needs a slip,
     /// and for cash on delivery a shipped order.
-    pub async fn act_on_payment(&self, who: Actor, order_id: i64, id: i64, action: PayAction) -> Result<PaymentRow> {
+    pub async fn act_on_payment(
+        &self,
+        who: Actor,
+        order_id: i64,
+        bill_id: i64,
+        id: i64,
+        action: PayAction,
+    ) -> Result<PaymentRow> {
         let mut tx = self.db.begin().await?;
         let order = order_in(&mut tx, who.store_id, order_id).await?;
-        let p = payment_in(&mut tx, who.store_id, order_id, id).await?;
+        let p = payment_of_bill(&mut tx, who.store_id, order_id, bill_id, id).await?;
         // Cash on delivery: the carrier collects, so no slip, but only once shipped.
         let cod = order.cod != 0;
         let to = match action {
