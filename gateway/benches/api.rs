@@ -8,7 +8,8 @@
 //! - approving a 500-line goods receipt
 //! - orders: POST /api/orders (2 lines of 1 unit, holding stock) with 8 clients; the order
 //!   list's page 1 with a state filter and a random deep page at 100,000 orders; bulk
-//!   prepare and bulk cancel of 500 orders; the export of the 100,000 orders to a spreadsheet
+//!   prepare and bulk cancel of 500 orders; the export of the 100,000 orders to a spreadsheet;
+//!   an order import of 10,000 rows (5,000 orders) read, checked and previewed (.csv, .xlsx)
 //!
 //! 16 concurrent clients (8 for order creation), a fixed number of requests each; requests
 //! per second and p50/p99.
@@ -382,6 +383,7 @@ async fn orders(t: &Target, client: &reqwest::Client, warehouse: i64) {
     println!("{}", run(get("/orders?page={n}")).await.line("GET /orders random deep page"));
     println!("{}", run(get("/orders/count")).await.line("GET /orders/count"));
     export_orders(t, client).await;
+    preview_order_import(t, client, warehouse).await;
 
     // Bulk: 500 of the orders made through the API, prepared, then cancelled.
     let ids: Vec<i64> = created.lock().unwrap().iter().take(500).copied().collect();
@@ -461,6 +463,108 @@ async fn export_orders(t: &Target, client: &reqwest::Client) {
         last["state"].as_str().unwrap_or("?"),
         last["file_size"].as_i64().unwrap_or(0) / (1024 * 1024),
     );
+}
+
+/// An order file of 10,000 rows (5,000 orders of two lines, each SKU its own code) read,
+/// checked against the catalog and the store's references, and previewed: the dry run the
+/// import screen sends, as .csv and as .xlsx.
+async fn preview_order_import(t: &Target, client: &reqwest::Client, warehouse: i64) {
+    let products: Value = get_json(t, client, "/products?limit=20").await;
+    let codes: Vec<String> = products["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["skus"][0]["code"].as_str().unwrap().to_string())
+        .collect();
+    let header = [
+        "Order reference",
+        "Recipient name",
+        "Phone",
+        "Address",
+        "Sub-district",
+        "District",
+        "Province",
+        "Postcode",
+        "Email",
+        "SKU code",
+        "Quantity",
+        "Unit price",
+        "Shipping charge",
+        "Discount",
+        "Note",
+    ];
+    let rows: Vec<[String; 15]> = (0..10_000)
+        .map(|i| {
+            let s = |v: &str| v.to_string();
+            [
+                format!("BENCH-IMP-{}", i / 2),
+                s("สมชาย ใจดี"),
+                s("0812345678"),
+                s("99/1 ถนนสุขุมวิท"),
+                s("คลองเตยเหนือ"),
+                s("วัฒนา"),
+                s("กรุงเทพมหานคร"),
+                s("10110"),
+                String::new(),
+                codes[i % codes.len()].clone(),
+                format!("{}", 1 + i % 3),
+                s("199.00"),
+                s("40"),
+                String::new(),
+                s("ส่งด่วน"),
+            ]
+        })
+        .collect();
+    let mut csv = header.join(",");
+    for r in &rows {
+        csv.push('\n');
+        csv.push_str(&r.join(","));
+    }
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let sheet = book.add_worksheet();
+    for (c, h) in header.iter().enumerate() {
+        sheet.write_string(0, c as u16, *h).unwrap();
+    }
+    for (r, row) in rows.iter().enumerate() {
+        for (c, v) in row.iter().enumerate() {
+            if !v.is_empty() {
+                sheet.write_string(r as u32 + 1, c as u16, v).unwrap();
+            }
+        }
+    }
+    let xlsx = book.save_to_buffer().unwrap();
+    for (name, bytes) in [("orders.csv", csv.into_bytes()), ("orders.xlsx", xlsx)] {
+        let mut took = Vec::new();
+        let mut last = Value::Null;
+        for _ in 0..3 {
+            let form = reqwest::multipart::Form::new()
+                .part("file", reqwest::multipart::Part::bytes(bytes.clone()).file_name(name))
+                .text("channel", "facebook")
+                .text("warehouse_id", warehouse.to_string())
+                .text("dry_run", "true");
+            let start = Instant::now();
+            let r = client
+                .post(format!("{}/orders/excel/import", t.api))
+                .bearer_auth(&t.token)
+                .multipart(form)
+                .send()
+                .await
+                .unwrap();
+            last = r.json().await.unwrap_or_default();
+            took.push(start.elapsed().as_secs_f64() * 1000.0);
+        }
+        took.sort_by(|a, b| a.total_cmp(b));
+        println!(
+            "{:<34} {:>9.0} ms   (best of 3, worst {:.0} ms; {} rows, {} orders, {} problems, {} KB)",
+            format!("import preview 10,000 rows ({})", name.rsplit('.').next().unwrap_or("")),
+            took[0],
+            took[2],
+            last["data"]["rows"],
+            last["data"]["orders"].as_array().map(|o| o.len()).unwrap_or(0),
+            last["errors"].as_array().map(|e| e.len()).unwrap_or(0),
+            bytes.len() / 1024,
+        );
+    }
 }
 
 /// Writes `n` orders of the store straight into the orders database, spread over the states

@@ -53,6 +53,9 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/order-create', meta: orderCreate },
         { path: '/:storeId/order-create/detail', meta: orderCreate },
         { path: '/:storeId/order-edit/:id', meta: orderEdit },
+        { path: '/:storeId/order-import-channel', meta: orderCreate },
+        { path: '/:storeId/order-import/:saleChannel/upload', meta: orderCreate },
+        { path: '/:storeId/order-import/:saleChannel/result', meta: orderCreate },
         { path: '/:storeId/order-detail/:id', meta: orderRead },
         { path: '/:storeId/print-label', meta: orderRead },
         { path: '/:storeId/order-payment-review', meta: { store: true, permissions: [P.orderOrderRead, P.paymentPaymentRead] } },
@@ -123,7 +126,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(61);
+    expect(by('default')).toHaveLength(64);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

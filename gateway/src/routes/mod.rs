@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod customers;
 pub mod logistics;
+pub mod order_import;
 pub mod order_payments;
 pub mod order_reports;
 pub mod orders;
@@ -87,6 +88,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(orders::router())
         .merge(order_payments::router())
         .merge(order_reports::router())
+        .merge(order_import::router())
         .merge(parcels::router())
         .split_for_parts()
 }

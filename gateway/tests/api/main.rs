@@ -14,6 +14,7 @@ mod hardening;
 mod import;
 mod isolation;
 mod logistics;
+mod order_import;
 mod order_payments;
 mod order_reports;
 mod orders;

@@ -7,6 +7,7 @@ pub mod bus;
 pub mod checks;
 pub mod config;
 pub mod cpu;
+pub mod csv;
 pub mod db;
 pub mod error;
 pub mod files;

@@ -54,8 +54,51 @@ pub fn read(
     check_archive(bytes)?;
     // The spreadsheet reader can panic on a malformed file (fuzzing found an overflow in a
     // cell reference): such a file is simply not a readable .xlsx.
-    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_sheet(bytes, sheet, kept_rows)));
+    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_sheet(bytes, sheet, kept_rows, false)));
     read.map_err(|_| SheetError::NotXlsx)?
+}
+
+/// Like [`read`], but a cell holding a formula is read as the formula's text (`=SUM(A1:A3)`),
+/// never as the value a spreadsheet last computed: an import takes what was typed, and a
+/// formula in an order file is text like any other.
+pub fn read_literal(
+    bytes: &[u8],
+    max_file_bytes: usize,
+    sheet: Option<&str>,
+    kept_rows: usize,
+) -> Result<SheetCells, SheetError> {
+    if bytes.len() > max_file_bytes {
+        return Err(SheetError::TooLarge);
+    }
+    if !bytes.starts_with(b"PK\x03\x04") {
+        return Err(SheetError::NotXlsx);
+    }
+    check_archive(bytes)?;
+    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| read_sheet(bytes, sheet, kept_rows, true)));
+    read.map_err(|_| SheetError::NotXlsx)?
+}
+
+/// The format of a table file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TableFormat {
+    /// An .xlsx workbook (its first worksheet).
+    Xlsx,
+    /// Comma-, semicolon- or tab-separated text.
+    Csv,
+}
+
+/// Reads a table from an .xlsx workbook (first worksheet, formulas as text) or, when the
+/// file is not a zip, from CSV text (see [`crate::csv`]).
+pub fn read_table(
+    bytes: &[u8],
+    max_file_bytes: usize,
+    kept_rows: usize,
+) -> Result<(SheetCells, TableFormat), SheetError> {
+    if bytes.starts_with(b"PK\x03\x04") {
+        read_literal(bytes, max_file_bytes, None, kept_rows).map(|c| (c, TableFormat::Xlsx))
+    } else {
+        crate::csv::read(bytes, max_file_bytes, kept_rows).map(|c| (c, TableFormat::Csv))
+    }
 }
 
 /// The names of the workbook's worksheets, in order (after the same checks as [`read`]).
@@ -138,7 +181,7 @@ pub struct SheetCells {
     pub non_empty: BTreeSet<u32>,
 }
 
-fn read_sheet(bytes: &[u8], sheet: Option<&str>, kept_rows: usize) -> Result<SheetCells, SheetError> {
+fn read_sheet(bytes: &[u8], sheet: Option<&str>, kept_rows: usize, literal: bool) -> Result<SheetCells, SheetError> {
     let mut book: Xlsx<_> = Xlsx::new(Cursor::new(bytes)).map_err(|_| SheetError::NotXlsx)?;
     let sheets = book.sheets_metadata();
     let name = match sheet {
@@ -149,9 +192,32 @@ fn read_sheet(bytes: &[u8], sheet: Option<&str>, kept_rows: usize) -> Result<She
     .ok_or(SheetError::SheetNotFound)?;
     let mut reader = book.worksheet_cells_reader(&name).map_err(|_| SheetError::NotXlsx)?;
     let mut cells = SheetCells { rows: BTreeMap::new(), non_empty: BTreeSet::new() };
-    while let Some(cell) = reader.next_cell().map_err(|_| SheetError::NotXlsx)? {
-        let (row, col) = cell.get_position();
-        let Some(value) = Cell::of(cell.get_value().clone()) else { continue };
+    loop {
+        let ((row, col), value) = if literal {
+            let Some(cell) = reader.next_cell_with_formula().map_err(|_| SheetError::NotXlsx)? else { break };
+            match cell.formula {
+                Some(f) if !f.is_empty() => (cell.pos, Some(Cell::Text(format!("={f}")))),
+                _ => (cell.pos, Cell::of(cell.value)),
+            }
+        } else {
+            let Some(cell) = reader.next_cell().map_err(|_| SheetError::NotXlsx)? else { break };
+            (cell.get_position(), Cell::of(cell.get_value().clone()))
+        };
+        let Some(value) = value else { continue };
+        cells.insert(row, col, value, kept_rows);
+    }
+    Ok(cells)
+}
+
+impl SheetCells {
+    /// An empty table.
+    pub fn new() -> SheetCells {
+        SheetCells { rows: BTreeMap::new(), non_empty: BTreeSet::new() }
+    }
+
+    /// Notes a non-empty cell, keeping the values of the first `kept_rows` rows only.
+    pub fn insert(&mut self, row: u32, col: u32, value: Cell, kept_rows: usize) {
+        let cells = self;
         cells.non_empty.insert(row);
         let largest_kept = cells.rows.last_key_value().map(|(r, _)| *r);
         if cells.rows.len() >= kept_rows && !cells.rows.contains_key(&row) {
@@ -159,12 +225,17 @@ fn read_sheet(bytes: &[u8], sheet: Option<&str>, kept_rows: usize) -> Result<She
                 Some(largest) if row < largest => {
                     cells.rows.remove(&largest);
                 }
-                _ => continue,
+                _ => return,
             }
         }
         cells.rows.entry(row).or_default().entry(col).or_insert(value);
     }
-    Ok(cells)
+}
+
+impl Default for SheetCells {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 /// A cell as trimmed text; numbers as a person would type them.

@@ -224,6 +224,12 @@ impl OrdersService for OrdersGrpc {
         Ok(Response::new(pb::KeepAttachmentResponse { name: self.orders.keep_attachment(&ctx, &r.upload).await? }))
     }
 
+    async fn import_orders(&self, req: Request<pb::ImportOrdersRequest>) -> Rpc<pb::ImportOrdersResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(Response::new(self.orders.import_orders(&ctx, &r.upload, &r.channel, r.warehouse_id, r.dry_run).await?))
+    }
+
     async fn create_payment(&self, req: Request<pb::CreatePaymentRequest>) -> Rpc<pb::OrderResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();

@@ -11,6 +11,7 @@ pub mod convert;
 pub mod domain;
 pub mod exports;
 pub mod grpc;
+pub mod import;
 pub mod service;
 pub mod store;
 

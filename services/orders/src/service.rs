@@ -90,6 +90,9 @@ pub struct Orders {
 /// Warehouses listed per store: when, and (id, takes new stock).
 type Warehouses = HashMap<i64, (std::time::Instant, Vec<(i64, bool)>)>;
 
+/// Orders an import makes at a time.
+const IMPORT_AT_ONCE: usize = 4;
+
 /// How long a store's warehouse list is trusted.
 const WAREHOUSES_FOR: std::time::Duration = std::time::Duration::from_secs(2);
 
@@ -416,7 +419,7 @@ impl Orders {
         } else {
             c.products
                 .clone()
-                .describe_skus(ctx.request(ppb::DescribeSkusRequest { ids: wanted }))
+                .describe_skus(ctx.request(ppb::DescribeSkusRequest { ids: wanted, codes: Vec::new() }))
                 .await
                 .map_err(Error::from)?
                 .into_inner()
@@ -683,6 +686,141 @@ impl Orders {
     /// Keeps an uploaded attachment of the caller's store; answers its name.
     pub async fn keep_attachment(&self, ctx: &CallCtx, upload: &str) -> Result<String> {
         self.keep_slip(ctx.store_id, upload).await
+    }
+
+    /// Reads an order spreadsheet and, unless `dry_run`, makes its good orders (several at
+    /// a time, each as if typed: it holds its stock or is saved short). An order that could
+    /// not be made after the check (its reference taken meanwhile, a SKU taken off sale)
+    /// joins the failed rows with its reason. Made orders are never made twice: a reference
+    /// the store has is a duplicate, so an import cut short can simply be sent again.
+    pub async fn import_orders(
+        &self,
+        ctx: &CallCtx,
+        upload: &str,
+        channel: &str,
+        warehouse_id: i64,
+        dry_run: bool,
+    ) -> Result<pb::ImportOrdersResponse> {
+        use crate::import::{self as imp, FileError};
+        let files = self.files()?;
+        let staged = Key::uploads_of(ctx.store_id, &[upload.to_string()], "file")?.remove(0);
+        let read = files.read_upload(&staged, imp::MAX_FILE_BYTES as u64, "file", "import_too_large").await;
+        files.forget(&staged).await;
+        let bytes = read?;
+        if domain::channel_of(channel).is_none() {
+            return Err(Error::invalid_field("channel", "validation.channel_unknown"));
+        }
+        let warehouses = self.warehouses(ctx, true).await?;
+        if !warehouses.iter().any(|(id, active)| *id == warehouse_id && *active) {
+            return Err(Error::invalid_field("warehouse_id", "validation.warehouse_unknown"));
+        }
+        let parsed = bo_kit::cpu::run(move || imp::parse(&bytes))
+            .await
+            .map_err(Error::internal)?
+            .map_err(|e: FileError| Error::invalid_field("file", e.code()))?;
+        // The store's SKUs the file names, and the references it already has.
+        let mut skus = HashMap::new();
+        for chunk in imp::sku_codes(&parsed.rows).chunks(500) {
+            let found = self
+                .clients()?
+                .products
+                .clone()
+                .describe_skus(ctx.request(ppb::DescribeSkusRequest { ids: Vec::new(), codes: chunk.to_vec() }))
+                .await
+                .map_err(Error::from)?
+                .into_inner()
+                .skus;
+            for d in found {
+                let sku = d.sku.unwrap_or_default();
+                let active = sku.status == "active" && d.product_status == "active";
+                skus.insert(sku.code.clone(), imp::SkuInfo { id: sku.id, price: sku.price, active });
+            }
+        }
+        let taken = self.repo.taken_references(ctx.store_id, channel, &imp::references(&parsed.rows)).await?;
+        let channel_code = channel.to_string();
+        let (parsed, mut plan) = bo_kit::cpu::run(move || {
+            let plan = imp::plan(&parsed.rows, &channel_code, warehouse_id, &skus, &taken);
+            (parsed, plan)
+        })
+        .await
+        .map_err(Error::internal)?;
+        let mut made: HashMap<usize, (i64, String)> = HashMap::new();
+        if !dry_run {
+            let mut results: Vec<(usize, Result<View>)> = Vec::with_capacity(plan.orders.len());
+            for (n, batch) in plan.orders.chunks(IMPORT_AT_ONCE).enumerate() {
+                let mut pending = Vec::with_capacity(batch.len());
+                for p in batch {
+                    pending.push(self.create(ctx, p.draft.clone()));
+                }
+                let done = futures::future::join_all(pending).await;
+                results.extend(done.into_iter().enumerate().map(|(j, r)| (n * IMPORT_AT_ONCE + j, r)));
+            }
+            let mut failed = Vec::new();
+            for (i, r) in results {
+                match r {
+                    Ok(v) => {
+                        made.insert(i, (v.order.id, v.order.order_no.clone()));
+                    }
+                    Err(e) if is_definite(&e) => failed.push((i, e)),
+                    Err(e) => return Err(e),
+                }
+            }
+            for (i, e) in failed.into_iter().rev() {
+                let p = plan.orders.remove(i);
+                let code = if e.code == "duplicate_order_reference" {
+                    "order.duplicate_reference".to_string()
+                } else {
+                    e.fields.first().map(|f| f.code.to_string()).unwrap_or_else(|| e.code.to_string())
+                };
+                for row in &p.rows {
+                    plan.errors.push(imp::RowError { row: *row, field: "reference".into(), code: code.clone() });
+                    plan.failed_rows.push(*row);
+                }
+                // Later indices shift down by one.
+                made = made.into_iter().map(|(j, m)| (if j > i { j - 1 } else { j }, m)).collect();
+            }
+            plan.errors.sort_by_key(|e| e.row);
+            plan.failed_rows.sort_unstable();
+            self.relay.wake();
+        }
+        let by_row: HashMap<usize, &imp::Row> = parsed.rows.iter().map(|r| (r.row, r)).collect();
+        Ok(pb::ImportOrdersResponse {
+            created: made.len() as i64,
+            rows: parsed.rows.len() as i64,
+            orders: plan
+                .orders
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let (order_id, order_no) = made.get(&i).cloned().unwrap_or_default();
+                    pb::ImportedOrder {
+                        reference: p.draft.reference.clone(),
+                        rows: p.rows.iter().map(|r| *r as i64).collect(),
+                        name: p.draft.address.name.clone(),
+                        tel: p.draft.address.tel.clone(),
+                        province: p.draft.address.state_province.clone(),
+                        lines: p.draft.items.len() as i64,
+                        quantity: p.quantity,
+                        total: p.total,
+                        order_id,
+                        order_no,
+                        address_complete: p.draft.address.is_complete(),
+                    }
+                })
+                .collect(),
+            errors: plan
+                .errors
+                .iter()
+                .map(|e| pb::ImportOrderError { row: e.row as i64, field: e.field.clone(), code: e.code.clone() })
+                .collect(),
+            failed_rows: plan
+                .failed_rows
+                .iter()
+                .filter_map(|r| by_row.get(r))
+                .map(|r| pb::ImportFailedRow { row: r.row as i64, cells: r.cells.clone() })
+                .collect(),
+            header: parsed.header,
+        })
     }
 
     /// Checks that `name` is a kept slip of the store.

@@ -653,6 +653,29 @@ impl Repo {
     }
 
     /// Orders by id (of this store), in no particular order.
+    /// Which of `references` the store already has orders of, on `channel`.
+    pub async fn taken_references(
+        &self,
+        store_id: i64,
+        channel: &str,
+        references: &[String],
+    ) -> Result<std::collections::HashSet<String>> {
+        let mut out = std::collections::HashSet::new();
+        for chunk in references.chunks(200) {
+            let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
+            let sql = format!(
+                "SELECT reference FROM orders WHERE store_id = $1 AND channel = $2 AND reference IN ({})",
+                placeholders.join(", ")
+            );
+            let mut q = sqlx::query_scalar::<_, String>(&sql).bind(store_id).bind(channel);
+            for r in chunk {
+                q = q.bind(r.as_str());
+            }
+            out.extend(q.fetch_all(self.db.pool()).await?);
+        }
+        Ok(out)
+    }
+
     pub async fn orders(&self, store_id: i64, ids: &[i64]) -> Result<Vec<OrderRow>> {
         let mut out = Vec::with_capacity(ids.len());
         for chunk in ids.chunks(200) {

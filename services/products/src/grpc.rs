@@ -322,6 +322,13 @@ impl ProductsService for ProductsGrpc {
     async fn describe_skus(&self, req: Request<pb::DescribeSkusRequest>) -> Rpc<pb::DescribeSkusResponse> {
         let who = actor(&req)?;
         let r = req.into_inner();
+        if !r.codes.is_empty() {
+            if r.codes.len() > MAX_BULK {
+                return Err(Error::invalid_field("codes", "validation.bulk").into());
+            }
+            let skus = self.repo.describe_skus_by_code(who.store_id, &r.codes).await?;
+            return Ok(Response::new(pb::DescribeSkusResponse { skus }));
+        }
         bulk(&r.ids)?;
         Ok(Response::new(pb::DescribeSkusResponse { skus: self.repo.describe_skus(who.store_id, &r.ids).await? }))
     }

@@ -783,6 +783,22 @@ impl Repo {
     /// SKUs by id with what an order line keeps of them, in the order asked (those of
     /// other stores, or gone, are left out).
     pub async fn describe_skus(&self, store_id: i64, ids: &[i64]) -> Result<Vec<pb::SkuDescription>> {
+        let found = self.describe(store_id, SkuKeys::Ids(ids)).await?;
+        let by_id: std::collections::HashMap<i64, &pb::SkuDescription> =
+            found.iter().filter_map(|d| d.sku.as_ref().map(|s| (s.id, d))).collect();
+        Ok(ids.iter().filter_map(|id| by_id.get(id).map(|d| (*d).clone())).collect())
+    }
+
+    /// SKUs by code (as [`Repo::describe_skus`]), in the order asked; codes the store does
+    /// not have are left out.
+    pub async fn describe_skus_by_code(&self, store_id: i64, codes: &[String]) -> Result<Vec<pb::SkuDescription>> {
+        let found = self.describe(store_id, SkuKeys::Codes(codes)).await?;
+        let by_code: std::collections::HashMap<&str, &pb::SkuDescription> =
+            found.iter().filter_map(|d| d.sku.as_ref().map(|s| (s.code.as_str(), d))).collect();
+        Ok(codes.iter().filter_map(|c| by_code.get(c.as_str()).map(|d| (*d).clone())).collect())
+    }
+
+    async fn describe(&self, store_id: i64, keys: SkuKeys<'_>) -> Result<Vec<pb::SkuDescription>> {
         #[derive(FromRow)]
         struct Described {
             #[sqlx(flatten)]
@@ -795,41 +811,53 @@ impl Repo {
             product_status: String,
             vat: i64,
         }
-        let mut found = std::collections::HashMap::new();
-        for chunk in ids.chunks(200) {
-            let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+        let mut found = Vec::new();
+        let count = match keys {
+            SkuKeys::Ids(ids) => ids.len(),
+            SkuKeys::Codes(codes) => codes.len(),
+        };
+        for start in (0..count).step_by(200) {
+            let end = (start + 200).min(count);
+            let placeholders: Vec<String> = (0..end - start).map(|i| format!("${}", i + 2)).collect();
+            let column = if matches!(keys, SkuKeys::Ids(_)) { "id" } else { "code" };
             let sql = format!(
                 "SELECT s.id, s.product_id, s.code, s.cost, s.price, s.safety_stock, s.barcode, s.status, s.option1, \
                  s.option2, p.name AS product_name, p.code AS product_code, p.hs_code, p.weight_grams, p.variants, \
                  p.status AS product_status, p.vat FROM skus s JOIN products p ON p.id = s.product_id \
-                 WHERE s.store_id = $1 AND s.id IN ({})",
+                 WHERE s.store_id = $1 AND s.{column} IN ({})",
                 placeholders.join(", ")
             );
             let mut q = sqlx::query_as::<_, Described>(&sql).bind(store_id);
-            for id in chunk {
-                q = q.bind(*id);
+            match keys {
+                SkuKeys::Ids(ids) => {
+                    for id in &ids[start..end] {
+                        q = q.bind(*id);
+                    }
+                }
+                SkuKeys::Codes(codes) => {
+                    for code in &codes[start..end] {
+                        q = q.bind(code.as_str());
+                    }
+                }
             }
             for d in q.fetch_all(self.db.pool()).await? {
                 let names: Vec<(String, Vec<String>)> = serde_json::from_str(&d.variants).unwrap_or_default();
                 let name = |i: usize| names.get(i).map(|(n, _)| n.clone()).unwrap_or_default();
-                found.insert(
-                    d.sku.id,
-                    pb::SkuDescription {
-                        product_id: d.sku.product_id,
-                        sku: Some(d.sku.to_proto(Vec::new())),
-                        product_name: d.product_name,
-                        product_code: d.product_code,
-                        hs_code: d.hs_code,
-                        weight_grams: d.weight_grams,
-                        variant1: name(0),
-                        variant2: name(1),
-                        product_status: d.product_status,
-                        vat: d.vat != 0,
-                    },
-                );
+                found.push(pb::SkuDescription {
+                    product_id: d.sku.product_id,
+                    sku: Some(d.sku.to_proto(Vec::new())),
+                    product_name: d.product_name,
+                    product_code: d.product_code,
+                    hs_code: d.hs_code,
+                    weight_grams: d.weight_grams,
+                    variant1: name(0),
+                    variant2: name(1),
+                    product_status: d.product_status,
+                    vat: d.vat != 0,
+                });
             }
         }
-        Ok(ids.iter().filter_map(|id| found.get(id).cloned()).collect())
+        Ok(found)
     }
 
     /// The stock overview: one row per SKU per warehouse holding it (SKUs never stocked
@@ -1207,4 +1235,11 @@ async fn with_skus(conn: &mut sqlx::AnyConnection, store_id: i64, rows: Vec<Prod
             product
         })
         .collect())
+}
+
+/// How SKUs are asked for.
+#[derive(Clone, Copy)]
+enum SkuKeys<'a> {
+    Ids(&'a [i64]),
+    Codes(&'a [String]),
 }

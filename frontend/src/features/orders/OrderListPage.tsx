@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
-import { DollarOutlined, FileTextOutlined, PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { DollarOutlined, FileTextOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -291,6 +291,11 @@ export default function OrderListPage() {
           {canEdit ? (
             <Button icon={<ReloadOutlined />} onClick={() => setFilling(true)} data-testid="order-fill">
               {t('orders:fill.button')}
+            </Button>
+          ) : null}
+          {canCreate ? (
+            <Button icon={<UploadOutlined />} onClick={() => navigate(`/${sid}/order-import-channel`)} data-testid="order-import">
+              {t('orders:import.button')}
             </Button>
           ) : null}
           {canCreate ? (

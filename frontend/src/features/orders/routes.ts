@@ -42,6 +42,9 @@ export const ROUTES: FeatureRoute[] = [
   },
   { path: 'order-create/detail', layout: 'default', access: ORDER_CREATE, page: FORM },
   { path: 'order-edit/:id', layout: 'default', access: ORDER_EDIT, page: FORM },
+  { path: 'order-import-channel', layout: 'default', access: ORDER_CREATE, page: () => import('./import/OrderImportChannelPage') },
+  { path: 'order-import/:saleChannel/upload', layout: 'default', access: ORDER_CREATE, page: () => import('./import/OrderImportUploadPage') },
+  { path: 'order-import/:saleChannel/result', layout: 'default', access: ORDER_CREATE, page: () => import('./import/OrderImportResultPage') },
   { path: 'order-detail/:id', layout: 'default', access: ORDER_READ, page: () => import('./OrderDetailPage') },
   { path: 'print-label', layout: 'default', access: ORDER_READ, page: () => import('./PrintLabelPage') },
   {

@@ -37,7 +37,11 @@ export function DialogHost() {
         </Typography.Title>
         <Typography.Paragraph data-testid="dialog-message">{t(d.message, d.values)}</Typography.Paragraph>
         <Space>
-          {hasCancel(d) ? <Button onClick={() => d.resolve(false)}>{t('dialog.cancel')}</Button> : null}
+          {hasCancel(d) ? (
+            <Button onClick={() => d.resolve(false)} data-testid="dialog-cancel">
+              {t('dialog.cancel')}
+            </Button>
+          ) : null}
           <Button
             type="primary"
             data-testid="dialog-ok"

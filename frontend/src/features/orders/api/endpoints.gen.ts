@@ -96,6 +96,24 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    importOrders: build.mutation<ImportOrdersApiResponse, ImportOrdersApiArg>({
+      query: (queryArg) => ({
+        url: `/orders/excel/import`,
+        method: "POST",
+        body: queryArg.orderImportForm,
+      }),
+    }),
+    importTemplate: build.query<
+      ImportTemplateApiResponse,
+      ImportTemplateApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/excel/template`,
+        params: {
+          lang: queryArg.lang,
+        },
+      }),
+    }),
     handleOutOfStock: build.mutation<
       HandleOutOfStockApiResponse,
       HandleOutOfStockApiArg
@@ -447,6 +465,15 @@ export type OrderCountriesApiArg = {
   customerId?: number;
   /** Country shipped to (ISO alpha-2). */
   country?: string;
+};
+export type ImportOrdersApiResponse = /** status 200  */ OrderImportBody;
+export type ImportOrdersApiArg = {
+  orderImportForm: OrderImportForm;
+};
+export type ImportTemplateApiResponse = /** status 200 the template */ Blob;
+export type ImportTemplateApiArg = {
+  /** th (default) or en. */
+  lang?: string;
 };
 export type HandleOutOfStockApiResponse = /** status 200  */ OutOfStockBody;
 export type HandleOutOfStockApiArg = {
@@ -1047,6 +1074,64 @@ export type ListOrderCountryBody = {
   /** Rows matching. */
   total: number;
 };
+export type FailedRowBody = {
+  /** Its cells under the file's header. */
+  cells: string[];
+  row: number;
+};
+export type ImportedOrderBody = {
+  /** The address is complete enough to ship (else the order waits for it). */
+  addressComplete: boolean;
+  /** Lines. */
+  lines: number;
+  name: string;
+  /** The order made (absent on a dry run). */
+  orderId?: number | null;
+  orderNo?: string | null;
+  province: string;
+  /** Units of all lines. */
+  quantity: number;
+  reference: string;
+  /** Its rows in the file. */
+  rows: number[];
+  tel: string;
+  /** What it comes to, baht. */
+  total: string;
+};
+export type OrderImportData = {
+  /** Orders made (0 on a dry run). */
+  created: number;
+  /** Rows that make no order (their reasons are in `errors`). */
+  failedRows: FailedRowBody[];
+  /** The file's header. */
+  header: string[];
+  /** The orders the good rows make (or made). */
+  orders: ImportedOrderBody[];
+  /** Data rows read. */
+  rows: number;
+};
+export type ImportRowErrorBody = {
+  /** Message key. */
+  code: string;
+  /** Column or field. */
+  field: string;
+  /** Spreadsheet row number. */
+  row: number;
+};
+export type OrderImportBody = {
+  data: OrderImportData;
+  errors: ImportRowErrorBody[];
+};
+export type OrderImportForm = {
+  /** Sales channel code of every order (GET /orders/channels). */
+  channel: string;
+  /** Only read and check (the preview). */
+  dryRun?: boolean | null;
+  /** The .csv or .xlsx file (at most 10 MB and 10,000 rows). */
+  file: Blob;
+  /** Warehouse every order takes its stock from. */
+  warehouseId: number;
+};
 export type OutOfStockBody = {
   /** Orders that now hold their stock. */
   filled: number[];
@@ -1275,6 +1360,8 @@ export const {
   useBulkCloseMutation,
   useCountOrdersQuery,
   useOrderCountriesQuery,
+  useImportOrdersMutation,
+  useImportTemplateQuery,
   useHandleOutOfStockMutation,
   useOrderLimitsQuery,
   useOrderNetQuery,

@@ -5,13 +5,15 @@
 // while the lists refetch. Orders hold, release and ship stock, so the stock overview and
 // the lots refresh after every change that moves stock.
 import { pdfUrl } from '@/shared/pdf/pdf';
-import { enhancedApi, type OrderBody as OrderBodyGen, type ListOrderBody } from './endpoints.gen';
+import { enhancedApi, type OrderBody as OrderBodyGen, type ListOrderBody, type OrderImportBody } from './endpoints.gen';
 
 const ORDERS = { type: 'Order' as const, id: 'LIST' };
 const PAYMENTS = { type: 'OrderPayment' as const, id: 'LIST' };
 const EXPORTS = { type: 'OrderExport' as const, id: 'LIST' };
 const STOCK = [{ type: 'Inventory' as const, id: 'LIST' }, { type: 'Product' as const, id: 'LIST' }, { type: 'StockLot' as const, id: 'LIST' }];
 const one = (id: number) => ({ type: 'Order' as const, id });
+/** An import of 10,000 rows makes thousands of orders. */
+const IMPORT_TIMEOUT_MS = 300_000;
 
 /** Keeps the order a change answered with as the open order's. */
 async function holdAnswer(
@@ -92,6 +94,27 @@ const pdfApi = ordersApi.injectEndpoints({
         responseHandler: async (r: Response) => (r.ok ? URL.createObjectURL(await r.blob()) : r.json()),
       }),
     }),
+    /** An order file read (dry run) or imported (multipart). Importing makes orders one by
+     * one, so it may take longer than other requests. */
+    importOrdersFile: build.mutation<OrderImportBody, { file: File; channel: string; warehouseId: number; dryRun: boolean }>({
+      query: ({ file, channel, warehouseId, dryRun }) => {
+        const form = new FormData();
+        form.append('file', file);
+        form.append('channel', channel);
+        form.append('warehouse_id', String(warehouseId));
+        form.append('dry_run', String(dryRun));
+        return { url: '/orders/excel/import', method: 'POST', body: form, timeout: IMPORT_TIMEOUT_MS };
+      },
+      invalidatesTags: (_r, _e, a) => (a.dryRun ? [] : [ORDERS, ...STOCK]),
+    }),
+    /** The import template in a language, read with the member's token into a URL to save. */
+    importTemplateFile: build.mutation<string, { lang: string }>({
+      query: ({ lang }) => ({
+        url: '/orders/excel/template',
+        params: { lang },
+        responseHandler: async (r: Response) => (r.ok ? URL.createObjectURL(await r.blob()) : r.json()),
+      }),
+    }),
     /** A payment's slip, read with the member's token into a URL the page shows. */
     paymentAttachmentUrl: build.query<string, { orderId: number; paymentId: number; version: string }>({
       query: ({ orderId, paymentId }) => ({
@@ -103,7 +126,16 @@ const pdfApi = ordersApi.injectEndpoints({
   }),
 });
 
-export const { useParcelLabelPdfMutation, useLabelsPdfMutation, usePickListPdfMutation, useUploadSlipMutation, usePaymentAttachmentUrlQuery, useDownloadReportFileMutation } = pdfApi;
+export const {
+  useParcelLabelPdfMutation,
+  useLabelsPdfMutation,
+  usePickListPdfMutation,
+  useUploadSlipMutation,
+  usePaymentAttachmentUrlQuery,
+  useDownloadReportFileMutation,
+  useImportOrdersFileMutation,
+  useImportTemplateFileMutation,
+} = pdfApi;
 
 export const {
   useListOrdersQuery,
@@ -150,6 +182,8 @@ export type {
   PaymentConfirmBody,
   PaymentConfirmsBody,
   OrderExportBody,
+  OrderImportBody,
+  ImportedOrderBody,
   OrderEventBody,
   OrderTrackingBody,
   OrderResultsBody,

@@ -3,6 +3,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 
+import { downloadText } from '@/shared/csv';
 import { STORE_CHANNEL } from '../channel';
 import { ImportSteps } from './ImportUploadPage';
 import { failedRowsCsv, importSession, resetImport } from './session';
@@ -18,12 +19,7 @@ export default function ImportResultPage() {
 
   const download = () => {
     const csv = failedRowsCsv(result.errors, [t('products:import.row'), t('products:import.column'), t('products:import.problem')], message);
-    const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = 'failed-rows.csv';
-    a.click();
-    URL.revokeObjectURL(url);
+    downloadText('failed-rows.csv', csv);
   };
 
   return (

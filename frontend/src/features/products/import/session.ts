@@ -1,4 +1,5 @@
 // The import wizard's state between its steps (a File cannot live in the Redux store).
+import { csvText } from '@/shared/csv';
 import type { ImportBody } from '../api';
 
 export interface ImportSession {
@@ -36,13 +37,7 @@ export function checkImportFile(name: string, size: number): string | null {
   return null;
 }
 
-function csvCell(v: string | number): string {
-  const s = String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /** Failed rows as CSV (with a BOM so spreadsheet programs read Thai). */
 export function failedRowsCsv(errors: { row: number; field: string; code: string }[], header: string[], message: (code: string) => string): string {
-  const lines = [header.map(csvCell).join(','), ...errors.map((e) => [e.row, e.field, message(e.code)].map(csvCell).join(','))];
-  return `\uFEFF${lines.join('\n')}\n`;
+  return csvText([header, ...errors.map((e) => [e.row, e.field, message(e.code)])]);
 }

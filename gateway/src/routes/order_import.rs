@@ -1,0 +1,246 @@
+//! Order import (SPEC §2 /order-import, §5 "Order import", §7 `POST /orders/excel/import`,
+//! multipart, answering data and errors; §8 wrong template, wrong file type): a .csv or .xlsx
+//! of orders is read and checked first (a dry run: nothing is saved), then imported; the
+//! template is offered with Thai or English headers. Whoever creates orders may import them.
+
+use axum::extract::State;
+use axum::http::{header, HeaderValue};
+use axum::response::IntoResponse;
+use axum::Json;
+use bo_proto::orders::v1 as pb;
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
+
+use crate::auth::StoreAuth;
+use crate::error::{ApiError, ApiResult, ErrorBody};
+use crate::idempotency::{self, Deferred};
+use crate::routes::orders::CREATE;
+use crate::state::AppState;
+use crate::uploads::Staged;
+use crate::wire::{baht, Query};
+
+use bo_orders::import::MAX_FILE_BYTES;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(import_orders).layer(axum::extract::DefaultBodyLimit::max(MAX_FILE_BYTES + 64 * 1024)))
+        .routes(routes!(import_template))
+}
+
+/// An order the file makes (or made).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportedOrderBody {
+    pub reference: String,
+    /// Its rows in the file.
+    pub rows: Vec<i64>,
+    pub name: String,
+    pub tel: String,
+    pub province: String,
+    /// Lines.
+    pub lines: i64,
+    /// Units of all lines.
+    pub quantity: i64,
+    /// What it comes to, baht.
+    pub total: String,
+    /// The order made (absent on a dry run).
+    pub order_id: Option<i64>,
+    pub order_no: Option<String>,
+    /// The address is complete enough to ship (else the order waits for it).
+    pub address_complete: bool,
+}
+
+/// A row that makes no order, as it was in the file.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FailedRowBody {
+    pub row: i64,
+    /// Its cells under the file's header.
+    pub cells: Vec<String>,
+}
+
+/// A problem of one row.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ImportRowErrorBody {
+    pub row: i64,
+    /// The column: reference, name, tel, address, sub_district, district, province,
+    /// postcode, email, sku, quantity, price, shipping_charge, discount or note.
+    pub field: String,
+    /// Message key.
+    pub code: String,
+}
+
+/// What an import read and did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderImportData {
+    /// The orders the good rows make (or made).
+    pub orders: Vec<ImportedOrderBody>,
+    /// Data rows read.
+    pub rows: i64,
+    /// Orders made (0 on a dry run).
+    pub created: i64,
+    /// The file's header.
+    pub header: Vec<String>,
+    /// Rows that make no order (their reasons are in `errors`).
+    pub failed_rows: Vec<FailedRowBody>,
+}
+
+/// An import's answer: `data` and per-row `errors` (SPEC §3 "Import results carry data and errors").
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderImportBody {
+    pub data: OrderImportData,
+    pub errors: Vec<ImportRowErrorBody>,
+}
+
+/// The multipart form of an order import.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct OrderImportForm {
+    /// The .csv or .xlsx file (at most 10 MB and 10,000 rows).
+    #[schema(value_type = String, format = Binary)]
+    pub file: Vec<u8>,
+    /// Sales channel code of every order (GET /orders/channels).
+    pub channel: String,
+    /// Warehouse every order takes its stock from.
+    pub warehouse_id: i64,
+    /// Only read and check (the preview).
+    pub dry_run: Option<bool>,
+}
+
+/// Imports orders from a .csv or .xlsx file (multipart: file, channel, warehouse_id,
+/// dry_run). Rows sharing a reference are one order; an order with a problem on any row is
+/// not made and its rows come back in `failed_rows` with their reasons in `errors`. A
+/// reference the store already has on the channel is a duplicate ('duplicate order
+/// reference'), so the same file twice makes nothing the second time. A file without the
+/// template's columns answers 422 `import_wrong_template`.
+#[utoipa::path(post, path = "/orders/excel/import", tag = "orders",
+    request_body(content = OrderImportForm, content_type = "multipart/form-data"),
+    responses((status = 200, body = OrderImportBody), (status = 403, body = ErrorBody), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "import_wrong_template, import_wrong_file_type, import_empty, import_too_many_rows, or a field's rule")),
+    security(("bearer" = [])))]
+async fn import_orders(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    key: Option<axum::Extension<Deferred>>,
+    mut form: axum::extract::Multipart,
+) -> ApiResult<axum::response::Response> {
+    auth.require(CREATE)?;
+    let mut staged = Staged::new(state.files.clone());
+    let mut channel = String::new();
+    let mut warehouse_id = 0;
+    let mut dry_run = false;
+    let bad = || ApiError::bad_request("invalid_body");
+    while let Some(field) = form.next_field().await.map_err(|_| bad())? {
+        match field.name().unwrap_or("") {
+            "file" if staged.is_empty() => {
+                let name = field.file_name().unwrap_or("").to_lowercase();
+                if !name.is_empty() && !name.ends_with(".csv") && !name.ends_with(".xlsx") {
+                    return Err(ApiError::invalid_field("file", "import_wrong_file_type"));
+                }
+                staged.stage(auth.store_id, field, MAX_FILE_BYTES as u64, "file", "import_too_large").await?;
+            }
+            "channel" => {
+                channel = field.text().await.map_err(|_| bad())?.trim().to_string();
+                staged.text("channel", &channel);
+            }
+            "warehouse_id" => {
+                let text = field.text().await.map_err(|_| bad())?;
+                staged.text("warehouse_id", &text);
+                warehouse_id = text.trim().parse().unwrap_or(0);
+            }
+            "dry_run" => {
+                let text = field.text().await.map_err(|_| bad())?;
+                staged.text("dry_run", &text);
+                dry_run = matches!(text.trim(), "true" | "1");
+            }
+            _ => {}
+        }
+    }
+    let mut missing = Vec::new();
+    if staged.is_empty() {
+        missing.push(bo_kit::FieldError::new("file", "validation.required"));
+    }
+    if channel.is_empty() {
+        missing.push(bo_kit::FieldError::new("channel", "validation.required"));
+    }
+    if warehouse_id <= 0 {
+        missing.push(bo_kit::FieldError::new("warehouse_id", "validation.required"));
+    }
+    if !missing.is_empty() {
+        return Err(bo_kit::Error::invalid(missing).into());
+    }
+    let form = staged.digest();
+    let act = async {
+        let upload = staged.hand_over().pop().unwrap_or_default();
+        let r = state
+            .orders()
+            .import_orders(auth.ctx().request(pb::ImportOrdersRequest { upload, channel, warehouse_id, dry_run }))
+            .await?
+            .into_inner();
+        Ok(Json(import_body(r)))
+    };
+    Ok(idempotency::deferred(&state, &auth, key.map(|k| k.0), &form, act).await)
+}
+
+fn import_body(r: pb::ImportOrdersResponse) -> OrderImportBody {
+    OrderImportBody {
+        data: OrderImportData {
+            orders: r
+                .orders
+                .into_iter()
+                .map(|o| ImportedOrderBody {
+                    reference: o.reference,
+                    rows: o.rows,
+                    name: o.name,
+                    tel: o.tel,
+                    province: o.province,
+                    lines: o.lines,
+                    quantity: o.quantity,
+                    total: baht(o.total),
+                    order_id: (o.order_id > 0).then_some(o.order_id),
+                    order_no: (!o.order_no.is_empty()).then_some(o.order_no),
+                    address_complete: o.address_complete,
+                })
+                .collect(),
+            rows: r.rows,
+            created: r.created,
+            header: r.header,
+            failed_rows: r.failed_rows.into_iter().map(|f| FailedRowBody { row: f.row, cells: f.cells }).collect(),
+        },
+        errors: r.errors.into_iter().map(|e| ImportRowErrorBody { row: e.row, field: e.field, code: e.code }).collect(),
+    }
+}
+
+/// The template's language.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(default)]
+#[into_params(parameter_in = Query)]
+pub struct TemplateQuery {
+    /// th (default) or en.
+    pub lang: Option<String>,
+}
+
+/// The order import template (.xlsx): the columns with Thai or English headers (required
+/// ones starred) and an example order of two lines.
+#[utoipa::path(get, path = "/orders/excel/template", tag = "orders", params(TemplateQuery),
+    responses((status = 200, description = "the template",
+        content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+        (status = 403, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn import_template(auth: StoreAuth, Query(q): Query<TemplateQuery>) -> ApiResult<axum::response::Response> {
+    auth.require(CREATE)?;
+    let lang = if q.lang.as_deref() == Some("en") { "en" } else { "th" };
+    let bytes = bo_orders::import::template(lang).map_err(|e| ApiError::from(anyhow::anyhow!(e)))?;
+    let mut res = bytes.into_response();
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("private, no-store"));
+    let name = if lang == "en" { "order-import-template.xlsx" } else { "order-import-template-th.xlsx" };
+    if let Ok(v) = HeaderValue::from_str(&format!("attachment; filename=\"{name}\"")) {
+        h.insert(header::CONTENT_DISPOSITION, v);
+    }
+    Ok(res)
+}
