@@ -111,6 +111,7 @@ pub fn message_for(code: &str) -> &'static str {
         "stock_below_reserved" => "Stock cannot go below what is reserved for orders",
         "warehouse_not_found" => "The warehouse was not found",
         "import_wrong_template" => "Wrong file, please upload valid file",
+        "inadequate_goods_not_found" => "Inadequate goods aren't found",
         "photo_not_found" => "The photo was not found",
         "photo_too_many" => "Too many photos for this product",
         "photo_too_few" => {

@@ -1,7 +1,11 @@
-//! Order import (SPEC §2 /order-import, §5 "Order import", §7 `POST /orders/excel/import`,
-//! multipart, answering data and errors; §8 wrong template, wrong file type): a .csv or .xlsx
-//! of orders is read and checked first (a dry run: nothing is saved), then imported; the
-//! template is offered with Thai or English headers. Whoever creates orders may import them.
+//! Order spreadsheets in. Order import (SPEC §2 /order-import, §5 "Order import", §7 `POST
+//! /orders/excel/import`, multipart, answering data and errors; §8 wrong template, wrong
+//! file type): a .csv or .xlsx of orders is read and checked first (a dry run: nothing is
+//! saved), then imported; the template is offered with Thai or English headers. Whoever
+//! creates orders may import them. Import of inadequate goods (SPEC §2 order list, §5 one
+//! warehouse at a time, §8 'Inadequate goods aren't found'): what short orders of a
+//! warehouse wait for, and a file of arriving quantities received into its stock, which
+//! fills them; it takes changing orders and adjusting stock.
 
 use axum::extract::State;
 use axum::http::{header, HeaderValue};
@@ -16,7 +20,8 @@ use utoipa_axum::routes;
 use crate::auth::StoreAuth;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::idempotency::{self, Deferred};
-use crate::routes::orders::CREATE;
+use crate::perms::{keys, Access};
+use crate::routes::orders::{CREATE, EDIT, READ};
 use crate::state::AppState;
 use crate::uploads::Staged;
 use crate::wire::{baht, Query};
@@ -27,7 +32,13 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(import_orders).layer(axum::extract::DefaultBodyLimit::max(MAX_FILE_BYTES + 64 * 1024)))
         .routes(routes!(import_template))
+        .routes(routes!(shortages))
+        .routes(routes!(receive_arrivals).layer(axum::extract::DefaultBodyLimit::max(ARRIVALS_BYTES + 64 * 1024)))
 }
+
+/// Stock comes in with the arrivals: whoever may adjust stock.
+const STOCK_IN: Access = Access { roles: &[], perms: &[keys::WMS_GOODS_ADJUST_CREATE] };
+const ARRIVALS_BYTES: usize = bo_orders::arrivals::MAX_FILE_BYTES;
 
 /// An order the file makes (or made).
 #[derive(Debug, Serialize, ToSchema)]
@@ -243,4 +254,201 @@ async fn import_template(auth: StoreAuth, Query(q): Query<TemplateQuery>) -> Api
         h.insert(header::CONTENT_DISPOSITION, v);
     }
     Ok(res)
+}
+
+/// The warehouse whose short orders to look at.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(default)]
+#[into_params(parameter_in = Query)]
+pub struct ShortagesQuery {
+    /// One warehouse at a time (SPEC §5).
+    #[serde(rename = "warehouse-id")]
+    #[param(rename = "warehouse-id")]
+    pub warehouse_id: i64,
+}
+
+/// What short orders need of one SKU in the warehouse.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShortageBody {
+    pub sku_id: i64,
+    pub sku_code: String,
+    pub product_name: String,
+    pub variant: String,
+    /// Units the short orders ask for.
+    pub needed: i64,
+    /// Units available now.
+    pub available: i64,
+    /// Units to bring in for every short order to be filled.
+    pub missing: i64,
+    /// Short orders waiting for it.
+    pub orders: i64,
+}
+
+fn shortage_body(s: pb::Shortage) -> ShortageBody {
+    ShortageBody {
+        sku_id: s.sku_id,
+        sku_code: s.sku_code,
+        product_name: s.product_name,
+        variant: s.variant,
+        needed: s.needed,
+        available: s.available,
+        missing: s.missing,
+        orders: s.orders,
+    }
+}
+
+/// The SKUs short orders of a warehouse wait for.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShortagesBody {
+    /// By SKU code; empty when no order is short there ('Inadequate goods aren't found').
+    pub data: Vec<ShortageBody>,
+}
+
+/// What the short orders of one warehouse wait for, SKU by SKU: how many units they ask
+/// for, how many are available, how many are missing.
+#[utoipa::path(get, path = "/orders/inadequate-goods", tag = "orders", params(ShortagesQuery),
+    responses((status = 200, body = ShortagesBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn shortages(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<ShortagesQuery>,
+) -> ApiResult<Json<ShortagesBody>> {
+    auth.require(READ)?;
+    if q.warehouse_id <= 0 {
+        return Err(ApiError::invalid_field("warehouse_id", "validation.required"));
+    }
+    let r = state
+        .orders()
+        .list_shortages(auth.ctx().request(pb::ListShortagesRequest { warehouse_id: q.warehouse_id }))
+        .await?
+        .into_inner();
+    Ok(Json(ShortagesBody { data: r.shortages.into_iter().map(shortage_body).collect() }))
+}
+
+/// Goods of one SKU arriving.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ArrivalBody {
+    pub shortage: ShortageBody,
+    /// Units arriving.
+    pub quantity: i64,
+    /// Its rows in the file.
+    pub rows: Vec<i64>,
+}
+
+/// What an import of arriving goods read and did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ArrivalsData {
+    /// What arrives (or arrived).
+    pub lines: Vec<ArrivalBody>,
+    /// Orders filled.
+    pub filled: Vec<i64>,
+    /// Orders still short.
+    pub short: Vec<i64>,
+    /// The file had been received before: nothing was added again.
+    pub replayed: bool,
+}
+
+/// The answer: `data` and per-row `errors`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ArrivalsBody {
+    pub data: ArrivalsData,
+    pub errors: Vec<ImportRowErrorBody>,
+}
+
+/// The multipart form of arriving goods.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ArrivalsForm {
+    /// .csv or .xlsx with a SKU code column and an arriving quantity column (at most 2 MB).
+    #[schema(value_type = String, format = Binary)]
+    pub file: Vec<u8>,
+    /// The warehouse the goods arrive at.
+    pub warehouse_id: i64,
+    /// Only read and check.
+    pub dry_run: Option<bool>,
+}
+
+/// Imports inadequate goods: a file of quantities arriving at one warehouse for its short
+/// orders (the list `GET /orders/inadequate-goods` gives, with a quantity column) is read
+/// and, unless dry_run, received into the warehouse's stock; the short orders are then
+/// filled, oldest first. A SKU no short order waits for is named, not received; the same
+/// file twice is received once. 409 `inadequate_goods_not_found` when no order is short.
+#[utoipa::path(post, path = "/orders/inadequate-goods/import", tag = "orders",
+    request_body(content = ArrivalsForm, content_type = "multipart/form-data"),
+    responses((status = 200, body = ArrivalsBody), (status = 403, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "inadequate_goods_not_found"),
+        (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn receive_arrivals(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    key: Option<axum::Extension<Deferred>>,
+    mut form: axum::extract::Multipart,
+) -> ApiResult<axum::response::Response> {
+    auth.require(EDIT)?;
+    auth.require(STOCK_IN)?;
+    let mut staged = Staged::new(state.files.clone());
+    let mut warehouse_id = 0;
+    let mut dry_run = false;
+    let bad = || ApiError::bad_request("invalid_body");
+    while let Some(field) = form.next_field().await.map_err(|_| bad())? {
+        match field.name().unwrap_or("") {
+            "file" if staged.is_empty() => {
+                let name = field.file_name().unwrap_or("").to_lowercase();
+                if !name.is_empty() && !name.ends_with(".csv") && !name.ends_with(".xlsx") {
+                    return Err(ApiError::invalid_field("file", "import_wrong_file_type"));
+                }
+                staged.stage(auth.store_id, field, ARRIVALS_BYTES as u64, "file", "import_too_large").await?;
+            }
+            "warehouse_id" => {
+                let text = field.text().await.map_err(|_| bad())?;
+                staged.text("warehouse_id", &text);
+                warehouse_id = text.trim().parse().unwrap_or(0);
+            }
+            "dry_run" => {
+                let text = field.text().await.map_err(|_| bad())?;
+                staged.text("dry_run", &text);
+                dry_run = matches!(text.trim(), "true" | "1");
+            }
+            _ => {}
+        }
+    }
+    if staged.is_empty() {
+        return Err(ApiError::invalid_field("file", "validation.required"));
+    }
+    if warehouse_id <= 0 {
+        return Err(ApiError::invalid_field("warehouse_id", "validation.required"));
+    }
+    let form = staged.digest();
+    let act = async {
+        let upload = staged.hand_over().pop().unwrap_or_default();
+        let r = state
+            .orders()
+            .receive_arrivals(auth.ctx().request(pb::ReceiveArrivalsRequest { upload, warehouse_id, dry_run }))
+            .await?
+            .into_inner();
+        Ok(Json(ArrivalsBody {
+            data: ArrivalsData {
+                lines: r
+                    .lines
+                    .into_iter()
+                    .map(|l| ArrivalBody {
+                        shortage: shortage_body(l.shortage.unwrap_or_default()),
+                        quantity: l.quantity,
+                        rows: l.rows,
+                    })
+                    .collect(),
+                filled: r.filled,
+                short: r.short,
+                replayed: r.replayed,
+            },
+            errors: r
+                .errors
+                .into_iter()
+                .map(|e| ImportRowErrorBody { row: e.row, field: e.field, code: e.code })
+                .collect(),
+        }))
+    };
+    Ok(idempotency::deferred(&state, &auth, key.map(|k| k.0), &form, act).await)
 }

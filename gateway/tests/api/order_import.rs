@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 
 use crate::helpers::TestApp;
 use crate::on_every_stack;
-use crate::orders::{level, main_warehouse, stock_up, two_skus};
+use crate::orders::{create, level, main_warehouse, order, stock_up, two_skus};
 
 const HEADER: &str = "Order reference,Recipient name,Phone,Address,Sub-district,District,Province,Postcode,Email,\
                       SKU code,Quantity,Unit price,Shipping charge,Discount,Note";
@@ -160,6 +160,9 @@ async fn a_file_is_checked_then_imported_once(app: &TestApp) {
     assert_eq!((s, v["data"]["created"].as_i64()), (StatusCode::OK, Some(1)), "{v}");
 }
 
+/// A file, its name, the channel, the warehouse, and the field and code it is refused with.
+type WrongFile = (Vec<u8>, &'static str, &'static str, i64, &'static str, &'static str);
+
 async fn the_template_imports_and_wrong_files_are_refused(app: &TestApp) {
     let t = app.owner().await;
     let w = main_warehouse(app, &t).await;
@@ -184,7 +187,7 @@ async fn the_template_imports_and_wrong_files_are_refused(app: &TestApp) {
         assert_eq!(errors(&v)[0].2, "order.sku_unknown");
     }
 
-    let cases: [(Vec<u8>, &str, &str, i64, &str, &str); 7] = [
+    let cases: [WrongFile; 7] = [
         (b"name,phone\nA,1".to_vec(), "x.csv", "facebook", w, "file", "import_wrong_template"),
         (csv(&[]), "x.csv", "facebook", w, "file", "import_empty"),
         (b"%PDF-1.4".to_vec(), "x.pdf", "facebook", w, "file", "import_wrong_file_type"),
@@ -238,7 +241,101 @@ async fn only_order_makers_import_and_stores_stay_apart(app: &TestApp) {
     assert_eq!(imported_orders(app, &other).await.len(), 1);
 }
 
+async fn arrivals(app: &TestApp, t: &str, file: &str, warehouse: i64, dry_run: bool) -> (StatusCode, Value) {
+    let form = Form::new()
+        .part("file", Part::bytes(file.as_bytes().to_vec()).file_name("arrivals.csv"))
+        .text("warehouse_id", warehouse.to_string())
+        .text("dry_run", dry_run.to_string());
+    let res = app
+        .client
+        .post(format!("{}/orders/inadequate-goods/import", app.base))
+        .bearer_auth(t)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let status = res.status();
+    (status, res.json().await.unwrap())
+}
+
+async fn inadequate_goods_come_in_and_fill_short_orders(app: &TestApp) {
+    let t = app.owner().await;
+    let w = main_warehouse(app, &t).await;
+    let (red, blue) = two_skus(app, &t, "IN1", w).await;
+    let a = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 2}]))).await;
+    let b = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}, {"sku_id": blue, "quantity": 1}]))).await;
+    assert_eq!((a["stock_state"].as_str(), b["stock_state"].as_str()), (Some("short"), Some("short")));
+
+    // What the short orders wait for, by SKU code.
+    let (s, v) = app.get(&format!("/orders/inadequate-goods?warehouse-id={w}"), &t).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let list: Vec<(String, i64, i64, i64, i64)> = v["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| {
+            (
+                x["sku_code"].as_str().unwrap().to_string(),
+                x["needed"].as_i64().unwrap(),
+                x["available"].as_i64().unwrap(),
+                x["missing"].as_i64().unwrap(),
+                x["orders"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(list, vec![("IN1-B".into(), 1, 0, 1, 1), ("IN1-R".into(), 3, 0, 3, 2)]);
+
+    // The list back with what arrived: checked first, nothing received.
+    let file = "\u{FEFF}รหัส SKU,สินค้า,ต้องการ,มีอยู่,ขาด,จำนวนที่เข้า\nIN1-R,เสื้อ,3,0,3,3\nIN1-B,เสื้อ,1,0,1,\nNOPE,x,,,,1\n";
+    let (s, v) = arrivals(app, &t, file, w, true).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["data"]["lines"].as_array().unwrap().len(), 1);
+    assert_eq!(
+        (v["data"]["lines"][0]["shortage"]["sku_code"].as_str(), v["data"]["lines"][0]["quantity"].as_i64()),
+        (Some("IN1-R"), Some(3))
+    );
+    assert_eq!(errors(&v), vec![(4, "sku".into(), "order.arrival_not_short".into())]);
+    assert_eq!(level(app, &t, w, red).await, (0, 0));
+
+    // Received: the oldest short order is filled; the other still waits for blue.
+    let (s, v) = arrivals(app, &t, file, w, false).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        (v["data"]["filled"].clone(), v["data"]["short"].clone(), v["data"]["replayed"].as_bool()),
+        (json!([a["id"]]), json!([b["id"]]), Some(false))
+    );
+    assert_eq!(level(app, &t, w, red).await, (3, 2));
+    // The same file again adds nothing.
+    let (s, v) = arrivals(app, &t, file, w, false).await;
+    assert_eq!((s, v["data"]["replayed"].as_bool()), (StatusCode::OK, Some(true)), "{v}");
+    assert_eq!(level(app, &t, w, red).await.0, 3);
+
+    // Who may: reading orders shows the list; receiving takes changing orders and adjusting stock.
+    let reader = app.member_with(app.demo_store, "inadequate-reader@example.com", &["order.order.read"]).await;
+    let (s, _) = app.get(&format!("/orders/inadequate-goods?warehouse-id={w}"), &reader).await;
+    assert_eq!(s, StatusCode::OK);
+    let editor = app.member_with(app.demo_store, "inadequate-editor@example.com", &["order.order.edit"]).await;
+    let (s, _) = arrivals(app, &editor, "sku,arriving\nIN1-B,1", w, false).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let (_, other) = app.other_owner("inadequate-other@example.com").await;
+    let (s, v) = app.get(&format!("/orders/inadequate-goods?warehouse-id={w}"), &other).await;
+    assert_eq!(
+        (s, field_code(&v)),
+        (StatusCode::UNPROCESSABLE_ENTITY, (Some("warehouse_id"), Some("validation.warehouse_unknown")))
+    );
+
+    // Blue arrives: the last short order is filled, and none is left.
+    let (s, v) = arrivals(app, &t, "SKU code,Arriving quantity\nIN1-B,1", w, false).await;
+    assert_eq!((s, v["data"]["filled"].clone()), (StatusCode::OK, json!([b["id"]])), "{v}");
+    let (_, v) = app.get(&format!("/orders/inadequate-goods?warehouse-id={w}"), &t).await;
+    assert_eq!(v["data"], json!([]));
+    let (s, v) = arrivals(app, &t, "sku,arriving\nIN1-B,1", w, false).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("inadequate_goods_not_found")), "{v}");
+    assert_eq!(level(app, &t, w, blue).await, (1, 1));
+}
+
 on_every_stack!(
+    inadequate_goods_come_in_and_fill_short_orders,
     a_file_is_checked_then_imported_once,
     the_template_imports_and_wrong_files_are_refused,
     only_order_makers_import_and_stores_stay_apart

@@ -230,6 +230,20 @@ impl OrdersService for OrdersGrpc {
         Ok(Response::new(self.orders.import_orders(&ctx, &r.upload, &r.channel, r.warehouse_id, r.dry_run).await?))
     }
 
+    async fn list_shortages(&self, req: Request<pb::ListShortagesRequest>) -> Rpc<pb::ListShortagesResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let list = self.orders.shortages(&ctx, req.into_inner().warehouse_id).await?;
+        Ok(Response::new(pb::ListShortagesResponse {
+            shortages: list.iter().map(crate::service::shortage_pb).collect(),
+        }))
+    }
+
+    async fn receive_arrivals(&self, req: Request<pb::ReceiveArrivalsRequest>) -> Rpc<pb::ReceiveArrivalsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(Response::new(self.orders.receive_arrivals(&ctx, &r.upload, r.warehouse_id, r.dry_run).await?))
+    }
+
     async fn create_payment(&self, req: Request<pb::CreatePaymentRequest>) -> Rpc<pb::OrderResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();

@@ -7,6 +7,7 @@
 //! bill expiry, which expires due bills (cancelling their orders or keeping them new). The
 //! reconciler and the expiry run on one replica at a time (a lease in the database).
 
+pub mod arrivals;
 pub mod convert;
 pub mod domain;
 pub mod exports;

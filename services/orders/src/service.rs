@@ -90,6 +90,20 @@ pub struct Orders {
 /// Warehouses listed per store: when, and (id, takes new stock).
 type Warehouses = HashMap<i64, (std::time::Instant, Vec<(i64, bool)>)>;
 
+/// A shortage as the wire carries it.
+pub fn shortage_pb(s: &crate::arrivals::Shortage) -> pb::Shortage {
+    pb::Shortage {
+        sku_id: s.sku_id,
+        sku_code: s.sku_code.clone(),
+        product_name: s.product_name.clone(),
+        variant: s.variant.clone(),
+        needed: s.needed,
+        available: s.available,
+        missing: s.missing(),
+        orders: s.orders,
+    }
+}
+
 /// Orders an import makes at a time.
 const IMPORT_AT_ONCE: usize = 4;
 
@@ -821,6 +835,108 @@ impl Orders {
                 .collect(),
             header: parsed.header,
         })
+    }
+
+    /// What short orders of a warehouse of the store wait for, with what is available there.
+    pub async fn shortages(&self, ctx: &CallCtx, warehouse_id: i64) -> Result<Vec<crate::arrivals::Shortage>> {
+        if !self.warehouses(ctx, true).await?.iter().any(|(id, _)| *id == warehouse_id) {
+            return Err(Error::invalid_field("warehouse_id", "validation.warehouse_unknown"));
+        }
+        let lines = self.repo.short_lines(ctx.store_id, warehouse_id).await?;
+        let mut skus: Vec<i64> = lines.iter().map(|l| l.0).collect();
+        skus.sort_unstable();
+        skus.dedup();
+        let mut available = HashMap::new();
+        for chunk in skus.chunks(500) {
+            let levels = self
+                .clients()?
+                .wms
+                .clone()
+                .get_stock(ctx.request(wpb::GetStockRequest { sku_ids: chunk.to_vec(), warehouse_id }))
+                .await
+                .map_err(Error::from)?
+                .into_inner()
+                .levels;
+            available.extend(levels.into_iter().map(|l| (l.sku_id, l.available.max(0))));
+        }
+        Ok(crate::arrivals::shortages(&lines, &available))
+    }
+
+    /// Reads a file of goods arriving for the short orders of a warehouse and, unless
+    /// `dry_run`, receives them into its stock and fills the short orders, oldest first. The
+    /// same file twice is received once (its digest is the receipt's reference).
+    pub async fn receive_arrivals(
+        &self,
+        ctx: &CallCtx,
+        upload: &str,
+        warehouse_id: i64,
+        dry_run: bool,
+    ) -> Result<pb::ReceiveArrivalsResponse> {
+        use crate::arrivals;
+        use sha2::Digest;
+        let files = self.files()?;
+        let staged = Key::uploads_of(ctx.store_id, &[upload.to_string()], "file")?.remove(0);
+        let read = files.read_upload(&staged, arrivals::MAX_FILE_BYTES as u64, "file", "import_too_large").await;
+        files.forget(&staged).await;
+        let bytes = read?;
+        let shortages = self.shortages(ctx, warehouse_id).await?;
+        if shortages.is_empty() {
+            return Err(Error::failed_precondition("inadequate_goods_not_found"));
+        }
+        let digest = hex::encode(sha2::Sha256::digest(&bytes));
+        let (arrived, mut errors) = bo_kit::cpu::run(move || arrivals::parse(&bytes))
+            .await
+            .map_err(Error::internal)?
+            .map_err(|e| Error::invalid_field("file", e.code()))?;
+        let (accepted, refused) = arrivals::check(&arrived, &shortages);
+        errors.extend(refused);
+        errors.sort();
+        let mut out = pb::ReceiveArrivalsResponse {
+            lines: accepted
+                .iter()
+                .map(|(s, q, rows)| pb::ArrivalLine {
+                    shortage: Some(shortage_pb(s)),
+                    quantity: *q,
+                    rows: rows.iter().map(|r| *r as i64).collect(),
+                })
+                .collect(),
+            errors: errors
+                .iter()
+                .map(|(row, field, code)| pb::ImportOrderError {
+                    row: *row as i64,
+                    field: field.to_string(),
+                    code: code.to_string(),
+                })
+                .collect(),
+            ..Default::default()
+        };
+        if dry_run || accepted.is_empty() {
+            return Ok(out);
+        }
+        let lines = accepted
+            .iter()
+            .map(|(s, q, _)| wpb::StockLine { warehouse_id, sku_id: s.sku_id, quantity: *q, ..Default::default() })
+            .collect();
+        let reference = format!("arrivals-{warehouse_id}-{}", &digest[..32]);
+        // The filler may take some of them first (the stock's event wakes it): what was
+        // short before and is not after was filled, by either.
+        let before = self.repo.short_orders(ctx.store_id, warehouse_id, 0).await?;
+        let received = self
+            .clients()?
+            .wms
+            .clone()
+            .receive(ctx.request(wpb::ReceiveRequest { reference, lines }))
+            .await
+            .map_err(Error::from)?
+            .into_inner();
+        out.replayed = received.replayed;
+        self.fill(ctx, warehouse_id, 0).await?;
+        let after: std::collections::HashSet<i64> =
+            self.repo.short_orders(ctx.store_id, warehouse_id, 0).await?.into_iter().collect();
+        let (short, filled): (Vec<i64>, Vec<i64>) = before.into_iter().partition(|id| after.contains(id));
+        out.filled = filled;
+        out.short = short;
+        Ok(out)
     }
 
     /// Checks that `name` is a kept slip of the store.

@@ -1049,6 +1049,22 @@ impl Repo {
         .await?)
     }
 
+    /// The lines short orders of a warehouse hold there: (sku, code, product, variant,
+    /// quantity, order), oldest order first.
+    pub async fn short_lines(&self, store_id: i64, warehouse_id: i64) -> Result<Vec<crate::arrivals::ShortLine>> {
+        Ok(sqlx::query_as(
+            "SELECT i.sku_id, i.sku_code, i.product_name, i.variant, i.quantity, o.id FROM orders o \
+             JOIN order_items i ON i.order_id = o.id WHERE o.store_id = $1 AND o.stock_state = $2 AND o.state = $3 \
+             AND i.warehouse_id = $4 ORDER BY o.id, i.position",
+        )
+        .bind(store_id)
+        .bind(stock::SHORT)
+        .bind(state::NEW)
+        .bind(warehouse_id)
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+
     /// Queues a SKU that became available, when the store has short orders (inside the
     /// consumer's transaction).
     pub async fn queue_fill(tx: &mut Tx, store_id: i64, warehouse_id: i64, sku_id: i64) -> Result<()> {

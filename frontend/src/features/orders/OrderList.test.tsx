@@ -161,12 +161,37 @@ describe('the order list', () => {
     expect(formBody(sent.find((s) => s.method === 'POST')!.body).get('warehouse_id')).toBe('1');
   });
 
+  it('lists what short orders of a warehouse wait for, and says when nothing is short', async () => {
+    let asked = 0;
+    const sent = serve((method, path) => {
+      if (path === '/orders' && method === 'GET') return list([]);
+      if (path === '/orders/inadequate-goods') {
+        return asked++ === 0
+          ? { status: 200, body: { data: [{ sku_id: 27, sku_code: 'HM-021', product_name: 'หมอนอิงลายช้าง', variant: '', needed: 5, available: 2, missing: 3, orders: 2 }] } }
+          : { status: 200, body: { data: [] } };
+      }
+      return undefined;
+    });
+    renderAt('/1/order-list');
+    await userEvent.click(await screen.findByTestId('order-inadequate'));
+    const rows = await screen.findByTestId('inadequate-list');
+    expect(within(rows).getByText('HM-021')).toBeInTheDocument();
+    expect(within(rows).getAllByRole('cell').map((c) => c.textContent)).toEqual(['HM-021', 'หมอนอิงลายช้าง', '5', '2', '3', '2']);
+    expect(screen.getByTestId('inadequate-download')).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('inadequate-warehouse').querySelector('.ant-select-selector') ?? screen.getByTestId('inadequate-warehouse'));
+    await userEvent.click(await screen.findByText('คลังเชียงใหม่'));
+    expect(await screen.findByTestId('inadequate-none')).toHaveTextContent("Inadequate goods aren't found");
+    expect(sent.filter((x) => x.url.startsWith('/api/orders/inadequate-goods')).map((x) => x.url)).toEqual(['/api/orders/inadequate-goods?warehouse-id=1', '/api/orders/inadequate-goods?warehouse-id=2']);
+  });
+
   it('shows a reader neither the choice of rows nor creating', async () => {
     serve((method, path) => (path === '/orders' && method === 'GET' ? list(ROWS) : undefined));
     renderAt('/1/order-list', 'cashier', [P.orderOrderRead]);
     await screen.findByText('SO2569-000009');
     expect(screen.queryByTestId('order-create')).not.toBeInTheDocument();
     expect(screen.queryByTestId('order-fill')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('order-inadequate')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('order-import')).not.toBeInTheDocument();
     // Only printing is left to them: a pick list of new orders.
     tick('SO2569-000009');
     expect(within(await screen.findByTestId('bulk-actions')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Pick list', 'Clear the choice']);

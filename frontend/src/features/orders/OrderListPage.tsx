@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Badge, Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
-import { DollarOutlined, FileTextOutlined, PlusOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
+import { DollarOutlined, FileTextOutlined, PlusOutlined, InboxOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -46,9 +46,10 @@ import {
 } from './orders';
 import { BulkResultModal, channelName, PaymentTag, ProblemTags, ReasonModal, usePdf, type ReasonValues } from './parts';
 import { showRefusal, type Doing } from './refusal';
-import { ORDER_CANCEL, ORDER_CREATE, ORDER_EDIT, PAYMENT_APPROVE } from './routes';
+import { ORDER_CANCEL, ORDER_CREATE, ORDER_EDIT, PAYMENT_APPROVE, STOCK_IN } from './routes';
 import { useConfirmPayments } from './ConfirmPayments';
 import { ExportOrders } from './ExportOrders';
+import { InadequateGoods } from './InadequateGoods';
 
 const PAGE_SIZE = 10;
 
@@ -90,6 +91,7 @@ export default function OrderListPage() {
   };
   const canCreate = useCan(ORDER_CREATE);
   const canEdit = useCan(ORDER_EDIT);
+  const canAdjust = useCan(STOCK_IN);
   const canCancel = useCan(ORDER_CANCEL);
   const canApprove = useCan(PAYMENT_APPROVE);
   const { data, isFetching, refetch } = useListOrdersQuery({ ...filters, orderState: column, page, limit: PAGE_SIZE });
@@ -104,6 +106,7 @@ export default function OrderListPage() {
   const [asking, setAsking] = useState<'cancel' | 'void' | null>(null);
   const [result, setResult] = useState<{ doing: Doing; body: OrderResultsBody } | null>(null);
   const [filling, setFilling] = useState(false);
+  const [inadequate, setInadequate] = useState(false);
   const [prepare, { isLoading: preparing }] = useBulkReadyToFulfillmentMutation();
   const [close, { isLoading: closing }] = useBulkCloseMutation();
   const [cancel, { isLoading: cancelling }] = useBulkCancelMutation();
@@ -293,6 +296,11 @@ export default function OrderListPage() {
               {t('orders:fill.button')}
             </Button>
           ) : null}
+          {canEdit && canAdjust ? (
+            <Button icon={<InboxOutlined />} onClick={() => setInadequate(true)} data-testid="order-inadequate">
+              {t('orders:inadequate.button')}
+            </Button>
+          ) : null}
           {canCreate ? (
             <Button icon={<UploadOutlined />} onClick={() => navigate(`/${sid}/order-import-channel`)} data-testid="order-import">
               {t('orders:import.button')}
@@ -445,6 +453,7 @@ export default function OrderListPage() {
         onConfirm={(v) => void onReason(v)}
       />
       <BulkResultModal doing={result?.doing ?? 'prepare'} result={result?.body ?? null} onClose={() => setResult(null)} />
+      <InadequateGoods open={inadequate} onClose={() => setInadequate(false)} warehouses={(warehouses?.data ?? []).filter((w) => w.active)} />
       <FillModal open={filling} onClose={() => setFilling(false)} warehouses={(warehouses?.data ?? []).filter((w) => w.active)} onFilled={() => void refetch()} />
       {confirmPayments.modal}
     </Card>

@@ -20,6 +20,8 @@ export const PAYMENT_VOID: Access = { permissions: [P.paymentPaymentDelete] };
 export const PAYMENT_REVIEW: Access = { permissions: [P.orderOrderRead, P.paymentPaymentRead] };
 /** Picking a customer and their address book: reading customers. */
 export const CUSTOMER_PICK: Access = { permissions: [P.storeCustomerRead] };
+/** Receiving goods for short orders: adjusting stock (with changing orders). */
+export const STOCK_IN: Access = { permissions: [P.wmsGoodsAdjustCreate] };
 /** Picking SKUs with their stock: reading products (the SKU list is the catalog's). */
 export const SKU_PICK: Access = { permissions: [P.productSkuRead] };
 

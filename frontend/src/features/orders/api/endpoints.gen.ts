@@ -124,6 +124,24 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.outOfStockInput,
       }),
     }),
+    shortages: build.query<ShortagesApiResponse, ShortagesApiArg>({
+      query: (queryArg) => ({
+        url: `/orders/inadequate-goods`,
+        params: {
+          warehouseId: queryArg.warehouseId,
+        },
+      }),
+    }),
+    receiveArrivals: build.mutation<
+      ReceiveArrivalsApiResponse,
+      ReceiveArrivalsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/inadequate-goods/import`,
+        method: "POST",
+        body: queryArg.arrivalsForm,
+      }),
+    }),
     orderLimits: build.query<OrderLimitsApiResponse, OrderLimitsApiArg>({
       query: () => ({ url: `/orders/limits` }),
     }),
@@ -478,6 +496,15 @@ export type ImportTemplateApiArg = {
 export type HandleOutOfStockApiResponse = /** status 200  */ OutOfStockBody;
 export type HandleOutOfStockApiArg = {
   outOfStockInput: OutOfStockInput;
+};
+export type ShortagesApiResponse = /** status 200  */ ShortagesBody;
+export type ShortagesApiArg = {
+  /** One warehouse at a time (SPEC §5). */
+  warehouseId?: number;
+};
+export type ReceiveArrivalsApiResponse = /** status 200  */ ArrivalsBody;
+export type ReceiveArrivalsApiArg = {
+  arrivalsForm: ArrivalsForm;
 };
 export type OrderLimitsApiResponse = /** status 200  */ OrderLimitsBody;
 export type OrderLimitsApiArg = void;
@@ -1142,6 +1169,53 @@ export type OutOfStockInput = {
   /** One warehouse at a time (SPEC §5). */
   warehouseId?: number;
 };
+export type ShortageBody = {
+  /** Units available now. */
+  available: number;
+  /** Units to bring in for every short order to be filled. */
+  missing: number;
+  /** Units the short orders ask for. */
+  needed: number;
+  /** Short orders waiting for it. */
+  orders: number;
+  productName: string;
+  skuCode: string;
+  skuId: number;
+  variant: string;
+};
+export type ShortagesBody = {
+  /** By SKU code; empty when no order is short there ('Inadequate goods aren't found'). */
+  data: ShortageBody[];
+};
+export type ArrivalBody = {
+  /** Units arriving. */
+  quantity: number;
+  /** Its rows in the file. */
+  rows: number[];
+  shortage: ShortageBody;
+};
+export type ArrivalsData = {
+  /** Orders filled. */
+  filled: number[];
+  /** What arrives (or arrived). */
+  lines: ArrivalBody[];
+  /** The file had been received before: nothing was added again. */
+  replayed: boolean;
+  /** Orders still short. */
+  short: number[];
+};
+export type ArrivalsBody = {
+  data: ArrivalsData;
+  errors: ImportRowErrorBody[];
+};
+export type ArrivalsForm = {
+  /** Only read and check. */
+  dryRun?: boolean | null;
+  /** .csv or .xlsx with a SKU code column and an arriving quantity column (at most 2 MB). */
+  file: Blob;
+  /** The warehouse the goods arrive at. */
+  warehouseId: number;
+};
 export type OrderLimitsBody = {
   /** The most a warehouse bill's goods may come to, baht. */
   billLimit: string;
@@ -1363,6 +1437,8 @@ export const {
   useImportOrdersMutation,
   useImportTemplateQuery,
   useHandleOutOfStockMutation,
+  useShortagesQuery,
+  useReceiveArrivalsMutation,
   useOrderLimitsQuery,
   useOrderNetQuery,
   useListPaymentsQuery,

@@ -5,7 +5,7 @@
 // while the lists refetch. Orders hold, release and ship stock, so the stock overview and
 // the lots refresh after every change that moves stock.
 import { pdfUrl } from '@/shared/pdf/pdf';
-import { enhancedApi, type OrderBody as OrderBodyGen, type ListOrderBody, type OrderImportBody } from './endpoints.gen';
+import { enhancedApi, type OrderBody as OrderBodyGen, type ListOrderBody, type OrderImportBody, type ArrivalsBody } from './endpoints.gen';
 
 const ORDERS = { type: 'Order' as const, id: 'LIST' };
 const PAYMENTS = { type: 'OrderPayment' as const, id: 'LIST' };
@@ -29,7 +29,7 @@ async function holdAnswer(
 }
 
 export const ordersApi = enhancedApi
-  .enhanceEndpoints({ addTagTypes: ['Order', 'OrderPayment', 'OrderExport', 'Inventory', 'Product', 'StockLot', 'Customer'] })
+  .enhanceEndpoints({ addTagTypes: ['Order', 'OrderPayment', 'OrderExport', 'Inventory', 'Product', 'StockLot', 'Customer', 'Shortage'] })
   .enhanceEndpoints({
     endpoints: {
       listOrders: { providesTags: [ORDERS] },
@@ -54,7 +54,8 @@ export const ordersApi = enhancedApi
       bulkClose: { invalidatesTags: [{ type: 'Order' }] },
       bulkCancel: { invalidatesTags: [{ type: 'Order' }, ...STOCK] },
       bulkVoid: { invalidatesTags: [{ type: 'Order' }] },
-      handleOutOfStock: { invalidatesTags: [{ type: 'Order' }, ...STOCK] },
+      handleOutOfStock: { invalidatesTags: [{ type: 'Order' }, { type: 'Shortage' }, ...STOCK] },
+      shortages: { providesTags: [{ type: 'Shortage' }, ORDERS] },
       addParcel: { invalidatesTags: (r) => [ORDERS, ...(r ? [one(r.id)] : [])], onQueryStarted: holdAnswer },
       updateParcel: { invalidatesTags: (r) => [ORDERS, ...(r ? [one(r.id)] : [])], onQueryStarted: holdAnswer },
       deleteParcel: { invalidatesTags: (r) => [ORDERS, ...(r ? [one(r.id)] : [])], onQueryStarted: holdAnswer },
@@ -107,6 +108,17 @@ const pdfApi = ordersApi.injectEndpoints({
       },
       invalidatesTags: (_r, _e, a) => (a.dryRun ? [] : [ORDERS, ...STOCK]),
     }),
+    /** A file of goods arriving for short orders of a warehouse: read (dry run) or received. */
+    receiveArrivalsFile: build.mutation<ArrivalsBody, { file: File; warehouseId: number; dryRun: boolean }>({
+      query: ({ file, warehouseId, dryRun }) => {
+        const form = new FormData();
+        form.append('file', file);
+        form.append('warehouse_id', String(warehouseId));
+        form.append('dry_run', String(dryRun));
+        return { url: '/orders/inadequate-goods/import', method: 'POST', body: form };
+      },
+      invalidatesTags: (_r, _e, a) => (a.dryRun ? [] : [{ type: 'Order' }, { type: 'Shortage' }, ...STOCK]),
+    }),
     /** The import template in a language, read with the member's token into a URL to save. */
     importTemplateFile: build.mutation<string, { lang: string }>({
       query: ({ lang }) => ({
@@ -135,6 +147,7 @@ export const {
   useDownloadReportFileMutation,
   useImportOrdersFileMutation,
   useImportTemplateFileMutation,
+  useReceiveArrivalsFileMutation,
 } = pdfApi;
 
 export const {
@@ -163,6 +176,7 @@ export const {
   useBulkCancelMutation,
   useBulkVoidMutation,
   useHandleOutOfStockMutation,
+  useShortagesQuery,
   usePackagingsQuery,
   useAddParcelMutation,
   useUpdateParcelMutation,
@@ -183,6 +197,8 @@ export type {
   PaymentConfirmsBody,
   OrderExportBody,
   OrderImportBody,
+  ShortageBody,
+  ArrivalsBody,
   ImportedOrderBody,
   OrderEventBody,
   OrderTrackingBody,
