@@ -13,7 +13,11 @@ import { DialogHost } from '@/shared/dialogs/DialogHost';
 
 const THEME = {
   token: { colorPrimary: '#0b2545', borderRadius: 6, fontFamily: "'Sarabun', 'Noto Sans Thai', system-ui, sans-serif" },
-  components: { Menu: { itemSelectedBg: '#e3ebf6', itemSelectedColor: '#0b2545', subMenuItemBg: '#ffffff' } },
+  components: {
+    Menu: { itemSelectedBg: '#e3ebf6', itemSelectedColor: '#0b2545', subMenuItemBg: '#ffffff' },
+    // Chosen rows stay readable: the navy primary's own tint is too dark behind text.
+    Table: { rowSelectedBg: '#eef3fa', rowSelectedHoverBg: '#e3ebf6' },
+  },
 };
 
 function Themed() {

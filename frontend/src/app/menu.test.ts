@@ -43,6 +43,9 @@ describe('sidebar', () => {
     // The payment review also opens to whoever reads payments, without orders.
     const accountant = { permission: 'cashier', permissions: [P.paymentPaymentRead] };
     expect(visibleMenu(MENU, accountant, []).find((g) => g.key === 'orders')?.items.map((e) => e.path)).toEqual(['order-payment-review']);
+    // Reconciling a statement confirms payments: whoever approves them.
+    const approver = { permission: 'cashier', permissions: [P.paymentPaymentRead, P.paymentPaymentApprove] };
+    expect(visibleMenu(MENU, approver, []).find((g) => g.key === 'orders')?.items.map((e) => e.path)).toEqual(['order-payment-review', 'order-payment-reconcile']);
   });
 
   it('lists the same settings on desktop and mobile; adding a unit takes the owner or store.*', () => {
@@ -113,6 +116,7 @@ describe('sidebar', () => {
           { label: 'menu.orderList', path: 'order-list', permissions: [P.orderOrderRead] },
           { label: 'menu.orderCreate', path: 'order-create', permissions: [P.orderOrderCreate] },
           { label: 'menu.paymentReview', path: 'order-payment-review', permissions: [P.orderOrderRead, P.paymentPaymentRead] },
+          { label: 'menu.paymentReconcile', path: 'order-payment-reconcile', permissions: [P.paymentPaymentApprove] },
         ],
       ],
       ['products', 'menu.products', [{ label: 'menu.productList', path: 'product-list/store', permissions: [P.productSkuRead] }]],

@@ -59,6 +59,7 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/order-detail/:id', meta: orderRead },
         { path: '/:storeId/print-label', meta: orderRead },
         { path: '/:storeId/order-payment-review', meta: { store: true, permissions: [P.orderOrderRead, P.paymentPaymentRead] } },
+        { path: '/:storeId/order-payment-reconcile', meta: { store: true, permissions: [P.paymentPaymentApprove] } },
         { path: '/:storeId/customer-list', meta: read, search: 'customers' },
         { path: '/:storeId/customer-create', meta: create },
         { path: '/:storeId/customer-edit/:customerId', meta: edit },
@@ -126,7 +127,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(64);
+    expect(by('default')).toHaveLength(65);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

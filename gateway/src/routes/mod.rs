@@ -13,6 +13,7 @@ pub mod pictures;
 pub mod pos;
 pub mod products;
 pub mod receipts;
+pub mod reconcile;
 pub mod settings;
 pub mod status;
 pub mod stores;
@@ -89,6 +90,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(order_payments::router())
         .merge(order_reports::router())
         .merge(order_import::router())
+        .merge(reconcile::router())
         .merge(parcels::router())
         .split_for_parts()
 }

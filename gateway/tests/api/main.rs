@@ -26,6 +26,7 @@ mod products;
 mod receipts;
 mod reconcile;
 mod settings;
+mod statements;
 mod team;
 mod trust;
 mod wire;

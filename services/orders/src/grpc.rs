@@ -244,6 +244,13 @@ impl OrdersService for OrdersGrpc {
         Ok(Response::new(self.orders.receive_arrivals(&ctx, &r.upload, r.warehouse_id, r.dry_run).await?))
     }
 
+    async fn reconcile(&self, req: Request<pb::ReconcileRequest>) -> Rpc<pb::ReconcileResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let choices: Vec<(i64, i64)> = r.choices.iter().map(|c| (c.row, c.bill_id)).collect();
+        Ok(Response::new(self.orders.reconcile_statement(&ctx, &r.upload, r.dry_run, &choices).await?))
+    }
+
     async fn create_payment(&self, req: Request<pb::CreatePaymentRequest>) -> Rpc<pb::OrderResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();

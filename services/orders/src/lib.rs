@@ -13,7 +13,9 @@ pub mod domain;
 pub mod exports;
 pub mod grpc;
 pub mod import;
+pub mod matching;
 pub mod service;
+pub mod statement;
 pub mod store;
 
 use std::time::Duration;

@@ -939,6 +939,137 @@ impl Orders {
         Ok(out)
     }
 
+    /// Reads a bank statement or COD remittance report, matches its lines to the store's open
+    /// bills ([`crate::matching`]) and, unless `dry_run`, confirms the chosen matches (none
+    /// chosen: every confident one), each with its line as the payment's proof.
+    pub async fn reconcile_statement(
+        &self,
+        ctx: &CallCtx,
+        upload: &str,
+        dry_run: bool,
+        choices: &[(i64, i64)],
+    ) -> Result<pb::ReconcileResponse> {
+        use crate::matching::{self, Status};
+        use crate::statement;
+        let files = self.files()?;
+        let staged = Key::uploads_of(ctx.store_id, &[upload.to_string()], "file")?.remove(0);
+        let read = files.read_upload(&staged, statement::MAX_FILE_BYTES as u64, "file", "import_too_large").await;
+        files.forget(&staged).await;
+        let bytes = read?;
+        let parsed = bo_kit::cpu::run(move || statement::parse(&bytes))
+            .await
+            .map_err(Error::internal)?
+            .map_err(|e| Error::invalid_field("file", e.code()))?;
+        let earliest = parsed.lines.iter().map(|l| l.at_ms).min().unwrap_or_else(now_ms);
+        let bills = self.repo.open_bills(ctx.store_id, earliest - matching::WINDOW_MS - 86_400_000).await?;
+        let prints = matching::fingerprints(parsed.kind, &parsed.lines);
+        let used = self.repo.used_proofs(ctx.store_id, &prints).await?;
+        let matches = matching::match_lines(parsed.kind, &parsed.lines, &prints, &bills, &used);
+        let reason = |r: &matching::Reason| pb::MatchReason {
+            code: r.code.to_string(),
+            values: r.values.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
+        };
+        let mut out = pb::ReconcileResponse {
+            kind: parsed.kind.name().to_string(),
+            lines: parsed
+                .lines
+                .iter()
+                .zip(&matches)
+                .map(|(l, m)| pb::StatementLine {
+                    row: l.row as i64,
+                    at_ms: l.at_ms,
+                    day_only: l.day_only,
+                    amount: l.amount,
+                    text: l.text.clone(),
+                    tracking: l.tracking.clone(),
+                    status: m.status.name().to_string(),
+                    bill_id: m.bill_id.unwrap_or(0),
+                    reasons: m.reasons.iter().map(reason).collect(),
+                    candidates: m
+                        .candidates
+                        .iter()
+                        .map(|c| pb::MatchCandidate {
+                            bill_id: c.bill_id,
+                            order_id: c.order_id,
+                            order_no: c.order_no.clone(),
+                            amount: c.amount,
+                            evidence: c.evidence.iter().map(reason).collect(),
+                        })
+                        .collect(),
+                    confirmed: false,
+                    refused: String::new(),
+                })
+                .collect(),
+            errors: parsed
+                .errors
+                .iter()
+                .map(|(row, field, code)| pb::ImportOrderError {
+                    row: *row as i64,
+                    field: field.to_string(),
+                    code: code.to_string(),
+                })
+                .collect(),
+            confirmed: 0,
+        };
+        if dry_run {
+            return Ok(out);
+        }
+        let targets: Vec<(usize, i64)> = if choices.is_empty() {
+            matches
+                .iter()
+                .enumerate()
+                .filter_map(|(i, m)| (m.status == Status::Confident).then_some((i, m.bill_id.unwrap_or(0))))
+                .collect()
+        } else {
+            let mut t = Vec::new();
+            for (row, bill) in choices {
+                let Some(i) = parsed.lines.iter().position(|l| l.row as i64 == *row) else {
+                    return Err(Error::invalid_field("choices", "validation.reconcile_row"));
+                };
+                let m = &matches[i];
+                if m.status == Status::Used
+                    || m.status == Status::Unmatched
+                    || !m.candidates.iter().any(|c| c.bill_id == *bill)
+                {
+                    out.lines[i].refused = "reconcile_not_a_candidate".into();
+                    continue;
+                }
+                t.push((i, *bill));
+            }
+            t
+        };
+        let who = Self::actor(ctx);
+        for (i, bill) in targets {
+            let l = &parsed.lines[i];
+            let when = bo_kit::time::ms_to_rfc3339(l.at_ms + 7 * 3_600_000);
+            let what = if l.tracking.is_empty() { l.text.clone() } else { l.tracking.clone() };
+            let note: String = format!(
+                "{} {} {} {}",
+                if parsed.kind == statement::Kind::Cod { "COD" } else { "Statement" },
+                when.get(..16).unwrap_or(&when).replace('T', " "),
+                bo_kit::money::Satang(l.amount),
+                what
+            )
+            .chars()
+            .take(200)
+            .collect();
+            let proof = crate::store::Proof {
+                fingerprint: prints[i].clone(),
+                note: note.trim().to_string(),
+                channel_type: if parsed.kind == statement::Kind::Cod { "cod".into() } else { "bank".into() },
+            };
+            match self.repo.settle_by_proof(who, bill, &proof).await {
+                Ok(_) => {
+                    out.lines[i].confirmed = true;
+                    out.lines[i].bill_id = bill;
+                    out.confirmed += 1;
+                }
+                Err(e) => out.lines[i].refused = e.code.to_string(),
+            }
+        }
+        Ok(out)
+    }
+
     /// Checks that `name` is a kept slip of the store.
     async fn kept(&self, store_id: i64, name: &str) -> Result<()> {
         if name.is_empty() {

@@ -21,7 +21,7 @@ mod payments;
 
 pub use bills::{BillRow, BillTerms, DueBill};
 pub use exports::ExportRow;
-pub use payments::{source, Changed, Confirmation, ListedPayment, PaymentInput, PaymentRow};
+pub use payments::{source, Changed, Confirmation, ListedPayment, PaymentInput, PaymentRow, Proof};
 
 use crate::domain::draft::Address;
 use crate::domain::money::{self, Totals};

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Card, Image, Modal, Space, Table, Tabs, Tag, Typography } from 'antd';
-import { CheckOutlined, PaperClipOutlined } from '@ant-design/icons';
+import { CheckOutlined, FileSearchOutlined, PaperClipOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 
@@ -42,10 +42,17 @@ export default function PaymentReviewPage() {
     <Card>
       <div className="bo-page-head">
         <h1 style={{ margin: 0 }}>{t('orders:review.title')}</h1>
-        {canApprove && tab === 'pending' ? (
-          <Button type="primary" icon={<CheckOutlined />} disabled={orderIds.length === 0} onClick={() => confirm.start(orderIds)} data-testid="review-confirm">
-            {t('orders:review.confirmSelected', { count: orderIds.length })}
-          </Button>
+        {canApprove ? (
+          <Space wrap>
+            <Link to={`/${storeId}/order-payment-reconcile`} data-testid="review-reconcile">
+              <Button icon={<FileSearchOutlined />}>{t('orders:reconcile.open')}</Button>
+            </Link>
+            {tab === 'pending' ? (
+              <Button type="primary" icon={<CheckOutlined />} disabled={orderIds.length === 0} onClick={() => confirm.start(orderIds)} data-testid="review-confirm">
+                {t('orders:review.confirmSelected', { count: orderIds.length })}
+              </Button>
+            ) : null}
+          </Space>
         ) : null}
       </div>
       <Typography.Paragraph type="secondary">{t('orders:review.hint')}</Typography.Paragraph>

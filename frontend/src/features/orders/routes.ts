@@ -56,4 +56,11 @@ export const ROUTES: FeatureRoute[] = [
     menu: { group: 'orders', label: 'menu.paymentReview', order: 30 },
     page: () => import('./PaymentReviewPage'),
   },
+  {
+    path: 'order-payment-reconcile',
+    layout: 'default',
+    access: PAYMENT_APPROVE,
+    menu: { group: 'orders', label: 'menu.paymentReconcile', order: 40 },
+    page: () => import('./ReconcilePage'),
+  },
 ];

@@ -12,6 +12,7 @@ import OrderFormPage from './OrderFormPage';
 import OrderListPage from './OrderListPage';
 import PaymentReviewPage from './PaymentReviewPage';
 import PrintLabelPage from './PrintLabelPage';
+import ReconcilePage from './ReconcilePage';
 
 export const list = (data: unknown[], extra: Record<string, unknown> = {}) => ({
   status: 200,
@@ -230,6 +231,7 @@ export function renderAt(path: string, permission = 'owner', permissions: string
           <Route path="/:storeId/order-detail/:id" element={<OrderDetailPage />} />
           <Route path="/:storeId/print-label" element={<PrintLabelPage />} />
           <Route path="/:storeId/order-payment-review" element={<PaymentReviewPage />} />
+          <Route path="/:storeId/order-payment-reconcile" element={<ReconcilePage />} />
         </Routes>
         <Where />
       </MemoryRouter>

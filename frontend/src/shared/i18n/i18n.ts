@@ -59,4 +59,12 @@ export function formatDateTime(iso: string | null | undefined, lng: string): str
   return lng === 'th' ? d.locale('th').format('D MMM BBBB HH:mm') : d.locale('en').format('D MMM YYYY HH:mm');
 }
 
+/** A day as shop staff read it: Buddhist era in Thai. */
+export function formatDate(iso: string | null | undefined, lng: string): string {
+  if (!iso) return '';
+  const d = dayjs(iso);
+  if (!d.isValid()) return '';
+  return lng === 'th' ? d.locale('th').format('D MMM BBBB') : d.locale('en').format('D MMM YYYY');
+}
+
 export default i18n;

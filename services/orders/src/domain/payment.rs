@@ -97,6 +97,19 @@ pub fn confirm(state: &str, has_slip: bool, cod: bool, order_state: &str) -> Res
     Ok(to)
 }
 
+/// Where a bank statement's line (or a carrier's COD remittance) takes a bill's payment
+/// (`None`: the bill has none yet), or why it cannot. The line is the proof a slip would be,
+/// so an unpaid payment, or none, is confirmed straight to paid, as a pending one is; cash on
+/// delivery still only once shipped. (Reconciliation, decision 0022.)
+pub fn reconcile(state: Option<&str>, cod: bool, order_state: &str) -> Result<&'static str, &'static str> {
+    let shipped = matches!(order_state, super::state::SHIPPED | super::state::CLOSED);
+    match state {
+        None | Some(UNPAID) | Some(PENDING) if cod && !shipped => Err("payment_cod_not_shipped"),
+        None | Some(UNPAID) | Some(PENDING) => Ok(PAID),
+        Some(s) => next(s, PayAction::Confirm),
+    }
+}
+
 /// An order's payment state from its bills' payments (each bill's live payment state, or
 /// unpaid for a bill without one): paid when every bill is paid; pending when one waits for
 /// confirmation; voided or cancelled when every bill's payment is; else unpaid.
@@ -171,6 +184,28 @@ mod tests {
         assert_eq!(confirm(PENDING, false, true, state::CLOSED), Ok(PAID));
         assert_eq!(confirm(PAID, false, true, state::SHIPPED), Err("payment_already_confirmed"));
         assert_eq!(confirm(CANCELLED, false, true, state::SHIPPED), Err("payment_cancelled"));
+    }
+
+    #[test]
+    fn a_statement_line_confirms_as_a_slip_would() {
+        // (the bill's payment, cash on delivery, the order's state) → where it goes.
+        type Case = (Option<&'static str>, bool, &'static str, Result<&'static str, &'static str>);
+        let expected: &[Case] = &[
+            (None, false, state::NEW, Ok(PAID)),
+            (Some(UNPAID), false, state::NEW, Ok(PAID)),
+            (Some(PENDING), false, state::READY, Ok(PAID)),
+            (Some(PAID), false, state::NEW, Err("payment_already_confirmed")),
+            (Some(VOIDED), false, state::NEW, Err("payment_voided")),
+            (Some(CANCELLED), false, state::NEW, Err("payment_cancelled")),
+            (None, true, state::NEW, Err("payment_cod_not_shipped")),
+            (Some(UNPAID), true, state::READY, Err("payment_cod_not_shipped")),
+            (Some(UNPAID), true, state::SHIPPED, Ok(PAID)),
+            (None, true, state::CLOSED, Ok(PAID)),
+            (Some(PAID), true, state::SHIPPED, Err("payment_already_confirmed")),
+        ];
+        for (from, cod, order, want) in expected {
+            assert_eq!(reconcile(*from, *cod, order), *want, "{from:?} cod={cod} {order}");
+        }
     }
 
     #[test]

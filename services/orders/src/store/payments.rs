@@ -598,3 +598,172 @@ async fn update_payment(
         (new_slip && !p.attachment.is_empty() && p.attachment != input.attachment).then(|| p.attachment.clone());
     Ok(Changed { payment, dropped })
 }
+
+/// A proof of payment that is not a slip: a line of a bank statement or a COD remittance.
+#[derive(Debug, Clone)]
+pub struct Proof {
+    /// The line's fingerprint (a line confirms one payment, ever).
+    pub fingerprint: String,
+    /// What the line said, kept as the payment's note.
+    pub note: String,
+    /// bank or cod.
+    pub channel_type: String,
+}
+
+impl Repo {
+    /// The store's bills made since `since` that may still be paid (not expired, their order
+    /// not cancelled or failed, no confirmed payment), with their orders.
+    pub async fn open_bills(&self, store_id: i64, since: i64) -> Result<Vec<crate::matching::OpenBill>> {
+        #[derive(FromRow)]
+        struct Open {
+            bill_id: i64,
+            order_id: i64,
+            order_no: String,
+            reference: String,
+            ship_name: String,
+            amount: i64,
+            created_at: i64,
+            cod: i64,
+            state: String,
+            tracking_no: String,
+            payment_state: Option<String>,
+            slip_at: Option<i64>,
+        }
+        let live =
+            "FROM order_payments p WHERE p.bill_id = b.id AND p.state IN ($5, $6, $7) ORDER BY p.id DESC LIMIT 1";
+        let rows = sqlx::query_as::<_, Open>(&format!(
+            "SELECT b.id AS bill_id, o.id AS order_id, o.order_no, o.reference, o.ship_name, b.amount, b.created_at, \
+             o.cod, o.state, o.tracking_no, (SELECT p.state {live}) AS payment_state, (SELECT p.slip_at {live}) AS slip_at \
+             FROM order_bills b JOIN orders o ON o.id = b.order_id \
+             WHERE b.store_id = $1 AND b.created_at >= $2 AND b.state <> $3 AND o.state NOT IN ($4, $8) \
+             ORDER BY b.id LIMIT 50000"
+        ))
+        .bind(store_id)
+        .bind(since)
+        .bind(bill::EXPIRED)
+        .bind(state::CANCELLED)
+        .bind(payment::UNPAID)
+        .bind(payment::PENDING)
+        .bind(payment::PAID)
+        .bind(state::FAILED)
+        .fetch_all(self.db.pool())
+        .await?;
+        Ok(rows
+            .into_iter()
+            .filter(|r| r.payment_state.as_deref() != Some(payment::PAID))
+            .map(|r| crate::matching::OpenBill {
+                bill_id: r.bill_id,
+                order_id: r.order_id,
+                order_no: r.order_no,
+                reference: r.reference,
+                name: r.ship_name,
+                amount: r.amount,
+                created_ms: r.created_at,
+                cod: r.cod != 0,
+                shipped: matches!(r.state.as_str(), state::SHIPPED | state::CLOSED),
+                tracking: r.tracking_no,
+                payment_state: r.payment_state.unwrap_or_default(),
+                slip_at: r.slip_at.unwrap_or(0),
+            })
+            .collect())
+    }
+
+    /// Which of `proofs` already confirmed a payment of the store: proof → the order's number.
+    pub async fn used_proofs(
+        &self,
+        store_id: i64,
+        proofs: &[String],
+    ) -> Result<std::collections::HashMap<String, String>> {
+        let mut out = std::collections::HashMap::new();
+        for chunk in proofs.chunks(200) {
+            let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
+            let sql = format!(
+                "SELECT p.proof, o.order_no FROM order_payments p JOIN orders o ON o.id = p.order_id \
+                 WHERE p.store_id = $1 AND p.proof IN ({})",
+                placeholders.join(", ")
+            );
+            let mut q = sqlx::query_as::<_, (String, String)>(&sql).bind(store_id);
+            for p in chunk {
+                q = q.bind(p.as_str());
+            }
+            out.extend(q.fetch_all(self.db.pool()).await?);
+        }
+        Ok(out)
+    }
+
+    /// Confirms a bill's payment with a statement's line as its proof ([`payment::reconcile`]):
+    /// its live payment becomes paid, or, without one, a paid payment is made. Refused as a
+    /// slip would be (order closed, bill expired, already confirmed, COD not shipped), and
+    /// with `statement_line_used` when the line already confirmed a payment.
+    pub async fn settle_by_proof(&self, who: Actor, bill_id: i64, proof: &Proof) -> Result<PaymentRow> {
+        let mut tx = self.db.begin().await?;
+        let b: BillRow = sqlx::query_as::<_, BillRow>(&format!(
+            "SELECT {} FROM order_bills WHERE store_id = $1 AND id = $2",
+            super::bills::BILL_COLUMNS
+        ))
+        .bind(who.store_id)
+        .bind(bill_id)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or_else(|| Error::not_found("bill_not_found"))?;
+        let order = order_in(&mut tx, who.store_id, b.order_id).await?;
+        if let Some(why) = slip_refusal(&order, &b) {
+            return Err(Error::failed_precondition(why));
+        }
+        let live = live_payment(&mut tx, b.id).await?;
+        payment::reconcile(live.as_ref().map(|p| p.state.as_str()), order.cod != 0, &order.state)
+            .map_err(Error::failed_precondition)?;
+        let now = now_ms();
+        let id = match live {
+            Some(p) => p.id,
+            None => {
+                let input = PaymentInput {
+                    store_channel_id: 0,
+                    channel_type: proof.channel_type.clone(),
+                    attachment: String::new(),
+                    note: String::new(),
+                };
+                insert_payment(&mut tx, who, &order, &b, payment::UNPAID, source::STAFF, &input, now).await?.id
+            }
+        };
+        let r = sqlx::query(
+            "UPDATE order_payments SET state = $1, proof = $2, note = CASE WHEN note = '' THEN $3 ELSE note END, \
+             confirmed_by = $4, confirmed_at = $5, updated_by = $4, updated_at = $5 \
+             WHERE id = $6 AND state IN ($7, $8)",
+        )
+        .bind(payment::PAID)
+        .bind(&proof.fingerprint)
+        .bind(&proof.note)
+        .bind(who.user_id)
+        .bind(now)
+        .bind(id)
+        .bind(payment::UNPAID)
+        .bind(payment::PENDING)
+        .execute(&mut *tx)
+        .await
+        .map_err(|e| {
+            if bo_kit::error::is_unique_violation(&e) {
+                Error::conflict("statement_line_used")
+            } else {
+                e.into()
+            }
+        })?;
+        if r.rows_affected() != 1 {
+            return Err(Error::conflict("payment_changed"));
+        }
+        settle_order(&mut tx, who, order.id, now).await?;
+        event(
+            &mut tx,
+            who,
+            order.id,
+            "payment_reconciled",
+            &order.state,
+            &order.state,
+            &format!("{}:{}", b.warehouse_id, payment::PAID),
+        )
+        .await?;
+        let out = payment_in(&mut tx, who.store_id, order.id, id).await?;
+        tx.commit().await?;
+        Ok(out)
+    }
+}

@@ -194,6 +194,13 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.confirmPaymentsInput,
       }),
     }),
+    reconcile: build.mutation<ReconcileApiResponse, ReconcileApiArg>({
+      query: (queryArg) => ({
+        url: `/orders/payments/reconcile`,
+        method: "POST",
+        body: queryArg.reconcileForm,
+      }),
+    }),
     orderPickList: build.mutation<
       OrderPickListApiResponse,
       OrderPickListApiArg
@@ -553,6 +560,10 @@ export type PreConfirmPaymentsApiResponse =
   /** status 200  */ PaymentConfirmsBody;
 export type PreConfirmPaymentsApiArg = {
   confirmPaymentsInput: ConfirmPaymentsInput;
+};
+export type ReconcileApiResponse = /** status 200  */ ReconcileBody;
+export type ReconcileApiArg = {
+  reconcileForm: ReconcileForm;
 };
 export type OrderPickListApiResponse = /** status 200  */ Blob;
 export type OrderPickListApiArg = {
@@ -1282,6 +1293,65 @@ export type ConfirmPaymentsInput = {
   /** Orders (at most the selection limit). */
   ids?: number[];
 };
+export type MatchReasonBody = {
+  /** amount_in_time, one_of_many, order_no, reference, name, slip, many_bills, same_bill,
+    no_bill_of_amount, bill_made_after, bill_too_old, named_other_amount,
+    named_out_of_window, used, tracking, no_parcel or cod_not_shipped. */
+  code: string;
+  /** Its values (amount, order_no, name, reference, tracking, count, rows, bill). */
+  values: {
+    [key: string]: string;
+  };
+};
+export type MatchCandidateBody = {
+  /** The bill's amount, baht. */
+  amount: string;
+  billId: number;
+  /** What speaks for it. */
+  evidence: MatchReasonBody[];
+  orderId: number;
+  orderNo: string;
+};
+export type StatementLineBody = {
+  /** Baht in. */
+  amount: string;
+  /** When (the day's start in Thailand when only the day is known). */
+  at: string;
+  /** The bill it pays (confident, or confirmed). */
+  billId?: number | null;
+  candidates: MatchCandidateBody[];
+  /** Its payment was confirmed by this call. */
+  confirmed: boolean;
+  dayOnly: boolean;
+  reasons: MatchReasonBody[];
+  /** Why it was not (a message key). */
+  refused?: string | null;
+  /** Its row in the file. */
+  row: number;
+  /** confident, ambiguous, unmatched or used. */
+  status: string;
+  text: string;
+  tracking: string;
+};
+export type ReconcileData = {
+  /** Payments confirmed by this call. */
+  confirmed: number;
+  /** bank or cod. */
+  kind: string;
+  lines: StatementLineBody[];
+};
+export type ReconcileBody = {
+  data: ReconcileData;
+  errors: ImportRowErrorBody[];
+};
+export type ReconcileForm = {
+  /** JSON: the lines to confirm, `[{"row": 3, "bill_id": 12}]` (none: every confident line). */
+  choices?: string | null;
+  /** Only match. */
+  dryRun?: boolean | null;
+  /** The bank statement or COD report (.csv or .xlsx, at most 5 MB and 5,000 lines). */
+  file: Blob;
+};
 export type ShipInput = {
   /** Prepared orders (at most the selection limit). */
   orderIds?: number[];
@@ -1444,6 +1514,7 @@ export const {
   useListPaymentsQuery,
   useConfirmPaymentsMutation,
   usePreConfirmPaymentsMutation,
+  useReconcileMutation,
   useOrderPickListMutation,
   useBulkReadyToFulfillmentMutation,
   useOrderReportsQuery,

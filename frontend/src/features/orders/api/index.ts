@@ -5,7 +5,7 @@
 // while the lists refetch. Orders hold, release and ship stock, so the stock overview and
 // the lots refresh after every change that moves stock.
 import { pdfUrl } from '@/shared/pdf/pdf';
-import { enhancedApi, type OrderBody as OrderBodyGen, type ListOrderBody, type OrderImportBody, type ArrivalsBody } from './endpoints.gen';
+import { enhancedApi, type OrderBody as OrderBodyGen, type ListOrderBody, type OrderImportBody, type ArrivalsBody, type ReconcileBody } from './endpoints.gen';
 
 const ORDERS = { type: 'Order' as const, id: 'LIST' };
 const PAYMENTS = { type: 'OrderPayment' as const, id: 'LIST' };
@@ -119,6 +119,17 @@ const pdfApi = ordersApi.injectEndpoints({
       },
       invalidatesTags: (_r, _e, a) => (a.dryRun ? [] : [{ type: 'Order' }, { type: 'Shortage' }, ...STOCK]),
     }),
+    /** A bank statement or COD report matched (dry run) or its chosen matches confirmed. */
+    reconcileFile: build.mutation<ReconcileBody, { file: File; dryRun: boolean; choices: { row: number; billId: number }[] }>({
+      query: ({ file, dryRun, choices }) => {
+        const form = new FormData();
+        form.append('file', file);
+        form.append('dry_run', String(dryRun));
+        form.append('choices', JSON.stringify(choices.map((c) => ({ row: c.row, bill_id: c.billId }))));
+        return { url: '/orders/payments/reconcile', method: 'POST', body: form, timeout: IMPORT_TIMEOUT_MS };
+      },
+      invalidatesTags: (_r, _e, a) => (a.dryRun ? [] : [{ type: 'Order' }, PAYMENTS]),
+    }),
     /** The import template in a language, read with the member's token into a URL to save. */
     importTemplateFile: build.mutation<string, { lang: string }>({
       query: ({ lang }) => ({
@@ -148,6 +159,7 @@ export const {
   useImportOrdersFileMutation,
   useImportTemplateFileMutation,
   useReceiveArrivalsFileMutation,
+  useReconcileFileMutation,
 } = pdfApi;
 
 export const {
@@ -199,6 +211,8 @@ export type {
   OrderImportBody,
   ShortageBody,
   ArrivalsBody,
+  ReconcileBody,
+  StatementLineBody,
   ImportedOrderBody,
   OrderEventBody,
   OrderTrackingBody,
