@@ -104,6 +104,66 @@ impl Drop for Staged {
     }
 }
 
+/// A multipart form of one file and a few text fields, as the imports send it: the file
+/// staged, `dry_run` read as a flag, the other named fields kept as text (all of them in the
+/// form's fingerprint).
+pub struct FileForm {
+    pub staged: Staged,
+    pub dry_run: bool,
+    fields: std::collections::HashMap<String, String>,
+}
+
+impl FileForm {
+    /// Reads `form`: the part `file` (at most `max` bytes, refused with `too_large`; a file
+    /// name, when sent, must end with one of `extensions`, else `import_wrong_file_type`),
+    /// `dry_run`, and the text parts named in `names`. Without a file: `validation.required`.
+    pub async fn read(
+        files: Files,
+        store_id: i64,
+        form: &mut axum::extract::Multipart,
+        max: u64,
+        too_large: &str,
+        extensions: &[&str],
+        names: &[&str],
+    ) -> Result<FileForm, ApiError> {
+        let mut out = FileForm { staged: Staged::new(files), dry_run: false, fields: Default::default() };
+        let bad = || ApiError::bad_request("invalid_body");
+        while let Some(field) = form.next_field().await.map_err(|_| bad())? {
+            let name = field.name().unwrap_or("").to_string();
+            if name == "file" && out.staged.is_empty() {
+                let file_name = field.file_name().unwrap_or("").to_lowercase();
+                if !file_name.is_empty() && !extensions.is_empty() && !extensions.iter().any(|e| file_name.ends_with(e))
+                {
+                    return Err(ApiError::invalid_field("file", "import_wrong_file_type"));
+                }
+                out.staged.stage(store_id, field, max, "file", too_large).await?;
+            } else if name == "dry_run" || names.contains(&name.as_str()) {
+                let text = field.text().await.map_err(|_| bad())?;
+                out.staged.text(&name, &text);
+                if name == "dry_run" {
+                    out.dry_run = matches!(text.trim(), "true" | "1");
+                } else {
+                    out.fields.insert(name, text);
+                }
+            }
+        }
+        if out.staged.is_empty() {
+            return Err(ApiError::invalid_field("file", "validation.required"));
+        }
+        Ok(out)
+    }
+
+    /// A text field, trimmed ('' when not sent).
+    pub fn text(&self, name: &str) -> String {
+        self.fields.get(name).map(|s| s.trim().to_string()).unwrap_or_default()
+    }
+
+    /// A whole-number field (0 when not sent or not a number).
+    pub fn number(&self, name: &str) -> i64 {
+        self.text(name).parse().unwrap_or(0)
+    }
+}
+
 /// Streams the stored file under `key` with its length, `content_type` and `cache` policy, or
 /// 404 `not_found` (a key that is not a key's shape is not found either).
 pub async fn serve(

@@ -22,8 +22,9 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::idempotency::{self, Deferred};
 use crate::perms::{keys, Access};
 use crate::routes::orders::{CREATE, EDIT, READ};
+use crate::routes::products::ImportRowErrorBody;
 use crate::state::AppState;
-use crate::uploads::Staged;
+use crate::uploads::FileForm;
 use crate::wire::{baht, Query};
 
 use bo_orders::import::MAX_FILE_BYTES;
@@ -68,17 +69,6 @@ pub struct FailedRowBody {
     pub row: i64,
     /// Its cells under the file's header.
     pub cells: Vec<String>,
-}
-
-/// A problem of one row.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ImportRowErrorBody {
-    pub row: i64,
-    /// The column: reference, name, tel, address, sub_district, district, province,
-    /// postcode, email, sku, quantity, price, shipping_charge, discount or note.
-    pub field: String,
-    /// Message key.
-    pub code: String,
 }
 
 /// What an import read and did.
@@ -136,41 +126,19 @@ async fn import_orders(
     mut form: axum::extract::Multipart,
 ) -> ApiResult<axum::response::Response> {
     auth.require(CREATE)?;
-    let mut staged = Staged::new(state.files.clone());
-    let mut channel = String::new();
-    let mut warehouse_id = 0;
-    let mut dry_run = false;
-    let bad = || ApiError::bad_request("invalid_body");
-    while let Some(field) = form.next_field().await.map_err(|_| bad())? {
-        match field.name().unwrap_or("") {
-            "file" if staged.is_empty() => {
-                let name = field.file_name().unwrap_or("").to_lowercase();
-                if !name.is_empty() && !name.ends_with(".csv") && !name.ends_with(".xlsx") {
-                    return Err(ApiError::invalid_field("file", "import_wrong_file_type"));
-                }
-                staged.stage(auth.store_id, field, MAX_FILE_BYTES as u64, "file", "import_too_large").await?;
-            }
-            "channel" => {
-                channel = field.text().await.map_err(|_| bad())?.trim().to_string();
-                staged.text("channel", &channel);
-            }
-            "warehouse_id" => {
-                let text = field.text().await.map_err(|_| bad())?;
-                staged.text("warehouse_id", &text);
-                warehouse_id = text.trim().parse().unwrap_or(0);
-            }
-            "dry_run" => {
-                let text = field.text().await.map_err(|_| bad())?;
-                staged.text("dry_run", &text);
-                dry_run = matches!(text.trim(), "true" | "1");
-            }
-            _ => {}
-        }
-    }
+    let f = FileForm::read(
+        state.files.clone(),
+        auth.store_id,
+        &mut form,
+        MAX_FILE_BYTES as u64,
+        "import_too_large",
+        &[".csv", ".xlsx"],
+        &["channel", "warehouse_id"],
+    )
+    .await?;
+    let (channel, warehouse_id, dry_run) = (f.text("channel"), f.number("warehouse_id"), f.dry_run);
+    let mut staged = f.staged;
     let mut missing = Vec::new();
-    if staged.is_empty() {
-        missing.push(bo_kit::FieldError::new("file", "validation.required"));
-    }
     if channel.is_empty() {
         missing.push(bo_kit::FieldError::new("channel", "validation.required"));
     }
@@ -388,35 +356,18 @@ async fn receive_arrivals(
 ) -> ApiResult<axum::response::Response> {
     auth.require(EDIT)?;
     auth.require(STOCK_IN)?;
-    let mut staged = Staged::new(state.files.clone());
-    let mut warehouse_id = 0;
-    let mut dry_run = false;
-    let bad = || ApiError::bad_request("invalid_body");
-    while let Some(field) = form.next_field().await.map_err(|_| bad())? {
-        match field.name().unwrap_or("") {
-            "file" if staged.is_empty() => {
-                let name = field.file_name().unwrap_or("").to_lowercase();
-                if !name.is_empty() && !name.ends_with(".csv") && !name.ends_with(".xlsx") {
-                    return Err(ApiError::invalid_field("file", "import_wrong_file_type"));
-                }
-                staged.stage(auth.store_id, field, ARRIVALS_BYTES as u64, "file", "import_too_large").await?;
-            }
-            "warehouse_id" => {
-                let text = field.text().await.map_err(|_| bad())?;
-                staged.text("warehouse_id", &text);
-                warehouse_id = text.trim().parse().unwrap_or(0);
-            }
-            "dry_run" => {
-                let text = field.text().await.map_err(|_| bad())?;
-                staged.text("dry_run", &text);
-                dry_run = matches!(text.trim(), "true" | "1");
-            }
-            _ => {}
-        }
-    }
-    if staged.is_empty() {
-        return Err(ApiError::invalid_field("file", "validation.required"));
-    }
+    let f = FileForm::read(
+        state.files.clone(),
+        auth.store_id,
+        &mut form,
+        ARRIVALS_BYTES as u64,
+        "import_too_large",
+        &[".csv", ".xlsx"],
+        &["warehouse_id"],
+    )
+    .await?;
+    let (warehouse_id, dry_run) = (f.number("warehouse_id"), f.dry_run);
+    let mut staged = f.staged;
     if warehouse_id <= 0 {
         return Err(ApiError::invalid_field("warehouse_id", "validation.required"));
     }

@@ -24,7 +24,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::idempotency::{self, Deferred};
 use crate::perms::{keys, Access};
 use crate::state::AppState;
-use crate::uploads::Staged;
+use crate::uploads::{FileForm, Staged};
 use crate::wire::{baht, kilograms, Body, Decimal, List, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -773,36 +773,18 @@ async fn import_products(
     mut form: axum::extract::Multipart,
 ) -> ApiResult<axum::response::Response> {
     auth.require(CREATE)?;
-    let mut staged = Staged::new(state.files.clone());
-    let mut category_id = 0;
-    let mut sheet = String::new();
-    let mut dry_run = false;
-    let bad = || ApiError::bad_request("invalid_body");
-    while let Some(field) = form.next_field().await.map_err(|_| bad())? {
-        match field.name().unwrap_or("") {
-            "file" if staged.is_empty() => {
-                staged.stage(auth.store_id, field, MAX_IMPORT_BYTES as u64, "file", "import_too_large").await?;
-            }
-            "category_id" => {
-                let text = field.text().await.map_err(|_| bad())?;
-                staged.text("category_id", &text);
-                category_id = text.trim().parse().unwrap_or(0);
-            }
-            "sheet" => {
-                sheet = field.text().await.map_err(|_| bad())?;
-                staged.text("sheet", &sheet);
-            }
-            "dry_run" => {
-                let text = field.text().await.map_err(|_| bad())?;
-                staged.text("dry_run", &text);
-                dry_run = matches!(text.trim(), "true" | "1");
-            }
-            _ => {}
-        }
-    }
-    if staged.is_empty() {
-        return Err(ApiError::invalid_field("file", "validation.required"));
-    }
+    let f = FileForm::read(
+        state.files.clone(),
+        auth.store_id,
+        &mut form,
+        MAX_IMPORT_BYTES as u64,
+        "import_too_large",
+        &[],
+        &["category_id", "sheet"],
+    )
+    .await?;
+    let (category_id, sheet, dry_run) = (f.number("category_id"), f.text("sheet"), f.dry_run);
+    let mut staged = f.staged;
     let form = staged.digest();
     let act = async {
         let upload = staged.hand_over().pop().unwrap_or_default();

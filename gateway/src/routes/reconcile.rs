@@ -17,9 +17,9 @@ use crate::auth::StoreAuth;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::idempotency::{self, Deferred};
 use crate::perms::{keys, Access};
-use crate::routes::order_import::ImportRowErrorBody;
+use crate::routes::products::ImportRowErrorBody;
 use crate::state::AppState;
-use crate::uploads::Staged;
+use crate::uploads::FileForm;
 use crate::wire::baht;
 
 const APPROVE: Access = Access { roles: &[], perms: &[keys::PAYMENT_PAYMENT_APPROVE] };
@@ -136,38 +136,22 @@ async fn reconcile(
     mut form: axum::extract::Multipart,
 ) -> ApiResult<axum::response::Response> {
     auth.require(APPROVE)?;
-    let mut staged = Staged::new(state.files.clone());
-    let mut dry_run = false;
-    let mut choices: Vec<ReconcileChoiceInput> = Vec::new();
-    let bad = || ApiError::bad_request("invalid_body");
-    while let Some(field) = form.next_field().await.map_err(|_| bad())? {
-        match field.name().unwrap_or("") {
-            "file" if staged.is_empty() => {
-                let name = field.file_name().unwrap_or("").to_lowercase();
-                if !name.is_empty() && !name.ends_with(".csv") && !name.ends_with(".xlsx") {
-                    return Err(ApiError::invalid_field("file", "import_wrong_file_type"));
-                }
-                staged.stage(auth.store_id, field, MAX_BYTES as u64, "file", "import_too_large").await?;
-            }
-            "dry_run" => {
-                let text = field.text().await.map_err(|_| bad())?;
-                staged.text("dry_run", &text);
-                dry_run = matches!(text.trim(), "true" | "1");
-            }
-            "choices" => {
-                let text = field.text().await.map_err(|_| bad())?;
-                staged.text("choices", &text);
-                if !text.trim().is_empty() {
-                    choices = serde_json::from_str(&text)
-                        .map_err(|_| ApiError::invalid_field("choices", "validation.invalid"))?;
-                }
-            }
-            _ => {}
-        }
-    }
-    if staged.is_empty() {
-        return Err(ApiError::invalid_field("file", "validation.required"));
-    }
+    let f = FileForm::read(
+        state.files.clone(),
+        auth.store_id,
+        &mut form,
+        MAX_BYTES as u64,
+        "import_too_large",
+        &[".csv", ".xlsx"],
+        &["choices"],
+    )
+    .await?;
+    let choices: Vec<ReconcileChoiceInput> = match f.text("choices").as_str() {
+        "" => Vec::new(),
+        text => serde_json::from_str(text).map_err(|_| ApiError::invalid_field("choices", "validation.invalid"))?,
+    };
+    let dry_run = f.dry_run;
+    let mut staged = f.staged;
     if choices.len() > MAX_CHOICES {
         return Err(ApiError::invalid_field("choices", "validation.too_many"));
     }

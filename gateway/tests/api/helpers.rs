@@ -187,6 +187,14 @@ impl TestApp {
         self.call(Method::POST, path, Some(token), Some(body)).await
     }
 
+    /// A multipart POST, and its answer as JSON.
+    pub async fn post_form(&self, path: &str, token: &str, form: reqwest::multipart::Form) -> (StatusCode, Value) {
+        let res =
+            self.client.post(format!("{}{path}", self.base)).bearer_auth(token).multipart(form).send().await.unwrap();
+        let status = res.status();
+        (status, res.json().await.unwrap_or(Value::Null))
+    }
+
     pub async fn patch(&self, path: &str, token: &str, body: Value) -> (StatusCode, Value) {
         self.call(Method::PATCH, path, Some(token), Some(body)).await
     }

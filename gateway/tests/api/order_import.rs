@@ -46,16 +46,7 @@ async fn import(
         .text("channel", channel.to_string())
         .text("warehouse_id", warehouse.to_string())
         .text("dry_run", dry_run.to_string());
-    let res = app
-        .client
-        .post(format!("{}/orders/excel/import", app.base))
-        .bearer_auth(token)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    let status = res.status();
-    (status, res.json().await.unwrap())
+    app.post_form("/orders/excel/import", token, form).await
 }
 
 fn errors(v: &Value) -> Vec<(i64, String, String)> {
@@ -246,16 +237,7 @@ async fn arrivals(app: &TestApp, t: &str, file: &str, warehouse: i64, dry_run: b
         .part("file", Part::bytes(file.as_bytes().to_vec()).file_name("arrivals.csv"))
         .text("warehouse_id", warehouse.to_string())
         .text("dry_run", dry_run.to_string());
-    let res = app
-        .client
-        .post(format!("{}/orders/inadequate-goods/import", app.base))
-        .bearer_auth(t)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    let status = res.status();
-    (status, res.json().await.unwrap())
+    app.post_form("/orders/inadequate-goods/import", t, form).await
 }
 
 async fn inadequate_goods_come_in_and_fill_short_orders(app: &TestApp) {

@@ -17,16 +17,7 @@ async fn reconcile(app: &TestApp, t: &str, file: &str, dry_run: bool, choices: V
         .part("file", Part::bytes(file.as_bytes().to_vec()).file_name("statement.csv"))
         .text("dry_run", dry_run.to_string())
         .text("choices", choices.to_string());
-    let res = app
-        .client
-        .post(format!("{}/orders/payments/reconcile", app.base))
-        .bearer_auth(t)
-        .multipart(form)
-        .send()
-        .await
-        .unwrap();
-    let status = res.status();
-    (status, res.json().await.unwrap())
+    app.post_form("/orders/payments/reconcile", t, form).await
 }
 
 /// Now in Thailand as a statement writes it, a few minutes on.

@@ -680,14 +680,21 @@ impl Orders {
         }
     }
 
+    /// The bytes of a staged upload of the store, at most `max` (else `too_large` on
+    /// `file`); the staged file is removed whatever happens.
+    async fn staged_bytes(&self, store_id: i64, upload: &str, max: usize, too_large: &str) -> Result<bytes::Bytes> {
+        let files = self.files()?;
+        let staged = Key::uploads_of(store_id, &[upload.to_string()], "file")?.remove(0);
+        let read = files.read_upload(&staged, max as u64, "file", too_large).await;
+        files.forget(&staged).await;
+        read
+    }
+
     /// Reads a staged upload of the store as a slip: a JPEG or PNG of at most 5 MB,
     /// re-encoded without its metadata and kept; answers its name.
     async fn keep_slip(&self, store_id: i64, upload: &str) -> Result<String> {
         let files = self.files()?;
-        let staged = Key::uploads_of(store_id, &[upload.to_string()], "file")?.remove(0);
-        let read = files.read_upload(&staged, images::MAX_BYTES as u64, "file", "slip_too_large").await;
-        files.forget(&staged).await;
-        let bytes = read?;
+        let bytes = self.staged_bytes(store_id, upload, images::MAX_BYTES, "slip_too_large").await?;
         let cleaned = bo_kit::cpu::run(move || images::clean(&bytes))
             .await
             .map_err(Error::internal)?
@@ -716,11 +723,7 @@ impl Orders {
         dry_run: bool,
     ) -> Result<pb::ImportOrdersResponse> {
         use crate::import::{self as imp, FileError};
-        let files = self.files()?;
-        let staged = Key::uploads_of(ctx.store_id, &[upload.to_string()], "file")?.remove(0);
-        let read = files.read_upload(&staged, imp::MAX_FILE_BYTES as u64, "file", "import_too_large").await;
-        files.forget(&staged).await;
-        let bytes = read?;
+        let bytes = self.staged_bytes(ctx.store_id, upload, imp::MAX_FILE_BYTES, "import_too_large").await?;
         if domain::channel_of(channel).is_none() {
             return Err(Error::invalid_field("channel", "validation.channel_unknown"));
         }
@@ -874,11 +877,7 @@ impl Orders {
     ) -> Result<pb::ReceiveArrivalsResponse> {
         use crate::arrivals;
         use sha2::Digest;
-        let files = self.files()?;
-        let staged = Key::uploads_of(ctx.store_id, &[upload.to_string()], "file")?.remove(0);
-        let read = files.read_upload(&staged, arrivals::MAX_FILE_BYTES as u64, "file", "import_too_large").await;
-        files.forget(&staged).await;
-        let bytes = read?;
+        let bytes = self.staged_bytes(ctx.store_id, upload, arrivals::MAX_FILE_BYTES, "import_too_large").await?;
         let shortages = self.shortages(ctx, warehouse_id).await?;
         if shortages.is_empty() {
             return Err(Error::failed_precondition("inadequate_goods_not_found"));
@@ -951,11 +950,7 @@ impl Orders {
     ) -> Result<pb::ReconcileResponse> {
         use crate::matching::{self, Status};
         use crate::statement;
-        let files = self.files()?;
-        let staged = Key::uploads_of(ctx.store_id, &[upload.to_string()], "file")?.remove(0);
-        let read = files.read_upload(&staged, statement::MAX_FILE_BYTES as u64, "file", "import_too_large").await;
-        files.forget(&staged).await;
-        let bytes = read?;
+        let bytes = self.staged_bytes(ctx.store_id, upload, statement::MAX_FILE_BYTES, "import_too_large").await?;
         let parsed = bo_kit::cpu::run(move || statement::parse(&bytes))
             .await
             .map_err(Error::internal)?
