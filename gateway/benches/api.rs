@@ -476,23 +476,8 @@ async fn preview_order_import(t: &Target, client: &reqwest::Client, warehouse: i
         .iter()
         .map(|p| p["skus"][0]["code"].as_str().unwrap().to_string())
         .collect();
-    let header = [
-        "Order reference",
-        "Recipient name",
-        "Phone",
-        "Address",
-        "Sub-district",
-        "District",
-        "Province",
-        "Postcode",
-        "Email",
-        "SKU code",
-        "Quantity",
-        "Unit price",
-        "Shipping charge",
-        "Discount",
-        "Note",
-    ];
+    // The template's English headers, in its order.
+    let header: Vec<&str> = bo_orders::import::COLUMNS.iter().map(|c| c.en).collect();
     let rows: Vec<[String; 15]> = (0..10_000)
         .map(|i| {
             let s = |v: &str| v.to_string();
