@@ -182,7 +182,7 @@ function Preview({
         type={failed ? 'warning' : 'success'}
         showIcon
         style={{ marginBottom: 16 }}
-        title={t('orders:import.previewSummary', { orders: orders.length, rows: preview.data.rows })}
+        title={t('orders:import.previewSummary', { count: orders.length, rows: preview.data.rows })}
         description={failed ? t('orders:import.previewFailed', { count: failed }) : t('orders:import.previewClean')}
         data-testid="import-summary"
       />
