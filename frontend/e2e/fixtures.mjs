@@ -56,11 +56,16 @@ async function waitReady(base, server) {
 
 /** Starts the server, adds the reader, launches Chromium. `open` gives a test its own
  * context; `close` undoes all of it, also after a failed start. */
-/** Waits until nothing of antd moves (a modal zooming in, a dropdown sliding down, a toast). */
+/** Waits until nothing of antd moves (a modal zooming in, a dropdown sliding down, a toast).
+ * A button's spinner fading out is left aside: its leave transition sometimes never reports
+ * its end when the button renders again meanwhile, and it moves nothing on the page. */
 export const still = (page) =>
   page.waitForFunction(() =>
     [...document.querySelectorAll('[class*="-appear"], [class*="-enter"], [class*="-leave"]')].every(
-      (el) => !/(^|\s)ant-[\w-]+-(appear|enter|leave)(\s|$|-)/.test(el.getAttribute('class') ?? '') || el.getClientRects().length === 0,
+      (el) =>
+        !/(^|\s)ant-[\w-]+-(appear|enter|leave)(\s|$|-)/.test(el.getAttribute('class') ?? '') ||
+        el.classList.contains('ant-btn-loading-icon') ||
+        el.getClientRects().length === 0,
     ),
   );
 

@@ -287,6 +287,15 @@ async fn inadequate_goods_come_in_and_fill_short_orders(app: &TestApp) {
         (json!([a["id"]]), json!([b["id"]]), Some(false))
     );
     assert_eq!(level(app, &t, w, red).await, (3, 2));
+    // The filler (woken by the stock's event) may still be trying the short order: wait
+    // until it is settled, short, before asking again.
+    for _ in 0..100 {
+        let (_, o) = app.get(&format!("/orders/{}", b["id"]), &t).await;
+        if o["stock_state"] == "short" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     // The same file again adds nothing.
     let (s, v) = arrivals(app, &t, file, w, false).await;
     assert_eq!((s, v["data"]["replayed"].as_bool()), (StatusCode::OK, Some(true)), "{v}");

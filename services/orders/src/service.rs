@@ -930,9 +930,20 @@ impl Orders {
             .into_inner();
         out.replayed = received.replayed;
         self.fill(ctx, warehouse_id, 0).await?;
-        let after: std::collections::HashSet<i64> =
-            self.repo.short_orders(ctx.store_id, warehouse_id, 0).await?.into_iter().collect();
-        let (short, filled): (Vec<i64>, Vec<i64>) = before.into_iter().partition(|id| after.contains(id));
+        // Filled: holding their stock now. The filler (woken by the stock's event) may be
+        // holding some meanwhile: their answer is waited for a little, else they count as
+        // short until settled.
+        let mut rows = self.repo.orders(ctx.store_id, &before).await?;
+        for _ in 0..20 {
+            if !rows.iter().any(|o| stock::IN_FLIGHT.contains(&o.stock_state.as_str())) {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            rows = self.repo.orders(ctx.store_id, &before).await?;
+        }
+        let held: std::collections::HashSet<i64> =
+            rows.into_iter().filter(|o| o.stock_state == stock::HELD).map(|o| o.id).collect();
+        let (filled, short): (Vec<i64>, Vec<i64>) = before.into_iter().partition(|id| held.contains(id));
         out.filled = filled;
         out.short = short;
         Ok(out)

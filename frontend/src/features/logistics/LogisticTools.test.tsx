@@ -12,7 +12,7 @@ import LogisticListPage from './LogisticListPage';
 import ShippingRatePage from './ShippingRatePage';
 
 // antd tables, selects and forms render slowly in jsdom.
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 
 beforeEach(() => localStorage.clear());

@@ -12,7 +12,7 @@ import { signedInStore } from '@/shared/testing/session';
 
 
 // antd forms render slowly in jsdom; checking pointer-events through antd's styles is slower still.
-jest.setTimeout(30_000);
+jest.setTimeout(60_000);
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 
 
