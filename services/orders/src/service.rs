@@ -919,7 +919,9 @@ impl Orders {
         let reference = format!("arrivals-{warehouse_id}-{}", &digest[..32]);
         // The filler may take some of them first (the stock's event wakes it): what was
         // short before and is not after was filled, by either.
-        let before = self.repo.short_orders(ctx.store_id, warehouse_id, 0).await?;
+        let mut before: Vec<i64> =
+            self.repo.short_lines(ctx.store_id, warehouse_id).await?.iter().map(|l| l.5).collect();
+        before.dedup();
         let received = self
             .clients()?
             .wms

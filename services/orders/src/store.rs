@@ -1050,17 +1050,19 @@ impl Repo {
     }
 
     /// The lines short orders of a warehouse hold there: (sku, code, product, variant,
-    /// quantity, order), oldest order first.
+    /// quantity, order), oldest order first. An order the filler is trying again stays short
+    /// (its problem stays until it holds).
     pub async fn short_lines(&self, store_id: i64, warehouse_id: i64) -> Result<Vec<crate::arrivals::ShortLine>> {
         Ok(sqlx::query_as(
             "SELECT i.sku_id, i.sku_code, i.product_name, i.variant, i.quantity, o.id FROM orders o \
-             JOIN order_items i ON i.order_id = o.id WHERE o.store_id = $1 AND o.stock_state = $2 AND o.state = $3 \
-             AND i.warehouse_id = $4 ORDER BY o.id, i.position",
+             JOIN order_items i ON i.order_id = o.id WHERE o.store_id = $1 AND o.stock_state <> $2 AND o.state = $3 \
+             AND i.warehouse_id = $4 AND o.problems LIKE $5 ORDER BY o.id, i.position",
         )
         .bind(store_id)
-        .bind(stock::SHORT)
+        .bind(stock::HELD)
         .bind(state::NEW)
         .bind(warehouse_id)
+        .bind(format!("%{}%", problem::STOCK))
         .fetch_all(self.db.pool())
         .await?)
     }
