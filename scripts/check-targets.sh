@@ -2,7 +2,7 @@
 # Every target named in deploy/ and k8s/ must be one `backoffice --list-targets` prints.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --locked -q -p bo-gateway --bin backoffice
+cargo build --locked -q -p bo-backoffice --bin backoffice
 bin="${CARGO_TARGET_DIR:-target}/debug/backoffice"
 known=$("$bin" --list-targets)
 named=$(grep -rhoE -- '--target("?, *"|[= ]"?)[a-z,]+' k8s deploy | sed -E 's/--target("?, *"|[= ]"?)//' | tr ',' '\n' | sort -u)

@@ -1,5 +1,5 @@
-// Renders the demo store's product photos: every SVG in gateway/demo/photos/src/ becomes a
-// JPEG of the same name in gateway/demo/photos/ (the SVG's own width × height, quality 82),
+// Renders the demo store's product photos: every SVG in services/backoffice/demo/photos/src/ becomes a
+// JPEG of the same name in services/backoffice/demo/photos/ (the SVG's own width × height, quality 82),
 // drawn by a headless Chromium through playwright-core.
 //
 // The JPEGs are committed, so building or running the project needs no browser: run this
@@ -19,8 +19,8 @@ const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 // playwright-core is one of the admin app's dev dependencies (cd frontend && npm ci).
 const { chromium } = createRequire(path.join(root, 'frontend', 'package.json'))('playwright-core');
 
-const srcDir = path.join(root, 'gateway', 'demo', 'photos', 'src');
-const outDir = path.join(root, 'gateway', 'demo', 'photos');
+const srcDir = path.join(root, 'services', 'backoffice', 'demo', 'photos', 'src');
+const outDir = path.join(root, 'services', 'backoffice', 'demo', 'photos');
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const QUALITY = 82;
 const BUDGET = 60 * 1024;

@@ -461,8 +461,8 @@ fn render(b: &Bill, lang: Lang, sent: bool, problem: Option<&str>) -> String {
                     let _ = write!(body, "<strong>{}</strong><div>{}</div>", lang.t("paypal"), esc(&c.email));
                 }
                 _ => {
-                    let bank = bo_payments::domain::bank(&c.bank_code);
-                    let name = bank.map(|b| if lang == Lang::Th { b.name_th } else { b.name_en }).unwrap_or("");
+                    let name = c.bank.as_ref().map(|b| if lang == Lang::Th { &b.name_th } else { &b.name_en });
+                    let name = name.map_or("", |n| n.as_str());
                     let _ = write!(
                         body,
                         "<strong>{}</strong><div>{}: <span data-testid=\"bill-acc-no\">{}</span></div><div>{}: {}</div>",
@@ -495,11 +495,7 @@ fn render(b: &Bill, lang: Lang, sent: bool, problem: Option<&str>) -> String {
                 let label = match c.channel_type.as_str() {
                     "promptpay" => format!("{} {}", lang.t("promptpay"), a.masked_id),
                     "paypal" => format!("PayPal {}", c.email),
-                    _ => format!(
-                        "{} {}",
-                        bo_payments::domain::bank(&c.bank_code).map(|b| b.short).unwrap_or(""),
-                        c.acc_no
-                    ),
+                    _ => format!("{} {}", c.bank.as_ref().map_or("", |b| b.short.as_str()), c.acc_no),
                 };
                 let _ = write!(
                     body,

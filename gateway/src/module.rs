@@ -51,8 +51,8 @@ impl Module for GatewayModule {
         self.services.clone()
     }
 
-    fn has_database(&self) -> bool {
-        false
+    fn uses_files(&self) -> bool {
+        true
     }
 
     async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
@@ -65,7 +65,6 @@ impl Module for GatewayModule {
         let maintenance: MaintenanceConfig = ctx.shared("maintenance")?;
         let http: Http = ctx.shared("http")?;
         let files = ctx.files()?;
-        let orders: bo_orders::Settings = ctx.shared("services.orders")?;
         ctx.spawn("uploads", files.clone().purge_uploads_hourly(ctx.cancel.clone()));
         let state = AppState::new(Inner {
             clients,
@@ -82,7 +81,7 @@ impl Module for GatewayModule {
                 .iter()
                 .map(|p| p.parse().map_err(|e: String| anyhow::anyhow!("http.trusted_proxies: {e}")))
                 .collect::<anyhow::Result<_>>()?,
-            order_selection_limit: orders.max_selection,
+            rules: Default::default(),
         });
         let mut router = axum::Router::new()
             .nest("/api", crate::routes::api_router(state.clone()))

@@ -41,8 +41,8 @@ pub struct Inner {
     pub body_limit: usize,
     /// Proxies whose `X-Forwarded-For` names the client (`http.trusted_proxies`).
     pub trusted_proxies: Vec<crate::auth::IpNet>,
-    /// The most orders one bulk action takes (`services.orders.max_selection`).
-    pub order_selection_limit: usize,
+    /// The services' rules and catalogues, kept a minute.
+    pub rules: crate::rules::Rules,
 }
 
 impl AppState {

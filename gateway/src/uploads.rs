@@ -15,6 +15,11 @@ use futures::TryStreamExt as _;
 use crate::error::ApiError;
 use crate::idempotency::PartHasher;
 
+/// The largest form of one file and a few fields that the file routes read (order import,
+/// inadequate goods, statements, rate tables). The file in it is bounded again by its
+/// service's own rule (`GetRules`), which is smaller.
+pub const FILE_FORM_LIMIT: usize = 16 * 1024 * 1024;
+
 /// The files one request staged; removed when dropped.
 pub struct Staged {
     files: Files,

@@ -1,6 +1,6 @@
 import { P } from '@/shared/permissions.gen';
 import type { FeatureRoute } from '@/shared/routes';
-import { composeMenu, hideKeyOf, visibleEntries, visibleMenu, type MenuEntry, MENU, SETTINGS } from './menu';
+import { composeMenu, GROUPS, hideKeyOf, visibleEntries, visibleMenu, type MenuEntry, MENU, SETTINGS } from './menu';
 
 describe('sidebar', () => {
   const settings: MenuEntry[] = [
@@ -26,6 +26,14 @@ describe('sidebar', () => {
     expect(paths(visibleEntries(settings, owner, ['user_list']))).toEqual(['setting/store-edit', 'setting/e-parcel-connecting']);
     const keys = new Set(MENU.flatMap((g) => g.items.map(hideKeyOf)));
     expect(keys.size).toBe(MENU.flatMap((g) => g.items).length);
+  });
+
+  it('declares SPEC §2\'s groups in order, and shows none that has no screen yet', () => {
+    expect(GROUPS.map((g) => g.key)).toEqual(['overviews', 'orders', 'products', 'salesChannels', 'stock', 'customers', 'settings']);
+    const page = () => Promise.resolve({ default: () => null });
+    const sales: FeatureRoute = { path: 'sale-channel', layout: 'default', menu: { group: 'salesChannels', label: 's', order: 10 }, page };
+    expect(composeMenu([]).map((g) => g.key)).toEqual([]);
+    expect(composeMenu([sales]).map((g) => g.key)).toEqual(['salesChannels']);
   });
 
   it('drops groups left empty', () => {

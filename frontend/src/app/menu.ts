@@ -27,6 +27,8 @@ export const GROUPS: { key: MenuGroupKey; label: string }[] = [
   { key: 'overviews', label: 'menu.overviews' },
   { key: 'orders', label: 'menu.orders' },
   { key: 'products', label: 'menu.products' },
+  // Sales channels' screens arrive with their issue; a group without entries stays hidden.
+  { key: 'salesChannels', label: 'menu.salesChannels' },
   { key: 'stock', label: 'menu.stock' },
   { key: 'customers', label: 'menu.customers' },
   { key: 'settings', label: 'menu.settings' },

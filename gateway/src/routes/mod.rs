@@ -121,6 +121,24 @@ pub fn api_router(state: AppState) -> Router {
 
 #[cfg(test)]
 mod tests {
+    /// Every source file of the routes, in its folders too, with its text.
+    fn route_sources() -> Vec<(String, String)> {
+        fn walk(root: &std::path::Path, dir: &std::path::Path, out: &mut Vec<(String, String)>) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    walk(root, &path, out);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let name = path.strip_prefix(root).unwrap().display().to_string();
+                    out.push((name, std::fs::read_to_string(&path).unwrap()));
+                }
+            }
+        }
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/routes");
+        let mut out = Vec::new();
+        walk(&root, &root, &mut out);
+        out
+    }
     /// The document merges routers silently: two handlers of one name, or two schemas of one
     /// name, would leave one of them out of the app's generated client.
     #[test]
@@ -137,15 +155,11 @@ mod tests {
         unique.dedup();
         assert_eq!(unique.len(), ids.len(), "operation ids used twice");
 
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/routes");
         let mut names = std::collections::BTreeMap::new();
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            let src = std::fs::read_to_string(&path).unwrap();
+        for (file, src) in route_sources() {
             for line in src.lines().filter(|l| l.starts_with("pub struct ")) {
                 let name =
                     line["pub struct ".len()..].split(|c: char| !c.is_alphanumeric() && c != '_').next().unwrap();
-                let file = path.file_name().unwrap().to_string_lossy().to_string();
                 if let Some(other) = names.insert(name.to_string(), file.clone()) {
                     panic!("{name} is declared in {other} and {file}");
                 }
@@ -158,12 +172,9 @@ mod tests {
     /// that acted first would act twice.
     #[test]
     fn store_writes_check_rights_first() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/routes");
         let mut checked = 0;
         let mut wrong = Vec::new();
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            let src = std::fs::read_to_string(&path).unwrap();
+        for (file, src) in route_sources() {
             for (i, _) in src.match_indices("#[utoipa::path(") {
                 let rest = &src[i + "#[utoipa::path(".len()..];
                 let method = rest.split(',').next().unwrap_or("").trim();
@@ -184,7 +195,7 @@ mod tests {
                 let name = signature.trim_start_matches("async fn ").split('(').next().unwrap_or("?");
                 checked += 1;
                 if !first.is_some_and(|l| l.starts_with("auth.require")) {
-                    wrong.push(format!("{}: {name}", path.file_name().unwrap().to_string_lossy()));
+                    wrong.push(format!("{file}: {name}"));
                 }
             }
         }

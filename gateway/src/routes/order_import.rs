@@ -27,19 +27,16 @@ use crate::state::AppState;
 use crate::uploads::FileForm;
 use crate::wire::{baht, Query};
 
-use bo_orders::import::MAX_FILE_BYTES;
-
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(import_orders).layer(axum::extract::DefaultBodyLimit::max(MAX_FILE_BYTES + 64 * 1024)))
+        .routes(routes!(import_orders).layer(axum::extract::DefaultBodyLimit::max(crate::uploads::FILE_FORM_LIMIT)))
         .routes(routes!(import_template))
         .routes(routes!(shortages))
-        .routes(routes!(receive_arrivals).layer(axum::extract::DefaultBodyLimit::max(ARRIVALS_BYTES + 64 * 1024)))
+        .routes(routes!(receive_arrivals).layer(axum::extract::DefaultBodyLimit::max(crate::uploads::FILE_FORM_LIMIT)))
 }
 
 /// Stock comes in with the arrivals: whoever may adjust stock.
 const STOCK_IN: Access = Access { roles: &[], perms: &[keys::WMS_GOODS_ADJUST_CREATE] };
-const ARRIVALS_BYTES: usize = bo_orders::arrivals::MAX_FILE_BYTES;
 
 /// An order the file makes (or made).
 #[derive(Debug, Serialize, ToSchema)]
@@ -126,11 +123,12 @@ async fn import_orders(
     mut form: axum::extract::Multipart,
 ) -> ApiResult<axum::response::Response> {
     auth.require(CREATE)?;
+    let max = state.order_rules().await?.import_file_bytes as u64;
     let f = FileForm::read(
         state.files.clone(),
         auth.store_id,
         &mut form,
-        MAX_FILE_BYTES as u64,
+        max,
         "import_too_large",
         &[".csv", ".xlsx"],
         &["channel", "warehouse_id"],
@@ -206,10 +204,19 @@ pub struct TemplateQuery {
         content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"),
         (status = 403, body = ErrorBody)),
     security(("bearer" = [])))]
-async fn import_template(auth: StoreAuth, Query(q): Query<TemplateQuery>) -> ApiResult<axum::response::Response> {
+async fn import_template(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<TemplateQuery>,
+) -> ApiResult<axum::response::Response> {
     auth.require(CREATE)?;
     let lang = if q.lang.as_deref() == Some("en") { "en" } else { "th" };
-    let bytes = bo_orders::import::template(lang).map_err(|e| ApiError::from(anyhow::anyhow!(e)))?;
+    let bytes = state
+        .orders()
+        .get_import_template(auth.ctx().request(pb::GetImportTemplateRequest { lang: lang.into() }))
+        .await?
+        .into_inner()
+        .content;
     let mut res = bytes.into_response();
     let h = res.headers_mut();
     h.insert(
@@ -356,11 +363,12 @@ async fn receive_arrivals(
 ) -> ApiResult<axum::response::Response> {
     auth.require(EDIT)?;
     auth.require(STOCK_IN)?;
+    let max = state.order_rules().await?.arrivals_file_bytes as u64;
     let f = FileForm::read(
         state.files.clone(),
         auth.store_id,
         &mut form,
-        ARRIVALS_BYTES as u64,
+        max,
         "import_too_large",
         &[".csv", ".xlsx"],
         &["warehouse_id"],

@@ -8,7 +8,6 @@ use axum::http::StatusCode;
 use axum::Json;
 use bo_proto::orders::v1 as pb;
 use bo_proto::wms::v1 as wpb;
-use bo_wms::domain::parcels::PACKAGINGS;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
@@ -18,7 +17,7 @@ use crate::auth::StoreAuth;
 use crate::documents::{self, LabelParty, ParcelLabel, PickRow};
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::perms::Access;
-use crate::routes::orders::{one_order, results_body, OrderBody, OrderResultsBody, EDIT, READ};
+use crate::routes::orders::{one_order, results_body, within_selection, OrderBody, OrderResultsBody, EDIT, READ};
 use crate::routes::receipts::pdf;
 use crate::state::AppState;
 use crate::wire::{baht, kilograms, Body, Decimal, List, Path, Query};
@@ -55,18 +54,20 @@ pub struct ParcelPackagingBody {
 /// The packagings a parcel can go in, smallest first.
 #[utoipa::path(get, path = "/wms/packagings", tag = "orders",
     responses((status = 200, body = List<ParcelPackagingBody>)), security(("bearer" = [])))]
-async fn packagings(auth: StoreAuth) -> ApiResult<Json<List<ParcelPackagingBody>>> {
+async fn packagings(State(state): State<AppState>, auth: StoreAuth) -> ApiResult<Json<List<ParcelPackagingBody>>> {
     auth.require(ANY)?;
+    let rules = state.wms_rules().await?;
     Ok(Json(List::all(
-        PACKAGINGS
+        rules
+            .packagings
             .iter()
             .map(|p| ParcelPackagingBody {
-                code: p.code.into(),
-                name_th: p.name_th.into(),
-                name_en: p.name_en.into(),
-                width: p.dims_cm[0],
-                length: p.dims_cm[1],
-                height: p.dims_cm[2],
+                code: p.code.clone(),
+                name_th: p.name_th.clone(),
+                name_en: p.name_en.clone(),
+                width: p.width_cm,
+                length: p.length_cm,
+                height: p.height_cm,
                 fee: baht(p.fee),
             })
             .collect(),
@@ -184,12 +185,10 @@ fn label_size(size: Option<&str>) -> ApiResult<(f32, f32)> {
     }
 }
 
-fn carrier_name(provider: &str) -> String {
-    bo_logistics::domain::CATALOGUE
-        .iter()
-        .find(|c| c.code == provider)
-        .map(|c| c.name_th.to_string())
-        .unwrap_or_else(|| provider.to_string())
+/// A carrier's Thai name, from the logistics service's catalogue (the provider's code when it
+/// is not one).
+fn carrier_name(carriers: &[bo_proto::logistics::v1::Carrier], provider: &str) -> String {
+    carriers.iter().find(|c| c.code == provider).map(|c| c.name_th.clone()).unwrap_or_else(|| provider.to_string())
 }
 
 /// The labels of the parcels of `orders` (only `only` when given), in order.
@@ -218,6 +217,7 @@ async fn labels_of(
             .join(" ")],
         postcode: store.postcode.clone(),
     };
+    let carriers = &state.logistic_rules().await?.carriers;
     let mut labels = Vec::new();
     let mut ids = Vec::new();
     for o in orders {
@@ -254,9 +254,9 @@ async fn labels_of(
                 order_no: o.order_no.clone(),
                 tracking_no: p.tracking_no.clone(),
                 carrier: if o.shipping_name.is_empty() {
-                    carrier_name(&p.provider)
+                    carrier_name(carriers, &p.provider)
                 } else {
-                    format!("{} · {}", carrier_name(&p.provider), o.shipping_name)
+                    format!("{} · {}", carrier_name(carriers, &p.provider), o.shipping_name)
                 },
                 sender: sender.clone(),
                 receiver: receiver.clone(),
@@ -330,9 +330,7 @@ async fn print_labels(
     if b.order_ids.is_empty() {
         return Err(ApiError::invalid_field("order_ids", "validation.required"));
     }
-    if b.order_ids.len() > state.order_selection_limit {
-        return Err(ApiError::invalid_field("order_ids", "order.too_many_selected"));
-    }
+    within_selection(&state, "order_ids", b.order_ids.len()).await?;
     let orders = orders_of(&state, &auth, b.order_ids).await?;
     let (labels, ids) = labels_of(&state, &auth, &orders, &[]).await?;
     if labels.is_empty() {
@@ -362,9 +360,7 @@ async fn ship_parcels(
     Body(b): Body<ShipInput>,
 ) -> ApiResult<Json<OrderResultsBody>> {
     auth.require(EDIT)?;
-    if b.order_ids.len() > state.order_selection_limit {
-        return Err(ApiError::invalid_field("order_ids", "order.too_many_selected"));
-    }
+    within_selection(&state, "order_ids", b.order_ids.len()).await?;
     let r = state
         .orders()
         .ship_orders(auth.ctx().request(pb::ShipOrdersRequest { order_ids: b.order_ids }))
@@ -387,11 +383,9 @@ async fn order_pick_list(
     if b.order_ids.is_empty() {
         return Err(ApiError::invalid_field("order_ids", "validation.required"));
     }
-    if b.order_ids.len() > state.order_selection_limit {
-        return Err(ApiError::invalid_field("order_ids", "order.too_many_selected"));
-    }
+    within_selection(&state, "order_ids", b.order_ids.len()).await?;
     let orders = orders_of(&state, &auth, b.order_ids).await?;
-    let references: Vec<String> = orders.iter().map(|o| bo_orders::domain::reference(o.id)).collect();
+    let references: Vec<String> = orders.iter().map(|o| o.stock_reference.clone()).collect();
     let picks = state
         .wms()
         .pick_lots(auth.ctx().request(wpb::PickLotsRequest { warehouse_id: 0, lines: vec![], references }))

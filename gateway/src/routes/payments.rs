@@ -6,7 +6,6 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use bo_kit::time::timestamp_to_rfc3339;
-use bo_payments::domain as d;
 use bo_proto::payments::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -17,7 +16,7 @@ use crate::auth::StoreAuth;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::perms::{keys, Access};
 use crate::state::AppState;
-use crate::wire::{page_request, Body, Decimal, List, Path, Query};
+use crate::wire::{baht, page_request, Body, Decimal, List, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -44,9 +43,10 @@ pub struct ChannelTypeBody {
 /// The kinds of payment account a store can add.
 #[utoipa::path(get, path = "/payments/channels", tag = "payments",
     responses((status = 200, body = List<ChannelTypeBody>)), security(("bearer" = [])))]
-async fn channel_types(auth: StoreAuth) -> ApiResult<Json<List<ChannelTypeBody>>> {
+async fn channel_types(State(state): State<AppState>, auth: StoreAuth) -> ApiResult<Json<List<ChannelTypeBody>>> {
     auth.require(READ)?;
-    Ok(Json(List::all(d::KINDS.iter().map(|k| ChannelTypeBody { r#type: k.to_string() }).collect())))
+    let rules = state.payment_rules().await?;
+    Ok(Json(List::all(rules.kinds.iter().map(|k| ChannelTypeBody { r#type: k.clone() }).collect())))
 }
 
 /// A country whose bank accounts may be added.
@@ -63,12 +63,14 @@ pub struct CountryBody {
 /// Countries of bank accounts.
 #[utoipa::path(get, path = "/payments/countries", tag = "payments",
     responses((status = 200, body = List<CountryBody>)), security(("bearer" = [])))]
-async fn countries(auth: StoreAuth) -> ApiResult<Json<List<CountryBody>>> {
+async fn countries(State(state): State<AppState>, auth: StoreAuth) -> ApiResult<Json<List<CountryBody>>> {
     auth.require(READ)?;
+    let rules = state.payment_rules().await?;
     Ok(Json(List::all(
-        d::COUNTRIES
+        rules
+            .countries
             .iter()
-            .map(|c| CountryBody { code: c.code.into(), name_th: c.name_th.into(), name_en: c.name_en.into() })
+            .map(|c| CountryBody { code: c.code.clone(), name_th: c.name_th.clone(), name_en: c.name_en.clone() })
             .collect(),
     )))
 }
@@ -88,14 +90,14 @@ pub struct BankBody {
     pub color: String,
 }
 
-impl From<&d::Bank> for BankBody {
-    fn from(b: &d::Bank) -> Self {
+impl From<&pb::Bank> for BankBody {
+    fn from(b: &pb::Bank) -> Self {
         BankBody {
-            code: b.code.into(),
-            short: b.short.into(),
-            name_th: b.name_th.into(),
-            name_en: b.name_en.into(),
-            color: b.color.into(),
+            code: b.code.clone(),
+            short: b.short.clone(),
+            name_th: b.name_th.clone(),
+            name_en: b.name_en.clone(),
+            color: b.color.clone(),
         }
     }
 }
@@ -103,9 +105,9 @@ impl From<&d::Bank> for BankBody {
 /// The banks of Thailand a bank account can be with.
 #[utoipa::path(get, path = "/payments/", tag = "payments",
     responses((status = 200, body = List<BankBody>)), security(("bearer" = [])))]
-async fn banks(auth: StoreAuth) -> ApiResult<Json<List<BankBody>>> {
+async fn banks(State(state): State<AppState>, auth: StoreAuth) -> ApiResult<Json<List<BankBody>>> {
     auth.require(READ)?;
-    Ok(Json(List::all(d::BANKS.iter().map(BankBody::from).collect())))
+    Ok(Json(List::all(state.payment_rules().await?.banks.iter().map(BankBody::from).collect())))
 }
 
 /// `channel.type` of a store channel.
@@ -159,7 +161,7 @@ impl From<pb::StoreChannel> for StoreChannelBody {
     fn from(c: pb::StoreChannel) -> Self {
         StoreChannelBody {
             id: c.id,
-            bank: d::bank(&c.bank_code).map(BankBody::from),
+            bank: c.bank.as_ref().map(BankBody::from),
             channel: ChannelOfAccount { r#type: c.channel_type },
             credential: CredentialBody {
                 country: c.country,
@@ -168,7 +170,7 @@ impl From<pb::StoreChannel> for StoreChannelBody {
                 acc_no: c.acc_no,
                 branch: c.branch,
                 email: c.email,
-                fee: d::fee_text(c.fee_bps),
+                fee: baht(c.fee_bps),
             },
             status: c.status,
             open_bills: c.open_bills,
@@ -210,12 +212,15 @@ fn fee_input(f: &Option<Decimal>) -> Option<String> {
     })
 }
 
+/// A PayPal account, whose fee is kept when an edit leaves it out.
+const PAYPAL: &str = "paypal";
+
 impl StoreChannelInput {
     /// The account as it should be: these fields over `current`'s.
     fn over(self, current: pb::StoreChannel) -> pb::StoreChannelInput {
         let fee = fee_input(&self.fee).unwrap_or_else(|| {
-            if current.channel_type == d::PAYPAL {
-                d::fee_text(current.fee_bps)
+            if current.channel_type == PAYPAL {
+                baht(current.fee_bps)
             } else {
                 String::new()
             }

@@ -876,7 +876,7 @@ async fn goods_receipt_labels(
     if total == 0 {
         return Err(bo_kit::Error::failed_precondition("no_labels").into());
     }
-    if total > bo_wms::domain::receipt::MAX_LABELS {
+    if total > state.wms_rules().await?.max_labels {
         return Err(crate::error::ApiError::invalid_field("items", "validation.too_many_labels"));
     }
     Ok(pdf(crate::documents::labels(&body, &counts), &format!("{}-labels", body.code)))

@@ -23,12 +23,10 @@ use crate::uploads::FileForm;
 use crate::wire::baht;
 
 const APPROVE: Access = Access { roles: &[], perms: &[keys::PAYMENT_PAYMENT_APPROVE] };
-const MAX_BYTES: usize = bo_orders::statement::MAX_FILE_BYTES;
-/// The most lines one confirmation chooses.
-const MAX_CHOICES: usize = bo_orders::statement::MAX_ROWS;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(reconcile).layer(axum::extract::DefaultBodyLimit::max(MAX_BYTES + 256 * 1024)))
+    OpenApiRouter::new()
+        .routes(routes!(reconcile).layer(axum::extract::DefaultBodyLimit::max(crate::uploads::FILE_FORM_LIMIT)))
 }
 
 /// Why a line matched, or did not: a message key and its values.
@@ -136,11 +134,12 @@ async fn reconcile(
     mut form: axum::extract::Multipart,
 ) -> ApiResult<axum::response::Response> {
     auth.require(APPROVE)?;
+    let rules = state.order_rules().await?;
     let f = FileForm::read(
         state.files.clone(),
         auth.store_id,
         &mut form,
-        MAX_BYTES as u64,
+        rules.statement_file_bytes as u64,
         "import_too_large",
         &[".csv", ".xlsx"],
         &["choices"],
@@ -152,7 +151,8 @@ async fn reconcile(
     };
     let dry_run = f.dry_run;
     let mut staged = f.staged;
-    if choices.len() > MAX_CHOICES {
+    // The most lines one confirmation chooses: every line of the longest statement.
+    if choices.len() as i64 > rules.statement_max_rows {
         return Err(ApiError::invalid_field("choices", "validation.too_many"));
     }
     let form = staged.digest();

@@ -286,14 +286,14 @@ pub struct BillExpireTypesBody {
 /// The bill expiry methods (SPEC §9).
 #[utoipa::path(get, path = "/stores/bill-expire/types", tag = "settings",
     responses((status = 200, body = BillExpireTypesBody)), security(("bearer" = [])))]
-async fn bill_expire_types(auth: StoreAuth) -> ApiResult<Json<BillExpireTypesBody>> {
+async fn bill_expire_types(State(state): State<AppState>, auth: StoreAuth) -> ApiResult<Json<BillExpireTypesBody>> {
     auth.require(SETTINGS_READ)?;
-    use bo_stores::domain::bills;
+    let rules = state.store_rules().await?;
     Ok(Json(BillExpireTypesBody {
-        types: bills::TYPES.iter().map(|t| t.to_string()).collect(),
-        actions: bills::ACTIONS.iter().map(|t| t.to_string()).collect(),
-        max_days: bills::MAX_DAYS,
-        max_hours: bills::MAX_HOURS,
+        types: rules.bill_expiry_types.clone(),
+        actions: rules.bill_expiry_actions.clone(),
+        max_days: rules.bill_expiry_max_days,
+        max_hours: rules.bill_expiry_max_hours,
     }))
 }
 

@@ -219,6 +219,17 @@ pub fn user_for<T>(req: &Request<T>, named: i64) -> Result<i64, Status> {
     }
 }
 
+/// Refuses a call that is not a service's own (admin RPCs across stores, such as
+/// `CheckInvariants`): a user's or a store's token is refused, whatever its rights.
+pub fn service_only<T>(req: &Request<T>) -> Result<(), Status> {
+    match req.extensions().get::<Caller>() {
+        // A service token, or a direct call of the implementation in the same code.
+        Some(c) if c.audience == AUD_SERVICE || c.audience.is_empty() => Ok(()),
+        Some(_) => Err(crate::Error::permission_denied("forbidden").into()),
+        None => Err(Status::unauthenticated("unauthenticated")),
+    }
+}
+
 /// Who calls, and for which store: built by the gateway from the verified token it
 /// forwards, or by a module acting on its own behalf ([`ServiceIdentity`]).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -32,9 +32,29 @@ pub trait Module: Send + Sync + 'static {
     fn needs(&self) -> Vec<&'static str> {
         Vec::new()
     }
-    /// Whether it keeps a database (`services.<name>.database_url`).
+    /// Whether it keeps a database (`services.<name>.database_url`): it does when it has
+    /// migrations.
     fn has_database(&self) -> bool {
-        true
+        self.migrations().is_some()
+    }
+    /// Its migrations, one folder per dialect, kept in step (a test over every module
+    /// checks both yield the same tables and columns).
+    fn migrations(&self) -> Option<Migrations> {
+        None
+    }
+    /// The event types it publishes (`<svc>.<aggregate>.<event>`): an event has one
+    /// producer, and a test over every module checks each subscribed type has it.
+    fn publishes(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+    /// The event types its consumers handle.
+    fn subscribes(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+    /// Whether it keeps files in the process's file storage (`files.url`), so a process
+    /// running it apart needs the shared bucket.
+    fn uses_files(&self) -> bool {
+        false
     }
     /// Starts the module: migrations, background tasks, and what it serves.
     async fn start(&self, ctx: &Context) -> anyhow::Result<Started>;
@@ -42,6 +62,15 @@ pub trait Module: Send + Sync + 'static {
 
 /// A shared module.
 pub type SharedModule = Arc<dyn Module>;
+
+/// A module's migrations for both dialects.
+#[derive(Clone, Copy)]
+pub struct Migrations {
+    /// SQLite's.
+    pub sqlite: &'static sqlx::migrate::Migrator,
+    /// PostgreSQL's.
+    pub postgres: &'static sqlx::migrate::Migrator,
+}
 
 /// What a started module serves over HTTP (its gRPC services are given to
 /// [`Context::serve`]).
@@ -182,6 +211,7 @@ pub struct Context {
     tasks: Tasks,
     grpc: Mutex<Option<tonic::service::RoutesBuilder>>,
     process_grpc: Arc<Mutex<tonic::service::RoutesBuilder>>,
+    background: bool,
 }
 
 impl Context {
@@ -217,7 +247,16 @@ impl Context {
             clients,
             needs,
             tasks: Tasks::default(),
+            background: true,
         }
+    }
+
+    /// The same context for a module started only to answer calls (an admin command): its
+    /// background tasks (relays, consumers, schedulers) are not run, so it acts on nothing
+    /// by itself beside the process that serves it.
+    pub fn without_background(mut self) -> Self {
+        self.background = false;
+        self
     }
 
     /// Serves a gRPC service of this module: to callers in this process directly, and on
@@ -305,6 +344,10 @@ impl Context {
     where
         F: Future<Output = ()> + Send + 'static,
     {
+        if !self.background {
+            tracing::debug!(module = self.name, task, "not run: started without background tasks");
+            return;
+        }
         let health = TaskHealth { name: format!("{}.{task}", self.name), alive: Arc::new(AtomicBool::new(true)) };
         let flag = health.alive.clone();
         let name = health.name.clone();

@@ -169,3 +169,46 @@ pub fn s3_config(endpoint: &str, bucket: &str) -> crate::files::FilesConfig {
         virtual_hosted_style: false,
     }
 }
+
+/// Runs each async test function `name(db: Db)` on a fresh SQLite database and, when
+/// `TEST_DATABASE_URL` is set, on a fresh PostgreSQL one: `on_both_databases!(a, b)`, or
+/// `on_both_databases!(checked by wrap; a, b)` to run each as `wrap(db, name(db))` (a check
+/// after it acts).
+#[macro_export]
+macro_rules! on_both_databases {
+    (checked by $wrap:path; $($name:ident),* $(,)?) => {
+        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
+            let t = $crate::testing::sqlite().await;
+            $wrap(t.db.clone(), super::$name(t.db.clone())).await;
+        })* }
+        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
+            if let Some(t) = $crate::testing::postgres().await {
+                $wrap(t.db.clone(), super::$name(t.db.clone())).await;
+            }
+        })* }
+    };
+    ($($name:ident),* $(,)?) => {
+        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
+            let t = $crate::testing::sqlite().await;
+            super::$name(t.db.clone()).await;
+        })* }
+        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
+            if let Some(t) = $crate::testing::postgres().await { super::$name(t.db.clone()).await; }
+        })* }
+    };
+}
+
+/// Tables with their columns, as [`crate::db::Db::schema`] reads them.
+pub type Schema = Vec<(String, Vec<String>)>;
+
+/// The tables and columns `m` yields on a fresh SQLite database and on a fresh PostgreSQL
+/// one (None without `TEST_DATABASE_URL`), normalised so both dialects compare equal when
+/// they are kept in step.
+pub async fn schemas_of(m: &crate::module::Migrations) -> anyhow::Result<Option<(Schema, Schema)>> {
+    let Some(pg) = postgres().await else { return Ok(None) };
+    let lite = sqlite().await;
+    for db in [&lite.db, &pg.db] {
+        db.migrate(m.sqlite, m.postgres).await?;
+    }
+    Ok(Some((lite.db.schema().await?, pg.db.schema().await?)))
+}

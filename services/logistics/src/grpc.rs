@@ -384,6 +384,20 @@ impl LogisticsService for LogisticsGrpc {
         Ok(Response::new(pb::StoreProviderResponse { store_provider: Some(row.to_proto()) }))
     }
 
+    async fn get_rules(&self, _req: Request<pb::GetRulesRequest>) -> Rpc<pb::GetRulesResponse> {
+        Ok(Response::new(pb::GetRulesResponse {
+            carriers: domain::CATALOGUE.iter().map(carrier_message).collect(),
+            rate_file_bytes: crate::rates::MAX_FILE_BYTES as i64,
+            webhook_max_bytes: crate::carriers::thaipost::WEBHOOK_MAX_BYTES as i64,
+        }))
+    }
+
+    async fn get_rate_template(&self, _req: Request<pb::GetRateTemplateRequest>) -> Rpc<pb::GetRateTemplateResponse> {
+        let content = crate::rates::write(&crate::rates::sample(), Some(crate::rates::SAMPLE_LABEL))
+            .map_err(|e| Error::internal(anyhow::anyhow!(e)))?;
+        Ok(Response::new(pb::GetRateTemplateResponse { content }))
+    }
+
     async fn quote_shipping(&self, req: Request<pb::QuoteShippingRequest>) -> Rpc<pb::QuoteShippingResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
@@ -511,6 +525,7 @@ impl LogisticsService for LogisticsGrpc {
                     Some((_, t)) => t.price(service, &parcel.country, chargeable),
                     None => Err(crate::rates::NoRate::NotServed),
                 };
+                let carrier = domain::carrier(service).map(carrier_message);
                 match priced {
                     Ok((zone, price)) => pb::ServiceRate {
                         service: service.into(),
@@ -518,10 +533,14 @@ impl LogisticsService for LogisticsGrpc {
                         zone,
                         price_satang: price,
                         reason: String::new(),
+                        carrier,
                     },
-                    Err(e) => {
-                        pb::ServiceRate { service: service.into(), reason: e.code().into(), ..Default::default() }
-                    }
+                    Err(e) => pb::ServiceRate {
+                        service: service.into(),
+                        reason: e.code().into(),
+                        carrier,
+                        ..Default::default()
+                    },
                 }
             })
             .collect();
@@ -753,5 +772,17 @@ impl LogisticsGrpc {
                 })
                 .collect(),
         })
+    }
+}
+
+/// A carrier service of the catalogue as the wire carries it.
+pub(crate) fn carrier_message(c: &domain::Carrier) -> pb::Carrier {
+    pb::Carrier {
+        code: c.code.into(),
+        carrier: c.carrier.into(),
+        name_th: c.name_th.into(),
+        name_en: c.name_en.into(),
+        shipment_type: c.shipment_type.into(),
+        cod: c.cod,
     }
 }

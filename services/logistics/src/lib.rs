@@ -97,6 +97,20 @@ impl Module for LogisticsModule {
         "logistics"
     }
 
+    fn migrations(&self) -> Option<bo_kit::module::Migrations> {
+        Some(bo_kit::module::Migrations { sqlite: &MIGRATIONS_SQLITE, postgres: &MIGRATIONS_POSTGRES })
+    }
+
+    fn publishes(&self) -> Vec<&'static str> {
+        use bo_proto::events::v1 as ev;
+        use bo_proto::Event as _;
+        vec![ev::LogisticChannelSaved::TYPE]
+    }
+
+    fn uses_files(&self) -> bool {
+        true
+    }
+
     fn needs(&self) -> Vec<&'static str> {
         vec!["wms"]
     }

@@ -133,29 +133,8 @@ async fn two_hundred_concurrent_reservations_never_share_a_number(db: Db) {
     assert_eq!(kept, 250);
 }
 
-macro_rules! on_both_databases {
-    ($($name:ident),* $(,)?) => {
-        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
-            let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await;
-        })* }
-        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
-            if let Some(t) = bo_kit::testing::postgres().await { super::$name(t.db.clone()).await; }
-        })* }
-    };
-}
-
-on_both_databases!(
+bo_kit::on_both_databases!(
     one_international_channel_per_warehouse_and_provider,
     the_set_number_and_cod_accounts,
     two_hundred_concurrent_reservations_never_share_a_number
 );
-
-#[tokio::test]
-async fn both_dialects_migrate_to_the_same_tables_and_columns() {
-    let Some(pg) = bo_kit::testing::postgres().await else { return };
-    let lite = bo_kit::testing::sqlite().await;
-    for db in [&lite.db, &pg.db] {
-        db.migrate(&bo_logistics::MIGRATIONS_SQLITE, &bo_logistics::MIGRATIONS_POSTGRES).await.unwrap();
-    }
-    assert_eq!(lite.db.schema().await.unwrap(), pg.db.schema().await.unwrap());
-}

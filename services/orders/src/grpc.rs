@@ -244,6 +244,25 @@ impl OrdersService for OrdersGrpc {
         Ok(Response::new(self.orders.receive_arrivals(&ctx, &r.upload, r.warehouse_id, r.dry_run).await?))
     }
 
+    async fn get_rules(&self, _req: Request<pb::GetRulesRequest>) -> Rpc<pb::GetRulesResponse> {
+        Ok(Response::new(self.orders.rules()))
+    }
+
+    async fn get_import_template(
+        &self,
+        req: Request<pb::GetImportTemplateRequest>,
+    ) -> Rpc<pb::GetImportTemplateResponse> {
+        let content =
+            crate::import::template(&req.into_inner().lang).map_err(|e| Error::internal(anyhow::anyhow!(e)))?;
+        Ok(Response::new(pb::GetImportTemplateResponse { content }))
+    }
+
+    async fn check_invariants(&self, req: Request<pb::CheckInvariantsRequest>) -> Rpc<pb::CheckInvariantsResponse> {
+        bo_kit::grpc::service_only(&req)?;
+        let problems = self.orders.check_invariants(req.into_inner().grace_ms).await?;
+        Ok(Response::new(pb::CheckInvariantsResponse { problems }))
+    }
+
     async fn reconcile(&self, req: Request<pb::ReconcileRequest>) -> Rpc<pb::ReconcileResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();

@@ -14,6 +14,7 @@ pub mod exports;
 pub mod grpc;
 pub mod import;
 pub mod matching;
+pub mod rules;
 pub mod service;
 pub mod statement;
 pub mod store;
@@ -135,6 +136,26 @@ pub struct OrdersModule;
 impl Module for OrdersModule {
     fn name(&self) -> &'static str {
         "orders"
+    }
+
+    fn migrations(&self) -> Option<bo_kit::module::Migrations> {
+        Some(bo_kit::module::Migrations { sqlite: &MIGRATIONS_SQLITE, postgres: &MIGRATIONS_POSTGRES })
+    }
+
+    fn publishes(&self) -> Vec<&'static str> {
+        use bo_proto::events::v1 as ev;
+        use bo_proto::Event as _;
+        vec![ev::BillOpened::TYPE, ev::BillClosed::TYPE, ev::OrderPlaced::TYPE, ev::OrderStateChanged::TYPE]
+    }
+
+    fn subscribes(&self) -> Vec<&'static str> {
+        use bo_proto::events::v1 as ev;
+        use bo_proto::Event as _;
+        vec![ev::StockAvailable::TYPE]
+    }
+
+    fn uses_files(&self) -> bool {
+        true
     }
 
     fn needs(&self) -> Vec<&'static str> {

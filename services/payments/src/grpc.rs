@@ -121,6 +121,17 @@ impl PaymentsService for PaymentsGrpc {
         Ok(Response::new(pb::DeleteStoreChannelResponse {}))
     }
 
+    async fn get_rules(&self, _req: Request<pb::GetRulesRequest>) -> Rpc<pb::GetRulesResponse> {
+        Ok(Response::new(pb::GetRulesResponse {
+            kinds: crate::domain::KINDS.iter().map(|k| k.to_string()).collect(),
+            countries: crate::domain::COUNTRIES
+                .iter()
+                .map(|c| pb::Country { code: c.code.into(), name_th: c.name_th.into(), name_en: c.name_en.into() })
+                .collect(),
+            banks: crate::domain::BANKS.iter().map(bank_message).collect(),
+        }))
+    }
+
     async fn prompt_pay_qr(&self, req: Request<pb::PromptPayQrRequest>) -> Rpc<pb::PromptPayQrResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
@@ -142,6 +153,17 @@ impl PaymentsService for PaymentsGrpc {
             acc_name: row.acc_name,
             masked_id: masked(id.digits()),
         }))
+    }
+}
+
+/// A bank of the list as the wire carries it.
+pub(crate) fn bank_message(b: &crate::domain::Bank) -> pb::Bank {
+    pb::Bank {
+        code: b.code.into(),
+        short: b.short.into(),
+        name_th: b.name_th.into(),
+        name_en: b.name_en.into(),
+        color: b.color.into(),
     }
 }
 

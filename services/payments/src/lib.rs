@@ -58,7 +58,7 @@ struct Bills;
 #[async_trait]
 impl On<BillOpened> for Bills {
     async fn on(&self, tx: &mut Tx, meta: &Meta, e: BillOpened) -> anyhow::Result<()> {
-        store::Repo::bill_opened(tx, meta.store_id, e.bill_id, &e.payment_channel_ids).await?;
+        store::Repo::bill_opened(tx, meta.store_id, e.bill_id, e.revision).await?;
         Ok(())
     }
 }
@@ -66,7 +66,7 @@ impl On<BillOpened> for Bills {
 #[async_trait]
 impl On<BillClosed> for Bills {
     async fn on(&self, tx: &mut Tx, meta: &Meta, e: BillClosed) -> anyhow::Result<()> {
-        store::Repo::bill_closed(tx, meta.store_id, e.bill_id).await?;
+        store::Repo::bill_closed(tx, meta.store_id, e.bill_id, e.revision).await?;
         Ok(())
     }
 }
@@ -78,6 +78,22 @@ pub struct PaymentsModule;
 impl Module for PaymentsModule {
     fn name(&self) -> &'static str {
         "payments"
+    }
+
+    fn migrations(&self) -> Option<bo_kit::module::Migrations> {
+        Some(bo_kit::module::Migrations { sqlite: &MIGRATIONS_SQLITE, postgres: &MIGRATIONS_POSTGRES })
+    }
+
+    fn publishes(&self) -> Vec<&'static str> {
+        use bo_proto::events::v1 as ev;
+        use bo_proto::Event as _;
+        vec![ev::PaymentChannelSaved::TYPE]
+    }
+
+    fn subscribes(&self) -> Vec<&'static str> {
+        use bo_proto::events::v1 as ev;
+        use bo_proto::Event as _;
+        vec![ev::BillOpened::TYPE, ev::BillClosed::TYPE]
     }
 
     async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {

@@ -55,6 +55,7 @@ impl ChannelRow {
             open_bills: self.open_bills,
             create_time: Some(ms_to_timestamp(self.created_at)),
             update_time: Some(ms_to_timestamp(self.updated_at)),
+            bank: crate::domain::bank(&self.bank_code).map(crate::grpc::bank_message),
         }
     }
 }
@@ -298,29 +299,52 @@ impl Repo {
         Ok(())
     }
 
-    /// A bill now points at `channels` (the orders service's `orders.bill.opened`).
-    pub async fn bill_opened(tx: &mut Tx, store_id: i64, bill_id: i64, channels: &[i64]) -> Result<()> {
-        for c in channels {
-            sqlx::query(
-                "INSERT INTO bill_channels (store_id, bill_id, store_channel_id) VALUES ($1, $2, $3) \
-                 ON CONFLICT (bill_id, store_channel_id) DO NOTHING",
-            )
-            .bind(store_id)
-            .bind(bill_id)
-            .bind(c)
-            .execute(&mut **tx)
-            .await?;
+    /// A bill opened (the orders service's `orders.bill.opened`): it points at the
+    /// store's active accounts its page shows the buyer (every kind but COD). Nothing
+    /// changes when a newer revision of the bill was seen already.
+    pub async fn bill_opened(tx: &mut Tx, store_id: i64, bill_id: i64, revision: i64) -> Result<()> {
+        if !Self::newer_revision(tx, store_id, bill_id, revision).await? {
+            return Ok(());
         }
+        sqlx::query(
+            "INSERT INTO bill_channels (store_id, bill_id, store_channel_id) \
+             SELECT store_id, $2, id FROM store_channels WHERE store_id = $1 AND status = $3 AND channel_type <> $4 \
+             ON CONFLICT (bill_id, store_channel_id) DO NOTHING",
+        )
+        .bind(store_id)
+        .bind(bill_id)
+        .bind(crate::domain::ACTIVE)
+        .bind(crate::domain::COD)
+        .execute(&mut **tx)
+        .await?;
         Ok(())
     }
 
-    /// A bill was paid, expired or cancelled (`orders.bill.closed`).
-    pub async fn bill_closed(tx: &mut Tx, store_id: i64, bill_id: i64) -> Result<()> {
+    /// A bill was paid, expired or cancelled (`orders.bill.closed`): it points at nothing.
+    pub async fn bill_closed(tx: &mut Tx, store_id: i64, bill_id: i64, revision: i64) -> Result<()> {
+        if !Self::newer_revision(tx, store_id, bill_id, revision).await? {
+            return Ok(());
+        }
         sqlx::query("DELETE FROM bill_channels WHERE store_id = $1 AND bill_id = $2")
             .bind(store_id)
             .bind(bill_id)
             .execute(&mut **tx)
             .await?;
         Ok(())
+    }
+
+    /// Records `revision` as the bill's newest; false when it is not newer than one seen.
+    async fn newer_revision(tx: &mut Tx, store_id: i64, bill_id: i64, revision: i64) -> Result<bool> {
+        let kept = sqlx::query(
+            "INSERT INTO bill_revisions (bill_id, store_id, revision) VALUES ($1, $2, $3) \
+             ON CONFLICT (bill_id) DO UPDATE SET revision = excluded.revision \
+             WHERE bill_revisions.revision < excluded.revision",
+        )
+        .bind(bill_id)
+        .bind(store_id)
+        .bind(revision)
+        .execute(&mut **tx)
+        .await?;
+        Ok(kept.rows_affected() == 1)
     }
 }

@@ -131,6 +131,15 @@ fn bulk(ids: &[i64]) -> Result<(), Status> {
 
 #[tonic::async_trait]
 impl ProductsService for ProductsGrpc {
+    async fn get_rules(&self, _req: Request<pb::GetRulesRequest>) -> Rpc<pb::GetRulesResponse> {
+        Ok(Response::new(pb::GetRulesResponse {
+            photos_per_upload: photos::MAX_PER_UPLOAD as i64,
+            photo_max_bytes: photos::MAX_BYTES as i64,
+            photos_min_per_product: self.limits.min_per_product as i64,
+            photos_max_per_product: self.limits.max_per_product as i64,
+        }))
+    }
+
     async fn list_categories(&self, req: Request<pb::ListCategoriesRequest>) -> Rpc<pb::ListCategoriesResponse> {
         actor(&req)?;
         Ok(Response::new(pb::ListCategoriesResponse { categories: self.repo.categories().await? }))

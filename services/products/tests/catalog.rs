@@ -337,27 +337,8 @@ fn shirt_like() -> pb::Product {
     }
 }
 
-macro_rules! on_both_databases {
-    ($($name:ident),*) => {
-        mod sqlite { $(#[tokio::test] async fn $name() { let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await; })* }
-        mod postgres { $(#[tokio::test] async fn $name() {
-            if let Some(t) = bo_kit::testing::postgres().await { super::$name(t.db.clone()).await; }
-        })* }
-    };
-}
-
-on_both_databases!(
+bo_kit::on_both_databases!(
     products_with_variants_search_and_edit,
     the_inventory_view_follows_the_ledger,
     search_finds_any_part_of_names_codes_and_barcodes
 );
-
-#[tokio::test]
-async fn both_dialects_migrate_to_the_same_tables_and_columns() {
-    let Some(pg) = bo_kit::testing::postgres().await else { return };
-    let lite = bo_kit::testing::sqlite().await;
-    for db in [&lite.db, &pg.db] {
-        db.migrate(&bo_products::MIGRATIONS_SQLITE, &bo_products::MIGRATIONS_POSTGRES).await.unwrap();
-    }
-    assert_eq!(lite.db.schema().await.unwrap(), pg.db.schema().await.unwrap());
-}

@@ -157,6 +157,16 @@ fn address_patch(p: Option<pb::AddressPatch>) -> AddressPatch {
 
 #[tonic::async_trait]
 impl StoresService for StoresGrpc {
+    async fn get_rules(&self, _req: Request<pb::GetRulesRequest>) -> Rpc<pb::GetRulesResponse> {
+        use crate::domain::bills;
+        Ok(Response::new(pb::GetRulesResponse {
+            bill_expiry_types: bills::TYPES.iter().map(|t| t.to_string()).collect(),
+            bill_expiry_actions: bills::ACTIONS.iter().map(|t| t.to_string()).collect(),
+            bill_expiry_max_days: bills::MAX_DAYS,
+            bill_expiry_max_hours: bills::MAX_HOURS,
+        }))
+    }
+
     async fn authenticate(&self, req: Request<pb::AuthenticateRequest>) -> Rpc<pb::AuthenticateResponse> {
         let r = req.into_inner();
         let found = self.repo.user_by_email(&user::normalise_email(&r.email)).await?;

@@ -142,6 +142,34 @@ impl Module for StoresModule {
         "stores"
     }
 
+    fn migrations(&self) -> Option<bo_kit::module::Migrations> {
+        Some(bo_kit::module::Migrations { sqlite: &MIGRATIONS_SQLITE, postgres: &MIGRATIONS_POSTGRES })
+    }
+
+    fn publishes(&self) -> Vec<&'static str> {
+        use bo_proto::events::v1 as ev;
+        use bo_proto::Event as _;
+        vec![
+            ev::StoreCreated::TYPE,
+            ev::CustomerCreated::TYPE,
+            ev::CustomerUpdated::TYPE,
+            ev::CustomerDeleted::TYPE,
+            ev::SafetyStockSet::TYPE,
+        ]
+    }
+
+    fn subscribes(&self) -> Vec<&'static str> {
+        use bo_proto::events::v1 as ev;
+        use bo_proto::Event as _;
+        vec![
+            ev::ProductSaved::TYPE,
+            ev::PaymentChannelSaved::TYPE,
+            ev::LogisticChannelSaved::TYPE,
+            ev::GoodsReceiptApproved::TYPE,
+            ev::OrderPlaced::TYPE,
+        ]
+    }
+
     fn needs(&self) -> Vec<&'static str> {
         vec!["wms"]
     }

@@ -9,19 +9,6 @@ use bo_proto::stores::v1::stores_service_server::StoresService;
 use bo_stores::Service;
 use sqlx::Row;
 
-#[tokio::test]
-async fn both_dialects_migrate_to_the_same_tables_and_columns() {
-    let Some(pg) = testing::postgres().await else { return };
-    let lite = testing::sqlite().await;
-    for db in [&lite.db, &pg.db] {
-        db.migrate(&bo_stores::MIGRATIONS_SQLITE, &bo_stores::MIGRATIONS_POSTGRES).await.unwrap();
-    }
-    let a = lite.db.schema().await.unwrap();
-    let b = pg.db.schema().await.unwrap();
-    assert!(a.len() >= 10, "tables: {a:?}");
-    assert_eq!(a, b);
-}
-
 async fn service(db: &Db) -> Service {
     Service::open(db.clone(), bo_kit::testing::bus().await, 3_600_000).await.unwrap()
 }
@@ -738,16 +725,7 @@ fn pb_page(limit: i64) -> bo_proto::common::v1::PageRequest {
     bo_proto::common::v1::PageRequest { page: 1, limit }
 }
 
-macro_rules! on_both_databases {
-    ($($name:ident),*) => {
-        mod sqlite { $(#[tokio::test] async fn $name() { let t = bo_kit::testing::sqlite().await; super::$name(t.db.clone()).await; })* }
-        mod postgres { $(#[tokio::test] async fn $name() {
-            if let Some(t) = bo_kit::testing::postgres().await { super::$name(t.db.clone()).await; }
-        })* }
-    };
-}
-
-on_both_databases!(
+bo_kit::on_both_databases!(
     customers_keep_one_default_address_and_unique_phones,
     search_matches_name_or_phone_and_pages_in_the_database,
     units_have_unique_names_per_store_and_page_in_the_database,

@@ -62,8 +62,64 @@ fn lines(lines: &[pb::StockLine]) -> bo_kit::Result<Vec<Line>> {
     domain::merge_lines(&raw)
 }
 
+/// Holdings a page of [`WmsService::list_holdings_by_prefix`] carries.
+const HOLDINGS_PAGE: usize = 5_000;
+
 #[tonic::async_trait]
 impl WmsService for WmsGrpc {
+    type ListHoldingsByPrefixStream =
+        futures::stream::Iter<std::vec::IntoIter<Result<pb::ListHoldingsByPrefixResponse, Status>>>;
+
+    async fn get_rules(&self, _req: Request<pb::GetRulesRequest>) -> Rpc<pb::GetRulesResponse> {
+        Ok(Response::new(pb::GetRulesResponse {
+            packagings: domain::parcels::PACKAGINGS
+                .iter()
+                .map(|p| pb::ParcelPackaging {
+                    code: p.code.into(),
+                    name_th: p.name_th.into(),
+                    name_en: p.name_en.into(),
+                    width_cm: p.dims_cm[0],
+                    length_cm: p.dims_cm[1],
+                    height_cm: p.dims_cm[2],
+                    fee: p.fee,
+                })
+                .collect(),
+            max_labels: domain::receipt::MAX_LABELS,
+        }))
+    }
+
+    async fn check_invariants(&self, req: Request<pb::CheckInvariantsRequest>) -> Rpc<pb::CheckInvariantsResponse> {
+        bo_kit::grpc::service_only(&req)?;
+        Ok(Response::new(pb::CheckInvariantsResponse { problems: self.repo.check_invariants().await? }))
+    }
+
+    async fn list_holdings_by_prefix(
+        &self,
+        req: Request<pb::ListHoldingsByPrefixRequest>,
+    ) -> Rpc<Self::ListHoldingsByPrefixStream> {
+        bo_kit::grpc::service_only(&req)?;
+        let rows = self.repo.holdings_with_prefix(&req.into_inner().reference_prefix).await?;
+        let pages: Vec<Result<pb::ListHoldingsByPrefixResponse, Status>> = rows
+            .chunks(HOLDINGS_PAGE)
+            .map(|page| {
+                Ok(pb::ListHoldingsByPrefixResponse {
+                    holdings: page
+                        .iter()
+                        .map(|(store_id, reference, warehouse_id, sku_id, quantity, state)| pb::StoreHolding {
+                            store_id: *store_id,
+                            reference: reference.clone(),
+                            warehouse_id: *warehouse_id,
+                            sku_id: *sku_id,
+                            quantity: *quantity,
+                            state: state.clone(),
+                        })
+                        .collect(),
+                })
+            })
+            .collect();
+        Ok(Response::new(futures::stream::iter(pages)))
+    }
+
     async fn list_warehouses(&self, req: Request<pb::ListWarehousesRequest>) -> Rpc<pb::ListWarehousesResponse> {
         let who = actor(&req)?;
         let rows = self.repo.warehouses(who.store_id).await?;

@@ -82,6 +82,28 @@ impl Module for WmsModule {
         "wms"
     }
 
+    fn migrations(&self) -> Option<bo_kit::module::Migrations> {
+        Some(bo_kit::module::Migrations { sqlite: &MIGRATIONS_SQLITE, postgres: &MIGRATIONS_POSTGRES })
+    }
+
+    fn publishes(&self) -> Vec<&'static str> {
+        use bo_proto::events::v1 as ev;
+        use bo_proto::Event as _;
+        vec![
+            ev::StockMoved::TYPE,
+            ev::StockAvailable::TYPE,
+            ev::WarehouseCreated::TYPE,
+            ev::WarehouseUpdated::TYPE,
+            ev::GoodsReceiptApproved::TYPE,
+        ]
+    }
+
+    fn subscribes(&self) -> Vec<&'static str> {
+        use bo_proto::events::v1 as ev;
+        use bo_proto::Event as _;
+        vec![ev::StoreCreated::TYPE, ev::ProductSaved::TYPE, ev::ProductsDeleted::TYPE]
+    }
+
     async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
         let db = ctx.db()?;
         let svc = Service::open(db.clone(), ctx.bus.clone()).await?;

@@ -455,21 +455,7 @@ async fn checked(db: Db, test: impl std::future::Future<Output = ()>) {
     assert!(broken.is_empty(), "the ledger's invariants: {broken:#?}");
 }
 
-macro_rules! on_both_databases {
-    ($($name:ident),*) => {
-        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
-            let t = bo_kit::testing::sqlite().await; super::checked(t.db.clone(), super::$name(t.db.clone())).await;
-        })* }
-        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
-            if let Some(t) = bo_kit::testing::postgres().await {
-                super::checked(t.db.clone(), super::$name(t.db.clone())).await;
-            }
-        })* }
-    };
-}
-
-on_both_databases!(
-    two_hundred_clients_cannot_oversell_five_units,
+bo_kit::on_both_databases!(checked by super::checked; two_hundred_clients_cannot_oversell_five_units,
     lines_of_one_sku_are_judged_on_their_sum,
     every_command_acts_once_per_reference,
     stock_never_goes_below_what_is_reserved,
@@ -480,13 +466,3 @@ on_both_databases!(
     thirty_concurrent_holds_of_ten_units_never_oversell,
     shipping_an_order_ships_its_parcels_once
 );
-
-#[tokio::test]
-async fn both_dialects_migrate_to_the_same_tables_and_columns() {
-    let Some(pg) = bo_kit::testing::postgres().await else { return };
-    let lite = bo_kit::testing::sqlite().await;
-    for db in [&lite.db, &pg.db] {
-        db.migrate(&bo_wms::MIGRATIONS_SQLITE, &bo_wms::MIGRATIONS_POSTGRES).await.unwrap();
-    }
-    assert_eq!(lite.db.schema().await.unwrap(), pg.db.schema().await.unwrap());
-}

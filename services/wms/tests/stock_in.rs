@@ -470,21 +470,7 @@ async fn checked(db: Db, test: impl std::future::Future<Output = ()>) {
     assert!(broken.is_empty(), "the invariants: {broken:#?}");
 }
 
-macro_rules! on_both_databases {
-    ($($name:ident),*) => {
-        mod sqlite { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
-            let t = bo_kit::testing::sqlite().await; super::checked(t.db.clone(), super::$name(t.db.clone())).await;
-        })* }
-        mod postgres { $(#[tokio::test(flavor = "multi_thread", worker_threads = 4)] async fn $name() {
-            if let Some(t) = bo_kit::testing::postgres().await {
-                super::checked(t.db.clone(), super::$name(t.db.clone())).await;
-            }
-        })* }
-    };
-}
-
-on_both_databases!(
-    a_receipt_goes_from_draft_to_lots,
+bo_kit::on_both_databases!(checked by super::checked; a_receipt_goes_from_draft_to_lots,
     a_rejected_receipt_adds_nothing_and_drafts_can_be_deleted,
     concurrent_approves_add_once,
     reservations_take_lots_first_expiry_first,

@@ -87,7 +87,7 @@ export default function OrderDetailPage() {
     );
   }
 
-  const can = actionsOf(o.state);
+  const can = actionsOf(o);
   const lng = i18n.language;
 
   const move = async (action: StateAction, input: { reason?: string; cause?: string } = {}) => {

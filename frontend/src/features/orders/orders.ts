@@ -45,22 +45,25 @@ export const FAIL_CAUSES = ['fulfillment_failed', 'cancelled_by_warehouse'] as c
 /** An action on one order, as the API names it in the path (dash-separated). */
 export type StateAction = 'ready-to-fulfillment' | 'close' | 'cancel' | 'void' | 'fail';
 
-/** What an order in `state` may have done to it (docs/decisions/0017's table); rights are
- * checked apart. */
-export function actionsOf(state: string) {
-  const open = state === 'new' || state === 'ready_to_fulfillment';
+/** What may be done to an order: the actions the orders service allows in its state
+ * (`allowedActions`, computed from its one state table), and what the screens derive from
+ * them. Rights are checked apart. */
+export function actionsOf(o: { allowedActions: readonly string[] }) {
+  const allowed = (a: string) => o.allowedActions.includes(a);
   return {
-    edit: state === 'new',
-    prepare: state === 'new',
-    cancel: open || state === 'failed',
-    fail: state === 'ready_to_fulfillment',
-    close: state === 'shipped',
-    void: state === 'shipped' || state === 'closed',
-    ship: state === 'ready_to_fulfillment',
-    parcels: state === 'ready_to_fulfillment',
-    pickList: open,
-    labels: state === 'ready_to_fulfillment' || state === 'shipped',
-    address: open,
+    edit: allowed('edit'),
+    prepare: allowed('ready_to_fulfillment'),
+    cancel: allowed('cancel'),
+    fail: allowed('fail'),
+    close: allowed('close'),
+    void: allowed('void'),
+    ship: allowed('ship'),
+    // Parcels are made while it may still ship; labels print until it has been closed.
+    parcels: allowed('ship'),
+    labels: allowed('ship') || allowed('close'),
+    // An open order (new or being prepared) is picked, and its address may change.
+    pickList: allowed('change_address'),
+    address: allowed('change_address'),
   };
 }
 

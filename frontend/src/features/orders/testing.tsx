@@ -93,7 +93,18 @@ export const parcel = (id: number, over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-export const order = (over: Record<string, unknown> = {}) => ({
+/** An order's `allowed_actions` as the orders service answers them in each state (its state
+ * table's test names the same lists). */
+export const ALLOWED_ACTIONS: Record<string, string[]> = {
+  new: ['ready_to_fulfillment', 'cancel', 'edit', 'change_address'],
+  ready_to_fulfillment: ['ship', 'cancel', 'fail', 'change_address'],
+  shipped: ['close', 'void'],
+  closed: ['void'],
+  failed: ['cancel'],
+  cancelled: [],
+};
+
+const orderFields = (over: Record<string, unknown>) => ({
   id: 9,
   order_no: 'SO2569-000009',
   channel: 'facebook',
@@ -148,6 +159,12 @@ export const order = (over: Record<string, unknown> = {}) => ({
   events: [{ id: 1, action: 'created', from_state: '', to_state: 'new', user_id: 1, user_name: 'สมศรี ใจดี', detail: '', created_at: '2026-11-25T12:00:00Z' }],
   ...over,
 });
+
+/** An order as the gateway answers it; its allowed actions follow its state unless given. */
+export const order = (over: Record<string, unknown> = {}) => {
+  const o = orderFields(over);
+  return { allowed_actions: ALLOWED_ACTIONS[String(o.state)] ?? [], ...o };
+};
 
 /** The store's accounts: PromptPay and a bank account. */
 export const ACCOUNTS = [

@@ -85,6 +85,14 @@ pub fn may_expire(order_state: &str, payment_state: &str) -> bool {
     order_state == super::state::NEW && payment_state == super::payment::UNPAID
 }
 
+/// Whether a bill is open: the buyer may still pay it into the accounts its page shows. A
+/// bill closes when it expires, when its order is paid, or when its order ends (cancelled,
+/// failed or closed); a renewal opens it again.
+pub fn is_open(bill_state: &str, order_state: &str, payment_state: &str) -> bool {
+    use super::state::{CANCELLED, CLOSED, FAILED};
+    bill_state == ACTIVE && !matches!(order_state, CANCELLED | CLOSED | FAILED) && payment_state != super::payment::PAID
+}
+
 /// A new, unguessable bill token: 128 random bits as 32 hex characters.
 pub fn new_token() -> String {
     uuid::Uuid::new_v4().simple().to_string()
@@ -94,6 +102,18 @@ pub fn new_token() -> String {
 mod tests {
     use super::*;
     use crate::domain::{payment, state};
+
+    #[test]
+    fn bills_are_open_while_payable() {
+        assert!(is_open(ACTIVE, state::NEW, payment::UNPAID));
+        assert!(is_open(ACTIVE, state::READY, payment::PENDING));
+        assert!(is_open(ACTIVE, state::SHIPPED, payment::UNPAID));
+        assert!(!is_open(EXPIRED, state::NEW, payment::UNPAID));
+        assert!(!is_open(ACTIVE, state::NEW, payment::PAID));
+        for ended in [state::CANCELLED, state::CLOSED, state::FAILED] {
+            assert!(!is_open(ACTIVE, ended, payment::UNPAID), "{ended}");
+        }
+    }
 
     #[test]
     fn every_allowed_and_refused_move() {

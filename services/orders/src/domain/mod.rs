@@ -77,12 +77,15 @@ pub mod stock {
 
 /// The stock reference of an order in wms.
 pub fn reference(order_id: i64) -> String {
-    format!("order:{order_id}")
+    format!("{REFERENCE_PREFIX}{order_id}")
 }
+
+/// What every order's stock reference starts with.
+pub const REFERENCE_PREFIX: &str = "order:";
 
 /// The order id of a stock reference (None for other references).
 pub fn order_of_reference(reference: &str) -> Option<i64> {
-    reference.strip_prefix("order:").and_then(|n| n.parse().ok())
+    reference.strip_prefix(REFERENCE_PREFIX).and_then(|n| n.parse().ok())
 }
 
 /// The readable number of the `n`th order of a Buddhist-era year: `SO2569-000001`.

@@ -105,12 +105,47 @@ pub fn next(from: &str, action: Action) -> Result<&'static str, &'static str> {
     })
 }
 
+/// Rewriting the order's lines (`PUT /orders/{id}`): only a new order.
+pub const EDIT: &str = "edit";
+/// Changing its shipping address: an open order.
+pub const CHANGE_ADDRESS: &str = "change_address";
+
+/// What may be done to an order in `state`, from the one table: each action of
+/// [`TRANSITIONS`] that leaves it, by name, then [`EDIT`] and [`CHANGE_ADDRESS`] where the
+/// service allows them. The app offers these and no others (rights are checked apart).
+pub fn allowed_actions(state: &str) -> Vec<&'static str> {
+    let mut out: Vec<&'static str> =
+        Action::ALL.into_iter().filter(|a| next(state, *a).is_ok()).map(Action::name).collect();
+    if state == NEW {
+        out.push(EDIT);
+    }
+    if is_open(state) {
+        out.push(CHANGE_ADDRESS);
+    }
+    out
+}
+
 /// Failure causes (SPEC §4).
 pub const CAUSES: [&str; 2] = ["fulfillment_failed", "cancelled_by_warehouse"];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn allowed_actions_follow_the_table() {
+        assert_eq!(allowed_actions(NEW), vec!["ready_to_fulfillment", "cancel", EDIT, CHANGE_ADDRESS]);
+        assert_eq!(allowed_actions(READY), vec!["ship", "cancel", "fail", CHANGE_ADDRESS]);
+        assert_eq!(allowed_actions(SHIPPED), vec!["close", "void"]);
+        assert_eq!(allowed_actions(CLOSED), vec!["void"]);
+        assert_eq!(allowed_actions(FAILED), vec!["cancel"]);
+        assert!(allowed_actions(CANCELLED).is_empty());
+        for from in STATES {
+            for a in Action::ALL {
+                assert_eq!(allowed_actions(from).contains(&a.name()), next(from, a).is_ok(), "{from} {a:?}");
+            }
+        }
+    }
 
     /// Every (from, action) pair: the allowed ones land where the table says, every other is
     /// refused with its reason.

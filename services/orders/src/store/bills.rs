@@ -8,6 +8,9 @@ use bo_kit::{Error, Result};
 use bo_proto::orders::v1 as pb;
 use sqlx::FromRow;
 
+use bo_kit::outbox;
+use bo_proto::events::v1 as ev;
+
 use super::{apply_move, event, order_in, Actor, Moved, Repo};
 use crate::domain::bill::{self, BillAction};
 use crate::domain::state::{self, Action};
@@ -119,13 +122,50 @@ pub(super) async fn sync_bills(
         }
     }
     for gone in had.iter().filter(|w| !amounts.iter().any(|(a, _)| a == *w)) {
-        sqlx::query("DELETE FROM order_bills WHERE order_id = $1 AND warehouse_id = $2")
-            .bind(order_id)
-            .bind(gone)
+        let removed: Option<(i64, i64)> =
+            sqlx::query_as("DELETE FROM order_bills WHERE order_id = $1 AND warehouse_id = $2 RETURNING id, announced")
+                .bind(order_id)
+                .bind(gone)
+                .fetch_optional(&mut **tx)
+                .await?;
+        if let Some((bill_id, announced)) = removed.filter(|(_, a)| a % 2 == 1) {
+            outbox::enqueue(tx, store_id, 0, &ev::BillClosed { bill_id, revision: announced + 1 }).await?;
+        }
+    }
+    first_expiry(tx, order_id).await?;
+    announce_bills(tx, store_id, order_id).await
+}
+
+/// Tells the payments service of the order's bills that opened or closed since it was
+/// last told (`orders.bill.opened`, `orders.bill.closed`; [`bill::is_open`]), in the
+/// transaction that opened or closed them, each with the bill's next revision. Every write that can change a bill's state, its
+/// order's state or its order's payment state ends with this.
+pub(super) async fn announce_bills(tx: &mut Tx, store_id: i64, order_id: i64) -> Result<()> {
+    let bills: Vec<(i64, String, i64, String, String)> = sqlx::query_as(
+        "SELECT b.id, b.state, b.announced, o.state, o.payment_state FROM order_bills b \
+         JOIN orders o ON o.id = b.order_id WHERE b.order_id = $1 ORDER BY b.id",
+    )
+    .bind(order_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    for (bill_id, bill_state, announced, order_state, payment_state) in bills {
+        let open = bill::is_open(&bill_state, &order_state, &payment_state);
+        if open == (announced % 2 == 1) {
+            continue;
+        }
+        let revision = announced + 1;
+        if open {
+            outbox::enqueue(tx, store_id, 0, &ev::BillOpened { bill_id, order_id, revision }).await?;
+        } else {
+            outbox::enqueue(tx, store_id, 0, &ev::BillClosed { bill_id, revision }).await?;
+        }
+        sqlx::query("UPDATE order_bills SET announced = $1 WHERE id = $2")
+            .bind(revision)
+            .bind(bill_id)
             .execute(&mut **tx)
             .await?;
     }
-    first_expiry(tx, order_id).await
+    Ok(())
 }
 
 /// The order's `bill_expire_at`: the first expiry of its active bills (0 none).
@@ -198,6 +238,7 @@ impl Repo {
             .execute(&mut *tx)
             .await?;
         first_expiry(&mut tx, order_id).await?;
+        announce_bills(&mut tx, who.store_id, order_id).await?;
         let detail = format!("{days}");
         event(&mut tx, who, order_id, "bill_renewed", &row.state, &row.state, &detail).await?;
         tx.commit().await?;
@@ -267,6 +308,7 @@ impl Repo {
             }
         };
         first_expiry(&mut tx, row.id).await?;
+        announce_bills(&mut tx, due.store_id, row.id).await?;
         tx.commit().await?;
         Ok(Some(moved))
     }

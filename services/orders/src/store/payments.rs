@@ -156,6 +156,7 @@ async fn settle_order(tx: &mut Tx, who: Actor, order_id: i64, now: i64) -> Resul
     .bind(order_id)
     .execute(&mut **tx)
     .await?;
+    super::bills::announce_bills(tx, who.store_id, order_id).await?;
     Ok(to)
 }
 

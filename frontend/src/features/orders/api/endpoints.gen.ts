@@ -832,6 +832,9 @@ export type ListOrderBody = {
   /** The rows. */
   data: {
     additionalFee: string;
+    /** What may be done to it in its state (the orders service's table): ready_to_fulfillment,
+        ship, close, cancel, void, fail, edit, change_address. Rights are checked apart. */
+    allowedActions: string[];
     /** When its first active bill expires (none: never). */
     billExpireAt?: string | null;
     /** Its bills, one per warehouse (one order only). */
@@ -930,6 +933,9 @@ export type ErrorBody = {
 };
 export type OrderBody = {
   additionalFee: string;
+  /** What may be done to it in its state (the orders service's table): ready_to_fulfillment,
+    ship, close, cancel, void, fail, edit, change_address. Rights are checked apart. */
+  allowedActions: string[];
   /** When its first active bill expires (none: never). */
   billExpireAt?: string | null;
   /** Its bills, one per warehouse (one order only). */

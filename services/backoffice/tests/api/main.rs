@@ -1,0 +1,34 @@
+//! API tests: the app on port 0 with a fresh database per test, on SQLite with the
+//! in-process bus always, and on PostgreSQL with NATS when TEST_DATABASE_URL and
+//! TEST_NATS_URL are set.
+
+mod helpers;
+
+mod auth;
+mod bills;
+mod carriers;
+mod contracts;
+mod crash;
+mod customers;
+mod distributed;
+mod hardening;
+mod import;
+mod isolation;
+mod logistics;
+mod order_import;
+mod order_payments;
+mod order_reports;
+mod orders;
+mod payments;
+mod photos;
+mod pictures;
+mod pos;
+mod products;
+mod receipts;
+mod reconcile;
+mod settings;
+mod statements;
+mod team;
+mod trust;
+mod wire;
+mod wms;
