@@ -61,12 +61,12 @@ pub fn resolve(spec: &str) -> anyhow::Result<Vec<&'static str>> {
 pub fn with_needs(names: &[&str]) -> anyhow::Result<Vec<&'static str>> {
     let all = modules();
     let mut chosen: Vec<&'static str> = Vec::new();
-    let mut todo: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    while let Some(name) = todo.pop() {
+    let mut pending: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    while let Some(name) = pending.pop() {
         let m = all.iter().find(|m| m.name() == name).ok_or_else(|| anyhow::anyhow!("no module {name}"))?;
         if !chosen.contains(&m.name()) {
             chosen.push(m.name());
-            todo.extend(m.needs().iter().map(|n| n.to_string()));
+            pending.extend(m.needs().iter().map(|n| n.to_string()));
         }
     }
     bo_kit::module::order(&all, &chosen)
