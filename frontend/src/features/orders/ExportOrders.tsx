@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import dayjs, { type Dayjs } from 'dayjs';
+import type { Dayjs } from 'dayjs';
 import { Button, Checkbox, Drawer, Form, Modal, Progress, Radio, Space, Table, Tag, Typography } from 'antd';
 import { DownloadOutlined, ExportOutlined, HistoryOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +8,7 @@ import { apiError, globalErrorKind } from '@/app/api/errors';
 import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { EraRangePicker } from '@/shared/form/EraDatePicker';
-import { formatDateTime } from '@/shared/i18n/i18n';
+import { formatDateTime, thailandToday } from '@/shared/i18n/i18n';
 import { useDownloadReportFileMutation, useOrderReportsQuery, useProduceOrderReportMutation, type OrderExportBody } from './api';
 import { COLUMNS } from './orders';
 
@@ -72,7 +72,7 @@ export function ExportOrders() {
           <Form<ExportValues>
             form={form}
             layout="vertical"
-            initialValues={{ range: [dayjs().startOf('month'), dayjs()], states: [], lang: i18n.language === 'en' ? 'en' : 'th' }}
+            initialValues={{ range: [thailandToday().startOf('month'), thailandToday()], states: [], lang: i18n.language === 'en' ? 'en' : 'th' }}
             onFinish={(v) => void submit(v)}
             data-testid="export-form"
           >

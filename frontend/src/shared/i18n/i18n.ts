@@ -67,4 +67,10 @@ export function formatDate(iso: string | null | undefined, lng: string): string 
   return lng === 'th' ? d.locale('th').format('D MMM BBBB') : d.locale('en').format('D MMM YYYY');
 }
 
+/** Today in Thailand (UTC+7 all year), as a day: the shop's day, which the API's date
+ * filters read (`date-from`, `date-to`), whatever time zone the device is set to. */
+export function thailandToday(now: number = Date.now()): dayjs.Dayjs {
+  return dayjs(new Date(now + 7 * 3600 * 1000).toISOString().slice(0, 10));
+}
+
 export default i18n;
