@@ -19,6 +19,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         println!("cargo:rerun-if-changed={}", f.display());
     }
     let fds = protox::compile(&files, [&root])?;
+    // The project's own packages (the well-known types they import are prost's).
+    packages(fds.file.iter().filter_map(|f| f.package.clone()).filter(|p| p.starts_with("backoffice.")).collect())?;
     // Messages that carry a password get a hand-written Debug that hides it (src/lib.rs).
     tonic_prost_build::configure()
         .build_client(true)
@@ -37,5 +39,32 @@ fn collect(dir: &std::path::Path, out: &mut Vec<PathBuf>) -> std::io::Result<()>
             out.push(path);
         }
     }
+    Ok(())
+}
+
+/// Writes `packages.rs` into the build folder: a module per proto package
+/// (`backoffice.<name>.v1` becomes `<name>::v1`), so a new service's protos need no line here
+/// or in `src/lib.rs` beyond its client's `services!` entry. Every service package sees the
+/// shared paging messages.
+fn packages(mut names: Vec<String>) -> Result<(), Box<dyn std::error::Error>> {
+    names.sort();
+    names.dedup();
+    let mut out = String::new();
+    for package in &names {
+        let parts: Vec<&str> = package.split('.').collect();
+        let ["backoffice", name, version] = parts[..] else {
+            return Err(format!("proto package {package} is not backoffice.<name>.<version>").into());
+        };
+        let shared = if name == "common" || name == "events" {
+            ""
+        } else {
+            "        pub use crate::common::v1::{PageInfo, PageRequest};\n"
+        };
+        out.push_str(&format!(
+            "/// `{package}`\npub mod {name} {{\n    pub mod {version} {{\n        tonic::include_proto!(\"{package}\");\n{shared}    }}\n}}\n\n"
+        ));
+    }
+    let dir = PathBuf::from(std::env::var("OUT_DIR")?);
+    std::fs::write(dir.join("packages.rs"), out)?;
     Ok(())
 }

@@ -16,6 +16,10 @@ pub trait Event: prost::Message + Default + 'static {
     const TYPE: &'static str;
 }
 
+// One module per proto package (`stores::v1`, `events::v1`, …), written by build.rs from
+// the packages it compiles.
+include!(concat!(env!("OUT_DIR"), "/packages.rs"));
+
 macro_rules! services {
     ($($client:path => $module:literal),* $(,)?) => {
         $(impl<T> ServiceName for $client { const MODULE: &'static str = $module; })*
@@ -58,21 +62,6 @@ events! {
     events::v1::BillClosed => "orders.bill.closed",
     events::v1::OrderPlaced => "orders.order.placed",
     events::v1::OrderStateChanged => "orders.order.state_changed",
-}
-
-/// `backoffice.common.v1`: messages every service shares (paging).
-pub mod common {
-    pub mod v1 {
-        tonic::include_proto!("backoffice.common.v1");
-    }
-}
-
-/// `backoffice.stores.v1`
-pub mod stores {
-    pub mod v1 {
-        tonic::include_proto!("backoffice.stores.v1");
-        pub use crate::common::v1::{PageInfo, PageRequest};
-    }
 }
 
 /// Debug for the messages that carry a password, which is never shown (build.rs skips
@@ -129,52 +118,5 @@ mod redacted {
             assert!(!format!("{a:?}{b:?}{c:?}").contains("hunter2"));
             assert!(format!("{a:?}").contains("a@b.c"));
         }
-    }
-}
-
-/// `backoffice.events.v1`
-pub mod events {
-    pub mod v1 {
-        tonic::include_proto!("backoffice.events.v1");
-    }
-}
-
-/// `backoffice.wms.v1`
-pub mod wms {
-    pub mod v1 {
-        tonic::include_proto!("backoffice.wms.v1");
-        pub use crate::common::v1::{PageInfo, PageRequest};
-    }
-}
-
-/// `backoffice.products.v1`
-pub mod products {
-    pub mod v1 {
-        tonic::include_proto!("backoffice.products.v1");
-        pub use crate::common::v1::{PageInfo, PageRequest};
-    }
-}
-
-/// `backoffice.payments.v1`
-pub mod payments {
-    pub mod v1 {
-        tonic::include_proto!("backoffice.payments.v1");
-        pub use crate::common::v1::{PageInfo, PageRequest};
-    }
-}
-
-/// `backoffice.logistics.v1`
-pub mod logistics {
-    pub mod v1 {
-        tonic::include_proto!("backoffice.logistics.v1");
-        pub use crate::common::v1::{PageInfo, PageRequest};
-    }
-}
-
-/// `backoffice.orders.v1`
-pub mod orders {
-    pub mod v1 {
-        tonic::include_proto!("backoffice.orders.v1");
-        pub use crate::common::v1::{PageInfo, PageRequest};
     }
 }
