@@ -97,15 +97,22 @@ export const tests = [
       const table = page.getByTestId('product-table');
       await table.getByText('BK-901', { exact: true }).waitFor();
       if ((await table.locator('tbody tr.ant-table-row').count()) !== 2) throw new Error('the search should find the two products');
+      // Each bulk action is one request for every chosen product.
+      const writes = [];
+      page.on('request', (r) => {
+        if (r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/api/products')) writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
+      });
       await table.locator('thead .ant-checkbox-input').check();
       await page.getByTestId('bulk-actions').getByRole('button', { name: 'ปิดขาย', exact: true }).click();
       await page.getByText('เปลี่ยนสถานะ 2 รายการแล้ว').waitFor();
+      if (writes.join(',') !== 'POST /api/products/bulk/status') throw new Error(`closing two products sent ${writes.join(', ')}`);
       await page.goto(url(`product-list/store?search=${encodeURIComponent('bk-90')}&status=inactive`));
       await table.getByText('BK-902', { exact: true }).waitFor();
       await table.locator('thead .ant-checkbox-input').check();
       await page.getByTestId('bulk-actions').getByRole('button', { name: 'ลบ', exact: true }).click();
       await page.getByTestId('dialog-ok').click();
       await page.getByText('ไม่พบสินค้าที่ค้นหา').waitFor();
+      if (writes.join(',') !== 'POST /api/products/bulk/status,POST /api/products/bulk/delete') throw new Error(`deleting two products sent ${writes.join(', ')}`);
     },
   },
   {

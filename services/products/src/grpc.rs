@@ -42,8 +42,13 @@ impl ProductsGrpc {
 
     /// True when the stock ledger holds stock (on hand or reserved) of any of `sku_ids`.
     async fn holds_stock(&self, ctx: &CallCtx, sku_ids: Vec<i64>) -> Result<bool, Status> {
+        Ok(!self.stocked_skus(ctx, sku_ids).await?.is_empty())
+    }
+
+    /// Which of `sku_ids` hold stock (on hand or reserved) in any warehouse, as wms says.
+    async fn stocked_skus(&self, ctx: &CallCtx, sku_ids: Vec<i64>) -> Result<Vec<i64>, Status> {
         if sku_ids.is_empty() {
-            return Ok(false);
+            return Ok(Vec::new());
         }
         let levels = self
             .wms
@@ -52,7 +57,7 @@ impl ProductsGrpc {
             .await?
             .into_inner()
             .levels;
-        Ok(levels.iter().any(|l| l.on_hand > 0 || l.reserved > 0))
+        Ok(levels.iter().filter(|l| l.on_hand > 0 || l.reserved > 0).map(|l| l.sku_id).collect())
     }
 
     /// Removes the files of pictures that are gone (the original and its sizes).
@@ -120,6 +125,12 @@ type Rpc<T> = Result<Response<T>, Status>;
 fn actor<T>(req: &Request<T>) -> Result<Actor, Status> {
     let ctx = CallCtx::store_scoped(req)?;
     Ok(Actor { store_id: ctx.store_id, user_id: ctx.user_id })
+}
+
+/// What became of one product of a bulk action: done, or why not (`refused`, else not found).
+fn result_of(id: i64, done: bool, refused: Option<&str>) -> pb::ProductResult {
+    let reason = if done { "" } else { refused.unwrap_or("product_not_found") };
+    pb::ProductResult { id, ok: done, reason: reason.into() }
 }
 
 fn bulk(ids: &[i64]) -> Result<(), Status> {
@@ -198,7 +209,8 @@ impl ProductsService for ProductsGrpc {
         }
         let changed = self.repo.set_status(who, &r.ids, &r.status).await?;
         self.relay.wake();
-        Ok(Response::new(pb::SetProductStatusResponse { changed }))
+        let results = r.ids.iter().map(|id| result_of(*id, changed.contains(id), None)).collect();
+        Ok(Response::new(pb::SetProductStatusResponse { changed: changed.len() as i64, results }))
     }
 
     async fn delete_products(&self, req: Request<pb::DeleteProductsRequest>) -> Rpc<pb::DeleteProductsResponse> {
@@ -206,14 +218,27 @@ impl ProductsService for ProductsGrpc {
         let ctx = CallCtx::of(&req);
         let r = req.into_inner();
         bulk(&r.ids)?;
-        // The stock ledger answers, not this service's eventually consistent view.
-        if self.holds_stock(&ctx, self.repo.sku_ids_of(who.store_id, &r.ids).await?).await? {
-            return Err(Error::failed_precondition("product_has_stock").into());
-        }
-        let (deleted, files) = self.repo.delete(who, &r.ids).await?;
+        // The stock ledger answers, not this service's eventually consistent view: a product
+        // any of whose SKUs holds stock stays, the others go.
+        let by_product = self.repo.sku_ids_by_product(who.store_id, &r.ids).await?;
+        let stocked = self.stocked_skus(&ctx, by_product.iter().flat_map(|(_, s)| s.clone()).collect()).await?;
+        let free: Vec<i64> = by_product
+            .iter()
+            .filter(|(_, skus)| !skus.iter().any(|s| stocked.contains(s)))
+            .map(|(id, _)| *id)
+            .collect();
+        let (deleted, files) = self.repo.delete(who, &free).await?;
         self.forget_files(&files).await;
         self.relay.wake();
-        Ok(Response::new(pb::DeleteProductsResponse { deleted }))
+        let results = r
+            .ids
+            .iter()
+            .map(|id| {
+                let has_stock = !free.contains(id) && by_product.iter().any(|(p, s)| p == id && !s.is_empty());
+                result_of(*id, deleted.contains(id), has_stock.then_some("product_has_stock"))
+            })
+            .collect();
+        Ok(Response::new(pb::DeleteProductsResponse { deleted: deleted.len() as i64, results }))
     }
 
     async fn get_skus(&self, req: Request<pb::GetSkusRequest>) -> Rpc<pb::GetSkusResponse> {

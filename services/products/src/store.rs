@@ -509,10 +509,10 @@ impl Repo {
     }
 
     /// Sets the status of products; returns how many changed.
-    pub async fn set_status(&self, who: Actor, ids: &[i64], status: &str) -> Result<i64> {
+    pub async fn set_status(&self, who: Actor, ids: &[i64], status: &str) -> Result<Vec<i64>> {
         let now = now_ms();
         let mut tx = self.db.begin().await?;
-        let mut changed = 0;
+        let mut changed = Vec::new();
         for id in ids {
             let before: Option<(String, i64)> =
                 sqlx::query_as("SELECT status, category_id FROM products WHERE store_id = $1 AND id = $2")
@@ -537,7 +537,7 @@ impl Repo {
             .execute(&mut *tx)
             .await?;
             if r.rows_affected() > 0 {
-                changed += 1;
+                changed.push(*id);
                 let saved = fetch(&mut tx, who.store_id, *id).await?;
                 saved_event(&mut tx, who, &saved).await?;
             }
@@ -546,8 +546,9 @@ impl Repo {
         Ok(changed)
     }
 
-    /// The ids of the SKUs of `ids` (products of this store).
-    pub async fn sku_ids_of(&self, store_id: i64, ids: &[i64]) -> Result<Vec<i64>> {
+    /// The SKUs of each of `ids` (products of this store; one of another store or none lists
+    /// none).
+    pub async fn sku_ids_by_product(&self, store_id: i64, ids: &[i64]) -> Result<Vec<(i64, Vec<i64>)>> {
         let mut out = Vec::new();
         for id in ids {
             let skus: Vec<i64> = sqlx::query_scalar(
@@ -558,14 +559,14 @@ impl Repo {
             .bind(id)
             .fetch_all(self.db.pool())
             .await?;
-            out.extend(skus);
+            out.push((*id, skus));
         }
         Ok(out)
     }
 
     /// Deletes products (the caller has asked the stock ledger that they hold no stock).
     /// Returns how many went and the names of their photo files.
-    pub async fn delete(&self, who: Actor, ids: &[i64]) -> Result<(i64, Vec<String>)> {
+    pub async fn delete(&self, who: Actor, ids: &[i64]) -> Result<(Vec<i64>, Vec<String>)> {
         let mut tx = self.db.begin().await?;
         let mut deleted = Vec::new();
         let mut files = Vec::new();
@@ -590,7 +591,7 @@ impl Repo {
                 .await?;
         }
         tx.commit().await?;
-        Ok((deleted.len() as i64, files))
+        Ok((deleted, files))
     }
 
     /// Sets every SKU's safety stock; returns how many changed.

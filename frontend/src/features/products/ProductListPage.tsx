@@ -9,7 +9,7 @@ import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
 import { STORE_CHANNEL } from './channel';
-import { useDeleteProductMutation, useListCategoriesQuery, useListProductsQuery, usePatchProductMutation, type ProductBody } from './api';
+import { useBulkDeleteProductsMutation, useBulkProductStatusMutation, useListCategoriesQuery, useListProductsQuery, type ProductBody } from './api';
 import { ProductViewDrawer } from './ProductViewDrawer';
 import { SKU_CREATE, SKU_EDIT } from './routes';
 
@@ -35,8 +35,8 @@ export default function ProductListPage() {
   const status = params.get('status') || undefined;
   const { data, isFetching } = useListProductsQuery({ search: search || undefined, categoryId, status, page, limit: 10 });
   const { data: categories } = useListCategoriesQuery();
-  const [patch] = usePatchProductMutation();
-  const [remove] = useDeleteProductMutation();
+  const [setStatuses] = useBulkProductStatusMutation();
+  const [removeMany] = useBulkDeleteProductsMutation();
   const [selected, setSelected] = useState<number[]>([]);
   const canCreate = useCan(SKU_CREATE);
   const canEdit = useCan(SKU_EDIT);
@@ -56,20 +56,20 @@ export default function ProductListPage() {
     return c ? (i18n.language === 'en' ? c.nameEn : c.name) : '';
   };
 
+  // One request for the chosen products; each is answered on its own. A refusal of the whole
+  // request (401, 403, a failure) has its global dialog.
   const bulkStatus = async (next: 'active' | 'inactive') => {
-    const results = await Promise.allSettled(selected.map((pid) => patch({ id: pid, statusInput: { status: next } }).unwrap()));
-    const ok = results.filter((r) => r.status === 'fulfilled').length;
-    notifySuccess(t('products:list.statusChanged', { count: ok }));
-    if (ok < results.length) notifyError(t('products:errors.statusFailed'));
+    const r = await setStatuses({ productBulkInput: { ids: selected, status: next } }).unwrap().catch(() => null);
+    if (r?.succeeded) notifySuccess(t('products:list.statusChanged', { count: r.succeeded }));
+    if (!r || r.failed) notifyError(t('products:errors.statusFailed'));
     setSelected([]);
   };
   const bulkDelete = async () => {
     const ok = await showDialog({ kind: 'warning', title: 'products:list.deleteTitle', message: 'products:list.deleteMessage', values: { count: selected.length }, confirm: 'common:actions.delete' });
     if (!ok) return;
-    const results = await Promise.allSettled(selected.map((pid) => remove({ id: pid }).unwrap()));
-    const done = results.filter((r) => r.status === 'fulfilled').length;
-    if (done) notifySuccess(t('products:list.deleted', { count: done }));
-    if (done < results.length) notifyError(t('products:errors.deleteFailed'));
+    const r = await removeMany({ productBulkInput: { ids: selected } }).unwrap().catch(() => null);
+    if (r?.succeeded) notifySuccess(t('products:list.deleted', { count: r.succeeded }));
+    if (!r || r.failed) notifyError(t('products:errors.deleteFailed'));
     setSelected([]);
   };
 

@@ -10,6 +10,8 @@ pub(super) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(list_categories))
         .routes(routes!(sku_inventories))
         .routes(routes!(get_product, update_product, patch_product, delete_product))
+        .routes(routes!(bulk_product_status))
+        .routes(routes!(bulk_delete_products))
 }
 
 /// Product filters.
@@ -281,10 +283,76 @@ pub(super) async fn delete_product(
     Path(id): Path<i64>,
 ) -> ApiResult<StatusCode> {
     auth.require(EDIT)?;
-    let deleted =
-        state.products().delete_products(auth.ctx().request(pb::DeleteProductsRequest { ids: vec![id] })).await?;
-    if deleted.into_inner().deleted == 0 {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "product_not_found"));
+    let r = state.products().delete_products(auth.ctx().request(pb::DeleteProductsRequest { ids: vec![id] })).await?;
+    match r.into_inner().results.into_iter().next() {
+        Some(done) if done.ok => Ok(StatusCode::NO_CONTENT),
+        Some(kept) if kept.reason == "product_has_stock" => Err(ApiError::new(StatusCode::CONFLICT, &kept.reason)),
+        _ => Err(ApiError::new(StatusCode::NOT_FOUND, "product_not_found")),
     }
-    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Products for a bulk action.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct ProductBulkInput {
+    /// The products (1 to 500).
+    pub ids: Vec<i64>,
+    /// active or inactive (status only).
+    pub status: String,
+}
+
+/// What became of one product of a bulk action.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProductResultBody {
+    pub id: i64,
+    pub ok: bool,
+    /// Why not: product_not_found or product_has_stock; empty when done.
+    pub reason: String,
+}
+
+/// Each product's result, in the order sent, and how many were done.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ProductResultsBody {
+    pub data: Vec<ProductResultBody>,
+    pub succeeded: i64,
+    pub failed: i64,
+}
+
+fn results_body(results: Vec<pb::ProductResult>) -> ProductResultsBody {
+    let data: Vec<ProductResultBody> =
+        results.into_iter().map(|r| ProductResultBody { id: r.id, ok: r.ok, reason: r.reason }).collect();
+    let succeeded = data.iter().filter(|r| r.ok).count() as i64;
+    ProductResultsBody { failed: data.len() as i64 - succeeded, succeeded, data }
+}
+
+/// Sets the status of many products in one request; each is answered on its own.
+#[utoipa::path(post, path = "/products/bulk/status", tag = "products", request_body = ProductBulkInput,
+    responses((status = 200, body = ProductResultsBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub(super) async fn bulk_product_status(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<ProductBulkInput>,
+) -> ApiResult<Json<ProductResultsBody>> {
+    auth.require(EDIT)?;
+    let r = state
+        .products()
+        .set_product_status(auth.ctx().request(pb::SetProductStatusRequest { ids: b.ids, status: b.status }))
+        .await?;
+    Ok(Json(results_body(r.into_inner().results)))
+}
+
+/// Deletes many products in one request: those holding stock stay (product_has_stock), the
+/// others go; each is answered on its own.
+#[utoipa::path(post, path = "/products/bulk/delete", tag = "products", request_body = ProductBulkInput,
+    responses((status = 200, body = ProductResultsBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub(super) async fn bulk_delete_products(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<ProductBulkInput>,
+) -> ApiResult<Json<ProductResultsBody>> {
+    auth.require(EDIT)?;
+    let r = state.products().delete_products(auth.ctx().request(pb::DeleteProductsRequest { ids: b.ids })).await?;
+    Ok(Json(results_body(r.into_inner().results)))
 }

@@ -173,6 +173,34 @@ async fn goods_adjust_moves_stock_and_the_view_follows(app: &TestApp) {
     assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
     let (_, units) = app.get("/products/unit-of-measurements", &t).await;
     assert_eq!(units["limit"], -1);
+
+    // Bulk actions: one request for many products, each answered on its own.
+    let (_, other) = app.post("/products", &t, shirt("TS-06")).await;
+    let (stocked, free) = (p["id"].as_i64().unwrap(), other["id"].as_i64().unwrap());
+    let (s, v) =
+        app.post("/products/bulk/status", &t, json!({"ids": [stocked, free, 999_999], "status": "inactive"})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!((v["succeeded"].as_i64(), v["failed"].as_i64()), (Some(2), Some(1)));
+    assert_eq!(v["data"][2], json!({"id": 999_999, "ok": false, "reason": "product_not_found"}));
+    let (_, back) = app.get(&format!("/products/{free}"), &t).await;
+    assert_eq!(back["status"], "inactive");
+    let (s, v) = app.post("/products/bulk/status", &t, json!({"ids": [free], "status": "gone"})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    let (s, v) = app.post("/products/bulk/delete", &t, json!({"ids": [stocked, free]})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["data"],
+        json!([{"id": stocked, "ok": false, "reason": "product_has_stock"}, {"id": free, "ok": true, "reason": ""}])
+    );
+    let (s, _) = app.get(&format!("/products/{free}"), &t).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, _) = app.get(&format!("/products/{stocked}"), &t).await;
+    assert_eq!(s, StatusCode::OK, "the product with stock stays");
+    let (s, _) = app.post("/products/bulk/delete", &t, json!({"ids": []})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY);
+    let (_, other_owner) = app.other_owner("bulk-other@example.com").await;
+    let (s, v) = app.post("/products/bulk/delete", &other_owner, json!({"ids": [stocked]})).await;
+    assert_eq!((s, v["data"][0]["reason"].as_str()), (StatusCode::OK, Some("product_not_found")), "another store's");
 }
 
 on_every_stack!(a_catalog_with_variants_over_the_wire, goods_adjust_moves_stock_and_the_view_follows);

@@ -24,6 +24,26 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.productInput,
       }),
     }),
+    bulkDeleteProducts: build.mutation<
+      BulkDeleteProductsApiResponse,
+      BulkDeleteProductsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/bulk/delete`,
+        method: "POST",
+        body: queryArg.productBulkInput,
+      }),
+    }),
+    bulkProductStatus: build.mutation<
+      BulkProductStatusApiResponse,
+      BulkProductStatusApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/bulk/status`,
+        method: "POST",
+        body: queryArg.productBulkInput,
+      }),
+    }),
     listCategories: build.query<
       ListCategoriesApiResponse,
       ListCategoriesApiArg
@@ -191,6 +211,16 @@ export type ListProductsApiArg = {
 export type CreateProductApiResponse = /** status 201  */ ProductBody;
 export type CreateProductApiArg = {
   productInput: ProductInput;
+};
+export type BulkDeleteProductsApiResponse =
+  /** status 200  */ ProductResultsBody;
+export type BulkDeleteProductsApiArg = {
+  productBulkInput: ProductBulkInput;
+};
+export type BulkProductStatusApiResponse =
+  /** status 200  */ ProductResultsBody;
+export type BulkProductStatusApiArg = {
+  productBulkInput: ProductBulkInput;
 };
 export type ListCategoriesApiResponse = /** status 200  */ ListCategoryBody;
 export type ListCategoriesApiArg = void;
@@ -534,6 +564,23 @@ export type ProductInput = {
   vat?: boolean | null;
   weight?: null | Decimal;
 };
+export type ProductResultBody = {
+  id: number;
+  ok: boolean;
+  /** Why not: product_not_found or product_has_stock; empty when done. */
+  reason: string;
+};
+export type ProductResultsBody = {
+  data: ProductResultBody[];
+  failed: number;
+  succeeded: number;
+};
+export type ProductBulkInput = {
+  /** The products (1 to 500). */
+  ids?: number[];
+  /** active or inactive (status only). */
+  status?: string;
+};
 export type ListCategoryBody = {
   /** The rows. */
   data: {
@@ -789,6 +836,8 @@ export type PhotoOrderInput = {
 export const {
   useListProductsQuery,
   useCreateProductMutation,
+  useBulkDeleteProductsMutation,
+  useBulkProductStatusMutation,
   useListCategoriesQuery,
   useCountProductsQuery,
   useImportProductsMutation,
