@@ -219,9 +219,16 @@ async fn the_inventory_view_follows_the_ledger(db: Db) {
     assert_eq!(overview.page.unwrap().total, 2, "both SKUs, the unstocked one at zero");
     assert_eq!(overview.rows.iter().map(|r| r.inventory.unwrap().available).sum::<i64>(), 7);
 
-    let refused =
-        s.grpc.delete_products(ctx().request(pb::DeleteProductsRequest { ids: vec![p.id] })).await.unwrap_err();
-    assert_eq!(bo_kit::Error::from(refused).code, "product_has_stock");
+    // A product holding stock stays, with its reason; each product is answered on its own.
+    let kept = s
+        .grpc
+        .delete_products(ctx().request(pb::DeleteProductsRequest { ids: vec![p.id, 987_654] }))
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(kept.deleted, 0);
+    let reasons: Vec<(i64, bool, &str)> = kept.results.iter().map(|r| (r.id, r.ok, r.reason.as_str())).collect();
+    assert_eq!(reasons, vec![(p.id, false, "product_has_stock"), (987_654, false, "product_not_found")]);
     let all = s
         .grpc
         .list_sku_inventories(ctx().request(pb::ListSkuInventoriesRequest::default()))
