@@ -7,7 +7,6 @@ import { serveBy } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 import { DefaultLayout } from './Layouts';
 
-jest.setTimeout(20_000);
 
 function HalfFilled() {
   const [v, setV] = useState('');

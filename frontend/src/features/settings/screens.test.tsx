@@ -14,8 +14,8 @@ import { serveBy, serveInTurn as serve } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 
 
-// antd forms render slowly in jsdom; checking pointer-events through antd's styles is slower still.
-jest.setTimeout(20_000);
+// antd forms render slowly in jsdom (the identity form takes seconds even alone): the
+// suite's own timeout applies, which leaves room for the Rust suites running beside it.
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 
 
