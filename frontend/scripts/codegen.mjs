@@ -1,7 +1,8 @@
 // Generates the typed API client and the permission keys from the gateway's OpenAPI document.
 //
 //   npm run codegen          regenerate src/features/*/api/endpoints.gen.ts,
-//                            src/shared/permissions.gen.ts and openapi.json
+//                            src/shared/permissions.gen.ts, src/shared/errorCodes.gen.ts
+//                            and openapi.json
 //   npm run codegen:check    fail when they are stale
 //
 // The document comes from `backoffice openapi` (BACKOFFICE_BIN, default
@@ -94,6 +95,17 @@ write(
     'export type PermissionKey = (typeof PERMISSION_KEYS)[number];\n\n' +
     "/** The keys by name: `P.productSkuRead === 'product.sku.read'`. */\n" +
     `export const P = {\n${keys.map((k) => `  ${keyName(k)}: '${k}',`).join('\n')}\n} as const satisfies Record<string, PermissionKey>;\n`,
+);
+// Error codes: the gateway's, one union; every code has its Thai and English in the `codes`
+// namespace (a unit test checks it).
+const codes = doc.components?.schemas?.ErrorCode?.enum ?? [];
+if (codes.length === 0) throw new Error('the OpenAPI document has no ErrorCode schema');
+write(
+  'src/shared/errorCodes.gen.ts',
+  header +
+    '/** Every error code the API answers with (`error.code`), in the order the gateway lists them. */\n' +
+    `export const ERROR_CODES = [\n${codes.map((c) => `  '${c}',`).join('\n')}\n] as const;\n\n` +
+    'export type ErrorCode = (typeof ERROR_CODES)[number];\n',
 );
 for (const out of OUTPUTS) {
   const code = await generateEndpoints({

@@ -3,6 +3,7 @@
 //! the permission level and the role's permission keys. HS256 only, expiry and audience
 //! checked. Every token names its session; a signed-out session's tokens stop working.
 
+use bo_kit::Code;
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::Mutex;
@@ -250,7 +251,7 @@ async fn check_session(state: &AppState, sid: &str) -> Result<(), ApiError> {
     if open {
         Ok(())
     } else {
-        Err(ApiError::unauthenticated("session_ended"))
+        Err(ApiError::unauthenticated(Code::SessionEnded))
     }
 }
 
@@ -277,11 +278,11 @@ async fn check_membership(state: &AppState, sid: &str, store_id: i64, version: i
         .into_inner();
     if !r.active {
         state.sessions.forget(sid);
-        return Err(ApiError::unauthenticated("session_ended"));
+        return Err(ApiError::unauthenticated(Code::SessionEnded));
     }
     if !r.membership_current {
         // The app exchanges its user token for a new store token and tries again.
-        return Err(ApiError::unauthenticated("membership_changed"));
+        return Err(ApiError::unauthenticated(Code::MembershipChanged));
     }
     state.memberships.agreed(sid, store_id, version, asked_at);
     Ok(())
@@ -309,9 +310,9 @@ impl FromRequestParts<AppState> for UserAuth {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let token = bearer(&parts.headers).ok_or_else(|| ApiError::unauthenticated("unauthenticated"))?;
+        let token = bearer(&parts.headers).ok_or_else(|| ApiError::unauthenticated(Code::Unauthenticated))?;
         let claims = state.keys.verify(token, &[AUD_USER, AUD_STORE])?;
-        let user_id = claims.sub.parse().map_err(|_| ApiError::unauthenticated("unauthenticated"))?;
+        let user_id = claims.sub.parse().map_err(|_| ApiError::unauthenticated(Code::Unauthenticated))?;
         check_session(state, &claims.sid).await?;
         Ok(UserAuth { user_id, session_id: claims.sid, token: token.into() })
     }
@@ -351,9 +352,7 @@ impl StoreAuth {
             return Err(ApiError::forbidden());
         }
         if let Some(replay) = &self.replay {
-            let mut e = ApiError::new(axum::http::StatusCode::OK, "replayed");
-            e.replay = Some(replay.clone());
-            return Err(e);
+            return Err(ApiError::replay(replay.clone()));
         }
         Ok(())
     }
@@ -363,7 +362,7 @@ impl StoreAuth {
         if store_id == self.store_id {
             Ok(())
         } else {
-            Err(ApiError::new(axum::http::StatusCode::FORBIDDEN, "store_mismatch"))
+            Err(ApiError::new(axum::http::StatusCode::FORBIDDEN, Code::StoreMismatch))
         }
     }
 
@@ -378,16 +377,16 @@ impl StoreAuth {
     /// Checks the store token of `headers` and its session: once per request, by the
     /// idempotency layer before it reads a body, else by the extractor.
     pub async fn authenticate(state: &AppState, headers: &axum::http::HeaderMap) -> Result<StoreAuth, ApiError> {
-        let token = bearer(headers).ok_or_else(|| ApiError::unauthenticated("unauthenticated"))?;
+        let token = bearer(headers).ok_or_else(|| ApiError::unauthenticated(Code::Unauthenticated))?;
         let claims = state.keys.verify(token, &[AUD_USER, AUD_STORE])?;
         if claims.aud != AUD_STORE {
             // A user token on a store route: signed in, but no store chosen.
-            return Err(ApiError::new(axum::http::StatusCode::FORBIDDEN, "store_token_required"));
+            return Err(ApiError::new(axum::http::StatusCode::FORBIDDEN, Code::StoreTokenRequired));
         }
         let (Some(store_id), Some(permission)) = (claims.store, claims.perm) else {
-            return Err(ApiError::unauthenticated("unauthenticated"));
+            return Err(ApiError::unauthenticated(Code::Unauthenticated));
         };
-        let user_id = claims.sub.parse().map_err(|_| ApiError::unauthenticated("unauthenticated"))?;
+        let user_id = claims.sub.parse().map_err(|_| ApiError::unauthenticated(Code::Unauthenticated))?;
         check_membership(state, &claims.sid, store_id, claims.mv.unwrap_or(0)).await?;
         Ok(StoreAuth {
             store_id,

@@ -7,6 +7,7 @@
 //! store's active accounts (a PromptPay account with a QR for the exact amount), and the
 //! bill's state: payable until when, waiting for the shop's confirmation, paid, expired.
 
+use bo_kit::Code;
 use std::fmt::Write as _;
 
 use axum::extract::{Multipart, Path, Query, State};
@@ -543,16 +544,16 @@ async fn page(
 /// The message of a refused slip.
 fn problem_of(e: &ApiError, lang: Lang) -> &'static str {
     let field = e.fields.first().map(|f| f.code.as_str()).unwrap_or("");
-    match (e.code.as_str(), field) {
-        ("photo_too_large" | "slip_too_large" | "payload_too_large", _) => lang.t("slip_too_large"),
+    match (e.code, field) {
+        (Code::PayloadTooLarge, _) => lang.t("slip_too_large"),
         (_, "photo_too_large" | "slip_too_large") => lang.t("slip_too_large"),
         (_, "validation.photo_type") => lang.t("slip_type"),
         (_, "validation.photo_unreadable" | "validation.photo_dimensions") => lang.t("slip_unreadable"),
         (_, "validation.photo_required") => lang.t("slip_required"),
         (_, "validation.payment_channel_unknown") => lang.t("account_unknown"),
-        ("bill_expired", _) => lang.t("expired"),
-        ("bill_order_closed", _) => lang.t("closed"),
-        ("payment_already_processed" | "payment_already_confirmed", _) => lang.t("already_paid"),
+        (Code::BillExpired, _) => lang.t("expired"),
+        (Code::BillOrderClosed, _) => lang.t("closed"),
+        (Code::PaymentAlreadyProcessed | Code::PaymentAlreadyConfirmed, _) => lang.t("already_paid"),
         _ => lang.t("try_again"),
     }
 }
@@ -578,7 +579,7 @@ async fn slip(
             Ok(Some(f)) => f,
             Ok(None) => break,
             Err(_) => {
-                refused = Some(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"));
+                refused = Some(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, Code::PayloadTooLarge));
                 break;
             }
         };

@@ -23,6 +23,7 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use bo_kit::Code;
 use bo_proto::stores::v1 as pb;
 use http_body_util::BodyExt as _;
 use sha2::{Digest, Sha256};
@@ -112,9 +113,9 @@ pub async fn begin(state: &AppState, auth: &StoreAuth, key: &str, fingerprint: &
             Ok(Begun::Replay(Replay { status: begun.status as u16, body: begun.body.into() }))
         }
         pb::IdempotencyOutcome::Mismatch => {
-            Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "idempotency_key_reused"))
+            Err(ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, Code::IdempotencyKeyReused))
         }
-        _ => Err(ApiError::new(StatusCode::CONFLICT, "idempotency_in_progress")),
+        _ => Err(ApiError::new(StatusCode::CONFLICT, Code::IdempotencyInProgress)),
     }
 }
 
@@ -163,7 +164,7 @@ fn key_of(method: &Method, headers: &HeaderMap) -> Result<Option<String>, ApiErr
         .ok()
         .filter(|k| !k.is_empty() && k.len() <= 255 && k.bytes().all(|b| b.is_ascii_graphic()))
         .map(|k| Some(k.to_string()))
-        .ok_or_else(|| ApiError::bad_request("idempotency_key_invalid"))
+        .ok_or_else(|| ApiError::bad_request(Code::IdempotencyKeyInvalid))
 }
 
 fn is_multipart(headers: &HeaderMap) -> bool {
@@ -195,7 +196,7 @@ pub async fn layer(State(state): State<AppState>, mut req: Request, next: Next) 
     let (mut parts, body) = req.into_parts();
     let bytes = match http_body_util::Limited::new(body, state.body_limit).collect().await {
         Ok(b) => b.to_bytes(),
-        Err(_) => return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large").into_response(),
+        Err(_) => return ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, Code::PayloadTooLarge).into_response(),
     };
     let print = fingerprint(&parts.method, parts.uri.path_and_query().map(|p| p.as_str()).unwrap_or(""), &[&bytes]);
     match begin(&state, &auth, &key, &print).await {

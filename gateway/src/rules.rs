@@ -106,12 +106,13 @@ impl Inner {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bo_kit::Code;
 
     #[tokio::test]
     async fn an_answer_is_kept_and_a_failure_is_not() {
         let c: Cached<i64> = Cached::default();
         let e = c.get(async { Err(crate::error::ApiError::forbidden()) }).await.err().unwrap();
-        assert_eq!(e.code, "forbidden");
+        assert_eq!(e.code, Code::Forbidden);
         assert_eq!(*c.get(async { Ok(1) }).await.unwrap(), 1);
         assert_eq!(*c.get(async { Ok(2) }).await.unwrap(), 1, "kept for a minute");
     }

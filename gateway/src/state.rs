@@ -1,5 +1,6 @@
 //! What every handler shares.
 
+use bo_kit::Code;
 use std::ops::Deref;
 use std::sync::Arc;
 
@@ -70,7 +71,7 @@ impl Inner {
     pub fn client<C: bo_proto::ServiceName>(&self, make: fn(GrpcChannel) -> C) -> Result<C, ApiError> {
         self.clients.client(make).map_err(|e| {
             tracing::error!(service = C::MODULE, error = %format!("{e:#}"), "no channel to a service");
-            ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, "service_unavailable")
+            ApiError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, Code::ServiceUnavailable)
         })
     }
 

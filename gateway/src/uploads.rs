@@ -10,6 +10,7 @@
 use axum::extract::multipart::Field;
 use axum::http::StatusCode;
 use bo_kit::files::{FileError, Files, Key};
+use bo_kit::Code;
 use futures::TryStreamExt as _;
 
 use crate::error::ApiError;
@@ -71,7 +72,7 @@ impl Staged {
             }
             Err(FileError::TooLarge(_)) => Err(ApiError::invalid_field(name, too_large)),
             // The whole request is over the route's limit, or the client went away.
-            Err(FileError::Body(_)) => Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large")),
+            Err(FileError::Body(_)) => Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, Code::PayloadTooLarge)),
             Err(FileError::Storage(e)) => Err(e.context("staging an upload").into()),
         }
     }
@@ -132,7 +133,7 @@ impl FileForm {
         names: &[&str],
     ) -> Result<FileForm, ApiError> {
         let mut out = FileForm { staged: Staged::new(files), dry_run: false, fields: Default::default() };
-        let bad = || ApiError::bad_request("invalid_body");
+        let bad = || ApiError::bad_request(Code::InvalidBody);
         while let Some(field) = form.next_field().await.map_err(|_| bad())? {
             let name = field.name().unwrap_or("").to_string();
             if name == "file" && out.staged.is_empty() {
@@ -176,7 +177,7 @@ pub async fn serve(
     key: String,
     content_type: &str,
     cache: &'static str,
-    not_found: &'static str,
+    not_found: Code,
 ) -> Result<axum::response::Response, ApiError> {
     use axum::http::{header, HeaderValue};
     let missing = || ApiError::new(StatusCode::NOT_FOUND, not_found);

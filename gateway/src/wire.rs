@@ -7,6 +7,7 @@ use axum::extract::rejection::PathRejection;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
+use bo_kit::Code;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -61,7 +62,7 @@ pub fn decode_body<T: DeserializeOwned>(content_type: &str, bytes: &[u8]) -> Res
         let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { bytes };
         let unreadable = |e: serde_json::Error| {
             tracing::debug!(error = %e, "unreadable JSON body");
-            ApiError::bad_request("invalid_body")
+            ApiError::bad_request(Code::InvalidBody)
         };
         // A body shorter than the limit cannot hold a text longer than it: read it directly.
         if bytes.len() <= MAX_TEXT_CHARS {
@@ -79,10 +80,10 @@ pub fn decode_body<T: DeserializeOwned>(content_type: &str, bytes: &[u8]) -> Res
         }
         serde_qs::Config::new(5, false).deserialize_bytes(bytes).map_err(|e| {
             tracing::debug!(error = %e, "unreadable form body");
-            ApiError::bad_request("invalid_body")
+            ApiError::bad_request(Code::InvalidBody)
         })
     } else {
-        Err(ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "unsupported_media_type"))
+        Err(ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, Code::UnsupportedMediaType))
     }
 }
 
@@ -97,7 +98,7 @@ where
         let ct = req.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
         let bytes = Bytes::from_request(req, state)
             .await
-            .map_err(|_| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"))?;
+            .map_err(|_| ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, Code::PayloadTooLarge))?;
         decode_body(&ct, &bytes).map(Body)
     }
 }
@@ -120,7 +121,7 @@ where
         serde_qs::Config::new(2, false)
             .deserialize_str(q)
             .map(Query)
-            .map_err(|_| ApiError::bad_request("invalid_query"))
+            .map_err(|_| ApiError::bad_request(Code::InvalidQuery))
     }
 }
 
@@ -138,7 +139,7 @@ where
         axum::extract::Path::<T>::from_request_parts(parts, state)
             .await
             .map(|p| Path(p.0))
-            .map_err(|_: PathRejection| ApiError::bad_request("invalid_path"))
+            .map_err(|_: PathRejection| ApiError::bad_request(Code::InvalidPath))
     }
 }
 
@@ -228,7 +229,7 @@ mod tests {
         let e = decode_body::<Order>("text/plain", b"x").unwrap_err();
         assert_eq!(e.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
         let e = decode_body::<Order>("application/json", b"{nope").unwrap_err();
-        assert_eq!(e.code, "invalid_body");
+        assert_eq!(e.code, Code::InvalidBody);
     }
 
     #[test]

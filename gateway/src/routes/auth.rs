@@ -1,5 +1,6 @@
 //! Signing in and out, and choosing a store.
 
+use bo_kit::Code;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, State};
@@ -61,7 +62,7 @@ async fn login(
     let ip = crate::auth::client_ip(peer.ip(), &headers, &state.trusted_proxies);
     let account = input.email.trim().to_lowercase();
     if !state.limiter.allowed(ip, &account) {
-        return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_attempts"));
+        return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, Code::TooManyAttempts));
     }
     if input.email.trim().is_empty() {
         return Err(ApiError::invalid_field("email", "validation.required"));

@@ -25,6 +25,7 @@ pub mod wms;
 use axum::http::StatusCode;
 use axum::routing::get;
 use axum::{Json, Router};
+use bo_kit::Code;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
@@ -37,7 +38,7 @@ use crate::state::AppState;
     info(title = "Back-office API", description = "Orders, products, stock, channels and customers for online shops. \
 Bodies are snake_case JSON or form-encoded (nested keys in bracket form); query keys are kebab-case; \
 lists answer {data, total, limit, page, pages} and limit=-1 means all. Writes accept an Idempotency-Key header."),
-    modifiers(&BearerAuth, &PermissionKeys),
+    modifiers(&BearerAuth, &PermissionKeys, &ErrorCodes),
     tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "pos"), (name = "payments"), (name = "logistics"), (name = "orders"), (name = "status"))
 )]
 struct ApiDoc;
@@ -65,6 +66,16 @@ impl Modify for PermissionKeys {
             .enum_values(Some(crate::perms::KEYS.iter().copied()))
             .build();
         openapi.components.get_or_insert_with(Default::default).schemas.insert("PermissionKey".into(), schema.into());
+    }
+}
+
+/// The error codes as the `ErrorCode` schema, from which the app's union is generated.
+struct ErrorCodes;
+
+impl Modify for ErrorCodes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let schema = crate::error::ErrorCode::schema_object();
+        openapi.components.get_or_insert_with(Default::default).schemas.insert("ErrorCode".into(), schema.into());
     }
 }
 
@@ -113,8 +124,8 @@ pub fn api_router(state: AppState) -> Router {
     let doc = std::sync::Arc::new(document());
     router
         .route("/openapi.json", get(move || async move { Json(doc.as_ref().clone()) }))
-        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "route_not_found") })
-        .method_not_allowed_fallback(|| async { ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "method_not_allowed") })
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, Code::RouteNotFound) })
+        .method_not_allowed_fallback(|| async { ApiError::new(StatusCode::METHOD_NOT_ALLOWED, Code::MethodNotAllowed) })
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::idempotency::layer))
         .with_state(state)
 }

@@ -8,6 +8,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
+use bo_kit::Code;
 use bo_proto::orders::v1 as pb;
 use bo_proto::payments::v1 as paypb;
 use serde::{Deserialize, Serialize};
@@ -125,7 +126,7 @@ async fn upload_attachment(
     mut form: axum::extract::Multipart,
 ) -> ApiResult<(StatusCode, Json<AttachmentBody>)> {
     auth.require(ATTACH)?;
-    let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
+    let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, Code::PayloadTooLarge);
     let mut staged = Staged::new(state.files.clone());
     let mut kind = String::new();
     while let Some(field) = form.next_field().await.map_err(|_| too_large())? {
@@ -133,7 +134,7 @@ async fn upload_attachment(
             Some("file") if staged.is_empty() => {
                 staged.stage(auth.store_id, field, bo_kit::images::MAX_BYTES as u64, "file", "photo_too_large").await?
             }
-            Some("type") => kind = field.text().await.map_err(|_| ApiError::bad_request("invalid_body"))?,
+            Some("type") => kind = field.text().await.map_err(|_| ApiError::bad_request(Code::InvalidBody))?,
             _ => {}
         }
     }
@@ -282,7 +283,7 @@ async fn act_on_payment(
     auth: StoreAuth,
     Path((id, inv, pay, action)): Path<(i64, i64, i64, String)>,
 ) -> ApiResult<Json<OrderBody>> {
-    auth.require(access_of(&action).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "not_found"))?)?;
+    auth.require(access_of(&action).ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, Code::NotFound))?)?;
     let r = state
         .orders()
         .act_on_payment(auth.ctx().request(pb::ActOnPaymentRequest {
@@ -312,7 +313,7 @@ async fn payment_attachment(
         .get_payment_attachment(auth.ctx().request(pb::GetPaymentAttachmentRequest { order_id: id, payment_id: pay }))
         .await?
         .into_inner();
-    crate::uploads::serve(&state.files, r.key, &r.content_type, "private, no-store", "attachment_not_found").await
+    crate::uploads::serve(&state.files, r.key, &r.content_type, "private, no-store", Code::AttachmentNotFound).await
 }
 
 /// Orders whose payments to confirm.

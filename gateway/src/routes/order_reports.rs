@@ -8,6 +8,7 @@ use axum::extract::State;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::Json;
 use bo_kit::time::{ms_to_rfc3339, timestamp_to_rfc3339};
+use bo_kit::Code;
 use bo_proto::orders::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -187,7 +188,7 @@ async fn download_order_report(
 ) -> ApiResult<axum::response::Response> {
     auth.require(READ)?;
     if fid != 1 {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "export_not_found"));
+        return Err(ApiError::new(StatusCode::NOT_FOUND, Code::ExportNotFound));
     }
     let r = state
         .orders()
@@ -199,7 +200,7 @@ async fn download_order_report(
         r.key,
         "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
         "private, no-store",
-        "export_not_found",
+        Code::ExportNotFound,
     )
     .await?;
     let disposition = format!("attachment; filename=\"{}\"", r.file_name.replace(['"', '\\'], ""));

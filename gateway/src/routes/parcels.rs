@@ -6,6 +6,7 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
+use bo_kit::Code;
 use bo_proto::orders::v1 as pb;
 use bo_proto::wms::v1 as wpb;
 use serde::{Deserialize, Serialize};
@@ -294,7 +295,7 @@ async fn print_parcel_label(
         .into_inner()
         .parcels
         .pop()
-        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "parcel_not_found"))?;
+        .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, Code::ParcelNotFound))?;
     let orders = orders_of(&state, &auth, vec![parcel.order_id]).await?;
     let (labels, ids) = labels_of(&state, &auth, &orders, &[id]).await?;
     state.orders().mark_labels_printed(auth.ctx().request(pb::MarkLabelsPrintedRequest { parcel_ids: ids })).await?;
@@ -334,7 +335,7 @@ async fn print_labels(
     let orders = orders_of(&state, &auth, b.order_ids).await?;
     let (labels, ids) = labels_of(&state, &auth, &orders, &[]).await?;
     if labels.is_empty() {
-        return Err(ApiError::new(StatusCode::CONFLICT, "parcel_required"));
+        return Err(ApiError::new(StatusCode::CONFLICT, Code::ParcelRequired));
     }
     state.orders().mark_labels_printed(auth.ctx().request(pb::MarkLabelsPrintedRequest { parcel_ids: ids })).await?;
     Ok(pdf(documents::parcel_labels(&labels, size, bo_kit::time::now_ms()), "labels"))

@@ -6,6 +6,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use bo_kit::time::timestamp_to_rfc3339;
+use bo_kit::Code;
 use bo_proto::payments::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -478,7 +479,7 @@ async fn promptpay_qr(
 pub fn qr_svg(payload: &str) -> ApiResult<String> {
     let code = qrcode::QrCode::with_error_correction_level(payload.as_bytes(), qrcode::EcLevel::M).map_err(|e| {
         tracing::error!(error = %e, "could not draw a QR code");
-        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal")
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, Code::Internal)
     })?;
     Ok(code
         .render::<qrcode::render::svg::Color>()

@@ -10,6 +10,7 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::Json;
 use bo_kit::time::timestamp_to_rfc3339;
+use bo_kit::Code;
 use bo_proto::stores::v1 as pb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -69,7 +70,7 @@ pub struct PictureForm {
 
 /// Reads the single `file` of a picture form into staging.
 async fn stage_one(state: &AppState, auth: &StoreAuth, mut form: axum::extract::Multipart) -> ApiResult<Staged> {
-    let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
+    let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, Code::PayloadTooLarge);
     let mut staged = Staged::new(state.files.clone());
     while let Some(field) = form.next_field().await.map_err(|_| too_large())? {
         if matches!(field.name(), Some("file" | "files")) && staged.is_empty() {
@@ -154,7 +155,7 @@ async fn serve(
     r: pb::GetPictureFileResponse,
     cache: &'static str,
 ) -> ApiResult<axum::response::Response> {
-    crate::uploads::serve(&state.files, r.key, &r.content_type, cache, "picture_not_found").await
+    crate::uploads::serve(&state.files, r.key, &r.content_type, cache, Code::PictureNotFound).await
 }
 
 /// What a receipt carries besides the sale.
@@ -234,7 +235,7 @@ fn receipt_slot(slot: &str) -> ApiResult<&'static str> {
     match slot {
         "header" => Ok("receipt_header"),
         "footer" => Ok("receipt_footer"),
-        _ => Err(ApiError::new(StatusCode::NOT_FOUND, "not_found")),
+        _ => Err(ApiError::new(StatusCode::NOT_FOUND, Code::NotFound)),
     }
 }
 
@@ -391,7 +392,7 @@ async fn submit_identity(
     mut form: axum::extract::Multipart,
 ) -> ApiResult<axum::response::Response> {
     auth.require_in(id, OWNER)?;
-    let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
+    let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, Code::PayloadTooLarge);
     let mut card = Staged::new(state.files.clone());
     let mut holding = Staged::new(state.files.clone());
     let mut req = pb::SubmitIdentityRequest::default();
@@ -408,7 +409,7 @@ async fn submit_identity(
             }
             "first_name" | "last_name" | "tel" | "email" | "address" | "sub_district" | "district"
             | "state_province" | "postcode" => {
-                let text = field.text().await.map_err(|_| ApiError::bad_request("invalid_body"))?;
+                let text = field.text().await.map_err(|_| ApiError::bad_request(Code::InvalidBody))?;
                 if text.chars().count() > 500 {
                     return Err(ApiError::invalid_field(&name, "validation.too_long"));
                 }

@@ -6,6 +6,7 @@
 //! `HH:MM` in Thailand's time (UTC+7). A line is written in a unit of the store (a carton of
 //! 12) or in the SKU's own piece; QC counts are in pieces.
 
+use bo_kit::Code;
 use std::collections::HashMap;
 
 use axum::extract::State;
@@ -874,7 +875,7 @@ async fn goods_receipt_labels(
     let counts = crate::documents::label_counts(&body);
     let total: i64 = counts.iter().map(|(_, n)| n).sum();
     if total == 0 {
-        return Err(bo_kit::Error::failed_precondition("no_labels").into());
+        return Err(bo_kit::Error::failed_precondition(Code::NoLabels).into());
     }
     if total > state.wms_rules().await?.max_labels {
         return Err(crate::error::ApiError::invalid_field("items", "validation.too_many_labels"));

@@ -3,6 +3,7 @@
 //! team takes the owner role or `user.*`; roles take the owner role or `store.role.*`. The
 //! stores service checks the team's rules (decision 0013) inside each change.
 
+use bo_kit::Code;
 use std::net::SocketAddr;
 
 use axum::extract::{ConnectInfo, State};
@@ -92,7 +93,7 @@ async fn member_of(state: &AppState, auth: &StoreAuth, user_id: i64, id: i64) ->
         .membership
         .unwrap_or_default();
     if m.user_id != user_id {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "user_store_not_found"));
+        return Err(ApiError::new(StatusCode::NOT_FOUND, Code::UserStoreNotFound));
     }
     Ok(m)
 }
@@ -548,7 +549,7 @@ async fn register(
     let ip = crate::auth::client_ip(peer.ip(), &headers, &state.trusted_proxies);
     let account = input.email.trim().to_lowercase();
     if !state.limiter.allowed(ip, &account) {
-        return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, "too_many_attempts"));
+        return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, Code::TooManyAttempts));
     }
     let r = match state
         .stores()

@@ -4,6 +4,7 @@
 //! a few orders of the demo customers, so the order board has something to show: new ones,
 //! one short of stock, one prepared.
 
+use bo_kit::Code;
 use std::time::Duration;
 
 use bo_kit::files::{Files, Key};
@@ -367,7 +368,7 @@ pub async fn catalog(
             for attempt in 0..100 {
                 match wms.receive(ctx.request(receive.clone())).await {
                     Ok(_) => break,
-                    Err(e) if attempt < 99 && bo_kit::Error::from_status(&e).code == "sku_not_found" => {
+                    Err(e) if attempt < 99 && bo_kit::Error::from_status(&e).code == Code::SkuNotFound => {
                         tokio::time::sleep(Duration::from_millis(100)).await;
                     }
                     Err(e) => {

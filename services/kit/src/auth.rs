@@ -6,6 +6,7 @@
 //! issuer checked. The gateway forwards the caller's token on every gRPC call and each
 //! service checks it again ([`crate::grpc::Verify`]).
 
+use crate::Code;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 
@@ -166,8 +167,8 @@ impl Keys {
         v.set_required_spec_claims(&["exp", "aud", "iss", "sub"]);
         v.leeway = 30;
         jsonwebtoken::decode::<Claims>(token, &self.dec, &v).map(|d| d.claims).map_err(|e| match e.kind() {
-            jsonwebtoken::errors::ErrorKind::ExpiredSignature => crate::Error::unauthenticated("token_expired"),
-            _ => crate::Error::unauthenticated("unauthenticated"),
+            jsonwebtoken::errors::ErrorKind::ExpiredSignature => crate::Error::unauthenticated(Code::TokenExpired),
+            _ => crate::Error::unauthenticated(Code::Unauthenticated),
         })
     }
 }
@@ -254,7 +255,7 @@ mod tests {
         let k = keys();
         let (user, _) = k.user_token(5, "s1").unwrap();
         assert!(k.verify(&user, &[AUD_USER]).is_ok());
-        assert_eq!(k.verify(&user, &[AUD_STORE]).unwrap_err().code, "unauthenticated");
+        assert_eq!(k.verify(&user, &[AUD_STORE]).unwrap_err().code, crate::Code::Unauthenticated);
         let other = Keys::new(&[8u8; 32], 60).unwrap();
         assert!(other.verify(&user, &[AUD_USER]).is_err());
         let (store, _) = k
@@ -300,7 +301,7 @@ mod tests {
         let expired = Claims { exp: 1_000, ..claims };
         let old = jsonwebtoken::encode(&Header::new(Algorithm::HS256), &expired, &EncodingKey::from_secret(&[7u8; 32]))
             .unwrap();
-        assert_eq!(k.verify(&old, &[AUD_USER]).unwrap_err().code, "token_expired");
+        assert_eq!(k.verify(&old, &[AUD_USER]).unwrap_err().code, crate::Code::TokenExpired);
     }
 
     fn hex_free_b64(s: &str) -> String {

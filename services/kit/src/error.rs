@@ -1,10 +1,10 @@
 //! One error type for every service, carried over gRPC as a `tonic::Status` with a stable
 //! code in the `bo-error-code` metadata and field errors as JSON in the details.
 
-use std::borrow::Cow;
-
 use serde::{Deserialize, Serialize};
-use tonic::{Code, Status};
+use tonic::{Code as GrpcCode, Status};
+
+use crate::Code;
 
 /// The metadata key that carries the stable error code.
 pub const ERROR_CODE_KEY: &str = "bo-error-code";
@@ -54,8 +54,8 @@ impl FieldError {
 pub struct Error {
     /// The family.
     pub kind: Kind,
-    /// The stable code, e.g. `customer_phone_duplicate`.
-    pub code: Cow<'static, str>,
+    /// The stable code, e.g. [`Code::CustomerPhoneDuplicate`].
+    pub code: Code,
     /// Field errors for `Kind::Invalid`.
     pub fields: Vec<FieldError>,
     /// The cause, logged and never sent to a client.
@@ -68,32 +68,32 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// An error of `kind` with `code`.
-    pub fn new(kind: Kind, code: impl Into<Cow<'static, str>>) -> Self {
-        Self { kind, code: code.into(), fields: Vec::new(), source: None }
+    pub fn new(kind: Kind, code: Code) -> Self {
+        Self { kind, code, fields: Vec::new(), source: None }
     }
     /// Not found.
-    pub fn not_found(code: impl Into<Cow<'static, str>>) -> Self {
+    pub fn not_found(code: Code) -> Self {
         Self::new(Kind::NotFound, code)
     }
     /// A clash with an existing record.
-    pub fn conflict(code: impl Into<Cow<'static, str>>) -> Self {
+    pub fn conflict(code: Code) -> Self {
         Self::new(Kind::Conflict, code)
     }
     /// Not signed in.
-    pub fn unauthenticated(code: impl Into<Cow<'static, str>>) -> Self {
+    pub fn unauthenticated(code: Code) -> Self {
         Self::new(Kind::Unauthenticated, code)
     }
     /// Not allowed.
-    pub fn permission_denied(code: impl Into<Cow<'static, str>>) -> Self {
+    pub fn permission_denied(code: Code) -> Self {
         Self::new(Kind::PermissionDenied, code)
     }
     /// Refused in the record's state.
-    pub fn failed_precondition(code: impl Into<Cow<'static, str>>) -> Self {
+    pub fn failed_precondition(code: Code) -> Self {
         Self::new(Kind::FailedPrecondition, code)
     }
     /// Broken rules, one or more fields.
     pub fn invalid(fields: Vec<FieldError>) -> Self {
-        Self { kind: Kind::Invalid, code: "validation_failed".into(), fields, source: None }
+        Self { kind: Kind::Invalid, code: Code::ValidationFailed, fields, source: None }
     }
     /// One broken rule.
     pub fn invalid_field(field: &str, code: &str) -> Self {
@@ -101,46 +101,47 @@ impl Error {
     }
     /// An internal failure with its cause.
     pub fn internal(source: impl Into<anyhow::Error>) -> Self {
-        Self { kind: Kind::Internal, code: "internal".into(), fields: Vec::new(), source: Some(source.into()) }
+        Self { kind: Kind::Internal, code: Code::Internal, fields: Vec::new(), source: Some(source.into()) }
     }
 
     /// The gRPC code for this error's kind.
-    pub fn grpc_code(&self) -> Code {
+    pub fn grpc_code(&self) -> GrpcCode {
         match self.kind {
-            Kind::NotFound => Code::NotFound,
-            Kind::Invalid => Code::InvalidArgument,
-            Kind::Conflict => Code::AlreadyExists,
-            Kind::Unauthenticated => Code::Unauthenticated,
-            Kind::PermissionDenied => Code::PermissionDenied,
-            Kind::FailedPrecondition => Code::FailedPrecondition,
-            Kind::TooManyRequests => Code::ResourceExhausted,
-            Kind::Unavailable => Code::Unavailable,
-            Kind::Internal => Code::Internal,
+            Kind::NotFound => GrpcCode::NotFound,
+            Kind::Invalid => GrpcCode::InvalidArgument,
+            Kind::Conflict => GrpcCode::AlreadyExists,
+            Kind::Unauthenticated => GrpcCode::Unauthenticated,
+            Kind::PermissionDenied => GrpcCode::PermissionDenied,
+            Kind::FailedPrecondition => GrpcCode::FailedPrecondition,
+            Kind::TooManyRequests => GrpcCode::ResourceExhausted,
+            Kind::Unavailable => GrpcCode::Unavailable,
+            Kind::Internal => GrpcCode::Internal,
         }
     }
 
     /// Reads an error back from a status received from another service.
     pub fn from_status(status: &Status) -> Self {
-        let code = status.metadata().get(ERROR_CODE_KEY).and_then(|v| v.to_str().ok()).map(|s| s.to_string());
+        // A code this build does not know (a newer service's) reads as its kind's generic one.
+        let code = status.metadata().get(ERROR_CODE_KEY).and_then(|v| v.to_str().ok()).and_then(Code::parse);
         let kind = match status.code() {
-            Code::NotFound => Kind::NotFound,
-            Code::InvalidArgument => Kind::Invalid,
-            Code::AlreadyExists => Kind::Conflict,
-            Code::Unauthenticated => Kind::Unauthenticated,
-            Code::PermissionDenied => Kind::PermissionDenied,
-            Code::FailedPrecondition => Kind::FailedPrecondition,
-            Code::ResourceExhausted => Kind::TooManyRequests,
-            Code::Unavailable | Code::DeadlineExceeded | Code::Cancelled => Kind::Unavailable,
+            GrpcCode::NotFound => Kind::NotFound,
+            GrpcCode::InvalidArgument => Kind::Invalid,
+            GrpcCode::AlreadyExists => Kind::Conflict,
+            GrpcCode::Unauthenticated => Kind::Unauthenticated,
+            GrpcCode::PermissionDenied => Kind::PermissionDenied,
+            GrpcCode::FailedPrecondition => Kind::FailedPrecondition,
+            GrpcCode::ResourceExhausted => Kind::TooManyRequests,
+            GrpcCode::Unavailable | GrpcCode::DeadlineExceeded | GrpcCode::Cancelled => Kind::Unavailable,
             _ => Kind::Internal,
         };
-        let code = code.unwrap_or_else(|| match kind {
-            Kind::Unavailable => "service_unavailable".into(),
-            _ => "internal".into(),
+        let code = code.unwrap_or(match kind {
+            Kind::Unavailable => Code::ServiceUnavailable,
+            _ => Code::Internal,
         });
         let fields = serde_json::from_slice(status.details()).unwrap_or_default();
         let source = (kind == Kind::Internal || kind == Kind::Unavailable)
             .then(|| anyhow::anyhow!("{}: {}", status.code(), status.message()));
-        Self { kind, code: code.into(), fields, source }
+        Self { kind, code, fields, source }
     }
 }
 
@@ -155,10 +156,8 @@ impl From<Error> for Status {
         } else {
             serde_json::to_vec(&e.fields).unwrap_or_default().into()
         };
-        let mut status = Status::with_details(e.grpc_code(), e.code.to_string(), details);
-        if let Ok(v) = e.code.parse() {
-            status.metadata_mut().insert(ERROR_CODE_KEY, v);
-        }
+        let mut status = Status::with_details(e.grpc_code(), e.code.as_str(), details);
+        status.metadata_mut().insert(ERROR_CODE_KEY, tonic::metadata::MetadataValue::from_static(e.code.as_str()));
         status
     }
 }
@@ -217,18 +216,18 @@ mod tests {
         let e = Error::invalid(vec![FieldError::new("tel", "validation.phone_digits")]);
         let back = Error::from_status(&Status::from(e));
         assert_eq!(back.kind, Kind::Invalid);
-        assert_eq!(back.code, "validation_failed");
+        assert_eq!(back.code, Code::ValidationFailed);
         assert_eq!(back.fields, vec![FieldError::new("tel", "validation.phone_digits")]);
 
-        let back = Error::from_status(&Status::from(Error::conflict("customer_phone_duplicate")));
+        let back = Error::from_status(&Status::from(Error::conflict(Code::CustomerPhoneDuplicate)));
         assert_eq!(back.kind, Kind::Conflict);
-        assert_eq!(back.code, "customer_phone_duplicate");
+        assert_eq!(back.code, Code::CustomerPhoneDuplicate);
     }
 
     #[test]
     fn internal_errors_hide_their_cause() {
         let status = Status::from(Error::internal(anyhow::anyhow!("password=hunter2 at db")));
-        assert_eq!(status.code(), Code::Internal);
+        assert_eq!(status.code(), GrpcCode::Internal);
         assert!(!status.message().contains("hunter2"));
     }
 
@@ -252,6 +251,6 @@ mod tests {
     fn transport_failures_become_unavailable() {
         let back = Error::from_status(&Status::unavailable("connection refused"));
         assert_eq!(back.kind, Kind::Unavailable);
-        assert_eq!(back.code, "service_unavailable");
+        assert_eq!(back.code, Code::ServiceUnavailable);
     }
 }

@@ -6,6 +6,7 @@
 //! ([`Verify`]): the store, the acting user and the permissions come from the verified
 //! token, never from bare metadata.
 
+use crate::Code;
 use std::convert::Infallible;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -190,7 +191,9 @@ pub struct Caller {
 
 impl Caller {
     fn verify(keys: &Keys, token: &str) -> Result<Caller, Status> {
-        let c = keys.verify(token, &[AUD_STORE, AUD_USER, AUD_SERVICE]).map_err(|e| Status::unauthenticated(e.code))?;
+        let c = keys
+            .verify(token, &[AUD_STORE, AUD_USER, AUD_SERVICE])
+            .map_err(|e| Status::unauthenticated(e.code.as_str()))?;
         let user_id = c.sub.parse().map_err(|_| Status::unauthenticated("unauthenticated"))?;
         Ok(Caller {
             store_id: c.store.unwrap_or(0),
@@ -211,7 +214,7 @@ pub fn user_for<T>(req: &Request<T>, named: i64) -> Result<i64, Status> {
             if c.user_id == named {
                 Ok(named)
             } else {
-                Err(crate::Error::permission_denied("forbidden").into())
+                Err(crate::Error::permission_denied(Code::Forbidden).into())
             }
         }
         Some(_) => Ok(named),
@@ -225,7 +228,7 @@ pub fn service_only<T>(req: &Request<T>) -> Result<(), Status> {
     match req.extensions().get::<Caller>() {
         // A service token, or a direct call of the implementation in the same code.
         Some(c) if c.audience == AUD_SERVICE || c.audience.is_empty() => Ok(()),
-        Some(_) => Err(crate::Error::permission_denied("forbidden").into()),
+        Some(_) => Err(crate::Error::permission_denied(Code::Forbidden).into()),
         None => Err(Status::unauthenticated("unauthenticated")),
     }
 }
@@ -289,7 +292,7 @@ impl CallCtx {
     pub fn store_scoped<T>(req: &Request<T>) -> Result<CallCtx, Status> {
         let ctx = Self::of(req);
         if ctx.store_id <= 0 {
-            return Err(crate::Error::permission_denied("store_required").into());
+            return Err(crate::Error::permission_denied(Code::StoreRequired).into());
         }
         Ok(ctx)
     }

@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod bus;
 pub mod checks;
+pub mod codes;
 pub mod config;
 pub mod cpu;
 pub mod csv;
@@ -21,10 +22,12 @@ pub mod paging;
 pub mod perms;
 pub mod schedule;
 pub mod sheet;
+pub mod states;
 pub mod telemetry;
 pub mod testing;
 pub mod time;
 
+pub use codes::Code;
 pub use error::{Error, FieldError, Result};
 
 /// A new event id: a UUIDv7, ordered by time.

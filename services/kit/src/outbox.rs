@@ -8,6 +8,7 @@
 //! rows behind it; `backoffice admin outbox list|retry` shows and requeues set-aside rows.
 //! When the bus itself is down, nothing is counted against the rows: the relay waits.
 
+use crate::Code;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -36,7 +37,7 @@ pub async fn enqueue<E: Event>(tx: &mut Tx, store_id: i64, actor_user_id: i64, e
     let size = event.encoded_len();
     if size > MAX_EVENT_BYTES {
         tracing::warn!(event = E::TYPE, bytes = size, "refused a write whose event would be too large for the bus");
-        return Err(crate::Error::new(crate::error::Kind::Invalid, "event_too_large"));
+        return Err(crate::Error::new(crate::error::Kind::Invalid, Code::EventTooLarge));
     }
     let event_id = crate::new_event_id();
     let now = now_ms();
@@ -334,7 +335,7 @@ mod tests {
         let mut tx = t.db.begin().await.unwrap();
         let big = bo_proto::events::v1::StoreCreated { name: "ก".repeat(MAX_EVENT_BYTES), ..Default::default() };
         let e = enqueue(&mut tx, 1, 1, &big).await.unwrap_err();
-        assert_eq!(e.code, "event_too_large");
+        assert_eq!(e.code, Code::EventTooLarge);
         let fits = bo_proto::events::v1::StoreCreated { name: "ร้าน".into(), ..Default::default() };
         enqueue(&mut tx, 1, 1, &fits).await.unwrap();
         tx.commit().await.unwrap();

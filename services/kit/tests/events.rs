@@ -2,6 +2,7 @@
 //! and on NATS JetStream when TEST_NATS_URL is set; on SQLite always and on PostgreSQL
 //! when TEST_DATABASE_URL is set.
 
+use bo_kit::Code;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -277,7 +278,7 @@ async fn a_row_the_bus_refuses_is_set_aside_without_blocking_the_rest(e: Env) {
         customer: Some(bo_proto::events::v1::Customer { name: "ก".repeat(700_000), ..Default::default() }),
     };
     let refused = outbox::enqueue(&mut tx, 1, 9, &big).await.unwrap_err();
-    assert_eq!(refused.code, "event_too_large");
+    assert_eq!(refused.code, Code::EventTooLarge);
     let envelope = bo_proto::events::v1::Envelope {
         event_id: bo_kit::new_event_id(),
         r#type: "stores.customer.updated".into(),

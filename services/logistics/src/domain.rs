@@ -89,17 +89,17 @@ pub mod code {
     /// A country code is two letters.
     pub const COUNTRY: &str = "validation.country_unknown";
     /// Refusal: COD without the store's COD account for the provider ('missing COD number').
-    pub const COD_ACCOUNT_MISSING: &str = "cod_account_missing";
+    pub const COD_ACCOUNT_MISSING: bo_kit::Code = bo_kit::Code::CodAccountMissing;
     /// Refusal: a second international channel for the warehouse and provider.
-    pub const INTER_DUPLICATE: &str = "logistic_inter_duplicate";
+    pub const INTER_DUPLICATE: bo_kit::Code = bo_kit::Code::LogisticInterDuplicate;
     /// Refusal: more channels than the set number ('exceeded the set number').
-    pub const TOO_MANY: &str = "logistic_limit_reached";
+    pub const TOO_MANY: bo_kit::Code = bo_kit::Code::LogisticLimitReached;
     /// Refusal: a second COD account for the same provider.
-    pub const PROVIDER_DUPLICATE: &str = "cod_provider_duplicate";
+    pub const PROVIDER_DUPLICATE: bo_kit::Code = bo_kit::Code::CodProviderDuplicate;
     /// No such channel.
-    pub const NOT_FOUND: &str = "logistic_channel_not_found";
+    pub const NOT_FOUND: bo_kit::Code = bo_kit::Code::LogisticChannelNotFound;
     /// No such COD provider.
-    pub const PROVIDER_NOT_FOUND: &str = "cod_provider_not_found";
+    pub const PROVIDER_NOT_FOUND: bo_kit::Code = bo_kit::Code::CodProviderNotFound;
 }
 
 /// A carrier service of the catalogue.
@@ -744,11 +744,11 @@ pub mod tracking {
         /// A count from 1 to 100.
         pub const COUNT: &str = "validation.quantity";
         /// Refusal: the range overlaps one the store has.
-        pub const OVERLAP: &str = "tracking_range_overlap";
+        pub const OVERLAP: bo_kit::Code = bo_kit::Code::TrackingRangeOverlap;
         /// Refusal: no numbers left for the provider.
-        pub const EXHAUSTED: &str = "tracking_numbers_exhausted";
+        pub const EXHAUSTED: bo_kit::Code = bo_kit::Code::TrackingNumbersExhausted;
         /// Refusal: the store keeps as many ranges as it may.
-        pub const TOO_MANY: &str = "tracking_range_limit_reached";
+        pub const TOO_MANY: bo_kit::Code = bo_kit::Code::TrackingRangeLimitReached;
     }
 
     /// The S10 check digit of an eight-digit serial.

@@ -4,6 +4,7 @@
 use bo_kit::grpc::{CallCtx, GrpcChannel};
 use bo_kit::outbox::Relay;
 use bo_kit::paging::PageRequest;
+use bo_kit::Code;
 use bo_kit::Error;
 use bo_proto::logistics::v1 as pb;
 use bo_proto::logistics::v1::logistics_service_server::LogisticsService;
@@ -212,7 +213,7 @@ impl LogisticsGrpc {
             .repo
             .account(store_id, crate::carriers::FLASH)
             .await?
-            .ok_or_else(|| Error::failed_precondition("carrier_account_missing"))?;
+            .ok_or_else(|| Error::failed_precondition(Code::CarrierAccountMissing))?;
         Ok(self.flash(&a.account_id, &a.secret))
     }
 
@@ -266,7 +267,7 @@ impl LogisticsGrpc {
     /// Refuses a warehouse wms does not list for the caller's store.
     async fn check_warehouse(&self, ctx: &CallCtx, warehouse_id: i64) -> bo_kit::Result<()> {
         let Some(mut wms) = self.wms.clone() else {
-            return Err(Error::new(bo_kit::error::Kind::Unavailable, "warehouses_unavailable"));
+            return Err(Error::new(bo_kit::error::Kind::Unavailable, Code::WarehousesUnavailable));
         };
         let list = wms
             .list_warehouses(ctx.request(bo_proto::wms::v1::ListWarehousesRequest {}))
@@ -483,7 +484,7 @@ impl LogisticsService for LogisticsGrpc {
             (crate::rates::SAMPLE_LABEL.to_string(), true, crate::rates::sample())
         } else {
             let Some(files) = self.files.clone() else {
-                return Err(Error::new(bo_kit::error::Kind::Unavailable, "files_unavailable").into());
+                return Err(Error::new(bo_kit::error::Kind::Unavailable, Code::FilesUnavailable).into());
             };
             let key = bo_kit::files::Key::uploads_of(ctx.store_id, std::slice::from_ref(&r.upload), "file")?.remove(0);
             let bytes = files.read_upload(&key, crate::rates::MAX_FILE_BYTES as u64, "file", "import_too_large").await;
@@ -537,7 +538,7 @@ impl LogisticsService for LogisticsGrpc {
                     },
                     Err(e) => pb::ServiceRate {
                         service: service.into(),
-                        reason: e.code().into(),
+                        reason: e.code().to_string(),
                         carrier,
                         ..Default::default()
                     },
@@ -592,7 +593,7 @@ impl LogisticsService for LogisticsGrpc {
             Ok(()) => {}
             Err(e @ (crate::carriers::CarrierError::Auth(_) | crate::carriers::CarrierError::Rejected { .. })) => {
                 tracing::info!(carrier, error = %e, "a carrier refused a key");
-                return Err(Error::invalid_field("api_key", e.code()).into());
+                return Err(Error::invalid_field("api_key", e.code().as_str()).into());
             }
             Err(e) => return Err(bo_kit::Error::from(e).into()),
         }
@@ -632,7 +633,7 @@ impl LogisticsService for LogisticsGrpc {
             .repo
             .shipment(ctx.store_id, r.carrier.trim(), &r.tracking_no.trim().to_uppercase())
             .await?
-            .ok_or_else(|| Error::not_found("shipment_not_found"))?;
+            .ok_or_else(|| Error::not_found(Code::ShipmentNotFound))?;
         Ok(Response::new(pb::ShipmentResponse { shipment: Some(self.shipment_proto(row).await?) }))
     }
 
@@ -642,17 +643,17 @@ impl LogisticsService for LogisticsGrpc {
     ) -> Rpc<pb::ApplyTrackingWebhookResponse> {
         let r = req.into_inner();
         if r.carrier.trim() != crate::carriers::THAIPOST {
-            return Err(Error::not_found("webhook_unknown").into());
+            return Err(Error::not_found(Code::WebhookUnknown).into());
         }
         let carrier = crate::carriers::THAIPOST;
         let token = r.token.trim();
         if token.len() != 64 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(Error::not_found("webhook_unknown").into());
+            return Err(Error::not_found(Code::WebhookUnknown).into());
         }
         let account =
-            self.repo.account_by_token(carrier, token).await?.ok_or_else(|| Error::not_found("webhook_unknown"))?;
-        let events =
-            crate::carriers::thaipost::parse_webhook(&r.body).map_err(|e| Error::invalid_field("body", e.code()))?;
+            self.repo.account_by_token(carrier, token).await?.ok_or_else(|| Error::not_found(Code::WebhookUnknown))?;
+        let events = crate::carriers::thaipost::parse_webhook(&r.body)
+            .map_err(|e| Error::invalid_field("body", e.code().as_str()))?;
         let (applied, unknown) = self.repo.apply_events(account.store_id, &events).await?;
         Ok(Response::new(pb::ApplyTrackingWebhookResponse { applied, unknown }))
     }
@@ -717,9 +718,9 @@ impl LogisticsService for LogisticsGrpc {
             .repo
             .shipment(ctx.store_id, r.carrier.trim(), &r.tracking_no.trim().to_uppercase())
             .await?
-            .ok_or_else(|| Error::not_found("shipment_not_found"))?;
+            .ok_or_else(|| Error::not_found(Code::ShipmentNotFound))?;
         if row.carrier != crate::carriers::FLASH {
-            return Err(Error::failed_precondition("carrier_rejected").into());
+            return Err(Error::failed_precondition(Code::CarrierRejected).into());
         }
         if row.state != "cancelled" {
             self.flash_of(ctx.store_id).await?.cancel(&row.tracking_no).await.map_err(bo_kit::Error::from)?;
@@ -736,12 +737,12 @@ impl LogisticsService for LogisticsGrpc {
             .repo
             .shipment(ctx.store_id, r.carrier.trim(), &r.tracking_no.trim().to_uppercase())
             .await?
-            .ok_or_else(|| Error::not_found("shipment_not_found"))?;
+            .ok_or_else(|| Error::not_found(Code::ShipmentNotFound))?;
         if row.carrier != crate::carriers::FLASH {
-            return Err(Error::failed_precondition("carrier_rejected").into());
+            return Err(Error::failed_precondition(Code::CarrierRejected).into());
         }
         let Some(files) = self.files.clone() else {
-            return Err(Error::new(bo_kit::error::Kind::Unavailable, "files_unavailable").into());
+            return Err(Error::new(bo_kit::error::Kind::Unavailable, Code::FilesUnavailable).into());
         };
         let pdf = self.flash_of(ctx.store_id).await?.label(&row.tracking_no).await.map_err(bo_kit::Error::from)?;
         let key = bo_kit::files::Key::new(format!("labels/{}/{}-{}.pdf", ctx.store_id, row.carrier, row.tracking_no))

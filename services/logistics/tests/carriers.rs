@@ -3,6 +3,7 @@
 
 mod sandbox;
 
+use bo_kit::Code;
 use std::time::{Duration, Instant};
 
 use bo_logistics::carriers::{
@@ -106,7 +107,7 @@ async fn thaipost_wrong_key_is_an_auth_failure_that_never_shows_the_key() {
     let tp = thaipost(&sb, wrong);
     let e = tp.validate_key().await.unwrap_err();
     assert!(matches!(e, CarrierError::Auth(_)), "{e:?}");
-    assert_eq!(e.code(), "carrier_auth_failed");
+    assert_eq!(e.code(), Code::CarrierAuthFailed);
     assert!(!shown(&e).contains(wrong) && !shown(&e).contains(TP_KEY), "{}", shown(&e));
     assert!(shown(&e).contains("Invalid token."), "the post's own words stay for the logs");
     let e = tp.track(&barcodes(&["EY145587896TH"])).await.unwrap_err();
@@ -114,7 +115,7 @@ async fn thaipost_wrong_key_is_an_auth_failure_that_never_shows_the_key() {
     assert!(sb.track_calls().is_empty());
     assert!(!format!("{tp:?}").contains(wrong));
     let k = bo_kit::Error::from(e);
-    assert_eq!((k.kind, k.code.as_ref()), (bo_kit::error::Kind::FailedPrecondition, "carrier_auth_failed"));
+    assert_eq!((k.kind, k.code), (bo_kit::error::Kind::FailedPrecondition, Code::CarrierAuthFailed));
 
     assert!(thaipost(&sb, "").validate_key().await.is_err());
     thaipost(&sb, TP_KEY).validate_key().await.unwrap();
@@ -154,7 +155,7 @@ async fn thaipost_refusals_and_outages() {
     sb.daily_limit(2);
     let e = tp.track(&barcodes(&["EY1TH", "EY2TH", "EY3TH"])).await.unwrap_err();
     assert_eq!(e, CarrierError::Rejected { code: "200".into(), message: "Track count limit exceeded".into() });
-    assert_eq!(e.code(), "carrier_rejected");
+    assert_eq!(e.code(), Code::CarrierRejected);
 
     sb.down(true);
     let e = tp.track(&barcodes(&["EY1TH"])).await.unwrap_err();
@@ -274,7 +275,7 @@ async fn flash_wrong_key_or_merchant_is_an_auth_failure() {
     for fl in [flash(&sb, MCH_ID, wrong), flash(&sb, "AA9999", FLASH_KEY), flash(&sb, MCH_ID, "")] {
         let e = fl.create_order(&shipment("SO-1")).await.unwrap_err();
         assert!(matches!(e, CarrierError::Auth(_)), "{e:?}");
-        assert_eq!(e.code(), "carrier_auth_failed");
+        assert_eq!(e.code(), Code::CarrierAuthFailed);
         assert!(!shown(&e).contains(wrong) && !shown(&e).contains(FLASH_KEY), "{}", shown(&e));
         assert!(!format!("{fl:?}").contains(wrong) && !format!("{fl:?}").contains(FLASH_KEY));
     }
@@ -290,7 +291,7 @@ async fn flash_refuses_a_missing_field() {
     let e = fl.create_order(&s).await.unwrap_err();
     assert_eq!(e, CarrierError::Rejected { code: "1001".into(), message: "dstPhone is required".into() });
     let k = bo_kit::Error::from(e);
-    assert_eq!((k.kind, k.code.as_ref()), (bo_kit::error::Kind::FailedPrecondition, "carrier_rejected"));
+    assert_eq!((k.kind, k.code), (bo_kit::error::Kind::FailedPrecondition, Code::CarrierRejected));
     let e = fl.create_order(&NewShipment { weight_g: 0, ..shipment("SO-3") }).await.unwrap_err();
     assert!(matches!(&e, CarrierError::Rejected { code, .. } if code == "1001"), "{e:?}");
     assert_eq!(sb.orders(), 0);

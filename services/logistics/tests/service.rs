@@ -3,6 +3,7 @@
 //! active channels a parcel is priced with.
 
 use bo_kit::db::Db;
+use bo_kit::Code;
 use bo_logistics::domain::{self, Bracket, Draft};
 use bo_logistics::store::{Ref, Repo};
 
@@ -50,7 +51,7 @@ async fn one_international_channel_per_warehouse_and_provider(db: Db) {
     for t in tasks {
         match t.await.unwrap() {
             Ok(_) => won += 1,
-            Err(e) => assert_eq!(e.code, "logistic_inter_duplicate"),
+            Err(e) => assert_eq!(e.code, Code::LogisticInterDuplicate),
         }
     }
     assert_eq!(won, 1);
@@ -68,16 +69,16 @@ async fn one_international_channel_per_warehouse_and_provider(db: Db) {
 async fn the_set_number_and_cod_accounts(db: Db) {
     let repo = open(&db, 2).await;
     let e = repo.create(1, 1, &flash(10, true)).await.unwrap_err();
-    assert_eq!(e.code, "cod_account_missing", "missing COD number");
+    assert_eq!(e.code, Code::CodAccountMissing, "missing COD number");
     repo.save_provider(1, 1, None, "flash", "1234567890", true).await.unwrap();
     let e = repo.save_provider(1, 1, None, "flash", "1234567899", true).await.unwrap_err();
-    assert_eq!(e.code, "cod_provider_duplicate");
+    assert_eq!(e.code, Code::CodProviderDuplicate);
     let changed = repo.save_provider(1, 1, None, "flash", "1234567899", false).await.unwrap();
     assert_eq!(changed.cod_account_no, "1234567899");
     repo.create(1, 1, &flash(10, true)).await.unwrap();
     repo.create(1, 1, &flash(10, false)).await.unwrap();
     let e = repo.create(1, 1, &flash(10, false)).await.unwrap_err();
-    assert_eq!(e.code, "logistic_limit_reached", "exceeded the set number");
+    assert_eq!(e.code, Code::LogisticLimitReached, "exceeded the set number");
     // Status by provider; only active channels are priced.
     assert_eq!(repo.set_status(1, 1, None, "flash", "inactive").await.unwrap(), 2);
     assert!(repo.active_in(1, 10).await.unwrap().is_empty());
@@ -97,7 +98,7 @@ async fn two_hundred_concurrent_reservations_never_share_a_number(db: Db) {
         repo.add_range(1, 1, &r).await.unwrap();
     }
     let overlap = domain::tracking::validate_range("thaipost", "EY", "00000150", "00000160").unwrap();
-    assert_eq!(repo.add_range(1, 1, &overlap).await.unwrap_err().code, "tracking_range_overlap");
+    assert_eq!(repo.add_range(1, 1, &overlap).await.unwrap_err().code, Code::TrackingRangeOverlap);
     let mut tasks = Vec::new();
     for i in 0..200 {
         let repo = repo.clone();
@@ -124,10 +125,10 @@ async fn two_hundred_concurrent_reservations_never_share_a_number(db: Db) {
     let left: i64 = repo.ranges(1, "thaipost").await.unwrap().iter().map(|r| r.to_proto().remaining).sum();
     assert_eq!(left, 50);
     // All or none: 51 asked, 50 left.
-    assert_eq!(repo.reserve_numbers(1, 1, "thaipost", 51, "").await.unwrap_err().code, "tracking_numbers_exhausted");
+    assert_eq!(repo.reserve_numbers(1, 1, "thaipost", 51, "").await.unwrap_err().code, Code::TrackingNumbersExhausted);
     let (last, _) = repo.reserve_numbers(1, 1, "thaipost", 50, "").await.unwrap();
     assert_eq!(last.len(), 50);
-    assert_eq!(repo.reserve_numbers(1, 1, "thaipost", 1, "").await.unwrap_err().code, "tracking_numbers_exhausted");
+    assert_eq!(repo.reserve_numbers(1, 1, "thaipost", 1, "").await.unwrap_err().code, Code::TrackingNumbersExhausted);
     let kept: i64 =
         sqlx::query_scalar("SELECT COUNT(DISTINCT number) FROM tracking_numbers").fetch_one(db.pool()).await.unwrap();
     assert_eq!(kept, 250);

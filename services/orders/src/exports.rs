@@ -133,7 +133,7 @@ impl Orders {
             Ok(None) => {}
             Err(err) => {
                 tracing::warn!(export = e.id, error = %err, "could not build an order export");
-                self.repo.finish_export(e.id, Some(holder), ExportEvent::Fail, "", 0, &err.code).await?;
+                self.repo.finish_export(e.id, Some(holder), ExportEvent::Fail, "", 0, err.code.as_str()).await?;
             }
         }
         Ok(true)

@@ -116,7 +116,7 @@ fn results(moved: Vec<Moved>) -> Response<pb::ChangeStateResponse> {
                 id: m.id,
                 order_no: m.order_no,
                 ok: m.refused.is_none(),
-                reason: m.refused.unwrap_or_default(),
+                reason: m.refused.map(|c| c.to_string()).unwrap_or_default(),
                 state: m.state,
             })
             .collect(),
@@ -302,7 +302,7 @@ impl OrdersService for OrdersGrpc {
                     bill_id: c.bill_id,
                     amount: c.amount,
                     ok: c.refused.is_none(),
-                    reason: c.refused.unwrap_or_default(),
+                    reason: c.refused.map(|c| c.to_string()).unwrap_or_default(),
                 })
                 .collect(),
         }))

@@ -3,6 +3,7 @@
 //! conditional update from the state it was read in, so two requests never both move one
 //! order.
 
+use bo_kit::Code;
 use std::collections::HashMap;
 
 use bo_kit::db::{Db, Tx};
@@ -527,7 +528,7 @@ pub struct Moved {
     pub id: i64,
     pub order_no: String,
     /// None: moved; Some(reason): refused.
-    pub refused: Option<String>,
+    pub refused: Option<Code>,
     pub state: String,
     /// Its stock must now be released.
     pub release: bool,
@@ -582,7 +583,7 @@ impl Repo {
         let id = match inserted {
             Ok(id) => id,
             Err(e) if is_unique_violation(&e) => {
-                let mut e = Error::conflict("duplicate_order_reference");
+                let mut e = Error::conflict(Code::DuplicateOrderReference);
                 e.fields = vec![FieldError::new("reference", "order.duplicate_reference")];
                 return Err(e);
             }
@@ -625,7 +626,7 @@ impl Repo {
 
     /// One order, or `order_not_found`.
     pub async fn order(&self, store_id: i64, id: i64) -> Result<OrderRow> {
-        self.get(store_id, id).await?.ok_or_else(|| Error::not_found("order_not_found"))
+        self.get(store_id, id).await?.ok_or_else(|| Error::not_found(Code::OrderNotFound))
     }
 
     /// Orders by id (of this store), in no particular order.
@@ -721,7 +722,7 @@ impl Repo {
             .bind(order_id)
             .fetch_optional(&mut *tx)
             .await?;
-        let Some(st) = st else { return Err(Error::not_found("order_not_found")) };
+        let Some(st) = st else { return Err(Error::not_found(Code::OrderNotFound)) };
         event(&mut tx, who, order_id, action, &st, &st, detail).await?;
         tx.commit().await?;
         Ok(())
@@ -744,7 +745,7 @@ impl Repo {
         let mut tx = self.db.begin().await?;
         let row = pending_at(&mut tx, who.store_id, id, revision, stock::PENDING)
             .await?
-            .ok_or_else(|| Error::conflict("order_changed"))?;
+            .ok_or_else(|| Error::conflict(Code::OrderChanged))?;
         let a = &d.address;
         let now = now_ms();
         let changed_address = row.address() != d.address && row.created_at < now;
@@ -769,7 +770,7 @@ impl Repo {
             .await
             .map_err(|e| {
                 if is_unique_violation(&e) {
-                    let mut err = Error::conflict("duplicate_order_reference");
+                    let mut err = Error::conflict(Code::DuplicateOrderReference);
                     err.fields = vec![FieldError::new("reference", "order.duplicate_reference")];
                     err
                 } else {
@@ -795,7 +796,7 @@ async fn order_in(tx: &mut Tx, store_id: i64, id: i64) -> Result<OrderRow> {
         .bind(id)
         .fetch_optional(&mut **tx)
         .await?
-        .ok_or_else(|| Error::not_found("order_not_found"))
+        .ok_or_else(|| Error::not_found(Code::OrderNotFound))
 }
 
 /// The order if it still waits in `stock_state` (for `revision`, unless negative).

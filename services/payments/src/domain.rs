@@ -65,17 +65,17 @@ pub mod code {
     /// Not active or inactive.
     pub const STATUS: &str = "validation.status";
     /// Refusal: the number is already one of the store's accounts.
-    pub const DUPLICATE: &str = "account_number_duplicate";
+    pub const DUPLICATE: bo_kit::Code = bo_kit::Code::AccountNumberDuplicate;
     /// Refusal: open bills point at the account.
-    pub const IN_USE: &str = "payment_channel_in_use";
+    pub const IN_USE: bo_kit::Code = bo_kit::Code::PaymentChannelInUse;
     /// Refusal: the store keeps as many accounts as it may.
-    pub const TOO_MANY: &str = "payment_channel_limit_reached";
+    pub const TOO_MANY: bo_kit::Code = bo_kit::Code::PaymentChannelLimitReached;
     /// Refusal: a PromptPay QR for an account that is not PromptPay.
-    pub const NOT_PROMPTPAY: &str = "payment_channel_not_promptpay";
+    pub const NOT_PROMPTPAY: bo_kit::Code = bo_kit::Code::PaymentChannelNotPromptpay;
     /// Refusal: an amount below zero or above what a QR carries.
     pub const AMOUNT: &str = "validation.amount";
     /// No such account in the store.
-    pub const NOT_FOUND: &str = "payment_channel_not_found";
+    pub const NOT_FOUND: bo_kit::Code = bo_kit::Code::PaymentChannelNotFound;
 }
 
 /// A country whose accounts may be added.

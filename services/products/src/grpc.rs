@@ -2,6 +2,7 @@
 
 use bo_kit::grpc::{CallCtx, GrpcChannel};
 use bo_kit::outbox::Relay;
+use bo_kit::Code;
 use bo_kit::Error;
 use bo_proto::products::v1 as pb;
 use bo_proto::products::v1::products_service_server::ProductsService;
@@ -128,9 +129,9 @@ fn actor<T>(req: &Request<T>) -> Result<Actor, Status> {
 }
 
 /// What became of one product of a bulk action: done, or why not (`refused`, else not found).
-fn result_of(id: i64, done: bool, refused: Option<&str>) -> pb::ProductResult {
-    let reason = if done { "" } else { refused.unwrap_or("product_not_found") };
-    pb::ProductResult { id, ok: done, reason: reason.into() }
+fn result_of(id: i64, done: bool, refused: Option<Code>) -> pb::ProductResult {
+    let reason = if done { String::new() } else { refused.unwrap_or(Code::ProductNotFound).to_string() };
+    pb::ProductResult { id, ok: done, reason }
 }
 
 fn bulk(ids: &[i64]) -> Result<(), Status> {
@@ -193,7 +194,7 @@ impl ProductsService for ProductsGrpc {
         let removed: Vec<i64> =
             current.skus.iter().map(|s| s.id).filter(|id| !p.skus.iter().any(|n| n.id == *id)).collect();
         if self.holds_stock(&ctx, removed).await? {
-            return Err(Error::failed_precondition("sku_has_stock").into());
+            return Err(Error::failed_precondition(Code::SkuHasStock).into());
         }
         let saved = self.repo.update(who, &p).await?;
         self.relay.wake();
@@ -235,7 +236,7 @@ impl ProductsService for ProductsGrpc {
             .iter()
             .map(|id| {
                 let has_stock = !free.contains(id) && by_product.iter().any(|(p, s)| p == id && !s.is_empty());
-                result_of(*id, deleted.contains(id), has_stock.then_some("product_has_stock"))
+                result_of(*id, deleted.contains(id), has_stock.then_some(Code::ProductHasStock))
             })
             .collect();
         Ok(Response::new(pb::DeleteProductsResponse { deleted: deleted.len() as i64, results }))
@@ -324,7 +325,7 @@ impl ProductsService for ProductsGrpc {
     async fn get_photo_file(&self, req: Request<pb::GetPhotoFileRequest>) -> Rpc<pb::GetPhotoFileResponse> {
         let r = req.into_inner();
         if !photos::valid_name(&r.name) || !self.repo.photo_exists(&r.name).await? {
-            return Err(Error::not_found("photo_not_found").into());
+            return Err(Error::not_found(Code::PhotoNotFound).into());
         }
         let original = photos::key(&r.name).map_err(Error::internal)?;
         if r.size == 0 {
@@ -343,7 +344,7 @@ impl ProductsService for ProductsGrpc {
                 .read(&original, photos::MAX_BYTES as u64 * 4)
                 .await
                 .map_err(|e| Error::internal(anyhow::Error::from(e)))?
-                .ok_or_else(|| Error::not_found("photo_not_found"))?;
+                .ok_or_else(|| Error::not_found(Code::PhotoNotFound))?;
             let resized = bo_kit::cpu::run(move || photos::resize_square_png(&data, Some(size)))
                 .await
                 .map_err(Error::internal)?
@@ -445,7 +446,7 @@ impl ProductsGrpc {
             }
             match self.repo.create(who, &product).await {
                 Ok(_) => created += 1,
-                Err(e) if e.code == "code_taken" => skipped += 1,
+                Err(e) if e.code == Code::CodeTaken => skipped += 1,
                 Err(e) => return Err(e.into()),
             }
         }

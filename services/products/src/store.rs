@@ -1,5 +1,6 @@
 //! SQL of the catalog and its inventory view: one code path for SQLite and PostgreSQL.
 
+use bo_kit::Code;
 use std::collections::HashMap;
 
 use bo_kit::db::{Db, Tx};
@@ -195,7 +196,7 @@ pub struct Repo {
 
 fn code_conflict(e: sqlx::Error) -> Error {
     if is_unique_violation(&e) {
-        Error::conflict("code_taken")
+        Error::conflict(Code::CodeTaken)
     } else {
         e.into()
     }
@@ -473,7 +474,7 @@ impl Repo {
         for s in &p.skus {
             if s.id > 0 {
                 if !current.skus.iter().any(|c| c.id == s.id) {
-                    return Err(Error::not_found("sku_not_found"));
+                    return Err(Error::not_found(Code::SkuNotFound));
                 }
                 sqlx::query(
                     "UPDATE skus SET code = $1, cost = $2, price = $3, safety_stock = $4, barcode = $5, status = $6, \
@@ -784,7 +785,7 @@ async fn fetch(conn: &mut sqlx::AnyConnection, store_id: i64, id: i64) -> Result
     .bind(id)
     .fetch_optional(&mut *conn)
     .await?
-    .ok_or_else(|| Error::not_found("product_not_found"))?;
+    .ok_or_else(|| Error::not_found(Code::ProductNotFound))?;
     Ok(with_skus(conn, store_id, vec![row]).await?.remove(0))
 }
 

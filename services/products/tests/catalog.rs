@@ -1,6 +1,7 @@
 //! The catalog through its gRPC interface, on SQLite and (when TEST_DATABASE_URL is set)
 //! PostgreSQL, and its inventory view following the stock ledger's events.
 
+use bo_kit::Code;
 use std::time::Duration;
 
 use bo_kit::db::Db;
@@ -97,7 +98,7 @@ async fn products_with_variants_search_and_edit(db: Db) {
         .create_product(ctx().request(pb::CreateProductRequest { product: Some(shirt("TS-01")) }))
         .await
         .unwrap_err();
-    assert_eq!(bo_kit::Error::from(dup).code, "code_taken");
+    assert_eq!(bo_kit::Error::from(dup).code, Code::CodeTaken);
 
     assert_eq!(list(&s, "", "").await.page.unwrap().total, 2);
     assert_eq!(list(&s, "ts-02-b", "").await.products[0].code, "TS-02", "search by SKU code");
@@ -141,7 +142,7 @@ async fn products_with_variants_search_and_edit(db: Db) {
     // Another store sees none of it.
     let other = CallCtx::new(2, 5);
     let none = s.grpc.get_product(other.request(pb::GetProductRequest { id: p.id })).await.unwrap_err();
-    assert_eq!(bo_kit::Error::from(none).code, "product_not_found");
+    assert_eq!(bo_kit::Error::from(none).code, Code::ProductNotFound);
 
     // Deleting keeps the counts right too.
     let second = list(&s, "TS-02", "").await.products[0].id;

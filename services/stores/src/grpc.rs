@@ -2,6 +2,7 @@
 
 use bo_kit::grpc::CallCtx;
 use bo_kit::outbox::Relay;
+use bo_kit::Code;
 use bo_kit::Error;
 use bo_proto::stores::v1 as pb;
 use bo_proto::stores::v1::stores_service_server::StoresService;
@@ -178,7 +179,7 @@ impl StoresService for StoresGrpc {
             .await
             .map_err(Error::internal)?;
         let Some(u) = found.filter(|_| valid) else {
-            return Err(Error::unauthenticated("invalid_credentials").into());
+            return Err(Error::unauthenticated(Code::InvalidCredentials).into());
         };
         let session_id = self.repo.create_session(u.id, self.session_ttl_ms).await?;
         ok(pb::AuthenticateResponse { user: Some(convert::user(&u)), session_id })
@@ -316,8 +317,8 @@ impl StoresService for StoresGrpc {
             Some(m) if m.status == status::ACTIVE => {
                 ok(pb::AuthorizeResponse { membership: Some(convert::membership(&m)) })
             }
-            Some(_) => Err(Error::permission_denied("membership_inactive").into()),
-            None => Err(Error::permission_denied("not_a_member").into()),
+            Some(_) => Err(Error::permission_denied(Code::MembershipInactive).into()),
+            None => Err(Error::permission_denied(Code::NotAMember).into()),
         }
     }
 

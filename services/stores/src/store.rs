@@ -5,6 +5,7 @@ use bo_kit::error::is_unique_violation;
 use bo_kit::outbox;
 use bo_kit::paging::{Page, PageRequest};
 use bo_kit::time::now_ms;
+use bo_kit::Code;
 use bo_kit::{Error, Result};
 use bo_proto::events::v1 as ev;
 use sqlx::FromRow;
@@ -453,7 +454,7 @@ impl Repo {
         .bind(now)
         .fetch_one(&mut *tx)
         .await
-        .map_err(|e| if is_unique_violation(&e) { Error::conflict("member_exists") } else { e.into() })?;
+        .map_err(|e| if is_unique_violation(&e) { Error::conflict(Code::MemberExists) } else { e.into() })?;
         let row = sqlx::query_as::<_, MembershipRow>(&format!("{MEMBERSHIP_SELECT} WHERE m.id = $1"))
             .bind(id)
             .fetch_one(&mut *tx)
@@ -544,7 +545,7 @@ impl Repo {
         .bind(roles::status::DELETED)
         .fetch_optional(self.db.pool())
         .await?
-        .ok_or_else(|| Error::not_found("user_store_not_found"))
+        .ok_or_else(|| Error::not_found(Code::UserStoreNotFound))
     }
 
     /// A user's membership of a store, whatever its status.
@@ -641,7 +642,7 @@ fn like_escape(s: &str) -> String {
 
 fn phone_conflict(e: sqlx::Error) -> Error {
     if is_unique_violation(&e) {
-        Error::conflict("customer_phone_duplicate")
+        Error::conflict(Code::CustomerPhoneDuplicate)
     } else {
         e.into()
     }
@@ -656,7 +657,7 @@ async fn fetch_store(conn: &mut sqlx::AnyConnection, id: i64) -> Result<StoreRow
     .bind(id)
     .fetch_optional(conn)
     .await?
-    .ok_or_else(|| Error::not_found("store_not_found"))
+    .ok_or_else(|| Error::not_found(Code::StoreNotFound))
 }
 
 async fn fetch_customer(conn: &mut sqlx::AnyConnection, store_id: i64, id: i64) -> Result<CustomerRow> {
@@ -665,7 +666,7 @@ async fn fetch_customer(conn: &mut sqlx::AnyConnection, store_id: i64, id: i64) 
         .bind(id)
         .fetch_optional(conn)
         .await?
-        .ok_or_else(|| Error::not_found("customer_not_found"))
+        .ok_or_else(|| Error::not_found(Code::CustomerNotFound))
 }
 
 async fn fetch_address(conn: &mut sqlx::AnyConnection, store_id: i64, customer_id: i64, id: i64) -> Result<AddressRow> {
@@ -677,7 +678,7 @@ async fn fetch_address(conn: &mut sqlx::AnyConnection, store_id: i64, customer_i
     .bind(id)
     .fetch_optional(conn)
     .await?
-    .ok_or_else(|| Error::not_found("address_not_found"))
+    .ok_or_else(|| Error::not_found(Code::AddressNotFound))
 }
 
 async fn insert_address(
@@ -812,5 +813,5 @@ pub(crate) async fn insert_user(
     .bind(now)
     .fetch_one(&mut **tx)
     .await
-    .map_err(|e| if is_unique_violation(&e) { Error::conflict("user_email_taken") } else { e.into() })
+    .map_err(|e| if is_unique_violation(&e) { Error::conflict(Code::UserEmailTaken) } else { e.into() })
 }

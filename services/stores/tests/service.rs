@@ -4,6 +4,7 @@
 use bo_kit::db::Db;
 use bo_kit::grpc::CallCtx;
 use bo_kit::testing;
+use bo_kit::Code;
 use bo_proto::stores::v1 as pb;
 use bo_proto::stores::v1::stores_service_server::StoresService;
 use bo_stores::Service;
@@ -54,7 +55,7 @@ async fn customers_keep_one_default_address_and_unique_phones(db: Db) {
     let first = c.default_address.unwrap();
 
     let dup = s.grpc.create_customer(ctx.request(new_customer("081-234-5678"))).await.unwrap_err();
-    assert_eq!(bo_kit::Error::from(dup).code, "customer_phone_duplicate");
+    assert_eq!(bo_kit::Error::from(dup).code, Code::CustomerPhoneDuplicate);
 
     // Another store may have the same phone.
     let other = owner(&s, "b@example.com").await;
@@ -92,7 +93,7 @@ async fn customers_keep_one_default_address_and_unique_phones(db: Db) {
         .delete_address(ctx.request(pb::DeleteAddressRequest { customer_id: c.id, id: first.id }))
         .await
         .unwrap_err();
-    assert_eq!(bo_kit::Error::from(last).code, "address_last_cannot_delete");
+    assert_eq!(bo_kit::Error::from(last).code, Code::AddressLastCannotDelete);
 
     // Every write left its event in the outbox and its row in the history.
     let events: i64 = sqlx::query("SELECT COUNT(*) FROM outbox").fetch_one(db.pool()).await.unwrap().get(0);
@@ -135,8 +136,8 @@ fn unit(name: &str, quantity: &str, base_unit: &str) -> pb::CreateUnitOfMeasurem
     pb::CreateUnitOfMeasurementRequest { name: name.into(), quantity: quantity.into(), base_unit: base_unit.into() }
 }
 
-fn code(s: tonic::Status) -> String {
-    bo_kit::Error::from(s).code.to_string()
+fn code(s: tonic::Status) -> Code {
+    bo_kit::Error::from(s).code
 }
 
 async fn units_have_unique_names_per_store_and_page_in_the_database(db: Db) {
@@ -155,10 +156,10 @@ async fn units_have_unique_names_per_store_and_page_in_the_database(db: Db) {
 
     // The same name, whatever its case and spacing, is refused in the store.
     let dup = s.grpc.create_unit_of_measurement(ctx.request(unit("แพ็ค 6", "12", "piece"))).await.unwrap_err();
-    assert_eq!(code(dup), "unit_name_duplicate");
+    assert_eq!(code(dup), Code::UnitNameDuplicate);
     s.grpc.create_unit_of_measurement(ctx.request(unit("Box", "1", "box"))).await.unwrap();
     let dup = s.grpc.create_unit_of_measurement(ctx.request(unit(" BOX ", "2", "box"))).await.unwrap_err();
-    assert_eq!(code(dup), "unit_name_duplicate");
+    assert_eq!(code(dup), Code::UnitNameDuplicate);
     // Another store may use it.
     let other = owner(&s, "b@example.com").await;
     s.grpc.create_unit_of_measurement(other.request(unit("แพ็ค 6", "6", "piece"))).await.unwrap();
@@ -200,7 +201,7 @@ async fn units_have_unique_names_per_store_and_page_in_the_database(db: Db) {
         }))
         .await
         .unwrap_err();
-    assert_eq!(code(clash), "unit_name_duplicate");
+    assert_eq!(code(clash), Code::UnitNameDuplicate);
     // Another store's unit is not found from this one.
     let theirs = s.grpc.list_units_of_measurement(other.request(Default::default())).await.unwrap().into_inner();
     let theirs = theirs.units[0].id;
@@ -211,9 +212,9 @@ async fn units_have_unique_names_per_store_and_page_in_the_database(db: Db) {
         )
         .await
         .unwrap_err();
-    assert_eq!(code(nf), "unit_not_found");
+    assert_eq!(code(nf), Code::UnitNotFound);
     let nf = s.grpc.delete_unit_of_measurement(ctx.request(pb::DeleteUnitOfMeasurementRequest { id: theirs })).await;
-    assert_eq!(code(nf.unwrap_err()), "unit_not_found");
+    assert_eq!(code(nf.unwrap_err()), Code::UnitNotFound);
 
     // Paging: newest first, clamped, -1 for all.
     for i in 0..21 {
@@ -248,7 +249,7 @@ async fn the_latest_safety_stock_is_the_newest_setting(db: Db) {
         let req = c.request(pb::GetLatestSafetyStockRequest {});
         async move { grpc.get_latest_safety_stock(req).await }
     };
-    assert_eq!(code(latest(&ctx).await.unwrap_err()), "safety_stock_not_set");
+    assert_eq!(code(latest(&ctx).await.unwrap_err()), Code::SafetyStockNotSet);
 
     let set = |c: &CallCtx, amount: &str| {
         let grpc = s.grpc.clone();
@@ -424,7 +425,7 @@ async fn team_changes_never_race_past_the_rules(db: Db) {
     for r in racers {
         match r.await.unwrap() {
             Ok(_) => joined += 1,
-            Err(e) => assert_eq!(code(e), "invitation_used"),
+            Err(e) => assert_eq!(code(e), Code::InvitationUsed),
         }
     }
     assert_eq!(joined, 1, "one link, one member");
@@ -446,7 +447,7 @@ async fn menus_are_hidden_for_one_store(db: Db) {
     assert_eq!(s.grpc.set_menu_hidden(a.store_id, "user_list", true).await.unwrap().len(), 2, "once");
     let e = s.grpc.set_menu_hidden(a.store_id, "Bad-Key", true).await.unwrap_err();
     assert_eq!(e.fields[0].code, "validation.menu_key");
-    assert_eq!(s.grpc.set_menu_hidden(999_999, "user_list", true).await.unwrap_err().code, "store_not_found");
+    assert_eq!(s.grpc.set_menu_hidden(999_999, "user_list", true).await.unwrap_err().code, Code::StoreNotFound);
     let store = s.grpc.get_store(a.request(pb::GetStoreRequest {})).await.unwrap().into_inner().store.unwrap();
     assert_eq!(store.menu_hiding_list, vec!["connect_e_parcel", "user_list"]);
     assert!(s.grpc.menu_hiding(b.store_id).await.unwrap().is_empty(), "another store hides nothing");
@@ -557,7 +558,7 @@ async fn point_of_sale_setup_keeps_its_rules(db: Db) {
         .create_branch(ctx.request(pb::CreateBranchRequest { branch: Some(branch_input("00000", warehouse)) }))
         .await
         .unwrap_err();
-    assert_eq!(bo_kit::Error::from(e).code, "branch_number_duplicate");
+    assert_eq!(bo_kit::Error::from(e).code, Code::BranchNumberDuplicate);
     let e = g
         .create_branch(ctx.request(pb::CreateBranchRequest { branch: Some(branch_input("00001", warehouse + 100)) }))
         .await
@@ -593,7 +594,7 @@ async fn point_of_sale_setup_keeps_its_rules(db: Db) {
     let other = owner(&first, "b@example.com").await;
     let other_ctx = testing::identity().acting(other.store_id, other.user_id);
     let e = g.get_branch(other_ctx.request(pb::GetBranchRequest { id: main.id })).await.unwrap_err();
-    assert_eq!(bo_kit::Error::from(e).code, "branch_not_found");
+    assert_eq!(bo_kit::Error::from(e).code, Code::BranchNotFound);
     let e = g
         .create_pos_unit(other_ctx.request(pb::CreatePosUnitRequest {
             pos_no: "P1".into(),
@@ -625,7 +626,7 @@ async fn point_of_sale_setup_keeps_its_rules(db: Db) {
         }))
         .await
         .unwrap_err();
-    assert_eq!(bo_kit::Error::from(e).code, "pos_number_duplicate");
+    assert_eq!(bo_kit::Error::from(e).code, Code::PosNumberDuplicate);
 
     // Cashiers are active members, once each; sellers start active with no phone or code.
     let e = g
@@ -658,7 +659,7 @@ async fn point_of_sale_setup_keeps_its_rules(db: Db) {
     };
     let c = cashier(cashier_input.clone()).await.unwrap().into_inner().person.unwrap();
     assert_eq!((c.status.as_str(), c.branch_no.as_str()), ("active", "00000"));
-    assert_eq!(bo_kit::Error::from(cashier(cashier_input).await.unwrap_err()).code, "cashier_duplicate");
+    assert_eq!(bo_kit::Error::from(cashier(cashier_input).await.unwrap_err()).code, Code::CashierDuplicate);
     let seller = g
         .create_pos_person(ctx.request(pb::CreatePosPersonRequest {
             kind: pb::PosPersonKind::Seller as i32,
@@ -686,7 +687,7 @@ async fn point_of_sale_setup_keeps_its_rules(db: Db) {
     // A branch with a till or people stays; once empty it goes.
     for id in [main.id, second.id] {
         let e = g.delete_branch(ctx.request(pb::DeleteBranchRequest { id })).await.unwrap_err();
-        assert_eq!(bo_kit::Error::from(e).code, "branch_in_use");
+        assert_eq!(bo_kit::Error::from(e).code, Code::BranchInUse);
     }
     g.delete_pos_unit(ctx.request(pb::DeletePosUnitRequest { id: till.id })).await.unwrap();
     g.delete_pos_person(

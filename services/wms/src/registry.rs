@@ -2,6 +2,7 @@
 //! `products.product.saved` and `products.product.deleted` events. Stock commands check
 //! their SKUs here, so wms answers from its own knowledge without asking products.
 
+use bo_kit::Code;
 use std::collections::BTreeSet;
 
 use async_trait::async_trait;
@@ -74,7 +75,7 @@ impl On<ProductsDeleted> for Registry {
 pub async fn check(tx: &mut Tx, store_id: i64, sku_ids: &[i64]) -> Result<()> {
     let wanted: BTreeSet<i64> = sku_ids.iter().copied().collect();
     if wanted.iter().any(|id| *id <= 0) {
-        return Err(Error::not_found("sku_not_found"));
+        return Err(Error::not_found(Code::SkuNotFound));
     }
     // Ids are integers, so they can be inlined safely.
     let list = wanted.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
@@ -87,7 +88,7 @@ pub async fn check(tx: &mut Tx, store_id: i64, sku_ids: &[i64]) -> Result<()> {
     if known as usize == wanted.len() {
         Ok(())
     } else {
-        Err(Error::not_found("sku_not_found"))
+        Err(Error::not_found(Code::SkuNotFound))
     }
 }
 

@@ -2,6 +2,7 @@
 //! PostgreSQL: it cannot be oversold, every command is idempotent, and stock never drops
 //! below what is reserved.
 
+use bo_kit::Code;
 use std::time::Duration;
 
 use bo_kit::db::Db;
@@ -78,7 +79,7 @@ async fn two_hundred_clients_cannot_oversell_five_units(db: Db) {
         match t.await.unwrap() {
             Ok(_) => ok += 1,
             Err(status) => {
-                assert_eq!(bo_kit::Error::from(status).code, "insufficient_stock");
+                assert_eq!(bo_kit::Error::from(status).code, Code::InsufficientStock);
                 refused += 1;
             }
         }
@@ -99,7 +100,7 @@ async fn lines_of_one_sku_are_judged_on_their_sum(db: Db) {
         .await
         .unwrap_err();
     let e = bo_kit::Error::from(refused);
-    assert_eq!((e.code.as_ref(), e.fields[0].code.as_str()), ("insufficient_stock", "stock.insufficient"));
+    assert_eq!((e.code, e.fields[0].code.as_str()), (Code::InsufficientStock, "stock.insufficient"));
     assert_eq!(level(&s, w, 7).await.reserved, 0, "nothing kept of a refused reservation");
     // A refused reference may be tried again once stock allows.
     s.grpc
@@ -163,7 +164,7 @@ async fn stock_never_goes_below_what_is_reserved(db: Db) {
         }))
     };
     let e = bo_kit::Error::from(adjust("a-1", -3).await.unwrap_err());
-    assert_eq!(e.code, "stock_below_reserved");
+    assert_eq!(e.code, Code::StockBelowReserved);
     let l = adjust("a-2", -2).await.unwrap().into_inner().level.unwrap();
     assert_eq!((l.on_hand, l.reserved, l.available), (3, 3, 0));
     let released = s.grpc.release(ctx().request(pb::ReleaseRequest { reference: "o".into() })).await.unwrap();
@@ -177,7 +178,7 @@ async fn stock_never_goes_below_what_is_reserved(db: Db) {
         .receive(other.request(pb::ReceiveRequest { reference: "x".into(), lines: vec![line(w, 3, 1)] }))
         .await
         .unwrap_err();
-    assert_eq!(bo_kit::Error::from(e).code, "warehouse_not_found");
+    assert_eq!(bo_kit::Error::from(e).code, Code::WarehouseNotFound);
 
     // The ledger holds every movement, newest first, and each one left its event.
     let m = s
@@ -240,7 +241,7 @@ async fn stock_commands_name_only_known_skus_of_their_store(db: Db) {
     };
     // Unknown, and another store's.
     let e = s.grpc.adjust(ctx().request(adjust(99, "a-1"))).await.unwrap_err();
-    assert_eq!(code(e), "sku_not_found");
+    assert_eq!(code(e), Code::SkuNotFound);
     let mut tx = db.begin().await.unwrap();
     let other = ProductSaved {
         product_id: 2,
@@ -251,7 +252,7 @@ async fn stock_commands_name_only_known_skus_of_their_store(db: Db) {
     Registry.on(&mut tx, &meta(STORE + 1, 5), other).await.unwrap();
     tx.commit().await.unwrap();
     let e = s.grpc.adjust(ctx().request(adjust(99, "a-2"))).await.unwrap_err();
-    assert_eq!(code(e), "sku_not_found");
+    assert_eq!(code(e), Code::SkuNotFound);
     let e = s
         .grpc
         .reserve(
@@ -259,7 +260,7 @@ async fn stock_commands_name_only_known_skus_of_their_store(db: Db) {
         )
         .await
         .unwrap_err();
-    assert_eq!(code(e), "sku_not_found", "one unknown SKU refuses the whole command");
+    assert_eq!(code(e), Code::SkuNotFound, "one unknown SKU refuses the whole command");
 
     // A SKU dropped from its product goes; an older event does not bring it back.
     let mut tx = db.begin().await.unwrap();
@@ -279,7 +280,7 @@ async fn stock_commands_name_only_known_skus_of_their_store(db: Db) {
     Registry.on(&mut tx, &meta(STORE, 2), stale).await.unwrap();
     tx.commit().await.unwrap();
     let e = s.grpc.adjust(ctx().request(adjust(3, "a-3"))).await.unwrap_err();
-    assert_eq!(code(e), "sku_not_found");
+    assert_eq!(code(e), Code::SkuNotFound);
     assert!(s.grpc.adjust(ctx().request(adjust(5, "a-4"))).await.is_ok());
 
     // A deleted product's SKUs go.
@@ -287,7 +288,7 @@ async fn stock_commands_name_only_known_skus_of_their_store(db: Db) {
     Registry.on(&mut tx, &meta(STORE, 20), ProductsDeleted { product_ids: vec![1] }).await.unwrap();
     tx.commit().await.unwrap();
     let e = s.grpc.adjust(ctx().request(adjust(5, "a-5"))).await.unwrap_err();
-    assert_eq!(code(e), "sku_not_found");
+    assert_eq!(code(e), Code::SkuNotFound);
 }
 
 /// Fifty clients settle one order at once (half ship it, half release it): exactly one acts,
@@ -332,8 +333,8 @@ async fn fifty_concurrent_settles_of_one_order_act_once(db: Db) {
 }
 
 /// The stable code of a refusal.
-fn code(e: tonic::Status) -> String {
-    bo_kit::Error::from(e).code.to_string()
+fn code(e: tonic::Status) -> Code {
+    bo_kit::Error::from(e).code
 }
 
 fn hold(reference: &str, revision: i64, lines: Vec<pb::StockLine>) -> pb::HoldRequest {
@@ -357,7 +358,7 @@ async fn holds_move_by_the_difference(db: Db) {
     // More than there is: refused, the line named as sent, nothing changes.
     let e = s.grpc.hold(ctx().request(hold("order:1", 3, vec![line(w, 7, 1), line(w, 42, 20)]))).await.unwrap_err();
     let err = bo_kit::Error::from_status(&e);
-    assert_eq!(err.code, "insufficient_stock");
+    assert_eq!(err.code, Code::InsufficientStock);
     assert_eq!(err.fields[0].field, "lines[1].quantity");
     assert_eq!((level(&s, w, 42).await.reserved, level(&s, w, 7).await.reserved), (5, 2));
     // Dropping a SKU gives it back, lots and all.
@@ -372,7 +373,7 @@ async fn holds_move_by_the_difference(db: Db) {
         .released;
     assert_eq!(released[0].units, 1);
     let e = s.grpc.hold(ctx().request(hold("order:1", 5, vec![line(w, 7, 1)]))).await.unwrap_err();
-    assert_eq!(code(e), "reservation_settled");
+    assert_eq!(code(e), Code::ReservationSettled);
     // A final release closes a reference that held nothing; a plain one does not.
     for (reference, last) in [("order:2", true), ("order:3", false)] {
         s.grpc
@@ -400,7 +401,7 @@ async fn thirty_concurrent_holds_of_ten_units_never_oversell(db: Db) {
     for t in tasks {
         match t.await.unwrap() {
             Ok(_) => held += 1,
-            Err(e) => assert_eq!(code(e), "insufficient_stock"),
+            Err(e) => assert_eq!(code(e), Code::InsufficientStock),
         }
     }
     assert_eq!(held, 10);
@@ -415,7 +416,7 @@ async fn shipping_an_order_ships_its_parcels_once(db: Db) {
     s.grpc.hold(ctx().request(hold("order:9", 1, vec![line(w, 42, 4)]))).await.unwrap();
     let ship = || pb::ShipOrderRequest { order_id: 9, reference: "order:9".into() };
     let e = s.grpc.ship_order(ctx().request(ship())).await.unwrap_err();
-    assert_eq!(code(e), "parcel_required");
+    assert_eq!(code(e), Code::ParcelRequired);
     let parcel = pb::Parcel {
         order_id: 9,
         warehouse_id: w,
@@ -429,7 +430,7 @@ async fn shipping_an_order_ships_its_parcels_once(db: Db) {
     let saved = saved.into_inner().parcel.unwrap();
     assert_eq!((saved.packing_fee, saved.state.as_str()), (1_300, "pending"), "the packaging's fee");
     let e = s.grpc.ship_order(ctx().request(ship())).await.unwrap_err();
-    assert_eq!(code(e), "parcel_tracking_missing");
+    assert_eq!(code(e), Code::ParcelTrackingMissing);
     assert_eq!(level(&s, w, 42).await.reserved, 4, "a refused ship changes nothing");
     let numbered = pb::Parcel { id: saved.id, tracking_no: "EY123456785TH".into(), ..parcel };
     s.grpc.save_parcel(ctx().request(pb::SaveParcelRequest { parcel: Some(numbered) })).await.unwrap();
@@ -440,7 +441,7 @@ async fn shipping_an_order_ships_its_parcels_once(db: Db) {
     let again = s.grpc.ship_order(ctx().request(ship())).await.unwrap().into_inner();
     assert_eq!((again.committed, again.replayed, again.parcels.len()), (0, true, 1));
     let e = s.grpc.delete_parcel(ctx().request(pb::DeleteParcelRequest { id: saved.id })).await.unwrap_err();
-    assert_eq!(code(e), "parcel_shipped");
+    assert_eq!(code(e), Code::ParcelShipped);
     // Another store sees none of it.
     let other = CallCtx::new(STORE + 1, 1);
     let p =

@@ -5,6 +5,7 @@
 use bo_kit::db::Db;
 use bo_kit::grpc::CallCtx;
 use bo_kit::inbox::{Meta, On};
+use bo_kit::Code;
 use bo_proto::events::v1::{ProductSaved, SkuSnapshot};
 use bo_proto::wms::v1 as pb;
 use bo_proto::wms::v1::wms_service_server::WmsService;
@@ -47,8 +48,8 @@ fn ctx() -> CallCtx {
     CallCtx::new(STORE, 9)
 }
 
-fn code(e: tonic::Status) -> String {
-    bo_kit::Error::from(e).code.to_string()
+fn code(e: tonic::Status) -> Code {
+    bo_kit::Error::from(e).code
 }
 
 fn unit(quantity: i64) -> Option<pb::LineUnit> {
@@ -126,7 +127,7 @@ async fn a_receipt_goes_from_draft_to_lots(db: Db) {
     // Nothing on hand yet, and QC before sending is refused.
     assert_eq!(level(&s, w, 3).await.on_hand, 0);
     let e = s.grpc.check_goods_receipt(ctx().request(pb::CheckGoodsReceiptRequest { id: r.id, lines: vec![] })).await;
-    assert_eq!(code(e.unwrap_err()), "goods_receipt_state");
+    assert_eq!(code(e.unwrap_err()), Code::GoodsReceiptState);
     let sent = send(&s, r.id).await.unwrap();
     assert_eq!(sent.state, "pending");
     // Editing after sending is refused.
@@ -137,7 +138,7 @@ async fn a_receipt_goes_from_draft_to_lots(db: Db) {
             draft: Some(draft(w, vec![product_line(3, 1, 1, 1, 0)])),
         }))
         .await;
-    assert_eq!(code(e.unwrap_err()), "goods_receipt_state");
+    assert_eq!(code(e.unwrap_err()), Code::GoodsReceiptState);
     // QC: one carton line fully in with one defective piece; four of five pieces.
     let checks = vec![
         pb::LineCheck { line_id: r.lines[0].id, receive_qty: 24, defect_qty: 1 },
@@ -176,7 +177,7 @@ async fn a_receipt_goes_from_draft_to_lots(db: Db) {
         assert_eq!(x.unwrap().into_inner().receipt.unwrap().state, want);
     }
     let del = s.grpc.delete_goods_receipt(ctx().request(pb::GoodsReceiptRequest { id: r.id })).await;
-    assert_eq!(code(del.unwrap_err()), "goods_receipt_state");
+    assert_eq!(code(del.unwrap_err()), Code::GoodsReceiptState);
 }
 
 async fn a_rejected_receipt_adds_nothing_and_drafts_can_be_deleted(db: Db) {
@@ -187,7 +188,7 @@ async fn a_rejected_receipt_adds_nothing_and_drafts_can_be_deleted(db: Db) {
         .grpc
         .reject_goods_receipt(ctx().request(pb::RejectGoodsReceiptRequest { id: r.id, reason: " ".into() }))
         .await;
-    assert_eq!(code(no_reason.unwrap_err()), "validation_failed");
+    assert_eq!(code(no_reason.unwrap_err()), Code::ValidationFailed);
     let rejected = s
         .grpc
         .reject_goods_receipt(ctx().request(pb::RejectGoodsReceiptRequest {
@@ -199,13 +200,13 @@ async fn a_rejected_receipt_adds_nothing_and_drafts_can_be_deleted(db: Db) {
         .receipt
         .unwrap();
     assert_eq!((rejected.state.as_str(), rejected.reject_reason.as_str()), ("rejected", "สินค้าเปียกน้ำ"));
-    assert_eq!(code(approve(&s, r.id, vec![]).await.unwrap_err()), "goods_receipt_state");
+    assert_eq!(code(approve(&s, r.id, vec![]).await.unwrap_err()), Code::GoodsReceiptState);
     assert_eq!(level(&s, w, 3).await.on_hand, 0);
     let d = create(&s, draft(w, vec![product_line(3, 1, 1, 0, 0)])).await;
     assert!(d.code.ends_with("-000002"), "numbers go on: {}", d.code);
     s.grpc.delete_goods_receipt(ctx().request(pb::GoodsReceiptRequest { id: d.id })).await.unwrap();
     let gone = s.grpc.get_goods_receipt(ctx().request(pb::GoodsReceiptRequest { id: d.id })).await;
-    assert_eq!(code(gone.unwrap_err()), "goods_receipt_not_found");
+    assert_eq!(code(gone.unwrap_err()), Code::GoodsReceiptNotFound);
     // The board: counts per group.
     let list = s
         .grpc
@@ -220,7 +221,7 @@ async fn a_rejected_receipt_adds_nothing_and_drafts_can_be_deleted(db: Db) {
     // Another store sees none of it.
     let other = CallCtx::new(2, 9);
     let e = s.grpc.get_goods_receipt(other.request(pb::GoodsReceiptRequest { id: r.id })).await;
-    assert_eq!(code(e.unwrap_err()), "goods_receipt_not_found");
+    assert_eq!(code(e.unwrap_err()), Code::GoodsReceiptNotFound);
 }
 
 async fn concurrent_approves_add_once(db: Db) {
@@ -344,7 +345,7 @@ async fn transfers_move_lots_all_or_nothing(db: Db) {
             ],
         }))
         .await;
-    assert_eq!(code(short.unwrap_err()), "insufficient_stock");
+    assert_eq!(code(short.unwrap_err()), Code::InsufficientStock);
     assert_eq!(level(&s, main, 3).await.on_hand, 10);
     // The refused line is named as it was sent, whatever order the ledger takes them in.
     let named = s
@@ -404,7 +405,7 @@ async fn transfers_move_lots_all_or_nothing(db: Db) {
         .unwrap();
     let d = draft(second.id, vec![product_line(3, 1, 1, 0, 0)]);
     let e = s.grpc.create_goods_receipt(ctx().request(pb::CreateGoodsReceiptRequest { draft: Some(d) })).await;
-    assert_eq!(code(e.unwrap_err()), "warehouse_inactive");
+    assert_eq!(code(e.unwrap_err()), Code::WarehouseInactive);
     let e = s
         .grpc
         .update_warehouse(ctx().request(pb::UpdateWarehouseRequest {
@@ -413,7 +414,7 @@ async fn transfers_move_lots_all_or_nothing(db: Db) {
             active: Some(false),
         }))
         .await;
-    assert_eq!(code(e.unwrap_err()), "warehouse_default");
+    assert_eq!(code(e.unwrap_err()), Code::WarehouseDefault);
 }
 
 async fn a_transfer_racing_reservations_never_oversells(db: Db) {

@@ -3,13 +3,18 @@
 import type { FetchBaseQueryError } from '@reduxjs/toolkit/query';
 import type { SerializedError } from '@reduxjs/toolkit';
 
+import type { ErrorCode } from '@/shared/errorCodes.gen';
+
 export interface FieldError {
   field: string;
   code: string;
 }
 
+/** A code the app gives an error itself: the member has left the store (`baseApi`). */
+export type AppErrorCode = 'membership_ended';
+
 export interface ApiErrorBody {
-  error: { code: string; messageKey: string; message: string; fields?: FieldError[] };
+  error: { code: ErrorCode | AppErrorCode; messageKey: string; message: string; fields?: FieldError[] };
 }
 
 export type GlobalErrorKind = 'sessionExpired' | 'noRight' | 'membershipEnded' | 'tooLarge' | 'cannotFetch';
@@ -24,11 +29,11 @@ export function apiError(err: unknown): ApiErrorBody['error'] | null {
 
 /** Refusals for want of a right that the screen explains in its own words (the team's rules),
  * instead of the generic 'you have no right' dialog. */
-const EXPLAINED_403 = new Set(['team_own_rights', 'team_owner_only', 'team_profile_own_only', 'role_beyond_own_rights']);
+const EXPLAINED_403: ReadonlySet<string> = new Set<ErrorCode>(['team_own_rights', 'team_owner_only', 'team_profile_own_only', 'role_beyond_own_rights']);
 
 /** Failures of another party that the screen explains in its own words (a carrier that
  * cannot be reached), instead of the generic 'cannot fetch data' dialog. */
-const EXPLAINED_5XX = new Set(['carrier_unreachable']);
+const EXPLAINED_5XX: ReadonlySet<string> = new Set<ErrorCode>(['carrier_unreachable']);
 
 /** Which global dialog, if any, an error calls for. */
 export function globalErrorKind(err: FetchBaseQueryError | SerializedError | undefined): GlobalErrorKind | null {

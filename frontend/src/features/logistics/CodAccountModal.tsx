@@ -9,7 +9,7 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { useCheck } from '@/shared/form/useCheck';
 import { useCatalogueQuery, useCreateStoreProviderMutation, useListStoreProvidersQuery, useUpdateStoreProviderMutation, type CodProvider } from './api';
 import { carrierName, checkCodAccountNo, COD_ERRORS } from './logistics';
-import { showSaveRefusal } from './refusal';
+import { showSaveRefusal } from '@/shared/refusal';
 
 interface Values {
   providerName?: string;

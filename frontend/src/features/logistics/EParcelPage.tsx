@@ -11,7 +11,7 @@ import { MSG } from '@/shared/form/rules';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { logisticsApi, useConnectCarrierAccountMutation, useGetCarrierAccountQuery, useLazyGetCarrierAccountQuery } from './api';
 import { ACCOUNT_CARRIERS, CONNECT_ERRORS, keyStatusColour, webhookUrl, type AccountCarrier } from './logistics';
-import { notifyRefusal, showSaveRefusal } from './refusal';
+import { notifyRefusal, showSaveRefusal } from '@/shared/refusal';
 
 /** /setting/e-parcel-connecting (SPEC §2 Settings; hidden by the store's hiding-menu key
  * connect_e_parcel): the store's accounts with the carriers' APIs. The e-parcel account with
@@ -65,7 +65,7 @@ function CarrierAccountCard({ carrier }: { carrier: AccountCarrier }) {
       dispatch(logisticsApi.util.upsertQueryData('getCarrierAccount', { carrier }, fresh));
       notifySuccess(t(`logistics:eparcel.checked.${fresh.status}`, { defaultValue: t('logistics:eparcel.checked.done') }));
     } catch (e) {
-      notifyRefusal(e, t);
+      notifyRefusal(e, t, 'logistics');
     }
   };
 

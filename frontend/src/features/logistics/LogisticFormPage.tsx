@@ -34,7 +34,7 @@ import {
   type ChannelValues,
   type ShipmentType,
 } from './logistics';
-import { showSaveRefusal } from './refusal';
+import { showSaveRefusal } from '@/shared/refusal';
 
 /** /setting/logistic-create (`?type=international`, `?warehouse=`) and
  * /setting/logistic-edit/{id}: a shipping channel (SPEC §3 Logistic store channel, §5): the

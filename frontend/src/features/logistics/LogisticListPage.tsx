@@ -26,7 +26,7 @@ import {
 import { CodAccountModal, type CodAccountTarget } from './CodAccountModal';
 import { carrierName, createPath, priceSummary, tabOf, type LogisticTab, type ShipmentType } from './logistics';
 import { ParcelQuote } from './ParcelQuote';
-import { notifyRefusal } from './refusal';
+import { notifyRefusal } from '@/shared/refusal';
 import { TrackingRanges } from './TrackingRanges';
 
 /** /setting/logistic (SPEC §2 Settings): the shipping channels of one warehouse at a time
@@ -166,7 +166,7 @@ function ChannelTable({
       else await setStatus({ id: c.id, logisticChannelInput: { status } }).unwrap();
       notifySuccess(t(on ? 'logistics:list.turnedOn' : 'logistics:list.turnedOff', { name: c.name }));
     } catch (e) {
-      notifyRefusal(e, t);
+      notifyRefusal(e, t, 'logistics');
     } finally {
       setSwitching(null);
     }
@@ -180,7 +180,7 @@ function ChannelTable({
       else await remove({ id: c.id }).unwrap();
       notifySuccess(t('logistics:list.deleted'));
     } catch (e) {
-      notifyRefusal(e, t);
+      notifyRefusal(e, t, 'logistics');
     }
   };
 
@@ -191,7 +191,7 @@ function ChannelTable({
       const carrier = rows.find((c) => c.providerName === providerName);
       notifySuccess(t(state === 'on' ? 'logistics:list.providerOn' : 'logistics:list.providerOff', { count: r.changed, name: carrier ? name(carrier) : providerName }));
     } catch (e) {
-      notifyRefusal(e, t);
+      notifyRefusal(e, t, 'logistics');
     }
   };
 

@@ -9,7 +9,7 @@ import { useCheck } from '@/shared/form/useCheck';
 import { checkPrice, cleanAmount, formatBaht } from '@/shared/money';
 import { useQuoteShippingMutation, type Quote } from './api';
 import { carrierName, checkWeight, kgText, reasonKey } from './logistics';
-import { notifyRefusal } from './refusal';
+import { notifyRefusal } from '@/shared/refusal';
 
 interface Values {
   weight: string;
@@ -40,7 +40,7 @@ export function ParcelQuote({ warehouseId }: { warehouseId: number | undefined }
       }).unwrap();
       setRows(r.data);
     } catch (e) {
-      notifyRefusal(e, t);
+      notifyRefusal(e, t, 'logistics');
     }
   };
 

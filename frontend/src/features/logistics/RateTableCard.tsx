@@ -20,7 +20,7 @@ import {
   type RateTableBody,
 } from './api';
 import { carrierName, checkRateFile, messageKeys, rateTableProblems, type RowError } from './logistics';
-import { notifyRefusal } from './refusal';
+import { notifyRefusal } from '@/shared/refusal';
 
 type AnyError = Parameters<typeof globalErrorKind>[0];
 
@@ -68,7 +68,7 @@ export function RateTableCard({ onReplaced }: { onReplaced?: () => void }) {
     try {
       replaced(await loadSample().unwrap(), 'logistics:rateTable.sampleLoaded');
     } catch (e) {
-      notifyRefusal(e, t);
+      notifyRefusal(e, t, 'logistics');
     }
   };
 

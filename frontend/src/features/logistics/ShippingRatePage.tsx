@@ -10,7 +10,7 @@ import { useCan } from '@/shared/useCan';
 import { LOGISTIC_EDIT, useGetRateTableQuery, useShippingRatesMutation, type RatesBody, type ServiceRateBody } from './api';
 import { carrierName, cheapest, checkSide, checkWeight, kgText, rateReasonKeys, ratesBody, type RatesValues } from './logistics';
 import { RateTableCard } from './RateTableCard';
-import { notifyRefusal } from './refusal';
+import { notifyRefusal } from '@/shared/refusal';
 
 const SIDES = ['length', 'width', 'height'] as const;
 
@@ -38,7 +38,7 @@ export default function ShippingRatePage() {
       const r = await price({ ratesInput: body }).unwrap();
       setAnswer({ body: r, country: body.country });
     } catch (e) {
-      if (!showServerErrors(e, form, t, { ns: 'logistics', rename: { dimensions: 'length' } })) notifyRefusal(e, t);
+      if (!showServerErrors(e, form, t, { ns: 'logistics', rename: { dimensions: 'length' } })) notifyRefusal(e, t, 'logistics');
     }
   };
 

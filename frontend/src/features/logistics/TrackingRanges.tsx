@@ -24,7 +24,7 @@ import {
   rangeProviders,
   type RangeValues,
 } from './logistics';
-import { showSaveRefusal } from './refusal';
+import { showSaveRefusal } from '@/shared/refusal';
 
 export function TrackingRanges({ rows, loading, carriers, canEdit }: { rows: TrackingRangeRow[]; loading: boolean; carriers: Carrier[]; canEdit: boolean }) {
   const { t, i18n } = useTranslation(['logistics', 'common']);

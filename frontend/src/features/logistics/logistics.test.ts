@@ -1,3 +1,4 @@
+import { refusalKey } from '@/shared/refusal';
 import type { TFunction } from 'i18next';
 
 import en from '@/locales/en/logistics.json';
@@ -47,8 +48,6 @@ import {
   methodsFor,
   priceSummary,
   reasonKey,
-  refusalKey,
-  REFUSALS,
   removeBracket,
   tabOf,
   toGrams,
@@ -224,8 +223,9 @@ describe('refusals', () => {
     expect(serverFieldErrors(refusal('logistic_inter_duplicate'), t, CHANNEL_ERRORS)).toEqual([{ name: 'providerName', errors: ['logistics:errors.logistic_inter_duplicate'] }]);
     expect(serverFieldErrors(refusal('cod_account_missing'), t, CHANNEL_ERRORS)).toEqual([{ name: 'cod', errors: ['logistics:errors.cod_account_missing'] }]);
     expect(serverFieldErrors(refusal('cod_provider_duplicate'), t, COD_ERRORS)).toEqual([{ name: 'providerName', errors: ['logistics:errors.cod_provider_duplicate'] }]);
-    expect(refusalKey('logistic_limit_reached')).toBe('logistics:errors.logistic_limit_reached');
-    expect(refusalKey(undefined)).toBeNull();
+    expect(refusalKey('logistic_limit_reached', 'logistics')).toBe('logistics:errors.logistic_limit_reached');
+    expect(refusalKey('customer_not_found', 'logistics')).toBe('codes:customer_not_found');
+    expect(refusalKey(undefined, 'logistics')).toBeNull();
   });
 
   it('has SPEC §8\'s messages in both languages', () => {
@@ -233,7 +233,7 @@ describe('refusals', () => {
     expect(get(en, 'errors.logistic_inter_duplicate')).toBe('Only one international shipping per warehouse per provider');
     expect(get(en, 'errors.logistic_limit_reached')).toContain('exceeded the set number');
     expect(get(en, 'errors.cod_account_missing')).toContain('Missing COD number');
-    for (const key of [...Object.values(REFUSALS), 'logistics:brackets.none', 'logistics:brackets.rising', reasonKey('shipping.over_weight'), reasonKey('shipping.cod_not_offered'), reasonKey('shipping.wrong_destination'), reasonKey('shipping.country_not_served')]) {
+    for (const key of ['logistics:brackets.none', 'logistics:brackets.rising', reasonKey('shipping.over_weight'), reasonKey('shipping.cod_not_offered'), reasonKey('shipping.wrong_destination'), reasonKey('shipping.country_not_served')]) {
       expect(get(en, key)).toBeTruthy();
       expect(get(th, key)).toBeTruthy();
     }

@@ -255,30 +255,6 @@ export const COD_ERRORS: ServerErrorOptions = {
   codes: { cod_provider_duplicate: { field: 'providerName', message: 'logistics:errors.cod_provider_duplicate' } },
 };
 
-/** Refusals a screen says in a notification or dialog, with their message keys. */
-export const REFUSALS: Record<string, string> = {
-  logistic_limit_reached: 'logistics:errors.logistic_limit_reached',
-  logistic_inter_duplicate: 'logistics:errors.logistic_inter_duplicate',
-  cod_account_missing: 'logistics:errors.cod_account_missing',
-  cod_provider_duplicate: 'logistics:errors.cod_provider_duplicate',
-  logistic_channel_not_found: 'logistics:errors.logistic_channel_not_found',
-  cod_provider_not_found: 'logistics:errors.cod_provider_not_found',
-  tracking_range_overlap: 'logistics:errors.tracking_range_overlap',
-  tracking_range_limit_reached: 'logistics:errors.tracking_range_limit_reached',
-  tracking_numbers_exhausted: 'logistics:errors.tracking_numbers_exhausted',
-  carrier_unreachable: 'logistics:errors.carrier_unreachable',
-  carrier_auth_failed: 'logistics:errors.carrier_auth_failed',
-  carrier_rejected: 'logistics:errors.carrier_rejected',
-  carrier_bad_answer: 'logistics:errors.carrier_bad_answer',
-  carrier_account_missing: 'logistics:errors.carrier_account_missing',
-  shipment_not_found: 'logistics:errors.shipment_not_found',
-};
-
-/** The message key of a refusal a screen explains itself, if it is one. */
-export function refusalKey(code: string | undefined): string | null {
-  return code && REFUSALS[code] ? REFUSALS[code] : null;
-}
-
 /** Why a channel cannot take a parcel (`shipping.over_weight`), as a message key. */
 export function reasonKey(reason: string): string {
   return `logistics:quote.reasons.${reason.replace(/^shipping\./, '')}`;

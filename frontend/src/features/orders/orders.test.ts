@@ -27,7 +27,8 @@ import {
   type OrderValues,
   type SkuFacts,
 } from './orders';
-import { failureDialog, formErrors, reasonKey, REASONS } from './refusal';
+import { failureDialog, formErrors, reasonKey } from './refusal';
+import { ERROR_CODES } from '@/shared/errorCodes.gen';
 
 const t = i18n.t.bind(i18n);
 const none: Charges = { discount: { kind: 'none' }, vatIncluded: false, shippingCharge: 0, shippingChargeInter: 0, additionalFee: 0 };
@@ -268,7 +269,7 @@ describe('the order form', () => {
 
 describe('refusals in words', () => {
   it('names every reason in both languages, and an unknown one as such', () => {
-    for (const r of REASONS) expect(t(reasonKey(r))).not.toBe(reasonKey(r));
+    for (const r of ERROR_CODES) expect(t(reasonKey(r))).not.toBe(reasonKey(r));
     expect(reasonKey('something_new')).toBe('orders:reasons.unknown');
   });
 

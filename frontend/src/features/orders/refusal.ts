@@ -5,64 +5,22 @@
 // global dialogs.
 import type { FormInstance } from 'antd';
 import type { TFunction } from 'i18next';
+import i18n from 'i18next';
 
 import { apiError, globalErrorKind } from '@/app/api/errors';
 import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifyError } from '@/shared/dialogs/notify';
 import { namePath, serverFieldErrors } from '@/shared/form/serverErrors';
+import { isErrorCode } from '@/shared/refusal';
 
 type AnyError = Parameters<typeof globalErrorKind>[0];
 
-/** Why an order did not move or change, as the API says it (a 409's code, or a bulk result's
- * reason), with its message key. */
-export const REASONS = [
-  'already_cancelled',
-  'already_ready_to_fulfillment',
-  'already_shipped',
-  'already_closed',
-  'already_failed',
-  'not_shipped',
-  'not_ready_to_fulfillment',
-  'address_incomplete',
-  'insufficient_stock',
-  'incorrect_cod_account',
-  'order_busy',
-  'order_changed',
-  'order_not_found',
-  'order_not_editable',
-  'order_not_ready',
-  'order_without_logistic_channel',
-  'state_refused',
-  'parcel_required',
-  'parcel_tracking_missing',
-  'parcel_limit_reached',
-  'parcel_shipped',
-  'parcel_not_found',
-  'duplicate_order_reference',
-  'order_value_exceeds_limit',
-  'carrier_unreachable',
-  'tracking_numbers_exhausted',
-  'bill_never_expires',
-  'bill_order_not_new',
-  'bill_paid',
-  'bill_not_found',
-  'bill_expired',
-  'bill_order_closed',
-  'payment_exists',
-  'payment_attachment_required',
-  'payment_cancelled',
-  'payment_voided',
-  'payment_not_pending',
-  'payment_already_confirmed',
-  'payment_already_processed',
-  'payment_cod_not_shipped',
-  'payment_changed',
-  'payment_not_found',
-] as const;
-
-/** The message key of a reason; an unknown one reads as 'the order could not be changed'. */
+/** The message key of why an order did not move or change, as the API says it (a 409's code,
+ * or a bulk result's reason): the order screens' wording (`orders:reasons.<code>`) when they
+ * have one, else the code's own; an unknown one reads as 'the order could not be changed'. */
 export function reasonKey(code: string | undefined | null): string {
-  return code && (REASONS as readonly string[]).includes(code) ? `orders:reasons.${code}` : 'orders:reasons.unknown';
+  if (code && i18n.exists(`orders:reasons.${code}`)) return `orders:reasons.${code}`;
+  return isErrorCode(code) ? `codes:${code}` : 'orders:reasons.unknown';
 }
 
 /** What was being done when a refusal came. */

@@ -8,6 +8,7 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { useCheck } from '@/shared/form/useCheck';
 import { useBanksQuery, useCountriesQuery, useCreateStoreChannelMutation, useGetStoreChannelQuery, useUpdateStoreChannelMutation } from './api';
 import {
+  ACCOUNT_ERRORS,
   accountBody,
   accountValues,
   checkAccountNo,
@@ -22,7 +23,7 @@ import {
   type Kind,
 } from './payments';
 import { PromptPayQrView } from './PromptPayQr';
-import { showSaveRefusal } from './refusal';
+import { showSaveRefusal } from '@/shared/refusal';
 
 /** /setting/payment-create (`?type=` picks the kind) and /setting/payment-edit/{id}: a payment
  * account whose fields follow its kind (SPEC §3 Payment account, §5). The kind is chosen on
@@ -57,7 +58,7 @@ export default function PaymentFormPage() {
       notifySuccess(t(editing ? 'payments:form.updated' : 'payments:form.created'));
       navigate(listPath(id, kind));
     } catch (e) {
-      showSaveRefusal(e, form, t);
+      showSaveRefusal(e, form, t, ACCOUNT_ERRORS);
     }
   };
 

@@ -19,7 +19,7 @@ import {
 } from './api';
 import { accountLabel, byKind, feeLabel, formatAccountNo, KINDS, tabOf, type Kind } from './payments';
 import { PromptPayQrModal } from './PromptPayQr';
-import { notifyRefusal } from './refusal';
+import { notifyRefusal } from '@/shared/refusal';
 
 /** /setting/payment-list (SPEC §2 Settings): the store's payment accounts on one tab per kind
  * (bank, PromptPay, PayPal, COD), `?tab=` naming the open one, each with its status switch,
@@ -49,7 +49,7 @@ export default function PaymentListPage() {
       await update({ id: row.id, storeChannelInput: { status: on ? 'active' : 'inactive' } }).unwrap();
       notifySuccess(t(on ? 'payments:list.turnedOn' : 'payments:list.turnedOff', { name: accountLabel(row) }));
     } catch (e) {
-      notifyRefusal(e, t);
+      notifyRefusal(e, t, 'payments');
     } finally {
       setSwitching(null);
     }
@@ -66,7 +66,7 @@ export default function PaymentListPage() {
       if (apiError(e)?.code === 'payment_channel_in_use') {
         await showDialog({ kind: 'error', title: 'payments:list.inUseTitle', message: 'payments:errors.payment_channel_in_use', values: { name } });
       } else {
-        notifyRefusal(e, t);
+        notifyRefusal(e, t, 'payments');
       }
     }
   };
@@ -76,7 +76,7 @@ export default function PaymentListPage() {
       const r = await setAll({ 'channel.type': 'cod', paymentStatusInput: { status: on ? 'active' : 'inactive' } }).unwrap();
       notifySuccess(t(on ? 'payments:cod.allOn' : 'payments:cod.allOff', { count: r.changed }));
     } catch (e) {
-      notifyRefusal(e, t);
+      notifyRefusal(e, t, 'payments');
     }
   };
 

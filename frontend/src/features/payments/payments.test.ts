@@ -1,3 +1,4 @@
+import { refusalKey } from '@/shared/refusal';
 import en from '@/locales/en/payments.json';
 import th from '@/locales/th/payments.json';
 import enCommon from '@/locales/en/common.json';
@@ -17,8 +18,6 @@ import {
   feeLabel,
   formatAccountNo,
   listPath,
-  refusalKey,
-  REFUSALS,
   tabOf,
 } from './payments';
 
@@ -120,12 +119,8 @@ describe('messages', () => {
     expect(ACCOUNT_ERRORS.codes?.account_number_duplicate).toEqual({ field: 'accNo', message: 'payments:errors.account_number_duplicate' });
     expect(get(en, 'payments:errors.account_number_duplicate')).toBe('Account Number has already existed.');
     expect(get(th, 'payments:errors.account_number_duplicate')).toBeTruthy();
-    for (const key of Object.values(REFUSALS)) {
-      expect(get(en, key)).toBeTruthy();
-      expect(get(th, key)).toBeTruthy();
-    }
-    expect(refusalKey('payment_channel_in_use')).toBe('payments:errors.payment_channel_in_use');
-    expect(refusalKey('other')).toBeNull();
+    expect(refusalKey('payment_channel_in_use', 'payments')).toBe('payments:errors.payment_channel_in_use');
+    expect(refusalKey('other', 'payments')).toBeNull();
   });
 
   it('knows every rule the payments service names, in both languages', () => {

@@ -161,15 +161,3 @@ export const ACCOUNT_ERRORS: ServerErrorOptions = {
   codes: { account_number_duplicate: { field: 'accNo', message: 'payments:errors.account_number_duplicate' } },
 };
 
-/** Refusals a screen says in a notification or dialog, with their message keys. */
-export const REFUSALS: Record<string, string> = {
-  payment_channel_in_use: 'payments:errors.payment_channel_in_use',
-  payment_channel_limit_reached: 'payments:errors.payment_channel_limit_reached',
-  payment_channel_not_found: 'payments:errors.payment_channel_not_found',
-  payment_channel_not_promptpay: 'payments:errors.payment_channel_not_promptpay',
-};
-
-/** The message key of a refusal a screen explains itself, if it is one. */
-export function refusalKey(code: string | undefined): string | null {
-  return code && REFUSALS[code] ? REFUSALS[code] : null;
-}

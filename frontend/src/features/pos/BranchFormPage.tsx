@@ -11,7 +11,7 @@ import { useCheck } from '@/shared/form/useCheck';
 import { useCreateBranchMutation, useGetBranchQuery, useListBranchesQuery, useUpdateBranchMutation, type BranchInput } from './api';
 import { BRANCH_ERRORS, branchLabel, checkBranchNumber, checkName, checkTaxId, cleanTaxId, listPath, MAIN_BRANCH } from './pos';
 import { FormButtons, FormCard, Gone } from './FormParts';
-import { showSaveRefusal } from './refusal';
+import { showSaveRefusal } from '@/shared/refusal';
 
 interface Values {
   isMain: boolean;

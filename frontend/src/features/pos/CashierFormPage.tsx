@@ -9,7 +9,7 @@ import { useCheck } from '@/shared/form/useCheck';
 import { useCashierMembersQuery, useCreateCashierMutation, useGetCashierQuery, useListBranchesQuery, useUpdateCashierMutation } from './api';
 import { BranchSelect, FormButtons, FormCard, Gone, NoBranchNotice, usePickOnlyBranch } from './FormParts';
 import { CASHIER_ERRORS, checkName, checkPersonEmail, listPath } from './pos';
-import { showSaveRefusal } from './refusal';
+import { showSaveRefusal } from '@/shared/refusal';
 
 interface Values {
   userId?: number;

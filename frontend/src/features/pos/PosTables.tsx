@@ -18,7 +18,7 @@ import {
   type PosPersonRow,
   type PosUnitRow,
 } from './api';
-import { notifyDeleteRefusal } from './refusal';
+import { notifyRefusal } from '@/shared/refusal';
 import { addressLine, branchLabel, branchOf, formatTaxId, MAIN_BRANCH } from './pos';
 
 /** What every list knows: the store, whether the member may change the setup, warehouse names. */
@@ -96,7 +96,7 @@ export function BranchTable({ storeId, canEdit, loading, warehouseName, branches
       if (apiError(e)?.code === 'branch_in_use') {
         await showDialog({ kind: 'error', title: 'pos:branches.inUseTitle', message: 'pos:errors.branch_in_use', values: { name: branchLabel(b) } });
       } else {
-        notifyDeleteRefusal(e, t);
+        notifyRefusal(e, t, 'pos', { fallback: 'pos:errors.delete_failed' });
       }
     }
   };
@@ -178,7 +178,7 @@ export function PosUnitTable({ storeId, canEdit, loading, warehouseName, rows, n
       await remove({ id: storeId, posUnitId: p.id }).unwrap();
       notifySuccess(t('pos:posUnits.deleted'));
     } catch (e) {
-      notifyDeleteRefusal(e, t);
+      notifyRefusal(e, t, 'pos', { fallback: 'pos:errors.delete_failed' });
     }
   };
 
@@ -251,7 +251,7 @@ export function PeopleTable({
       else await removeSeller({ id: storeId, sellerId: p.id }).unwrap();
       notifySuccess(t(`pos:${kind}.deleted`));
     } catch (e) {
-      notifyDeleteRefusal(e, t);
+      notifyRefusal(e, t, 'pos', { fallback: 'pos:errors.delete_failed' });
     }
   };
 

@@ -10,7 +10,7 @@ import { useCheck } from '@/shared/form/useCheck';
 import { useCreatePosUnitMutation, useGetPosUnitQuery, useListBranchesQuery, useUpdatePosUnitMutation } from './api';
 import { BranchSelect, FormButtons, FormCard, Gone, NoBranchNotice, usePickOnlyBranch } from './FormParts';
 import { checkPosNo, listPath, POS_UNIT_ERRORS } from './pos';
-import { showSaveRefusal } from './refusal';
+import { showSaveRefusal } from '@/shared/refusal';
 
 interface Values {
   posNo: string;

@@ -9,7 +9,7 @@ import { useCheck } from '@/shared/form/useCheck';
 import { useCreateSellerMutation, useGetSellerQuery, useListBranchesQuery, useUpdateSellerMutation, type PosPersonInput } from './api';
 import { BranchSelect, FormButtons, FormCard, Gone, NoBranchNotice, usePickOnlyBranch } from './FormParts';
 import { checkCode, checkName, checkPersonEmail, listPath, SELLER_ERRORS } from './pos';
-import { showSaveRefusal } from './refusal';
+import { showSaveRefusal } from '@/shared/refusal';
 
 interface Values {
   firstName: string;

@@ -1,3 +1,4 @@
+import { refusalKey } from '@/shared/refusal';
 import en from '@/locales/en/pos.json';
 import th from '@/locales/th/pos.json';
 import enCommon from '@/locales/en/common.json';
@@ -19,8 +20,6 @@ import {
   isThaiTaxId,
   listPath,
   POS_UNIT_ERRORS,
-  refusalKey,
-  REFUSALS,
   SELLER_ERRORS,
   tabOf,
 } from './pos';
@@ -132,13 +131,9 @@ describe('messages', () => {
         expect(get(th, message)).toBeTruthy();
       }
     }
-    for (const key of Object.values(REFUSALS)) {
-      expect(get(en, key)).toBeTruthy();
-      expect(get(th, key)).toBeTruthy();
-    }
-    expect(refusalKey('branch_in_use')).toBe('pos:errors.branch_in_use');
-    expect(refusalKey('something_else')).toBeNull();
-    expect(refusalKey(undefined)).toBeNull();
+    expect(refusalKey('branch_in_use', 'pos')).toBe('pos:errors.branch_in_use');
+    expect(refusalKey('something_else', 'pos')).toBeNull();
+    expect(refusalKey(undefined, 'pos')).toBeNull();
   });
 
   it('knows every rule the service names, in both languages', () => {

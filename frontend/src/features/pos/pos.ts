@@ -116,19 +116,4 @@ export const SELLER_ERRORS: ServerErrorOptions = {
   codes: { seller_email_duplicate: { field: 'email', message: 'pos:errors.seller_email_duplicate' } },
 };
 
-/** Refusals a screen says in a notification or dialog, with their message keys. */
-export const REFUSALS: Record<string, string> = {
-  branch_in_use: 'pos:errors.branch_in_use',
-  pos_limit_reached: 'pos:errors.pos_limit_reached',
-  branch_not_found: 'pos:errors.branch_not_found',
-  pos_unit_not_found: 'pos:errors.pos_unit_not_found',
-  cashier_not_found: 'pos:errors.cashier_not_found',
-  seller_not_found: 'pos:errors.seller_not_found',
-};
-
-/** The message key of a refusal a screen explains itself, if it is one. */
-export function refusalKey(code: string | undefined): string | null {
-  return code && REFUSALS[code] ? REFUSALS[code] : null;
-}
-
 export { isThaiTaxId };

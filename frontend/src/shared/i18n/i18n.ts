@@ -31,7 +31,7 @@ export function initI18n(): typeof i18n {
       lng,
       fallbackLng: 'th',
       supportedLngs: [...LANGUAGES],
-      ns: ['common'],
+      ns: ['common', 'codes'],
       defaultNS: 'common',
       interpolation: { escapeValue: false },
       showSupportNotice: false,

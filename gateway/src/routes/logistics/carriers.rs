@@ -2,6 +2,7 @@
 //! shipments booked with a carrier.
 
 use super::*;
+use bo_kit::Code;
 
 pub(super) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -144,7 +145,7 @@ pub(super) async fn thaipost_webhook(
     body: bytes::Bytes,
 ) -> ApiResult<Json<WebhookBody>> {
     if body.len() as i64 > state.logistic_rules().await?.webhook_max_bytes {
-        return Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"));
+        return Err(ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, Code::PayloadTooLarge));
     }
     let r = state
         .logistics()
@@ -388,5 +389,6 @@ pub(super) async fn shipment_label(
         .shipment_label(auth.ctx().request(pb::GetShipmentRequest { carrier, tracking_no }))
         .await?
         .into_inner();
-    crate::uploads::serve(&state.files, r.file_key, "application/pdf", "private, no-store", "shipment_not_found").await
+    crate::uploads::serve(&state.files, r.file_key, "application/pdf", "private, no-store", Code::ShipmentNotFound)
+        .await
 }

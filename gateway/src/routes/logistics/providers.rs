@@ -1,6 +1,7 @@
 //! The store's COD accounts with each provider, and the channels of each warehouse.
 
 use super::*;
+use bo_kit::Code;
 
 pub(super) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -136,7 +137,7 @@ pub(super) async fn update_store_provider(
             .store_providers
             .into_iter()
             .find(|p| p.id == id)
-            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, "cod_provider_not_found"))?;
+            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, Code::CodProviderNotFound))?;
         b.provider_name.get_or_insert(current.provider);
         b.cod_account_no.get_or_insert(current.cod_account_no);
     }

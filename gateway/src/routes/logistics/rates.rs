@@ -2,6 +2,7 @@
 //! and the prices of a parcel abroad.
 
 use super::*;
+use bo_kit::Code;
 
 pub(super) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -88,7 +89,7 @@ pub(super) async fn upload_rate_table(
 ) -> ApiResult<axum::response::Response> {
     auth.require(EDIT)?;
     let mut staged = crate::uploads::Staged::new(state.files.clone());
-    let bad = || ApiError::bad_request("invalid_body");
+    let bad = || ApiError::bad_request(Code::InvalidBody);
     while let Some(field) = form.next_field().await.map_err(|_| bad())? {
         if field.name() == Some("file") && staged.is_empty() {
             staged

@@ -1,6 +1,7 @@
 //! Orders moving between states, one or many at a time, and their bills renewed.
 
 use super::*;
+use bo_kit::Code;
 
 pub(super) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -106,15 +107,12 @@ pub(super) async fn change_order_state(
 ) -> ApiResult<Json<OrderBody>> {
     auth.require(action_of(&action).map_or(READ, |(_, access)| access))?;
     let Some((act, _)) = action_of(&action) else {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "route_not_found"));
+        return Err(ApiError::new(StatusCode::NOT_FOUND, Code::RouteNotFound));
     };
     let r = change(&state, &auth, vec![id], act, b).await?;
     let first = r.results.into_iter().next().unwrap_or_default();
     if !first.ok {
-        return Err(match first.reason.as_str() {
-            "order_not_found" => ApiError::new(StatusCode::NOT_FOUND, "order_not_found"),
-            reason => ApiError::new(StatusCode::CONFLICT, reason),
-        });
+        return Err(ApiError::refused(&first.reason, Code::OrderNotFound));
     }
     let r =
         state.orders().get_order(auth.ctx().request(pb::GetOrderRequest { id, with_events: true })).await?.into_inner();

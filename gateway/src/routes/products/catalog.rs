@@ -2,6 +2,7 @@
 //! categories and the SKU inventory list.
 
 use super::*;
+use bo_kit::Code;
 
 pub(super) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -267,7 +268,7 @@ pub(super) async fn patch_product(
         .into_inner()
         .changed;
     if changed == 0 {
-        return Err(ApiError::new(StatusCode::NOT_FOUND, "product_not_found"));
+        return Err(ApiError::new(StatusCode::NOT_FOUND, Code::ProductNotFound));
     }
     let r = state.products().get_product(auth.ctx().request(pb::GetProductRequest { id })).await?;
     Ok(Json(r.into_inner().product.unwrap_or_default().into()))
@@ -286,8 +287,8 @@ pub(super) async fn delete_product(
     let r = state.products().delete_products(auth.ctx().request(pb::DeleteProductsRequest { ids: vec![id] })).await?;
     match r.into_inner().results.into_iter().next() {
         Some(done) if done.ok => Ok(StatusCode::NO_CONTENT),
-        Some(kept) if kept.reason == "product_has_stock" => Err(ApiError::new(StatusCode::CONFLICT, &kept.reason)),
-        _ => Err(ApiError::new(StatusCode::NOT_FOUND, "product_not_found")),
+        Some(kept) => Err(ApiError::refused(&kept.reason, Code::ProductNotFound)),
+        None => Err(ApiError::new(StatusCode::NOT_FOUND, Code::ProductNotFound)),
     }
 }
 

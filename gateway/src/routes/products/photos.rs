@@ -1,6 +1,7 @@
 //! A product's photos: uploaded, ordered, deleted, their rules and their files.
 
 use super::*;
+use bo_kit::Code;
 
 pub(super) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -49,7 +50,7 @@ pub(super) async fn add_photos(
     mut form: axum::extract::Multipart,
 ) -> ApiResult<axum::response::Response> {
     auth.require(EDIT)?;
-    let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large");
+    let too_large = || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, Code::PayloadTooLarge);
     let mut staged = Staged::new(state.files.clone());
     let mut kind = String::new();
     let rules = state.product_rules().await?;
@@ -63,7 +64,7 @@ pub(super) async fn add_photos(
                 staged.stage(auth.store_id, field, max, "files", "photo_too_large").await?;
             }
             "kind" => {
-                kind = field.text().await.map_err(|_| ApiError::bad_request("invalid_body"))?;
+                kind = field.text().await.map_err(|_| ApiError::bad_request(Code::InvalidBody))?;
                 staged.text("kind", &kind);
             }
             _ => {}
@@ -188,7 +189,7 @@ pub(super) async fn photo_file(
         r.key,
         &r.content_type,
         "public, max-age=31536000, immutable",
-        "photo_not_found",
+        Code::PhotoNotFound,
     )
     .await
 }

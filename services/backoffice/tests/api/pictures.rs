@@ -1,6 +1,7 @@
 //! The store's logo and receipt pictures, the receipt text, and the owner's identity
 //! verification with its two photos, which nobody but the owner ever reads.
 
+use bo_kit::Code;
 use reqwest::multipart::{Form, Part};
 use reqwest::{Method, StatusCode};
 use serde_json::{json, Value};
@@ -203,7 +204,7 @@ async fn identity_is_submitted_by_the_owner_and_approved_by_the_operator(app: &T
     let svc = app.stores_service().await;
     let approved = svc.grpc.approve_identity(store).await.unwrap();
     assert_eq!(approved.status, "approved");
-    assert_eq!(svc.grpc.approve_identity(store).await.unwrap_err().code, "identity_approved");
+    assert_eq!(svc.grpc.approve_identity(store).await.unwrap_err().code, Code::IdentityApproved);
     svc.db.close().await;
     let (_, v) = app.get(&path, &t).await;
     assert_eq!(v["status"], "approved");

@@ -38,13 +38,13 @@ const MESSAGE_MAX: usize = 200;
 /// Message keys of carrier failures.
 pub mod code {
     /// The carrier could not be reached (network, timeout, its own failure).
-    pub const UNREACHABLE: &str = "carrier_unreachable";
+    pub const UNREACHABLE: bo_kit::Code = bo_kit::Code::CarrierUnreachable;
     /// The carrier refused our key, token or signature.
-    pub const AUTH_FAILED: &str = "carrier_auth_failed";
+    pub const AUTH_FAILED: bo_kit::Code = bo_kit::Code::CarrierAuthFailed;
     /// The carrier refused the request.
-    pub const REJECTED: &str = "carrier_rejected";
+    pub const REJECTED: bo_kit::Code = bo_kit::Code::CarrierRejected;
     /// The carrier answered something we cannot read.
-    pub const BAD_ANSWER: &str = "carrier_bad_answer";
+    pub const BAD_ANSWER: bo_kit::Code = bo_kit::Code::CarrierBadAnswer;
 }
 
 /// What went wrong talking to a carrier. The texts are for logs: they hold the carrier's
@@ -71,8 +71,8 @@ pub enum CarrierError {
 }
 
 impl CarrierError {
-    /// The stable message key the app translates.
-    pub fn code(&self) -> &'static str {
+    /// The stable code the app translates.
+    pub fn code(&self) -> bo_kit::Code {
         match self {
             CarrierError::Unreachable(_) => code::UNREACHABLE,
             CarrierError::Auth(_) => code::AUTH_FAILED,
@@ -420,15 +420,19 @@ mod tests {
     #[test]
     fn errors_have_stable_codes_and_kinds() {
         let cases = [
-            (CarrierError::Unreachable("x".into()), "carrier_unreachable", Kind::Unavailable),
-            (CarrierError::Auth("x".into()), "carrier_auth_failed", Kind::FailedPrecondition),
-            (CarrierError::rejected("1001", "dstPhone is required"), "carrier_rejected", Kind::FailedPrecondition),
-            (CarrierError::Malformed("x".into()), "carrier_bad_answer", Kind::Unavailable),
+            (CarrierError::Unreachable("x".into()), bo_kit::Code::CarrierUnreachable, Kind::Unavailable),
+            (CarrierError::Auth("x".into()), bo_kit::Code::CarrierAuthFailed, Kind::FailedPrecondition),
+            (
+                CarrierError::rejected("1001", "dstPhone is required"),
+                bo_kit::Code::CarrierRejected,
+                Kind::FailedPrecondition,
+            ),
+            (CarrierError::Malformed("x".into()), bo_kit::Code::CarrierBadAnswer, Kind::Unavailable),
         ];
         for (e, code, kind) in cases {
             assert_eq!(e.code(), code);
             let k = bo_kit::Error::from(e);
-            assert_eq!((k.kind, k.code.as_ref()), (kind, code));
+            assert_eq!((k.kind, k.code), (kind, code));
             assert!(k.source.is_some(), "the carrier's words stay for the logs");
         }
     }

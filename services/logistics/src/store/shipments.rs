@@ -1,6 +1,7 @@
 //! Carrier accounts and the shipments booked with them, with their tracking events.
 
 use super::*;
+use bo_kit::Code;
 
 impl Repo {
     /// The store's account with `carrier`.
@@ -53,7 +54,7 @@ impl Repo {
         .bind(account_id)
         .execute(self.db.pool())
         .await?;
-        self.account(store_id, carrier).await?.ok_or_else(|| Error::not_found("carrier_account_not_found"))
+        self.account(store_id, carrier).await?.ok_or_else(|| Error::not_found(Code::CarrierAccountNotFound))
     }
 
     /// Records what the carrier said of the key when last asked.
@@ -91,7 +92,7 @@ impl Repo {
         .bind(now)
         .execute(self.db.pool())
         .await?;
-        self.shipment(store_id, carrier, tracking_no).await?.ok_or_else(|| Error::not_found("shipment_not_found"))
+        self.shipment(store_id, carrier, tracking_no).await?.ok_or_else(|| Error::not_found(Code::ShipmentNotFound))
     }
 
     /// A followed parcel.

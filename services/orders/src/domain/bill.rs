@@ -13,6 +13,8 @@
 //! Only a bill of a new, unpaid order expires: once the buyer has sent a slip (pending),
 //! paid, or the order is being prepared, its bill waits. A renewal sets the bill to expire
 //! a number of days from now, whatever it was.
+use bo_kit::states::Table;
+use bo_kit::Code;
 
 /// Payable.
 pub const ACTIVE: &str = "active";
@@ -46,28 +48,31 @@ impl BillAction {
 }
 
 /// The allowed moves: (from, action, to).
-pub const TRANSITIONS: &[(&str, BillAction, &str)] =
-    &[(ACTIVE, BillAction::Expire, EXPIRED), (ACTIVE, BillAction::Renew, ACTIVE), (EXPIRED, BillAction::Renew, ACTIVE)];
+pub const TABLE: Table<&str, BillAction> = Table::new(&[
+    (ACTIVE, BillAction::Expire, EXPIRED),
+    (ACTIVE, BillAction::Renew, ACTIVE),
+    (EXPIRED, BillAction::Renew, ACTIVE),
+]);
 
 /// Where `action` takes a bill in `from`, or why it cannot.
-pub fn next(from: &str, action: BillAction) -> Result<&'static str, &'static str> {
-    TRANSITIONS.iter().find(|(f, a, _)| *f == from && *a == action).map(|(_, _, to)| *to).ok_or(match (from, action) {
-        (EXPIRED, BillAction::Expire) => "bill_already_expired",
-        _ => "bill_state_refused",
+pub fn next(from: &str, action: BillAction) -> Result<&'static str, Code> {
+    TABLE.next(from, action).ok_or(match (from, action) {
+        (EXPIRED, BillAction::Expire) => Code::BillAlreadyExpired,
+        _ => Code::BillStateRefused,
     })
 }
 
 /// Why a bill of an order in `order_state` with `payment_state`, expiring at `expires_at`
 /// (0 never), cannot be renewed; None when it can.
-pub fn renew_refusal(order_state: &str, payment_state: &str, expires_at: i64) -> Option<&'static str> {
+pub fn renew_refusal(order_state: &str, payment_state: &str, expires_at: i64) -> Option<Code> {
     if order_state != super::state::NEW {
-        return Some("bill_order_not_new");
+        return Some(Code::BillOrderNotNew);
     }
     if payment_state == super::payment::PAID {
-        return Some("bill_paid");
+        return Some(Code::BillPaid);
     }
     if expires_at == 0 {
-        return Some("bill_never_expires");
+        return Some(Code::BillNeverExpires);
     }
     None
 }
@@ -102,6 +107,7 @@ pub fn new_token() -> String {
 mod tests {
     use super::*;
     use crate::domain::{payment, state};
+    use bo_kit::states::check_every_pair;
 
     #[test]
     fn bills_are_open_while_payable() {
@@ -117,17 +123,13 @@ mod tests {
 
     #[test]
     fn every_allowed_and_refused_move() {
-        let expected: &[(&str, BillAction, Result<&str, &str>)] = &[
+        let expected: &[(&str, BillAction, Result<&str, Code>)] = &[
             (ACTIVE, BillAction::Expire, Ok(EXPIRED)),
             (ACTIVE, BillAction::Renew, Ok(ACTIVE)),
-            (EXPIRED, BillAction::Expire, Err("bill_already_expired")),
+            (EXPIRED, BillAction::Expire, Err(Code::BillAlreadyExpired)),
             (EXPIRED, BillAction::Renew, Ok(ACTIVE)),
         ];
-        assert_eq!(expected.len(), STATES.len() * BillAction::ALL.len(), "every pair is listed");
-        for (from, action, want) in expected {
-            assert_eq!(next(from, *action), *want, "{from} --{action:?}-->");
-        }
-        assert_eq!(expected.iter().filter(|(_, _, r)| r.is_ok()).count(), TRANSITIONS.len());
+        check_every_pair(&TABLE, &STATES, &BillAction::ALL, expected, next);
     }
 
     #[test]
@@ -152,10 +154,10 @@ mod tests {
     fn a_renewal_needs_a_new_unpaid_order_and_a_bill_that_expires() {
         assert_eq!(renew_refusal(state::NEW, payment::UNPAID, 5), None);
         assert_eq!(renew_refusal(state::NEW, payment::PENDING, 5), None);
-        assert_eq!(renew_refusal(state::CANCELLED, payment::UNPAID, 5), Some("bill_order_not_new"));
-        assert_eq!(renew_refusal(state::READY, payment::UNPAID, 5), Some("bill_order_not_new"));
-        assert_eq!(renew_refusal(state::NEW, payment::PAID, 5), Some("bill_paid"));
-        assert_eq!(renew_refusal(state::NEW, payment::UNPAID, 0), Some("bill_never_expires"));
+        assert_eq!(renew_refusal(state::CANCELLED, payment::UNPAID, 5), Some(Code::BillOrderNotNew));
+        assert_eq!(renew_refusal(state::READY, payment::UNPAID, 5), Some(Code::BillOrderNotNew));
+        assert_eq!(renew_refusal(state::NEW, payment::PAID, 5), Some(Code::BillPaid));
+        assert_eq!(renew_refusal(state::NEW, payment::UNPAID, 0), Some(Code::BillNeverExpires));
     }
 
     #[test]

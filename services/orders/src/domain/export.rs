@@ -8,6 +8,8 @@
 //!     └──────failed──▶ failed
 //! ```
 
+use bo_kit::states::Table;
+
 /// Being built.
 pub const EXPORTING: &str = "exporting";
 /// Ready to download.
@@ -41,15 +43,15 @@ impl ExportEvent {
 }
 
 /// The allowed moves: (from, event, to).
-pub const TRANSITIONS: &[(&str, ExportEvent, &str)] = &[
+pub const TABLE: Table<&str, ExportEvent> = Table::new(&[
     (EXPORTING, ExportEvent::Built, EXPORTED),
     (EXPORTING, ExportEvent::Fail, FAILED),
     (EXPORTED, ExportEvent::Expire, EXPIRED),
-];
+]);
 
 /// Where `event` takes an export in `from`, or None.
 pub fn next(from: &str, event: ExportEvent) -> Option<&'static str> {
-    TRANSITIONS.iter().find(|(f, e, _)| *f == from && *e == event).map(|(_, _, to)| *to)
+    TABLE.next(from, event)
 }
 
 /// Whether a spreadsheet would take `text` as a formula (it begins with `=`, `+`, `-` or
@@ -182,29 +184,27 @@ pub fn file_name(from_ms: i64, to_ms: i64, lang: Lang) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bo_kit::states::check_every_pair;
 
     #[test]
     fn every_allowed_and_refused_move() {
         use ExportEvent::*;
-        let expected: &[(&str, ExportEvent, Option<&str>)] = &[
-            (EXPORTING, Built, Some(EXPORTED)),
-            (EXPORTING, Fail, Some(FAILED)),
-            (EXPORTING, Expire, None),
-            (EXPORTED, Built, None),
-            (EXPORTED, Fail, None),
-            (EXPORTED, Expire, Some(EXPIRED)),
-            (FAILED, Built, None),
-            (FAILED, Fail, None),
-            (FAILED, Expire, None),
-            (EXPIRED, Built, None),
-            (EXPIRED, Fail, None),
-            (EXPIRED, Expire, None),
+        // An export's moves have no reason to give: a refused one is `Err(())`.
+        let expected: &[(&str, ExportEvent, Result<&str, ()>)] = &[
+            (EXPORTING, Built, Ok(EXPORTED)),
+            (EXPORTING, Fail, Ok(FAILED)),
+            (EXPORTING, Expire, Err(())),
+            (EXPORTED, Built, Err(())),
+            (EXPORTED, Fail, Err(())),
+            (EXPORTED, Expire, Ok(EXPIRED)),
+            (FAILED, Built, Err(())),
+            (FAILED, Fail, Err(())),
+            (FAILED, Expire, Err(())),
+            (EXPIRED, Built, Err(())),
+            (EXPIRED, Fail, Err(())),
+            (EXPIRED, Expire, Err(())),
         ];
-        assert_eq!(expected.len(), STATES.len() * ExportEvent::ALL.len(), "every pair is listed");
-        for (from, e, want) in expected {
-            assert_eq!(next(from, *e), *want, "{from} {e:?}");
-        }
-        assert_eq!(expected.iter().filter(|(_, _, w)| w.is_some()).count(), TRANSITIONS.len());
+        check_every_pair(&TABLE, &STATES, &ExportEvent::ALL, expected, |from, e| next(from, e).ok_or(()));
     }
 
     #[test]

@@ -9,6 +9,8 @@
 //! ```
 //!
 //! An order's payment state follows its bills' payments ([`order_state`]).
+use bo_kit::states::Table;
+use bo_kit::Code;
 
 /// Nothing paid yet.
 pub const UNPAID: &str = "unpaid";
@@ -57,7 +59,7 @@ impl PayAction {
 }
 
 /// The allowed moves: (from, action, to).
-pub const TRANSITIONS: &[(&str, PayAction, &str)] = &[
+pub const TABLE: Table<&str, PayAction> = Table::new(&[
     (UNPAID, PayAction::Attach, PENDING),
     (PENDING, PayAction::Attach, PENDING),
     (PENDING, PayAction::Confirm, PAID),
@@ -65,34 +67,34 @@ pub const TRANSITIONS: &[(&str, PayAction, &str)] = &[
     (PENDING, PayAction::Cancel, CANCELLED),
     (PENDING, PayAction::Void, PAID),
     (PAID, PayAction::Void, VOIDED),
-];
+]);
 
 /// Where `action` takes a payment in `from`, or why it cannot (a message key of SPEC §8).
-pub fn next(from: &str, action: PayAction) -> Result<&'static str, &'static str> {
-    if let Some((_, _, to)) = TRANSITIONS.iter().find(|(f, a, _)| *f == from && *a == action) {
+pub fn next(from: &str, action: PayAction) -> Result<&'static str, Code> {
+    if let Some(to) = TABLE.next(from, action) {
         return Ok(to);
     }
     Err(match (from, action) {
-        (CANCELLED, _) => "payment_cancelled",
-        (VOIDED, _) => "payment_voided",
-        (PAID, PayAction::Confirm) => "payment_already_confirmed",
-        (PAID, _) => "payment_already_processed",
-        (UNPAID, PayAction::Confirm) => "payment_attachment_required",
-        _ => "payment_not_pending",
+        (CANCELLED, _) => Code::PaymentCancelled,
+        (VOIDED, _) => Code::PaymentVoided,
+        (PAID, PayAction::Confirm) => Code::PaymentAlreadyConfirmed,
+        (PAID, _) => Code::PaymentAlreadyProcessed,
+        (UNPAID, PayAction::Confirm) => Code::PaymentAttachmentRequired,
+        _ => Code::PaymentNotPending,
     })
 }
 
 /// Where confirming a payment takes it, or why it cannot: the table, plus a slip; for cash
 /// on delivery no slip (the carrier collects) but an order that has been shipped, and an
 /// unpaid COD payment is confirmed straight to paid once the money is remitted.
-pub fn confirm(state: &str, has_slip: bool, cod: bool, order_state: &str) -> Result<&'static str, &'static str> {
+pub fn confirm(state: &str, has_slip: bool, cod: bool, order_state: &str) -> Result<&'static str, Code> {
     let shipped = matches!(order_state, super::state::SHIPPED | super::state::CLOSED);
     if cod && matches!(state, UNPAID | PENDING) {
-        return if shipped { Ok(PAID) } else { Err("payment_cod_not_shipped") };
+        return if shipped { Ok(PAID) } else { Err(Code::PaymentCodNotShipped) };
     }
     let to = next(state, PayAction::Confirm)?;
     if !has_slip {
-        return Err("payment_attachment_required");
+        return Err(Code::PaymentAttachmentRequired);
     }
     Ok(to)
 }
@@ -101,10 +103,10 @@ pub fn confirm(state: &str, has_slip: bool, cod: bool, order_state: &str) -> Res
 /// (`None`: the bill has none yet), or why it cannot. The line is the proof a slip would be,
 /// so an unpaid payment, or none, is confirmed straight to paid, as a pending one is; cash on
 /// delivery still only once shipped. (Reconciliation, decision 0022.)
-pub fn reconcile(state: Option<&str>, cod: bool, order_state: &str) -> Result<&'static str, &'static str> {
+pub fn reconcile(state: Option<&str>, cod: bool, order_state: &str) -> Result<&'static str, Code> {
     let shipped = matches!(order_state, super::state::SHIPPED | super::state::CLOSED);
     match state {
-        None | Some(UNPAID) | Some(PENDING) if cod && !shipped => Err("payment_cod_not_shipped"),
+        None | Some(UNPAID) | Some(PENDING) if cod && !shipped => Err(Code::PaymentCodNotShipped),
         None | Some(UNPAID) | Some(PENDING) => Ok(PAID),
         Some(s) => next(s, PayAction::Confirm),
     }
@@ -136,72 +138,69 @@ pub fn order_state(bills: &[&str]) -> &'static str {
 mod tests {
     use super::*;
     use crate::domain::state;
+    use bo_kit::states::check_every_pair;
 
     #[test]
     fn every_allowed_and_refused_move() {
         use PayAction::*;
-        let expected: &[(&str, PayAction, Result<&str, &str>)] = &[
+        let expected: &[(&str, PayAction, Result<&str, Code>)] = &[
             (UNPAID, Attach, Ok(PENDING)),
-            (UNPAID, Confirm, Err("payment_attachment_required")),
+            (UNPAID, Confirm, Err(Code::PaymentAttachmentRequired)),
             (UNPAID, Cancel, Ok(CANCELLED)),
-            (UNPAID, Void, Err("payment_not_pending")),
+            (UNPAID, Void, Err(Code::PaymentNotPending)),
             (PENDING, Attach, Ok(PENDING)),
             (PENDING, Confirm, Ok(PAID)),
             (PENDING, Cancel, Ok(CANCELLED)),
             (PENDING, Void, Ok(PAID)),
-            (PAID, Attach, Err("payment_already_processed")),
-            (PAID, Confirm, Err("payment_already_confirmed")),
-            (PAID, Cancel, Err("payment_already_processed")),
+            (PAID, Attach, Err(Code::PaymentAlreadyProcessed)),
+            (PAID, Confirm, Err(Code::PaymentAlreadyConfirmed)),
+            (PAID, Cancel, Err(Code::PaymentAlreadyProcessed)),
             (PAID, Void, Ok(VOIDED)),
-            (VOIDED, Attach, Err("payment_voided")),
-            (VOIDED, Confirm, Err("payment_voided")),
-            (VOIDED, Cancel, Err("payment_voided")),
-            (VOIDED, Void, Err("payment_voided")),
-            (CANCELLED, Attach, Err("payment_cancelled")),
-            (CANCELLED, Confirm, Err("payment_cancelled")),
-            (CANCELLED, Cancel, Err("payment_cancelled")),
-            (CANCELLED, Void, Err("payment_cancelled")),
+            (VOIDED, Attach, Err(Code::PaymentVoided)),
+            (VOIDED, Confirm, Err(Code::PaymentVoided)),
+            (VOIDED, Cancel, Err(Code::PaymentVoided)),
+            (VOIDED, Void, Err(Code::PaymentVoided)),
+            (CANCELLED, Attach, Err(Code::PaymentCancelled)),
+            (CANCELLED, Confirm, Err(Code::PaymentCancelled)),
+            (CANCELLED, Cancel, Err(Code::PaymentCancelled)),
+            (CANCELLED, Void, Err(Code::PaymentCancelled)),
         ];
-        assert_eq!(expected.len(), STATES.len() * PayAction::ALL.len(), "every pair is listed");
-        for (from, action, want) in expected {
-            assert_eq!(next(from, *action), *want, "{from} --{}-->", action.name());
-        }
-        assert_eq!(expected.iter().filter(|(_, _, r)| r.is_ok()).count(), TRANSITIONS.len());
+        check_every_pair(&TABLE, &STATES, &PayAction::ALL, expected, next);
     }
 
     #[test]
     fn confirmation_is_refused_with_the_spec_reasons() {
         assert_eq!(confirm(PENDING, true, false, state::NEW), Ok(PAID));
-        assert_eq!(confirm(PENDING, false, false, state::NEW), Err("payment_attachment_required"));
-        assert_eq!(confirm(UNPAID, false, false, state::NEW), Err("payment_attachment_required"));
-        assert_eq!(confirm(CANCELLED, true, false, state::NEW), Err("payment_cancelled"));
-        assert_eq!(confirm(PAID, true, false, state::NEW), Err("payment_already_confirmed"));
-        assert_eq!(confirm(VOIDED, true, false, state::NEW), Err("payment_voided"));
+        assert_eq!(confirm(PENDING, false, false, state::NEW), Err(Code::PaymentAttachmentRequired));
+        assert_eq!(confirm(UNPAID, false, false, state::NEW), Err(Code::PaymentAttachmentRequired));
+        assert_eq!(confirm(CANCELLED, true, false, state::NEW), Err(Code::PaymentCancelled));
+        assert_eq!(confirm(PAID, true, false, state::NEW), Err(Code::PaymentAlreadyConfirmed));
+        assert_eq!(confirm(VOIDED, true, false, state::NEW), Err(Code::PaymentVoided));
         // Cash on delivery: only once shipped, and without a slip.
-        assert_eq!(confirm(PENDING, true, true, state::READY), Err("payment_cod_not_shipped"));
-        assert_eq!(confirm(UNPAID, false, true, state::NEW), Err("payment_cod_not_shipped"));
+        assert_eq!(confirm(PENDING, true, true, state::READY), Err(Code::PaymentCodNotShipped));
+        assert_eq!(confirm(UNPAID, false, true, state::NEW), Err(Code::PaymentCodNotShipped));
         assert_eq!(confirm(UNPAID, false, true, state::SHIPPED), Ok(PAID), "COD needs no slip");
         assert_eq!(confirm(PENDING, false, true, state::CLOSED), Ok(PAID));
-        assert_eq!(confirm(PAID, false, true, state::SHIPPED), Err("payment_already_confirmed"));
-        assert_eq!(confirm(CANCELLED, false, true, state::SHIPPED), Err("payment_cancelled"));
+        assert_eq!(confirm(PAID, false, true, state::SHIPPED), Err(Code::PaymentAlreadyConfirmed));
+        assert_eq!(confirm(CANCELLED, false, true, state::SHIPPED), Err(Code::PaymentCancelled));
     }
 
     #[test]
     fn a_statement_line_confirms_as_a_slip_would() {
         // (the bill's payment, cash on delivery, the order's state) → where it goes.
-        type Case = (Option<&'static str>, bool, &'static str, Result<&'static str, &'static str>);
+        type Case = (Option<&'static str>, bool, &'static str, Result<&'static str, Code>);
         let expected: &[Case] = &[
             (None, false, state::NEW, Ok(PAID)),
             (Some(UNPAID), false, state::NEW, Ok(PAID)),
             (Some(PENDING), false, state::READY, Ok(PAID)),
-            (Some(PAID), false, state::NEW, Err("payment_already_confirmed")),
-            (Some(VOIDED), false, state::NEW, Err("payment_voided")),
-            (Some(CANCELLED), false, state::NEW, Err("payment_cancelled")),
-            (None, true, state::NEW, Err("payment_cod_not_shipped")),
-            (Some(UNPAID), true, state::READY, Err("payment_cod_not_shipped")),
+            (Some(PAID), false, state::NEW, Err(Code::PaymentAlreadyConfirmed)),
+            (Some(VOIDED), false, state::NEW, Err(Code::PaymentVoided)),
+            (Some(CANCELLED), false, state::NEW, Err(Code::PaymentCancelled)),
+            (None, true, state::NEW, Err(Code::PaymentCodNotShipped)),
+            (Some(UNPAID), true, state::READY, Err(Code::PaymentCodNotShipped)),
             (Some(UNPAID), true, state::SHIPPED, Ok(PAID)),
             (None, true, state::CLOSED, Ok(PAID)),
-            (Some(PAID), true, state::SHIPPED, Err("payment_already_confirmed")),
+            (Some(PAID), true, state::SHIPPED, Err(Code::PaymentAlreadyConfirmed)),
         ];
         for (from, cod, order, want) in expected {
             assert_eq!(reconcile(*from, *cod, order), *want, "{from:?} cod={cod} {order}");

@@ -12,6 +12,8 @@
 //! Cancel is for orders whose goods have not left (their stock is released); void annuls an
 //! order whose goods have left (shipped or closed): it ends cancelled, with the time it was
 //! voided, and its stock stays shipped (goods that come back are received again).
+use bo_kit::states::Table;
+use bo_kit::Code;
 
 /// Waiting to be prepared (SPEC: pending).
 pub const NEW: &str = "new";
@@ -76,7 +78,7 @@ impl Action {
 }
 
 /// The allowed moves: (from, action, to).
-pub const TRANSITIONS: &[(&str, Action, &str)] = &[
+pub const TABLE: Table<&str, Action> = Table::new(&[
     (NEW, Action::Prepare, READY),
     (NEW, Action::Cancel, CANCELLED),
     (READY, Action::Ship, SHIPPED),
@@ -86,22 +88,22 @@ pub const TRANSITIONS: &[(&str, Action, &str)] = &[
     (SHIPPED, Action::Void, CANCELLED),
     (CLOSED, Action::Void, CANCELLED),
     (FAILED, Action::Cancel, CANCELLED),
-];
+]);
 
 /// Where `action` takes an order in `from`, or why it cannot (a message key of SPEC §4/§8).
-pub fn next(from: &str, action: Action) -> Result<&'static str, &'static str> {
-    if let Some((_, _, to)) = TRANSITIONS.iter().find(|(f, a, _)| *f == from && *a == action) {
+pub fn next(from: &str, action: Action) -> Result<&'static str, Code> {
+    if let Some(to) = TABLE.next(from, action) {
         return Ok(to);
     }
     Err(match (from, action) {
-        (CANCELLED, _) => "already_cancelled",
-        (READY, Action::Prepare) => "already_ready_to_fulfillment",
-        (SHIPPED | CLOSED, Action::Prepare | Action::Ship | Action::Cancel | Action::Fail) => "already_shipped",
-        (CLOSED, Action::Close) => "already_closed",
-        (FAILED, _) => "already_failed",
-        (NEW | READY, Action::Close | Action::Void) => "not_shipped",
-        (NEW, Action::Ship | Action::Fail) => "not_ready_to_fulfillment",
-        _ => "state_refused",
+        (CANCELLED, _) => Code::AlreadyCancelled,
+        (READY, Action::Prepare) => Code::AlreadyReadyToFulfillment,
+        (SHIPPED | CLOSED, Action::Prepare | Action::Ship | Action::Cancel | Action::Fail) => Code::AlreadyShipped,
+        (CLOSED, Action::Close) => Code::AlreadyClosed,
+        (FAILED, _) => Code::AlreadyFailed,
+        (NEW | READY, Action::Close | Action::Void) => Code::NotShipped,
+        (NEW, Action::Ship | Action::Fail) => Code::NotReadyToFulfillment,
+        _ => Code::StateRefused,
     })
 }
 
@@ -111,7 +113,7 @@ pub const EDIT: &str = "edit";
 pub const CHANGE_ADDRESS: &str = "change_address";
 
 /// What may be done to an order in `state`, from the one table: each action of
-/// [`TRANSITIONS`] that leaves it, by name, then [`EDIT`] and [`CHANGE_ADDRESS`] where the
+/// [`TABLE`] that leaves it, by name, then [`EDIT`] and [`CHANGE_ADDRESS`] where the
 /// service allows them. The app offers these and no others (rights are checked apart).
 pub fn allowed_actions(state: &str) -> Vec<&'static str> {
     let mut out: Vec<&'static str> =
@@ -131,6 +133,7 @@ pub const CAUSES: [&str; 2] = ["fulfillment_failed", "cancelled_by_warehouse"];
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bo_kit::states::check_every_pair;
 
     #[test]
     fn allowed_actions_follow_the_table() {
@@ -151,50 +154,45 @@ mod tests {
     /// refused with its reason.
     #[test]
     fn every_allowed_and_refused_move() {
-        let expected: &[(&str, Action, Result<&str, &str>)] = &[
+        let expected: &[(&str, Action, Result<&str, Code>)] = &[
             (NEW, Action::Prepare, Ok(READY)),
-            (NEW, Action::Ship, Err("not_ready_to_fulfillment")),
-            (NEW, Action::Close, Err("not_shipped")),
+            (NEW, Action::Ship, Err(Code::NotReadyToFulfillment)),
+            (NEW, Action::Close, Err(Code::NotShipped)),
             (NEW, Action::Cancel, Ok(CANCELLED)),
-            (NEW, Action::Void, Err("not_shipped")),
-            (NEW, Action::Fail, Err("not_ready_to_fulfillment")),
-            (READY, Action::Prepare, Err("already_ready_to_fulfillment")),
+            (NEW, Action::Void, Err(Code::NotShipped)),
+            (NEW, Action::Fail, Err(Code::NotReadyToFulfillment)),
+            (READY, Action::Prepare, Err(Code::AlreadyReadyToFulfillment)),
             (READY, Action::Ship, Ok(SHIPPED)),
-            (READY, Action::Close, Err("not_shipped")),
+            (READY, Action::Close, Err(Code::NotShipped)),
             (READY, Action::Cancel, Ok(CANCELLED)),
-            (READY, Action::Void, Err("not_shipped")),
+            (READY, Action::Void, Err(Code::NotShipped)),
             (READY, Action::Fail, Ok(FAILED)),
-            (SHIPPED, Action::Prepare, Err("already_shipped")),
-            (SHIPPED, Action::Ship, Err("already_shipped")),
+            (SHIPPED, Action::Prepare, Err(Code::AlreadyShipped)),
+            (SHIPPED, Action::Ship, Err(Code::AlreadyShipped)),
             (SHIPPED, Action::Close, Ok(CLOSED)),
-            (SHIPPED, Action::Cancel, Err("already_shipped")),
+            (SHIPPED, Action::Cancel, Err(Code::AlreadyShipped)),
             (SHIPPED, Action::Void, Ok(CANCELLED)),
-            (SHIPPED, Action::Fail, Err("already_shipped")),
-            (CLOSED, Action::Prepare, Err("already_shipped")),
-            (CLOSED, Action::Ship, Err("already_shipped")),
-            (CLOSED, Action::Close, Err("already_closed")),
-            (CLOSED, Action::Cancel, Err("already_shipped")),
+            (SHIPPED, Action::Fail, Err(Code::AlreadyShipped)),
+            (CLOSED, Action::Prepare, Err(Code::AlreadyShipped)),
+            (CLOSED, Action::Ship, Err(Code::AlreadyShipped)),
+            (CLOSED, Action::Close, Err(Code::AlreadyClosed)),
+            (CLOSED, Action::Cancel, Err(Code::AlreadyShipped)),
             (CLOSED, Action::Void, Ok(CANCELLED)),
-            (CLOSED, Action::Fail, Err("already_shipped")),
-            (FAILED, Action::Prepare, Err("already_failed")),
-            (FAILED, Action::Ship, Err("already_failed")),
-            (FAILED, Action::Close, Err("already_failed")),
+            (CLOSED, Action::Fail, Err(Code::AlreadyShipped)),
+            (FAILED, Action::Prepare, Err(Code::AlreadyFailed)),
+            (FAILED, Action::Ship, Err(Code::AlreadyFailed)),
+            (FAILED, Action::Close, Err(Code::AlreadyFailed)),
             (FAILED, Action::Cancel, Ok(CANCELLED)),
-            (FAILED, Action::Void, Err("already_failed")),
-            (FAILED, Action::Fail, Err("already_failed")),
-            (CANCELLED, Action::Prepare, Err("already_cancelled")),
-            (CANCELLED, Action::Ship, Err("already_cancelled")),
-            (CANCELLED, Action::Close, Err("already_cancelled")),
-            (CANCELLED, Action::Cancel, Err("already_cancelled")),
-            (CANCELLED, Action::Void, Err("already_cancelled")),
-            (CANCELLED, Action::Fail, Err("already_cancelled")),
+            (FAILED, Action::Void, Err(Code::AlreadyFailed)),
+            (FAILED, Action::Fail, Err(Code::AlreadyFailed)),
+            (CANCELLED, Action::Prepare, Err(Code::AlreadyCancelled)),
+            (CANCELLED, Action::Ship, Err(Code::AlreadyCancelled)),
+            (CANCELLED, Action::Close, Err(Code::AlreadyCancelled)),
+            (CANCELLED, Action::Cancel, Err(Code::AlreadyCancelled)),
+            (CANCELLED, Action::Void, Err(Code::AlreadyCancelled)),
+            (CANCELLED, Action::Fail, Err(Code::AlreadyCancelled)),
         ];
-        assert_eq!(expected.len(), STATES.len() * Action::ALL.len(), "every pair is listed");
-        for (from, action, want) in expected {
-            assert_eq!(next(from, *action), *want, "{from} --{}-->", action.name());
-        }
-        let allowed = expected.iter().filter(|(_, _, r)| r.is_ok()).count();
-        assert_eq!(allowed, TRANSITIONS.len());
+        check_every_pair(&TABLE, &STATES, &Action::ALL, expected, next);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Order report exports: asked for, then built in the background and downloaded.
 
 use super::*;
+use bo_kit::Code;
 
 impl Orders {
     /// Asks for an export of the store's orders made in [from, to) in `states` (every state
@@ -37,7 +38,7 @@ impl Orders {
         states.dedup();
         let total = self.repo.count_for_export(ctx.store_id, from, to, &states).await?;
         if total == 0 {
-            return Err(Error::new(bo_kit::error::Kind::Invalid, "no_data_for_export"));
+            return Err(Error::new(bo_kit::error::Kind::Invalid, Code::NoDataForExport));
         }
         let lang = domain::export::Lang::of(lang);
         let name = domain::export::file_name(from, to, lang);
@@ -52,8 +53,8 @@ impl Orders {
         let e = self.repo.export(ctx.store_id, id).await?;
         match e.state.as_str() {
             domain::export::EXPORTED => Ok((e.file_key, e.file_name)),
-            domain::export::EXPIRED => Err(Error::not_found("export_expired")),
-            _ => Err(Error::failed_precondition("export_not_ready")),
+            domain::export::EXPIRED => Err(Error::not_found(Code::ExportExpired)),
+            _ => Err(Error::failed_precondition(Code::ExportNotReady)),
         }
     }
 }

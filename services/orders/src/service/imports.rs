@@ -1,6 +1,7 @@
 //! Orders imported from a spreadsheet, and inadequate goods received for short orders.
 
 use super::*;
+use bo_kit::Code;
 
 impl Orders {
     /// Reads an order spreadsheet and, unless `dry_run`, makes its good orders (several at
@@ -78,7 +79,7 @@ impl Orders {
             }
             for (i, e) in failed.into_iter().rev() {
                 let p = plan.orders.remove(i);
-                let code = if e.code == "duplicate_order_reference" {
+                let code = if e.code == Code::DuplicateOrderReference {
                     "order.duplicate_reference".to_string()
                 } else {
                     e.fields.first().map(|f| f.code.to_string()).unwrap_or_else(|| e.code.to_string())
@@ -174,7 +175,7 @@ impl Orders {
         let bytes = self.staged_bytes(ctx.store_id, upload, arrivals::MAX_FILE_BYTES, "import_too_large").await?;
         let shortages = self.shortages(ctx, warehouse_id).await?;
         if shortages.is_empty() {
-            return Err(Error::failed_precondition("inadequate_goods_not_found"));
+            return Err(Error::failed_precondition(Code::InadequateGoodsNotFound));
         }
         let digest = hex::encode(sha2::Sha256::digest(&bytes));
         let (arrived, mut errors) = bo_kit::cpu::run(move || arrivals::parse(&bytes))

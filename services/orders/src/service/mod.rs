@@ -10,6 +10,7 @@
 //! differs from the order's lines is set again to the lines, so wms always ends holding what
 //! the order says.
 
+use bo_kit::Code;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
@@ -202,7 +203,7 @@ impl Orders {
     }
 
     pub(crate) fn files(&self) -> Result<&Files> {
-        self.files.as_ref().ok_or_else(|| Error::new(bo_kit::error::Kind::Unavailable, "files_unavailable"))
+        self.files.as_ref().ok_or_else(|| Error::new(bo_kit::error::Kind::Unavailable, Code::FilesUnavailable))
     }
 
     pub(crate) fn clients(&self) -> Result<&Clients> {

@@ -16,7 +16,7 @@ impl Orders {
             Ok(_) => {
                 self.repo.settle_new(Self::actor(ctx), id, true, incomplete).await?;
             }
-            Err(e) if e.code == "insufficient_stock" => {
+            Err(e) if e.code == Code::InsufficientStock => {
                 self.repo.settle_new(Self::actor(ctx), id, false, incomplete).await?;
             }
             // The order is kept: the reconciler asks wms again.
@@ -35,13 +35,13 @@ impl Orders {
     pub async fn update(&self, ctx: &CallCtx, id: i64, d: OrderDraft, version: i64) -> Result<View> {
         let row = self.repo.order(ctx.store_id, id).await?;
         if row.state != state::NEW {
-            return Err(Error::failed_precondition("order_not_editable"));
+            return Err(Error::failed_precondition(Code::OrderNotEditable));
         }
         if version > 0 && row.version != version {
-            return Err(Error::conflict("order_changed"));
+            return Err(Error::conflict(Code::OrderChanged));
         }
         if stock::IN_FLIGHT.contains(&row.stock_state.as_str()) {
-            return Err(Error::conflict("order_busy"));
+            return Err(Error::conflict(Code::OrderBusy));
         }
         let d = draft::validate(d)?;
         let old_items = self.repo.items(&[id]).await?.remove(&id).unwrap_or_default();
@@ -51,17 +51,17 @@ impl Orders {
             .repo
             .next_revision(ctx.store_id, id, &[stock::HELD, stock::SHORT], row.version, None)
             .await?
-            .ok_or_else(|| Error::conflict("order_changed"))?;
+            .ok_or_else(|| Error::conflict(Code::OrderChanged))?;
         let detail = edit_detail(&old_items, &data.items);
         match self.hold(ctx, id, rev, lines_of(&data.items)).await {
             Ok(_) => {
                 self.repo.write_edit(Self::actor(ctx), id, rev, &data, true, &detail).await?;
             }
-            Err(e) if e.code == "insufficient_stock" && was == stock::HELD => {
+            Err(e) if e.code == Code::InsufficientStock && was == stock::HELD => {
                 self.repo.abandon_revision(ctx.store_id, id, rev, &was).await?;
                 return Err(short_items(e));
             }
-            Err(e) if e.code == "insufficient_stock" => {
+            Err(e) if e.code == Code::InsufficientStock => {
                 self.repo.write_edit(Self::actor(ctx), id, rev, &data, false, &detail).await?;
             }
             Err(e) if is_definite(&e) => {
@@ -291,7 +291,7 @@ impl Orders {
         let totals =
             money::totals(&money_lines, &charges).map_err(|_| Error::invalid_field("items", "validation.price"))?;
         if let Some((w, _)) = money::over_limit(&totals).first() {
-            let mut e = Error::new(bo_kit::error::Kind::Invalid, "order_value_exceeds_limit");
+            let mut e = Error::new(bo_kit::error::Kind::Invalid, Code::OrderValueExceedsLimit);
             e.fields = vec![FieldError::new("items", "order.value_exceeds_limit")];
             tracing::debug!(warehouse = w, "an order over the bill limit");
             return Err(e);

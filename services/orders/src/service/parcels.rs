@@ -1,6 +1,7 @@
 //! Parcels of orders: made, priced and numbered, printed, shipped and followed.
 
 use super::*;
+use bo_kit::Code;
 
 impl Orders {
     /// Ships prepared orders with their parcels, each on its own.
@@ -17,15 +18,15 @@ impl Orders {
             if !seen.insert(*id) {
                 continue;
             }
-            let refused = |row: Option<&OrderRow>, why: &str| Moved {
+            let refused = |row: Option<&OrderRow>, why: Code| Moved {
                 id: *id,
                 order_no: row.map(|r| r.order_no.clone()).unwrap_or_default(),
-                refused: Some(why.to_string()),
+                refused: Some(why),
                 state: row.map(|r| r.state.clone()).unwrap_or_default(),
                 release: false,
             };
             let Some(row) = self.repo.get(ctx.store_id, *id).await? else {
-                out.push(refused(None, "order_not_found"));
+                out.push(refused(None, Code::OrderNotFound));
                 continue;
             };
             if let Err(why) = state::next(&row.state, Action::Ship) {
@@ -33,7 +34,7 @@ impl Orders {
                 continue;
             }
             if !self.repo.begin_ship(ctx.store_id, *id).await? {
-                let why = if row.stock_state == stock::SHORT { "insufficient_stock" } else { "order_busy" };
+                let why = if row.stock_state == stock::SHORT { Code::InsufficientStock } else { Code::OrderBusy };
                 out.push(refused(Some(&row), why));
                 continue;
             }
@@ -45,8 +46,8 @@ impl Orders {
                     state: state::SHIPPED.into(),
                     release: false,
                 }),
-                Ok(Some(why)) => out.push(refused(Some(&row), &why)),
-                Err(e) => out.push(refused(Some(&row), &e.code)),
+                Ok(Some(why)) => out.push(refused(Some(&row), why)),
+                Err(e) => out.push(refused(Some(&row), e.code)),
             }
         }
         self.relay.wake();
@@ -54,7 +55,7 @@ impl Orders {
     }
 
     /// Ships one order that is `committing`: None when shipped, Some(reason) when wms refused.
-    pub(super) async fn ship_one(&self, ctx: &CallCtx, who: Actor, row: &OrderRow) -> Result<Option<String>> {
+    pub(super) async fn ship_one(&self, ctx: &CallCtx, who: Actor, row: &OrderRow) -> Result<Option<Code>> {
         let shipped = self
             .clients()?
             .wms
@@ -74,7 +75,7 @@ impl Orders {
             }
             Err(e) if is_definite(&e) => {
                 self.repo.abandon_ship(row.store_id, row.id).await?;
-                Ok(Some(e.code.to_string()))
+                Ok(Some(e.code))
             }
             Err(e) => Err(e),
         }
@@ -126,7 +127,7 @@ impl Orders {
             .into_inner()
             .parcels
             .pop()
-            .ok_or_else(|| Error::not_found("parcel_not_found"))
+            .ok_or_else(|| Error::not_found(Code::ParcelNotFound))
     }
 
     pub(super) async fn save_parcel(
@@ -137,10 +138,10 @@ impl Orders {
         d: pb::ParcelDraft,
     ) -> Result<()> {
         if row.state != state::READY {
-            return Err(Error::failed_precondition("order_not_ready"));
+            return Err(Error::failed_precondition(Code::OrderNotReady));
         }
         if row.logistic_store_channel_id == 0 {
-            return Err(Error::failed_precondition("order_without_logistic_channel"));
+            return Err(Error::failed_precondition(Code::OrderWithoutLogisticChannel));
         }
         let c = self.clients()?;
         let others = self.parcels(ctx, &[row.id]).await?.remove(&row.id).unwrap_or_default();
@@ -175,7 +176,7 @@ impl Orders {
         let q = quotes
             .into_iter()
             .find(|q| q.store_channel.as_ref().is_some_and(|s| s.id == row.logistic_store_channel_id))
-            .ok_or_else(|| Error::failed_precondition("order_without_logistic_channel"))?;
+            .ok_or_else(|| Error::failed_precondition(Code::OrderWithoutLogisticChannel))?;
         if !q.available {
             return Err(Error::invalid_field("weight", &q.reason));
         }
@@ -331,7 +332,7 @@ impl Orders {
         let p = self.parcel(ctx, parcel_id).await?;
         let row = self.repo.order(ctx.store_id, p.order_id).await?;
         if p.state != "pending" {
-            return Err(Error::failed_precondition("parcel_shipped"));
+            return Err(Error::failed_precondition(Code::ParcelShipped));
         }
         let c = self.clients()?;
         if p.shipment_id > 0 && p.provider == "flash" {

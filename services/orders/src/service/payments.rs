@@ -2,6 +2,7 @@
 //! confirmation, bill expiry, and reconciliation from a statement.
 
 use super::*;
+use bo_kit::Code;
 
 impl Orders {
     /// Gives a new order's bills (or one warehouse's) `days` more from now.
@@ -15,9 +16,9 @@ impl Orders {
     /// newest payment. An unknown or malformed token is `bill_not_found`.
     pub async fn bill_page(&self, token: &str) -> Result<(BillRow, pb::Order, Option<PaymentRow>)> {
         if token.len() != 32 || !token.bytes().all(|b| b.is_ascii_hexdigit()) {
-            return Err(Error::not_found("bill_not_found"));
+            return Err(Error::not_found(Code::BillNotFound));
         }
-        let bill = self.repo.bill_by_token(token).await?.ok_or_else(|| Error::not_found("bill_not_found"))?;
+        let bill = self.repo.bill_by_token(token).await?.ok_or_else(|| Error::not_found(Code::BillNotFound))?;
         let row = self.repo.order(bill.store_id, bill.order_id).await?;
         let items = self.repo.items(&[row.id]).await?.remove(&row.id).unwrap_or_default();
         let mut order = row.to_proto(&items);
@@ -191,7 +192,7 @@ impl Orders {
                     || m.status == Status::Unmatched
                     || !m.candidates.iter().any(|c| c.bill_id == *bill)
                 {
-                    out.lines[i].refused = "reconcile_not_a_candidate".into();
+                    out.lines[i].refused = Code::ReconcileNotACandidate.to_string();
                     continue;
                 }
                 t.push((i, *bill));
@@ -305,7 +306,7 @@ impl Orders {
     pub async fn payment_attachment(&self, ctx: &CallCtx, order_id: i64, id: i64) -> Result<(String, &'static str)> {
         let p = self.repo.payment(ctx.store_id, order_id, id).await?;
         if p.attachment.is_empty() {
-            return Err(Error::not_found("attachment_not_found"));
+            return Err(Error::not_found(Code::AttachmentNotFound));
         }
         let mime = if p.attachment.ends_with(".png") { "image/png" } else { "image/jpeg" };
         Ok((slip_key(ctx.store_id, &p.attachment)?.as_str().to_string(), mime))

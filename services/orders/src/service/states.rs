@@ -2,6 +2,7 @@
 //! releases, the filler of short orders and the reconciler of what was in flight.
 
 use super::*;
+use bo_kit::Code;
 
 impl Orders {
     /// Moves orders by an action, each on its own.
@@ -29,19 +30,19 @@ impl Orders {
             return Err(Error::invalid_field("reason", "validation.too_long"));
         }
         let cod_ok = if action == Action::Prepare { self.cod_channels(ctx).await? } else { HashSet::new() };
-        let check = move |row: &OrderRow| -> Option<&'static str> {
+        let check = move |row: &OrderRow| -> Option<Code> {
             if action != Action::Prepare {
                 return None;
             }
             let problems = row.problems();
             if row.stock_state == stock::SHORT || problems.iter().any(|p| p == problem::STOCK) {
-                return Some("insufficient_stock");
+                return Some(Code::InsufficientStock);
             }
             if problems.iter().any(|p| p == problem::ADDRESS) {
-                return Some("address_incomplete");
+                return Some(Code::AddressIncomplete);
             }
             if row.cod != 0 && !cod_ok.contains(&row.logistic_store_channel_id) {
-                return Some("incorrect_cod_account");
+                return Some(Code::IncorrectCodAccount);
             }
             None
         };
@@ -116,7 +117,7 @@ impl Orders {
                     self.repo.settle_hold(Self::actor(ctx), id, rev, true, false).await?;
                     filled.push(id);
                 }
-                Err(e) if e.code == "insufficient_stock" => {
+                Err(e) if e.code == Code::InsufficientStock => {
                     self.repo.settle_hold(Self::actor(ctx), id, rev, false, false).await?;
                     short.push(id);
                 }
@@ -186,7 +187,7 @@ impl Orders {
                     };
                     rev = next;
                 }
-                Err(e) if e.code == "insufficient_stock" => {
+                Err(e) if e.code == Code::InsufficientStock => {
                     let Some(next) =
                         self.repo.next_revision(row.store_id, row.id, &[stock::PENDING], 0, Some(rev)).await?
                     else {

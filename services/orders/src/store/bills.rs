@@ -4,6 +4,7 @@
 
 use bo_kit::db::Tx;
 use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::Code;
 use bo_kit::{Error, Result};
 use bo_proto::orders::v1 as pb;
 use sqlx::FromRow;
@@ -209,7 +210,7 @@ impl Repo {
         .filter(|b| warehouse_id == 0 || b.warehouse_id == warehouse_id)
         .collect();
         if bills.is_empty() {
-            return Err(Error::not_found("bill_not_found"));
+            return Err(Error::not_found(Code::BillNotFound));
         }
         let now = now_ms();
         let mut renewed = Vec::new();

@@ -2,6 +2,7 @@
 //! read, a page at a time by id (never the whole range at once).
 
 use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::Code;
 use bo_kit::{Error, Result};
 use bo_proto::orders::v1 as pb;
 use sqlx::FromRow;
@@ -142,7 +143,7 @@ impl Repo {
         .bind(id)
         .fetch_optional(self.pool())
         .await?
-        .ok_or_else(|| Error::not_found("export_not_found"))
+        .ok_or_else(|| Error::not_found(Code::ExportNotFound))
     }
 
     /// The store's exports, newest first, paged.

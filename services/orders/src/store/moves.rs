@@ -2,6 +2,7 @@
 //! timeline, counts, stock to release and event; shipping in steps; a changed address.
 
 use super::*;
+use bo_kit::Code;
 
 impl Repo {
     /// Moves orders by `action`, each on its own: `check` says why an order that the table
@@ -14,7 +15,7 @@ impl Repo {
         action: domain::state::Action,
         cause: &str,
         reason: &str,
-        check: &(dyn Fn(&OrderRow) -> Option<&'static str> + Send + Sync),
+        check: &(dyn Fn(&OrderRow) -> Option<Code> + Send + Sync),
     ) -> Result<Vec<Moved>> {
         use domain::state::Action;
         let rows = self.orders(who.store_id, ids).await?;
@@ -28,7 +29,7 @@ impl Repo {
                 out.push(Moved {
                     id: *id,
                     order_no: String::new(),
-                    refused: Some("order_not_found".into()),
+                    refused: Some(Code::OrderNotFound),
                     state: String::new(),
                     release: false,
                 });
@@ -37,10 +38,10 @@ impl Repo {
             if !seen.insert(*id) {
                 continue;
             }
-            let refuse = |reason: &str| Moved {
+            let refuse = |reason: Code| Moved {
                 id: row.id,
                 order_no: row.order_no.clone(),
-                refused: Some(reason.to_string()),
+                refused: Some(reason),
                 state: row.state.clone(),
                 release: false,
             };
@@ -52,7 +53,7 @@ impl Repo {
                 }
             };
             if stock::IN_FLIGHT.contains(&row.stock_state.as_str()) && action != Action::Void {
-                out.push(refuse("order_busy"));
+                out.push(refuse(Code::OrderBusy));
                 continue;
             }
             if let Some(why) = check(row) {
@@ -153,7 +154,7 @@ impl Repo {
         let mut tx = self.db.begin().await?;
         let row = order_in(&mut tx, who.store_id, id).await?;
         if !state::is_open(&row.state) {
-            return Err(Error::failed_precondition("order_not_editable"));
+            return Err(Error::failed_precondition(Code::OrderNotEditable));
         }
         let short = row.problems().iter().any(|p| p == problem::STOCK);
         let now = now_ms();
@@ -243,7 +244,7 @@ pub(super) async fn apply_move(
         return Ok(Moved {
             id: row.id,
             order_no: row.order_no.clone(),
-            refused: Some("order_changed".into()),
+            refused: Some(Code::OrderChanged),
             state: row.state.clone(),
             release: false,
         });

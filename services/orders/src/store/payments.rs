@@ -5,6 +5,7 @@
 
 use bo_kit::db::Tx;
 use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::Code;
 use bo_kit::{Error, Result};
 use bo_proto::orders::v1 as pb;
 use sqlx::FromRow;
@@ -99,7 +100,7 @@ async fn bill_in(tx: &mut Tx, store_id: i64, id: i64) -> Result<BillRow> {
     .bind(id)
     .fetch_optional(&mut **tx)
     .await?
-    .ok_or_else(|| Error::not_found("bill_not_found"))
+    .ok_or_else(|| Error::not_found(Code::BillNotFound))
 }
 
 async fn payment_in(tx: &mut Tx, store_id: i64, order_id: i64, id: i64) -> Result<PaymentRow> {
@@ -111,14 +112,14 @@ async fn payment_in(tx: &mut Tx, store_id: i64, order_id: i64, id: i64) -> Resul
     .bind(id)
     .fetch_optional(&mut **tx)
     .await?
-    .ok_or_else(|| Error::not_found("payment_not_found"))
+    .ok_or_else(|| Error::not_found(Code::PaymentNotFound))
 }
 
 /// A payment of an order that must be of `bill_id` (the path's invoice), else not found.
 async fn payment_of_bill(tx: &mut Tx, store_id: i64, order_id: i64, bill_id: i64, id: i64) -> Result<PaymentRow> {
     let p = payment_in(tx, store_id, order_id, id).await?;
     if p.bill_id != bill_id {
-        return Err(Error::not_found("payment_not_found"));
+        return Err(Error::not_found(Code::PaymentNotFound));
     }
     Ok(p)
 }
@@ -161,12 +162,12 @@ async fn settle_order(tx: &mut Tx, who: Actor, order_id: i64, now: i64) -> Resul
 }
 
 /// Why a slip cannot be sent for a bill of an order now.
-fn slip_refusal(order: &OrderRow, b: &BillRow) -> Option<&'static str> {
+fn slip_refusal(order: &OrderRow, b: &BillRow) -> Option<Code> {
     if matches!(order.state.as_str(), state::CANCELLED | state::FAILED) {
-        return Some("bill_order_closed");
+        return Some(Code::BillOrderClosed);
     }
     if b.state == bill::EXPIRED {
-        return Some("bill_expired");
+        return Some(Code::BillExpired);
     }
     None
 }
@@ -191,7 +192,7 @@ pub struct Confirmation {
     pub bill_id: i64,
     pub amount: i64,
     /// None: confirmed (or would be); else why not.
-    pub refused: Option<String>,
+    pub refused: Option<Code>,
 }
 
 impl Repo {
@@ -236,7 +237,7 @@ impl Repo {
                     payment_id: 0,
                     bill_id: 0,
                     amount: 0,
-                    refused: Some("order_not_found".into()),
+                    refused: Some(Code::OrderNotFound),
                 });
                 continue;
             };
@@ -256,19 +257,19 @@ impl Repo {
                     payment_id: 0,
                     bill_id: 0,
                     amount: 0,
-                    refused: Some("payment_attachment_required".into()),
+                    refused: Some(Code::PaymentAttachmentRequired),
                 });
                 continue;
             }
             for p in newest {
                 let why = payment::confirm(&p.state, !p.attachment.is_empty(), order.cod != 0, &order.state).err();
                 let refused = match (why, dry_run) {
-                    (Some(w), _) => Some(w.to_string()),
+                    (Some(w), _) => Some(w),
                     (None, true) => None,
                     (None, false) => {
                         match self.act_on_payment(who, order.id, p.bill_id, p.id, PayAction::Confirm).await {
                             Ok(_) => None,
-                            Err(e) => Some(e.code.to_string()),
+                            Err(e) => Some(e.code),
                         }
                     }
                 };
@@ -379,7 +380,7 @@ impl Repo {
         }
         if from == source::BUYER && order.cod != 0 {
             // The carrier collects cash on delivery; the buyer sends no slip.
-            return Err(Error::failed_precondition("bill_cod"));
+            return Err(Error::failed_precondition(Code::BillCod));
         }
         let now = now_ms();
         let changed = match live_payment(&mut tx, b.id).await? {
@@ -423,12 +424,12 @@ impl Repo {
             0 => return Err(Error::invalid_field("warehouse_id", "validation.required")),
             w => bills.into_iter().find(|b| b.warehouse_id == w),
         }
-        .ok_or_else(|| Error::not_found("bill_not_found"))?;
+        .ok_or_else(|| Error::not_found(Code::BillNotFound))?;
         if let Some(why) = slip_refusal(&order, &b) {
             return Err(Error::failed_precondition(why));
         }
         if live_payment(&mut tx, b.id).await?.is_some() {
-            return Err(Error::conflict("payment_exists"));
+            return Err(Error::conflict(Code::PaymentExists));
         }
         let now = now_ms();
         let st = if input.attachment.is_empty() { payment::UNPAID } else { payment::PENDING };
@@ -455,7 +456,7 @@ impl Repo {
         let p = payment_of_bill(&mut tx, who.store_id, order_id, bill_id, id).await?;
         if !matches!(p.state.as_str(), payment::UNPAID | payment::PENDING) {
             return Err(Error::failed_precondition(
-                payment::next(&p.state, PayAction::Attach).err().unwrap_or("payment_not_pending"),
+                payment::next(&p.state, PayAction::Attach).err().unwrap_or(Code::PaymentNotPending),
             ));
         }
         let to = match (input.attachment.is_empty(), p.state.as_str()) {
@@ -508,7 +509,7 @@ impl Repo {
         .execute(&mut *tx)
         .await?;
         if r.rows_affected() != 1 {
-            return Err(Error::conflict("payment_changed"));
+            return Err(Error::conflict(Code::PaymentChanged));
         }
         settle_order(&mut tx, who, order.id, now).await?;
         let name = match action {
@@ -592,7 +593,7 @@ async fn update_payment(
     .execute(&mut **tx)
     .await?;
     if r.rows_affected() != 1 {
-        return Err(Error::conflict("payment_changed"));
+        return Err(Error::conflict(Code::PaymentChanged));
     }
     let payment = payment_in(tx, who.store_id, p.order_id, p.id).await?;
     let dropped =
@@ -706,7 +707,7 @@ impl Repo {
         .bind(bill_id)
         .fetch_optional(&mut *tx)
         .await?
-        .ok_or_else(|| Error::not_found("bill_not_found"))?;
+        .ok_or_else(|| Error::not_found(Code::BillNotFound))?;
         let order = order_in(&mut tx, who.store_id, b.order_id).await?;
         if let Some(why) = slip_refusal(&order, &b) {
             return Err(Error::failed_precondition(why));
@@ -744,13 +745,13 @@ impl Repo {
         .await
         .map_err(|e| {
             if bo_kit::error::is_unique_violation(&e) {
-                Error::conflict("statement_line_used")
+                Error::conflict(Code::StatementLineUsed)
             } else {
                 e.into()
             }
         })?;
         if r.rows_affected() != 1 {
-            return Err(Error::conflict("payment_changed"));
+            return Err(Error::conflict(Code::PaymentChanged));
         }
         settle_order(&mut tx, who, order.id, now).await?;
         event(

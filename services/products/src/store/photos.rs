@@ -1,6 +1,7 @@
 //! Photos' SQL: added within the product's limit, ordered, deleted above the minimum.
 
 use super::*;
+use bo_kit::Code;
 
 impl Repo {
     /// Records stored photos after the product's current ones (or replaces the size chart);
@@ -35,7 +36,7 @@ impl Repo {
                     .fetch_one(&mut *tx)
                     .await?;
             if count as usize + added.len() > max_photos {
-                return Err(Error::failed_precondition("photo_too_many"));
+                return Err(Error::failed_precondition(Code::PhotoTooMany));
             }
         }
         let start: i64 = sqlx::query_scalar(
@@ -105,9 +106,9 @@ impl Repo {
                 .bind(who.store_id)
                 .fetch_optional(&mut *tx)
                 .await?
-                .ok_or_else(|| Error::not_found("photo_not_found"))?;
+                .ok_or_else(|| Error::not_found(Code::PhotoNotFound))?;
         if kind == PHOTO && product.photos.len() <= min_photos {
-            return Err(Error::failed_precondition("photo_too_few"));
+            return Err(Error::failed_precondition(Code::PhotoTooFew));
         }
         sqlx::query("DELETE FROM product_photos WHERE id = $1").bind(id).execute(&mut *tx).await?;
         let saved = fetch(&mut tx, who.store_id, product_id).await?;

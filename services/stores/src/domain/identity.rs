@@ -8,6 +8,8 @@
 //! submission counts).
 
 use super::{is_thai_postcode, is_valid_email, msg, Errors};
+use bo_kit::states::Table;
+use bo_kit::Code;
 
 /// A store picture's slot.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,25 +83,25 @@ pub enum Action {
 }
 
 /// The transitions: (from, action, to). Anything else is refused.
-pub const TRANSITIONS: &[(&str, Action, &str)] = &[
+pub const TABLE: Table<&str, Action> = Table::new(&[
     (state::PENDING, Action::Submit, state::SUBMITTED),
     (state::SUBMITTED, Action::Submit, state::SUBMITTED),
     (state::SUBMITTED, Action::Approve, state::APPROVED),
-];
+]);
 
 /// Refusal codes.
 pub mod code {
     /// An approved identity is settled.
-    pub const APPROVED: &str = "identity_approved";
+    pub const APPROVED: bo_kit::Code = bo_kit::Code::IdentityApproved;
     /// Nothing submitted to approve.
-    pub const NOT_SUBMITTED: &str = "identity_not_submitted";
+    pub const NOT_SUBMITTED: bo_kit::Code = bo_kit::Code::IdentityNotSubmitted;
     /// A photo is required.
     pub const PHOTO_REQUIRED: &str = "validation.photo_required";
 }
 
 /// Where `action` takes an identity in `from`, or the refusal.
-pub fn next(from: &str, action: Action) -> Result<&'static str, &'static str> {
-    TRANSITIONS.iter().find(|(f, a, _)| *f == from && *a == action).map(|(_, _, to)| *to).ok_or(match action {
+pub fn next(from: &str, action: Action) -> Result<&'static str, Code> {
+    TABLE.next(from, action).ok_or(match action {
         Action::Submit => code::APPROVED,
         Action::Approve if from == state::APPROVED => code::APPROVED,
         Action::Approve => code::NOT_SUBMITTED,
@@ -190,19 +192,20 @@ pub fn validate(d: IdentityDraft) -> bo_kit::Result<IdentityDraft> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bo_kit::states::check_every_pair;
 
     #[test]
-    fn every_allowed_transition() {
-        assert_eq!(next(state::PENDING, Action::Submit), Ok(state::SUBMITTED));
-        assert_eq!(next(state::SUBMITTED, Action::Submit), Ok(state::SUBMITTED));
-        assert_eq!(next(state::SUBMITTED, Action::Approve), Ok(state::APPROVED));
-    }
-
-    #[test]
-    fn every_refused_transition() {
-        assert_eq!(next(state::PENDING, Action::Approve), Err(code::NOT_SUBMITTED));
-        assert_eq!(next(state::APPROVED, Action::Approve), Err(code::APPROVED));
-        assert_eq!(next(state::APPROVED, Action::Submit), Err(code::APPROVED));
+    fn every_allowed_and_refused_transition() {
+        use state::*;
+        let expected: &[(&str, Action, Result<&str, Code>)] = &[
+            (PENDING, Action::Submit, Ok(SUBMITTED)),
+            (PENDING, Action::Approve, Err(code::NOT_SUBMITTED)),
+            (SUBMITTED, Action::Submit, Ok(SUBMITTED)),
+            (SUBMITTED, Action::Approve, Ok(APPROVED)),
+            (APPROVED, Action::Submit, Err(code::APPROVED)),
+            (APPROVED, Action::Approve, Err(code::APPROVED)),
+        ];
+        check_every_pair(&TABLE, &[PENDING, SUBMITTED, APPROVED], &[Action::Submit, Action::Approve], expected, next);
         assert_eq!(next("nonsense", Action::Submit), Err(code::APPROVED));
     }
 

@@ -57,17 +57,17 @@ pub mod code {
     /// A seller status is active or inactive.
     pub const STATUS: &str = "validation.status";
     /// Refusal: the store already has a branch with this number.
-    pub const BRANCH_DUPLICATE: &str = "branch_number_duplicate";
+    pub const BRANCH_DUPLICATE: bo_kit::Code = bo_kit::Code::BranchNumberDuplicate;
     /// Refusal: the store already has a POS unit with this number.
-    pub const POS_DUPLICATE: &str = "pos_number_duplicate";
+    pub const POS_DUPLICATE: bo_kit::Code = bo_kit::Code::PosNumberDuplicate;
     /// Refusal: the member is already a cashier.
-    pub const CASHIER_DUPLICATE: &str = "cashier_duplicate";
+    pub const CASHIER_DUPLICATE: bo_kit::Code = bo_kit::Code::CashierDuplicate;
     /// Refusal: a seller of the store already has this email.
-    pub const SELLER_DUPLICATE: &str = "seller_email_duplicate";
+    pub const SELLER_DUPLICATE: bo_kit::Code = bo_kit::Code::SellerEmailDuplicate;
     /// Refusal: the branch still has POS units, cashiers or sellers.
-    pub const BRANCH_IN_USE: &str = "branch_in_use";
+    pub const BRANCH_IN_USE: bo_kit::Code = bo_kit::Code::BranchInUse;
     /// Refusal: the store has as many of these as it may.
-    pub const TOO_MANY: &str = "pos_limit_reached";
+    pub const TOO_MANY: bo_kit::Code = bo_kit::Code::PosLimitReached;
 }
 
 /// A branch as written.

@@ -11,19 +11,20 @@
 //!   back).
 
 use super::roles::{status, Permission};
+use bo_kit::Code;
 
 /// Why a change is refused: the error code the API answers.
 pub mod refusal {
     /// The membership is removed or does not exist.
-    pub const NOT_FOUND: &str = "user_store_not_found";
+    pub const NOT_FOUND: bo_kit::Code = bo_kit::Code::UserStoreNotFound;
     /// A member cannot change their own level, role or status.
-    pub const OWN_RIGHTS: &str = "team_own_rights";
+    pub const OWN_RIGHTS: bo_kit::Code = bo_kit::Code::TeamOwnRights;
     /// Only an owner may change an owner or make one.
-    pub const OWNER_ONLY: &str = "team_owner_only";
+    pub const OWNER_ONLY: bo_kit::Code = bo_kit::Code::TeamOwnerOnly;
     /// The store's last active owner stays.
-    pub const LAST_OWNER: &str = "team_last_owner";
+    pub const LAST_OWNER: bo_kit::Code = bo_kit::Code::TeamLastOwner;
     /// A custom role goes with the admin or cashier level; a built-in role with its own level.
-    pub const ROLE_LEVEL: &str = "team_role_level";
+    pub const ROLE_LEVEL: bo_kit::Code = bo_kit::Code::TeamRoleLevel;
 }
 
 /// The member acting.
@@ -65,7 +66,7 @@ impl Change<'_> {
 
 /// Checks a change of `target` by `actor`; `active_owners` counts the store's active owner
 /// memberships (the target included when it is one). `Err` holds the refusal's code.
-pub fn check(actor: Actor, target: Target<'_>, change: Change<'_>, active_owners: i64) -> Result<(), &'static str> {
+pub fn check(actor: Actor, target: Target<'_>, change: Change<'_>, active_owners: i64) -> Result<(), Code> {
     if target.status == status::DELETED {
         return Err(refusal::NOT_FOUND);
     }
@@ -113,12 +114,12 @@ pub fn invitation_state(used_at: Option<i64>, deleted_at: Option<i64>, expires_a
 }
 
 /// The error of joining with an invitation in `state` (`None` when it may be used).
-pub fn invitation_refusal(state: &str) -> Option<&'static str> {
+pub fn invitation_refusal(state: &str) -> Option<Code> {
     match state {
         "valid" => None,
-        "expired" => Some("invitation_expired"),
-        "used" => Some("invitation_used"),
-        _ => Some("invitation_deleted"),
+        "expired" => Some(Code::InvitationExpired),
+        "used" => Some(Code::InvitationUsed),
+        _ => Some(Code::InvitationDeleted),
     }
 }
 
@@ -164,9 +165,9 @@ mod tests {
         assert_eq!(invitation_state(Some(50), None, 100, 60), "used");
         assert_eq!(invitation_state(Some(50), Some(70), 100, 60), "deleted");
         assert_eq!(invitation_refusal("valid"), None);
-        assert_eq!(invitation_refusal("expired"), Some("invitation_expired"));
-        assert_eq!(invitation_refusal("used"), Some("invitation_used"));
-        assert_eq!(invitation_refusal("deleted"), Some("invitation_deleted"));
+        assert_eq!(invitation_refusal("expired"), Some(Code::InvitationExpired));
+        assert_eq!(invitation_refusal("used"), Some(Code::InvitationUsed));
+        assert_eq!(invitation_refusal("deleted"), Some(Code::InvitationDeleted));
         let (a, b) = (new_invitation_key(), new_invitation_key());
         assert!(a != b && is_invitation_key(&a) && is_invitation_key(&b));
         assert!(!is_invitation_key("../../etc") && !is_invitation_key(&a[..63]));
@@ -182,7 +183,7 @@ mod tests {
         let co_owner = member(4, Owner, status::ACTIVE);
         let gone = member(5, Cashier, status::DELETED);
         let till = Some(("till", false));
-        type Case<'a> = (&'a str, Actor, Target<'a>, Change<'a>, i64, Result<(), &'a str>);
+        type Case<'a> = (&'a str, Actor, Target<'a>, Change<'a>, i64, Result<(), Code>);
         let cases: &[Case] = &[
             ("owner promotes a cashier to admin", OWNER, cashier, level(Admin), 1, Ok(())),
             ("admin with user.* deactivates a cashier", ADMIN, cashier, status(status::INACTIVE), 1, Ok(())),

@@ -7,6 +7,7 @@ use bo_kit::files::{Files, Key};
 use bo_kit::grpc::CallCtx;
 use bo_kit::images::{self, Format, PictureError};
 use bo_kit::time::ms_to_timestamp;
+use bo_kit::Code;
 use bo_kit::Error;
 use bo_proto::stores::v1 as pb;
 
@@ -36,7 +37,7 @@ fn new_name(store_id: i64, format: Format) -> String {
 
 fn key(prefix: &str, name: &str) -> bo_kit::Result<Key> {
     if !valid_name(name) {
-        return Err(Error::not_found("picture_not_found"));
+        return Err(Error::not_found(Code::PictureNotFound));
     }
     Key::new(format!("{prefix}/{name}")).map_err(Error::internal)
 }
@@ -88,7 +89,7 @@ fn identity_message(r: Option<IdentityRow>) -> pb::Identity {
 
 impl StoresGrpc {
     fn files(&self) -> bo_kit::Result<&Files> {
-        self.files.as_ref().ok_or_else(|| Error::new(bo_kit::error::Kind::Unavailable, "files_unavailable"))
+        self.files.as_ref().ok_or_else(|| Error::new(bo_kit::error::Kind::Unavailable, Code::FilesUnavailable))
     }
 
     /// Reads the upload `upload` of the caller's store, cleans it and keeps it under `prefix`;
@@ -264,7 +265,7 @@ impl StoresGrpc {
         ctx: &CallCtx,
         kind: &str,
     ) -> bo_kit::Result<pb::GetPictureFileResponse> {
-        let row = self.repo.identity(ctx.store_id).await?.ok_or_else(|| Error::not_found("picture_not_found"))?;
+        let row = self.repo.identity(ctx.store_id).await?.ok_or_else(|| Error::not_found(Code::PictureNotFound))?;
         let name = match kind {
             "id_card" => row.id_card_photo,
             "holding" => row.holding_photo,

@@ -2,6 +2,7 @@
 //! `domain::pos`; a warehouse is the store's when wms lists it for the caller's store.
 
 use bo_kit::grpc::CallCtx;
+use bo_kit::Code;
 use bo_kit::Error;
 use bo_proto::stores::v1 as pb;
 use bo_proto::stores::v1::PosPersonKind;
@@ -51,7 +52,7 @@ impl StoresGrpc {
     /// Refuses a warehouse wms does not list for the caller's store.
     async fn check_warehouse(&self, ctx: &CallCtx, warehouse_id: i64) -> bo_kit::Result<()> {
         let Some(wms) = self.wms.clone() else {
-            return Err(Error::new(bo_kit::error::Kind::Unavailable, "warehouses_unavailable"));
+            return Err(Error::new(bo_kit::error::Kind::Unavailable, Code::WarehousesUnavailable));
         };
         let mut wms = wms;
         let list = wms

@@ -3,6 +3,7 @@
 //! storage checks them inside each change's transaction.
 
 use bo_kit::grpc::CallCtx;
+use bo_kit::Code;
 use bo_kit::Error;
 use bo_proto::stores::v1 as pb;
 
@@ -174,7 +175,7 @@ impl StoresGrpc {
         r: pb::DeleteInvitationRequest,
     ) -> bo_kit::Result<pb::DeleteInvitationResponse> {
         if !team::is_invitation_key(&r.key) {
-            return Err(Error::not_found("invitation_not_found"));
+            return Err(Error::not_found(Code::InvitationNotFound));
         }
         self.repo.delete_invitation(ctx.store_id, ctx.user_id, &r.key).await?;
         Ok(pb::DeleteInvitationResponse {})
@@ -185,7 +186,7 @@ impl StoresGrpc {
         r: pb::PreviewInvitationRequest,
     ) -> bo_kit::Result<pb::PreviewInvitationResponse> {
         let found = if team::is_invitation_key(&r.key) { self.repo.invitation(&r.key).await? } else { None };
-        let inv = found.ok_or_else(|| Error::not_found("invitation_not_found"))?;
+        let inv = found.ok_or_else(|| Error::not_found(Code::InvitationNotFound))?;
         let state = team::invitation_state(inv.used_at, inv.deleted_at, inv.expires_at, bo_kit::time::now_ms());
         Ok(pb::PreviewInvitationResponse { preview: Some(convert::invitation_preview(&inv, state)) })
     }
@@ -195,7 +196,7 @@ impl StoresGrpc {
         r: pb::AcceptInvitationRequest,
     ) -> bo_kit::Result<pb::AcceptInvitationResponse> {
         if !team::is_invitation_key(&r.key) {
-            return Err(Error::not_found("invitation_not_found"));
+            return Err(Error::not_found(Code::InvitationNotFound));
         }
         let m = self.repo.accept_invitation(&r.key, r.user_id).await?;
         Ok(pb::AcceptInvitationResponse { membership: Some(convert::membership(&m)) })
@@ -210,7 +211,7 @@ impl StoresGrpc {
         }
         errs.finish()?;
         if !team::is_invitation_key(&r.invitation_key) {
-            return Err(Error::not_found("invitation_not_found"));
+            return Err(Error::not_found(Code::InvitationNotFound));
         }
         let password = r.password;
         let hash = bo_kit::cpu::run(move || user::hash_password(&password))

@@ -1,6 +1,7 @@
 //! Customers' SQL and their address books: one default address, never the last one removed.
 
 use super::*;
+use bo_kit::Code;
 
 impl Repo {
     /// A store's customers matching `search` (name or phone), newest first, paged.
@@ -112,7 +113,7 @@ impl Repo {
         .await
         .map_err(phone_conflict)?;
         if changed.rows_affected() == 0 {
-            return Err(Error::not_found("customer_not_found"));
+            return Err(Error::not_found(Code::CustomerNotFound));
         }
         if let Some(a) = address {
             let default_id: i64 =
@@ -143,7 +144,7 @@ impl Repo {
             .execute(&mut *tx)
             .await?;
         if gone.rows_affected() == 0 {
-            return Err(Error::not_found("customer_not_found"));
+            return Err(Error::not_found(Code::CustomerNotFound));
         }
         history(&mut tx, store_id, id, "deleted", actor, "").await?;
         outbox::enqueue(&mut tx, store_id, actor, &ev::CustomerDeleted { customer_id: id }).await?;
@@ -196,7 +197,7 @@ impl Repo {
         .bind(customer_id)
         .fetch_optional(self.db.pool())
         .await?
-        .ok_or_else(|| Error::not_found("address_not_found"))
+        .ok_or_else(|| Error::not_found(Code::AddressNotFound))
     }
 
     /// Adds an address (validated); the first, or one asked to be, becomes the default.
@@ -262,7 +263,7 @@ impl Repo {
             .fetch_one(&mut *tx)
             .await?;
         if count <= 1 {
-            return Err(Error::failed_precondition("address_last_cannot_delete"));
+            return Err(Error::failed_precondition(Code::AddressLastCannotDelete));
         }
         sqlx::query("DELETE FROM customer_addresses WHERE id = $1").bind(id).execute(&mut *tx).await?;
         if row.is_default == 1 {

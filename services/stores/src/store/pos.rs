@@ -6,6 +6,7 @@ use bo_kit::db::Tx;
 use bo_kit::error::is_unique_violation;
 use bo_kit::paging::{Page, PageRequest};
 use bo_kit::time::now_ms;
+use bo_kit::Code;
 use bo_kit::{Error, Result};
 use serde_json::json;
 use sqlx::FromRow;
@@ -90,7 +91,7 @@ const SELLER_SELECT: &str = "SELECT s.id, s.store_id, 0 AS user_id, s.first_name
      b.branch_no, b.name AS branch_name, s.tel, s.code, s.status, s.created_at, s.updated_at \
      FROM sellers s JOIN branches b ON b.id = s.branch_id";
 
-fn duplicate(code: &'static str) -> impl Fn(sqlx::Error) -> Error {
+fn duplicate(code: Code) -> impl Fn(sqlx::Error) -> Error {
     move |e| if is_unique_violation(&e) { Error::conflict(code) } else { e.into() }
 }
 
@@ -171,7 +172,7 @@ impl Repo {
         .bind(id)
         .fetch_optional(self.db.pool())
         .await?
-        .ok_or_else(|| Error::not_found("branch_not_found"))
+        .ok_or_else(|| Error::not_found(Code::BranchNotFound))
     }
 
     /// Creates a branch (checked, its warehouse confirmed); a number already in the store is a
@@ -229,7 +230,7 @@ impl Repo {
         .fetch_optional(&mut *tx)
         .await
         .map_err(duplicate(code::BRANCH_DUPLICATE))?
-        .ok_or_else(|| Error::not_found("branch_not_found"))?;
+        .ok_or_else(|| Error::not_found(Code::BranchNotFound))?;
         record(&mut tx, store_id, actor, "pos.branch.update", "branch", id, 0, branch_detail(b)).await?;
         tx.commit().await?;
         Ok(row)
@@ -246,7 +247,7 @@ impl Repo {
         .bind(id)
         .fetch_optional(&mut *tx)
         .await?
-        .ok_or_else(|| Error::not_found("branch_not_found"))?;
+        .ok_or_else(|| Error::not_found(Code::BranchNotFound))?;
         let used: i64 = sqlx::query_scalar(
             "SELECT (SELECT COUNT(*) FROM pos_units WHERE branch_id = $1) + (SELECT COUNT(*) FROM cashiers WHERE branch_id = $1) \
              + (SELECT COUNT(*) FROM sellers WHERE branch_id = $1)",
@@ -288,7 +289,7 @@ impl Repo {
             .bind(id)
             .fetch_optional(self.db.pool())
             .await?
-            .ok_or_else(|| Error::not_found("pos_unit_not_found"))
+            .ok_or_else(|| Error::not_found(Code::PosUnitNotFound))
     }
 
     /// Creates a POS unit at one of the store's branches; its number is unique in the store
@@ -338,7 +339,7 @@ impl Repo {
         .await
         .map_err(duplicate(code::POS_DUPLICATE))?;
         if done.rows_affected() == 0 {
-            return Err(Error::not_found("pos_unit_not_found"));
+            return Err(Error::not_found(Code::PosUnitNotFound));
         }
         let detail = json!({ "pos_no": p.pos_no, "branch_id": p.branch_id });
         record(&mut tx, store_id, actor, "pos.unit.update", "pos_unit", id, 0, detail).await?;
@@ -356,7 +357,7 @@ impl Repo {
             .execute(&mut *tx)
             .await?;
         if gone.rows_affected() == 0 {
-            return Err(Error::not_found("pos_unit_not_found"));
+            return Err(Error::not_found(Code::PosUnitNotFound));
         }
         record(&mut tx, store_id, actor, "pos.unit.delete", "pos_unit", id, 0, json!({ "pos_no": p.pos_no })).await?;
         tx.commit().await?;
@@ -383,7 +384,7 @@ impl Repo {
             .bind(id)
             .fetch_optional(self.db.pool())
             .await?
-            .ok_or_else(|| Error::not_found("cashier_not_found"))
+            .ok_or_else(|| Error::not_found(Code::CashierNotFound))
     }
 
     /// Makes an active member of the store a cashier at one of its branches (once).
@@ -432,7 +433,7 @@ impl Repo {
         .execute(&mut *tx)
         .await?;
         if done.rows_affected() == 0 {
-            return Err(Error::not_found("cashier_not_found"));
+            return Err(Error::not_found(Code::CashierNotFound));
         }
         record(&mut tx, store_id, actor, "pos.cashier.update", "cashier", id, c.user_id, person_detail(c)).await?;
         tx.commit().await?;
@@ -474,7 +475,7 @@ impl Repo {
             .bind(id)
             .fetch_optional(self.db.pool())
             .await?
-            .ok_or_else(|| Error::not_found("seller_not_found"))
+            .ok_or_else(|| Error::not_found(Code::SellerNotFound))
     }
 
     /// Creates a seller at one of the store's branches; an email already among the store's
@@ -529,7 +530,7 @@ impl Repo {
         .await
         .map_err(duplicate(code::SELLER_DUPLICATE))?;
         if done.rows_affected() == 0 {
-            return Err(Error::not_found("seller_not_found"));
+            return Err(Error::not_found(Code::SellerNotFound));
         }
         record(&mut tx, store_id, actor, "pos.seller.update", "seller", id, 0, person_detail(s)).await?;
         tx.commit().await?;

@@ -3,6 +3,7 @@
 use bo_kit::error::is_unique_violation;
 use bo_kit::paging::{Page, PageRequest};
 use bo_kit::time::now_ms;
+use bo_kit::Code;
 use bo_kit::{Error, Result};
 use sqlx::FromRow;
 
@@ -54,7 +55,7 @@ const UNIT_COLUMNS: &str = "id, store_id, name, quantity, base_unit, created_by,
 
 fn name_conflict(e: sqlx::Error) -> Error {
     if is_unique_violation(&e) {
-        Error::conflict("unit_name_duplicate")
+        Error::conflict(Code::UnitNameDuplicate)
     } else {
         e.into()
     }
@@ -89,7 +90,7 @@ impl Repo {
         .bind(id)
         .fetch_optional(self.db.pool())
         .await?
-        .ok_or_else(|| Error::not_found("unit_not_found"))
+        .ok_or_else(|| Error::not_found(Code::UnitNotFound))
     }
 
     /// Creates a unit (validated); a name already in the store is a conflict.
@@ -128,7 +129,7 @@ impl Repo {
         .fetch_optional(self.db.pool())
         .await
         .map_err(name_conflict)?
-        .ok_or_else(|| Error::not_found("unit_not_found"))
+        .ok_or_else(|| Error::not_found(Code::UnitNotFound))
     }
 
     /// Deletes a unit.
@@ -139,7 +140,7 @@ impl Repo {
             .execute(self.db.pool())
             .await?;
         if gone.rows_affected() == 0 {
-            return Err(Error::not_found("unit_not_found"));
+            return Err(Error::not_found(Code::UnitNotFound));
         }
         Ok(())
     }
@@ -223,6 +224,6 @@ impl Repo {
         .bind(store_id)
         .fetch_optional(self.db.pool())
         .await?
-        .ok_or_else(|| Error::not_found("safety_stock_not_set"))
+        .ok_or_else(|| Error::not_found(Code::SafetyStockNotSet))
     }
 }

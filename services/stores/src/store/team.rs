@@ -6,6 +6,7 @@ use bo_kit::db::Tx;
 use bo_kit::error::is_unique_violation;
 use bo_kit::paging::{Page, PageRequest};
 use bo_kit::time::now_ms;
+use bo_kit::Code;
 use bo_kit::{Error, Result};
 use serde_json::json;
 use sqlx::FromRow;
@@ -102,7 +103,7 @@ pub(crate) async fn claim_store(tx: &mut Tx, store_id: i64) -> Result<()> {
     if n == 1 {
         Ok(())
     } else {
-        Err(Error::not_found("store_not_found"))
+        Err(Error::not_found(Code::StoreNotFound))
     }
 }
 
@@ -118,7 +119,7 @@ async fn member_where(tx: &mut Tx, store_id: i64, clause: &str, id: i64) -> Resu
 async fn actor_in(tx: &mut Tx, store_id: i64, user_id: i64) -> Result<MembershipRow> {
     match member_where(tx, store_id, "m.user_id", user_id).await? {
         Some(m) if m.status == status::ACTIVE => Ok(m),
-        _ => Err(Error::permission_denied("not_a_member")),
+        _ => Err(Error::permission_denied(Code::NotAMember)),
     }
 }
 
@@ -136,7 +137,7 @@ fn require(me: &MembershipRow, key: &str) -> Result<()> {
     if level_of(me) == Permission::Owner || bo_kit::perms::holds(&keys_of(me), key) {
         Ok(())
     } else {
-        Err(Error::permission_denied("forbidden"))
+        Err(Error::permission_denied(Code::Forbidden))
     }
 }
 
@@ -146,7 +147,7 @@ async fn role_in(tx: &mut Tx, store_id: i64, id: i64) -> Result<RoleRow> {
         .bind(id)
         .fetch_optional(&mut **tx)
         .await?
-        .ok_or_else(|| Error::not_found("role_not_found"))
+        .ok_or_else(|| Error::not_found(Code::RoleNotFound))
 }
 
 async fn built_in_role(tx: &mut Tx, store_id: i64, level: Permission) -> Result<RoleRow> {
@@ -198,7 +199,7 @@ pub(crate) async fn record(
     Ok(())
 }
 
-fn refused(code: &'static str) -> Error {
+fn refused(code: Code) -> Error {
     match code {
         team::refusal::NOT_FOUND => Error::not_found(code),
         team::refusal::OWN_RIGHTS | team::refusal::OWNER_ONLY => Error::permission_denied(code),
@@ -256,7 +257,7 @@ impl Repo {
             .bind(id)
             .fetch_optional(self.db.pool())
             .await?
-            .ok_or_else(|| Error::not_found("user_store_not_found"))
+            .ok_or_else(|| Error::not_found(Code::UserStoreNotFound))
     }
 
     /// Changes a membership as `actor` (a member of the store) asks, under the team's rules.
@@ -268,11 +269,11 @@ impl Repo {
         let target = member_where(&mut tx, store_id, "m.id", id)
             .await?
             .filter(|m| u.user_id == 0 || m.user_id == u.user_id)
-            .ok_or_else(|| Error::not_found("user_store_not_found"))?;
+            .ok_or_else(|| Error::not_found(Code::UserStoreNotFound))?;
         let profile = u.first_name.is_some() || u.last_name.is_some() || u.tel.is_some();
         if profile && target.user_id != actor {
             // A person's name and phone are theirs, shared by every store they belong to.
-            return Err(Error::permission_denied("team_profile_own_only"));
+            return Err(Error::permission_denied(Code::TeamProfileOwnOnly));
         }
         let new_level = u.level.filter(|l| *l != level_of(&target));
         let new_status = u.status.clone().filter(|s| *s != target.status);
@@ -300,7 +301,7 @@ impl Repo {
         .map_err(refused)?;
         if let Some(r) = &role {
             if !roles::may_grant(level_of(&me), &keys_of(&me), &r.keys()) {
-                return Err(Error::permission_denied("role_beyond_own_rights"));
+                return Err(Error::permission_denied(Code::RoleBeyondOwnRights));
             }
         }
         let now = now_ms();
@@ -354,7 +355,7 @@ impl Repo {
         }
         let row = member_where(&mut tx, store_id, "m.id", id)
             .await?
-            .ok_or_else(|| Error::not_found("user_store_not_found"))?;
+            .ok_or_else(|| Error::not_found(Code::UserStoreNotFound))?;
         tx.commit().await?;
         Ok(row)
     }
@@ -403,7 +404,7 @@ impl Repo {
             .await?
             .into_iter()
             .find(|(r, _)| r.id == id)
-            .ok_or_else(|| Error::not_found("role_not_found"))
+            .ok_or_else(|| Error::not_found(Code::RoleNotFound))
     }
 
     /// Creates a custom role; `keys` already checked against the catalogue.
@@ -413,14 +414,14 @@ impl Repo {
         let me = actor_in(&mut tx, store_id, actor).await?;
         require(&me, bo_kit::perms::keys::STORE_ROLE_ALL)?;
         if !roles::may_grant(level_of(&me), &keys_of(&me), keys) {
-            return Err(Error::permission_denied("role_beyond_own_rights"));
+            return Err(Error::permission_denied(Code::RoleBeyondOwnRights));
         }
         let custom: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM roles WHERE store_id = $1 AND built_in = 0")
             .bind(store_id)
             .fetch_one(&mut *tx)
             .await?;
         if custom >= roles::MAX_CUSTOM_ROLES {
-            return Err(Error::conflict("role_limit_reached"));
+            return Err(Error::conflict(Code::RoleLimitReached));
         }
         let now = now_ms();
         let id: i64 = sqlx::query_scalar(
@@ -465,11 +466,11 @@ impl Repo {
         require(&me, bo_kit::perms::keys::STORE_ROLE_ALL)?;
         let cur = role_in(&mut tx, store_id, id).await?;
         if cur.built_in != 0 {
-            return Err(Error::conflict("role_built_in"));
+            return Err(Error::conflict(Code::RoleBuiltIn));
         }
         if level_of(&me) != Permission::Owner && me.role_id == id {
             // Raising one's own role's rights would go around "only what you hold".
-            return Err(Error::permission_denied("team_own_rights"));
+            return Err(Error::permission_denied(Code::TeamOwnRights));
         }
         let mut detail = serde_json::Map::new();
         let new_name = name.map(str::trim).filter(|n| *n != cur.name);
@@ -480,7 +481,7 @@ impl Repo {
         let new_keys = keys.filter(|k| *k != old_keys.as_slice());
         if let Some(k) = new_keys {
             if !roles::may_grant(level_of(&me), &keys_of(&me), k) {
-                return Err(Error::permission_denied("role_beyond_own_rights"));
+                return Err(Error::permission_denied(Code::RoleBeyondOwnRights));
             }
             let added: Vec<&String> = k.iter().filter(|x| !old_keys.contains(x)).collect();
             let removed: Vec<&String> = old_keys.iter().filter(|x| !k.contains(x)).collect();
@@ -521,10 +522,10 @@ impl Repo {
         require(&me, bo_kit::perms::keys::STORE_ROLE_ALL)?;
         let cur = role_in(&mut tx, store_id, id).await?;
         if cur.built_in != 0 {
-            return Err(Error::conflict("role_built_in"));
+            return Err(Error::conflict(Code::RoleBuiltIn));
         }
         if level_of(&me) != Permission::Owner && me.role_id == id {
-            return Err(Error::permission_denied("team_own_rights"));
+            return Err(Error::permission_denied(Code::TeamOwnRights));
         }
         let now = now_ms();
         let live: i64 = sqlx::query_scalar(
@@ -539,14 +540,14 @@ impl Repo {
         let mut moved = 0;
         if live > 0 {
             if move_to == 0 {
-                return Err(Error::conflict("role_in_use"));
+                return Err(Error::conflict(Code::RoleInUse));
             }
             let target = role_in(&mut tx, store_id, move_to).await?;
             if target.id == id {
                 return Err(Error::invalid_field("move_to_role_id", "validation.role_move_same"));
             }
             if !roles::may_grant(level_of(&me), &keys_of(&me), &target.keys()) {
-                return Err(Error::permission_denied("role_beyond_own_rights"));
+                return Err(Error::permission_denied(Code::RoleBeyondOwnRights));
             }
             // A built-in target must match each member's level: only the same level's role.
             if target.built_in != 0 {
@@ -559,7 +560,7 @@ impl Repo {
                 .fetch_one(&mut *tx)
                 .await?;
                 if mismatched > 0 {
-                    return Err(Error::conflict("team_role_level"));
+                    return Err(Error::conflict(Code::TeamRoleLevel));
                 }
             }
             moved = sqlx::query(
@@ -638,10 +639,10 @@ impl Repo {
             role_in(&mut tx, store_id, role_id).await?
         };
         if role.built_in != 0 && role.name != level.as_str() {
-            return Err(Error::conflict("team_role_level"));
+            return Err(Error::conflict(Code::TeamRoleLevel));
         }
         if !roles::may_grant(level_of(&me), &keys_of(&me), &role.keys()) {
-            return Err(Error::permission_denied("role_beyond_own_rights"));
+            return Err(Error::permission_denied(Code::RoleBeyondOwnRights));
         }
         let now = now_ms();
         let pending: i64 = sqlx::query_scalar(
@@ -652,7 +653,7 @@ impl Repo {
         .fetch_one(&mut *tx)
         .await?;
         if pending >= team::MAX_PENDING_INVITATIONS {
-            return Err(Error::conflict("invitation_limit_reached"));
+            return Err(Error::conflict(Code::InvitationLimitReached));
         }
         let key = team::new_invitation_key();
         let id: i64 = sqlx::query_scalar(
@@ -694,9 +695,9 @@ impl Repo {
         let inv = invitation_by_key(&mut tx, key)
             .await?
             .filter(|i| i.store_id == store_id && i.deleted_at.is_none())
-            .ok_or_else(|| Error::not_found("invitation_not_found"))?;
+            .ok_or_else(|| Error::not_found(Code::InvitationNotFound))?;
         if inv.used_at.is_some() {
-            return Err(Error::conflict("invitation_used"));
+            return Err(Error::conflict(Code::InvitationUsed));
         }
         sqlx::query("UPDATE invitations SET deleted_at = $1 WHERE id = $2")
             .bind(now_ms())
@@ -808,7 +809,7 @@ async fn invitation_by_key(conn: &mut sqlx::AnyConnection, key: &str) -> Result<
 
 async fn join(tx: &mut Tx, key: &str, user_id: i64) -> Result<MembershipRow> {
     let now = now_ms();
-    let inv = invitation_by_key(tx, key).await?.ok_or_else(|| Error::not_found("invitation_not_found"))?;
+    let inv = invitation_by_key(tx, key).await?.ok_or_else(|| Error::not_found(Code::InvitationNotFound))?;
     if let Some(code) =
         team::invitation_refusal(team::invitation_state(inv.used_at, inv.deleted_at, inv.expires_at, now))
     {
@@ -817,7 +818,7 @@ async fn join(tx: &mut Tx, key: &str, user_id: i64) -> Result<MembershipRow> {
     claim_store(tx, inv.store_id).await?;
     let existing = member_where(tx, inv.store_id, "m.user_id", user_id).await?;
     if existing.as_ref().is_some_and(|m| m.status != status::DELETED) {
-        return Err(Error::conflict("already_member"));
+        return Err(Error::conflict(Code::AlreadyMember));
     }
     // Claim the invitation: of two people racing for one link, one joins.
     let claimed = sqlx::query(
@@ -830,7 +831,7 @@ async fn join(tx: &mut Tx, key: &str, user_id: i64) -> Result<MembershipRow> {
     .await?
     .rows_affected();
     if claimed != 1 {
-        return Err(Error::conflict("invitation_used"));
+        return Err(Error::conflict(Code::InvitationUsed));
     }
     let id = match existing {
         Some(m) => {

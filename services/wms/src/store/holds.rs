@@ -3,6 +3,7 @@
 //! revision at or below the one applied changes nothing, so a retried or late command can
 //! never undo a newer one. Once a reference is settled (released or shipped) it holds no more.
 
+use bo_kit::Code;
 use std::collections::{BTreeMap, HashMap};
 
 use bo_kit::time::now_ms;
@@ -54,7 +55,7 @@ impl Repo {
         .fetch_one(&mut *tx)
         .await?;
         if settled.is_some() {
-            return Err(Error::failed_precondition("reservation_settled"));
+            return Err(Error::failed_precondition(Code::ReservationSettled));
         }
         if let Some(r) = applied.filter(|r| revision <= *r) {
             tx.rollback().await?;
@@ -141,7 +142,7 @@ impl Repo {
                 .await?;
                 if moved.rows_affected() != 1 {
                     tracing::error!(reference, warehouse = w, sku = s, "a hold and the stock disagree");
-                    return Err(Error::failed_precondition("reservation_mismatch"));
+                    return Err(Error::failed_precondition(Code::ReservationMismatch));
                 }
                 lots::unallocate(&mut tx, who.store_id, reference, w, s, give).await?;
                 record(&mut tx, who, w, s, kind::RELEASE, 0, -give, "", reference, &[]).await?;
@@ -179,7 +180,7 @@ impl Repo {
         }
         if !short.is_empty() {
             // Nothing is kept: the transaction (and the revision) roll back.
-            let mut e = Error::failed_precondition("insufficient_stock");
+            let mut e = Error::failed_precondition(Code::InsufficientStock);
             e.fields = short;
             return Err(e);
         }

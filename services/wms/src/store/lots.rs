@@ -2,6 +2,7 @@
 //! same transaction (which locks that row on PostgreSQL, and SQLite writes one at a time), so
 //! lots of one SKU in one warehouse are never changed by two transactions at once.
 
+use bo_kit::Code;
 use std::collections::HashMap;
 
 use bo_kit::db::Tx;
@@ -39,7 +40,7 @@ pub struct NewLot {
 
 fn mismatch(what: &str, warehouse_id: i64, sku_id: i64) -> Error {
     tracing::error!(warehouse = warehouse_id, sku = sku_id, "lots and stock disagree: {what}");
-    Error::failed_precondition("lots_mismatch")
+    Error::failed_precondition(Code::LotsMismatch)
 }
 
 /// Puts a lot on hand: its stock row (made when missing) gains the units and its moving

@@ -6,6 +6,7 @@ use bo_kit::db::{Db, Tx};
 use bo_kit::outbox;
 use bo_kit::paging::{Page, PageRequest};
 use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::Code;
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::events::v1 as ev;
 use bo_proto::wms::v1 as pb;
@@ -220,7 +221,7 @@ impl Repo {
             .await?;
             if moved.rows_affected() == 0 {
                 // Nothing is kept: the transaction (and the claim) roll back.
-                let mut e = Error::failed_precondition("insufficient_stock");
+                let mut e = Error::failed_precondition(Code::InsufficientStock);
                 e.fields = vec![FieldError::new(format!("lines[{i}].quantity"), "stock.insufficient")];
                 return Err(e);
             }
@@ -371,7 +372,7 @@ impl Repo {
             .execute(&mut *tx)
             .await?;
             if moved.rows_affected() == 0 {
-                return Err(Error::failed_precondition("stock_below_reserved"));
+                return Err(Error::failed_precondition(Code::StockBelowReserved));
             }
             lots::take_free(&mut tx, who.store_id, warehouse_id, sku_id, -delta).await?
         };
@@ -516,7 +517,7 @@ pub(crate) async fn settle_in(tx: &mut Tx, who: Actor, reference: &str, ship: bo
         if line.rows_affected() != 1 || stock.rows_affected() != 1 {
             // The ledger does not hold what the reservation says: change nothing.
             tracing::error!(reference, warehouse = w, sku = s, "a reservation and the stock disagree");
-            return Err(Error::failed_precondition("reservation_mismatch"));
+            return Err(Error::failed_precondition(Code::ReservationMismatch));
         }
         let taken = lots::settle(tx, who.store_id, reference, w, s, q, ship).await?;
         record(tx, who, w, s, movement, on_hand_sign * q, -q, "", reference, if ship { &taken } else { &[] }).await?;
@@ -549,8 +550,8 @@ pub(crate) async fn check_active_warehouse(tx: &mut Tx, store_id: i64, warehouse
         .fetch_optional(&mut **tx)
         .await?;
     match active {
-        None => Err(Error::not_found("warehouse_not_found")),
-        Some(0) => Err(Error::failed_precondition("warehouse_inactive")),
+        None => Err(Error::not_found(Code::WarehouseNotFound)),
+        Some(0) => Err(Error::failed_precondition(Code::WarehouseInactive)),
         Some(_) => Ok(()),
     }
 }
@@ -566,7 +567,7 @@ pub(crate) async fn check_warehouse(tx: &mut Tx, store_id: i64, warehouse_id: i6
         .bind(warehouse_id)
         .fetch_optional(&mut **tx)
         .await?;
-    found.map(|_| ()).ok_or_else(|| Error::not_found("warehouse_not_found"))
+    found.map(|_| ()).ok_or_else(|| Error::not_found(Code::WarehouseNotFound))
 }
 
 /// Appends the movement, reads the level after it, and writes the StockMoved event.

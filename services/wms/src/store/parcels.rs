@@ -3,6 +3,7 @@
 
 use bo_kit::db::Tx;
 use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::Code;
 use bo_kit::{Error, Result};
 use bo_proto::wms::v1 as pb;
 use sqlx::{FromRow, Row};
@@ -152,9 +153,9 @@ impl Repo {
                     .fetch_optional(&mut *tx)
                     .await?;
             match row {
-                None => return Err(Error::not_found("parcel_not_found")),
-                Some((order, _)) if order != p.order_id => return Err(Error::not_found("parcel_not_found")),
-                Some((_, s)) if s != PENDING => return Err(Error::failed_precondition("parcel_shipped")),
+                None => return Err(Error::not_found(Code::ParcelNotFound)),
+                Some((order, _)) if order != p.order_id => return Err(Error::not_found(Code::ParcelNotFound)),
+                Some((_, s)) if s != PENDING => return Err(Error::failed_precondition(Code::ParcelShipped)),
                 Some(_) => {}
             }
             let sql = format!(
@@ -176,7 +177,7 @@ impl Repo {
                 .fetch_one(&mut *tx)
                 .await?;
             if count >= rules::MAX_PER_ORDER {
-                return Err(Error::failed_precondition("parcel_limit_reached"));
+                return Err(Error::failed_precondition(Code::ParcelLimitReached));
             }
             let sql = format!(
                 "INSERT INTO parcels ({}, store_id, order_id, state, created_by, created_at, updated_at) \
@@ -211,9 +212,9 @@ impl Repo {
                 .bind(id)
                 .fetch_optional(&mut *tx)
                 .await?
-                .ok_or_else(|| Error::not_found("parcel_not_found"))?;
+                .ok_or_else(|| Error::not_found(Code::ParcelNotFound))?;
         if row.state != PENDING {
-            return Err(Error::failed_precondition("parcel_shipped"));
+            return Err(Error::failed_precondition(Code::ParcelShipped));
         }
         sqlx::query("DELETE FROM parcels WHERE store_id = $1 AND id = $2 AND state = $3")
             .bind(who.store_id)
@@ -278,20 +279,20 @@ impl Repo {
                 let parcels = of_order(&mut tx, who.store_id, order_id).await?;
                 tx.rollback().await?;
                 if committed.is_none() {
-                    return Err(Error::failed_precondition("reservation_settled"));
+                    return Err(Error::failed_precondition(Code::ReservationSettled));
                 }
                 return Ok((parcels.iter().map(ParcelRow::to_proto).collect(), 0, true));
             }
-            Settled::Nothing => return Err(Error::failed_precondition("nothing_reserved")),
+            Settled::Nothing => return Err(Error::failed_precondition(Code::NothingReserved)),
             Settled::Units(n) => n,
         };
         let pending: Vec<ParcelRow> =
             of_order(&mut tx, who.store_id, order_id).await?.into_iter().filter(|p| p.state == PENDING).collect();
         if pending.is_empty() {
-            return Err(Error::failed_precondition("parcel_required"));
+            return Err(Error::failed_precondition(Code::ParcelRequired));
         }
         if pending.iter().any(|p| p.tracking_no.is_empty()) {
-            return Err(Error::failed_precondition("parcel_tracking_missing"));
+            return Err(Error::failed_precondition(Code::ParcelTrackingMissing));
         }
         let now = now_ms();
         sqlx::query(

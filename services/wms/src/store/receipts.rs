@@ -6,6 +6,7 @@ use bo_kit::db::Tx;
 use bo_kit::outbox;
 use bo_kit::paging::{Page, PageRequest};
 use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::Code;
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::events::v1 as ev;
 use bo_proto::wms::v1 as pb;
@@ -244,7 +245,7 @@ fn to_rules(d: &pb::GoodsReceiptDraft) -> rules::Draft {
 }
 
 fn not_found() -> Error {
-    Error::not_found("goods_receipt_not_found")
+    Error::not_found(Code::GoodsReceiptNotFound)
 }
 
 impl Repo {
@@ -456,7 +457,7 @@ impl Repo {
         let mut tx = self.db.begin().await?;
         match transition(&mut tx, who, id, Action::Approve).await {
             Ok(_) => {}
-            Err(e) if e.code == "goods_receipt_state" => {
+            Err(e) if e.code == Code::GoodsReceiptState => {
                 tx.rollback().await?;
                 let r = self.goods_receipt(who.store_id, id).await?;
                 let done = State::parse(&r.state).is_some_and(|s| s.group() == "approved");
@@ -500,7 +501,7 @@ impl Repo {
             let good: Vec<&LineRow> = lines.iter().filter(|l| l.receive_qty - l.defect_qty > 0).collect();
             crate::registry::check(&mut tx, who.store_id, &good.iter().map(|l| l.sku_id).collect::<Vec<_>>())
                 .await
-                .map_err(|_| Error::failed_precondition("goods_receipt_sku_gone"))?;
+                .map_err(|_| Error::failed_precondition(Code::GoodsReceiptSkuGone))?;
             for l in good {
                 let quantity = l.receive_qty - l.defect_qty;
                 let lot = lots::NewLot {
@@ -569,7 +570,7 @@ async fn transition(tx: &mut Tx, who: Actor, id: i64, action: Action) -> Result<
     .execute(&mut **tx)
     .await?;
     if moved.rows_affected() != 1 {
-        return Err(Error::failed_precondition("goods_receipt_state"));
+        return Err(Error::failed_precondition(Code::GoodsReceiptState));
     }
     Ok(next)
 }

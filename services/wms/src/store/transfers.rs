@@ -7,6 +7,7 @@
 use bo_kit::db::Tx;
 use bo_kit::paging::{Page, PageRequest};
 use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::Code;
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::wms::v1 as pb;
 use sqlx::FromRow;
@@ -90,7 +91,7 @@ impl Repo {
                 .bind(reference)
                 .fetch_optional(self.db.pool())
                 .await?;
-            let id = id.ok_or_else(|| Error::conflict("reference_in_use"))?;
+            let id = id.ok_or_else(|| Error::conflict(Code::ReferenceInUse))?;
             return Ok((self.transfer(who.store_id, id).await?, true));
         }
         check_warehouse(&mut tx, who.store_id, from).await?;
@@ -128,7 +129,7 @@ impl Repo {
             .await?;
             if moved.rows_affected() == 0 {
                 // Nothing is kept: the transaction (and the claim) roll back.
-                let mut e = Error::failed_precondition("insufficient_stock");
+                let mut e = Error::failed_precondition(Code::InsufficientStock);
                 e.fields = vec![FieldError::new(format!("lines[{i}].quantity"), "stock.insufficient")];
                 return Err(e);
             }
@@ -316,7 +317,7 @@ async fn read_row(tx: &mut Tx, store_id: i64, id: i64) -> Result<TransferRow> {
         .bind(id)
         .fetch_optional(&mut **tx)
         .await?
-        .ok_or_else(|| Error::not_found("transfer_not_found"))
+        .ok_or_else(|| Error::not_found(Code::TransferNotFound))
 }
 
 async fn carried(tx: &mut Tx, id: i64) -> Result<Vec<CarriedRow>> {

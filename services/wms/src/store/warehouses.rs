@@ -3,6 +3,7 @@
 
 use bo_kit::outbox;
 use bo_kit::time::now_ms;
+use bo_kit::Code;
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::events::v1 as ev;
 
@@ -43,7 +44,7 @@ impl Repo {
             .bind(id)
             .fetch_optional(&mut **tx)
             .await?
-            .ok_or_else(|| Error::not_found("warehouse_not_found"))
+            .ok_or_else(|| Error::not_found(Code::WarehouseNotFound))
     }
 
     async fn name_taken(tx: &mut bo_kit::db::Tx, store_id: i64, name: &str, except: i64) -> Result<bool> {
@@ -68,10 +69,10 @@ impl Repo {
             .fetch_one(&mut *tx)
             .await?;
         if count >= MAX_WAREHOUSES {
-            return Err(Error::failed_precondition("warehouse_limit_reached"));
+            return Err(Error::failed_precondition(Code::WarehouseLimitReached));
         }
         if Self::name_taken(&mut tx, who.store_id, name, 0).await? {
-            return Err(Error::conflict("warehouse_name_taken"));
+            return Err(Error::conflict(Code::WarehouseNameTaken));
         }
         let code = if code.is_empty() {
             let codes: Vec<String> = sqlx::query_scalar("SELECT code FROM warehouses WHERE store_id = $1")
@@ -93,7 +94,7 @@ impl Repo {
         .bind(now)
         .fetch_optional(&mut *tx)
         .await?;
-        let id = id.ok_or_else(|| Error::conflict("warehouse_code_taken"))?;
+        let id = id.ok_or_else(|| Error::conflict(Code::WarehouseCodeTaken))?;
         let w = Self::warehouse_in(&mut tx, who.store_id, id).await?;
         outbox::enqueue(
             &mut tx,
@@ -120,11 +121,11 @@ impl Repo {
         let mut tx = self.db.begin().await?;
         let mut w = Self::warehouse_in(&mut tx, who.store_id, id).await?;
         if active == Some(false) && w.is_default != 0 {
-            return Err(Error::failed_precondition("warehouse_default"));
+            return Err(Error::failed_precondition(Code::WarehouseDefault));
         }
         if !name.trim().is_empty() && name.trim() != w.name {
             if Self::name_taken(&mut tx, who.store_id, name, id).await? {
-                return Err(Error::conflict("warehouse_name_taken"));
+                return Err(Error::conflict(Code::WarehouseNameTaken));
             }
             w.name = name.trim().to_string();
         }

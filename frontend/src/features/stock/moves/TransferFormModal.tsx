@@ -9,7 +9,7 @@ import { showServerErrors } from '@/shared/form/serverErrors';
 import { useListWarehousesQuery, useSendTransferMutation, type TransferInput } from '../api';
 import { SkuSelect } from '../SkuSelect';
 import { SubmissionKeys } from './keys';
-import { notifyRefusal } from './refusal';
+import { notifyRefusal } from '@/shared/refusal';
 
 interface LineValues {
   skuId?: number;
@@ -85,7 +85,7 @@ export function TransferFormModal({ open, onClose }: { open: boolean; onClose: (
         only: ['fromWarehouseId', 'toWarehouseId', 'note'],
         ns: 'stock',
       });
-      if (!onForm) notifyRefusal(e, t);
+      if (!onForm) notifyRefusal(e, t, 'stock');
     }
   };
 

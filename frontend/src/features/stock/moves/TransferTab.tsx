@@ -20,7 +20,7 @@ import {
 } from '../api';
 import { LotTakes } from '../LotBits';
 import { ADJUST_CREATE } from '../routes';
-import { notifyRefusal } from './refusal';
+import { notifyRefusal } from '@/shared/refusal';
 import { TransferFormModal } from './TransferFormModal';
 
 const STATES = ['', 'in_transit', 'received'] as const;
@@ -65,7 +65,7 @@ export function TransferTab() {
       await receive({ id: r.id }).unwrap();
       notifySuccess(t('stock:transfer.received', { code: r.code }));
     } catch (e) {
-      notifyRefusal(e, t);
+      notifyRefusal(e, t, 'stock');
     } finally {
       setBusy(null);
     }
@@ -76,7 +76,7 @@ export function TransferTab() {
     try {
       await openPdf(() => pickList({ id: r.id }).unwrap(), `${r.code}-pick-list.pdf`, t('common:loading'));
     } catch (e) {
-      notifyRefusal(e, t);
+      notifyRefusal(e, t, 'stock');
     } finally {
       setBusy(null);
     }

@@ -10,7 +10,7 @@ import { formatDateTime } from '@/shared/i18n/i18n';
 import { useCan } from '@/shared/useCan';
 import { useCreateWarehouseMutation, useListWarehousesQuery, useUpdateWarehouseMutation, type WarehouseBody } from '../api';
 import { WAREHOUSE_EDIT } from '../routes';
-import { notifyRefusal } from './refusal';
+import { notifyRefusal } from '@/shared/refusal';
 
 /** A warehouse code as the service takes it: capital letters, digits and dashes. */
 export const WAREHOUSE_CODE = /^[A-Z0-9-]{1,20}$/;
@@ -41,7 +41,7 @@ export function WarehousesTab() {
       await update({ id: w.id, warehousePatch: { active } }).unwrap();
       notifySuccess(t(active ? 'stock:warehouses.activated' : 'stock:warehouses.deactivated', { name: w.name }));
     } catch (e) {
-      notifyRefusal(e, t);
+      notifyRefusal(e, t, 'stock');
     } finally {
       setSwitching(null);
     }
@@ -155,7 +155,7 @@ function WarehouseModal({ target, onClose }: { target: WarehouseBody | 'new' | n
         only: ['name', 'code'],
         ns: 'stock',
       });
-      if (!onForm) notifyRefusal(e, t);
+      if (!onForm) notifyRefusal(e, t, 'stock');
     }
   };
 

@@ -300,21 +300,6 @@ export const FORM_CODES = {
   warehouse_not_found: { field: 'warehouseId', message: 'receipts:errors.warehouse_not_found' },
 };
 
-/** Refusals the screens say in a notification, with their message keys. */
-export const REFUSALS: Record<string, string> = {
-  goods_receipt_state: 'receipts:errors.goods_receipt_state',
-  goods_receipt_not_found: 'receipts:errors.goods_receipt_not_found',
-  warehouse_inactive: 'receipts:errors.warehouse_inactive',
-  warehouse_not_found: 'receipts:errors.warehouse_not_found',
-  sku_not_found: 'receipts:errors.sku_not_found',
-  goods_receipt_sku_gone: 'receipts:errors.goods_receipt_sku_gone',
-  no_labels: 'receipts:errors.no_labels',
-};
-
-export function refusalKey(code: string | undefined): string | null {
-  return code && REFUSALS[code] ? REFUSALS[code] : null;
-}
-
 // ---------------------------------------------------------------------------------------- QC
 
 export interface QcRow {

@@ -3,26 +3,19 @@
 import type { FormInstance } from 'antd';
 import type { TFunction } from 'i18next';
 
-import { apiError, globalErrorKind } from '@/app/api/errors';
-import { notifyError } from '@/shared/dialogs/notify';
 import { serverFieldErrors } from '@/shared/form/serverErrors';
-import { fieldPath, FORM_CODES, refusalKey } from './receipts';
-
-type AnyError = Parameters<typeof globalErrorKind>[0];
+import { notifyRefusal as notify } from '@/shared/refusal';
+import { fieldPath, FORM_CODES } from './receipts';
 
 /** The message of a field rule (`validation.date`): the receipts' wording first, then common's. */
 export function ruleMessage(code: string, t: TFunction): string {
   return t([`receipts:${code}`, `common:${code}`]);
 }
 
-/** Says a refused change in a notification: a known refusal in its words, else the first
- * broken rule, else that the change failed (unless a global dialog says it). */
+/** Says a refused change in a notification: the first broken rule, else the refusal in its
+ * words (unless a global dialog says it). */
 export function notifyRefusal(e: unknown, t: TFunction): void {
-  const body = apiError(e);
-  const key = refusalKey(body?.code);
-  if (key) notifyError(t(key));
-  else if (body?.fields?.length) notifyError(ruleMessage(body.fields[0].code, t));
-  else if (!globalErrorKind(e as AnyError)) notifyError(t('receipts:errors.save_failed'));
+  notify(e, t, 'receipts', { rule: (code) => ruleMessage(code, t) });
 }
 
 /** The form's top-level fields a refusal may name. */
