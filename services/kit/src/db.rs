@@ -36,6 +36,23 @@ pub struct Db {
     writer: Arc<Mutex<()>>,
 }
 
+/// A write statement run on its own: `sqlx::query(..).bind(..).write(&db)` is
+/// [`Db::execute`], after this process's earlier writers on SQLite.
+pub trait Write<'q> {
+    /// Runs the statement as a write of `db`.
+    fn write(self, db: &Db)
+        -> impl std::future::Future<Output = Result<sqlx::any::AnyQueryResult, sqlx::Error>> + Send;
+}
+
+impl<'q> Write<'q> for sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>> {
+    fn write(
+        self,
+        db: &Db,
+    ) -> impl std::future::Future<Output = Result<sqlx::any::AnyQueryResult, sqlx::Error>> + Send {
+        db.execute(self)
+    }
+}
+
 /// A write transaction. It derefs to its connection (`&mut *tx` is an executor), and on
 /// SQLite holds this process's writer turn until it commits, rolls back or is dropped.
 pub struct Tx {
@@ -299,6 +316,20 @@ impl Db {
             }
             Dialect::Postgres => Ok(Tx { inner: self.pool.begin().await?, _turn: None }),
         }
+    }
+
+    /// Runs one write statement on its own (autocommit): on SQLite after this process's
+    /// earlier writers, like [`Db::begin`], so it never meets a transaction in SQLite's busy
+    /// handler (which sleeps a millisecond and more each time it does).
+    pub async fn execute<'q>(
+        &self,
+        query: sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>,
+    ) -> Result<sqlx::any::AnyQueryResult, sqlx::Error> {
+        let _turn = match self.dialect {
+            Dialect::Sqlite => Some(self.writer.lock().await),
+            Dialect::Postgres => None,
+        };
+        query.execute(&self.pool).await
     }
 
     /// The pool, for reads.

@@ -14,7 +14,7 @@ use bo_kit::time::{buddhist_year, ms_to_timestamp, now_ms};
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::events::v1 as ev;
 use bo_proto::orders::v1 as pb;
-use sqlx::{AnyPool, FromRow, Row};
+use sqlx::{AnyPool, FromRow};
 
 mod bills;
 mod exports;
@@ -338,7 +338,7 @@ pub fn problems_of(text: &str) -> Vec<String> {
 }
 
 /// Problems as kept.
-fn problems_text(stock_short: bool, address_incomplete: bool) -> String {
+pub(crate) fn problems_text(stock_short: bool, address_incomplete: bool) -> String {
     let mut out = Vec::new();
     if stock_short {
         out.push(problem::STOCK);
@@ -534,6 +534,14 @@ pub struct Moved {
     pub release: bool,
 }
 
+/// An order as it was written: its row, lines and bills.
+#[derive(Debug, Clone)]
+pub struct Written {
+    pub row: OrderRow,
+    pub items: Vec<ItemRow>,
+    pub bills: Vec<bills::BillRow>,
+}
+
 /// The storage of orders.
 #[derive(Clone)]
 pub struct Repo {
@@ -553,7 +561,7 @@ impl Repo {
 
     /// Makes an order that asks wms for its stock (`pending`, revision 1): its number,
     /// lines, timeline, count and event in one transaction. Answers its id.
-    pub async fn insert(&self, who: Actor, d: &OrderData) -> Result<i64> {
+    pub async fn insert(&self, who: Actor, d: &OrderData) -> Result<Written> {
         let mut tx = self.db.begin().await?;
         let now = now_ms();
         let order_no = next_number(&mut tx, who.store_id, now).await?;
@@ -562,7 +570,7 @@ impl Repo {
         let sql = format!(
             "INSERT INTO orders ({}, store_id, order_no, state, payment_state, problems, imported, stock_state, \
              stock_state_at, hold_revision, search_text, created_by, updated_by, version, created_at, updated_at) \
-             VALUES ({}, $36, $37, $38, $39, $40, $41, $42, $43, 1, $44, $45, $45, 1, $43, $43) RETURNING id",
+             VALUES ({}, $36, $37, $38, $39, $40, $41, $42, $43, 1, $44, $45, $45, 1, $43, $43) RETURNING {ORDER_COLUMNS}",
             FIELDS.join(", "),
             (1..=FIELDS.len()).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
         );
@@ -579,9 +587,9 @@ impl Repo {
             .bind(who.user_id)
             .fetch_one(&mut *tx)
             .await
-            .map(|r| r.get::<i64, _>(0));
-        let id = match inserted {
-            Ok(id) => id,
+            .and_then(|r| OrderRow::from_row(&r));
+        let mut row = match inserted {
+            Ok(row) => row,
             Err(e) if is_unique_violation(&e) => {
                 let mut e = Error::conflict(Code::DuplicateOrderReference);
                 e.fields = vec![FieldError::new("reference", "order.duplicate_reference")];
@@ -589,8 +597,13 @@ impl Repo {
             }
             Err(e) => return Err(e.into()),
         };
-        write_items(&mut tx, who.store_id, id, &d.items).await?;
-        bills::sync_bills(&mut tx, who.store_id, id, &money::bill_amounts(&d.totals), &d.bill_terms, now).await?;
+        let id = row.id;
+        let items = write_items(&mut tx, who.store_id, id, &d.items).await?;
+        let bills =
+            bills::open_bills(&mut tx, who.store_id, id, &money::bill_amounts(&d.totals), &d.bill_terms, now).await?;
+        if d.bill_terms.expires_at > 0 && !bills.is_empty() {
+            row.bill_expire_at = d.bill_terms.expires_at;
+        }
         event(&mut tx, who, id, "created", "", state::NEW, "").await?;
         count(&mut tx, who.store_id, state::NEW, 1).await?;
         let units = d.items.iter().map(|i| i.quantity).sum();
@@ -610,7 +623,7 @@ impl Repo {
         )
         .await?;
         tx.commit().await?;
-        Ok(id)
+        Ok(Written { row, items, bills })
     }
 
     /// One order (None when not in the store).
@@ -805,11 +818,11 @@ async fn pending_at(tx: &mut Tx, store_id: i64, id: i64, revision: i64, stock_st
     Ok((row.stock_state == stock_state && (revision < 0 || row.hold_revision == revision)).then_some(row))
 }
 
-async fn write_items(tx: &mut Tx, store_id: i64, order_id: i64, items: &[Item]) -> Result<()> {
+async fn write_items(tx: &mut Tx, store_id: i64, order_id: i64, items: &[Item]) -> Result<Vec<ItemRow>> {
     // One statement for every line (at most 200 lines of 18 values).
     const COLS: usize = 18;
     if items.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let values: Vec<String> = (0..items.len())
         .map(|r| {
@@ -820,10 +833,10 @@ async fn write_items(tx: &mut Tx, store_id: i64, order_id: i64, items: &[Item]) 
     let sql = format!(
         "INSERT INTO order_items (store_id, order_id, position, sku_id, product_id, product_name, product_code, \
          sku_code, variant, price, cost, hs_code, packing_options, note, warehouse_id, quantity, weight_g, line_total) \
-         VALUES {}",
+         VALUES {} RETURNING {ITEM_COLUMNS}",
         values.join(", ")
     );
-    let mut q = sqlx::query(&sql);
+    let mut q = sqlx::query_as::<_, ItemRow>(&sql);
     for (i, it) in items.iter().enumerate() {
         q = q
             .bind(store_id)
@@ -845,8 +858,10 @@ async fn write_items(tx: &mut Tx, store_id: i64, order_id: i64, items: &[Item]) 
             .bind(it.weight_g)
             .bind(it.price.saturating_mul(it.quantity));
     }
-    q.execute(&mut **tx).await?;
-    Ok(())
+    // A multi-row insert's rows come back in no promised order.
+    let mut rows = q.fetch_all(&mut **tx).await?;
+    rows.sort_by_key(|r| r.position);
+    Ok(rows)
 }
 
 async fn event(tx: &mut Tx, who: Actor, order_id: i64, action: &str, from: &str, to: &str, detail: &str) -> Result<()> {

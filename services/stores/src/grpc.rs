@@ -1,5 +1,6 @@
 //! The tonic service: reads the call, applies the domain rules, calls storage, maps back.
 
+use bo_kit::error::Kind;
 use bo_kit::grpc::CallCtx;
 use bo_kit::outbox::Relay;
 use bo_kit::Code;
@@ -98,6 +99,25 @@ impl StoresGrpc {
         let role = role_permissions.as_ref().map(|(name, perms)| (*name, perms.as_slice()));
         let m = self.repo.add_member(store_id, &user::normalise_email(email), &hash, "", "", permission, role).await?;
         Ok(convert::membership(&m))
+    }
+
+    /// The bill-expiry setting that held at `at` and when a bill made then expires (0 never).
+    async fn bill_terms(&self, store_id: i64, at: i64) -> bo_kit::Result<(pb::BillExpirySetting, i64)> {
+        let row = self.repo.bill_expiry_at(store_id, at).await?;
+        let expires_at_ms = row
+            .as_ref()
+            .and_then(|s| {
+                crate::domain::bills::BillExpiry {
+                    expiry_type: s.expiry_type.clone(),
+                    days: s.days,
+                    hours: s.hours,
+                    minutes: s.minutes,
+                    on_expiry: s.on_expiry.clone(),
+                }
+                .expires_at(at)
+            })
+            .unwrap_or(0);
+        Ok((convert::bill_expiry(row.as_ref()), expires_at_ms))
     }
 }
 
@@ -680,26 +700,33 @@ impl StoresService for StoresGrpc {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
         let at = if r.at_ms > 0 { r.at_ms } else { bo_kit::time::now_ms() };
-        let row = self.repo.bill_expiry_at(ctx.store_id, at).await?;
+        let (setting, expires_at_ms) = self.bill_terms(ctx.store_id, at).await?;
         let history = if r.with_history { self.repo.bill_expiry_history(ctx.store_id, 20).await? } else { Vec::new() };
-        let expires_at_ms = row
-            .as_ref()
-            .and_then(|s| {
-                crate::domain::bills::BillExpiry {
-                    expiry_type: s.expiry_type.clone(),
-                    days: s.days,
-                    hours: s.hours,
-                    minutes: s.minutes,
-                    on_expiry: s.on_expiry.clone(),
-                }
-                .expires_at(at)
-            })
-            .unwrap_or(0);
         ok(pb::GetBillExpiryResponse {
-            setting: Some(convert::bill_expiry(row.as_ref())),
+            setting: Some(setting),
             history: history.iter().map(|h| convert::bill_expiry(Some(h))).collect(),
             expires_at_ms,
         })
+    }
+
+    async fn get_order_terms(&self, req: Request<pb::GetOrderTermsRequest>) -> Rpc<pb::GetOrderTermsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let (bill_expiry, expires_at_ms) = self.bill_terms(ctx.store_id, bo_kit::time::now_ms()).await?;
+        let (customer_found, address) = if r.customer_address_id > 0 {
+            let a = self
+                .repo
+                .address(ctx.store_id, r.customer_id, r.customer_address_id)
+                .await
+                .map(Some)
+                .or_else(absent)?;
+            (a.is_some(), a.map(|a| convert::address(&a)))
+        } else if r.customer_id > 0 {
+            (self.repo.customer(ctx.store_id, r.customer_id).await.map(Some).or_else(absent)?.is_some(), None)
+        } else {
+            (false, None)
+        };
+        ok(pb::GetOrderTermsResponse { customer_found, address, bill_expiry: Some(bill_expiry), expires_at_ms })
     }
 
     async fn begin_idempotent_request(
@@ -734,5 +761,14 @@ impl StoresService for StoresGrpc {
         let ctx = CallCtx::store_scoped(&req)?;
         self.repo.abandon_idempotent(ctx.store_id, &req.into_inner().key).await?;
         ok(pb::AbandonIdempotentRequestResponse {})
+    }
+}
+
+/// A record that is not found, as none.
+fn absent<T>(e: Error) -> bo_kit::Result<Option<T>> {
+    if e.kind == Kind::NotFound {
+        Ok(None)
+    } else {
+        Err(e)
     }
 }

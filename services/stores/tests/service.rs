@@ -495,6 +495,48 @@ async fn the_bill_expiry_that_held_at_a_time(db: Db) {
     assert_eq!(at(before - 1).await.id, 0, "before any setting: never expires");
 }
 
+/// What an order being made asks of the store in one call: its customer or address-book
+/// entry (another store's, or one of another customer, is not found) and the bill terms.
+async fn an_order_asks_for_its_terms_in_one_call(db: Db) {
+    let s = service(&db).await;
+    let ctx = owner(&s, "a@example.com").await;
+    let c =
+        s.grpc.create_customer(ctx.request(new_customer("0812345678"))).await.unwrap().into_inner().customer.unwrap();
+    let entry = c.default_address.unwrap();
+    let terms = |customer_id: i64, customer_address_id: i64, ctx: CallCtx| {
+        let grpc = s.grpc.clone();
+        let req = ctx.request(pb::GetOrderTermsRequest { customer_id, customer_address_id });
+        async move { grpc.get_order_terms(req).await.unwrap().into_inner() }
+    };
+    let none = terms(0, 0, ctx.clone()).await;
+    assert_eq!((none.customer_found, none.address.is_some(), none.expires_at_ms), (false, false, 0));
+    assert_eq!(none.bill_expiry.unwrap().expiry_type, "no_expiry");
+    let customer = terms(c.id, 0, ctx.clone()).await;
+    assert!(customer.customer_found && customer.address.is_none());
+    let book = terms(c.id, entry.id, ctx.clone()).await;
+    assert!(book.customer_found);
+    assert_eq!(book.address.unwrap().postcode, "10500");
+    assert!(!terms(c.id + 1000, 0, ctx.clone()).await.customer_found);
+    assert!(terms(c.id + 1000, entry.id, ctx.clone()).await.address.is_none(), "not that customer's entry");
+    let other = owner(&s, "b@example.com").await;
+    let elsewhere = terms(c.id, entry.id, other).await;
+    assert!(!elsewhere.customer_found && elsewhere.address.is_none(), "another store's customer");
+
+    s.grpc
+        .set_bill_expiry(ctx.request(pb::SetBillExpiryRequest {
+            expiry_type: "by_day".into(),
+            days: 2,
+            on_expiry: "cancel_order".into(),
+            ..Default::default()
+        }))
+        .await
+        .unwrap();
+    let now = bo_kit::time::now_ms();
+    let by_day = terms(0, 0, ctx.clone()).await;
+    assert_eq!(by_day.bill_expiry.unwrap().expiry_type, "by_day");
+    assert!(by_day.expires_at_ms > now + 86_400_000, "two days on");
+}
+
 /// A stores service checking warehouses with a stock ledger beside it; `store` gets a
 /// default warehouse there, whose id is returned.
 async fn with_ledger(db: &Db, store: i64) -> (Service, bo_wms::Service, testing::TestDb, i64) {
@@ -735,5 +777,6 @@ bo_kit::on_both_databases!(
     team_changes_never_race_past_the_rules,
     menus_are_hidden_for_one_store,
     the_bill_expiry_that_held_at_a_time,
+    an_order_asks_for_its_terms_in_one_call,
     point_of_sale_setup_keeps_its_rules
 );

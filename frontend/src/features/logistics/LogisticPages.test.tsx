@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 
 import { DialogHost } from '@/shared/dialogs/DialogHost';
-import { serveBy, type Reply } from '@/shared/testing/fakeApi';
+import { serveBy, type Reply, refusal } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 import LogisticFormPage from './LogisticFormPage';
 import LogisticListPage from './LogisticListPage';
@@ -58,10 +58,6 @@ const BY_WEIGHT = channel(1, {
 const FREE_OVER = channel(2, { pricing_method: 'free_over', price: '40.00', free_over: '1000.00', status: 'inactive' });
 const ABROAD = channel(3, { name: 'EMS World', logistic_type: 'international', international: true, provider_name: 'ems_world_package', provider: EMS, price: '850.00' });
 const COD_THAIPOST = { id: 7, provider_name: 'thaipost', provider: THAIPOST, cod_account_no: '0012345678', created_at: '', updated_at: '2026-11-01T00:00:00Z' };
-const refusal = (status: number, code: string, fields?: { field: string; code: string }[]) => ({
-  status,
-  body: { error: { code, message_key: `error.${code}`, message: 'x', ...(fields ? { fields } : {}) } },
-});
 
 function serve(setup: { channels?: unknown[]; cod?: unknown[] }, over: (method: string, path: string) => Reply | undefined = () => undefined) {
   return serveBy((method, path) => {

@@ -5,7 +5,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 
 import { DialogHost } from '@/shared/dialogs/DialogHost';
 import { P } from '@/shared/permissions.gen';
-import { serveBy, type Reply } from '@/shared/testing/fakeApi';
+import { serveBy, type Reply, refusal } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 import EParcelPage from './EParcelPage';
 import LogisticListPage from './LogisticListPage';
@@ -18,10 +18,6 @@ const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 beforeEach(() => localStorage.clear());
 
 const list = (data: unknown[]) => ({ status: 200, body: { data, total: data.length, limit: -1, page: 1, pages: 1 } });
-const refusal = (status: number, code: string, fields?: { field: string; code: string }[]) => ({
-  status,
-  body: { error: { code, message_key: `error.${code}`, message: 'x', ...(fields ? { fields } : {}) } },
-});
 const carrier = (provider_name: string, name_en: string, shipment_type: string, owner = provider_name) => ({ provider_name, carrier: owner, name_th: name_en, name_en, shipment_type, cod: false });
 const SERVICES: [string, string][] = [
   ['surface_parcel', 'Surface parcel'],

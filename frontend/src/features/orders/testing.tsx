@@ -5,8 +5,10 @@ import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 
 import { DialogHost } from '@/shared/dialogs/DialogHost';
-import { serveBy, type Reply, type Sent } from '@/shared/testing/fakeApi';
+import { refusal, serveBy, type Reply, type Sent } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
+import type { Wire } from '@/shared/testing/wire';
+import type { OrderAddressBody, OrderBillBody, OrderBody, OrderItemBody, OrderParcelBody, OrderPaymentBody } from './api/endpoints.gen';
 import OrderDetailPage from './OrderDetailPage';
 import OrderFormPage from './OrderFormPage';
 import OrderListPage from './OrderListPage';
@@ -19,10 +21,7 @@ export const list = (data: unknown[], extra: Record<string, unknown> = {}) => ({
   body: { data, total: data.length, limit: -1, page: 1, pages: 1, ...extra },
 });
 
-export const refusal = (status: number, code: string, fields?: { field: string; code: string }[]) => ({
-  status,
-  body: { error: { code, message_key: `error.${code}`, message: 'x', ...(fields ? { fields } : {}) } },
-});
+export { refusal };
 
 export const WAREHOUSES = list([
   { id: 1, code: 'MAIN', name: 'คลังหลัก', is_default: true, active: true, created_at: '' },
@@ -48,50 +47,54 @@ export const address = {
   email: '',
   country: 'TH',
   city: '',
+} satisfies Wire<OrderAddressBody>;
+
+export const item = (id: number, over: Record<string, unknown> = {}) => {
+  const base = {
+    id,
+    sku_id: 27,
+    product_id: 12,
+    product_name: 'หมอนอิงลายช้าง',
+    product_code: 'HM',
+    sku_code: 'HM-021',
+    variant: '',
+    price: '199.00',
+    cost: '120.00',
+    hs_code: '',
+    packing_options: [],
+    note: '',
+    warehouse_id: 1,
+    quantity: 2,
+    weight: '0.300',
+    line_total: '398.00',
+  } satisfies Wire<OrderItemBody>;
+  return { ...base, ...over };
 };
 
-export const item = (id: number, over: Record<string, unknown> = {}) => ({
-  id,
-  sku_id: 27,
-  product_id: 12,
-  product_name: 'หมอนอิงลายช้าง',
-  product_code: 'HM',
-  sku_code: 'HM-021',
-  variant: '',
-  price: '199.00',
-  cost: '120.00',
-  hs_code: '',
-  packing_options: [],
-  note: '',
-  warehouse_id: 1,
-  quantity: 2,
-  weight: '0.300',
-  line_total: '398.00',
-  ...over,
-});
-
-export const parcel = (id: number, over: Record<string, unknown> = {}) => ({
-  id,
-  warehouse_id: 1,
-  weight: '0.700',
-  width: 20,
-  length: 30,
-  height: 10,
-  packaging_code: 'box_c',
-  shipping_fee: '50.00',
-  cod_fee: '0.00',
-  packing_fee: '13.00',
-  total: '63.00',
-  cod_amount: '0.00',
-  tracking_no: 'EB123456789TH',
-  state: 'pending',
-  provider: 'thaipost',
-  shipped_at: null,
-  printed_at: null,
-  tracking: [],
-  progress: '',
-  ...over,
-});
+export const parcel = (id: number, over: Record<string, unknown> = {}) => {
+  const base = {
+    id,
+    warehouse_id: 1,
+    weight: '0.700',
+    width: 20,
+    length: 30,
+    height: 10,
+    packaging_code: 'box_c',
+    shipping_fee: '50.00',
+    cod_fee: '0.00',
+    packing_fee: '13.00',
+    total: '63.00',
+    cod_amount: '0.00',
+    tracking_no: 'EB123456789TH',
+    state: 'pending',
+    provider: 'thaipost',
+    shipped_at: null,
+    printed_at: null,
+    tracking: [],
+    progress: '',
+  } satisfies Wire<OrderParcelBody>;
+  return { ...base, ...over };
+};
 
 /** An order's `allowed_actions` as the orders service answers them in each state (its state
  * table's test names the same lists). */
@@ -104,61 +107,63 @@ export const ALLOWED_ACTIONS: Record<string, string[]> = {
   cancelled: [],
 };
 
-const orderFields = (over: Record<string, unknown>) => ({
-  id: 9,
-  order_no: 'SO2569-000009',
-  channel: 'facebook',
-  reference: 'FB-77',
-  note: '',
-  state: 'new',
-  payment_state: 'unpaid',
-  problem: '',
-  problems: [],
-  failure_cause: '',
-  failure_reason: '',
-  warehouse_id: 1,
-  customer_id: 0,
-  customer_address_id: 0,
-  shipping_address: address,
-  shipping_address_changed: false,
-  items: [item(1)],
-  discount: { type: '', value: '', amount: '0.00' },
-  vat_included: true,
-  subtotal: '398.00',
-  net: '398.00',
-  shipping_charge: '40.00',
-  shipping_charge_inter: '0.00',
-  shipping_total: '40.00',
-  additional_fee: '0.00',
-  vat_amount: '28.65',
-  total: '438.00',
-  profit: { cost_total: '240.00', net_ex_vat: '371.96', profit: '131.96', margin: '35.48' },
-  logistic_store_channel_id: 3,
-  shipping_name: 'ไปรษณีย์ไทย EMS',
-  shipping_provider: 'thaipost',
-  cod: false,
-  tracking_no: '',
-  estimated_weight: '0.600',
-  imported: false,
-  bill_expire_at: '2026-11-28T12:00:00Z',
-  bills: [bill()],
-  payments: [],
-  stock_state: 'held',
-  parcels: [],
-  created_by: 1,
-  created_by_name: 'สมศรี ใจดี',
-  version: 4,
-  created_at: '2026-11-25T12:00:00Z',
-  updated_at: '2026-11-25T12:00:00Z',
-  ready_to_fulfillment_at: null,
-  shipped_at: null,
-  cancelled_at: null,
-  closed_at: null,
-  failed_at: null,
-  voided_at: null,
-  events: [{ id: 1, action: 'created', from_state: '', to_state: 'new', user_id: 1, user_name: 'สมศรี ใจดี', detail: '', created_at: '2026-11-25T12:00:00Z' }],
-  ...over,
-});
+const orderFields = (over: Record<string, unknown>) => {
+  const base = {
+    id: 9,
+    order_no: 'SO2569-000009',
+    channel: 'facebook',
+    reference: 'FB-77',
+    note: '',
+    state: 'new',
+    payment_state: 'unpaid',
+    problem: '',
+    problems: [],
+    failure_cause: '',
+    failure_reason: '',
+    warehouse_id: 1,
+    customer_id: 0,
+    customer_address_id: 0,
+    shipping_address: address,
+    shipping_address_changed: false,
+    items: [item(1)],
+    discount: { type: '', value: '', amount: '0.00' },
+    vat_included: true,
+    subtotal: '398.00',
+    net: '398.00',
+    shipping_charge: '40.00',
+    shipping_charge_inter: '0.00',
+    shipping_total: '40.00',
+    additional_fee: '0.00',
+    vat_amount: '28.65',
+    total: '438.00',
+    profit: { cost_total: '240.00', net_ex_vat: '371.96', profit: '131.96', margin: '35.48' },
+    logistic_store_channel_id: 3,
+    shipping_name: 'ไปรษณีย์ไทย EMS',
+    shipping_provider: 'thaipost',
+    cod: false,
+    tracking_no: '',
+    estimated_weight: '0.600',
+    imported: false,
+    bill_expire_at: '2026-11-28T12:00:00Z',
+    bills: [bill()],
+    payments: [],
+    stock_state: 'held',
+    parcels: [],
+    created_by: 1,
+    created_by_name: 'สมศรี ใจดี',
+    version: 4,
+    created_at: '2026-11-25T12:00:00Z',
+    updated_at: '2026-11-25T12:00:00Z',
+    ready_to_fulfillment_at: null,
+    shipped_at: null,
+    cancelled_at: null,
+    closed_at: null,
+    failed_at: null,
+    voided_at: null,
+    events: [{ id: 1, action: 'created', from_state: '', to_state: 'new', user_id: 1, user_name: 'สมศรี ใจดี', detail: '', created_at: '2026-11-25T12:00:00Z' }],
+  } satisfies Wire<Omit<OrderBody, 'allowedActions'>>;
+  return { ...base, ...over };
+};
 
 /** An order as the gateway answers it; its allowed actions follow its state unless given. */
 export const order = (over: Record<string, unknown> = {}) => {
@@ -174,7 +179,7 @@ export const ACCOUNTS = [
 
 /** A payment of the bill of warehouse 1. */
 export function payment(over: Record<string, unknown> = {}) {
-  return {
+  const base = {
     id: 31,
     bill_id: 5,
     warehouse_id: 1,
@@ -191,13 +196,13 @@ export function payment(over: Record<string, unknown> = {}) {
     slip_at: '2026-11-25T13:00:00Z',
     created_at: '2026-11-25T13:00:00Z',
     updated_at: '2026-11-25T13:00:00Z',
-    ...over,
-  };
+  } satisfies Wire<OrderPaymentBody>;
+  return { ...base, ...over };
 }
 
 /** The order's bill of warehouse 1: 438.00, by days, cancelling the order on expiry. */
 export function bill(over: Record<string, unknown> = {}) {
-  return {
+  const base = {
     id: 5,
     warehouse_id: 1,
     amount: '438.00',
@@ -209,8 +214,8 @@ export function bill(over: Record<string, unknown> = {}) {
     renewed_at: null,
     token: '0123456789abcdef0123456789abcdef',
     created_at: '2026-11-25T12:00:00Z',
-    ...over,
-  };
+  } satisfies Wire<OrderBillBody>;
+  return { ...base, ...over };
 }
 
 /** The gateway: warehouses, channels, limits, packagings; `over` answers first. */

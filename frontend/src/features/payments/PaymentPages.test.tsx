@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 
 import { DialogHost } from '@/shared/dialogs/DialogHost';
-import { serveBy, type Reply } from '@/shared/testing/fakeApi';
+import { serveBy, type Reply, refusal } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 import PaymentFormPage from './PaymentFormPage';
 import PaymentListPage from './PaymentListPage';
@@ -39,10 +39,6 @@ const PROMPTPAY = account(2, 'promptpay', { acc_name: 'ร้านดี', acc_
 const PAYPAL = account(3, 'paypal', { email: 'shop@example.com', fee: '4.40' });
 const COD = account(4, 'cod', { acc_name: 'ร้านดี', acc_no: '9876543210' }, { status: 'inactive' });
 const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>';
-const refusal = (status: number, code: string, fields?: { field: string; code: string }[]) => ({
-  status,
-  body: { error: { code, message_key: `error.${code}`, message: 'x', ...(fields ? { fields } : {}) } },
-});
 
 function serve(accounts: unknown[], over: (method: string, path: string) => Reply | undefined = () => undefined) {
   return serveBy((method, path) => {

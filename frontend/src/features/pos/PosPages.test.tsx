@@ -4,7 +4,7 @@ import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 
 import { DialogHost } from '@/shared/dialogs/DialogHost';
-import { serveBy, type Reply } from '@/shared/testing/fakeApi';
+import { serveBy, type Reply, refusal } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 import BranchFormPage from './BranchFormPage';
 import CashierFormPage from './CashierFormPage';
@@ -66,10 +66,6 @@ const person = (id: number, userId: number, extra: Record<string, unknown> = {})
   created_at: '',
   updated_at: '',
   ...extra,
-});
-const refusal = (status: number, code: string, fields?: { field: string; code: string }[]) => ({
-  status,
-  body: { error: { code, message_key: `error.${code}`, message: 'x', ...(fields ? { fields } : {}) } },
 });
 
 /** The store's setup as the gateway answers it, with `over` answering first. */

@@ -5,7 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 
 import { DialogHost } from '@/shared/dialogs/DialogHost';
 import { P } from '@/shared/permissions.gen';
-import { serveBy, type Reply, type Sent } from '@/shared/testing/fakeApi';
+import { serveBy, type Reply, type Sent, refusal } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 import StockMovesPage from './StockMovesPage';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
@@ -97,17 +97,6 @@ const transfer = (id: number, extra: Record<string, unknown> = {}) => ({
   created_at: '2026-11-20T03:00:00Z',
   received_at: null,
   ...extra,
-});
-const refusal = (status: number, code: string, fields?: { field: string; code: string }[]) => ({
-  status,
-  body: {
-    error: {
-      code,
-      message_key: `error.${code}`,
-      message: 'x',
-      ...(fields ? { fields } : {}),
-    },
-  },
 });
 
 /** The fake gateway; `over` answers first. Each call's Idempotency-Key is kept in `keys`. */

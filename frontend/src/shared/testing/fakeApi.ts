@@ -1,4 +1,5 @@
 // Fake answers of the gateway for screen tests: `global.fetch` replaced, every call kept.
+import type { ErrorCode } from '@/shared/errorCodes.gen';
 
 export type Reply = { status: number; body?: unknown };
 /** A call as sent; a multipart body (a file upload) is kept as `multipart/form-data`: jsdom's
@@ -37,4 +38,10 @@ export function serveBy(answer: (method: string, path: string) => Reply): Sent[]
     return respond(answer(req.method, url.pathname.replace(/^\/api/, '')));
   }) as jest.Mock;
   return sent;
+}
+
+/** The gateway's refusal (`{error: {...}}`) with `status`, a code it answers with and the
+ * broken rules. */
+export function refusal(status: number, code: ErrorCode, fields?: { field: string; code: string }[]): Reply {
+  return { status, body: { error: { code, message_key: `error.${code}`, message: 'x', ...(fields ? { fields } : {}) } } };
 }

@@ -168,6 +168,17 @@ async fn an_order_from_the_address_book_with_its_money(app: &TestApp) {
         o["profit"],
         json!({"cost_total": "440.00", "net_ex_vat": "673.65", "profit": "233.65", "margin": "34.68"})
     );
+    // A customer or an address-book entry the store does not have is named under its field.
+    for (customer, entry, field, code) in [
+        (cid + 999, 0, "customer_id", "order.customer_unknown"),
+        (cid, aid + 999, "customer_address_id", "order.address_unknown"),
+    ] {
+        let body = json!({"channel": "line", "warehouse_id": w, "customer_id": customer, "customer_address_id": entry,
+            "shipping_address": address(), "items": [{"sku_id": red, "quantity": 1}]});
+        let (s, v) = app.post("/orders", &t, body).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+        assert_eq!(v["error"]["fields"][0], json!({"field": field, "code": code}), "{v}");
+    }
     // The stock is held; the customer has one order (from the order's event).
     assert_eq!(level(app, &t, w, red).await, (10, 2));
     let mut count = Value::Null;

@@ -2,31 +2,39 @@
 //! products, stores, logistics and wms answer; the hold of its stock; its address.
 
 use super::*;
+use bo_kit::Code;
 
 impl Orders {
     /// Makes an order: it holds its stock, or is saved short (`stock_not_enough`).
     pub async fn create(&self, ctx: &CallCtx, d: OrderDraft) -> Result<View> {
         let d = draft::validate(d)?;
         let data = self.build(ctx, &d, None).await?;
-        let id = self.repo.insert(Self::actor(ctx), &data).await?;
+        let written = self.repo.insert(Self::actor(ctx), &data).await?;
         self.relay.wake();
-        let lines = lines_of(&data.items);
+        let id = written.row.id;
         let incomplete = !data.address.is_complete();
-        match self.hold(ctx, id, 1, lines).await {
-            Ok(_) => {
-                self.repo.settle_new(Self::actor(ctx), id, true, incomplete).await?;
-            }
-            Err(e) if e.code == Code::InsufficientStock => {
-                self.repo.settle_new(Self::actor(ctx), id, false, incomplete).await?;
-            }
+        let mut row = written.row;
+        let settled = match self.hold(ctx, id, 1, lines_of(&data.items)).await {
+            Ok(_) => Some(true),
+            Err(e) if e.code == Code::InsufficientStock => Some(false),
             // The order is kept: the reconciler asks wms again.
-            Err(e) => tracing::warn!(order = id, error = %e, "could not hold a new order's stock yet"),
+            Err(e) => {
+                tracing::warn!(order = id, error = %e, "could not hold a new order's stock yet");
+                None
+            }
+        };
+        if let Some(held) = settled {
+            if self.repo.settle_new(Self::actor(ctx), id, held, incomplete).await? {
+                // The answer is what was written, with the hold's outcome as settled.
+                row.stock_state = if held { stock::HELD } else { stock::SHORT }.to_string();
+                row.problems = crate::store::problems_text(!held, incomplete);
+            } else {
+                row = self.repo.order(ctx.store_id, id).await?;
+            }
         }
         // A new order has no parcels yet, and its timeline is its creation.
-        let row = self.repo.order(ctx.store_id, id).await?;
-        let items = self.repo.items(&[id]).await?.remove(&id).unwrap_or_default();
-        let mut order = row.to_proto(&items);
-        order.bills = self.repo.bills(ctx.store_id, id).await?.iter().map(|b| b.to_proto()).collect();
+        let mut order = row.to_proto(&written.items);
+        order.bills = written.bills.iter().map(|b| b.to_proto()).collect();
         Ok(View { order, events: Vec::new() })
     }
 
@@ -201,32 +209,33 @@ impl Orders {
                 ..base
             });
         }
-        // The address: an entry of the customer's book, or as typed.
+        // The address (an entry of the customer's book, or as typed), the customer and the
+        // bill terms: one question to stores.
+        let terms = c
+            .stores
+            .clone()
+            .get_order_terms(ctx.request(spb::GetOrderTermsRequest {
+                customer_id: d.customer_id,
+                customer_address_id: d.customer_address_id,
+            }))
+            .await
+            .map_err(Error::from)?
+            .into_inner();
         let mut address = d.address.clone();
         if d.customer_address_id > 0 {
-            match c
-                .stores
-                .clone()
-                .get_address(
-                    ctx.request(spb::GetAddressRequest { customer_id: d.customer_id, id: d.customer_address_id }),
-                )
-                .await
-            {
-                Ok(r) => address = book_address(r.into_inner().address.unwrap_or_default()),
-                Err(s) if s.code() == tonic::Code::NotFound => {
-                    errs.push(FieldError::new("customer_address_id", "order.address_unknown"))
-                }
-                Err(s) => return Err(s.into()),
+            match terms.address {
+                Some(a) => address = book_address(a),
+                None => errs.push(FieldError::new("customer_address_id", "order.address_unknown")),
             }
-        } else if d.customer_id > 0 {
-            match c.stores.clone().get_customer(ctx.request(spb::GetCustomerRequest { id: d.customer_id })).await {
-                Ok(_) => {}
-                Err(s) if s.code() == tonic::Code::NotFound => {
-                    errs.push(FieldError::new("customer_id", "order.customer_unknown"))
-                }
-                Err(s) => return Err(s.into()),
-            }
+        } else if d.customer_id > 0 && !terms.customer_found {
+            errs.push(FieldError::new("customer_id", "order.customer_unknown"));
         }
+        let setting = terms.bill_expiry.unwrap_or_default();
+        let bill_terms = BillTerms {
+            expiry_type: setting.expiry_type,
+            on_expiry: setting.on_expiry,
+            expires_at: terms.expires_at_ms,
+        };
         if !errs.is_empty() {
             return Err(Error::invalid(errs));
         }
@@ -242,8 +251,10 @@ impl Orders {
             shipping_charge_inter: 0,
             additional_fee: d.additional_fee,
         };
-        let goods =
-            money::totals(&money_lines, &charges).map_err(|_| Error::invalid_field("items", "validation.price"))?;
+        let total_of = |charges: &Charges| {
+            money::totals(&money_lines, charges).map_err(|_| Error::invalid_field("items", "validation.price"))
+        };
+        let mut totals = total_of(&charges)?;
         let (mut shipping_name, mut shipping_provider) = (String::new(), String::new());
         if d.logistic_store_channel_id > 0 {
             let quotes = c
@@ -255,7 +266,7 @@ impl Orders {
                         weight_g: estimated_weight_g.max(1),
                         postcode: if address.is_international() { String::new() } else { address.postcode.clone() },
                         country: address.country.clone(),
-                        order_total_satang: goods.net,
+                        order_total_satang: totals.net,
                         cod: d.cod,
                         ..Default::default()
                     }),
@@ -287,16 +298,15 @@ impl Orders {
             }
             shipping_name = channel.name;
             shipping_provider = channel.provider;
+            // The goods' total priced the shipping; the shipping charge joins the total.
+            totals = total_of(&charges)?;
         }
-        let totals =
-            money::totals(&money_lines, &charges).map_err(|_| Error::invalid_field("items", "validation.price"))?;
         if let Some((w, _)) = money::over_limit(&totals).first() {
             let mut e = Error::new(bo_kit::error::Kind::Invalid, Code::OrderValueExceedsLimit);
             e.fields = vec![FieldError::new("items", "order.value_exceeds_limit")];
             tracing::debug!(warehouse = w, "an order over the bill limit");
             return Err(e);
         }
-        let bill_terms = self.bill_terms(ctx).await?;
         Ok(OrderData {
             channel: d.channel.clone(),
             reference: d.reference.clone(),
@@ -318,20 +328,6 @@ impl Orders {
             imported: d.imported,
             bill_terms,
         })
-    }
-
-    /// The store's bill-expiry setting for bills made now, and when such a bill expires.
-    pub(super) async fn bill_terms(&self, ctx: &CallCtx) -> Result<BillTerms> {
-        let r = self
-            .clients()?
-            .stores
-            .clone()
-            .get_bill_expiry(ctx.request(spb::GetBillExpiryRequest { at_ms: now_ms(), with_history: false }))
-            .await
-            .map_err(Error::from)?
-            .into_inner();
-        let setting = r.setting.unwrap_or_default();
-        Ok(BillTerms { expiry_type: setting.expiry_type, on_expiry: setting.on_expiry, expires_at: r.expires_at_ms })
     }
 
     /// Sets an open order's shipping address (typed or from the customer's book).

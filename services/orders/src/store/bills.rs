@@ -76,6 +76,54 @@ pub struct DueBill {
     pub order_id: i64,
 }
 
+/// A new order's bills, one per warehouse share (`amounts`), each taking `terms`: open at
+/// once (a new order is unpaid), so each is announced in the same transaction
+/// (`orders.bill.opened`, revision 1), and the order's first expiry follows. What
+/// [`sync_bills`] then [`announce_bills`] would write for an order without bills, in fewer
+/// statements.
+pub(super) async fn open_bills(
+    tx: &mut Tx,
+    store_id: i64,
+    order_id: i64,
+    amounts: &[(i64, i64)],
+    terms: &BillTerms,
+    now: i64,
+) -> Result<Vec<BillRow>> {
+    debug_assert!(bill::is_open(bill::ACTIVE, crate::domain::state::NEW, crate::domain::payment::UNPAID));
+    let mut out = Vec::with_capacity(amounts.len());
+    for (warehouse, amount) in amounts {
+        let row: BillRow = sqlx::query_as(&format!(
+            "INSERT INTO order_bills (store_id, order_id, warehouse_id, amount, token, state, expiry_type, \
+             on_expiry, expires_at, announced, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10) RETURNING {BILL_COLUMNS}"
+        ))
+        .bind(store_id)
+        .bind(order_id)
+        .bind(warehouse)
+        .bind(amount)
+        .bind(bill::new_token())
+        .bind(bill::ACTIVE)
+        .bind(&terms.expiry_type)
+        .bind(&terms.on_expiry)
+        .bind(terms.expires_at)
+        .bind(now)
+        .fetch_one(&mut **tx)
+        .await?;
+        outbox::enqueue(tx, store_id, 0, &ev::BillOpened { bill_id: row.id, order_id, revision: 1 }).await?;
+        out.push(row);
+    }
+    if terms.expires_at > 0 && !out.is_empty() {
+        // Every bill took the same terms: the first expiry is theirs.
+        sqlx::query("UPDATE orders SET bill_expire_at = $1 WHERE id = $2")
+            .bind(terms.expires_at)
+            .bind(order_id)
+            .execute(&mut **tx)
+            .await?;
+    }
+    out.sort_by_key(|b| b.warehouse_id);
+    Ok(out)
+}
+
 /// Writes an order's bills to follow its warehouses' shares (`amounts`): a warehouse that
 /// had a bill keeps it (its link and expiry) with the new amount; a new warehouse's bill
 /// takes `terms`; a warehouse no longer on the order loses its bill. The order's first

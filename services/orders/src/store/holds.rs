@@ -2,13 +2,13 @@
 //! releases, short orders queued for the filler, and the view the invariant check reads.
 
 use super::*;
+use bo_kit::db::Write as _;
 
 impl Repo {
     /// A new order's first hold answered: it holds its lines, or it is short. One update
     /// (and the timeline's line when short); false when it no longer waits for it.
     pub async fn settle_new(&self, who: Actor, id: i64, held: bool, address_incomplete: bool) -> Result<bool> {
-        let mut tx = self.db.begin().await?;
-        let r = sqlx::query(
+        let settle = sqlx::query(
             "UPDATE orders SET stock_state = $1, stock_state_at = $2, problems = $3 \
              WHERE id = $4 AND store_id = $5 AND stock_state = $6 AND hold_revision = 1",
         )
@@ -17,15 +17,17 @@ impl Repo {
         .bind(problems_text(!held, address_incomplete))
         .bind(id)
         .bind(who.store_id)
-        .bind(stock::PENDING)
-        .execute(&mut *tx)
-        .await?;
+        .bind(stock::PENDING);
+        if held {
+            // Held, as most are: one statement, nothing else to record.
+            return Ok(settle.write(&self.db).await?.rows_affected() == 1);
+        }
+        let mut tx = self.db.begin().await?;
+        let r = settle.execute(&mut *tx).await?;
         if r.rows_affected() != 1 {
             return Ok(false);
         }
-        if !held {
-            event(&mut tx, who, id, "stock_short", state::NEW, state::NEW, "").await?;
-        }
+        event(&mut tx, who, id, "stock_short", state::NEW, state::NEW, "").await?;
         tx.commit().await?;
         Ok(true)
     }

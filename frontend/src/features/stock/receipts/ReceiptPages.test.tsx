@@ -5,7 +5,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 
 import { DialogHost } from '@/shared/dialogs/DialogHost';
 import { P } from '@/shared/permissions.gen';
-import { serveBy, type Reply, type Sent } from '@/shared/testing/fakeApi';
+import { serveBy, type Reply, type Sent, refusal } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 import ReceiptBoardPage from './ReceiptBoardPage';
 import ReceiptDetailPage from './ReceiptDetailPage';
@@ -159,17 +159,6 @@ const receipt = (over: Record<string, unknown> = {}) => ({
   created_at: '2026-11-25T12:00:00Z',
   updated_at: '2026-11-25T12:00:00Z',
   ...over,
-});
-const refusal = (status: number, code: string, fields?: { field: string; code: string }[]) => ({
-  status,
-  body: {
-    error: {
-      code,
-      message_key: `error.${code}`,
-      message: 'x',
-      ...(fields ? { fields } : {}),
-    },
-  },
 });
 
 /** The gateway: warehouses, units, SKUs, one receipt; `over` answers first, and a receipt it
