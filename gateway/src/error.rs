@@ -20,8 +20,9 @@ pub struct ErrorBody {
 /// One error.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ErrorDetail {
-    /// Stable code, e.g. `customer_phone_duplicate`.
-    #[schema(value_type = ErrorCode)]
+    /// Stable code, e.g. `customer_phone_duplicate`: one of the `ErrorCode` schema's (kept a
+    /// plain string here, so the generated clients hold the list once).
+    #[schema(value_type = String)]
     pub code: Code,
     /// Message key the app translates, e.g. `error.customer_phone_duplicate`.
     pub message_key: String,
@@ -34,27 +35,14 @@ pub struct ErrorDetail {
 
 /// The `ErrorCode` schema: every code's wire name (see [`Code`]), from which the app's
 /// union of codes is generated.
-pub struct ErrorCode;
-
-impl ErrorCode {
-    /// The schema: a string, one of the codes.
-    pub fn schema_object() -> utoipa::openapi::schema::Object {
-        use utoipa::openapi::schema::{ObjectBuilder, Type};
-        ObjectBuilder::new()
-            .schema_type(Type::String)
-            .description(Some("A stable error code; `message` carries its English text, the app its Thai and English."))
-            .enum_values(Some(Code::ALL.iter().map(|c| c.as_str())))
-            .build()
-    }
+pub fn error_code_schema() -> utoipa::openapi::schema::Object {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .description(Some("A stable error code; `message` carries its English text, the app its Thai and English."))
+        .enum_values(Some(Code::ALL.iter().map(|c| c.as_str())))
+        .build()
 }
-
-impl utoipa::PartialSchema for ErrorCode {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        Self::schema_object().into()
-    }
-}
-
-impl ToSchema for ErrorCode {}
 
 /// A broken rule.
 #[derive(Debug, Serialize, ToSchema)]

@@ -74,7 +74,7 @@ struct ErrorCodes;
 
 impl Modify for ErrorCodes {
     fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        let schema = crate::error::ErrorCode::schema_object();
+        let schema = crate::error::error_code_schema();
         openapi.components.get_or_insert_with(Default::default).schemas.insert("ErrorCode".into(), schema.into());
     }
 }

@@ -76,6 +76,37 @@ pub struct DueBill {
     pub order_id: i64,
 }
 
+/// A new bill of an order for one warehouse's share, taking `terms`, with the revision it
+/// was announced at (0: not yet).
+async fn insert_bill(
+    tx: &mut Tx,
+    store_id: i64,
+    order_id: i64,
+    (warehouse, amount): (i64, i64),
+    terms: &BillTerms,
+    announced: i64,
+    now: i64,
+) -> Result<BillRow> {
+    Ok(sqlx::query_as(&format!(
+        "INSERT INTO order_bills (store_id, order_id, warehouse_id, amount, token, state, expiry_type, \
+         on_expiry, expires_at, announced, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING {BILL_COLUMNS}"
+    ))
+    .bind(store_id)
+    .bind(order_id)
+    .bind(warehouse)
+    .bind(amount)
+    .bind(bill::new_token())
+    .bind(bill::ACTIVE)
+    .bind(&terms.expiry_type)
+    .bind(&terms.on_expiry)
+    .bind(terms.expires_at)
+    .bind(announced)
+    .bind(now)
+    .fetch_one(&mut **tx)
+    .await?)
+}
+
 /// A new order's bills, one per warehouse share (`amounts`), each taking `terms`: open at
 /// once (a new order is unpaid), so each is announced in the same transaction
 /// (`orders.bill.opened`, revision 1), and the order's first expiry follows. What
@@ -92,23 +123,7 @@ pub(super) async fn open_bills(
     debug_assert!(bill::is_open(bill::ACTIVE, crate::domain::state::NEW, crate::domain::payment::UNPAID));
     let mut out = Vec::with_capacity(amounts.len());
     for (warehouse, amount) in amounts {
-        let row: BillRow = sqlx::query_as(&format!(
-            "INSERT INTO order_bills (store_id, order_id, warehouse_id, amount, token, state, expiry_type, \
-             on_expiry, expires_at, announced, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 1, $10, $10) RETURNING {BILL_COLUMNS}"
-        ))
-        .bind(store_id)
-        .bind(order_id)
-        .bind(warehouse)
-        .bind(amount)
-        .bind(bill::new_token())
-        .bind(bill::ACTIVE)
-        .bind(&terms.expiry_type)
-        .bind(&terms.on_expiry)
-        .bind(terms.expires_at)
-        .bind(now)
-        .fetch_one(&mut **tx)
-        .await?;
+        let row = insert_bill(tx, store_id, order_id, (*warehouse, *amount), terms, 1, now).await?;
         outbox::enqueue(tx, store_id, 0, &ev::BillOpened { bill_id: row.id, order_id, revision: 1 }).await?;
         out.push(row);
     }
@@ -152,22 +167,8 @@ pub(super) async fn sync_bills(
             .execute(&mut **tx)
             .await?;
         } else {
-            sqlx::query(
-                "INSERT INTO order_bills (store_id, order_id, warehouse_id, amount, token, state, expiry_type, \
-                 on_expiry, expires_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)",
-            )
-            .bind(store_id)
-            .bind(order_id)
-            .bind(warehouse)
-            .bind(amount)
-            .bind(bill::new_token())
-            .bind(bill::ACTIVE)
-            .bind(&terms.expiry_type)
-            .bind(&terms.on_expiry)
-            .bind(terms.expires_at)
-            .bind(now)
-            .execute(&mut **tx)
-            .await?;
+            // Announced with the others below, once the order's state is known.
+            insert_bill(tx, store_id, order_id, (*warehouse, *amount), terms, 0, now).await?;
         }
     }
     for gone in had.iter().filter(|w| !amounts.iter().any(|(a, _)| a == *w)) {
