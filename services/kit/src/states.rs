@@ -44,20 +44,6 @@ where
     pub fn sources(&self, action: A) -> Vec<S> {
         self.moves.iter().filter(|(_, a, _)| *a == action).map(|(s, _, _)| *s).collect()
     }
-
-    /// The actions allowed from `from`, in the table's order, once each.
-    pub fn actions_from<Q: Copy>(&self, from: Q) -> Vec<A>
-    where
-        S: PartialEq<Q>,
-    {
-        let mut out: Vec<A> = Vec::new();
-        for (f, a, _) in self.moves {
-            if *f == from && !out.contains(a) {
-                out.push(*a);
-            }
-        }
-        out
-    }
 }
 
 /// The test of a state table: `expected` names every (state, action) pair once with what
@@ -110,7 +96,6 @@ mod tests {
         assert_eq!(DOOR.next("shut", Act::Open), Some("open"));
         assert_eq!(DOOR.next("shut", Act::Close), None);
         assert_eq!(DOOR.sources(Act::Close), vec!["open"]);
-        assert_eq!(DOOR.actions_from("open"), vec![Act::Close]);
         check_every_pair(
             &DOOR,
             &["shut", "open"],
