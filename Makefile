@@ -34,9 +34,10 @@ bench: ## Requests per second and p50/p99 through the gateway, embedded and (wit
 fuzz: ## The import, photo and form parsers under libFuzzer, FUZZ_SECONDS each (default 180); not in CI
 	scripts/fuzz.sh
 
-lint: ## rustfmt check, the gateway free of service crates, clippy with warnings as errors; the app's type check
+lint: ## rustfmt check, the gateway free of service crates, the protos (buf lint, states as enums), clippy with warnings as errors; the app's type check
 	$(CARGO) fmt --all -- --check
 	scripts/check-gateway-deps.sh
+	scripts/check-proto.sh
 	$(CARGO) clippy --locked --workspace --all-targets -- -D warnings
 	cd frontend && $(NPM) run typecheck
 	cd frontend && $(NPM) run lint

@@ -20,19 +20,11 @@ const check = process.argv.includes('--check');
 const targetDir = process.env.CARGO_TARGET_DIR || path.join(root, '..', 'target');
 const bin = process.env.BACKOFFICE_BIN || path.join(targetDir, 'debug', 'backoffice');
 
-const OUTPUTS = [
-  { file: 'src/features/auth/api/endpoints.gen.ts', tags: ['auth', 'users'] },
-  { file: 'src/features/store/api/endpoints.gen.ts', tags: ['stores', 'status'] },
-  { file: 'src/features/customers/api/endpoints.gen.ts', tags: ['customers'] },
-  { file: 'src/features/stock/api/endpoints.gen.ts', tags: ['wms'] },
-  { file: 'src/features/products/api/endpoints.gen.ts', tags: ['products'] },
-  { file: 'src/features/settings/api/endpoints.gen.ts', tags: ['settings'] },
-  { file: 'src/features/team/api/endpoints.gen.ts', tags: ['team'] },
-  { file: 'src/features/pos/api/endpoints.gen.ts', tags: ['pos'] },
-  { file: 'src/features/payments/api/endpoints.gen.ts', tags: ['payments'] },
-  { file: 'src/features/logistics/api/endpoints.gen.ts', tags: ['logistics'] },
-  { file: 'src/features/orders/api/endpoints.gen.ts', tags: ['orders'] },
-];
+// Each OpenAPI tag's endpoints go to src/features/<feature>/api/endpoints.gen.ts, where the
+// feature is the tag's own name unless the app's folder for it was named otherwise before
+// (a new service's tag needs no entry here).
+const FEATURE_OF = { users: 'auth', stores: 'store', status: 'store', wms: 'stock' };
+const featureOf = (tag) => FEATURE_OF[tag] ?? tag;
 
 const camel = (s) => s.replace(/[_-]+([a-z0-9])/g, (_, c) => c.toUpperCase());
 
@@ -107,17 +99,29 @@ write(
     `export const ERROR_CODES = [\n${codes.map((c) => `  '${c}',`).join('\n')}\n] as const;\n\n` +
     'export type ErrorCode = (typeof ERROR_CODES)[number];\n',
 );
-for (const out of OUTPUTS) {
+const tagged = new Map();
+for (const [route, item] of Object.entries(doc.paths)) {
+  for (const [method, op] of Object.entries(item)) {
+    if (!op.tags?.length) throw new Error(`${method.toUpperCase()} ${route} has no tag in the OpenAPI document`);
+    for (const tag of op.tags) {
+      const feature = featureOf(tag);
+      if (!tagged.has(feature)) tagged.set(feature, new Set());
+      tagged.get(feature).add(tag);
+    }
+  }
+}
+for (const [feature, tags] of [...tagged].sort(([a], [b]) => a.localeCompare(b))) {
+  const file = `src/features/${feature}/api/endpoints.gen.ts`;
   const code = await generateEndpoints({
     apiFile: path.join(root, 'src/app/api/baseApi.ts'),
     apiImport: 'baseApi',
     schemaFile,
     hooks: true,
-    filterEndpoints: (_name, def) => out.tags.some((t) => (def.operation.tags || []).includes(t)),
+    filterEndpoints: (_name, def) => [...tags].some((t) => (def.operation.tags || []).includes(t)),
   });
-  const rel = path.relative(path.dirname(path.join(root, out.file)), path.join(root, 'src/app/api/baseApi'));
+  const rel = path.relative(path.dirname(path.join(root, file)), path.join(root, 'src/app/api/baseApi'));
   const fixed = String(code).replace(/from ['"][^'"]*baseApi(\.ts)?['"]/, `from '${rel.startsWith('.') ? rel : './' + rel}'`);
-  write(out.file, header + fixed);
+  write(file, header + fixed);
 }
 fs.rmSync(tmp, { recursive: true, force: true });
 if (stale.length) {

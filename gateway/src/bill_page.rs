@@ -16,6 +16,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use bo_proto::orders::v1 as pb;
+use bo_proto::orders::v1::{BillState, OrderState, PaymentState};
 use bo_proto::payments::v1 as paypb;
 use bo_proto::stores::v1 as spb;
 use serde::Deserialize;
@@ -308,18 +309,18 @@ async fn load(state: &AppState, token: &str) -> Result<Option<Bill>, ApiError> {
 
 /// Where the bill stands for the buyer: (class, message), or None while payable.
 fn standing(b: &Bill, lang: Lang) -> Option<(&'static str, String)> {
-    if matches!(b.order.state.as_str(), "cancelled" | "failed") {
+    if matches!(b.order.state(), OrderState::Cancelled | OrderState::Failed) {
         return Some(("bad", lang.t("closed").into()));
     }
-    match b.payment.as_ref().map(|p| p.state.as_str()) {
-        Some("paid") => return Some(("ok", lang.t("paid").into())),
-        Some("pending") => return Some(("wait", lang.t("pending").into())),
+    match b.payment.as_ref().map(|p| p.state()) {
+        Some(PaymentState::Paid) => return Some(("ok", lang.t("paid").into())),
+        Some(PaymentState::Pending) => return Some(("wait", lang.t("pending").into())),
         _ => {}
     }
     if b.order.cod {
         return Some(("wait", lang.t("cod").into()));
     }
-    if b.bill.state == "expired" {
+    if b.bill.state() == BillState::Expired {
         return Some(("bad", lang.t("expired").into()));
     }
     None
@@ -327,9 +328,9 @@ fn standing(b: &Bill, lang: Lang) -> Option<(&'static str, String)> {
 
 fn can_send_slip(b: &Bill) -> bool {
     !b.order.cod
-        && !matches!(b.order.state.as_str(), "cancelled" | "failed")
-        && b.bill.state == "active"
-        && !matches!(b.payment.as_ref().map(|p| p.state.as_str()), Some("paid"))
+        && !matches!(b.order.state(), OrderState::Cancelled | OrderState::Failed)
+        && b.bill.state() == BillState::Active
+        && !matches!(b.payment.as_ref().map(|p| p.state()), Some(PaymentState::Paid))
 }
 
 fn render(b: &Bill, lang: Lang, sent: bool, problem: Option<&str>) -> String {
@@ -356,7 +357,7 @@ fn render(b: &Bill, lang: Lang, sent: bool, problem: Option<&str>) -> String {
     if b.bill.amount != t.total {
         let _ = write!(body, "<p class=\"muted\">{}</p>", lang.t("this_bill"));
     }
-    if b.bill.expires_at_ms > 0 && b.bill.state == "active" && standing(b, lang).is_none() {
+    if b.bill.expires_at_ms > 0 && b.bill.state() == BillState::Active && standing(b, lang).is_none() {
         let _ = write!(
             body,
             "<p class=\"muted\" data-testid=\"bill-due\">{} {}</p>",

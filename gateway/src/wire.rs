@@ -341,3 +341,52 @@ mod decimal_tests {
         assert_eq!(baht(19_950), "199.50");
     }
 }
+
+/// The proto enum value of a word the app sent in `field` (`ready-to-fulfillment` and
+/// `ready_to_fulfillment` alike): none or an empty word is unspecified (any), a word that
+/// is none of the enum's values a field error with `code`.
+pub fn enum_field<E: bo_proto::Wire>(field: &str, word: Option<&str>, code: &str) -> Result<i32, ApiError> {
+    let word = word.map(|w| w.trim().replace('-', "_")).unwrap_or_default();
+    if word.is_empty() {
+        return Ok(0);
+    }
+    E::from_wire(&word).map(Into::into).ok_or_else(|| ApiError::invalid_field(field, code))
+}
+
+/// Several words of a comma list (or repeated parameter) as [`enum_field`] takes one; the
+/// field of a wrong word is `field[i]`.
+pub fn enum_fields<'a, E: bo_proto::Wire>(
+    field: &str,
+    words: impl IntoIterator<Item = &'a str>,
+    code: &str,
+) -> Result<Vec<i32>, ApiError> {
+    let words = words.into_iter().flat_map(|w| w.split(',')).map(str::trim).filter(|w| !w.is_empty());
+    words.enumerate().map(|(i, w)| enum_field::<E>(&format!("{field}[{i}]"), Some(w), code)).collect()
+}
+
+/// The word of an enum value a service answered with (empty when it is none of them).
+pub fn word<E: bo_proto::Wire>(value: i32) -> String {
+    E::try_from(value).map(|e| e.wire().to_string()).unwrap_or_default()
+}
+
+/// The words of enum values a service answered with.
+pub fn words<E: bo_proto::Wire>(values: &[i32]) -> Vec<String> {
+    values.iter().filter_map(|v| E::try_from(*v).ok()).map(|e| e.wire().to_string()).collect()
+}
+
+#[cfg(test)]
+mod enum_tests {
+    use super::*;
+    use bo_proto::orders::v1::OrderState;
+
+    #[test]
+    fn words_become_enum_values_and_wrong_ones_are_refused() {
+        assert_eq!(enum_field::<OrderState>("s", Some("ready-to-fulfillment"), "v").unwrap(), 2);
+        assert_eq!(enum_field::<OrderState>("s", Some(" "), "v").unwrap(), 0);
+        assert_eq!(enum_field::<OrderState>("s", None, "v").unwrap(), 0);
+        assert!(enum_field::<OrderState>("s", Some("lost"), "v").is_err());
+        assert_eq!(enum_fields::<OrderState>("s", ["new,shipped", "closed"], "v").unwrap(), vec![1, 3, 4]);
+        assert!(enum_fields::<OrderState>("s", ["new,bogus"], "v").is_err());
+        assert_eq!(words::<OrderState>(&[1, 2, 99]), vec!["new", "ready_to_fulfillment"]);
+    }
+}

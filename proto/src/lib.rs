@@ -16,6 +16,38 @@ pub trait Event: prost::Message + Default + 'static {
     const TYPE: &'static str;
 }
 
+/// A proto enum whose values travel as lower-case words on the REST API, in events' readers
+/// and in storage: `ORDER_STATE_READY_TO_FULFILLMENT` is `ready_to_fulfillment`, the zero
+/// value (`…_UNSPECIFIED`) is the empty word. build.rs writes `VALUES` for every enum from
+/// the protos, so a state is declared once, in its proto.
+pub trait Wire: Sized + Copy + Into<i32> + TryFrom<i32> {
+    /// The number and word of every value but the zero one, in declaration order.
+    const VALUES: &'static [(i32, &'static str)];
+
+    /// This value's word (empty for the zero value).
+    fn wire(self) -> &'static str {
+        let n: i32 = self.into();
+        Self::VALUES.iter().find(|(v, _)| *v == n).map_or("", |(_, w)| w)
+    }
+
+    /// The value of `word`, if it is one.
+    fn from_wire(word: &str) -> Option<Self> {
+        Self::VALUES.iter().find(|(_, w)| *w == word).and_then(|(n, _)| Self::try_from(*n).ok())
+    }
+
+    /// The field number of `word` (0, unspecified, when it is none of the values).
+    fn number(word: &str) -> i32 {
+        Self::VALUES.iter().find(|(_, w)| *w == word).map_or(0, |(n, _)| *n)
+    }
+
+    /// Every word, in declaration order.
+    fn words() -> impl Iterator<Item = &'static str> {
+        Self::VALUES.iter().map(|(_, w)| *w)
+    }
+}
+
+include!(concat!(env!("OUT_DIR"), "/wire.rs"));
+
 // One module per proto package (`stores::v1`, `events::v1`, …), written by build.rs from
 // the packages it compiles.
 include!(concat!(env!("OUT_DIR"), "/packages.rs"));

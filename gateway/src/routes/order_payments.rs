@@ -22,7 +22,7 @@ use crate::perms::{keys, Access};
 use crate::routes::orders::{one_order, OrderBody};
 use crate::state::AppState;
 use crate::uploads::Staged;
-use crate::wire::{baht, page_request, Body, List, Path, Query};
+use crate::wire::{baht, enum_field, page_request, word, Body, List, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -81,7 +81,7 @@ pub(crate) fn payment_body(p: pb::Payment) -> OrderPaymentBody {
         bill_id: p.bill_id,
         warehouse_id: p.warehouse_id,
         amount: crate::wire::baht(p.amount),
-        state: p.state,
+        state: word::<pb::PaymentState>(p.state),
         store_channel_id: p.store_channel_id,
         channel_type: p.channel_type,
         has_attachment: p.has_attachment,
@@ -443,7 +443,7 @@ async fn list_payments(
     let r = state
         .orders()
         .list_payments(auth.ctx().request(pb::ListPaymentsRequest {
-            state: q.state.unwrap_or_default(),
+            state: enum_field::<pb::PaymentState>("state", q.state.as_deref(), "validation.payment_state")?,
             page: Some(page_request(q.page, q.limit)),
         }))
         .await?
@@ -454,7 +454,7 @@ async fn list_payments(
         .map(|l| ListedPaymentBody {
             order_id: l.order_id,
             order_no: l.order_no,
-            order_state: l.order_state,
+            order_state: word::<pb::OrderState>(l.order_state),
             cod: l.cod,
             payment: payment_body(l.payment.unwrap_or_default()),
         })

@@ -20,7 +20,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::routes::orders::{moment, READ};
 use crate::routes::receipts::member_names;
 use crate::state::AppState;
-use crate::wire::{page_request, Body, List, Path, Query};
+use crate::wire::{enum_fields, page_request, word, words, Body, List, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -77,10 +77,10 @@ fn export_body(e: pb::OrderExport, name: String) -> OrderExportBody {
         progress: if e.total > 0 { (e.done * 100 / e.total).clamp(0, 100) } else { 0 },
         id: e.id,
         file_name: e.file_name,
-        state: e.state,
+        state: word::<pb::ExportState>(e.state),
         date_from: ms_to_rfc3339(e.date_from_ms),
         date_to: ms_to_rfc3339(e.date_to_ms),
-        order_states: e.states,
+        order_states: words::<pb::OrderState>(&e.states),
         total: e.total,
         done: e.done,
         file_size: e.file_size,
@@ -113,13 +113,11 @@ async fn produce_order_report(
     };
     let from = day("date_from", &b.date_from, false)?;
     let to = day("date_to", &b.date_to, true)?;
-    let states: Vec<String> = b
-        .order_state
-        .iter()
-        .flat_map(|s| s.split(','))
-        .map(|s| s.trim().replace('-', "_"))
-        .filter(|s| !s.is_empty())
-        .collect();
+    let states = enum_fields::<pb::OrderState>(
+        "order_states",
+        b.order_state.iter().map(String::as_str),
+        "validation.order_state",
+    )?;
     let r = state
         .orders()
         .produce_order_report(auth.ctx().request(pb::ProduceOrderReportRequest {

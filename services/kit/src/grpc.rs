@@ -233,6 +233,28 @@ pub fn service_only<T>(req: &Request<T>) -> Result<(), Status> {
     }
 }
 
+/// Who acts, where: the store and the user (0 for the system). What storage records as the
+/// author of a change; [`CallCtx::actor`] gives it for an incoming call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Actor {
+    /// The store.
+    pub store_id: i64,
+    /// The user (0 for the system).
+    pub user_id: i64,
+}
+
+impl Actor {
+    /// The system acting in `store_id` (a schedule, a consumer).
+    pub fn system(store_id: i64) -> Self {
+        Self { store_id, user_id: 0 }
+    }
+
+    /// The actor of a store-scoped call (refused without a store).
+    pub fn of<T>(req: &Request<T>) -> Result<Self, Status> {
+        Ok(CallCtx::store_scoped(req)?.actor())
+    }
+}
+
 /// Who calls, and for which store: built by the gateway from the verified token it
 /// forwards, or by a module acting on its own behalf ([`ServiceIdentity`]).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -274,6 +296,11 @@ impl CallCtx {
             token: self.token.clone().unwrap_or_else(|| Arc::from("")),
         });
         req
+    }
+
+    /// Who acts in this call.
+    pub fn actor(&self) -> Actor {
+        Actor { store_id: self.store_id, user_id: self.user_id }
     }
 
     /// The context of an incoming call, from its verified caller (zeros without one).

@@ -338,6 +338,23 @@ impl Context {
         self.clients.clone()
     }
 
+    /// The background every module with a database and events runs: its outbox relay, its
+    /// consumer when it subscribes to events, and the housekeeping of the kit's tables
+    /// (sent outbox rows, processed-event marks). A module's own schedules come beside it.
+    pub fn spawn_event_tasks(
+        &self,
+        relay: &crate::outbox::Relay,
+        consumer: Option<&crate::inbox::Consumer>,
+    ) -> anyhow::Result<()> {
+        let db = self.db()?;
+        self.spawn("relay", relay.clone().run(self.cancel.clone()));
+        if let Some(consumer) = consumer {
+            self.spawn("consumer", consumer.clone().run(self.cancel.clone()));
+        }
+        self.spawn("housekeeping", crate::schedule::housekeeping(db, self.name, self.cancel.clone()));
+        Ok(())
+    }
+
     /// Runs a background task of this module. It should return only once `self.cancel` is
     /// cancelled; if it returns earlier or panics, readiness fails and names it.
     pub fn spawn<F>(&self, task: &'static str, fut: F)

@@ -123,7 +123,7 @@ impl Module for LogisticsModule {
             .await?
             .with_wms(ctx.client(WmsServiceClient::new)?)
             .with_files(ctx.files()?);
-        ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
+        ctx.spawn_event_tasks(&svc.relay, None)?;
         let following = svc.grpc.clone();
         ctx.spawn(
             "follow_flash",
@@ -135,7 +135,6 @@ impl Module for LogisticsModule {
                 }
             }),
         );
-        ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db, "logistics", ctx.cancel.clone()));
         ctx.serve(svc.server());
         Ok(Started::default())
     }

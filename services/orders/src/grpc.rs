@@ -5,6 +5,7 @@ use bo_kit::paging::PageRequest;
 use bo_kit::Error;
 use bo_proto::orders::v1 as pb;
 use bo_proto::orders::v1::orders_service_server::OrdersService;
+use bo_proto::Wire as _;
 use tonic::{Request, Response, Status};
 
 use crate::convert::address_of;
@@ -91,11 +92,11 @@ fn draft(d: Option<pb::OrderDraft>) -> OrderDraft {
 fn filter(f: Option<pb::OrderFilter>) -> Filter {
     let f = f.unwrap_or_default();
     Filter {
-        states: f.states.into_iter().map(|s| s.trim().replace('-', "_")).filter(|s| !s.is_empty()).collect(),
+        states: f.states().map(|s| s.wire().to_string()).filter(|s| !s.is_empty()).collect(),
         channel: f.channel.trim().to_string(),
         from_ms: f.from_ms,
         to_ms: f.to_ms,
-        payment_state: f.payment_state.trim().to_string(),
+        payment_state: f.payment_state().wire().to_string(),
         warehouse_id: f.warehouse_id,
         problem: f.problem.trim().to_string(),
         search: f.search.trim().to_string(),
@@ -117,7 +118,7 @@ fn results(moved: Vec<Moved>) -> Response<pb::ChangeStateResponse> {
                 order_no: m.order_no,
                 ok: m.refused.is_none(),
                 reason: m.refused.map(|c| c.to_string()).unwrap_or_default(),
-                state: m.state,
+                state: pb::OrderState::number(&m.state),
             })
             .collect(),
     })
@@ -311,10 +312,8 @@ impl OrdersService for OrdersGrpc {
     async fn list_payments(&self, req: Request<pb::ListPaymentsRequest>) -> Rpc<pb::ListPaymentsResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
-        if !r.state.is_empty() && !crate::domain::payment::STATES.contains(&r.state.as_str()) {
-            return Err(Error::invalid_field("state", "validation.payment_state").into());
-        }
-        let (rows, page) = self.orders.repo.list_payments(ctx.store_id, &r.state, PageRequest::from(r.page)).await?;
+        let state = r.state().wire();
+        let (rows, page) = self.orders.repo.list_payments(ctx.store_id, state, PageRequest::from(r.page)).await?;
         Ok(Response::new(pb::ListPaymentsResponse {
             payments: rows
                 .into_iter()
@@ -322,7 +321,7 @@ impl OrdersService for OrdersGrpc {
                     order_id: l.payment.order_id,
                     payment: Some(l.payment.to_proto()),
                     order_no: l.order_no,
-                    order_state: l.order_state,
+                    order_state: pb::OrderState::number(&l.order_state),
                     cod: l.cod != 0,
                 })
                 .collect(),
@@ -333,7 +332,8 @@ impl OrdersService for OrdersGrpc {
     async fn produce_order_report(&self, req: Request<pb::ProduceOrderReportRequest>) -> Rpc<pb::OrderExportResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
-        let e = self.orders.produce_report(&ctx, r.date_from_ms, r.date_to_ms, &r.states, &r.lang).await?;
+        let states: Vec<String> = r.states().map(|s| s.wire().to_string()).filter(|s| !s.is_empty()).collect();
+        let e = self.orders.produce_report(&ctx, r.date_from_ms, r.date_to_ms, &states, &r.lang).await?;
         Ok(Response::new(pb::OrderExportResponse { export: Some(e.to_proto()) }))
     }
 

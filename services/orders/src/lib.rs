@@ -174,8 +174,7 @@ impl Module for OrdersModule {
         let svc = Service::open(db.clone(), ctx.bus.clone(), settings, Some((clients, ctx.identity())))
             .await?
             .with_files(ctx.files()?);
-        ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
-        ctx.spawn("consumer", svc.consumer.clone().run(ctx.cancel.clone()));
+        ctx.spawn_event_tasks(&svc.relay, Some(&svc.consumer))?;
         ctx.spawn("filler", filler(svc.orders().clone(), ctx.cancel.clone()));
         let reconciling = svc.orders().clone();
         ctx.spawn(
@@ -218,7 +217,6 @@ impl Module for OrdersModule {
             ),
         );
         ctx.spawn("exports", exports::run(svc.orders().clone(), ctx.cancel.clone()));
-        ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db, "orders", ctx.cancel.clone()));
         ctx.serve(svc.server());
         Ok(Started::default())
     }

@@ -7,7 +7,7 @@ use bo_kit::Result;
 use bo_proto::orders::v1 as pb;
 use bo_proto::wms::v1 as wpb;
 
-use crate::domain::{self, check, draft, money, payment, problem, state};
+use crate::domain::{self, check, draft, money, problem};
 use crate::service::Orders;
 
 impl Orders {
@@ -31,8 +31,6 @@ impl Orders {
                     name_en: c.name_en.into(),
                 })
                 .collect(),
-            states: state::STATES.iter().map(|s| s.to_string()).collect(),
-            payment_states: payment::STATES.iter().map(|s| s.to_string()).collect(),
             problems: problem::ALL.iter().map(|s| s.to_string()).collect(),
         }
     }
@@ -60,5 +58,32 @@ impl Orders {
         }
         broken.extend(check::compare(&orders, &held, now_ms(), grace_ms));
         Ok(broken)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bo_proto::Wire;
+
+    use super::*;
+    use crate::domain::{bill, export, payment, state};
+
+    /// The states the domain keeps in storage are the proto enums' words, one for one, so
+    /// every state a row holds has its value on the wire and back.
+    #[test]
+    fn the_domain_states_are_the_proto_enums() {
+        fn words<E: Wire>() -> Vec<&'static str> {
+            E::words().collect()
+        }
+        assert_eq!(words::<pb::OrderState>(), state::STATES);
+        assert_eq!(words::<pb::PaymentState>(), payment::STATES);
+        assert_eq!(words::<pb::BillState>(), bill::STATES);
+        assert_eq!(words::<pb::ExportState>(), export::STATES);
+        let stock = domain::stock::ALL;
+        assert_eq!(words::<pb::StockState>(), stock);
+        for s in state::STATES {
+            assert_eq!(pb::OrderState::from_wire(s).map(|e| e.wire()), Some(s));
+        }
+        assert_eq!(pb::OrderState::number("lost"), 0);
     }
 }

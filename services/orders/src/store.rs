@@ -14,6 +14,7 @@ use bo_kit::time::{buddhist_year, ms_to_timestamp, now_ms};
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::events::v1 as ev;
 use bo_proto::orders::v1 as pb;
+use bo_proto::Wire as _;
 use sqlx::{AnyPool, FromRow};
 
 mod bills;
@@ -28,14 +29,8 @@ use crate::domain::draft::Address;
 use crate::domain::money::{self, Totals};
 use crate::domain::{self, payment, problem, state, stock};
 
-/// Who acts, where.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Actor {
-    /// The store.
-    pub store_id: i64,
-    /// The user (0 for the system).
-    pub user_id: i64,
-}
+/// Who acts, where (the kit's, one for every service).
+pub use bo_kit::grpc::Actor;
 
 /// A line as it is kept: the SKU's snapshot, its warehouse and units.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -192,8 +187,8 @@ impl OrderRow {
             channel: self.channel.clone(),
             reference: self.reference.clone(),
             note: self.note.clone(),
-            state: self.state.clone(),
-            payment_state: self.payment_state.clone(),
+            state: pb::OrderState::number(&self.state),
+            payment_state: pb::PaymentState::number(&self.payment_state),
             problem: problems.first().cloned().unwrap_or_default(),
             problems,
             failure_cause: self.failure_cause.clone(),
@@ -234,7 +229,7 @@ impl OrderRow {
             estimated_weight_g: self.estimated_weight_g,
             imported: self.imported != 0,
             bill_expire_at_ms: self.bill_expire_at,
-            stock_state: self.stock_state.clone(),
+            stock_state: pb::StockState::number(&self.stock_state),
             parcels: Vec::new(),
             created_by: self.created_by,
             version: self.version,
@@ -718,8 +713,8 @@ impl Repo {
             .map(|(id, action, from_state, to_state, user_id, detail, at)| pb::OrderEvent {
                 id,
                 action,
-                from_state,
-                to_state,
+                from_state: pb::OrderState::number(&from_state),
+                to_state: pb::OrderState::number(&to_state),
                 user_id,
                 detail,
                 create_time: Some(ms_to_timestamp(at)),

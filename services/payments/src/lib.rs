@@ -99,9 +99,7 @@ impl Module for PaymentsModule {
     async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
         let db = ctx.db()?;
         let svc = Service::open(db.clone(), ctx.bus.clone()).await?;
-        ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
-        ctx.spawn("consumer", svc.consumer.clone().run(ctx.cancel.clone()));
-        ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db, "payments", ctx.cancel.clone()));
+        ctx.spawn_event_tasks(&svc.relay, Some(&svc.consumer))?;
         ctx.serve(svc.server());
         Ok(Started::default())
     }

@@ -123,11 +123,6 @@ fn photo_error(e: photos::PhotoError) -> Status {
 
 type Rpc<T> = Result<Response<T>, Status>;
 
-fn actor<T>(req: &Request<T>) -> Result<Actor, Status> {
-    let ctx = CallCtx::store_scoped(req)?;
-    Ok(Actor { store_id: ctx.store_id, user_id: ctx.user_id })
-}
-
 /// What became of one product of a bulk action: done, or why not (`refused`, else not found).
 fn result_of(id: i64, done: bool, refused: Option<Code>) -> pb::ProductResult {
     let reason = if done { String::new() } else { refused.unwrap_or(Code::ProductNotFound).to_string() };
@@ -153,31 +148,31 @@ impl ProductsService for ProductsGrpc {
     }
 
     async fn list_categories(&self, req: Request<pb::ListCategoriesRequest>) -> Rpc<pb::ListCategoriesResponse> {
-        actor(&req)?;
+        Actor::of(&req)?;
         Ok(Response::new(pb::ListCategoriesResponse { categories: self.repo.categories().await? }))
     }
 
     async fn list_products(&self, req: Request<pb::ListProductsRequest>) -> Rpc<pb::ListProductsResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let (products, p) = self.repo.list(who.store_id, &r.search, r.category_id, &r.status, r.page.into()).await?;
         Ok(Response::new(pb::ListProductsResponse { products, page: Some(p.into()) }))
     }
 
     async fn count_products(&self, req: Request<pb::CountProductsRequest>) -> Rpc<pb::CountProductsResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let count = self.repo.count(who.store_id, &req.into_inner().status).await?;
         Ok(Response::new(pb::CountProductsResponse { count }))
     }
 
     async fn get_product(&self, req: Request<pb::GetProductRequest>) -> Rpc<pb::GetProductResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let product = self.repo.get(who.store_id, req.into_inner().id).await?;
         Ok(Response::new(pb::GetProductResponse { product: Some(product) }))
     }
 
     async fn create_product(&self, req: Request<pb::CreateProductRequest>) -> Rpc<pb::CreateProductResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let p = domain::validate(req.into_inner().product.unwrap_or_default())?;
         self.check_category(p.category_id).await?;
         let saved = self.repo.create(who, &p).await?;
@@ -186,7 +181,7 @@ impl ProductsService for ProductsGrpc {
     }
 
     async fn update_product(&self, req: Request<pb::UpdateProductRequest>) -> Rpc<pb::UpdateProductResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let ctx = CallCtx::of(&req);
         let p = domain::validate(req.into_inner().product.unwrap_or_default())?;
         self.check_category(p.category_id).await?;
@@ -202,7 +197,7 @@ impl ProductsService for ProductsGrpc {
     }
 
     async fn set_product_status(&self, req: Request<pb::SetProductStatusRequest>) -> Rpc<pb::SetProductStatusResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         bulk(&r.ids)?;
         if !domain::status::valid(&r.status) {
@@ -215,7 +210,7 @@ impl ProductsService for ProductsGrpc {
     }
 
     async fn delete_products(&self, req: Request<pb::DeleteProductsRequest>) -> Rpc<pb::DeleteProductsResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let ctx = CallCtx::of(&req);
         let r = req.into_inner();
         bulk(&r.ids)?;
@@ -243,7 +238,7 @@ impl ProductsService for ProductsGrpc {
     }
 
     async fn get_skus(&self, req: Request<pb::GetSkusRequest>) -> Rpc<pb::GetSkusResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         bulk(&r.ids)?;
         Ok(Response::new(pb::GetSkusResponse { skus: self.repo.skus(who.store_id, &r.ids).await? }))
@@ -253,7 +248,7 @@ impl ProductsService for ProductsGrpc {
         &self,
         req: Request<pb::UpdateAllSafetyStockRequest>,
     ) -> Rpc<pb::UpdateAllSafetyStockResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let amount = req.into_inner().amount;
         if !(0..=1_000_000_000).contains(&amount) {
             return Err(Error::invalid_field("amount", "validation.quantity").into());
@@ -263,12 +258,12 @@ impl ProductsService for ProductsGrpc {
     }
 
     async fn get_summaries(&self, req: Request<pb::GetSummariesRequest>) -> Rpc<pb::GetSummariesResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         Ok(Response::new(self.repo.summaries(who.store_id).await?))
     }
 
     async fn add_photos(&self, req: Request<pb::AddPhotosRequest>) -> Rpc<pb::AddPhotosResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let uploads = Key::uploads_of(who.store_id, &r.uploads, "files")?;
         // The call consumes its uploads, whatever it answers.
@@ -297,7 +292,7 @@ impl ProductsService for ProductsGrpc {
     }
 
     async fn reorder_photos(&self, req: Request<pb::ReorderPhotosRequest>) -> Rpc<pb::ReorderPhotosResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let p = self.repo.reorder_photos(who, r.product_id, &r.ids).await?;
         self.relay.wake();
@@ -305,7 +300,7 @@ impl ProductsService for ProductsGrpc {
     }
 
     async fn delete_photo(&self, req: Request<pb::DeletePhotoRequest>) -> Rpc<pb::DeletePhotoResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let name = self.repo.delete_photo(who, r.product_id, r.id, self.limits.min_per_product).await?;
         self.forget_files(&[name]).await;
@@ -355,7 +350,7 @@ impl ProductsService for ProductsGrpc {
     }
 
     async fn describe_skus(&self, req: Request<pb::DescribeSkusRequest>) -> Rpc<pb::DescribeSkusResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         if !r.codes.is_empty() {
             if r.codes.len() > MAX_BULK {
@@ -369,7 +364,7 @@ impl ProductsService for ProductsGrpc {
     }
 
     async fn import_products(&self, req: Request<pb::ImportProductsRequest>) -> Rpc<pb::ImportProductsResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         Ok(Response::new(self.import(who, req.into_inner()).await?))
     }
 
@@ -377,7 +372,7 @@ impl ProductsService for ProductsGrpc {
         &self,
         req: Request<pb::ListSkuInventoriesRequest>,
     ) -> Rpc<pb::ListSkuInventoriesResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let (rows, p) = self
             .repo

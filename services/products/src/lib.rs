@@ -168,9 +168,7 @@ impl Module for ProductsModule {
         let svc =
             Service::open(db.clone(), ctx.bus.clone(), files, settings.photos, ctx.client(WmsServiceClient::new)?)
                 .await?;
-        ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
-        ctx.spawn("consumer", svc.consumer.clone().run(ctx.cancel.clone()));
-        ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db, "products", ctx.cancel.clone()));
+        ctx.spawn_event_tasks(&svc.relay, Some(&svc.consumer))?;
         ctx.serve(svc.server());
         Ok(Started::default())
     }

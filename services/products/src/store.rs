@@ -179,14 +179,8 @@ const PRODUCT_COLUMNS: &str =
     category_id, price, cost, vat, weight_grams, barcode, unit_id, variants, status, created_at, updated_at";
 const SKU_COLUMNS: &str = "id, product_id, code, cost, price, safety_stock, barcode, status, option1, option2";
 
-/// Who acts, where.
-#[derive(Debug, Clone, Copy)]
-pub struct Actor {
-    /// The store.
-    pub store_id: i64,
-    /// The user.
-    pub user_id: i64,
-}
+/// Who acts, where (the kit's, one for every service).
+pub use bo_kit::grpc::Actor;
 
 /// The catalog's storage.
 #[derive(Clone)]

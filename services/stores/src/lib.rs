@@ -180,9 +180,7 @@ impl Module for StoresModule {
         let wms = ctx.client(bo_proto::wms::v1::wms_service_client::WmsServiceClient::new)?;
         let svc =
             Service::open(db.clone(), ctx.bus.clone(), ttl * 60_000).await?.with_wms(wms).with_files(ctx.files()?);
-        ctx.spawn("relay", svc.relay.clone().run(ctx.cancel.clone()));
-        ctx.spawn("consumer", svc.consumer.clone().run(ctx.cancel.clone()));
-        ctx.spawn("housekeeping", bo_kit::schedule::housekeeping(db.clone(), "stores", ctx.cancel.clone()));
+        ctx.spawn_event_tasks(&svc.relay, Some(&svc.consumer))?;
         let repo = store::Repo::new(db.clone());
         ctx.spawn(
             "idempotency-purge",

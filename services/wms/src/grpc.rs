@@ -1,6 +1,5 @@
 //! The tonic service: reads the call, checks the rules, calls the ledger, maps back.
 
-use bo_kit::grpc::CallCtx;
 use bo_kit::outbox::Relay;
 use bo_proto::wms::v1 as pb;
 use bo_proto::wms::v1::wms_service_server::WmsService;
@@ -24,11 +23,6 @@ impl WmsGrpc {
 }
 
 type Rpc<T> = Result<Response<T>, Status>;
-
-fn actor<T>(req: &Request<T>) -> Result<Actor, Status> {
-    let ctx = CallCtx::store_scoped(req)?;
-    Ok(Actor { store_id: ctx.store_id, user_id: ctx.user_id })
-}
 
 fn page_of(p: Option<bo_proto::common::v1::PageRequest>) -> bo_kit::paging::PageRequest {
     p.map(|p| bo_kit::paging::PageRequest::new(p.page, p.limit)).unwrap_or_default()
@@ -121,20 +115,20 @@ impl WmsService for WmsGrpc {
     }
 
     async fn list_warehouses(&self, req: Request<pb::ListWarehousesRequest>) -> Rpc<pb::ListWarehousesResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let rows = self.repo.warehouses(who.store_id).await?;
         Ok(Response::new(pb::ListWarehousesResponse { warehouses: rows.iter().map(|w| w.to_proto()).collect() }))
     }
 
     async fn get_stock(&self, req: Request<pb::GetStockRequest>) -> Rpc<pb::GetStockResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let levels = self.repo.levels(who.store_id, &r.sku_ids, r.warehouse_id).await?;
         Ok(Response::new(pb::GetStockResponse { levels }))
     }
 
     async fn reserve(&self, req: Request<pb::ReserveRequest>) -> Rpc<pb::ReserveResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         domain::check_reference(&r.reference)?;
         let merged = lines(&r.lines)?;
@@ -145,7 +139,7 @@ impl WmsService for WmsGrpc {
     }
 
     async fn release(&self, req: Request<pb::ReleaseRequest>) -> Rpc<pb::ReleaseResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         domain::check_reference(&r.reference)?;
         let released = self.repo.settle(who, r.reference.trim(), false).await?;
@@ -154,7 +148,7 @@ impl WmsService for WmsGrpc {
     }
 
     async fn commit(&self, req: Request<pb::CommitRequest>) -> Rpc<pb::CommitResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         domain::check_reference(&r.reference)?;
         let committed = self.repo.settle(who, r.reference.trim(), true).await?;
@@ -163,7 +157,7 @@ impl WmsService for WmsGrpc {
     }
 
     async fn receive(&self, req: Request<pb::ReceiveRequest>) -> Rpc<pb::ReceiveResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         domain::check_reference(&r.reference)?;
         // Checked as a whole (bounds, SKUs); kept line by line, as each may be its own lot.
@@ -185,7 +179,7 @@ impl WmsService for WmsGrpc {
     }
 
     async fn adjust(&self, req: Request<pb::AdjustRequest>) -> Rpc<pb::AdjustResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         domain::check_reference(&r.reference)?;
         domain::check_adjustment(r.delta, &r.reason)?;
@@ -199,7 +193,7 @@ impl WmsService for WmsGrpc {
     }
 
     async fn list_movements(&self, req: Request<pb::ListMovementsRequest>) -> Rpc<pb::ListMovementsResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let page = r.page.map(|p| bo_kit::paging::PageRequest::new(p.page, p.limit)).unwrap_or_default();
         let (movements, page) = self.repo.movements(who.store_id, &r.kind, r.sku_id, page).await?;
@@ -207,7 +201,7 @@ impl WmsService for WmsGrpc {
     }
 
     async fn create_warehouse(&self, req: Request<pb::CreateWarehouseRequest>) -> Rpc<pb::WarehouseResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let w = self.repo.create_warehouse(who, &r.name, &r.code).await?;
         self.relay.wake();
@@ -215,7 +209,7 @@ impl WmsService for WmsGrpc {
     }
 
     async fn update_warehouse(&self, req: Request<pb::UpdateWarehouseRequest>) -> Rpc<pb::WarehouseResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let w = self.repo.update_warehouse(who, r.id, &r.name, r.active).await?;
         self.relay.wake();
@@ -226,7 +220,7 @@ impl WmsService for WmsGrpc {
         &self,
         req: Request<pb::ListGoodsReceiptsRequest>,
     ) -> Rpc<pb::ListGoodsReceiptsResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let (receipts, page, counts) =
             self.repo.goods_receipts(who.store_id, &r.group, &r.search, &r.r#type, page_of(r.page)).await?;
@@ -238,43 +232,43 @@ impl WmsService for WmsGrpc {
     }
 
     async fn get_goods_receipt(&self, req: Request<pb::GoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = self.repo.goods_receipt(who.store_id, req.into_inner().id).await?;
         Ok(receipt(r, false))
     }
 
     async fn create_goods_receipt(&self, req: Request<pb::CreateGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let draft = req.into_inner().draft.unwrap_or_default();
         Ok(receipt(self.repo.create_goods_receipt(who, &draft).await?, false))
     }
 
     async fn update_goods_receipt(&self, req: Request<pb::UpdateGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let draft = r.draft.unwrap_or_default();
         Ok(receipt(self.repo.update_goods_receipt(who, r.id, &draft).await?, false))
     }
 
     async fn delete_goods_receipt(&self, req: Request<pb::GoodsReceiptRequest>) -> Rpc<pb::DeleteGoodsReceiptResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         self.repo.delete_goods_receipt(who, req.into_inner().id).await?;
         Ok(Response::new(pb::DeleteGoodsReceiptResponse {}))
     }
 
     async fn send_goods_receipt(&self, req: Request<pb::GoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         Ok(receipt(self.repo.send_goods_receipt(who, req.into_inner().id).await?, false))
     }
 
     async fn check_goods_receipt(&self, req: Request<pb::CheckGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         Ok(receipt(self.repo.check_goods_receipt(who, r.id, &r.lines).await?, false))
     }
 
     async fn approve_goods_receipt(&self, req: Request<pb::CheckGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let (r, replayed) = self.repo.approve_goods_receipt(who, r.id, &r.lines).await?;
         self.relay.wake();
@@ -282,31 +276,31 @@ impl WmsService for WmsGrpc {
     }
 
     async fn reject_goods_receipt(&self, req: Request<pb::RejectGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         Ok(receipt(self.repo.reject_goods_receipt(who, r.id, &r.reason).await?, false))
     }
 
     async fn shelve_goods_receipt(&self, req: Request<pb::ShelveGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         Ok(receipt(self.repo.shelve_goods_receipt(who, r.id, &r.state).await?, false))
     }
 
     async fn mark_goods_receipt_printed(&self, req: Request<pb::GoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         Ok(receipt(self.repo.mark_goods_receipt_printed(who, req.into_inner().id).await?, false))
     }
 
     async fn list_stock_lots(&self, req: Request<pb::ListStockLotsRequest>) -> Rpc<pb::ListStockLotsResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let (lots, page) = crate::store::lots::list(self.repo.pool(), who.store_id, &r).await?;
         Ok(Response::new(pb::ListStockLotsResponse { lots, page: Some(page.into()) }))
     }
 
     async fn get_valuation(&self, req: Request<pb::GetValuationRequest>) -> Rpc<pb::GetValuationResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let (warehouses, skus, page) =
             crate::store::lots::valuation(self.repo.pool(), who.store_id, r.warehouse_id, page_of(r.page)).await?;
@@ -314,7 +308,7 @@ impl WmsService for WmsGrpc {
     }
 
     async fn create_transfer(&self, req: Request<pb::CreateTransferRequest>) -> Rpc<pb::TransferResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         domain::check_reference(&r.reference)?;
         if r.from_warehouse_id <= 0 || r.to_warehouse_id <= 0 {
@@ -337,33 +331,33 @@ impl WmsService for WmsGrpc {
     }
 
     async fn receive_transfer(&self, req: Request<pb::TransferRequest>) -> Rpc<pb::TransferResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let (transfer, replayed) = self.repo.receive_transfer(who, req.into_inner().id).await?;
         self.relay.wake();
         Ok(Response::new(pb::TransferResponse { transfer: Some(transfer), replayed }))
     }
 
     async fn get_transfer(&self, req: Request<pb::TransferRequest>) -> Rpc<pb::TransferResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let transfer = self.repo.transfer(who.store_id, req.into_inner().id).await?;
         Ok(Response::new(pb::TransferResponse { transfer: Some(transfer), replayed: false }))
     }
 
     async fn list_transfers(&self, req: Request<pb::ListTransfersRequest>) -> Rpc<pb::ListTransfersResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let (transfers, page) = self.repo.transfers(who.store_id, &r.state, page_of(r.page)).await?;
         Ok(Response::new(pb::ListTransfersResponse { transfers, page: Some(page.into()) }))
     }
 
     async fn list_in_transit(&self, req: Request<pb::ListInTransitRequest>) -> Rpc<pb::ListInTransitResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let items = self.repo.in_transit(who.store_id, &req.into_inner().sku_ids).await?;
         Ok(Response::new(pb::ListInTransitResponse { items }))
     }
 
     async fn pick_lots(&self, req: Request<pb::PickLotsRequest>) -> Rpc<pb::PickLotsResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         let picks = if !r.references.is_empty() {
             if r.references.len() > 2000 {
@@ -384,7 +378,7 @@ impl WmsService for WmsGrpc {
     }
 
     async fn hold(&self, req: Request<pb::HoldRequest>) -> Rpc<pb::HoldResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         domain::check_reference(&r.reference)?;
         if r.revision <= 0 {
@@ -407,7 +401,7 @@ impl WmsService for WmsGrpc {
     }
 
     async fn release_many(&self, req: Request<pb::ReleaseManyRequest>) -> Rpc<pb::ReleaseManyResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         if r.references.len() > 2000 {
             return Err(bo_kit::Error::invalid_field("references", "validation.too_many").into());
@@ -424,7 +418,7 @@ impl WmsService for WmsGrpc {
     }
 
     async fn list_holdings(&self, req: Request<pb::ListHoldingsRequest>) -> Rpc<pb::ListHoldingsResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         if r.references.len() > 1000 {
             return Err(bo_kit::Error::invalid_field("references", "validation.too_many").into());
@@ -434,19 +428,19 @@ impl WmsService for WmsGrpc {
     }
 
     async fn save_parcel(&self, req: Request<pb::SaveParcelRequest>) -> Rpc<pb::ParcelResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let p = req.into_inner().parcel.unwrap_or_default();
         Ok(Response::new(pb::ParcelResponse { parcel: Some(self.repo.save_parcel(who, &p).await?) }))
     }
 
     async fn delete_parcel(&self, req: Request<pb::DeleteParcelRequest>) -> Rpc<pb::DeleteParcelResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let parcel = self.repo.delete_parcel(who, req.into_inner().id).await?;
         Ok(Response::new(pb::DeleteParcelResponse { parcel: Some(parcel) }))
     }
 
     async fn list_parcels(&self, req: Request<pb::ListParcelsRequest>) -> Rpc<pb::ListParcelsResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         if r.order_ids.len() > 1000 || r.ids.len() > 1000 {
             return Err(bo_kit::Error::invalid_field("order_ids", "validation.too_many").into());
@@ -460,7 +454,7 @@ impl WmsService for WmsGrpc {
         &self,
         req: Request<pb::MarkParcelsPrintedRequest>,
     ) -> Rpc<pb::MarkParcelsPrintedResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         if r.ids.len() > 1000 {
             return Err(bo_kit::Error::invalid_field("ids", "validation.too_many").into());
@@ -470,7 +464,7 @@ impl WmsService for WmsGrpc {
     }
 
     async fn ship_order(&self, req: Request<pb::ShipOrderRequest>) -> Rpc<pb::ShipOrderResponse> {
-        let who = actor(&req)?;
+        let who = Actor::of(&req)?;
         let r = req.into_inner();
         domain::check_reference(&r.reference)?;
         let (parcels, committed, replayed) = self.repo.ship_order(who, r.order_id, r.reference.trim()).await?;

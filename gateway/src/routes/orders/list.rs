@@ -62,23 +62,11 @@ impl OrderListQuery {
     /// The filter as the orders service takes it, its states, payment state and problem
     /// checked against the service's own lists.
     fn filter(&self, rules: &pb::GetRulesResponse) -> ApiResult<pb::OrderFilter> {
-        let states: Vec<String> = self
-            .order_state
-            .as_deref()
-            .unwrap_or("")
-            .split(',')
-            .map(|s| s.trim().replace('-', "_"))
-            .filter(|s| !s.is_empty())
-            .collect();
-        if let Some(bad) = states.iter().find(|s| !rules.states.contains(s)) {
-            tracing::debug!(state = %bad, "an unknown order state");
-            return Err(ApiError::invalid_field("order-state", "validation.order_state"));
-        }
-        if let Some(p) = self.payment_state.as_deref().filter(|p| !p.is_empty()) {
-            if !rules.payment_states.iter().any(|s| s == p) {
-                return Err(ApiError::invalid_field("payment-state", "validation.payment_state"));
-            }
-        }
+        let states =
+            enum_fields::<pb::OrderState>("order-state", self.order_state.as_deref(), "validation.order_state")
+                .map_err(|_| ApiError::invalid_field("order-state", "validation.order_state"))?;
+        let payment_state =
+            enum_field::<pb::PaymentState>("payment-state", self.payment_state.as_deref(), "validation.payment_state")?;
         if let Some(p) = self.problem.as_deref().filter(|p| !p.is_empty()) {
             if p != "any" && !rules.problems.iter().any(|s| s == p) {
                 return Err(ApiError::invalid_field("problem", "validation.problem"));
@@ -97,7 +85,7 @@ impl OrderListQuery {
             channel: self.channel.clone().unwrap_or_default(),
             from_ms,
             to_ms,
-            payment_state: self.payment_state.clone().unwrap_or_default(),
+            payment_state,
             warehouse_id: self.warehouse_id.unwrap_or(0),
             problem: self.problem.clone().unwrap_or_default(),
             search: self.search.clone().unwrap_or_default(),

@@ -21,7 +21,7 @@ use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::perms::{keys, Access};
 use crate::routes::receipts::member_names;
 use crate::state::AppState;
-use crate::wire::{baht, kilograms, page_request, Body, Decimal, List, Path, Query};
+use crate::wire::{baht, enum_field, enum_fields, kilograms, page_request, word, Body, Decimal, List, Path, Query};
 
 mod edit;
 mod list;
@@ -311,7 +311,7 @@ fn bill_body(b: pb::Bill) -> OrderBillBody {
         id: b.id,
         warehouse_id: b.warehouse_id,
         amount: baht(b.amount),
-        state: b.state,
+        state: word::<pb::BillState>(b.state),
         expiry_type: b.expiry_type,
         on_expiry: b.on_expiry,
         expires_at: when(b.expires_at_ms),
@@ -348,9 +348,9 @@ pub(crate) fn order_body(o: pb::Order, costs: bool, names: &HashMap<i64, String>
         channel: o.channel,
         reference: o.reference,
         note: o.note,
-        state: o.state,
+        state: word::<pb::OrderState>(o.state),
         allowed_actions: o.allowed_actions,
-        payment_state: o.payment_state,
+        payment_state: word::<pb::PaymentState>(o.payment_state),
         problem: o.problem,
         problems: o.problems,
         failure_cause: o.failure_cause,
@@ -415,7 +415,7 @@ pub(crate) fn order_body(o: pb::Order, costs: bool, names: &HashMap<i64, String>
         bill_expire_at: when(o.bill_expire_at_ms),
         bills: o.bills.into_iter().map(bill_body).collect(),
         payments: o.payments.into_iter().map(crate::routes::order_payments::payment_body).collect(),
-        stock_state: o.stock_state,
+        stock_state: word::<pb::StockState>(o.stock_state),
         parcels: o.parcels.into_iter().map(parcel_body).collect(),
         created_by: o.created_by,
         created_by_name: name(o.created_by),
@@ -474,8 +474,8 @@ pub(crate) async fn one_order(state: &AppState, auth: &StoreAuth, r: pb::OrderRe
             id: e.id,
             user_name: names.get(&e.user_id).cloned().unwrap_or_default(),
             action: e.action,
-            from_state: e.from_state,
-            to_state: e.to_state,
+            from_state: word::<pb::OrderState>(e.from_state),
+            to_state: word::<pb::OrderState>(e.to_state),
             user_id: e.user_id,
             detail: e.detail,
             created_at: timestamp_to_rfc3339(e.create_time.as_ref()),

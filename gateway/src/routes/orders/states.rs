@@ -50,7 +50,13 @@ pub(crate) fn results_body(r: pb::ChangeStateResponse) -> OrderResultsBody {
     let data: Vec<OrderResultBody> = r
         .results
         .into_iter()
-        .map(|x| OrderResultBody { id: x.id, order_no: x.order_no, ok: x.ok, reason: x.reason, state: x.state })
+        .map(|x| OrderResultBody {
+            id: x.id,
+            order_no: x.order_no,
+            ok: x.ok,
+            reason: x.reason,
+            state: word::<pb::OrderState>(x.state),
+        })
         .collect();
     let succeeded = data.iter().filter(|x| x.ok).count() as i64;
     OrderResultsBody { failed: data.len() as i64 - succeeded, succeeded, data }

@@ -114,9 +114,11 @@ impl LogBus {
         *e = (*e).max(seq);
     }
 
-    /// True when this process wrote nothing of `subject` after `cursor`.
+    /// True when this process wrote nothing of `subject` after `cursor` (nor anything of it
+    /// at all since it opened the log: what was there before, or what another process
+    /// writes, the once-a-second read finds).
     fn nothing_after(&self, subject: &str, cursor: i64) -> bool {
-        self.latest.lock().unwrap_or_else(|p| p.into_inner()).get(subject).is_some_and(|s| *s <= cursor)
+        self.latest.lock().unwrap_or_else(|p| p.into_inner()).get(subject).is_none_or(|s| *s <= cursor)
     }
 
     /// Drops messages older than seven days, at most once an hour.

@@ -71,6 +71,8 @@ pub mod stock {
     pub const COMMITTING: &str = "committing";
     /// Shipped: the stock left.
     pub const COMMITTED: &str = "committed";
+    /// Every stock state.
+    pub const ALL: [&str; 7] = [HELD, SHORT, PENDING, RELEASING, RELEASED, COMMITTING, COMMITTED];
     /// States a request is still settling with wms (the reconciler finishes them).
     pub const IN_FLIGHT: [&str; 3] = [PENDING, RELEASING, COMMITTING];
 }

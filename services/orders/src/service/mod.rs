@@ -218,7 +218,7 @@ impl Orders {
     }
 
     fn actor(ctx: &CallCtx) -> Actor {
-        Actor { store_id: ctx.store_id, user_id: ctx.user_id }
+        ctx.actor()
     }
 
     /// The order's view: its lines, its parcels (from wms) and, when asked, its timeline.

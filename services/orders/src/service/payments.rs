@@ -45,7 +45,7 @@ impl Orders {
             attachment: name.clone(),
             note: String::new(),
         };
-        let who = Actor { store_id: bill.store_id, user_id: 0 };
+        let who = Actor::system(bill.store_id);
         let changed = self.repo.attach_slip(who, bill.id, source::BUYER, &input).await;
         self.settle_slips(bill.store_id, &name, changed).await.map(|_| ())
     }

@@ -152,7 +152,7 @@ impl Orders {
         let n = rows.len();
         for row in rows {
             let ctx = self.system(row.store_id);
-            let who = Actor { store_id: row.store_id, user_id: 0 };
+            let who = Actor::system(row.store_id);
             let outcome = match row.stock_state.as_str() {
                 stock::PENDING => self.reconcile_hold(&ctx, &row).await,
                 stock::RELEASING => self.release(&ctx, &[row.id]).await,

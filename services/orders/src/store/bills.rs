@@ -7,6 +7,7 @@ use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::Code;
 use bo_kit::{Error, Result};
 use bo_proto::orders::v1 as pb;
+use bo_proto::Wire as _;
 use sqlx::FromRow;
 
 use bo_kit::outbox;
@@ -56,7 +57,7 @@ impl BillRow {
             id: self.id,
             warehouse_id: self.warehouse_id,
             amount: self.amount,
-            state: self.state.clone(),
+            state: pb::BillState::number(&self.state),
             expiry_type: self.expiry_type.clone(),
             on_expiry: self.on_expiry.clone(),
             expires_at_ms: self.expires_at,
@@ -335,7 +336,7 @@ impl Repo {
         .fetch_optional(&mut *tx)
         .await?;
         let Some((warehouse_id, on_expiry)) = expired else { return Ok(None) };
-        let who = Actor { store_id: due.store_id, user_id: 0 };
+        let who = Actor::system(due.store_id);
         event(&mut tx, who, row.id, "bill_expired", &row.state, &row.state, &format!("{warehouse_id}:{on_expiry}"))
             .await?;
         let moved = if on_expiry == bill::CANCEL_ORDER {

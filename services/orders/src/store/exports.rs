@@ -5,6 +5,7 @@ use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::Code;
 use bo_kit::{Error, Result};
 use bo_proto::orders::v1 as pb;
+use bo_proto::Wire as _;
 use sqlx::FromRow;
 
 use super::{OrderRow, Repo, ORDER_COLUMNS};
@@ -49,10 +50,10 @@ impl ExportRow {
         pb::OrderExport {
             id: self.id,
             file_name: self.file_name.clone(),
-            state: self.state.clone(),
+            state: pb::ExportState::number(&self.state),
             date_from_ms: self.date_from,
             date_to_ms: self.date_to,
-            states: self.state_list(),
+            states: self.state_list().iter().map(|s| pb::OrderState::number(s)).collect(),
             total: self.total,
             done: self.done,
             file_size: self.file_size,

@@ -129,8 +129,8 @@ impl Repo {
             &ev::OrderStateChanged {
                 order_id: id,
                 order_no: row.order_no.clone(),
-                from_state: row.state.clone(),
-                to_state: state::SHIPPED.into(),
+                from_state: pb::OrderState::number(&row.state),
+                to_state: pb::OrderState::number(state::SHIPPED),
                 customer_id: row.customer_id,
                 total: row.total,
             },
@@ -271,8 +271,8 @@ pub(super) async fn apply_move(
         &ev::OrderStateChanged {
             order_id: row.id,
             order_no: row.order_no.clone(),
-            from_state: row.state.clone(),
-            to_state: to.to_string(),
+            from_state: pb::OrderState::number(&row.state),
+            to_state: pb::OrderState::number(to),
             customer_id: row.customer_id,
             total: row.total,
         },

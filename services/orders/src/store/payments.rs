@@ -8,6 +8,7 @@ use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::Code;
 use bo_kit::{Error, Result};
 use bo_proto::orders::v1 as pb;
+use bo_proto::Wire as _;
 use sqlx::FromRow;
 
 use super::bills::BillRow;
@@ -50,7 +51,7 @@ impl PaymentRow {
             bill_id: self.bill_id,
             warehouse_id: self.warehouse_id,
             amount: self.amount,
-            state: self.state.clone(),
+            state: pb::PaymentState::number(&self.state),
             store_channel_id: self.store_channel_id,
             channel_type: self.channel_type.clone(),
             has_attachment: !self.attachment.is_empty(),

@@ -104,14 +104,8 @@ impl MovementRow {
     }
 }
 
-/// Who acts, where.
-#[derive(Debug, Clone, Copy)]
-pub struct Actor {
-    /// The store.
-    pub store_id: i64,
-    /// The user (0 for the system).
-    pub user_id: i64,
-}
+/// Who acts, where (the kit's, one for every service).
+pub use bo_kit::grpc::Actor;
 
 /// The wms storage.
 #[derive(Clone)]
