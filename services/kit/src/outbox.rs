@@ -32,40 +32,59 @@ const BATCH: i64 = 100;
 
 /// Writes an event into the outbox inside the caller's transaction; returns its id.
 pub async fn enqueue<E: Event>(tx: &mut Tx, store_id: i64, actor_user_id: i64, event: &E) -> crate::Result<String> {
-    // An event the bus would refuse must never reach the outbox, where it would only be
-    // retried and set aside: the write that caused it is refused instead.
-    let size = event.encoded_len();
-    if size > MAX_EVENT_BYTES {
-        tracing::warn!(event = E::TYPE, bytes = size, "refused a write whose event would be too large for the bus");
-        return Err(crate::Error::new(crate::error::Kind::Invalid, Code::EventTooLarge));
-    }
-    let event_id = crate::new_event_id();
+    let mut ids = enqueue_all(tx, store_id, actor_user_id, std::iter::once(event)).await?;
+    Ok(ids.pop().unwrap_or_default())
+}
+
+/// Writes events into the outbox inside the caller's transaction, in one statement; returns
+/// their ids in order.
+pub async fn enqueue_all<'a, E: Event>(
+    tx: &mut Tx,
+    store_id: i64,
+    actor_user_id: i64,
+    events: impl IntoIterator<Item = &'a E>,
+) -> crate::Result<Vec<String>> {
     let now = now_ms();
-    let envelope = Envelope {
-        event_id: event_id.clone(),
-        r#type: E::TYPE.to_string(),
-        store_id,
-        occur_time: Some(ms_to_timestamp(now)),
-        actor_user_id,
-        payload: event.encode_to_vec(),
-    };
-    // The trace of the request that caused the event travels with it to the consumers.
+    // The trace of the request that caused the events travels with them to the consumers.
     let mut trace = Vec::new();
     crate::telemetry::inject_pairs(&mut trace);
     let trace = serde_json::to_string(&trace).unwrap_or_default();
-    sqlx::query(
-        "INSERT INTO outbox (event_id, event_type, store_id, envelope, trace_context, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6)",
-    )
-    .bind(&event_id)
-    .bind(E::TYPE)
-    .bind(store_id)
-    .bind(envelope.encode_to_vec())
-    .bind(trace)
-    .bind(now)
-    .execute(&mut **tx)
-    .await?;
-    Ok(event_id)
+    let mut rows = Vec::new();
+    for event in events {
+        // An event the bus would refuse must never reach the outbox, where it would only be
+        // retried and set aside: the write that caused it is refused instead.
+        let size = event.encoded_len();
+        if size > MAX_EVENT_BYTES {
+            tracing::warn!(event = E::TYPE, bytes = size, "refused a write whose event would be too large for the bus");
+            return Err(crate::Error::new(crate::error::Kind::Invalid, Code::EventTooLarge));
+        }
+        let event_id = crate::new_event_id();
+        let envelope = Envelope {
+            event_id: event_id.clone(),
+            r#type: E::TYPE.to_string(),
+            store_id,
+            occur_time: Some(ms_to_timestamp(now)),
+            actor_user_id,
+            payload: event.encode_to_vec(),
+        };
+        rows.push((event_id, envelope.encode_to_vec()));
+    }
+    if rows.is_empty() {
+        return Ok(Vec::new());
+    }
+    let values = (0..rows.len())
+        .map(|i| format!("(${}, $1, $2, ${}, $3, $4)", 5 + 2 * i, 6 + 2 * i))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "INSERT INTO outbox (event_id, event_type, store_id, envelope, trace_context, created_at) VALUES {values}"
+    );
+    let mut q = sqlx::query(&sql).bind(E::TYPE).bind(store_id).bind(trace).bind(now);
+    for (event_id, envelope) in &rows {
+        q = q.bind(event_id.as_str()).bind(envelope.as_slice());
+    }
+    q.execute(&mut **tx).await?;
+    Ok(rows.into_iter().map(|(id, _)| id).collect())
 }
 
 /// The largest event payload written: NATS refuses messages over 1 MiB by default, and the
@@ -326,6 +345,35 @@ mod tests {
         assert_eq!(retry_delay(9), Duration::from_secs(256));
         assert_eq!(retry_delay(10), Duration::from_secs(300));
         assert_eq!(retry_delay(1000), Duration::from_secs(300));
+    }
+
+    #[tokio::test]
+    async fn several_events_go_in_one_statement_in_order() {
+        use prost::Message as _;
+        let t = crate::testing::sqlite().await;
+        t.db.create_kit_tables().await.unwrap();
+        let mut tx = t.db.begin().await.unwrap();
+        let names = ["ก", "ข", "ค"];
+        let events: Vec<_> = names
+            .iter()
+            .map(|n| bo_proto::events::v1::StoreCreated { name: n.to_string(), ..Default::default() })
+            .collect();
+        let ids = enqueue_all(&mut tx, 7, 3, &events).await.unwrap();
+        assert_eq!(enqueue_all::<bo_proto::events::v1::StoreCreated>(&mut tx, 7, 3, &[]).await.unwrap().len(), 0);
+        tx.commit().await.unwrap();
+        let rows: Vec<(String, i64, Vec<u8>)> =
+            sqlx::query_as("SELECT event_id, store_id, envelope FROM outbox ORDER BY id")
+                .fetch_all(t.db.pool())
+                .await
+                .unwrap();
+        assert_eq!(rows.iter().map(|r| r.0.clone()).collect::<Vec<_>>(), ids);
+        assert_eq!(ids.iter().collect::<std::collections::HashSet<_>>().len(), 3);
+        for ((_, store, envelope), name) in rows.iter().zip(names) {
+            assert_eq!(*store, 7);
+            let e = Envelope::decode(envelope.as_slice()).unwrap();
+            let created = bo_proto::events::v1::StoreCreated::decode(e.payload.as_slice()).unwrap();
+            assert_eq!((created.name.as_str(), e.actor_user_id), (name, 3));
+        }
     }
 
     #[tokio::test]

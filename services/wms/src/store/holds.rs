@@ -6,11 +6,12 @@
 use bo_kit::Code;
 use std::collections::{BTreeMap, HashMap};
 
+use bo_kit::db::Tx;
 use bo_kit::time::now_ms;
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::wms::v1 as pb;
 
-use super::{lots, record, record_at, settle_in, Actor, LevelRow, Repo, Settled, SETTLE};
+use super::{lots, record, record_reserves, settle_in, Actor, LevelRow, Repo, Settled, SETTLE};
 use crate::domain::{kind, state, Line};
 
 /// What a hold did.
@@ -99,7 +100,34 @@ impl Repo {
         }
         let place: HashMap<(i64, i64), usize> =
             lines.iter().enumerate().map(|(i, l)| ((l.warehouse_id, l.sku_id), i)).collect();
+        // What the reference holds, written first: it does not depend on the stock, and
+        // the transaction rolls back if stock is short. The stock and lot rows, which every
+        // hold of a SKU updates, come last, so they stay locked (PostgreSQL) for the few
+        // statements before the commit.
+        let mut kept = Vec::new();
+        for (&(w, s), &(target, held)) in &plan {
+            if target == held {
+                continue;
+            }
+            if target == 0 {
+                sqlx::query(
+                    "DELETE FROM reservation_lines WHERE store_id = $1 AND reference = $2 \
+                     AND warehouse_id = $3 AND sku_id = $4",
+                )
+                .bind(who.store_id)
+                .bind(reference)
+                .bind(w)
+                .bind(s)
+                .execute(&mut *tx)
+                .await?;
+            } else {
+                kept.push((w, s, target));
+            }
+        }
+        keep_lines(&mut tx, who.store_id, reference, &kept, now).await?;
         let mut short = Vec::new();
+        let mut allocations = Vec::new();
+        let mut reserved = Vec::new();
         for (&(w, s), &(target, held)) in &plan {
             let diff = target - held;
             if diff > 0 {
@@ -124,9 +152,10 @@ impl Repo {
                     // Refused anyway: the transaction rolls back, lots need not follow.
                     continue;
                 }
-                lots::allocate(&mut tx, who.store_id, reference, w, s, diff).await?;
-                record_at(&mut tx, who, w, s, kind::RESERVE, 0, diff, "", reference, &[], Some(level.to_proto()))
-                    .await?;
+                for take in lots::reserve(&mut tx, w, s, diff).await? {
+                    allocations.push(lots::Allocation { warehouse_id: w, sku_id: s, take });
+                }
+                reserved.push((diff, level.to_proto()));
             } else if diff < 0 && short.is_empty() {
                 let give = -diff;
                 let moved = sqlx::query(
@@ -147,36 +176,10 @@ impl Repo {
                 lots::unallocate(&mut tx, who.store_id, reference, w, s, give).await?;
                 record(&mut tx, who, w, s, kind::RELEASE, 0, -give, "", reference, &[]).await?;
             }
-            if diff != 0 && short.is_empty() {
-                if target == 0 {
-                    sqlx::query(
-                        "DELETE FROM reservation_lines WHERE store_id = $1 AND reference = $2 \
-                         AND warehouse_id = $3 AND sku_id = $4",
-                    )
-                    .bind(who.store_id)
-                    .bind(reference)
-                    .bind(w)
-                    .bind(s)
-                    .execute(&mut *tx)
-                    .await?;
-                } else {
-                    sqlx::query(
-                        "INSERT INTO reservation_lines (store_id, reference, warehouse_id, sku_id, quantity, state, \
-                         updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7) \
-                         ON CONFLICT (store_id, reference, warehouse_id, sku_id) \
-                         DO UPDATE SET quantity = excluded.quantity, state = excluded.state, updated_at = excluded.updated_at",
-                    )
-                    .bind(who.store_id)
-                    .bind(reference)
-                    .bind(w)
-                    .bind(s)
-                    .bind(target)
-                    .bind(state::RESERVED)
-                    .bind(now)
-                    .execute(&mut *tx)
-                    .await?;
-                }
-            }
+        }
+        if short.is_empty() {
+            lots::record_allocations(&mut tx, who.store_id, reference, &allocations).await?;
+            record_reserves(&mut tx, who, reference, &reserved).await?;
         }
         if !short.is_empty() {
             // Nothing is kept: the transaction (and the revision) roll back.
@@ -268,4 +271,26 @@ impl Repo {
         .fetch_all(self.db.pool())
         .await?)
     }
+}
+
+/// Sets the units `reference` holds of each (warehouse, SKU, units), in one statement.
+async fn keep_lines(tx: &mut Tx, store_id: i64, reference: &str, kept: &[(i64, i64, i64)], now: i64) -> Result<()> {
+    if kept.is_empty() {
+        return Ok(());
+    }
+    let values = (0..kept.len())
+        .map(|i| format!("($1, $2, ${}, ${}, ${}, $3, $4)", 5 + 3 * i, 6 + 3 * i, 7 + 3 * i))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "INSERT INTO reservation_lines (store_id, reference, warehouse_id, sku_id, quantity, state, updated_at) \
+         VALUES {values} ON CONFLICT (store_id, reference, warehouse_id, sku_id) \
+         DO UPDATE SET quantity = excluded.quantity, state = excluded.state, updated_at = excluded.updated_at"
+    );
+    let mut q = sqlx::query(&sql).bind(store_id).bind(reference).bind(state::RESERVED).bind(now);
+    for (w, s, quantity) in kept {
+        q = q.bind(*w).bind(*s).bind(*quantity);
+    }
+    q.execute(&mut **tx).await?;
+    Ok(())
 }

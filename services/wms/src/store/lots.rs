@@ -165,6 +165,22 @@ pub async fn allocate(
     sku_id: i64,
     quantity: i64,
 ) -> Result<()> {
+    let takes = reserve(tx, warehouse_id, sku_id, quantity).await?;
+    let held: Vec<Allocation> = takes.into_iter().map(|take| Allocation { warehouse_id, sku_id, take }).collect();
+    record_allocations(tx, store_id, reference, &held).await
+}
+
+/// Units of a lot held for a reference.
+#[derive(Debug, Clone)]
+pub struct Allocation {
+    pub warehouse_id: i64,
+    pub sku_id: i64,
+    pub take: Take,
+}
+
+/// Reserves `quantity` units of a SKU's lots (FEFO), after the stock row reserved them; the
+/// caller records for whom with [`record_allocations`].
+pub async fn reserve(tx: &mut Tx, warehouse_id: i64, sku_id: i64, quantity: i64) -> Result<Vec<Take>> {
     let takes = choose(tx, warehouse_id, sku_id, quantity).await?;
     for t in &takes {
         let r =
@@ -176,21 +192,37 @@ pub async fn allocate(
         if r.rows_affected() != 1 {
             return Err(mismatch("a lot changed under a reservation", warehouse_id, sku_id));
         }
-        // A reference whose hold grows may take more of a lot it holds already.
-        sqlx::query(
-            "INSERT INTO lot_allocations (store_id, reference, lot_id, warehouse_id, sku_id, quantity) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (store_id, reference, lot_id) \
-             DO UPDATE SET quantity = lot_allocations.quantity + excluded.quantity",
-        )
-        .bind(store_id)
-        .bind(reference)
-        .bind(t.lot_id)
-        .bind(warehouse_id)
-        .bind(sku_id)
-        .bind(t.quantity)
-        .execute(&mut **tx)
-        .await?;
     }
+    Ok(takes)
+}
+
+/// Records that `reference` holds these lots' units, in one statement (a reference whose hold
+/// grows may take more of a lot it holds already).
+pub async fn record_allocations(tx: &mut Tx, store_id: i64, reference: &str, held: &[Allocation]) -> Result<()> {
+    // One row per lot: a lot taken twice in one call adds up.
+    let mut rows: Vec<(i64, i64, i64, i64)> = Vec::new();
+    for a in held {
+        match rows.iter_mut().find(|r| r.0 == a.take.lot_id) {
+            Some(r) => r.3 += a.take.quantity,
+            None => rows.push((a.take.lot_id, a.warehouse_id, a.sku_id, a.take.quantity)),
+        }
+    }
+    if rows.is_empty() {
+        return Ok(());
+    }
+    let values = (0..rows.len())
+        .map(|i| format!("($1, $2, ${}, ${}, ${}, ${})", 3 + 4 * i, 4 + 4 * i, 5 + 4 * i, 6 + 4 * i))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "INSERT INTO lot_allocations (store_id, reference, lot_id, warehouse_id, sku_id, quantity) VALUES {values} \
+         ON CONFLICT (store_id, reference, lot_id) DO UPDATE SET quantity = lot_allocations.quantity + excluded.quantity"
+    );
+    let mut q = sqlx::query(&sql).bind(store_id).bind(reference);
+    for (lot_id, warehouse_id, sku_id, quantity) in rows {
+        q = q.bind(lot_id).bind(warehouse_id).bind(sku_id).bind(quantity);
+    }
+    q.execute(&mut **tx).await?;
     Ok(())
 }
 

@@ -677,6 +677,65 @@ pub(crate) async fn record_at(
     Ok(level)
 }
 
+/// Records what a hold reserved of several SKUs, as [`record_at`] does for one (a reserve
+/// takes no lot's units on hand and frees nothing): their movements in one statement and
+/// their `StockMoved` events in another. `reserved` is (units, the level after) per SKU.
+pub(crate) async fn record_reserves(
+    tx: &mut Tx,
+    who: Actor,
+    reference: &str,
+    reserved: &[(i64, pb::StockLevel)],
+) -> Result<()> {
+    if reserved.is_empty() {
+        return Ok(());
+    }
+    let now = now_ms();
+    let values = (0..reserved.len())
+        .map(|i| format!("($1, ${}, ${}, $2, 0, ${}, '', $3, $4, $5)", 6 + 3 * i, 7 + 3 * i, 8 + 3 * i))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let sql = format!(
+        "INSERT INTO movements (store_id, warehouse_id, sku_id, kind, on_hand_delta, reserved_delta, reason, reference, \
+         actor_user_id, created_at) VALUES {values} RETURNING id, warehouse_id, sku_id"
+    );
+    let mut q = sqlx::query_as::<_, (i64, i64, i64)>(&sql)
+        .bind(who.store_id)
+        .bind(kind::RESERVE)
+        .bind(reference)
+        .bind(who.user_id)
+        .bind(now);
+    for (units, level) in reserved {
+        q = q.bind(level.warehouse_id).bind(level.sku_id).bind(*units);
+    }
+    let ids = q.fetch_all(&mut **tx).await?;
+    let mut events = Vec::with_capacity(reserved.len());
+    for (units, level) in reserved {
+        let id = ids
+            .iter()
+            .find(|(_, w, s)| *w == level.warehouse_id && *s == level.sku_id)
+            .map(|(id, _, _)| *id)
+            .ok_or_else(|| Error::internal(anyhow::anyhow!("a reserve's movement was not written")))?;
+        events.push(ev::StockMoved {
+            level: Some(ev::StockLevel {
+                warehouse_id: level.warehouse_id,
+                sku_id: level.sku_id,
+                on_hand: level.on_hand,
+                reserved: level.reserved,
+                preorder: level.preorder,
+            }),
+            movement: Some(ev::StockMovement {
+                id,
+                kind: kind::RESERVE.into(),
+                on_hand_delta: 0,
+                reserved_delta: *units,
+                reference: reference.into(),
+            }),
+        });
+    }
+    outbox::enqueue_all(tx, who.store_id, who.user_id, &events).await?;
+    Ok(())
+}
+
 /// The next gap-free document code of `kind` (`GR`, `TF`) for the store in the current
 /// Buddhist-era year: the counter row is locked by its update, so two transactions never
 /// take one number, and a rolled-back one gives its number back.
