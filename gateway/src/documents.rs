@@ -591,13 +591,13 @@ mod tests {
             expires_at_ms: 1_814_400_000_000,
             unit: Some(pb::LineUnit { unit_id: 3, name: "ลัง".into(), quantity: 12 }),
             print_label: i == 0,
-            status: "complete".into(),
+            status: pb::LineOutcome::Complete.into(),
             ..Default::default()
         };
         let r = pb::GoodsReceipt {
             id: 1,
             code: "GR2569-000001".into(),
-            state: "approved".into(),
+            state: pb::GoodsReceiptState::Approved.into(),
             warehouse_name: "คลังสินค้าหลัก".into(),
             draft: Some(pb::GoodsReceiptDraft {
                 r#type: "product".into(),

@@ -26,8 +26,12 @@ pub trait Wire: Sized + Copy + Into<i32> + TryFrom<i32> {
 
     /// This value's word (empty for the zero value).
     fn wire(self) -> &'static str {
-        let n: i32 = self.into();
-        Self::VALUES.iter().find(|(v, _)| *v == n).map_or("", |(_, w)| w)
+        Self::word_of(self.into())
+    }
+
+    /// The word of a field's number (empty for zero or a number this build does not know).
+    fn word_of(number: i32) -> &'static str {
+        Self::VALUES.iter().find(|(v, _)| *v == number).map_or("", |(_, w)| w)
     }
 
     /// The value of `word`, if it is one.

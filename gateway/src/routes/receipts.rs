@@ -24,7 +24,7 @@ use crate::auth::StoreAuth;
 use crate::error::{ApiResult, ErrorBody};
 use crate::perms::{keys, Access};
 use crate::state::AppState;
-use crate::wire::{baht, kilograms, page_request, Body, Decimal, Path, Query};
+use crate::wire::{baht, enum_field, kilograms, page_request, word, Body, Decimal, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -321,7 +321,7 @@ fn line_body(l: pb::ReceiptLine) -> ReceiptLineBody {
         expired_at: (l.expires_at_ms > 0).then(|| bangkok_date_time(l.expires_at_ms).0),
         unit: LineUnitBody { id: unit.unit_id, name: unit.name, quantity: unit.quantity.max(1) },
         print_label: l.print_label,
-        status: l.status,
+        status: word::<pb::LineOutcome>(l.status),
     }
 }
 
@@ -333,7 +333,7 @@ pub(crate) fn receipt_body(r: pb::GoodsReceipt, names: &HashMap<i64, String>) ->
         id: r.id,
         code: r.code,
         r#type: d.r#type,
-        state: r.state,
+        state: word::<pb::GoodsReceiptState>(r.state),
         warehouse_id: d.warehouse_id,
         warehouse_name: r.warehouse_name,
         expected_received_at: ms_to_rfc3339(d.expected_received_at_ms),
@@ -812,7 +812,10 @@ async fn shelve_goods_receipt(
     auth.require(APPROVE)?;
     let r = state
         .wms()
-        .shelve_goods_receipt(auth.ctx().request(pb::ShelveGoodsReceiptRequest { id, state: input.state }))
+        .shelve_goods_receipt(auth.ctx().request(pb::ShelveGoodsReceiptRequest {
+            id,
+            state: enum_field::<pb::GoodsReceiptState>("state", Some(&input.state), "validation.choice")?,
+        }))
         .await?;
     answer(&state, &auth, r.into_inner()).await
 }

@@ -17,7 +17,7 @@ use crate::error::{ApiResult, ErrorBody};
 use crate::perms::{keys, Access};
 use crate::routes::receipts::{bangkok_date_time, member_names};
 use crate::state::AppState;
-use crate::wire::{baht, page_request, Body, List, Path, Query};
+use crate::wire::{baht, enum_field, page_request, word, Body, List, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -114,7 +114,7 @@ pub(crate) fn transfer_body(t: pb::Transfer, names: &std::collections::HashMap<i
     TransferBody {
         id: t.id,
         code: t.code,
-        state: t.state,
+        state: word::<pb::TransferState>(t.state),
         from_warehouse_id: t.from_warehouse_id,
         to_warehouse_id: t.to_warehouse_id,
         note: t.note,
@@ -164,7 +164,7 @@ async fn list_transfers(
     let r = state
         .wms()
         .list_transfers(auth.ctx().request(pb::ListTransfersRequest {
-            state: q.state.unwrap_or_default(),
+            state: enum_field::<pb::TransferState>("state", q.state.as_deref(), "validation.choice")?,
             page: Some(page_request(q.page, q.limit)),
         }))
         .await?

@@ -6,6 +6,7 @@ use bo_kit::time::now_ms;
 use bo_kit::Result;
 use bo_proto::orders::v1 as pb;
 use bo_proto::wms::v1 as wpb;
+use bo_proto::Wire as _;
 
 use crate::domain::{self, check, draft, money, problem};
 use crate::service::Orders;
@@ -53,7 +54,7 @@ impl Orders {
                 warehouse_id: h.warehouse_id,
                 sku_id: h.sku_id,
                 quantity: h.quantity,
-                state: h.state,
+                state: wpb::HoldingState::word_of(h.state).to_string(),
             }));
         }
         broken.extend(check::compare(&orders, &held, now_ms(), grace_ms));

@@ -3,6 +3,7 @@
 use bo_kit::outbox::Relay;
 use bo_proto::wms::v1 as pb;
 use bo_proto::wms::v1::wms_service_server::WmsService;
+use bo_proto::Wire as _;
 use tonic::{Request, Response, Status};
 
 use crate::domain::{self, Line};
@@ -105,7 +106,7 @@ impl WmsService for WmsGrpc {
                             warehouse_id: *warehouse_id,
                             sku_id: *sku_id,
                             quantity: *quantity,
-                            state: state.clone(),
+                            state: pb::HoldingState::number(state),
                         })
                         .collect(),
                 })
@@ -284,7 +285,7 @@ impl WmsService for WmsGrpc {
     async fn shelve_goods_receipt(&self, req: Request<pb::ShelveGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        Ok(receipt(self.repo.shelve_goods_receipt(who, r.id, &r.state).await?, false))
+        Ok(receipt(self.repo.shelve_goods_receipt(who, r.id, r.state().wire()).await?, false))
     }
 
     async fn mark_goods_receipt_printed(&self, req: Request<pb::GoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
@@ -346,7 +347,7 @@ impl WmsService for WmsGrpc {
     async fn list_transfers(&self, req: Request<pb::ListTransfersRequest>) -> Rpc<pb::ListTransfersResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        let (transfers, page) = self.repo.transfers(who.store_id, &r.state, page_of(r.page)).await?;
+        let (transfers, page) = self.repo.transfers(who.store_id, r.state().wire(), page_of(r.page)).await?;
         Ok(Response::new(pb::ListTransfersResponse { transfers, page: Some(page.into()) }))
     }
 
@@ -477,4 +478,29 @@ impl WmsService for WmsGrpc {
 
 fn stock_line(l: &Line) -> pb::StockLine {
     pb::StockLine { warehouse_id: l.warehouse_id, sku_id: l.sku_id, quantity: l.quantity, ..Default::default() }
+}
+
+#[cfg(test)]
+mod tests {
+    use bo_proto::Wire;
+
+    use super::*;
+    use crate::domain::{parcels, receipt, state};
+    use crate::store::transfers;
+
+    fn words<E: Wire>() -> Vec<&'static str> {
+        E::words().collect()
+    }
+
+    /// The states wms keeps in storage are the proto enums' words, one for one.
+    #[test]
+    fn the_domain_states_are_the_proto_enums() {
+        assert_eq!(words::<pb::GoodsReceiptState>(), receipt::STATES.map(|s| s.as_str()));
+        assert_eq!(words::<pb::TransferState>(), [transfers::IN_TRANSIT, transfers::RECEIVED]);
+        assert_eq!(words::<pb::ParcelState>(), [parcels::PENDING, parcels::SHIPPED]);
+        assert_eq!(words::<pb::HoldingState>(), [state::RESERVED, state::RELEASED, state::COMMITTED]);
+        for (asked, counted) in [(24, 24), (24, 23), (24, 0), (24, 25)] {
+            assert!(pb::LineOutcome::from_wire(receipt::line_status(asked, counted)).is_some());
+        }
+    }
 }

@@ -428,14 +428,14 @@ async fn shipping_an_order_ships_its_parcels_once(db: Db) {
     let saved =
         s.grpc.save_parcel(ctx().request(pb::SaveParcelRequest { parcel: Some(parcel.clone()) })).await.unwrap();
     let saved = saved.into_inner().parcel.unwrap();
-    assert_eq!((saved.packing_fee, saved.state.as_str()), (1_300, "pending"), "the packaging's fee");
+    assert_eq!((saved.packing_fee, saved.state()), (1_300, pb::ParcelState::Pending), "the packaging's fee");
     let e = s.grpc.ship_order(ctx().request(ship())).await.unwrap_err();
     assert_eq!(code(e), Code::ParcelTrackingMissing);
     assert_eq!(level(&s, w, 42).await.reserved, 4, "a refused ship changes nothing");
     let numbered = pb::Parcel { id: saved.id, tracking_no: "EY123456785TH".into(), ..parcel };
     s.grpc.save_parcel(ctx().request(pb::SaveParcelRequest { parcel: Some(numbered) })).await.unwrap();
     let r = s.grpc.ship_order(ctx().request(ship())).await.unwrap().into_inner();
-    assert_eq!((r.committed, r.replayed, r.parcels[0].state.as_str()), (4, false, "shipped"));
+    assert_eq!((r.committed, r.replayed, r.parcels[0].state()), (4, false, pb::ParcelState::Shipped));
     let l = level(&s, w, 42).await;
     assert_eq!((l.on_hand, l.reserved), (6, 0));
     let again = s.grpc.ship_order(ctx().request(ship())).await.unwrap().into_inner();

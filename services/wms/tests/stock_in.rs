@@ -8,6 +8,7 @@ use bo_kit::inbox::{Meta, On};
 use bo_kit::Code;
 use bo_proto::events::v1::{ProductSaved, SkuSnapshot};
 use bo_proto::wms::v1 as pb;
+use bo_proto::Wire as _;
 use bo_proto::wms::v1::wms_service_server::WmsService;
 use bo_wms::registry::Registry;
 use bo_wms::store::Repo;
@@ -119,7 +120,7 @@ async fn a_receipt_goes_from_draft_to_lots(db: Db) {
     let r =
         create(&s, draft(w, vec![product_line(3, 2, 12, 12_000, 0), product_line(5, 5, 1, 950, 1_800_000_000_000)]))
             .await;
-    assert_eq!(r.state, "draft");
+    assert_eq!(r.state().wire(), "draft");
     assert!(r.code.starts_with("GR25") && r.code.ends_with("-000001"), "{}", r.code);
     assert_eq!((r.line_count, r.total_cost, r.total_request_qty), (2, 2 * 12_000 + 5 * 950, 29));
     assert_eq!(r.lines[0].product_name, "น้ำปลาแท้");
@@ -129,7 +130,7 @@ async fn a_receipt_goes_from_draft_to_lots(db: Db) {
     let e = s.grpc.check_goods_receipt(ctx().request(pb::CheckGoodsReceiptRequest { id: r.id, lines: vec![] })).await;
     assert_eq!(code(e.unwrap_err()), Code::GoodsReceiptState);
     let sent = send(&s, r.id).await.unwrap();
-    assert_eq!(sent.state, "pending");
+    assert_eq!(sent.state().wire(), "pending");
     // Editing after sending is refused.
     let e = s
         .grpc
@@ -150,11 +151,11 @@ async fn a_receipt_goes_from_draft_to_lots(db: Db) {
         .await
         .unwrap();
     let checked = checked.into_inner().receipt.unwrap();
-    assert_eq!(checked.state, "received");
-    assert_eq!((checked.lines[0].status.as_str(), checked.lines[1].status.as_str()), ("complete", "incomplete"));
+    assert_eq!(checked.state().wire(), "received");
+    assert_eq!((checked.lines[0].status().wire(), checked.lines[1].status().wire()), ("complete", "incomplete"));
     let done = approve(&s, r.id, vec![]).await.unwrap();
     assert!(!done.replayed);
-    assert_eq!(done.receipt.unwrap().state, "approved");
+    assert_eq!(done.receipt.unwrap().state().wire(), "approved");
     let l3 = level(&s, w, 3).await;
     assert_eq!((l3.on_hand, l3.available), (23, 23));
     assert_eq!(level(&s, w, 5).await.on_hand, 4);
@@ -172,9 +173,9 @@ async fn a_receipt_goes_from_draft_to_lots(db: Db) {
     for (to, want) in [("shelving", "shelving"), ("shelved", "shelved")] {
         let x = s
             .grpc
-            .shelve_goods_receipt(ctx().request(pb::ShelveGoodsReceiptRequest { id: r.id, state: to.into() }))
+            .shelve_goods_receipt(ctx().request(pb::ShelveGoodsReceiptRequest { id: r.id, state: pb::GoodsReceiptState::number(to) }))
             .await;
-        assert_eq!(x.unwrap().into_inner().receipt.unwrap().state, want);
+        assert_eq!(x.unwrap().into_inner().receipt.unwrap().state().wire(), want);
     }
     let del = s.grpc.delete_goods_receipt(ctx().request(pb::GoodsReceiptRequest { id: r.id })).await;
     assert_eq!(code(del.unwrap_err()), Code::GoodsReceiptState);
@@ -199,7 +200,7 @@ async fn a_rejected_receipt_adds_nothing_and_drafts_can_be_deleted(db: Db) {
         .into_inner()
         .receipt
         .unwrap();
-    assert_eq!((rejected.state.as_str(), rejected.reject_reason.as_str()), ("rejected", "สินค้าเปียกน้ำ"));
+    assert_eq!((rejected.state().wire(), rejected.reject_reason.as_str()), ("rejected", "สินค้าเปียกน้ำ"));
     assert_eq!(code(approve(&s, r.id, vec![]).await.unwrap_err()), Code::GoodsReceiptState);
     assert_eq!(level(&s, w, 3).await.on_hand, 0);
     let d = create(&s, draft(w, vec![product_line(3, 1, 1, 0, 0)])).await;
@@ -374,7 +375,7 @@ async fn transfers_move_lots_all_or_nothing(db: Db) {
     let again = s.grpc.create_transfer(ctx().request(req())).await.unwrap().into_inner();
     assert!(again.replayed && !t.replayed);
     let t = t.transfer.unwrap();
-    assert_eq!(t.state, "in_transit");
+    assert_eq!(t.state().wire(), "in_transit");
     assert_eq!(level(&s, main, 3).await.on_hand, 5);
     let transit = s
         .grpc
@@ -384,7 +385,7 @@ async fn transfers_move_lots_all_or_nothing(db: Db) {
         .into_inner();
     assert_eq!((transit.items[0].warehouse_id, transit.items[0].quantity), (second.id, 5));
     let got = s.grpc.receive_transfer(ctx().request(pb::TransferRequest { id: t.id })).await.unwrap().into_inner();
-    assert_eq!(got.transfer.unwrap().state, "received");
+    assert_eq!(got.transfer.unwrap().state().wire(), "received");
     let there = lots(&s, second.id, 3).await;
     assert_eq!(
         (there[0].code.as_str(), there[0].unit_cost, there[0].expires_at_ms),

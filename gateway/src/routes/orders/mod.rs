@@ -447,7 +447,7 @@ pub(crate) fn parcel_body(p: pb::OrderParcel) -> OrderParcelBody {
         packing_fee: baht(p.packing_fee),
         cod_amount: baht(p.cod_amount),
         tracking_no: p.tracking_no,
-        state: p.state,
+        state: word::<bo_proto::wms::v1::ParcelState>(p.state),
         provider: p.provider,
         shipped_at: when(p.shipped_at_ms),
         printed_at: when(p.printed_at_ms),

@@ -331,7 +331,7 @@ impl Orders {
     pub async fn delete_parcel(&self, ctx: &CallCtx, parcel_id: i64) -> Result<View> {
         let p = self.parcel(ctx, parcel_id).await?;
         let row = self.repo.order(ctx.store_id, p.order_id).await?;
-        if p.state != "pending" {
+        if p.state() != bo_proto::wms::v1::ParcelState::Pending {
             return Err(Error::failed_precondition(Code::ParcelShipped));
         }
         let c = self.clients()?;

@@ -10,6 +10,7 @@ use bo_kit::db::Tx;
 use bo_kit::time::now_ms;
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::wms::v1 as pb;
+use bo_proto::Wire as _;
 
 use super::{lots, record, record_reserves, settle_in, Actor, LevelRow, Repo, Settled, SETTLE};
 use crate::domain::{kind, state, Line};
@@ -246,7 +247,13 @@ impl Repo {
                 q = q.bind(r);
             }
             for (reference, warehouse_id, sku_id, quantity, state) in q.fetch_all(self.db.pool()).await? {
-                holdings.push(pb::Holding { reference, warehouse_id, sku_id, quantity, state });
+                holdings.push(pb::Holding {
+                    reference,
+                    warehouse_id,
+                    sku_id,
+                    quantity,
+                    state: pb::HoldingState::number(&state),
+                });
             }
             let sql = format!(
                 "SELECT reference, revision FROM reservation_holds WHERE store_id = $1 AND reference IN ({list})"

@@ -6,6 +6,7 @@ use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::Code;
 use bo_kit::{Error, Result};
 use bo_proto::wms::v1 as pb;
+use bo_proto::Wire as _;
 use sqlx::{FromRow, Row};
 
 use super::{check_warehouse, settle_in, Actor, Repo, Settled};
@@ -59,7 +60,7 @@ impl ParcelRow {
             cod_fee: self.cod_fee,
             packing_fee: self.packing_fee,
             tracking_no: self.tracking_no.clone(),
-            state: self.state.clone(),
+            state: pb::ParcelState::number(&self.state),
             printed_at_ms: self.printed_at,
             created_by: self.created_by,
             create_time: Some(ms_to_timestamp(self.created_at)),

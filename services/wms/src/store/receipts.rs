@@ -10,6 +10,7 @@ use bo_kit::Code;
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::events::v1 as ev;
 use bo_proto::wms::v1 as pb;
+use bo_proto::Wire as _;
 use serde::{Deserialize, Serialize};
 use sqlx::FromRow;
 
@@ -90,7 +91,7 @@ impl ReceiptRow {
             id: self.id,
             store_id: self.store_id,
             code: self.code.clone(),
-            state: self.state.clone(),
+            state: pb::GoodsReceiptState::number(&self.state),
             draft: Some(pb::GoodsReceiptDraft {
                 r#type: self.kind.clone(),
                 warehouse_id: self.warehouse_id,
@@ -196,7 +197,7 @@ impl LineRow {
                 quantity: self.unit_quantity,
             }),
             print_label: self.print_label != 0,
-            status: self.status.clone(),
+            status: pb::LineOutcome::number(&self.status),
             request_base_qty: self.request_qty * self.unit_quantity,
         }
     }
@@ -460,7 +461,7 @@ impl Repo {
             Err(e) if e.code == Code::GoodsReceiptState => {
                 tx.rollback().await?;
                 let r = self.goods_receipt(who.store_id, id).await?;
-                let done = State::parse(&r.state).is_some_and(|s| s.group() == "approved");
+                let done = State::parse(r.state().wire()).is_some_and(|s| s.group() == "approved");
                 return if done { Ok((r, true)) } else { Err(e) };
             }
             Err(e) => return Err(e),

@@ -10,6 +10,7 @@ use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::Code;
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::wms::v1 as pb;
+use bo_proto::Wire as _;
 use sqlx::FromRow;
 
 use super::{check_active_warehouse, check_warehouse, claim, lots, next_code, record, Actor, Repo};
@@ -42,7 +43,7 @@ impl TransferRow {
         pb::Transfer {
             id: self.id,
             code: self.code.clone(),
-            state: self.state.clone(),
+            state: pb::TransferState::number(&self.state),
             from_warehouse_id: self.from_warehouse_id,
             to_warehouse_id: self.to_warehouse_id,
             note: self.note.clone(),
