@@ -8,8 +8,8 @@ use bo_kit::inbox::{Meta, On};
 use bo_kit::Code;
 use bo_proto::events::v1::{ProductSaved, SkuSnapshot};
 use bo_proto::wms::v1 as pb;
-use bo_proto::Wire as _;
 use bo_proto::wms::v1::wms_service_server::WmsService;
+use bo_proto::Wire as _;
 use bo_wms::registry::Registry;
 use bo_wms::store::Repo;
 use bo_wms::Service;
@@ -173,7 +173,9 @@ async fn a_receipt_goes_from_draft_to_lots(db: Db) {
     for (to, want) in [("shelving", "shelving"), ("shelved", "shelved")] {
         let x = s
             .grpc
-            .shelve_goods_receipt(ctx().request(pb::ShelveGoodsReceiptRequest { id: r.id, state: pb::GoodsReceiptState::number(to) }))
+            .shelve_goods_receipt(
+                ctx().request(pb::ShelveGoodsReceiptRequest { id: r.id, state: pb::GoodsReceiptState::number(to) }),
+            )
             .await;
         assert_eq!(x.unwrap().into_inner().receipt.unwrap().state().wire(), want);
     }
