@@ -641,19 +641,25 @@ pub(crate) async fn record_at(
         .await?
         .to_proto(),
     };
-    let movement = MovementRow {
-        id,
-        warehouse_id,
-        sku_id,
-        kind: movement_kind.into(),
-        on_hand_delta,
-        reserved_delta,
-        reason: reason.into(),
-        reference: reference.into(),
-        actor_user_id: who.user_id,
-        created_at: now,
-    };
-    let event = ev::StockMoved {
+    let event = stock_moved(&level, id, movement_kind, on_hand_delta, reserved_delta, reference);
+    outbox::enqueue(tx, who.store_id, who.user_id, &event).await?;
+    if on_hand_delta - reserved_delta > 0 && level.available > 0 {
+        let freed = ev::StockAvailable { warehouse_id, sku_id, available: level.available };
+        outbox::enqueue(tx, who.store_id, who.user_id, &freed).await?;
+    }
+    Ok(level)
+}
+
+/// The event of a movement, with the level it left.
+fn stock_moved(
+    level: &pb::StockLevel,
+    movement_id: i64,
+    movement_kind: &str,
+    on_hand_delta: i64,
+    reserved_delta: i64,
+    reference: &str,
+) -> ev::StockMoved {
+    ev::StockMoved {
         level: Some(ev::StockLevel {
             warehouse_id: level.warehouse_id,
             sku_id: level.sku_id,
@@ -662,19 +668,13 @@ pub(crate) async fn record_at(
             preorder: level.preorder,
         }),
         movement: Some(ev::StockMovement {
-            id: movement.id,
-            kind: movement.kind.clone(),
-            on_hand_delta: movement.on_hand_delta,
-            reserved_delta: movement.reserved_delta,
-            reference: movement.reference.clone(),
+            id: movement_id,
+            kind: movement_kind.into(),
+            on_hand_delta,
+            reserved_delta,
+            reference: reference.into(),
         }),
-    };
-    outbox::enqueue(tx, who.store_id, who.user_id, &event).await?;
-    if on_hand_delta - reserved_delta > 0 && level.available > 0 {
-        let freed = ev::StockAvailable { warehouse_id, sku_id, available: level.available };
-        outbox::enqueue(tx, who.store_id, who.user_id, &freed).await?;
     }
-    Ok(level)
 }
 
 /// Records what a hold reserved of several SKUs, as [`record_at`] does for one (a reserve
@@ -715,22 +715,7 @@ pub(crate) async fn record_reserves(
             .find(|(_, w, s)| *w == level.warehouse_id && *s == level.sku_id)
             .map(|(id, _, _)| *id)
             .ok_or_else(|| Error::internal(anyhow::anyhow!("a reserve's movement was not written")))?;
-        events.push(ev::StockMoved {
-            level: Some(ev::StockLevel {
-                warehouse_id: level.warehouse_id,
-                sku_id: level.sku_id,
-                on_hand: level.on_hand,
-                reserved: level.reserved,
-                preorder: level.preorder,
-            }),
-            movement: Some(ev::StockMovement {
-                id,
-                kind: kind::RESERVE.into(),
-                on_hand_delta: 0,
-                reserved_delta: *units,
-                reference: reference.into(),
-            }),
-        });
+        events.push(stock_moved(level, id, kind::RESERVE, 0, *units, reference));
     }
     outbox::enqueue_all(tx, who.store_id, who.user_id, &events).await?;
     Ok(())
