@@ -13,10 +13,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut files = Vec::new();
     collect(&root.join("backoffice"), &mut files)?;
     files.sort();
-    // The folder too, so a new file triggers a rebuild.
-    println!("cargo:rerun-if-changed={}", root.join("backoffice").display());
+    // The folder too, so a new file triggers a rebuild. Paths relative to the package, so
+    // that two checkouts sharing a build folder each watch their own protos.
+    println!("cargo:rerun-if-changed=backoffice");
     for f in &files {
-        println!("cargo:rerun-if-changed={}", f.display());
+        println!("cargo:rerun-if-changed={}", f.strip_prefix(&root).unwrap_or(f).display());
     }
     let fds = protox::compile(&files, [&root])?;
     // The project's own packages (the well-known types they import are prost's).

@@ -273,7 +273,7 @@ async fn load(state: &AppState, token: &str) -> Result<Option<Bill>, ApiError> {
         .payments()
         .list_store_channels(ctx.request(paypb::ListStoreChannelsRequest {
             page: Some(bo_proto::common::v1::PageRequest { page: 1, limit: -1 }),
-            status: "active".into(),
+            status: paypb::ChannelStatus::Active.into(),
             ..Default::default()
         }))
         .await?

@@ -190,7 +190,7 @@ impl PaymentInput {
             match found {
                 Ok(r) => {
                     let c = r.into_inner().store_channel.unwrap_or_default();
-                    if c.status != "active" {
+                    if c.status() != paypb::ChannelStatus::Active {
                         return Err(ApiError::invalid_field("store_channel_id", "validation.payment_channel_inactive"));
                     }
                     channel_type = c.channel_type;

@@ -17,7 +17,7 @@ use crate::auth::StoreAuth;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::perms::{keys, Access};
 use crate::state::AppState;
-use crate::wire::{baht, page_request, Body, Decimal, List, Path, Query};
+use crate::wire::{baht, enum_field, page_request, word, Body, Decimal, List, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -173,7 +173,7 @@ impl From<pb::StoreChannel> for StoreChannelBody {
                 email: c.email,
                 fee: baht(c.fee_bps),
             },
-            status: c.status,
+            status: word::<pb::ChannelStatus>(c.status),
             open_bills: c.open_bills,
             created_at: timestamp_to_rfc3339(c.create_time.as_ref()),
             updated_at: timestamp_to_rfc3339(c.update_time.as_ref()),
@@ -218,7 +218,11 @@ const PAYPAL: &str = "paypal";
 
 impl StoreChannelInput {
     /// The account as it should be: these fields over `current`'s.
-    fn over(self, current: pb::StoreChannel) -> pb::StoreChannelInput {
+    fn over(self, current: pb::StoreChannel) -> ApiResult<pb::StoreChannelInput> {
+        let status = match self.status.as_deref() {
+            Some(word) => enum_field::<pb::ChannelStatus>("status", Some(word), "validation.status")?,
+            None => current.status,
+        };
         let fee = fee_input(&self.fee).unwrap_or_else(|| {
             if current.channel_type == PAYPAL {
                 baht(current.fee_bps)
@@ -226,7 +230,7 @@ impl StoreChannelInput {
                 String::new()
             }
         });
-        pb::StoreChannelInput {
+        Ok(pb::StoreChannelInput {
             channel_type: self.channel_type.unwrap_or(current.channel_type),
             country: self.country.unwrap_or(current.country),
             bank_code: self.bank_code.unwrap_or(current.bank_code),
@@ -235,8 +239,8 @@ impl StoreChannelInput {
             branch: self.branch.unwrap_or(current.branch),
             email: self.email.unwrap_or(current.email),
             fee,
-            status: self.status.unwrap_or(current.status),
-        }
+            status,
+        })
     }
 }
 
@@ -275,7 +279,7 @@ async fn list_store_channels(
             channel_type: q.channel_type.unwrap_or_default(),
             acc_name: q.acc_name.unwrap_or_default(),
             acc_no: q.acc_no.unwrap_or_default(),
-            status: q.status.unwrap_or_default(),
+            status: enum_field::<pb::ChannelStatus>("status", q.status.as_deref(), "validation.status")?,
         }))
         .await?
         .into_inner();
@@ -294,7 +298,7 @@ async fn create_store_channel(
     Body(b): Body<StoreChannelInput>,
 ) -> ApiResult<(StatusCode, Json<StoreChannelBody>)> {
     auth.require(EDIT)?;
-    let input = b.over(pb::StoreChannel::default());
+    let input = b.over(pb::StoreChannel::default())?;
     let r = state
         .payments()
         .create_store_channel(auth.ctx().request(pb::CreateStoreChannelRequest { store_channel: Some(input) }))
@@ -348,7 +352,7 @@ async fn set_status_by_type(
         .set_store_channel_status(auth.ctx().request(pb::SetStoreChannelStatusRequest {
             id: 0,
             channel_type: kind,
-            status: b.status.unwrap_or_default(),
+            status: enum_field::<pb::ChannelStatus>("status", b.status.as_deref(), "validation.status")?,
         }))
         .await?
         .into_inner();
@@ -391,7 +395,7 @@ async fn update_store_channel(
     Body(b): Body<StoreChannelInput>,
 ) -> ApiResult<Json<StoreChannelBody>> {
     auth.require(EDIT)?;
-    let input = b.over(current(&state, &auth, id).await?);
+    let input = b.over(current(&state, &auth, id).await?)?;
     let r = state
         .payments()
         .update_store_channel(auth.ctx().request(pb::UpdateStoreChannelRequest { id, store_channel: Some(input) }))

@@ -403,7 +403,7 @@ async fn orders(clients: &Clients, ctx: &CallCtx, warehouse: i64, skus: &[(i64, 
                 pricing_method: "flat".into(),
                 price_satang: 4_000,
                 free_over_satang: -1,
-                status: "active".into(),
+                status: lpb::ChannelStatus::Active.into(),
                 ..Default::default()
             }),
         }))

@@ -9,6 +9,7 @@ use bo_kit::Error;
 use bo_proto::logistics::v1 as pb;
 use bo_proto::logistics::v1::logistics_service_server::LogisticsService;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
+use bo_proto::Wire as _;
 use tonic::{Request, Response, Status};
 
 use crate::domain::{self, code, Bracket, Draft, Parcel, ProviderDraft};
@@ -42,7 +43,7 @@ fn draft(i: Option<pb::StoreChannelInput>) -> Draft {
         brackets: i.brackets.iter().map(|b| Bracket { max_weight_g: b.max_weight_g, price: b.price_satang }).collect(),
         free_over: i.free_over_satang,
         cod: i.cod,
-        status: i.status,
+        status: pb::ChannelStatus::word_of(i.status).to_string(),
     }
 }
 
@@ -298,8 +299,8 @@ impl LogisticsService for LogisticsGrpc {
                 _ => return Err(Error::invalid_field("logistic_type", code::LOGISTIC_TYPE).into()),
             };
         }
-        if !r.status.trim().is_empty() {
-            f.status = domain::status(&r.status)?.to_string();
+        if r.status != 0 {
+            f.status = domain::status(r.status().wire())?.to_string();
         }
         let page = r.page.map(|p| PageRequest::new(p.page, p.limit)).unwrap_or_default();
         let (rows, page) = self.repo.list(ctx.store_id, &f, page).await?;
@@ -343,7 +344,7 @@ impl LogisticsService for LogisticsGrpc {
     ) -> Rpc<pb::SetStoreChannelStatusResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
-        let status = domain::status(&r.status)?;
+        let status = domain::status(r.status().wire())?;
         let id = (r.id > 0).then_some(r.id);
         if id.is_none() && domain::carrier(r.provider.trim()).is_none() {
             return Err(Error::invalid_field("provider_name", code::PROVIDER).into());
@@ -785,5 +786,16 @@ pub(crate) fn carrier_message(c: &domain::Carrier) -> pb::Carrier {
         name_en: c.name_en.into(),
         shipment_type: c.shipment_type.into(),
         cod: c.cod,
+    }
+}
+
+#[cfg(test)]
+mod status_tests {
+    /// The statuses kept in storage are the proto enum's words.
+    #[test]
+    fn the_statuses_are_the_proto_enum() {
+        use bo_proto::Wire;
+        let words: Vec<&str> = super::pb::ChannelStatus::words().collect();
+        assert_eq!(words, [crate::domain::ACTIVE, crate::domain::INACTIVE]);
     }
 }

@@ -10,6 +10,7 @@ use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::{Error, Result};
 use bo_proto::events::v1 as ev;
 use bo_proto::logistics::v1 as pb;
+use bo_proto::Wire as _;
 use sqlx::FromRow;
 
 use crate::domain::{self, code, Bracket, Channel};
@@ -88,7 +89,7 @@ impl ChannelRow {
             free_over_satang: self.free_over,
             cod: self.cod != 0,
             international: self.logistic_type == domain::INTERNATIONAL,
-            status: self.status.clone(),
+            status: pb::ChannelStatus::number(&self.status),
             create_time: Some(ms_to_timestamp(self.created_at)),
             update_time: Some(ms_to_timestamp(self.updated_at)),
             carrier: domain::carrier(&self.provider).map(crate::grpc::carrier_message),
@@ -165,7 +166,7 @@ async fn saved(tx: &mut Tx, store_id: i64, actor: i64, row: &ChannelRow) -> Resu
         &ev::LogisticChannelSaved {
             store_channel_id: row.id,
             provider: row.provider.clone(),
-            status: row.status.clone(),
+            status: pb::ChannelStatus::number(&row.status),
         },
     )
     .await?;

@@ -7,6 +7,7 @@ use bo_kit::paging::PageRequest;
 use bo_kit::Error;
 use bo_proto::payments::v1 as pb;
 use bo_proto::payments::v1::payments_service_server::PaymentsService;
+use bo_proto::Wire as _;
 use tonic::{Request, Response, Status};
 
 use crate::domain::{self, code, promptpay, Draft, PromptPayId};
@@ -32,7 +33,7 @@ fn draft(i: Option<pb::StoreChannelInput>) -> Draft {
         branch: i.branch,
         email: i.email,
         fee: i.fee,
-        status: i.status,
+        status: pb::ChannelStatus::word_of(i.status).to_string(),
     }
 }
 
@@ -65,8 +66,8 @@ impl PaymentsService for PaymentsGrpc {
         if !r.channel_type.trim().is_empty() {
             f.channel_type = domain::kind(&r.channel_type)?.to_string();
         }
-        if !r.status.trim().is_empty() {
-            f.status = domain::status(&r.status)?.to_string();
+        if r.status != 0 {
+            f.status = domain::status(r.status().wire())?.to_string();
         }
         f.acc_no = r.acc_no.chars().filter(|c| !matches!(c, ' ' | '-')).collect();
         let page = r.page.map(|p| PageRequest::new(p.page, p.limit)).unwrap_or_default();
@@ -105,7 +106,7 @@ impl PaymentsService for PaymentsGrpc {
     ) -> Rpc<pb::SetStoreChannelStatusResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
-        let status = domain::status(&r.status)?;
+        let status = domain::status(r.status().wire())?;
         let kind = if r.id > 0 { None } else { Some(domain::kind(&r.channel_type)?) };
         let changed = self.repo.set_status(ctx.store_id, ctx.user_id, (r.id > 0).then_some(r.id), kind, status).await?;
         self.relay.wake();
@@ -173,5 +174,13 @@ mod tests {
     fn ids_are_masked_but_for_the_last_four() {
         assert_eq!(super::masked("0812345678"), "xxxxxx5678");
         assert_eq!(super::masked("1234567890121"), "xxxxxxxxx0121");
+    }
+
+    /// The statuses kept in storage are the proto enum's words.
+    #[test]
+    fn the_statuses_are_the_proto_enum() {
+        use bo_proto::Wire;
+        let words: Vec<&str> = super::pb::ChannelStatus::words().collect();
+        assert_eq!(words, [crate::domain::ACTIVE, crate::domain::INACTIVE]);
     }
 }

@@ -9,6 +9,7 @@ use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::{Error, Result};
 use bo_proto::events::v1 as ev;
 use bo_proto::payments::v1 as pb;
+use bo_proto::Wire as _;
 use sqlx::FromRow;
 
 use crate::domain::{code, Account, MAX_CHANNELS};
@@ -51,7 +52,7 @@ impl ChannelRow {
             branch: self.branch.clone(),
             email: self.email.clone(),
             fee_bps: self.fee_bps,
-            status: self.status.clone(),
+            status: pb::ChannelStatus::number(&self.status),
             open_bills: self.open_bills,
             create_time: Some(ms_to_timestamp(self.created_at)),
             update_time: Some(ms_to_timestamp(self.updated_at)),
@@ -94,7 +95,7 @@ async fn saved(tx: &mut Tx, store_id: i64, actor: i64, row: &ChannelRow) -> Resu
         &ev::PaymentChannelSaved {
             store_channel_id: row.id,
             channel_type: row.channel_type.clone(),
-            status: row.status.clone(),
+            status: pb::ChannelStatus::number(&row.status),
         },
     )
     .await?;

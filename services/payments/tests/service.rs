@@ -86,7 +86,7 @@ async fn open_bills_keep_an_account(db: Db) {
     let account = create(&s, 7, bank("9876543210")).await.unwrap();
     // An inactive account and a COD account are not shown on a bill's page: they stay free.
     let mut idle = bank("1111111111");
-    idle.status = "inactive".into();
+    idle.status = pb::ChannelStatus::Inactive.into();
     let idle = create(&s, 7, idle).await.unwrap();
     // The consumer on its own (the API test `a_payment_account_of_an_open_bill_is_kept` runs
     // it with the orders service): a bill opens, and later closes.

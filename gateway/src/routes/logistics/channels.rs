@@ -86,7 +86,7 @@ impl From<pb::StoreChannel> for LogisticChannelBody {
             free_over: baht(c.free_over_satang),
             cod: c.cod,
             international: c.international,
-            status: c.status,
+            status: word::<pb::ChannelStatus>(c.status),
             created_at: timestamp_to_rfc3339(c.create_time.as_ref()),
             updated_at: timestamp_to_rfc3339(c.update_time.as_ref()),
         }
@@ -176,6 +176,15 @@ impl LogisticChannelInput {
                 .collect(),
             None => c.brackets,
         };
+        let status = match self.status.as_deref() {
+            Some(word) => {
+                enum_field::<pb::ChannelStatus>("status", Some(word), "validation.status").unwrap_or_else(|_| {
+                    errs.push(FieldError::new("status", "validation.status"));
+                    0
+                })
+            }
+            None => c.status,
+        };
         if !errs.is_empty() {
             return Err(bo_kit::Error::invalid(errs).into());
         }
@@ -189,7 +198,7 @@ impl LogisticChannelInput {
             brackets,
             free_over_satang: free_over,
             cod: self.cod.unwrap_or(c.cod),
-            status: self.status.unwrap_or(c.status),
+            status,
         })
     }
 }
@@ -226,7 +235,7 @@ pub(super) async fn list(
             warehouse_id: q.warehouse_id.unwrap_or(0),
             provider: q.provider_name.unwrap_or_default(),
             logistic_type: q.logistic_type.unwrap_or_default(),
-            status: q.status.unwrap_or_default(),
+            status: enum_field::<pb::ChannelStatus>("status", q.status.as_deref(), "validation.status")?,
         }))
         .await?
         .into_inner())
@@ -335,7 +344,7 @@ pub(super) async fn set_status_by_provider(
         .set_store_channel_status(auth.ctx().request(pb::SetStoreChannelStatusRequest {
             id: 0,
             provider,
-            status: b.status.unwrap_or_default(),
+            status: enum_field::<pb::ChannelStatus>("status", b.status.as_deref(), "validation.status")?,
         }))
         .await?
         .into_inner();

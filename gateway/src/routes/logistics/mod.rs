@@ -19,7 +19,7 @@ use crate::auth::StoreAuth;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::perms::{keys, Access};
 use crate::state::AppState;
-use crate::wire::{baht, kilograms, page_request, Body, Decimal, List, Path, Query};
+use crate::wire::{baht, enum_field, kilograms, page_request, word, Body, Decimal, List, Path, Query};
 
 mod carriers;
 mod channels;

@@ -96,7 +96,7 @@ impl Orders {
             .collect();
         Ok(channels
             .into_iter()
-            .filter(|ch| ch.cod && ch.status == "active" && providers.contains(&ch.provider))
+            .filter(|ch| ch.cod && ch.status() == lpb::ChannelStatus::Active && providers.contains(&ch.provider))
             .map(|ch| ch.id)
             .collect())
     }
