@@ -366,12 +366,12 @@ pub fn enum_fields<'a, E: bo_proto::Wire>(
 
 /// The word of an enum value a service answered with (empty when it is none of them).
 pub fn word<E: bo_proto::Wire>(value: i32) -> String {
-    E::try_from(value).map(|e| e.wire().to_string()).unwrap_or_default()
+    E::word_of(value).to_string()
 }
 
 /// The words of enum values a service answered with.
 pub fn words<E: bo_proto::Wire>(values: &[i32]) -> Vec<String> {
-    values.iter().filter_map(|v| E::try_from(*v).ok()).map(|e| e.wire().to_string()).collect()
+    values.iter().map(|v| E::word_of(*v)).filter(|w| !w.is_empty()).map(String::from).collect()
 }
 
 #[cfg(test)]
