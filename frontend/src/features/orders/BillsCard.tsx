@@ -132,7 +132,7 @@ function RenewModal({ o, bill, onClose }: { o: OrderBody; bill: OrderBillBody; o
       onClose();
     } catch (e) {
       const field = apiError(e)?.fields?.find((f) => f.field === 'days');
-      if (field) form.setFields([{ name: 'days', errors: [t([`orders:${field.code}`, `common:${field.code}`])] }]);
+      if (field) form.setFields([{ name: 'days', errors: [t([`orders:${field.code}`, `common:${field.code}`], { max: MAX_RENEW_DAYS })] }]);
       else {
         onClose();
         showRefusal(e, 'renew', t);
