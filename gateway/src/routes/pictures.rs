@@ -315,7 +315,7 @@ pub struct IdentityBody {
 impl From<pb::Identity> for IdentityBody {
     fn from(i: pb::Identity) -> Self {
         IdentityBody {
-            status: i.status,
+            status: crate::wire::word::<pb::IdentityStatus>(i.status),
             first_name: i.first_name,
             last_name: i.last_name,
             tel: i.tel,

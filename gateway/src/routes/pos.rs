@@ -18,7 +18,7 @@ use crate::auth::StoreAuth;
 use crate::error::{ApiResult, ErrorBody};
 use crate::perms::{keys, Access};
 use crate::state::AppState;
-use crate::wire::{page_request, Body, List, PageQuery, Path, Query};
+use crate::wire::{enum_field, page_request, word, Body, List, PageQuery, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -437,7 +437,7 @@ impl From<pb::PosPerson> for PosPersonBody {
             branch_name: p.branch_name,
             tel: p.tel,
             code: p.code,
-            status: p.status,
+            status: word::<pb::PosPersonStatus>(p.status),
             created_at: timestamp_to_rfc3339(p.create_time.as_ref()),
             updated_at: timestamp_to_rfc3339(p.update_time.as_ref()),
         }
@@ -468,8 +468,12 @@ pub struct PosPersonInput {
 }
 
 impl PosPersonInput {
-    fn over(self, current: pb::PosPerson) -> pb::PosPersonInput {
-        pb::PosPersonInput {
+    fn over(self, current: pb::PosPerson) -> ApiResult<pb::PosPersonInput> {
+        let status = match self.status.as_deref() {
+            Some(w) => enum_field::<pb::PosPersonStatus>("status", Some(w), "validation.status")?,
+            None => current.status,
+        };
+        Ok(pb::PosPersonInput {
             user_id: self.user_id.unwrap_or(current.user_id),
             first_name: self.first_name.unwrap_or(current.first_name),
             last_name: self.last_name.unwrap_or(current.last_name),
@@ -477,8 +481,8 @@ impl PosPersonInput {
             branch_id: self.branch_id.unwrap_or(current.branch_id),
             tel: self.tel.unwrap_or(current.tel),
             code: self.code.unwrap_or(current.code),
-            status: self.status.unwrap_or(current.status),
-        }
+            status,
+        })
     }
 }
 
@@ -507,7 +511,7 @@ async fn create_person(
     kind: PosPersonKind,
     p: PosPersonInput,
 ) -> ApiResult<(StatusCode, Json<PosPersonBody>)> {
-    let person = p.over(pb::PosPerson::default());
+    let person = p.over(pb::PosPerson::default())?;
     let r = state
         .stores()
         .create_pos_person(auth.ctx().request(pb::CreatePosPersonRequest { kind: kind as i32, person: Some(person) }))
@@ -547,7 +551,7 @@ async fn update_person(
         .into_inner()
         .person
         .unwrap_or_default();
-    let person = p.over(current);
+    let person = p.over(current)?;
     let r = stores
         .update_pos_person(auth.ctx().request(pb::UpdatePosPersonRequest {
             kind: kind as i32,
@@ -602,7 +606,7 @@ async fn cashier_members(
     let members = stores
         .list_members(auth.ctx().request(pb::ListMembersRequest {
             page: all,
-            status: "active".into(),
+            status: pb::MemberStatus::Active.into(),
             search: String::new(),
         }))
         .await?

@@ -380,7 +380,7 @@ pub(crate) async fn member_names(state: &AppState, auth: &StoreAuth) -> ApiResul
         .stores()
         .list_members(auth.ctx().request(spb::ListMembersRequest {
             page: Some(page_request(None, Some(-1))),
-            status: String::new(),
+            status: spb::MemberStatus::Unspecified.into(),
             search: String::new(),
         }))
         .await?

@@ -20,7 +20,7 @@ use crate::perms::{keys, Access};
 use crate::routes::products::ImportRowErrorBody;
 use crate::state::AppState;
 use crate::uploads::FileForm;
-use crate::wire::baht;
+use crate::wire::{baht, word};
 
 const APPROVE: Access = Access { roles: &[], perms: &[keys::PAYMENT_PAYMENT_APPROVE] };
 
@@ -181,7 +181,7 @@ async fn reconcile(
                         amount: baht(l.amount),
                         text: l.text,
                         tracking: l.tracking,
-                        status: l.status,
+                        status: word::<pb::StatementMatch>(l.status),
                         bill_id: (l.bill_id > 0).then_some(l.bill_id),
                         reasons: l.reasons.into_iter().map(reason).collect(),
                         candidates: l

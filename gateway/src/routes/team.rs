@@ -22,7 +22,7 @@ use crate::perms::{keys, Access};
 use crate::routes::auth::{LoginOutput, RoleBody};
 use crate::routes::users::{UserBody, UserStoreBody};
 use crate::state::AppState;
-use crate::wire::{Body, List, Path, Query};
+use crate::wire::{enum_field, word, Body, List, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -76,7 +76,7 @@ async fn list_members(
         .stores()
         .list_members(auth.ctx().request(pb::ListMembersRequest {
             page: Some(crate::wire::page_request(q.page, q.limit)),
-            status: q.status.unwrap_or_default(),
+            status: enum_field::<pb::MemberStatus>("status", q.status.as_deref(), "validation.status")?,
             search: q.search.unwrap_or_default(),
         }))
         .await?
@@ -157,7 +157,11 @@ async fn update_member(
             user_id,
             permission: input.permission,
             role_id: input.role_id,
-            status: input.status,
+            status: input
+                .status
+                .as_deref()
+                .map(|w| enum_field::<pb::MemberStatus>("status", Some(w), "validation.status"))
+                .transpose()?,
             first_name: input.first_name,
             last_name: input.last_name,
             tel: input.tel,
@@ -477,7 +481,7 @@ async fn preview_invitation(
         .preview
         .unwrap_or_default();
     Ok(Json(InvitationPreviewBody {
-        state: p.state,
+        state: word::<pb::InvitationState>(p.state),
         store_id: p.store_id,
         store_name: p.store_name,
         permission: p.permission,

@@ -71,7 +71,7 @@ impl From<pb::Membership> for UserStoreBody {
             store: StoreBody::from(m.store.unwrap_or_default()),
             permission: m.permission,
             role: RoleBody { id: role.id, name: role.name, permissions: role.permissions },
-            status: m.status,
+            status: crate::wire::word::<pb::MemberStatus>(m.status),
             user: UserBody::from(m.user.unwrap_or_default()),
             created_at: timestamp_to_rfc3339(m.create_time.as_ref()),
         }

@@ -116,11 +116,13 @@ fn address(a: Option<pb::CarrierAddress>, field: &str, errs: &mut Vec<bo_kit::Fi
 }
 
 /// What a carrier's answer about a key means for the account's status.
-fn key_status(r: &Result<(), crate::carriers::CarrierError>) -> &'static str {
+fn key_status(r: &Result<(), crate::carriers::CarrierError>) -> pb::CarrierKeyStatus {
     match r {
-        Ok(()) => "working",
-        Err(crate::carriers::CarrierError::Auth(_)) | Err(crate::carriers::CarrierError::Rejected { .. }) => "rejected",
-        Err(_) => "unreachable",
+        Ok(()) => pb::CarrierKeyStatus::Working,
+        Err(crate::carriers::CarrierError::Auth(_)) | Err(crate::carriers::CarrierError::Rejected { .. }) => {
+            pb::CarrierKeyStatus::Rejected
+        }
+        Err(_) => pb::CarrierKeyStatus::Unreachable,
     }
 }
 
@@ -225,7 +227,7 @@ impl LogisticsGrpc {
                 connected: true,
                 account_id: a.account_id,
                 masked_key: mask(&a.secret),
-                status: a.status,
+                status: pb::CarrierKeyStatus::number(&a.status),
                 checked_at_ms: a.checked_at,
                 webhook_token: a.webhook_token,
             },
@@ -560,7 +562,7 @@ impl LogisticsService for LogisticsGrpc {
             if let Err(e) = &checked {
                 tracing::info!(carrier, error = %e, "a carrier account's key was checked");
             }
-            self.repo.account_checked(ctx.store_id, carrier, key_status(&checked)).await?;
+            self.repo.account_checked(ctx.store_id, carrier, key_status(&checked).wire()).await?;
             row = self.repo.account(ctx.store_id, carrier).await?;
         }
         Ok(Response::new(Self::account_response(row)))
@@ -761,12 +763,12 @@ impl LogisticsGrpc {
             carrier: row.carrier,
             tracking_no: row.tracking_no,
             reference: row.reference,
-            state: row.state,
+            state: pb::ShipmentState::number(&row.state),
             progress: row.progress,
             events: events
                 .into_iter()
-                .map(|(status, description, location, progress, at_ms)| pb::ShipmentEvent {
-                    status,
+                .map(|(carrier_code, description, location, progress, at_ms)| pb::ShipmentEvent {
+                    carrier_code,
                     description,
                     location,
                     progress,
@@ -797,5 +799,16 @@ mod status_tests {
         use bo_proto::Wire;
         let words: Vec<&str> = super::pb::ChannelStatus::words().collect();
         assert_eq!(words, [crate::domain::ACTIVE, crate::domain::INACTIVE]);
+    }
+
+    /// The shipment states the carriers' events lead to are the proto enum's words, and a
+    /// new shipment starts pending (the store's insert writes the word).
+    #[test]
+    fn the_shipment_states_are_the_proto_enum() {
+        use bo_proto::Wire;
+        use super::pb::ShipmentState;
+        assert_eq!(ShipmentState::Shipped.wire(), crate::carriers::SHIPMENT_SHIPPED);
+        assert_eq!(ShipmentState::Cancelled.wire(), crate::carriers::SHIPMENT_CANCELLED);
+        assert_eq!(ShipmentState::Pending.wire(), "pending");
     }
 }

@@ -69,16 +69,6 @@ pub enum Status {
     Used,
 }
 
-impl Status {
-    pub fn name(self) -> &'static str {
-        match self {
-            Status::Confident => "confident",
-            Status::Ambiguous => "ambiguous",
-            Status::Unmatched => "unmatched",
-            Status::Used => "used",
-        }
-    }
-}
 
 /// A bill a line may pay, with what speaks for it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -5,16 +5,13 @@ use std::collections::HashSet;
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::products::v1 as pb;
 
-/// Product and SKU status values.
-pub mod status {
-    /// On sale.
-    pub const ACTIVE: &str = "active";
-    /// Hidden from sale.
-    pub const INACTIVE: &str = "inactive";
-
-    /// A known status?
-    pub fn valid(s: &str) -> bool {
-        s == ACTIVE || s == INACTIVE
+/// A status as asked for: unspecified becomes active (a new product is for sale), a number
+/// this build does not know is refused.
+pub fn status(number: i32) -> Option<pb::ProductStatus> {
+    match pb::ProductStatus::try_from(number) {
+        Ok(pb::ProductStatus::Unspecified) => Some(pb::ProductStatus::Active),
+        Ok(s) => Some(s),
+        Err(_) => None,
     }
 }
 
@@ -163,9 +160,6 @@ pub fn validate(mut p: pb::Product) -> Result<pb::Product> {
         if s.code.is_empty() && variants.is_empty() {
             s.code = p.code.clone();
         }
-        if s.status.is_empty() {
-            s.status = status::ACTIVE.into();
-        }
         let f = |name: &str| format!("skus[{i}].{name}");
         e.required(&f("code"), &s.code, 100);
         if s.barcode.chars().count() > MAX_LABEL_CHARS {
@@ -179,8 +173,9 @@ pub fn validate(mut p: pb::Product) -> Result<pb::Product> {
         if s.safety_stock < 0 {
             e.add(f("safety_stock"), "validation.quantity");
         }
-        if !status::valid(&s.status) {
-            e.add(f("status"), "validation.status");
+        match status(s.status) {
+            Some(v) => s.status = v.into(),
+            None => e.add(f("status"), "validation.status"),
         }
         let opt = |n: usize, value: &str| {
             variants.get(n).map(|v| v.options.iter().any(|o| o == value)).unwrap_or(value.is_empty())
@@ -195,11 +190,9 @@ pub fn validate(mut p: pb::Product) -> Result<pb::Product> {
             e.add(f("variant_option"), "validation.duplicated");
         }
     }
-    if p.status.is_empty() {
-        p.status = status::ACTIVE.into();
-    }
-    if !status::valid(&p.status) {
-        e.add("status", "validation.status");
+    match status(p.status) {
+        Some(v) => p.status = v.into(),
+        None => e.add("status", "validation.status"),
     }
     if e.0.is_empty() {
         Ok(p)
@@ -259,8 +252,17 @@ mod tests {
     #[test]
     fn a_product_with_variants_is_accepted() {
         let p = validate(shirt()).unwrap();
-        assert_eq!(p.status, "active");
-        assert_eq!(p.skus[0].status, "active");
+        assert_eq!(p.status(), pb::ProductStatus::Active);
+        assert_eq!(p.skus[0].status(), pb::ProductStatus::Active);
+    }
+
+    #[test]
+    fn a_status_this_build_does_not_know_is_refused() {
+        let mut p = shirt();
+        p.status = 9;
+        p.skus[1].status = pb::ProductStatus::Inactive.into();
+        let f = fields(p);
+        assert_eq!(f, vec![("status".to_string(), "validation.status".to_string())]);
     }
 
     #[test]

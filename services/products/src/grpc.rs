@@ -5,6 +5,7 @@ use bo_kit::outbox::Relay;
 use bo_kit::Code;
 use bo_kit::Error;
 use bo_proto::products::v1 as pb;
+use bo_proto::Wire;
 use bo_proto::products::v1::products_service_server::ProductsService;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use tonic::{Request, Response, Status};
@@ -155,13 +156,13 @@ impl ProductsService for ProductsGrpc {
     async fn list_products(&self, req: Request<pb::ListProductsRequest>) -> Rpc<pb::ListProductsResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        let (products, p) = self.repo.list(who.store_id, &r.search, r.category_id, &r.status, r.page.into()).await?;
+        let (products, p) = self.repo.list(who.store_id, &r.search, r.category_id, pb::ProductStatus::word_of(r.status), r.page.into()).await?;
         Ok(Response::new(pb::ListProductsResponse { products, page: Some(p.into()) }))
     }
 
     async fn count_products(&self, req: Request<pb::CountProductsRequest>) -> Rpc<pb::CountProductsResponse> {
         let who = Actor::of(&req)?;
-        let count = self.repo.count(who.store_id, &req.into_inner().status).await?;
+        let count = self.repo.count(who.store_id, pb::ProductStatus::word_of(req.into_inner().status)).await?;
         Ok(Response::new(pb::CountProductsResponse { count }))
     }
 
@@ -200,10 +201,11 @@ impl ProductsService for ProductsGrpc {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
         bulk(&r.ids)?;
-        if !domain::status::valid(&r.status) {
-            return Err(Error::invalid_field("status", "validation.status").into());
-        }
-        let changed = self.repo.set_status(who, &r.ids, &r.status).await?;
+        let status = match pb::ProductStatus::try_from(r.status) {
+            Ok(s) if s != pb::ProductStatus::Unspecified => s,
+            _ => return Err(Error::invalid_field("status", "validation.status").into()),
+        };
+        let changed = self.repo.set_status(who, &r.ids, status.wire()).await?;
         self.relay.wake();
         let results = r.ids.iter().map(|id| result_of(*id, changed.contains(id), None)).collect();
         Ok(Response::new(pb::SetProductStatusResponse { changed: changed.len() as i64, results }))

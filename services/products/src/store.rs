@@ -12,6 +12,7 @@ use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::{Error, Result};
 use bo_proto::events::v1 as ev;
 use bo_proto::products::v1 as pb;
+use bo_proto::Wire;
 use sqlx::FromRow;
 
 use crate::search;
@@ -109,7 +110,7 @@ impl SkuRow {
             price: self.price,
             safety_stock: self.safety_stock,
             barcode: self.barcode.clone(),
-            status: self.status.clone(),
+            status: pb::ProductStatus::number(&self.status),
             option1: self.option1.clone(),
             option2: self.option2.clone(),
             inventories,
@@ -156,7 +157,7 @@ impl ProductRow {
                 .map(|(name, options)| pb::Variant { name, options })
                 .collect(),
             skus,
-            status: self.status.clone(),
+            status: pb::ProductStatus::number(&self.status),
             create_time: Some(ms_to_timestamp(self.created_at)),
             update_time: Some(ms_to_timestamp(self.updated_at)),
             photos: Vec::new(),
@@ -397,7 +398,7 @@ impl Repo {
         .bind(&p.barcode)
         .bind(p.unit_id)
         .bind(json_variants(p))
-        .bind(&p.status)
+        .bind(pb::ProductStatus::word_of(p.status))
         .bind(who.user_id)
         .bind(now)
         .fetch_one(&mut *tx)
@@ -411,7 +412,7 @@ impl Repo {
         saved_event(&mut tx, who, &saved).await?;
         // The store's counters last: on PostgreSQL their rows are locked until the commit,
         // so saves of one store queue on them for as short a time as possible.
-        count_product(&mut tx, who.store_id, &p.status, p.category_id, 1).await?;
+        count_product(&mut tx, who.store_id, pb::ProductStatus::word_of(p.status), p.category_id, 1).await?;
         count_skus(&mut tx, who.store_id, p.skus.len() as i64, 0, 0).await?;
         tx.commit().await?;
         Ok(saved)
@@ -445,7 +446,7 @@ impl Repo {
         .bind(&p.barcode)
         .bind(p.unit_id)
         .bind(json_variants(p))
-        .bind(&p.status)
+        .bind(pb::ProductStatus::word_of(p.status))
         .bind(who.user_id)
         .bind(now)
         .bind(who.store_id)
@@ -454,9 +455,9 @@ impl Repo {
         .await
         .map_err(code_conflict)?;
         let keep: Vec<i64> = p.skus.iter().map(|s| s.id).filter(|id| *id > 0).collect();
-        if (current.status.as_str(), current.category_id) != (p.status.as_str(), p.category_id) {
-            count_product(&mut tx, who.store_id, &current.status, current.category_id, -1).await?;
-            count_product(&mut tx, who.store_id, &p.status, p.category_id, 1).await?;
+        if (current.status, current.category_id) != (p.status, p.category_id) {
+            count_product(&mut tx, who.store_id, pb::ProductStatus::word_of(current.status), current.category_id, -1).await?;
+            count_product(&mut tx, who.store_id, pb::ProductStatus::word_of(p.status), p.category_id, 1).await?;
         }
         // The caller has asked the stock ledger that removed SKUs hold no stock.
         for old in &current.skus {
@@ -479,7 +480,7 @@ impl Repo {
                 .bind(s.price)
                 .bind(s.safety_stock)
                 .bind(&s.barcode)
-                .bind(&s.status)
+                .bind(pb::ProductStatus::word_of(s.status))
                 .bind(&s.option1)
                 .bind(&s.option2)
                 .bind(now)
@@ -573,7 +574,7 @@ impl Repo {
             for sku in &p.skus {
                 delete_sku(&mut tx, who.store_id, sku.id).await?;
             }
-            count_product(&mut tx, who.store_id, &p.status, p.category_id, -1).await?;
+            count_product(&mut tx, who.store_id, pb::ProductStatus::word_of(p.status), p.category_id, -1).await?;
             sqlx::query("DELETE FROM products WHERE store_id = $1 AND id = $2")
                 .bind(who.store_id)
                 .bind(id)
@@ -732,7 +733,7 @@ async fn insert_sku(tx: &mut Tx, store_id: i64, product_id: i64, s: &pb::Sku, no
     .bind(s.price)
     .bind(s.safety_stock)
     .bind(&s.barcode)
-    .bind(&s.status)
+    .bind(pb::ProductStatus::word_of(s.status))
     .bind(&s.option1)
     .bind(&s.option2)
     .bind(now)
@@ -752,7 +753,7 @@ fn saved(p: &pb::Product) -> ev::ProductSaved {
         product_id: p.id,
         code: p.code.clone(),
         name: p.name.clone(),
-        status: p.status.clone(),
+        status: p.status,
         skus: p
             .skus
             .iter()
@@ -760,7 +761,7 @@ fn saved(p: &pb::Product) -> ev::ProductSaved {
                 id: s.id,
                 code: s.code.clone(),
                 barcode: s.barcode.clone(),
-                status: s.status.clone(),
+                status: s.status,
                 option1: s.option1.clone(),
                 option2: s.option2.clone(),
                 price: s.price,

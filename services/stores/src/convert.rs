@@ -2,6 +2,7 @@
 
 use bo_kit::time::ms_to_timestamp;
 use bo_proto::stores::v1 as pb;
+use bo_proto::Wire;
 
 use crate::domain::settings;
 use crate::store::{
@@ -59,7 +60,7 @@ pub fn membership(m: &MembershipRow) -> pb::Membership {
             permissions: serde_json::from_str(&m.role_permissions).unwrap_or_default(),
             built_in: m.role_built_in != 0,
         }),
-        status: m.status.clone(),
+        status: pb::MemberStatus::number(&m.status),
         user: Some(pb::User {
             id: m.user_id,
             email: m.user_email.clone(),
@@ -196,7 +197,7 @@ pub fn invitation(i: &InvitationRow) -> pb::Invitation {
 /// What an invitation's link offers, in `state`.
 pub fn invitation_preview(i: &InvitationRow, state: &str) -> pb::InvitationPreview {
     pb::InvitationPreview {
-        state: state.to_string(),
+        state: pb::InvitationState::number(state),
         store_name: i.store_name.clone(),
         store_id: i.store_id,
         permission: i.permission.clone(),
@@ -298,8 +299,37 @@ pub fn pos_person(p: &crate::store::PersonRow) -> pb::PosPerson {
         branch_name: p.branch_name.clone(),
         tel: p.tel.clone(),
         code: p.code.clone(),
-        status: p.status.clone(),
+        status: pb::PosPersonStatus::number(&p.status),
         create_time: Some(ms_to_timestamp(p.created_at)),
         update_time: Some(ms_to_timestamp(p.updated_at)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{identity, pos, roles, team};
+
+    /// The words the rules keep in storage are the proto enums' words, so `number` never
+    /// answers unspecified for a kept state.
+    #[test]
+    fn the_kept_words_are_the_proto_enums() {
+        let members: Vec<&str> = pb::MemberStatus::words().collect();
+        assert_eq!(members, [roles::status::ACTIVE, roles::status::INACTIVE, roles::status::DELETED]);
+        let people: Vec<&str> = pb::PosPersonStatus::words().collect();
+        assert_eq!(people, [pos::ACTIVE, pos::INACTIVE]);
+        let identities: Vec<&str> = pb::IdentityStatus::words().collect();
+        assert_eq!(identities, [identity::state::PENDING, identity::state::SUBMITTED, identity::state::APPROVED]);
+        let (day, now) = (86_400_000, 1_700_000_000_000);
+        let invitations: Vec<&str> = pb::InvitationState::words().collect();
+        assert_eq!(
+            invitations,
+            [
+                team::invitation_state(None, None, now + day, now),
+                team::invitation_state(None, None, now - day, now),
+                team::invitation_state(Some(now), None, now + day, now),
+                team::invitation_state(None, Some(now), now + day, now),
+            ]
+        );
     }
 }

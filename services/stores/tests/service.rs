@@ -700,7 +700,7 @@ async fn point_of_sale_setup_keeps_its_rules(db: Db) {
         )
     };
     let c = cashier(cashier_input.clone()).await.unwrap().into_inner().person.unwrap();
-    assert_eq!((c.status.as_str(), c.branch_no.as_str()), ("active", "00000"));
+    assert_eq!((c.status(), c.branch_no.as_str()), (pb::PosPersonStatus::Active, "00000"));
     assert_eq!(bo_kit::Error::from(cashier(cashier_input).await.unwrap_err()).code, Code::CashierDuplicate);
     let seller = g
         .create_pos_person(ctx.request(pb::CreatePosPersonRequest {
@@ -712,7 +712,7 @@ async fn point_of_sale_setup_keeps_its_rules(db: Db) {
                 branch_id: second.id,
                 tel: "0812345678".into(),
                 code: "S1".into(),
-                status: "inactive".into(),
+                status: pb::PosPersonStatus::Inactive.into(),
                 ..Default::default()
             }),
         }))
@@ -722,8 +722,8 @@ async fn point_of_sale_setup_keeps_its_rules(db: Db) {
         .person
         .unwrap();
     assert_eq!(
-        (seller.status.as_str(), seller.tel.as_str(), seller.code.as_str(), seller.email.as_str()),
-        ("active", "", "", "seller@example.com")
+        (seller.status(), seller.tel.as_str(), seller.code.as_str(), seller.email.as_str()),
+        (pb::PosPersonStatus::Active, "", "", "seller@example.com")
     );
 
     // A branch with a till or people stays; once empty it goes.

@@ -40,7 +40,7 @@ impl From<pb::CarrierAccountResponse> for CarrierAccountBody {
             connected: r.connected,
             account_id: r.account_id,
             masked_key: r.masked_key,
-            status: r.status,
+            status: word::<pb::CarrierKeyStatus>(r.status),
             checked_at: if r.connected {
                 timestamp_to_rfc3339(Some(&bo_kit::time::ms_to_timestamp(r.checked_at_ms)))
             } else {
@@ -200,13 +200,13 @@ impl From<pb::Shipment> for ShipmentBody {
             carrier: s.carrier,
             tracking_no: s.tracking_no,
             reference: s.reference,
-            state: s.state,
+            state: word::<pb::ShipmentState>(s.state),
             progress: s.progress,
             events: s
                 .events
                 .into_iter()
                 .map(|e| ShipmentEventBody {
-                    status: e.status,
+                    status: e.carrier_code,
                     description: e.description,
                     location: e.location,
                     progress: e.progress,

@@ -496,7 +496,7 @@ pub(crate) async fn one_order(state: &AppState, auth: &StoreAuth, r: pb::OrderRe
                 .events
                 .into_iter()
                 .map(|e| OrderTrackingBody {
-                    status: e.status,
+                    status: e.carrier_code,
                     description: e.description,
                     location: e.location,
                     at: ms_to_rfc3339(e.at_ms),

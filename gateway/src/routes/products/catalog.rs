@@ -50,7 +50,7 @@ pub(super) async fn list_products(
         .list_products(auth.ctx().request(pb::ListProductsRequest {
             search: q.search.unwrap_or_default(),
             category_id: q.category_id.unwrap_or(0),
-            status: q.status.unwrap_or_default(),
+            status: enum_field::<pb::ProductStatus>("status", q.status.as_deref(), "validation.status")?,
             page: page(q.page, q.limit),
         }))
         .await?
@@ -103,7 +103,9 @@ pub(super) async fn count_products(
     auth.require(READ)?;
     let r = state
         .products()
-        .count_products(auth.ctx().request(pb::CountProductsRequest { status: q.status.unwrap_or_default() }))
+        .count_products(auth.ctx().request(pb::CountProductsRequest {
+            status: enum_field::<pb::ProductStatus>("status", q.status.as_deref(), "validation.status")?,
+        }))
         .await?;
     Ok(Json(CountBody { count: r.into_inner().count }))
 }
@@ -263,7 +265,10 @@ pub(super) async fn patch_product(
     auth.require(EDIT)?;
     let changed = state
         .products()
-        .set_product_status(auth.ctx().request(pb::SetProductStatusRequest { ids: vec![id], status: input.status }))
+        .set_product_status(auth.ctx().request(pb::SetProductStatusRequest {
+            ids: vec![id],
+            status: enum_field::<pb::ProductStatus>("status", Some(&input.status), "validation.status")?,
+        }))
         .await?
         .into_inner()
         .changed;
@@ -338,7 +343,10 @@ pub(super) async fn bulk_product_status(
     auth.require(EDIT)?;
     let r = state
         .products()
-        .set_product_status(auth.ctx().request(pb::SetProductStatusRequest { ids: b.ids, status: b.status }))
+        .set_product_status(auth.ctx().request(pb::SetProductStatusRequest {
+            ids: b.ids,
+            status: enum_field::<pb::ProductStatus>("status", Some(&b.status), "validation.status")?,
+        }))
         .await?;
     Ok(Json(results_body(r.into_inner().results)))
 }

@@ -2,6 +2,7 @@
 //! code, units of measurement, and a SKU's stock movements.
 
 use super::*;
+use bo_proto::Wire;
 
 pub(super) fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -131,7 +132,7 @@ pub(super) async fn search_products(
         .list_products(auth.ctx().request(pb::ListProductsRequest {
             search: q.search.unwrap_or_default(),
             category_id: 0,
-            status: "active".into(),
+            status: pb::ProductStatus::Active.into(),
             page: page(Some(1), Some(limit)),
         }))
         .await?
@@ -148,7 +149,7 @@ pub(super) async fn search_products(
                 skus: body
                     .skus
                     .into_iter()
-                    .filter(|s| s.status == "active")
+                    .filter(|s| s.status == pb::ProductStatus::Active.wire())
                     .map(|s| FoundSku {
                         id: s.id,
                         available: s.inventories.iter().map(|i| i.available).sum(),

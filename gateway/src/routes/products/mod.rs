@@ -25,7 +25,7 @@ use crate::idempotency::{self, Deferred};
 use crate::perms::{keys, Access};
 use crate::state::AppState;
 use crate::uploads::{FileForm, Staged};
-use crate::wire::{baht, kilograms, Body, Decimal, List, Path, Query};
+use crate::wire::{baht, enum_field, kilograms, word, Body, Decimal, List, Path, Query};
 
 mod catalog;
 mod imports;
@@ -203,7 +203,7 @@ impl From<pb::Product> for ProductBody {
                     price: baht(s.price),
                     safety_stock: s.safety_stock,
                     barcode: s.barcode.clone(),
-                    status: s.status.clone(),
+                    status: word::<pb::ProductStatus>(s.status),
                     variant_option,
                     inventories: s.inventories.iter().copied().map(InventoryBody::from).collect(),
                 }
@@ -236,7 +236,7 @@ impl From<pb::Product> for ProductBody {
             barcode: p.barcode,
             unit_id: p.unit_id,
             skus,
-            status: p.status,
+            status: word::<pb::ProductStatus>(p.status),
             created_at: timestamp_to_rfc3339(p.create_time.as_ref()),
             updated_at: timestamp_to_rfc3339(p.update_time.as_ref()),
         }
@@ -313,6 +313,15 @@ pub struct ProductInput {
     pub status: String,
 }
 
+/// The number of a status word (empty for the service's default), a field error when the
+/// word is none of them.
+fn status_number(field: &str, word: &str, errs: &mut Vec<FieldError>) -> i32 {
+    enum_field::<pb::ProductStatus>(field, Some(word), "validation.status").unwrap_or_else(|_| {
+        errs.push(FieldError::new(field, "validation.status"));
+        0
+    })
+}
+
 fn money(field: &str, v: &Option<Decimal>, errs: &mut Vec<FieldError>) -> i64 {
     match v {
         None => {
@@ -383,7 +392,7 @@ impl ProductInput {
                     .unwrap_or(price),
                 safety_stock: s.safety_stock,
                 barcode: s.barcode,
-                status: s.status,
+                status: status_number(&format!("skus[{i}].status"), &s.status, &mut errs),
                 option1,
                 option2,
                 inventories: Vec::new(),
@@ -411,7 +420,7 @@ impl ProductInput {
             unit_id: self.unit_id,
             variants,
             skus,
-            status: self.status,
+            status: status_number("status", &self.status, &mut errs),
             ..Default::default()
         })
     }

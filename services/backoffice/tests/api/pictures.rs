@@ -203,7 +203,7 @@ async fn identity_is_submitted_by_the_owner_and_approved_by_the_operator(app: &T
     // The operator approves; then it is settled.
     let svc = app.stores_service().await;
     let approved = svc.grpc.approve_identity(store).await.unwrap();
-    assert_eq!(approved.status, "approved");
+    assert_eq!(approved.status(), bo_proto::stores::v1::IdentityStatus::Approved);
     assert_eq!(svc.grpc.approve_identity(store).await.unwrap_err().code, Code::IdentityApproved);
     svc.db.close().await;
     let (_, v) = app.get(&path, &t).await;

@@ -43,8 +43,9 @@ impl Orders {
                 .into_inner()
                 .skus;
             for d in found {
+                let product_active = d.product_status() == ppb::ProductStatus::Active;
                 let sku = d.sku.unwrap_or_default();
-                let active = sku.status == "active" && d.product_status == "active";
+                let active = sku.status() == ppb::ProductStatus::Active && product_active;
                 skus.insert(sku.code.clone(), imp::SkuInfo { id: sku.id, price: sku.price, active });
             }
         }

@@ -174,7 +174,7 @@ impl Orders {
                 Item { price: k.price, ..k.item() }
             } else if let Some(s) = described.get(&it.sku_id) {
                 let sku = s.sku.clone().unwrap_or_default();
-                if sku.status != "active" || s.product_status != "active" {
+                if sku.status() != ppb::ProductStatus::Active || s.product_status() != ppb::ProductStatus::Active {
                     errs.push(FieldError::new(format!("items[{i}].sku_id"), "order.sku_inactive"));
                 }
                 let variant = [(&s.variant1, &sku.option1), (&s.variant2, &sku.option2)]

@@ -143,7 +143,7 @@ impl Orders {
                     amount: l.amount,
                     text: l.text.clone(),
                     tracking: l.tracking.clone(),
-                    status: m.status.name().to_string(),
+                    status: match_status(m.status).into(),
                     bill_id: m.bill_id.unwrap_or(0),
                     reasons: m.reasons.iter().map(reason).collect(),
                     candidates: m
@@ -345,5 +345,16 @@ impl Orders {
                 return Ok(expired);
             }
         }
+    }
+}
+
+/// A line's match as the contract tells it.
+fn match_status(s: crate::matching::Status) -> pb::StatementMatch {
+    use crate::matching::Status;
+    match s {
+        Status::Confident => pb::StatementMatch::Confident,
+        Status::Ambiguous => pb::StatementMatch::Ambiguous,
+        Status::Unmatched => pb::StatementMatch::Unmatched,
+        Status::Used => pb::StatementMatch::Used,
     }
 }

@@ -93,7 +93,7 @@ impl Repo {
                     weight_grams: d.weight_grams,
                     variant1: name(0),
                     variant2: name(1),
-                    product_status: d.product_status,
+                    product_status: pb::ProductStatus::number(&d.product_status),
                     vat: d.vat != 0,
                 });
             }

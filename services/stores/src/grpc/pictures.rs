@@ -10,6 +10,7 @@ use bo_kit::time::ms_to_timestamp;
 use bo_kit::Code;
 use bo_kit::Error;
 use bo_proto::stores::v1 as pb;
+use bo_proto::Wire;
 
 use super::StoresGrpc;
 use crate::domain::identity::{self, state, IdentityDraft, Slot};
@@ -69,7 +70,7 @@ fn receipt(pictures: &[(String, String)], text: Option<ReceiptRow>) -> pb::Recei
 fn identity_message(r: Option<IdentityRow>) -> pb::Identity {
     let r = r.unwrap_or_else(|| IdentityRow { status: state::PENDING.into(), ..Default::default() });
     pb::Identity {
-        status: r.status,
+        status: pb::IdentityStatus::number(&r.status),
         first_name: r.first_name,
         last_name: r.last_name,
         tel: r.tel,

@@ -6,6 +6,7 @@ use bo_kit::Code;
 use bo_kit::Error;
 use bo_proto::stores::v1 as pb;
 use bo_proto::stores::v1::PosPersonKind;
+use bo_proto::Wire;
 
 use super::StoresGrpc;
 use crate::convert;
@@ -37,7 +38,8 @@ fn person_draft(p: Option<pb::PosPersonInput>) -> PersonDraft {
         branch_id: p.branch_id,
         tel: p.tel,
         code: p.code,
-        status: p.status,
+        // A number this build does not know stays as it is, for the rules to refuse.
+        status: pb::PosPersonStatus::try_from(p.status).map_or_else(|_| p.status.to_string(), |s| s.wire().to_string()),
     }
 }
 

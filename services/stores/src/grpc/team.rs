@@ -6,10 +6,11 @@ use bo_kit::grpc::CallCtx;
 use bo_kit::Code;
 use bo_kit::Error;
 use bo_proto::stores::v1 as pb;
+use bo_proto::Wire;
 
 use super::StoresGrpc;
 use crate::convert;
-use crate::domain::roles::{self, status, Permission};
+use crate::domain::roles::{self, Permission};
 use crate::domain::{team, user, Errors, Phone};
 use crate::store::MemberUpdate;
 
@@ -28,11 +29,15 @@ fn member_update(r: &pb::UpdateMemberRequest) -> bo_kit::Result<MemberUpdate> {
             level
         }
     };
-    if let Some(s) = r.status.as_deref() {
-        if s != status::ACTIVE && s != status::INACTIVE {
+    // A member is made active or inactive here; deleting is its own call.
+    let new_status = match r.status.map(pb::MemberStatus::try_from) {
+        None => None,
+        Some(Ok(s @ (pb::MemberStatus::Active | pb::MemberStatus::Inactive))) => Some(s.wire().to_string()),
+        Some(_) => {
             errs.add("status", "validation.status");
+            None
         }
-    }
+    };
     for (field, value) in [("first_name", &r.first_name), ("last_name", &r.last_name)] {
         if let Some(v) = value {
             errs.required(field, v, MAX_NAME);
@@ -54,7 +59,7 @@ fn member_update(r: &pb::UpdateMemberRequest) -> bo_kit::Result<MemberUpdate> {
         user_id: r.user_id,
         level,
         role_id: r.role_id,
-        status: r.status.clone(),
+        status: new_status,
         first_name: r.first_name.as_deref().map(|s| s.trim().to_string()),
         last_name: r.last_name.as_deref().map(|s| s.trim().to_string()),
         tel,
@@ -67,11 +72,11 @@ impl StoresGrpc {
         ctx: CallCtx,
         r: pb::ListMembersRequest,
     ) -> bo_kit::Result<pb::ListMembersResponse> {
-        if !r.status.is_empty() && ![status::ACTIVE, status::INACTIVE, status::DELETED].contains(&r.status.as_str()) {
+        let Ok(status) = pb::MemberStatus::try_from(r.status) else {
             return Err(Error::invalid_field("status", "validation.status"));
-        }
+        };
         let (rows, page) =
-            self.repo.members(ctx.store_id, &r.status, &r.search, convert::page_request(r.page.as_ref())).await?;
+            self.repo.members(ctx.store_id, status.wire(), &r.search, convert::page_request(r.page.as_ref())).await?;
         Ok(pb::ListMembersResponse {
             memberships: rows.iter().map(convert::membership).collect(),
             page: Some(convert::page(&page)),
@@ -260,7 +265,7 @@ mod tests {
         let r = pb::UpdateMemberRequest {
             id: 1,
             permission: Some("root".into()),
-            status: Some("deleted".into()),
+            status: Some(pb::MemberStatus::Deleted.into()),
             ..Default::default()
         };
         let e = member_update(&r).unwrap_err();
