@@ -556,15 +556,10 @@ impl Repo {
 
     /// Makes an order that asks wms for its stock (`pending`, revision 1): its number,
     /// lines, timeline, count and event in one transaction. Answers its id.
-    ///
-    /// The store's two hot rows (its order counter and its count of new orders) are
-    /// written last: each stays locked from its update to the commit, so concurrent creates
-    /// wait for three statements, not the whole transaction. Until its number is taken the
-    /// order holds a placeholder no other transaction can hold.
     pub async fn insert(&self, who: Actor, d: &OrderData) -> Result<Written> {
         let mut tx = self.db.begin().await?;
         let now = now_ms();
-        let placeholder = format!("~{}", uuid::Uuid::new_v4().simple());
+        let order_no = next_number(&mut tx, who.store_id, now).await?;
         let address_problem = !d.address.is_complete();
         let a = &d.address;
         let sql = format!(
@@ -576,14 +571,14 @@ impl Repo {
         );
         let inserted = bind_fields(sqlx::query(&sql), d)
             .bind(who.store_id)
-            .bind(&placeholder)
+            .bind(&order_no)
             .bind(state::NEW)
             .bind(payment::UNPAID)
             .bind(problems_text(false, address_problem))
             .bind(i64::from(d.imported))
             .bind(stock::PENDING)
             .bind(now)
-            .bind("")
+            .bind(domain::search_text(&order_no, &d.reference, &a.name, &a.tel))
             .bind(who.user_id)
             .fetch_one(&mut *tx)
             .await
@@ -606,14 +601,6 @@ impl Repo {
         }
         event(&mut tx, who, id, "created", "", state::NEW, "").await?;
         count(&mut tx, who.store_id, state::NEW, 1).await?;
-        let order_no = next_number(&mut tx, who.store_id, now).await?;
-        sqlx::query("UPDATE orders SET order_no = $1, search_text = $2 WHERE id = $3")
-            .bind(&order_no)
-            .bind(domain::search_text(&order_no, &d.reference, &a.name, &a.tel))
-            .bind(id)
-            .execute(&mut *tx)
-            .await?;
-        row.order_no = order_no.clone();
         let units = d.items.iter().map(|i| i.quantity).sum();
         outbox::enqueue(
             &mut tx,
