@@ -150,6 +150,10 @@ async fn update_member(
     if rights || user_id != auth.user_id {
         auth.require(TEAM)?;
     }
+    let status = match input.status.as_deref() {
+        Some(w) => Some(enum_field::<pb::MemberStatus>("status", Some(w), "validation.status")?),
+        None => None,
+    };
     let r = state
         .stores()
         .update_member(auth.ctx().request(pb::UpdateMemberRequest {
@@ -157,11 +161,7 @@ async fn update_member(
             user_id,
             permission: input.permission,
             role_id: input.role_id,
-            status: input
-                .status
-                .as_deref()
-                .map(|w| enum_field::<pb::MemberStatus>("status", Some(w), "validation.status"))
-                .transpose()?,
+            status,
             first_name: input.first_name,
             last_name: input.last_name,
             tel: input.tel,

@@ -805,8 +805,8 @@ mod status_tests {
     /// new shipment starts pending (the store's insert writes the word).
     #[test]
     fn the_shipment_states_are_the_proto_enum() {
-        use bo_proto::Wire;
         use super::pb::ShipmentState;
+        use bo_proto::Wire;
         assert_eq!(ShipmentState::Shipped.wire(), crate::carriers::SHIPMENT_SHIPPED);
         assert_eq!(ShipmentState::Cancelled.wire(), crate::carriers::SHIPMENT_CANCELLED);
         assert_eq!(ShipmentState::Pending.wire(), "pending");

@@ -3,6 +3,7 @@
 //! warehouse is confirmed with wms for the caller's store.
 
 pub mod carriers;
+mod convert;
 pub mod domain;
 pub mod grpc;
 pub mod rates;

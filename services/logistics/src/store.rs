@@ -6,7 +6,7 @@ use bo_kit::db::{Db, Tx};
 use bo_kit::error::is_unique_violation;
 use bo_kit::outbox;
 use bo_kit::paging::{Page, PageRequest};
-use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::time::now_ms;
 use bo_kit::{Error, Result};
 use bo_proto::events::v1 as ev;
 use bo_proto::logistics::v1 as pb;
@@ -46,7 +46,7 @@ pub struct ChannelRow {
 }
 
 impl ChannelRow {
-    fn brackets(&self) -> Vec<Bracket> {
+    pub(crate) fn brackets(&self) -> Vec<Bracket> {
         serde_json::from_str(&self.brackets).unwrap_or_default()
     }
 
@@ -70,31 +70,6 @@ impl ChannelRow {
             status: if self.status == domain::INACTIVE { domain::INACTIVE } else { domain::ACTIVE },
         }
     }
-
-    /// As a message.
-    pub fn to_proto(&self) -> pb::StoreChannel {
-        pb::StoreChannel {
-            id: self.id,
-            warehouse_id: self.warehouse_id,
-            logistic_type: self.logistic_type.clone(),
-            name: self.name.clone(),
-            provider: self.provider.clone(),
-            pricing_method: self.pricing_method.clone(),
-            price_satang: self.price,
-            brackets: self
-                .brackets()
-                .iter()
-                .map(|b| pb::WeightBracket { max_weight_g: b.max_weight_g, price_satang: b.price })
-                .collect(),
-            free_over_satang: self.free_over,
-            cod: self.cod != 0,
-            international: self.logistic_type == domain::INTERNATIONAL,
-            status: pb::ChannelStatus::number(&self.status),
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            update_time: Some(ms_to_timestamp(self.updated_at)),
-            carrier: domain::carrier(&self.provider).map(crate::grpc::carrier_message),
-        }
-    }
 }
 
 /// A COD account row.
@@ -105,20 +80,6 @@ pub struct ProviderRow {
     pub cod_account_no: String,
     pub created_at: i64,
     pub updated_at: i64,
-}
-
-impl ProviderRow {
-    /// As a message.
-    pub fn to_proto(&self) -> pb::StoreProvider {
-        pb::StoreProvider {
-            id: self.id,
-            provider: self.provider.clone(),
-            cod_account_no: self.cod_account_no.clone(),
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            update_time: Some(ms_to_timestamp(self.updated_at)),
-            carrier: domain::carrier(&self.provider).map(crate::grpc::carrier_message),
-        }
-    }
 }
 
 const COLUMNS: &str = "id, store_id, warehouse_id, logistic_type, name, provider, pricing_method, price, brackets, \
@@ -506,24 +467,6 @@ pub struct RangeRow {
     pub last_serial: i64,
     pub next_serial: i64,
     pub width: i64,
-}
-
-impl RangeRow {
-    /// As a message.
-    pub fn to_proto(&self) -> pb::TrackingRange {
-        let n = |s| domain::tracking::number(&self.provider, &self.prefix, self.width, s);
-        pb::TrackingRange {
-            id: self.id,
-            provider: self.provider.clone(),
-            prefix: self.prefix.clone(),
-            first_serial: self.first_serial,
-            last_serial: self.last_serial,
-            next_serial: self.next_serial,
-            remaining: (self.last_serial - self.next_serial + 1).max(0),
-            first_number: n(self.first_serial),
-            last_number: n(self.last_serial),
-        }
-    }
 }
 
 const RANGE_COLUMNS: &str = "id, provider, prefix, first_serial, last_serial, next_serial, width";

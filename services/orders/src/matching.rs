@@ -69,7 +69,6 @@ pub enum Status {
     Used,
 }
 
-
 /// A bill a line may pay, with what speaks for it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {

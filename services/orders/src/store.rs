@@ -10,7 +10,7 @@ use bo_kit::db::{Db, Tx};
 use bo_kit::error::is_unique_violation;
 use bo_kit::outbox;
 use bo_kit::paging::{Page, PageRequest};
-use bo_kit::time::{buddhist_year, ms_to_timestamp, now_ms};
+use bo_kit::time::{buddhist_year, now_ms};
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::events::v1 as ev;
 use bo_proto::orders::v1 as pb;
@@ -171,78 +171,6 @@ impl OrderRow {
             city: self.ship_city.clone(),
         }
     }
-
-    /// As a message, with its lines (parcels are wms's, added by the caller).
-    pub fn to_proto(&self, items: &[ItemRow]) -> pb::Order {
-        let problems = self.problems();
-        let a = self.address();
-        let mut per_warehouse = HashMap::new();
-        for i in items {
-            *per_warehouse.entry(i.warehouse_id).or_insert(0) += i.line_total;
-        }
-        pb::Order {
-            id: self.id,
-            store_id: self.store_id,
-            order_no: self.order_no.clone(),
-            channel: self.channel.clone(),
-            reference: self.reference.clone(),
-            note: self.note.clone(),
-            state: pb::OrderState::number(&self.state),
-            payment_state: pb::PaymentState::number(&self.payment_state),
-            problem: problems.first().cloned().unwrap_or_default(),
-            problems,
-            failure_cause: self.failure_cause.clone(),
-            failure_reason: self.failure_reason.clone(),
-            warehouse_id: self.warehouse_id,
-            customer_id: self.customer_id,
-            customer_address_id: self.customer_address_id,
-            stock_reference: domain::reference(self.id),
-            allowed_actions: domain::state::allowed_actions(&self.state).into_iter().map(String::from).collect(),
-            bills: Vec::new(),
-            payments: Vec::new(),
-            shipping_address: Some(crate::convert::address_message(&a)),
-            shipping_address_changed: self.shipping_address_changed != 0,
-            items: items.iter().map(ItemRow::to_proto).collect(),
-            discount_type: self.discount_type.clone(),
-            discount_value: self.discount_value,
-            vat_included: self.vat_included != 0,
-            totals: Some(pb::Totals {
-                subtotal: self.subtotal,
-                discount_amount: self.discount_amount,
-                net: self.net,
-                shipping_charge: self.shipping_charge,
-                shipping_charge_inter: self.shipping_charge_inter,
-                shipping_total: self.shipping_charge + self.shipping_charge_inter,
-                additional_fee: self.additional_fee,
-                vat_amount: self.vat_amount,
-                total: self.total,
-                cost_total: self.cost_total,
-                net_ex_vat: self.net_ex_vat,
-                profit: self.profit,
-                per_warehouse,
-            }),
-            logistic_store_channel_id: self.logistic_store_channel_id,
-            shipping_name: self.shipping_name.clone(),
-            shipping_provider: self.shipping_provider.clone(),
-            cod: self.cod != 0,
-            tracking_no: self.tracking_no.clone(),
-            estimated_weight_g: self.estimated_weight_g,
-            imported: self.imported != 0,
-            bill_expire_at_ms: self.bill_expire_at,
-            stock_state: pb::StockState::number(&self.stock_state),
-            parcels: Vec::new(),
-            created_by: self.created_by,
-            version: self.version,
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            update_time: Some(ms_to_timestamp(self.updated_at)),
-            ready_to_fulfillment_at_ms: self.ready_at,
-            shipped_at_ms: self.shipped_at,
-            cancelled_at_ms: self.cancelled_at,
-            closed_at_ms: self.closed_at,
-            failed_at_ms: self.failed_at,
-            voided_at_ms: self.voided_at,
-        }
-    }
 }
 
 /// The columns an order's create and edit both write, in the order [`bind_fields`] binds
@@ -344,6 +272,18 @@ pub(crate) fn problems_text(stock_short: bool, address_incomplete: bool) -> Stri
     out.join(",")
 }
 
+/// A line of an order's timeline.
+#[derive(Debug, Clone, FromRow)]
+pub struct EventRow {
+    pub id: i64,
+    pub action: String,
+    pub from_state: String,
+    pub to_state: String,
+    pub user_id: i64,
+    pub detail: String,
+    pub created_at: i64,
+}
+
 const ITEM_COLUMNS: &str =
     "id, order_id, position, sku_id, product_id, product_name, product_code, sku_code, variant, \
     price, cost, hs_code, packing_options, note, warehouse_id, quantity, weight_g, line_total";
@@ -372,27 +312,6 @@ pub struct ItemRow {
 }
 
 impl ItemRow {
-    fn to_proto(&self) -> pb::OrderItem {
-        pb::OrderItem {
-            id: self.id,
-            sku_id: self.sku_id,
-            product_id: self.product_id,
-            product_name: self.product_name.clone(),
-            product_code: self.product_code.clone(),
-            sku_code: self.sku_code.clone(),
-            variant: self.variant.clone(),
-            price: self.price,
-            cost: self.cost,
-            hs_code: self.hs_code.clone(),
-            packing_options: serde_json::from_str(&self.packing_options).unwrap_or_default(),
-            note: self.note.clone(),
-            warehouse_id: self.warehouse_id,
-            quantity: self.quantity,
-            weight_g: self.weight_g,
-            line_total: self.line_total,
-        }
-    }
-
     /// As the snapshot an edit keeps.
     pub fn item(&self) -> Item {
         Item {
@@ -699,27 +618,15 @@ impl Repo {
     }
 
     /// The timeline of an order, oldest first.
-    pub async fn events(&self, store_id: i64, order_id: i64) -> Result<Vec<pb::OrderEvent>> {
-        let rows: Vec<(i64, String, String, String, i64, String, i64)> = sqlx::query_as(
+    pub async fn events(&self, store_id: i64, order_id: i64) -> Result<Vec<EventRow>> {
+        Ok(sqlx::query_as(
             "SELECT id, action, from_state, to_state, user_id, detail, created_at FROM order_events \
              WHERE order_id = $1 AND store_id = $2 ORDER BY id",
         )
         .bind(order_id)
         .bind(store_id)
         .fetch_all(self.db.pool())
-        .await?;
-        Ok(rows
-            .into_iter()
-            .map(|(id, action, from_state, to_state, user_id, detail, at)| pb::OrderEvent {
-                id,
-                action,
-                from_state: pb::OrderState::number(&from_state),
-                to_state: pb::OrderState::number(&to_state),
-                user_id,
-                detail,
-                create_time: Some(ms_to_timestamp(at)),
-            })
-            .collect())
+        .await?)
     }
 
     /// Records one more line of an order's timeline on its own.

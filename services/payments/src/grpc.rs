@@ -4,6 +4,7 @@
 use bo_kit::grpc::CallCtx;
 use bo_kit::outbox::Relay;
 use bo_kit::paging::PageRequest;
+use bo_kit::time::ms_to_timestamp;
 use bo_kit::Error;
 use bo_proto::payments::v1 as pb;
 use bo_proto::payments::v1::payments_service_server::PaymentsService;
@@ -11,7 +12,7 @@ use bo_proto::Wire as _;
 use tonic::{Request, Response, Status};
 
 use crate::domain::{self, code, promptpay, Draft, PromptPayId};
-use crate::store::{Filter, Repo};
+use crate::store::{ChannelRow, Filter, Repo};
 
 /// The payments service.
 #[derive(Clone)]
@@ -38,7 +39,7 @@ fn draft(i: Option<pb::StoreChannelInput>) -> Draft {
 }
 
 fn one(row: crate::store::ChannelRow) -> Response<pb::StoreChannelResponse> {
-    Response::new(pb::StoreChannelResponse { store_channel: Some(row.to_proto()) })
+    Response::new(pb::StoreChannelResponse { store_channel: Some(channel_message(&row)) })
 }
 
 /// A PromptPay id shown with all but its last four digits hidden.
@@ -73,7 +74,7 @@ impl PaymentsService for PaymentsGrpc {
         let page = r.page.map(|p| PageRequest::new(p.page, p.limit)).unwrap_or_default();
         let (rows, page) = self.repo.list(ctx.store_id, &f, page).await?;
         Ok(Response::new(pb::ListStoreChannelsResponse {
-            store_channels: rows.iter().map(|r| r.to_proto()).collect(),
+            store_channels: rows.iter().map(channel_message).collect(),
             page: Some(page.into()),
         }))
     }
@@ -158,13 +159,33 @@ impl PaymentsService for PaymentsGrpc {
 }
 
 /// A bank of the list as the wire carries it.
-pub(crate) fn bank_message(b: &crate::domain::Bank) -> pb::Bank {
+fn bank_message(b: &crate::domain::Bank) -> pb::Bank {
     pb::Bank {
         code: b.code.into(),
         short: b.short.into(),
         name_th: b.name_th.into(),
         name_en: b.name_en.into(),
         color: b.color.into(),
+    }
+}
+
+/// A payment account as the contract tells it.
+fn channel_message(r: &ChannelRow) -> pb::StoreChannel {
+    pb::StoreChannel {
+        id: r.id,
+        channel_type: r.channel_type.clone(),
+        country: r.country.clone(),
+        bank_code: r.bank_code.clone(),
+        acc_name: r.acc_name.clone(),
+        acc_no: r.acc_no.clone(),
+        branch: r.branch.clone(),
+        email: r.email.clone(),
+        fee_bps: r.fee_bps,
+        status: pb::ChannelStatus::number(&r.status),
+        open_bills: r.open_bills,
+        create_time: Some(ms_to_timestamp(r.created_at)),
+        update_time: Some(ms_to_timestamp(r.updated_at)),
+        bank: crate::domain::bank(&r.bank_code).map(bank_message),
     }
 }
 

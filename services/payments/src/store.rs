@@ -5,7 +5,7 @@ use bo_kit::db::{Db, Tx};
 use bo_kit::error::is_unique_violation;
 use bo_kit::outbox;
 use bo_kit::paging::{Page, PageRequest};
-use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::time::now_ms;
 use bo_kit::{Error, Result};
 use bo_proto::events::v1 as ev;
 use bo_proto::payments::v1 as pb;
@@ -37,28 +37,6 @@ pub struct ChannelRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub open_bills: i64,
-}
-
-impl ChannelRow {
-    /// As a message.
-    pub fn to_proto(&self) -> pb::StoreChannel {
-        pb::StoreChannel {
-            id: self.id,
-            channel_type: self.channel_type.clone(),
-            country: self.country.clone(),
-            bank_code: self.bank_code.clone(),
-            acc_name: self.acc_name.clone(),
-            acc_no: self.acc_no.clone(),
-            branch: self.branch.clone(),
-            email: self.email.clone(),
-            fee_bps: self.fee_bps,
-            status: pb::ChannelStatus::number(&self.status),
-            open_bills: self.open_bills,
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            update_time: Some(ms_to_timestamp(self.updated_at)),
-            bank: crate::domain::bank(&self.bank_code).map(crate::grpc::bank_message),
-        }
-    }
 }
 
 const SELECT: &str = "SELECT c.id, c.store_id, c.channel_type, c.country, c.bank_code, c.acc_name, c.acc_no, \

@@ -2,17 +2,100 @@
 
 use std::collections::HashSet;
 
+use bo_kit::money::Satang;
 use bo_kit::{Error, FieldError, Result};
-use bo_proto::products::v1 as pb;
 
-/// A status as asked for: unspecified becomes active (a new product is for sale), a number
-/// this build does not know is refused.
-pub fn status(number: i32) -> Option<pb::ProductStatus> {
-    match pb::ProductStatus::try_from(number) {
-        Ok(pb::ProductStatus::Unspecified) => Some(pb::ProductStatus::Active),
-        Ok(s) => Some(s),
-        Err(_) => None,
+/// VAT in Thailand: 7%.
+pub const VAT_BP: i64 = 700;
+
+/// The price without VAT: the price itself when VAT is not included.
+pub fn price_ex_vat(price: i64, vat_included: bool) -> i64 {
+    if vat_included {
+        Satang(price).ex_vat(VAT_BP).0
+    } else {
+        price
     }
+}
+
+/// Whether a product (or one of its SKUs) is for sale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Status {
+    /// On sale (a new product's).
+    #[default]
+    Active,
+    /// Hidden from sale.
+    Inactive,
+    /// A status this build does not know: refused.
+    Unknown,
+}
+
+impl Status {
+    /// The word kept in storage (the contract's `ProductStatus` words).
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::Active => "active",
+            Status::Inactive => "inactive",
+            Status::Unknown => "",
+        }
+    }
+
+    /// The status a stored word names.
+    pub fn of_word(word: &str) -> Status {
+        match word {
+            "active" => Status::Active,
+            "inactive" => Status::Inactive,
+            _ => Status::Unknown,
+        }
+    }
+}
+
+/// A variant dimension: its name and options.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Variant {
+    pub name: String,
+    pub options: Vec<String>,
+}
+
+/// A SKU as written (money in satang, quantities in units).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Sku {
+    /// Its id when it exists (0 for a new one).
+    pub id: i64,
+    pub code: String,
+    pub cost: i64,
+    pub price: i64,
+    pub safety_stock: i64,
+    pub barcode: String,
+    pub status: Status,
+    /// Its option of variant 1 (empty without variants).
+    pub option1: String,
+    pub option2: String,
+}
+
+/// A product as written, with its SKUs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Product {
+    /// Its id when it exists (0 for a new one).
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub short_description: String,
+    pub description: String,
+    pub code: String,
+    pub hs_code: String,
+    pub brand: String,
+    pub tags: Vec<String>,
+    pub category_id: i64,
+    pub price: i64,
+    pub cost: i64,
+    /// Prices include VAT.
+    pub vat: bool,
+    pub weight_grams: i64,
+    pub barcode: String,
+    pub unit_id: i64,
+    pub variants: Vec<Variant>,
+    pub skus: Vec<Sku>,
+    pub status: Status,
 }
 
 /// The most satang a price may hold (10 million baht).
@@ -58,7 +141,7 @@ fn trim(s: &mut String) {
 /// Checks and normalises a product and its SKUs. A product without variants has exactly
 /// one SKU; with variants, each SKU names an option of each dimension, each combination
 /// once. SKU codes must be unique within the product here (and within the store in SQL).
-pub fn validate(mut p: pb::Product) -> Result<pb::Product> {
+pub fn validate(mut p: Product) -> Result<Product> {
     let mut e = Errors(Vec::new());
     for s in [
         &mut p.name,
@@ -173,9 +256,8 @@ pub fn validate(mut p: pb::Product) -> Result<pb::Product> {
         if s.safety_stock < 0 {
             e.add(f("safety_stock"), "validation.quantity");
         }
-        match status(s.status) {
-            Some(v) => s.status = v.into(),
-            None => e.add(f("status"), "validation.status"),
+        if s.status == Status::Unknown {
+            e.add(f("status"), "validation.status");
         }
         let opt = |n: usize, value: &str| {
             variants.get(n).map(|v| v.options.iter().any(|o| o == value)).unwrap_or(value.is_empty())
@@ -190,9 +272,8 @@ pub fn validate(mut p: pb::Product) -> Result<pb::Product> {
             e.add(f("variant_option"), "validation.duplicated");
         }
     }
-    match status(p.status) {
-        Some(v) => p.status = v.into(),
-        None => e.add("status", "validation.status"),
+    if p.status == Status::Unknown {
+        e.add("status", "validation.status");
     }
     if e.0.is_empty() {
         Ok(p)
@@ -210,8 +291,8 @@ fn has_duplicates(items: &[String]) -> bool {
 mod tests {
     use super::*;
 
-    pub fn shirt() -> pb::Product {
-        pb::Product {
+    pub fn shirt() -> Product {
+        Product {
             name: "เสื้อยืดคอกลม".into(),
             short_description: "ผ้าฝ้าย 100%".into(),
             code: "TS-01".into(),
@@ -220,11 +301,11 @@ mod tests {
             cost: 9_000,
             tags: vec!["เสื้อ".into(), "cotton".into()],
             variants: vec![
-                pb::Variant { name: "สี".into(), options: vec!["ขาว".into(), "ดำ".into()] },
-                pb::Variant { name: "ไซซ์".into(), options: vec!["M".into(), "L".into()] },
+                Variant { name: "สี".into(), options: vec!["ขาว".into(), "ดำ".into()] },
+                Variant { name: "ไซซ์".into(), options: vec!["M".into(), "L".into()] },
             ],
             skus: vec![
-                pb::Sku {
+                Sku {
                     code: "TS-01-W-M".into(),
                     price: 19_900,
                     cost: 9_000,
@@ -232,7 +313,7 @@ mod tests {
                     option2: "M".into(),
                     ..Default::default()
                 },
-                pb::Sku {
+                Sku {
                     code: "TS-01-B-L".into(),
                     price: 19_900,
                     cost: 9_000,
@@ -245,29 +326,29 @@ mod tests {
         }
     }
 
-    fn fields(p: pb::Product) -> Vec<(String, String)> {
+    fn fields(p: Product) -> Vec<(String, String)> {
         validate(p).unwrap_err().fields.into_iter().map(|f| (f.field, f.code)).collect()
     }
 
     #[test]
     fn a_product_with_variants_is_accepted() {
         let p = validate(shirt()).unwrap();
-        assert_eq!(p.status(), pb::ProductStatus::Active);
-        assert_eq!(p.skus[0].status(), pb::ProductStatus::Active);
+        assert_eq!(p.status, Status::Active);
+        assert_eq!(p.skus[0].status, Status::Active);
     }
 
     #[test]
     fn a_status_this_build_does_not_know_is_refused() {
         let mut p = shirt();
-        p.status = 9;
-        p.skus[1].status = pb::ProductStatus::Inactive.into();
+        p.status = Status::Unknown;
+        p.skus[1].status = Status::Inactive;
         let f = fields(p);
         assert_eq!(f, vec![("status".to_string(), "validation.status".to_string())]);
     }
 
     #[test]
     fn required_fields() {
-        let f = fields(pb::Product::default());
+        let f = fields(Product::default());
         for want in ["name", "short_description", "code", "category_id", "tags", "skus"] {
             assert!(f.iter().any(|(n, _)| n == want), "{want} in {f:?}");
         }
@@ -314,7 +395,7 @@ mod tests {
     fn a_simple_product_has_one_sku_named_after_it() {
         let mut p = shirt();
         p.variants.clear();
-        p.skus = vec![pb::Sku { price: 100, cost: 50, ..Default::default() }];
+        p.skus = vec![Sku { price: 100, cost: 50, ..Default::default() }];
         let p = validate(p).unwrap();
         assert_eq!(p.skus[0].code, "TS-01");
         let mut two = shirt();
@@ -328,7 +409,7 @@ mod tests {
 
     #[test]
     fn a_product_holds_what_a_real_shop_needs_and_no_more() {
-        let codes = |r: Result<pb::Product>| -> Vec<(String, String)> {
+        let codes = |r: Result<Product>| -> Vec<(String, String)> {
             r.err().map(|e| e.fields.into_iter().map(|f| (f.field, f.code)).collect()).unwrap_or_default()
         };
         let mut p = shirt();

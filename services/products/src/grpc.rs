@@ -5,13 +5,14 @@ use bo_kit::outbox::Relay;
 use bo_kit::Code;
 use bo_kit::Error;
 use bo_proto::products::v1 as pb;
-use bo_proto::Wire;
 use bo_proto::products::v1::products_service_server::ProductsService;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
+use bo_proto::Wire;
 use tonic::{Request, Response, Status};
 
 use bo_kit::files::{Files, Key};
 
+use crate::convert;
 use crate::domain;
 use crate::photos::{self, PhotoLimits};
 use crate::store::{Actor, Repo, PHOTO, SIZE_CHART};
@@ -150,13 +151,16 @@ impl ProductsService for ProductsGrpc {
 
     async fn list_categories(&self, req: Request<pb::ListCategoriesRequest>) -> Rpc<pb::ListCategoriesResponse> {
         Actor::of(&req)?;
-        Ok(Response::new(pb::ListCategoriesResponse { categories: self.repo.categories().await? }))
+        let categories = self.repo.categories().await?.into_iter().map(convert::category).collect();
+        Ok(Response::new(pb::ListCategoriesResponse { categories }))
     }
 
     async fn list_products(&self, req: Request<pb::ListProductsRequest>) -> Rpc<pb::ListProductsResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        let (products, p) = self.repo.list(who.store_id, &r.search, r.category_id, pb::ProductStatus::word_of(r.status), r.page.into()).await?;
+        let status = pb::ProductStatus::word_of(r.status);
+        let (products, p) = self.repo.list(who.store_id, &r.search, r.category_id, status, r.page.into()).await?;
+        let products = products.into_iter().map(convert::product).collect();
         Ok(Response::new(pb::ListProductsResponse { products, page: Some(p.into()) }))
     }
 
@@ -169,43 +173,44 @@ impl ProductsService for ProductsGrpc {
     async fn get_product(&self, req: Request<pb::GetProductRequest>) -> Rpc<pb::GetProductResponse> {
         let who = Actor::of(&req)?;
         let product = self.repo.get(who.store_id, req.into_inner().id).await?;
-        Ok(Response::new(pb::GetProductResponse { product: Some(product) }))
+        Ok(Response::new(pb::GetProductResponse { product: Some(convert::product(product)) }))
     }
 
     async fn create_product(&self, req: Request<pb::CreateProductRequest>) -> Rpc<pb::CreateProductResponse> {
         let who = Actor::of(&req)?;
-        let p = domain::validate(req.into_inner().product.unwrap_or_default())?;
+        let p = domain::validate(convert::draft(req.into_inner().product.unwrap_or_default()))?;
         self.check_category(p.category_id).await?;
         let saved = self.repo.create(who, &p).await?;
         self.relay.wake();
-        Ok(Response::new(pb::CreateProductResponse { product: Some(saved) }))
+        Ok(Response::new(pb::CreateProductResponse { product: Some(convert::product(saved)) }))
     }
 
     async fn update_product(&self, req: Request<pb::UpdateProductRequest>) -> Rpc<pb::UpdateProductResponse> {
         let who = Actor::of(&req)?;
         let ctx = CallCtx::of(&req);
-        let p = domain::validate(req.into_inner().product.unwrap_or_default())?;
+        let p = domain::validate(convert::draft(req.into_inner().product.unwrap_or_default()))?;
         self.check_category(p.category_id).await?;
         let current = self.repo.get(who.store_id, p.id).await?;
         let removed: Vec<i64> =
-            current.skus.iter().map(|s| s.id).filter(|id| !p.skus.iter().any(|n| n.id == *id)).collect();
+            current.skus.iter().map(|s| s.row.id).filter(|id| !p.skus.iter().any(|n| n.id == *id)).collect();
         if self.holds_stock(&ctx, removed).await? {
             return Err(Error::failed_precondition(Code::SkuHasStock).into());
         }
         let saved = self.repo.update(who, &p).await?;
         self.relay.wake();
-        Ok(Response::new(pb::UpdateProductResponse { product: Some(saved) }))
+        Ok(Response::new(pb::UpdateProductResponse { product: Some(convert::product(saved)) }))
     }
 
     async fn set_product_status(&self, req: Request<pb::SetProductStatusRequest>) -> Rpc<pb::SetProductStatusResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
         bulk(&r.ids)?;
-        let status = match pb::ProductStatus::try_from(r.status) {
-            Ok(s) if s != pb::ProductStatus::Unspecified => s,
+        // Setting a status names one: unspecified is refused here.
+        let status = match convert::status(r.status) {
+            s @ (domain::Status::Active | domain::Status::Inactive) if r.status != 0 => s,
             _ => return Err(Error::invalid_field("status", "validation.status").into()),
         };
-        let changed = self.repo.set_status(who, &r.ids, status.wire()).await?;
+        let changed = self.repo.set_status(who, &r.ids, status).await?;
         self.relay.wake();
         let results = r.ids.iter().map(|id| result_of(*id, changed.contains(id), None)).collect();
         Ok(Response::new(pb::SetProductStatusResponse { changed: changed.len() as i64, results }))
@@ -243,7 +248,9 @@ impl ProductsService for ProductsGrpc {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
         bulk(&r.ids)?;
-        Ok(Response::new(pb::GetSkusResponse { skus: self.repo.skus(who.store_id, &r.ids).await? }))
+        let skus =
+            self.repo.skus(who.store_id, &r.ids).await?.into_iter().map(|s| convert::sku(s, Vec::new())).collect();
+        Ok(Response::new(pb::GetSkusResponse { skus }))
     }
 
     async fn update_all_safety_stock(
@@ -261,7 +268,7 @@ impl ProductsService for ProductsGrpc {
 
     async fn get_summaries(&self, req: Request<pb::GetSummariesRequest>) -> Rpc<pb::GetSummariesResponse> {
         let who = Actor::of(&req)?;
-        Ok(Response::new(self.repo.summaries(who.store_id).await?))
+        Ok(Response::new(convert::summaries(self.repo.summaries(who.store_id).await?)))
     }
 
     async fn add_photos(&self, req: Request<pb::AddPhotosRequest>) -> Rpc<pb::AddPhotosResponse> {
@@ -289,14 +296,14 @@ impl ProductsService for ProductsGrpc {
         let replaced = added?;
         self.forget_files(&replaced).await;
         self.relay.wake();
-        let p = self.repo.get(who.store_id, r.product_id).await?;
+        let p = convert::product(self.repo.get(who.store_id, r.product_id).await?);
         Ok(Response::new(pb::AddPhotosResponse { photos: p.photos, size_chart: p.size_chart }))
     }
 
     async fn reorder_photos(&self, req: Request<pb::ReorderPhotosRequest>) -> Rpc<pb::ReorderPhotosResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        let p = self.repo.reorder_photos(who, r.product_id, &r.ids).await?;
+        let p = convert::product(self.repo.reorder_photos(who, r.product_id, &r.ids).await?);
         self.relay.wake();
         Ok(Response::new(pb::ReorderPhotosResponse { photos: p.photos }))
     }
@@ -359,10 +366,13 @@ impl ProductsService for ProductsGrpc {
                 return Err(Error::invalid_field("codes", "validation.bulk").into());
             }
             let skus = self.repo.describe_skus_by_code(who.store_id, &r.codes).await?;
-            return Ok(Response::new(pb::DescribeSkusResponse { skus }));
+            return Ok(Response::new(pb::DescribeSkusResponse {
+                skus: skus.into_iter().map(convert::described).collect(),
+            }));
         }
         bulk(&r.ids)?;
-        Ok(Response::new(pb::DescribeSkusResponse { skus: self.repo.describe_skus(who.store_id, &r.ids).await? }))
+        let skus = self.repo.describe_skus(who.store_id, &r.ids).await?;
+        Ok(Response::new(pb::DescribeSkusResponse { skus: skus.into_iter().map(convert::described).collect() }))
     }
 
     async fn import_products(&self, req: Request<pb::ImportProductsRequest>) -> Rpc<pb::ImportProductsResponse> {
@@ -380,6 +390,7 @@ impl ProductsService for ProductsGrpc {
             .repo
             .sku_inventories(who.store_id, &r.search, r.warehouse_id, r.below_safety_stock, r.page.into())
             .await?;
+        let rows = rows.into_iter().map(convert::sku_stock).collect();
         Ok(Response::new(pb::ListSkuInventoriesResponse { rows, page: Some(p.into()) }))
     }
 }

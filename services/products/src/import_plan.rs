@@ -2,7 +2,7 @@
 //! product_id, name ← product_name, SKU code ← sku_id, variant ← variation_value,
 //! explanation ← product_description, price ← price, seller SKU ← seller_sku).
 
-use bo_proto::products::v1 as pb;
+use crate::domain::{Product, Sku, Variant};
 
 use crate::import::ImportRow;
 
@@ -29,7 +29,7 @@ pub fn product_count(rows: &[ImportRow]) -> i64 {
 }
 
 /// One product per product code, in file order, with the spreadsheet rows it came from.
-pub fn plan(rows: &[ImportRow], category_id: i64) -> Vec<(pb::Product, Vec<usize>)> {
+pub fn plan(rows: &[ImportRow], category_id: i64) -> Vec<(Product, Vec<usize>)> {
     let mut order: Vec<String> = Vec::new();
     for r in rows {
         let code = r.product_id.trim().to_string();
@@ -44,7 +44,7 @@ pub fn plan(rows: &[ImportRow], category_id: i64) -> Vec<(pb::Product, Vec<usize
             let first = group[0];
             let with_variants = group.len() > 1 || group.iter().any(|r| !r.variation_value.trim().is_empty());
             let variants = if with_variants {
-                vec![pb::Variant {
+                vec![Variant {
                     name: VARIANT_NAME.into(),
                     options: group
                         .iter()
@@ -65,7 +65,7 @@ pub fn plan(rows: &[ImportRow], category_id: i64) -> Vec<(pb::Product, Vec<usize
             let skus = group
                 .iter()
                 .enumerate()
-                .map(|(i, r)| pb::Sku {
+                .map(|(i, r)| Sku {
                     code: sku_code(r),
                     price: r.price_satang,
                     cost: 0,
@@ -79,7 +79,7 @@ pub fn plan(rows: &[ImportRow], category_id: i64) -> Vec<(pb::Product, Vec<usize
             } else {
                 description.chars().take(500).collect()
             };
-            let product = pb::Product {
+            let product = Product {
                 name: first.product_name.trim().to_string(),
                 short_description: short,
                 description,

@@ -1,6 +1,7 @@
 //! The products service: products, SKUs and variants, categories, and the inventory view
 //! kept current from the stock ledger's events.
 
+pub mod convert;
 pub mod domain;
 pub mod grpc;
 pub mod import;

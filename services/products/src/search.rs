@@ -12,7 +12,6 @@ use std::collections::BTreeSet;
 
 use bo_kit::db::{Db, Tx};
 use bo_kit::Result;
-use bo_proto::products::v1 as pb;
 
 /// Trigrams taken from a term: enough to narrow the candidates, few enough to keep the join short.
 const MAX_QUERY_GRAMS: usize = 4;
@@ -24,13 +23,9 @@ pub fn normalize(s: &str) -> String {
     s.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase()
 }
 
-/// What a product is found by: one normalized field per line.
-pub fn search_text(p: &pb::Product) -> String {
-    let mut fields: Vec<&str> = vec![&p.name, &p.name_en, &p.code, &p.barcode];
-    for s in &p.skus {
-        fields.push(&s.code);
-        fields.push(&s.barcode);
-    }
+/// What a product is found by (its names, code and barcode, then each SKU's code and
+/// barcode): one normalized field per line.
+pub fn search_text<'a>(fields: impl IntoIterator<Item = &'a str>) -> String {
     fields.into_iter().map(normalize).filter(|f| !f.is_empty()).collect::<Vec<_>>().join("\n")
 }
 
@@ -157,28 +152,27 @@ pub async fn stored_text(tx: &mut Tx, store_id: i64, product_id: i64) -> Result<
     Ok(text.unwrap_or_default())
 }
 
-/// Writes `p`'s search text and trigrams over `previous` (its [`stored_text`]; '' for a new
-/// product), changing only the trigrams that differ (nothing when the searchable fields
-/// did not change).
-pub async fn index(tx: &mut Tx, store_id: i64, p: &pb::Product, previous: &str) -> Result<()> {
-    let text = search_text(p);
+/// Writes product `id`'s search `text` ([`search_text`]) and trigrams over `previous` (its
+/// [`stored_text`]; '' for a new product), changing only the trigrams that differ (nothing
+/// when the searchable fields did not change).
+pub async fn index(tx: &mut Tx, store_id: i64, id: i64, text: &str, previous: &str) -> Result<()> {
     if previous == text {
         return Ok(());
     }
     sqlx::query("UPDATE products SET search_text = $1 WHERE store_id = $2 AND id = $3")
-        .bind(&text)
+        .bind(text)
         .bind(store_id)
-        .bind(p.id)
+        .bind(id)
         .execute(&mut **tx)
         .await?;
-    let (before, after) = (grams(previous), grams(&text));
+    let (before, after) = (grams(previous), grams(text));
     let gone: Vec<&String> = before.difference(&after).collect();
     let added: Vec<&String> = after.difference(&before).collect();
-    remove_grams(tx, store_id, p.id, &gone).await?;
+    remove_grams(tx, store_id, id, &gone).await?;
     for chunk in added.chunks(CHUNK) {
         let values: Vec<String> = (0..chunk.len()).map(|i| format!("($1, $2, ${})", i + 3)).collect();
         let sql = format!("INSERT INTO product_search_grams (store_id, product_id, gram) VALUES {}", values.join(", "));
-        let mut q = sqlx::query(&sql).bind(store_id).bind(p.id);
+        let mut q = sqlx::query(&sql).bind(store_id).bind(id);
         for g in chunk {
             q = q.bind(*g);
         }
@@ -215,14 +209,8 @@ mod tests {
 
     #[test]
     fn text_holds_every_field_once_per_line_lower_cased() {
-        let p = pb::Product {
-            name: "เสื้อยืด  Cotton".into(),
-            name_en: "T-Shirt".into(),
-            code: "TS-001".into(),
-            skus: vec![pb::Sku { code: "TS-001-1".into(), barcode: "885000".into(), ..Default::default() }],
-            ..Default::default()
-        };
-        assert_eq!(search_text(&p), "เสื้อยืด cotton\nt-shirt\nts-001\nts-001-1\n885000");
+        let fields = ["เสื้อยืด  Cotton", "T-Shirt", "TS-001", "", "TS-001-1", "885000"];
+        assert_eq!(search_text(fields), "เสื้อยืด cotton\nt-shirt\nts-001\nts-001-1\n885000");
     }
 
     #[test]

@@ -5,43 +5,31 @@ use std::collections::HashMap;
 
 use bo_kit::db::{Db, Tx};
 use bo_kit::error::is_unique_violation;
-use bo_kit::money::Satang;
 use bo_kit::outbox;
 use bo_kit::paging::{Page, PageRequest};
-use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::time::now_ms;
 use bo_kit::{Error, Result};
 use bo_proto::events::v1 as ev;
-use bo_proto::products::v1 as pb;
+use bo_proto::products::v1::ProductStatus;
 use bo_proto::Wire;
 use sqlx::FromRow;
 
+use crate::domain::{self, Product, Sku, Status};
 use crate::search;
 
 mod photos;
 mod skus;
 
+/// A photo of a product (or its size chart).
 #[derive(Debug, Clone, FromRow)]
-struct PhotoRow {
-    id: i64,
-    product_id: i64,
-    name: String,
-    kind: String,
-    position: i64,
-    width: i64,
-    height: i64,
-}
-
-impl PhotoRow {
-    fn to_proto(&self) -> pb::Photo {
-        pb::Photo {
-            id: self.id,
-            name: self.name.clone(),
-            kind: self.kind.clone(),
-            position: self.position,
-            width: self.width,
-            height: self.height,
-        }
-    }
+pub struct PhotoRow {
+    pub id: i64,
+    pub product_id: i64,
+    pub name: String,
+    pub kind: String,
+    pub position: i64,
+    pub width: i64,
+    pub height: i64,
 }
 
 /// Photo kinds.
@@ -49,130 +37,147 @@ pub const PHOTO: &str = "photo";
 /// The size-chart image.
 pub const SIZE_CHART: &str = "size_chart";
 
-/// VAT in Thailand: 7%.
-pub const VAT_BP: i64 = 700;
-
+/// A product's row.
 #[derive(Debug, Clone, FromRow)]
-struct ProductRow {
-    id: i64,
-    store_id: i64,
-    name: String,
-    name_en: String,
-    short_description: String,
-    description: String,
-    code: String,
-    hs_code: String,
-    brand: String,
+pub struct ProductRow {
+    pub id: i64,
+    pub store_id: i64,
+    pub name: String,
+    pub name_en: String,
+    pub short_description: String,
+    pub description: String,
+    pub code: String,
+    pub hs_code: String,
+    pub brand: String,
     tags: String,
-    category_id: i64,
-    price: i64,
-    cost: i64,
-    vat: i64,
-    weight_grams: i64,
-    barcode: String,
-    unit_id: i64,
+    pub category_id: i64,
+    pub price: i64,
+    pub cost: i64,
+    pub vat: i64,
+    pub weight_grams: i64,
+    pub barcode: String,
+    pub unit_id: i64,
     variants: String,
-    status: String,
-    created_at: i64,
-    updated_at: i64,
-}
-
-#[derive(Debug, Clone, FromRow)]
-struct SkuRow {
-    id: i64,
-    product_id: i64,
-    code: String,
-    cost: i64,
-    price: i64,
-    safety_stock: i64,
-    barcode: String,
-    status: String,
-    option1: String,
-    option2: String,
-}
-
-#[derive(Debug, Clone, FromRow)]
-struct InventoryRow {
-    sku_id: i64,
-    warehouse_id: i64,
-    on_hand: i64,
-    reserved: i64,
-    preorder: i64,
-}
-
-impl SkuRow {
-    fn to_proto(&self, inventories: Vec<pb::Inventory>) -> pb::Sku {
-        pb::Sku {
-            id: self.id,
-            product_id: self.product_id,
-            code: self.code.clone(),
-            cost: self.cost,
-            price: self.price,
-            safety_stock: self.safety_stock,
-            barcode: self.barcode.clone(),
-            status: pb::ProductStatus::number(&self.status),
-            option1: self.option1.clone(),
-            option2: self.option2.clone(),
-            inventories,
-        }
-    }
-}
-
-impl InventoryRow {
-    fn to_proto(&self) -> pb::Inventory {
-        pb::Inventory {
-            warehouse_id: self.warehouse_id,
-            available: self.on_hand - self.reserved,
-            preorder: self.preorder,
-            on_hand: self.on_hand,
-            reserved: self.reserved,
-        }
-    }
+    pub status: String,
+    pub created_at: i64,
+    pub updated_at: i64,
 }
 
 impl ProductRow {
-    fn to_proto(&self, skus: Vec<pb::Sku>) -> pb::Product {
-        pb::Product {
-            id: self.id,
-            store_id: self.store_id,
-            name: self.name.clone(),
-            name_en: self.name_en.clone(),
-            short_description: self.short_description.clone(),
-            description: self.description.clone(),
-            code: self.code.clone(),
-            hs_code: self.hs_code.clone(),
-            brand: self.brand.clone(),
-            tags: serde_json::from_str(&self.tags).unwrap_or_default(),
-            category_id: self.category_id,
-            price: self.price,
-            cost: self.cost,
-            vat: self.vat != 0,
-            price_ex_vat: price_ex_vat(self.price, self.vat != 0),
-            weight_grams: self.weight_grams,
-            barcode: self.barcode.clone(),
-            unit_id: self.unit_id,
-            variants: serde_json::from_str::<Vec<(String, Vec<String>)>>(&self.variants)
-                .unwrap_or_default()
-                .into_iter()
-                .map(|(name, options)| pb::Variant { name, options })
-                .collect(),
-            skus,
-            status: pb::ProductStatus::number(&self.status),
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            update_time: Some(ms_to_timestamp(self.updated_at)),
-            photos: Vec::new(),
-            size_chart: None,
-        }
+    /// Its tags.
+    pub fn tags(&self) -> Vec<String> {
+        serde_json::from_str(&self.tags).unwrap_or_default()
+    }
+
+    /// Its variant dimensions.
+    pub fn variants(&self) -> Vec<domain::Variant> {
+        variants_of(&self.variants)
     }
 }
 
-/// The price without VAT: the price itself when VAT is not included.
-pub fn price_ex_vat(price: i64, vat_included: bool) -> i64 {
-    if vat_included {
-        Satang(price).ex_vat(VAT_BP).0
-    } else {
-        price
+/// Variant dimensions as kept (`[[name, [options]], ...]`).
+fn variants_of(json: &str) -> Vec<domain::Variant> {
+    serde_json::from_str::<Vec<(String, Vec<String>)>>(json)
+        .unwrap_or_default()
+        .into_iter()
+        .map(|(name, options)| domain::Variant { name, options })
+        .collect()
+}
+
+/// A SKU's row.
+#[derive(Debug, Clone, FromRow)]
+pub struct SkuRow {
+    pub id: i64,
+    pub product_id: i64,
+    pub code: String,
+    pub cost: i64,
+    pub price: i64,
+    pub safety_stock: i64,
+    pub barcode: String,
+    pub status: String,
+    pub option1: String,
+    pub option2: String,
+}
+
+/// A SKU's stock in one warehouse, as wms last told it.
+#[derive(Debug, Clone, FromRow)]
+pub struct InventoryRow {
+    pub sku_id: i64,
+    pub warehouse_id: i64,
+    pub on_hand: i64,
+    pub reserved: i64,
+    pub preorder: i64,
+}
+
+/// A SKU with its stock per warehouse.
+#[derive(Debug, Clone)]
+pub struct SkuRecord {
+    pub row: SkuRow,
+    pub inventories: Vec<InventoryRow>,
+}
+
+/// A product with its SKUs and photos (the size chart among them, by its kind).
+#[derive(Debug, Clone)]
+pub struct ProductRecord {
+    pub row: ProductRow,
+    pub skus: Vec<SkuRecord>,
+    pub photos: Vec<PhotoRow>,
+}
+
+impl ProductRecord {
+    /// What it is found by ([`search::search_text`]).
+    fn search_text(&self) -> String {
+        let r = &self.row;
+        let own = [r.name.as_str(), &r.name_en, &r.code, &r.barcode];
+        search::search_text(own.into_iter().chain(self.skus.iter().flat_map(|s| [s.row.code.as_str(), &s.row.barcode])))
     }
+}
+
+/// A category.
+#[derive(Debug, Clone, FromRow)]
+pub struct CategoryRow {
+    pub id: i64,
+    pub name: String,
+    pub name_en: String,
+}
+
+/// A SKU with what an order line keeps of its product.
+#[derive(Debug, Clone, FromRow)]
+pub struct SkuDescribed {
+    #[sqlx(flatten)]
+    pub sku: SkuRow,
+    pub product_name: String,
+    pub product_code: String,
+    pub hs_code: String,
+    pub weight_grams: i64,
+    variants: String,
+    pub product_status: String,
+    pub vat: i64,
+}
+
+impl SkuDescribed {
+    /// The names of the product's variant dimensions.
+    pub fn variant_names(&self) -> Vec<String> {
+        variants_of(&self.variants).into_iter().map(|v| v.name).collect()
+    }
+}
+
+/// A line of the stock overview: a SKU, its product's name and its stock in one warehouse.
+#[derive(Debug, Clone)]
+pub struct SkuStockRow {
+    pub sku: SkuRow,
+    pub product_name: String,
+    pub inventory: InventoryRow,
+}
+
+/// The catalog's counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Summaries {
+    pub products: i64,
+    pub active: i64,
+    pub skus: i64,
+    pub out_of_stock: i64,
+    pub below_safety_stock: i64,
 }
 
 const PRODUCT_COLUMNS: &str =
@@ -218,7 +223,7 @@ impl Repo {
             let mut tx = self.db.begin().await?;
             for (store_id, id) in batch {
                 let p = fetch(&mut tx, store_id, id).await?;
-                search::index(&mut tx, store_id, &p, "").await?;
+                search::index(&mut tx, store_id, id, &p.search_text(), "").await?;
                 done += 1;
             }
             tx.commit().await?;
@@ -274,12 +279,12 @@ impl Repo {
     }
 
     /// Every category, in order.
-    pub async fn categories(&self) -> Result<Vec<pb::Category>> {
+    pub async fn categories(&self) -> Result<Vec<CategoryRow>> {
         let rows: Vec<(i64, String, String)> =
             sqlx::query_as("SELECT id, name, name_en FROM categories ORDER BY position, id")
                 .fetch_all(self.db.pool())
                 .await?;
-        Ok(rows.into_iter().map(|(id, name, name_en)| pb::Category { id, name, name_en }).collect())
+        Ok(rows.into_iter().map(|(id, name, name_en)| CategoryRow { id, name, name_en }).collect())
     }
 
     /// Products matching the filters, newest first, paged in the database, with SKUs and stock.
@@ -290,7 +295,7 @@ impl Repo {
         category_id: i64,
         status: &str,
         page: PageRequest,
-    ) -> Result<(Vec<pb::Product>, Page)> {
+    ) -> Result<(Vec<ProductRecord>, Page)> {
         let term = search::normalize(search);
         let Some(grams) = search::rarest_first(&self.db, store_id, &term).await? else {
             return Ok((Vec::new(), page.resolve(0)));
@@ -366,13 +371,13 @@ impl Repo {
     }
 
     /// One product with SKUs and stock.
-    pub async fn get(&self, store_id: i64, id: i64) -> Result<pb::Product> {
+    pub async fn get(&self, store_id: i64, id: i64) -> Result<ProductRecord> {
         let mut conn = self.db.pool().acquire().await?;
         fetch(&mut conn, store_id, id).await
     }
 
     /// Creates a validated product.
-    pub async fn create(&self, who: Actor, p: &pb::Product) -> Result<pb::Product> {
+    pub async fn create(&self, who: Actor, p: &Product) -> Result<ProductRecord> {
         let now = now_ms();
         let mut tx = self.db.begin().await?;
         let id: i64 = sqlx::query_scalar(
@@ -398,7 +403,7 @@ impl Repo {
         .bind(&p.barcode)
         .bind(p.unit_id)
         .bind(json_variants(p))
-        .bind(pb::ProductStatus::word_of(p.status))
+        .bind(p.status.word())
         .bind(who.user_id)
         .bind(now)
         .fetch_one(&mut *tx)
@@ -408,11 +413,11 @@ impl Repo {
             insert_sku(&mut tx, who.store_id, id, s, now).await?;
         }
         let saved = fetch(&mut tx, who.store_id, id).await?;
-        search::index(&mut tx, who.store_id, &saved, "").await?;
+        search::index(&mut tx, who.store_id, id, &saved.search_text(), "").await?;
         saved_event(&mut tx, who, &saved).await?;
         // The store's counters last: on PostgreSQL their rows are locked until the commit,
         // so saves of one store queue on them for as short a time as possible.
-        count_product(&mut tx, who.store_id, pb::ProductStatus::word_of(p.status), p.category_id, 1).await?;
+        count_product(&mut tx, who.store_id, p.status.word(), p.category_id, 1).await?;
         count_skus(&mut tx, who.store_id, p.skus.len() as i64, 0, 0).await?;
         tx.commit().await?;
         Ok(saved)
@@ -420,7 +425,7 @@ impl Repo {
 
     /// Replaces a validated product; SKUs are matched by id, new ones added, missing ones
     /// removed unless they hold stock.
-    pub async fn update(&self, who: Actor, p: &pb::Product) -> Result<pb::Product> {
+    pub async fn update(&self, who: Actor, p: &Product) -> Result<ProductRecord> {
         let now = now_ms();
         let mut tx = self.db.begin().await?;
         let current = fetch(&mut tx, who.store_id, p.id).await?;
@@ -446,7 +451,7 @@ impl Repo {
         .bind(&p.barcode)
         .bind(p.unit_id)
         .bind(json_variants(p))
-        .bind(pb::ProductStatus::word_of(p.status))
+        .bind(p.status.word())
         .bind(who.user_id)
         .bind(now)
         .bind(who.store_id)
@@ -455,20 +460,20 @@ impl Repo {
         .await
         .map_err(code_conflict)?;
         let keep: Vec<i64> = p.skus.iter().map(|s| s.id).filter(|id| *id > 0).collect();
-        if (current.status, current.category_id) != (p.status, p.category_id) {
-            count_product(&mut tx, who.store_id, pb::ProductStatus::word_of(current.status), current.category_id, -1).await?;
-            count_product(&mut tx, who.store_id, pb::ProductStatus::word_of(p.status), p.category_id, 1).await?;
+        if (current.row.status.as_str(), current.row.category_id) != (p.status.word(), p.category_id) {
+            count_product(&mut tx, who.store_id, &current.row.status, current.row.category_id, -1).await?;
+            count_product(&mut tx, who.store_id, p.status.word(), p.category_id, 1).await?;
         }
         // The caller has asked the stock ledger that removed SKUs hold no stock.
         for old in &current.skus {
-            if !keep.contains(&old.id) {
-                delete_sku(&mut tx, who.store_id, old.id).await?;
+            if !keep.contains(&old.row.id) {
+                delete_sku(&mut tx, who.store_id, old.row.id).await?;
             }
         }
         let mut added = 0;
         for s in &p.skus {
             if s.id > 0 {
-                if !current.skus.iter().any(|c| c.id == s.id) {
+                if !current.skus.iter().any(|c| c.row.id == s.id) {
                     return Err(Error::not_found(Code::SkuNotFound));
                 }
                 sqlx::query(
@@ -480,7 +485,7 @@ impl Repo {
                 .bind(s.price)
                 .bind(s.safety_stock)
                 .bind(&s.barcode)
-                .bind(pb::ProductStatus::word_of(s.status))
+                .bind(s.status.word())
                 .bind(&s.option1)
                 .bind(&s.option2)
                 .bind(now)
@@ -495,7 +500,7 @@ impl Repo {
         }
         let saved = fetch(&mut tx, who.store_id, p.id).await?;
         let previous = search::stored_text(&mut tx, who.store_id, p.id).await?;
-        search::index(&mut tx, who.store_id, &saved, &previous).await?;
+        search::index(&mut tx, who.store_id, p.id, &saved.search_text(), &previous).await?;
         saved_event(&mut tx, who, &saved).await?;
         if added > 0 {
             count_skus(&mut tx, who.store_id, added, 0, 0).await?;
@@ -505,7 +510,8 @@ impl Repo {
     }
 
     /// Sets the status of products; returns how many changed.
-    pub async fn set_status(&self, who: Actor, ids: &[i64], status: &str) -> Result<Vec<i64>> {
+    pub async fn set_status(&self, who: Actor, ids: &[i64], status: Status) -> Result<Vec<i64>> {
+        let status = status.word();
         let now = now_ms();
         let mut tx = self.db.begin().await?;
         let mut changed = Vec::new();
@@ -568,13 +574,13 @@ impl Repo {
         let mut files = Vec::new();
         for id in ids {
             let Ok(p) = fetch(&mut tx, who.store_id, *id).await else { continue };
-            files.extend(p.photos.iter().chain(p.size_chart.iter()).map(|ph| ph.name.clone()));
+            files.extend(p.photos.iter().map(|ph| ph.name.clone()));
             search::forget(&mut tx, who.store_id, *id).await?;
             sqlx::query("DELETE FROM product_photos WHERE product_id = $1").bind(id).execute(&mut *tx).await?;
             for sku in &p.skus {
-                delete_sku(&mut tx, who.store_id, sku.id).await?;
+                delete_sku(&mut tx, who.store_id, sku.row.id).await?;
             }
-            count_product(&mut tx, who.store_id, pb::ProductStatus::word_of(p.status), p.category_id, -1).await?;
+            count_product(&mut tx, who.store_id, &p.row.status, p.row.category_id, -1).await?;
             sqlx::query("DELETE FROM products WHERE store_id = $1 AND id = $2")
                 .bind(who.store_id)
                 .bind(id)
@@ -614,7 +620,7 @@ impl Repo {
     }
 
     /// Counts for the catalog's summary.
-    pub async fn summaries(&self, store_id: i64) -> Result<pb::GetSummariesResponse> {
+    pub async fn summaries(&self, store_id: i64) -> Result<Summaries> {
         let (products, active): (i64, i64) = sqlx::query_as(
             "SELECT COUNT(*), COALESCE(SUM(CASE WHEN status = 'active' THEN 1 ELSE 0 END), 0) FROM products WHERE store_id = $1",
         )
@@ -631,22 +637,15 @@ impl Repo {
         .bind(store_id)
         .fetch_one(self.db.pool())
         .await?;
-        Ok(pb::GetSummariesResponse {
-            products,
-            active,
-            inactive: products - active,
-            skus,
-            out_of_stock,
-            below_safety_stock: below,
-        })
+        Ok(Summaries { products, active, skus, out_of_stock, below_safety_stock: below })
     }
 }
 
-fn json_tags(p: &pb::Product) -> String {
+fn json_tags(p: &Product) -> String {
     serde_json::to_string(&p.tags).unwrap_or_else(|_| "[]".into())
 }
 
-fn json_variants(p: &pb::Product) -> String {
+fn json_variants(p: &Product) -> String {
     let pairs: Vec<(&String, &Vec<String>)> = p.variants.iter().map(|v| (&v.name, &v.options)).collect();
     serde_json::to_string(&pairs).unwrap_or_else(|_| "[]".into())
 }
@@ -721,7 +720,7 @@ async fn delete_sku(tx: &mut Tx, store_id: i64, sku_id: i64) -> Result<()> {
 }
 
 /// Inserts a SKU; the caller adds it to the store's counters (last in its transaction).
-async fn insert_sku(tx: &mut Tx, store_id: i64, product_id: i64, s: &pb::Sku, now: i64) -> Result<i64> {
+async fn insert_sku(tx: &mut Tx, store_id: i64, product_id: i64, s: &Sku, now: i64) -> Result<i64> {
     sqlx::query_scalar(
         "INSERT INTO skus (store_id, product_id, code, cost, price, safety_stock, barcode, status, option1, option2, \
          created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $11) RETURNING id",
@@ -733,7 +732,7 @@ async fn insert_sku(tx: &mut Tx, store_id: i64, product_id: i64, s: &pb::Sku, no
     .bind(s.price)
     .bind(s.safety_stock)
     .bind(&s.barcode)
-    .bind(pb::ProductStatus::word_of(s.status))
+    .bind(s.status.word())
     .bind(&s.option1)
     .bind(&s.option2)
     .bind(now)
@@ -742,37 +741,37 @@ async fn insert_sku(tx: &mut Tx, store_id: i64, product_id: i64, s: &pb::Sku, no
     .map_err(code_conflict)
 }
 
-async fn saved_event(tx: &mut Tx, who: Actor, p: &pb::Product) -> Result<()> {
+async fn saved_event(tx: &mut Tx, who: Actor, p: &ProductRecord) -> Result<()> {
     outbox::enqueue(tx, who.store_id, who.user_id, &saved(p)).await?;
     Ok(())
 }
 
 /// The `products.product.saved` event of a product.
-fn saved(p: &pb::Product) -> ev::ProductSaved {
+fn saved(p: &ProductRecord) -> ev::ProductSaved {
     ev::ProductSaved {
-        product_id: p.id,
-        code: p.code.clone(),
-        name: p.name.clone(),
-        status: p.status,
+        product_id: p.row.id,
+        code: p.row.code.clone(),
+        name: p.row.name.clone(),
+        status: ProductStatus::number(&p.row.status),
         skus: p
             .skus
             .iter()
             .map(|s| ev::SkuSnapshot {
-                id: s.id,
-                code: s.code.clone(),
-                barcode: s.barcode.clone(),
-                status: s.status,
-                option1: s.option1.clone(),
-                option2: s.option2.clone(),
-                price: s.price,
-                cost: s.cost,
+                id: s.row.id,
+                code: s.row.code.clone(),
+                barcode: s.row.barcode.clone(),
+                status: ProductStatus::number(&s.row.status),
+                option1: s.row.option1.clone(),
+                option2: s.row.option2.clone(),
+                price: s.row.price,
+                cost: s.row.cost,
             })
             .collect(),
-        version: p.update_time.as_ref().map(bo_kit::time::timestamp_to_ms).unwrap_or(0),
+        version: p.row.updated_at,
     }
 }
 
-async fn fetch(conn: &mut sqlx::AnyConnection, store_id: i64, id: i64) -> Result<pb::Product> {
+async fn fetch(conn: &mut sqlx::AnyConnection, store_id: i64, id: i64) -> Result<ProductRecord> {
     let row = sqlx::query_as::<_, ProductRow>(&format!(
         "SELECT {PRODUCT_COLUMNS} FROM products WHERE store_id = $1 AND id = $2"
     ))
@@ -785,7 +784,7 @@ async fn fetch(conn: &mut sqlx::AnyConnection, store_id: i64, id: i64) -> Result
 }
 
 /// Loads the SKUs of `rows` and their stock in two queries.
-async fn with_skus(conn: &mut sqlx::AnyConnection, store_id: i64, rows: Vec<ProductRow>) -> Result<Vec<pb::Product>> {
+async fn with_skus(conn: &mut sqlx::AnyConnection, store_id: i64, rows: Vec<ProductRow>) -> Result<Vec<ProductRecord>> {
     if rows.is_empty() {
         return Ok(Vec::new());
     }
@@ -812,23 +811,20 @@ async fn with_skus(conn: &mut sqlx::AnyConnection, store_id: i64, rows: Vec<Prod
     ))
     .fetch_all(&mut *conn)
     .await?;
-    let mut by_product: HashMap<i64, Vec<pb::Sku>> = HashMap::new();
+    let mut by_product: HashMap<i64, Vec<SkuRecord>> = HashMap::new();
     for r in rows_of {
         let skus = by_product.entry(r.sku.product_id).or_default();
-        if skus.last().map(|s| s.id) != Some(r.sku.id) {
-            skus.push(r.sku.to_proto(Vec::new()));
+        if skus.last().map(|s| s.row.id) != Some(r.sku.id) {
+            skus.push(SkuRecord { row: r.sku.clone(), inventories: Vec::new() });
         }
         if let (Some(warehouse_id), Some(sku)) = (r.warehouse_id, skus.last_mut()) {
-            sku.inventories.push(
-                InventoryRow {
-                    sku_id: r.sku.id,
-                    warehouse_id,
-                    on_hand: r.on_hand.unwrap_or(0),
-                    reserved: r.reserved.unwrap_or(0),
-                    preorder: r.preorder.unwrap_or(0),
-                }
-                .to_proto(),
-            );
+            sku.inventories.push(InventoryRow {
+                sku_id: r.sku.id,
+                warehouse_id,
+                on_hand: r.on_hand.unwrap_or(0),
+                reserved: r.reserved.unwrap_or(0),
+                preorder: r.preorder.unwrap_or(0),
+            });
         }
     }
     let photos = sqlx::query_as::<_, PhotoRow>(&format!(
@@ -845,17 +841,10 @@ async fn with_skus(conn: &mut sqlx::AnyConnection, store_id: i64, rows: Vec<Prod
     }
     Ok(rows
         .into_iter()
-        .map(|r| {
-            let skus = by_product.remove(&r.id).unwrap_or_default();
-            let mut product = r.to_proto(skus);
-            for p in photos_of.remove(&r.id).unwrap_or_default() {
-                if p.kind == SIZE_CHART {
-                    product.size_chart = Some(p.to_proto());
-                } else {
-                    product.photos.push(p.to_proto());
-                }
-            }
-            product
+        .map(|row| ProductRecord {
+            skus: by_product.remove(&row.id).unwrap_or_default(),
+            photos: photos_of.remove(&row.id).unwrap_or_default(),
+            row,
         })
         .collect())
 }

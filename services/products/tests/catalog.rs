@@ -130,13 +130,18 @@ async fn products_with_variants_search_and_edit(db: Db) {
 
     let changed = s
         .grpc
-        .set_product_status(ctx().request(pb::SetProductStatusRequest { ids: vec![p.id], status: pb::ProductStatus::Inactive.into() }))
+        .set_product_status(
+            ctx().request(pb::SetProductStatusRequest { ids: vec![p.id], status: pb::ProductStatus::Inactive.into() }),
+        )
         .await
         .unwrap();
     assert_eq!(changed.into_inner().changed, 1);
     assert_eq!(list(&s, "", "inactive").await.page.unwrap().total, 1);
-    let count =
-        s.grpc.count_products(ctx().request(pb::CountProductsRequest { status: pb::ProductStatus::Active.into() })).await.unwrap();
+    let count = s
+        .grpc
+        .count_products(ctx().request(pb::CountProductsRequest { status: pb::ProductStatus::Active.into() }))
+        .await
+        .unwrap();
     assert_eq!(count.into_inner().count, 1);
 
     // Another store sees none of it.

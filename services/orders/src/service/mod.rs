@@ -227,7 +227,11 @@ impl Orders {
         order.parcels = self.parcels(ctx, &[row.id]).await?.remove(&row.id).unwrap_or_default();
         order.bills = self.repo.bills(ctx.store_id, row.id).await?.iter().map(|b| b.to_proto()).collect();
         order.payments = self.repo.payments(ctx.store_id, row.id).await?.iter().map(|p| p.to_proto()).collect();
-        let events = if with_events { self.repo.events(ctx.store_id, row.id).await? } else { Vec::new() };
+        let events = if with_events {
+            self.repo.events(ctx.store_id, row.id).await?.into_iter().map(crate::convert::event_message).collect()
+        } else {
+            Vec::new()
+        };
         Ok(View { order, events })
     }
 

@@ -3,11 +3,9 @@
 //! order (cancelled, or kept new), so a bill expires once however many replicas look.
 
 use bo_kit::db::Tx;
-use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::time::now_ms;
 use bo_kit::Code;
 use bo_kit::{Error, Result};
-use bo_proto::orders::v1 as pb;
-use bo_proto::Wire as _;
 use sqlx::FromRow;
 
 use bo_kit::outbox;
@@ -48,25 +46,6 @@ pub struct BillRow {
     pub expired_at: i64,
     pub renewed_at: i64,
     pub created_at: i64,
-}
-
-impl BillRow {
-    /// The bill as the API sees it.
-    pub fn to_proto(&self) -> pb::Bill {
-        pb::Bill {
-            id: self.id,
-            warehouse_id: self.warehouse_id,
-            amount: self.amount,
-            state: pb::BillState::number(&self.state),
-            expiry_type: self.expiry_type.clone(),
-            on_expiry: self.on_expiry.clone(),
-            expires_at_ms: self.expires_at,
-            expired_at_ms: self.expired_at,
-            renewed_at_ms: self.renewed_at,
-            token: self.token.clone(),
-            create_time: Some(ms_to_timestamp(self.created_at)),
-        }
-    }
 }
 
 /// A bill whose time has passed.

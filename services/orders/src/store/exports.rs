@@ -1,11 +1,9 @@
 //! Order exports' SQL: the export records, a builder's claim on one, and the orders they
 //! read, a page at a time by id (never the whole range at once).
 
-use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::time::now_ms;
 use bo_kit::Code;
 use bo_kit::{Error, Result};
-use bo_proto::orders::v1 as pb;
-use bo_proto::Wire as _;
 use sqlx::FromRow;
 
 use super::{OrderRow, Repo, ORDER_COLUMNS};
@@ -43,25 +41,6 @@ impl ExportRow {
     /// The order states it covers ('' every state).
     pub fn state_list(&self) -> Vec<String> {
         self.states.split(',').filter(|s| !s.is_empty()).map(String::from).collect()
-    }
-
-    /// The record as the API sees it.
-    pub fn to_proto(&self) -> pb::OrderExport {
-        pb::OrderExport {
-            id: self.id,
-            file_name: self.file_name.clone(),
-            state: pb::ExportState::number(&self.state),
-            date_from_ms: self.date_from,
-            date_to_ms: self.date_to,
-            states: self.state_list().iter().map(|s| pb::OrderState::number(s)).collect(),
-            total: self.total,
-            done: self.done,
-            file_size: self.file_size,
-            created_by: self.created_by,
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            finished_at_ms: self.finished_at,
-            expires_at_ms: self.expires_at,
-        }
     }
 }
 

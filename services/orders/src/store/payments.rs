@@ -4,11 +4,9 @@
 //! payment never both succeed.
 
 use bo_kit::db::Tx;
-use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::time::now_ms;
 use bo_kit::Code;
 use bo_kit::{Error, Result};
-use bo_proto::orders::v1 as pb;
-use bo_proto::Wire as _;
 use sqlx::FromRow;
 
 use super::bills::BillRow;
@@ -41,30 +39,6 @@ pub struct PaymentRow {
     pub slip_at: i64,
     pub created_at: i64,
     pub updated_at: i64,
-}
-
-impl PaymentRow {
-    /// The payment as the API sees it.
-    pub fn to_proto(&self) -> pb::Payment {
-        pb::Payment {
-            id: self.id,
-            bill_id: self.bill_id,
-            warehouse_id: self.warehouse_id,
-            amount: self.amount,
-            state: pb::PaymentState::number(&self.state),
-            store_channel_id: self.store_channel_id,
-            channel_type: self.channel_type.clone(),
-            has_attachment: !self.attachment.is_empty(),
-            source: self.source.clone(),
-            note: self.note.clone(),
-            created_by: self.created_by,
-            confirmed_by: self.confirmed_by,
-            confirmed_at_ms: self.confirmed_at,
-            slip_at_ms: self.slip_at,
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            update_time: Some(ms_to_timestamp(self.updated_at)),
-        }
-    }
 }
 
 /// Who paid: the buyer on the bill's page, or the store's staff.

@@ -70,10 +70,10 @@ impl Repo {
     }
 
     /// Puts the product's photos in the order of `ids` (every photo, once).
-    pub async fn reorder_photos(&self, who: Actor, product_id: i64, ids: &[i64]) -> Result<pb::Product> {
+    pub async fn reorder_photos(&self, who: Actor, product_id: i64, ids: &[i64]) -> Result<ProductRecord> {
         let mut tx = self.db.begin().await?;
         let current = fetch(&mut tx, who.store_id, product_id).await?;
-        let mut have: Vec<i64> = current.photos.iter().map(|p| p.id).collect();
+        let mut have: Vec<i64> = current.photos.iter().filter(|p| p.kind == PHOTO).map(|p| p.id).collect();
         let mut want = ids.to_vec();
         have.sort_unstable();
         want.sort_unstable();
@@ -107,7 +107,7 @@ impl Repo {
                 .fetch_optional(&mut *tx)
                 .await?
                 .ok_or_else(|| Error::not_found(Code::PhotoNotFound))?;
-        if kind == PHOTO && product.photos.len() <= min_photos {
+        if kind == PHOTO && product.photos.iter().filter(|p| p.kind == PHOTO).count() <= min_photos {
             return Err(Error::failed_precondition(Code::PhotoTooFew));
         }
         sqlx::query("DELETE FROM product_photos WHERE id = $1").bind(id).execute(&mut *tx).await?;

@@ -5,7 +5,7 @@ use super::*;
 
 impl Repo {
     /// SKUs of this store among `ids`.
-    pub async fn skus(&self, store_id: i64, ids: &[i64]) -> Result<Vec<pb::Sku>> {
+    pub async fn skus(&self, store_id: i64, ids: &[i64]) -> Result<Vec<SkuRow>> {
         let mut out = Vec::new();
         for id in ids {
             let row =
@@ -15,7 +15,7 @@ impl Repo {
                     .fetch_optional(self.db.pool())
                     .await?;
             if let Some(r) = row {
-                out.push(r.to_proto(Vec::new()));
+                out.push(r);
             }
         }
         Ok(out)
@@ -23,35 +23,22 @@ impl Repo {
 
     /// SKUs by id with what an order line keeps of them, in the order asked (those of
     /// other stores, or gone, are left out).
-    pub async fn describe_skus(&self, store_id: i64, ids: &[i64]) -> Result<Vec<pb::SkuDescription>> {
+    pub async fn describe_skus(&self, store_id: i64, ids: &[i64]) -> Result<Vec<SkuDescribed>> {
         let found = self.describe(store_id, SkuKeys::Ids(ids)).await?;
-        let by_id: std::collections::HashMap<i64, &pb::SkuDescription> =
-            found.iter().filter_map(|d| d.sku.as_ref().map(|s| (s.id, d))).collect();
+        let by_id: std::collections::HashMap<i64, &SkuDescribed> = found.iter().map(|d| (d.sku.id, d)).collect();
         Ok(ids.iter().filter_map(|id| by_id.get(id).map(|d| (*d).clone())).collect())
     }
 
     /// SKUs by code (as [`Repo::describe_skus`]), in the order asked; codes the store does
     /// not have are left out.
-    pub async fn describe_skus_by_code(&self, store_id: i64, codes: &[String]) -> Result<Vec<pb::SkuDescription>> {
+    pub async fn describe_skus_by_code(&self, store_id: i64, codes: &[String]) -> Result<Vec<SkuDescribed>> {
         let found = self.describe(store_id, SkuKeys::Codes(codes)).await?;
-        let by_code: std::collections::HashMap<&str, &pb::SkuDescription> =
-            found.iter().filter_map(|d| d.sku.as_ref().map(|s| (s.code.as_str(), d))).collect();
+        let by_code: std::collections::HashMap<&str, &SkuDescribed> =
+            found.iter().map(|d| (d.sku.code.as_str(), d)).collect();
         Ok(codes.iter().filter_map(|c| by_code.get(c.as_str()).map(|d| (*d).clone())).collect())
     }
 
-    pub(super) async fn describe(&self, store_id: i64, keys: SkuKeys<'_>) -> Result<Vec<pb::SkuDescription>> {
-        #[derive(FromRow)]
-        struct Described {
-            #[sqlx(flatten)]
-            sku: SkuRow,
-            product_name: String,
-            product_code: String,
-            hs_code: String,
-            weight_grams: i64,
-            variants: String,
-            product_status: String,
-            vat: i64,
-        }
+    pub(super) async fn describe(&self, store_id: i64, keys: SkuKeys<'_>) -> Result<Vec<SkuDescribed>> {
         let mut found = Vec::new();
         let count = match keys {
             SkuKeys::Ids(ids) => ids.len(),
@@ -68,7 +55,7 @@ impl Repo {
                  WHERE s.store_id = $1 AND s.{column} IN ({})",
                 placeholders.join(", ")
             );
-            let mut q = sqlx::query_as::<_, Described>(&sql).bind(store_id);
+            let mut q = sqlx::query_as::<_, SkuDescribed>(&sql).bind(store_id);
             match keys {
                 SkuKeys::Ids(ids) => {
                     for id in &ids[start..end] {
@@ -81,22 +68,7 @@ impl Repo {
                     }
                 }
             }
-            for d in q.fetch_all(self.db.pool()).await? {
-                let names: Vec<(String, Vec<String>)> = serde_json::from_str(&d.variants).unwrap_or_default();
-                let name = |i: usize| names.get(i).map(|(n, _)| n.clone()).unwrap_or_default();
-                found.push(pb::SkuDescription {
-                    product_id: d.sku.product_id,
-                    sku: Some(d.sku.to_proto(Vec::new())),
-                    product_name: d.product_name,
-                    product_code: d.product_code,
-                    hs_code: d.hs_code,
-                    weight_grams: d.weight_grams,
-                    variant1: name(0),
-                    variant2: name(1),
-                    product_status: pb::ProductStatus::number(&d.product_status),
-                    vat: d.vat != 0,
-                });
-            }
+            found.extend(q.fetch_all(self.db.pool()).await?);
         }
         Ok(found)
     }
@@ -110,7 +82,7 @@ impl Repo {
         warehouse_id: i64,
         below_safety_stock: bool,
         page: PageRequest,
-    ) -> Result<(Vec<pb::SkuInventory>, Page)> {
+    ) -> Result<(Vec<SkuStockRow>, Page)> {
         let term = search::normalize(search);
         let Some(grams) = search::rarest_first(&self.db, store_id, &term).await? else {
             return Ok((Vec::new(), page.resolve(0)));
@@ -209,12 +181,7 @@ impl Repo {
                     reserved: 0,
                     preorder: 0,
                 });
-                Some(pb::SkuInventory {
-                    product_id: r.sku.product_id,
-                    sku: Some(r.sku.to_proto(Vec::new())),
-                    product_name: r.product_name.clone(),
-                    inventory: Some(inv.to_proto()),
-                })
+                Some(SkuStockRow { sku: r.sku.clone(), product_name: r.product_name.clone(), inventory: inv })
             })
             .collect();
         Ok((out, page))
