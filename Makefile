@@ -6,7 +6,7 @@ NPM ?= npm
 
 run: ## Build the admin app and the binary side by side, then start every module (SQLite, in-process bus, demo store) on http://localhost:8080
 	@$(MAKE) --no-print-directory -j2 app run-binary
-	BO_DEMO__PRINT_PASSWORD=true $(CARGO) run --locked --profile quick -p bo-backoffice --bin backoffice -- --target all
+	BO_DEMO__ENABLED=true BO_DEMO__PRINT_PASSWORD=true $(CARGO) run --locked --profile quick -p bo-backoffice --bin backoffice -- --target all
 
 # The binary `make run` starts, in the `quick` profile (a short first build; decision 0024).
 # It takes every core beside the app's build (no share of make's job slots).

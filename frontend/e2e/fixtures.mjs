@@ -105,6 +105,7 @@ export async function startFixture() {
     BO_DATA_DIR: data,
     BO_HTTP__ADDR: `127.0.0.1:${port}`,
     BO_HTTP__STATIC_DIR: path.join(root, 'dist'),
+    BO_DEMO__ENABLED: 'true',
     BO_DEMO__EMAIL: USERS.owner.email,
     BO_DEMO__PASSWORD: USERS.owner.password,
     RUST_LOG: 'warn',

@@ -706,6 +706,7 @@ async fn embedded() {
         http: bo_backoffice::config::HttpConfig { addr: "127.0.0.1:0".into(), ..Default::default() },
         grpc: bo_backoffice::config::GrpcConfig { addr: format!("127.0.0.1:{grpc_port}"), serve: Some(true) },
         demo: bo_backoffice::config::DemoConfig {
+            enabled: true,
             email: "bench@example.com".into(),
             password: Secret::new("bench-password"),
             catalog: false,

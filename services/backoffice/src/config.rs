@@ -127,7 +127,8 @@ impl Default for BusConfig {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(default)]
 pub struct DemoConfig {
-    /// Create it on the first start of the embedded target.
+    /// Create it on the first start of the embedded target. Off unless asked for (`make run`
+    /// asks): a started binary never has a login anyone could guess.
     pub enabled: bool,
     /// The demo owner's email.
     pub email: String,
@@ -142,7 +143,7 @@ pub struct DemoConfig {
 impl Default for DemoConfig {
     fn default() -> Self {
         Self {
-            enabled: true,
+            enabled: false,
             email: "owner@example.com".into(),
             password: Secret::new("demo1234"),
             catalog: true,
@@ -223,6 +224,20 @@ mod tests {
             let printed = format!("{c:?}");
             assert!(!printed.contains("s3cret") && !printed.contains("pw@"), "{printed}");
             assert!(!printed.contains("b1g-s3cret-key"), "{printed}");
+            Ok(())
+        });
+    }
+
+    #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type
+    fn the_demo_store_is_opt_in() {
+        figment::Jail::expect_with(|_| {
+            assert!(!Config::load(None).unwrap().demo.enabled, "no demo owner unless asked for");
+            Ok(())
+        });
+        figment::Jail::expect_with(|jail| {
+            jail.set_env("BO_DEMO__ENABLED", "true");
+            assert!(Config::load(None).unwrap().demo.enabled);
             Ok(())
         });
     }

@@ -286,7 +286,9 @@ fn banner(cfg: &Config, l: &Launched) {
             cfg.demo.email, d.store_id
         ),
         Some(_) => println!("  Sign in:  {} (demo owner; password as set on first start)", cfg.demo.email),
-        None => {}
+        None => println!(
+            "  Sign in:  as an owner made with `backoffice admin create-owner` (BO_DEMO__ENABLED=true makes a demo store)"
+        ),
     }
     println!();
 }

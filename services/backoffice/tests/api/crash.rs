@@ -47,6 +47,7 @@ impl Stack {
             .current_dir(self.dir.path())
             .env("BO_DATA_DIR", self.dir.path())
             .env("RUST_LOG", "error")
+            .env("BO_DEMO__ENABLED", "true")
             .env("BO_DEMO__CATALOG", "false")
             .env("BO_AUTH__LOGIN_ATTEMPTS_PER_MINUTE", "100000")
             .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))

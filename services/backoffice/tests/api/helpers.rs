@@ -31,11 +31,13 @@ pub struct TestApp {
     _pg: Vec<testing::PgGuard>,
 }
 
-/// A configuration for a test: data under `dir`, HTTP on a free loopback port.
+/// The tests' configuration: everything in `dir`, any free port, the demo store on (tests
+/// sign in as its owner).
 pub fn config_in(dir: &tempfile::TempDir) -> Config {
     Config {
         data_dir: dir.path().to_path_buf(),
         http: bo_backoffice::config::HttpConfig { addr: "127.0.0.1:0".into(), ..Default::default() },
+        demo: bo_backoffice::config::DemoConfig { enabled: true, ..Default::default() },
         ..Default::default()
     }
 }
