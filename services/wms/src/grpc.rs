@@ -1,4 +1,5 @@
-//! The tonic service: reads the call, checks the rules, calls the ledger, maps back.
+//! The tonic service: reads the call, checks the rules, calls the ledger, answers messages
+//! (`convert` maps between them).
 
 use bo_kit::outbox::Relay;
 use bo_proto::wms::v1 as pb;
@@ -6,7 +7,9 @@ use bo_proto::wms::v1::wms_service_server::WmsService;
 use bo_proto::Wire as _;
 use tonic::{Request, Response, Status};
 
+use crate::convert;
 use crate::domain::{self, Line};
+use crate::store::receipts::ReceiptRecord;
 use crate::store::{Actor, Repo};
 
 /// The wms service.
@@ -25,12 +28,8 @@ impl WmsGrpc {
 
 type Rpc<T> = Result<Response<T>, Status>;
 
-fn page_of(p: Option<bo_proto::common::v1::PageRequest>) -> bo_kit::paging::PageRequest {
-    p.map(|p| bo_kit::paging::PageRequest::new(p.page, p.limit)).unwrap_or_default()
-}
-
-fn receipt(r: pb::GoodsReceipt, replayed: bool) -> Response<pb::GoodsReceiptResponse> {
-    Response::new(pb::GoodsReceiptResponse { receipt: Some(r), replayed })
+fn receipt(r: ReceiptRecord, replayed: bool) -> Response<pb::GoodsReceiptResponse> {
+    Response::new(pb::GoodsReceiptResponse { receipt: Some(convert::receipt(r)), replayed })
 }
 
 /// Names a refused line by its place in the request, not in the merged, sorted lines (the
@@ -52,8 +51,7 @@ fn as_sent(mut e: bo_kit::Error, merged: &[Line], sent: &[pb::StockLine]) -> bo_
 }
 
 fn lines(lines: &[pb::StockLine]) -> bo_kit::Result<Vec<Line>> {
-    let raw: Vec<Line> =
-        lines.iter().map(|l| Line { warehouse_id: l.warehouse_id, sku_id: l.sku_id, quantity: l.quantity }).collect();
+    let raw: Vec<Line> = lines.iter().map(convert::line).collect();
     domain::merge_lines(&raw)
 }
 
@@ -67,18 +65,7 @@ impl WmsService for WmsGrpc {
 
     async fn get_rules(&self, _req: Request<pb::GetRulesRequest>) -> Rpc<pb::GetRulesResponse> {
         Ok(Response::new(pb::GetRulesResponse {
-            packagings: domain::parcels::PACKAGINGS
-                .iter()
-                .map(|p| pb::ParcelPackaging {
-                    code: p.code.into(),
-                    name_th: p.name_th.into(),
-                    name_en: p.name_en.into(),
-                    width_cm: p.dims_cm[0],
-                    length_cm: p.dims_cm[1],
-                    height_cm: p.dims_cm[2],
-                    fee: p.fee,
-                })
-                .collect(),
+            packagings: domain::parcels::PACKAGINGS.iter().map(convert::packaging).collect(),
             max_labels: domain::receipt::MAX_LABELS,
         }))
     }
@@ -97,19 +84,7 @@ impl WmsService for WmsGrpc {
         let pages: Vec<Result<pb::ListHoldingsByPrefixResponse, Status>> = rows
             .chunks(HOLDINGS_PAGE)
             .map(|page| {
-                Ok(pb::ListHoldingsByPrefixResponse {
-                    holdings: page
-                        .iter()
-                        .map(|(store_id, reference, warehouse_id, sku_id, quantity, state)| pb::StoreHolding {
-                            store_id: *store_id,
-                            reference: reference.clone(),
-                            warehouse_id: *warehouse_id,
-                            sku_id: *sku_id,
-                            quantity: *quantity,
-                            state: pb::HoldingState::number(state),
-                        })
-                        .collect(),
-                })
+                Ok(pb::ListHoldingsByPrefixResponse { holdings: page.iter().map(convert::store_holding).collect() })
             })
             .collect();
         Ok(Response::new(futures::stream::iter(pages)))
@@ -118,14 +93,14 @@ impl WmsService for WmsGrpc {
     async fn list_warehouses(&self, req: Request<pb::ListWarehousesRequest>) -> Rpc<pb::ListWarehousesResponse> {
         let who = Actor::of(&req)?;
         let rows = self.repo.warehouses(who.store_id).await?;
-        Ok(Response::new(pb::ListWarehousesResponse { warehouses: rows.iter().map(|w| w.to_proto()).collect() }))
+        Ok(Response::new(pb::ListWarehousesResponse { warehouses: rows.iter().map(convert::warehouse).collect() }))
     }
 
     async fn get_stock(&self, req: Request<pb::GetStockRequest>) -> Rpc<pb::GetStockResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
         let levels = self.repo.levels(who.store_id, &r.sku_ids, r.warehouse_id).await?;
-        Ok(Response::new(pb::GetStockResponse { levels }))
+        Ok(Response::new(pb::GetStockResponse { levels: levels.iter().map(convert::level).collect() }))
     }
 
     async fn reserve(&self, req: Request<pb::ReserveRequest>) -> Rpc<pb::ReserveResponse> {
@@ -136,7 +111,7 @@ impl WmsService for WmsGrpc {
         let (levels, replayed) =
             self.repo.reserve(who, r.reference.trim(), &merged).await.map_err(|e| as_sent(e, &merged, &r.lines))?;
         self.relay.wake();
-        Ok(Response::new(pb::ReserveResponse { levels, replayed }))
+        Ok(Response::new(pb::ReserveResponse { levels: levels.iter().map(convert::level).collect(), replayed }))
     }
 
     async fn release(&self, req: Request<pb::ReleaseRequest>) -> Rpc<pb::ReleaseResponse> {
@@ -163,20 +138,10 @@ impl WmsService for WmsGrpc {
         domain::check_reference(&r.reference)?;
         // Checked as a whole (bounds, SKUs); kept line by line, as each may be its own lot.
         lines(&r.lines)?;
-        let each: Vec<(Line, Option<i64>, i64)> = r
-            .lines
-            .iter()
-            .map(|l| {
-                (
-                    Line { warehouse_id: l.warehouse_id, sku_id: l.sku_id, quantity: l.quantity },
-                    (l.unit_cost > 0).then_some(l.unit_cost),
-                    l.expires_at_ms.max(0),
-                )
-            })
-            .collect();
+        let each: Vec<(Line, Option<i64>, i64)> = r.lines.iter().map(convert::received).collect();
         let (levels, replayed) = self.repo.receive(who, r.reference.trim(), &each).await?;
         self.relay.wake();
-        Ok(Response::new(pb::ReceiveResponse { levels, replayed }))
+        Ok(Response::new(pb::ReceiveResponse { levels: levels.iter().map(convert::level).collect(), replayed }))
     }
 
     async fn adjust(&self, req: Request<pb::AdjustRequest>) -> Rpc<pb::AdjustResponse> {
@@ -190,15 +155,17 @@ impl WmsService for WmsGrpc {
         let (level, replayed) =
             self.repo.adjust(who, r.reference.trim(), r.warehouse_id, r.sku_id, r.delta, &r.reason).await?;
         self.relay.wake();
-        Ok(Response::new(pb::AdjustResponse { level: Some(level), replayed }))
+        Ok(Response::new(pb::AdjustResponse { level: Some(convert::level(&level)), replayed }))
     }
 
     async fn list_movements(&self, req: Request<pb::ListMovementsRequest>) -> Rpc<pb::ListMovementsResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        let page = r.page.map(|p| bo_kit::paging::PageRequest::new(p.page, p.limit)).unwrap_or_default();
-        let (movements, page) = self.repo.movements(who.store_id, &r.kind, r.sku_id, page).await?;
-        Ok(Response::new(pb::ListMovementsResponse { movements, page: Some(page.into()) }))
+        let (movements, page) = self.repo.movements(who.store_id, &r.kind, r.sku_id, convert::page(r.page)).await?;
+        Ok(Response::new(pb::ListMovementsResponse {
+            movements: movements.into_iter().map(convert::movement).collect(),
+            page: Some(page.into()),
+        }))
     }
 
     async fn create_warehouse(&self, req: Request<pb::CreateWarehouseRequest>) -> Rpc<pb::WarehouseResponse> {
@@ -206,7 +173,7 @@ impl WmsService for WmsGrpc {
         let r = req.into_inner();
         let w = self.repo.create_warehouse(who, &r.name, &r.code).await?;
         self.relay.wake();
-        Ok(Response::new(pb::WarehouseResponse { warehouse: Some(w.to_proto()) }))
+        Ok(Response::new(pb::WarehouseResponse { warehouse: Some(convert::warehouse(&w)) }))
     }
 
     async fn update_warehouse(&self, req: Request<pb::UpdateWarehouseRequest>) -> Rpc<pb::WarehouseResponse> {
@@ -214,7 +181,7 @@ impl WmsService for WmsGrpc {
         let r = req.into_inner();
         let w = self.repo.update_warehouse(who, r.id, &r.name, r.active).await?;
         self.relay.wake();
-        Ok(Response::new(pb::WarehouseResponse { warehouse: Some(w.to_proto()) }))
+        Ok(Response::new(pb::WarehouseResponse { warehouse: Some(convert::warehouse(&w)) }))
     }
 
     async fn list_goods_receipts(
@@ -224,9 +191,12 @@ impl WmsService for WmsGrpc {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
         let (receipts, page, counts) =
-            self.repo.goods_receipts(who.store_id, &r.group, &r.search, &r.r#type, page_of(r.page)).await?;
+            self.repo.goods_receipts(who.store_id, &r.group, &r.search, &r.r#type, convert::page(r.page)).await?;
         Ok(Response::new(pb::ListGoodsReceiptsResponse {
-            receipts,
+            receipts: receipts
+                .into_iter()
+                .map(|row| convert::receipt(ReceiptRecord { row, lines: Vec::new() }))
+                .collect(),
             page: Some(page.into()),
             counts: counts.into_iter().collect(),
         }))
@@ -240,14 +210,14 @@ impl WmsService for WmsGrpc {
 
     async fn create_goods_receipt(&self, req: Request<pb::CreateGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
         let who = Actor::of(&req)?;
-        let draft = req.into_inner().draft.unwrap_or_default();
+        let draft = convert::receipt_draft(req.into_inner().draft.unwrap_or_default());
         Ok(receipt(self.repo.create_goods_receipt(who, &draft).await?, false))
     }
 
     async fn update_goods_receipt(&self, req: Request<pb::UpdateGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        let draft = r.draft.unwrap_or_default();
+        let draft = convert::receipt_draft(r.draft.unwrap_or_default());
         Ok(receipt(self.repo.update_goods_receipt(who, r.id, &draft).await?, false))
     }
 
@@ -265,13 +235,15 @@ impl WmsService for WmsGrpc {
     async fn check_goods_receipt(&self, req: Request<pb::CheckGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        Ok(receipt(self.repo.check_goods_receipt(who, r.id, &r.lines).await?, false))
+        let counts: Vec<_> = r.lines.iter().map(convert::line_count).collect();
+        Ok(receipt(self.repo.check_goods_receipt(who, r.id, &counts).await?, false))
     }
 
     async fn approve_goods_receipt(&self, req: Request<pb::CheckGoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        let (r, replayed) = self.repo.approve_goods_receipt(who, r.id, &r.lines).await?;
+        let counts: Vec<_> = r.lines.iter().map(convert::line_count).collect();
+        let (r, replayed) = self.repo.approve_goods_receipt(who, r.id, &counts).await?;
         self.relay.wake();
         Ok(receipt(r, replayed))
     }
@@ -296,16 +268,26 @@ impl WmsService for WmsGrpc {
     async fn list_stock_lots(&self, req: Request<pb::ListStockLotsRequest>) -> Rpc<pb::ListStockLotsResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        let (lots, page) = crate::store::lots::list(self.repo.pool(), who.store_id, &r).await?;
-        Ok(Response::new(pb::ListStockLotsResponse { lots, page: Some(page.into()) }))
+        let filter = convert::lot_filter(&r);
+        let (lots, page) =
+            crate::store::lots::list(self.repo.pool(), who.store_id, &filter, convert::page(r.page)).await?;
+        Ok(Response::new(pb::ListStockLotsResponse {
+            lots: lots.iter().map(convert::stock_lot).collect(),
+            page: Some(page.into()),
+        }))
     }
 
     async fn get_valuation(&self, req: Request<pb::GetValuationRequest>) -> Rpc<pb::GetValuationResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
         let (warehouses, skus, page) =
-            crate::store::lots::valuation(self.repo.pool(), who.store_id, r.warehouse_id, page_of(r.page)).await?;
-        Ok(Response::new(pb::GetValuationResponse { warehouses, skus, page: Some(page.into()) }))
+            crate::store::lots::valuation(self.repo.pool(), who.store_id, r.warehouse_id, convert::page(r.page))
+                .await?;
+        Ok(Response::new(pb::GetValuationResponse {
+            warehouses: warehouses.iter().map(convert::warehouse_valuation).collect(),
+            skus: skus.into_iter().map(convert::sku_valuation).collect(),
+            page: Some(page.into()),
+        }))
     }
 
     async fn create_transfer(&self, req: Request<pb::CreateTransferRequest>) -> Rpc<pb::TransferResponse> {
@@ -316,11 +298,7 @@ impl WmsService for WmsGrpc {
             let field = if r.from_warehouse_id <= 0 { "from_warehouse_id" } else { "to_warehouse_id" };
             return Err(bo_kit::Error::invalid_field(field, "validation.required").into());
         }
-        let raw: Vec<Line> = r
-            .lines
-            .iter()
-            .map(|l| Line { warehouse_id: r.from_warehouse_id, sku_id: l.sku_id, quantity: l.quantity })
-            .collect();
+        let raw: Vec<Line> = r.lines.iter().map(|l| convert::line_in(r.from_warehouse_id, l)).collect();
         let merged = domain::merge_lines(&raw)?;
         let (transfer, replayed) = self
             .repo
@@ -328,33 +306,36 @@ impl WmsService for WmsGrpc {
             .await
             .map_err(|e| as_sent(e, &merged, &r.lines))?;
         self.relay.wake();
-        Ok(Response::new(pb::TransferResponse { transfer: Some(transfer), replayed }))
+        Ok(Response::new(pb::TransferResponse { transfer: Some(convert::transfer(transfer)), replayed }))
     }
 
     async fn receive_transfer(&self, req: Request<pb::TransferRequest>) -> Rpc<pb::TransferResponse> {
         let who = Actor::of(&req)?;
         let (transfer, replayed) = self.repo.receive_transfer(who, req.into_inner().id).await?;
         self.relay.wake();
-        Ok(Response::new(pb::TransferResponse { transfer: Some(transfer), replayed }))
+        Ok(Response::new(pb::TransferResponse { transfer: Some(convert::transfer(transfer)), replayed }))
     }
 
     async fn get_transfer(&self, req: Request<pb::TransferRequest>) -> Rpc<pb::TransferResponse> {
         let who = Actor::of(&req)?;
         let transfer = self.repo.transfer(who.store_id, req.into_inner().id).await?;
-        Ok(Response::new(pb::TransferResponse { transfer: Some(transfer), replayed: false }))
+        Ok(Response::new(pb::TransferResponse { transfer: Some(convert::transfer(transfer)), replayed: false }))
     }
 
     async fn list_transfers(&self, req: Request<pb::ListTransfersRequest>) -> Rpc<pb::ListTransfersResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        let (transfers, page) = self.repo.transfers(who.store_id, r.state().wire(), page_of(r.page)).await?;
-        Ok(Response::new(pb::ListTransfersResponse { transfers, page: Some(page.into()) }))
+        let (transfers, page) = self.repo.transfers(who.store_id, r.state().wire(), convert::page(r.page)).await?;
+        Ok(Response::new(pb::ListTransfersResponse {
+            transfers: transfers.into_iter().map(convert::transfer).collect(),
+            page: Some(page.into()),
+        }))
     }
 
     async fn list_in_transit(&self, req: Request<pb::ListInTransitRequest>) -> Rpc<pb::ListInTransitResponse> {
         let who = Actor::of(&req)?;
         let items = self.repo.in_transit(who.store_id, &req.into_inner().sku_ids).await?;
-        Ok(Response::new(pb::ListInTransitResponse { items }))
+        Ok(Response::new(pb::ListInTransitResponse { items: items.iter().map(convert::in_transit).collect() }))
     }
 
     async fn pick_lots(&self, req: Request<pb::PickLotsRequest>) -> Rpc<pb::PickLotsResponse> {
@@ -366,16 +347,12 @@ impl WmsService for WmsGrpc {
             }
             crate::store::lots::pick_references(self.repo.pool(), who.store_id, &r.references).await?
         } else {
-            let raw: Vec<Line> = r
-                .lines
-                .iter()
-                .map(|l| Line { warehouse_id: r.warehouse_id.max(1), sku_id: l.sku_id, quantity: l.quantity })
-                .collect();
+            let raw: Vec<Line> = r.lines.iter().map(|l| convert::line_in(r.warehouse_id.max(1), l)).collect();
             let merged = domain::merge_lines(&raw)?;
             let wanted: Vec<(i64, i64)> = merged.iter().map(|l| (l.sku_id, l.quantity)).collect();
             crate::store::lots::pick_lines(self.repo.pool(), who.store_id, r.warehouse_id, &wanted).await?
         };
-        Ok(Response::new(pb::PickLotsResponse { picks }))
+        Ok(Response::new(pb::PickLotsResponse { picks: picks.into_iter().map(convert::pick).collect() }))
     }
 
     async fn hold(&self, req: Request<pb::HoldRequest>) -> Rpc<pb::HoldResponse> {
@@ -395,7 +372,7 @@ impl WmsService for WmsGrpc {
             self.relay.wake();
         }
         Ok(Response::new(pb::HoldResponse {
-            held: done.held.iter().map(stock_line).collect(),
+            held: done.held.iter().map(convert::stock_line).collect(),
             revision: done.revision,
             replayed: done.replayed,
         }))
@@ -413,9 +390,7 @@ impl WmsService for WmsGrpc {
         let refs: Vec<String> = r.references.iter().map(|s| s.trim().to_string()).collect();
         let released = self.repo.release_many(who, &refs, r.r#final).await?;
         self.relay.wake();
-        Ok(Response::new(pb::ReleaseManyResponse {
-            released: released.into_iter().map(|(reference, units)| pb::Released { reference, units }).collect(),
-        }))
+        Ok(Response::new(pb::ReleaseManyResponse { released: released.into_iter().map(convert::released).collect() }))
     }
 
     async fn list_holdings(&self, req: Request<pb::ListHoldingsRequest>) -> Rpc<pb::ListHoldingsResponse> {
@@ -425,19 +400,23 @@ impl WmsService for WmsGrpc {
             return Err(bo_kit::Error::invalid_field("references", "validation.too_many").into());
         }
         let (holdings, revisions) = self.repo.holdings(who.store_id, &r.references).await?;
-        Ok(Response::new(pb::ListHoldingsResponse { holdings, revisions }))
+        Ok(Response::new(pb::ListHoldingsResponse {
+            holdings: holdings.into_iter().map(convert::holding).collect(),
+            revisions,
+        }))
     }
 
     async fn save_parcel(&self, req: Request<pb::SaveParcelRequest>) -> Rpc<pb::ParcelResponse> {
         let who = Actor::of(&req)?;
-        let p = req.into_inner().parcel.unwrap_or_default();
-        Ok(Response::new(pb::ParcelResponse { parcel: Some(self.repo.save_parcel(who, &p).await?) }))
+        let p = convert::parcel_of(req.into_inner().parcel.unwrap_or_default());
+        let saved = self.repo.save_parcel(who, &p).await?;
+        Ok(Response::new(pb::ParcelResponse { parcel: Some(convert::parcel(&saved)) }))
     }
 
     async fn delete_parcel(&self, req: Request<pb::DeleteParcelRequest>) -> Rpc<pb::DeleteParcelResponse> {
         let who = Actor::of(&req)?;
         let parcel = self.repo.delete_parcel(who, req.into_inner().id).await?;
-        Ok(Response::new(pb::DeleteParcelResponse { parcel: Some(parcel) }))
+        Ok(Response::new(pb::DeleteParcelResponse { parcel: Some(convert::parcel(&parcel)) }))
     }
 
     async fn list_parcels(&self, req: Request<pb::ListParcelsRequest>) -> Rpc<pb::ListParcelsResponse> {
@@ -447,7 +426,7 @@ impl WmsService for WmsGrpc {
             return Err(bo_kit::Error::invalid_field("order_ids", "validation.too_many").into());
         }
         Ok(Response::new(pb::ListParcelsResponse {
-            parcels: self.repo.parcels(who.store_id, &r.order_ids, &r.ids).await?,
+            parcels: self.repo.parcels(who.store_id, &r.order_ids, &r.ids).await?.iter().map(convert::parcel).collect(),
         }))
     }
 
@@ -472,12 +451,12 @@ impl WmsService for WmsGrpc {
         if !replayed {
             self.relay.wake();
         }
-        Ok(Response::new(pb::ShipOrderResponse { parcels, committed, replayed }))
+        Ok(Response::new(pb::ShipOrderResponse {
+            parcels: parcels.iter().map(convert::parcel).collect(),
+            committed,
+            replayed,
+        }))
     }
-}
-
-fn stock_line(l: &Line) -> pb::StockLine {
-    pb::StockLine { warehouse_id: l.warehouse_id, sku_id: l.sku_id, quantity: l.quantity, ..Default::default() }
 }
 
 #[cfg(test)]

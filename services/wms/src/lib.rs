@@ -4,6 +4,7 @@
 //! Stock commands name only SKUs of their store, which wms knows from the products
 //! service's events (its SKU registry).
 
+pub mod convert;
 pub mod domain;
 pub mod grpc;
 pub mod registry;

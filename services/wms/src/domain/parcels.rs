@@ -81,6 +81,26 @@ pub struct ParcelDraft {
     pub tracking_no: String,
 }
 
+/// A parcel to save: its order, where it leaves from, who carries it, and what the rules
+/// check of it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Parcel {
+    /// Parcel id (0 for a new one).
+    pub id: i64,
+    /// The order.
+    pub order_id: i64,
+    /// Shipped from.
+    pub warehouse_id: i64,
+    /// The shipping channel (logistics) that carries it.
+    pub logistic_store_channel_id: i64,
+    /// Its carrier's provider code.
+    pub provider: String,
+    /// The carrier booking it belongs to (0 for none).
+    pub shipment_id: i64,
+    /// Size, packaging, fees and tracking number.
+    pub draft: ParcelDraft,
+}
+
 /// Checks a parcel, every field at once.
 pub fn check(p: &ParcelDraft) -> Result<()> {
     let mut errs = Vec::new();

@@ -192,8 +192,14 @@ pub struct LineDraft {
     pub request_qty: i64,
     /// Expiry, ms (0 none).
     pub expires_at_ms: i64,
+    /// The store's unit (0 for the base unit).
+    pub unit_id: i64,
+    /// The unit's name (empty for the base unit).
+    pub unit_name: String,
     /// Base units per unit.
     pub unit_quantity: i64,
+    /// Print SKU labels for it.
+    pub print_label: bool,
 }
 
 /// A packaging to check.
@@ -347,6 +353,17 @@ pub fn check_counts(at: &str, receive: i64, defect: i64) -> Result<()> {
         return Err(Error::invalid_field(&format!("{at}.defect_qty"), "validation.defect_over_received"));
     }
     Ok(())
+}
+
+/// QC counts of a line: base units received and of them defective.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LineCount {
+    /// The receipt's line.
+    pub line_id: i64,
+    /// Base units received.
+    pub receive_qty: i64,
+    /// Of them defective.
+    pub defect_qty: i64,
 }
 
 /// Checks a rejection's reason: 1 to 500 characters.

@@ -9,11 +9,29 @@ use std::collections::{BTreeMap, HashMap};
 use bo_kit::db::Tx;
 use bo_kit::time::now_ms;
 use bo_kit::{Error, FieldError, Result};
-use bo_proto::wms::v1 as pb;
-use bo_proto::Wire as _;
+use sqlx::FromRow;
 
 use super::{lots, record, record_reserves, settle_in, Actor, LevelRow, Repo, Settled, SETTLE};
 use crate::domain::{kind, state, Line};
+
+/// What a reference holds of a SKU in a warehouse, in any state.
+#[derive(Debug, Clone, Default, PartialEq, Eq, FromRow)]
+pub struct HoldingRow {
+    pub reference: String,
+    pub warehouse_id: i64,
+    pub sku_id: i64,
+    pub quantity: i64,
+    /// Reserved, released or committed (`domain::state`).
+    pub state: String,
+}
+
+/// A holding with its store (for the cross-service stock check).
+#[derive(Debug, Clone, PartialEq, Eq, FromRow)]
+pub struct StoreHoldingRow {
+    pub store_id: i64,
+    #[sqlx(flatten)]
+    pub holding: HoldingRow,
+}
 
 /// What a hold did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -156,7 +174,7 @@ impl Repo {
                 for take in lots::reserve(&mut tx, w, s, diff).await? {
                     allocations.push(lots::Allocation { warehouse_id: w, sku_id: s, take });
                 }
-                reserved.push((diff, level.to_proto()));
+                reserved.push((diff, level));
             } else if diff < 0 && short.is_empty() {
                 let give = -diff;
                 let moved = sqlx::query(
@@ -232,7 +250,7 @@ impl Repo {
         &self,
         store_id: i64,
         references: &[String],
-    ) -> Result<(Vec<pb::Holding>, HashMap<String, i64>)> {
+    ) -> Result<(Vec<HoldingRow>, HashMap<String, i64>)> {
         let mut holdings = Vec::new();
         let mut revisions = HashMap::new();
         for chunk in references.chunks(200) {
@@ -242,19 +260,11 @@ impl Repo {
                 "SELECT reference, warehouse_id, sku_id, quantity, state FROM reservation_lines \
                  WHERE store_id = $1 AND reference IN ({list}) ORDER BY reference, warehouse_id, sku_id"
             );
-            let mut q = sqlx::query_as::<_, (String, i64, i64, i64, String)>(&sql).bind(store_id);
+            let mut q = sqlx::query_as::<_, HoldingRow>(&sql).bind(store_id);
             for r in chunk {
                 q = q.bind(r);
             }
-            for (reference, warehouse_id, sku_id, quantity, state) in q.fetch_all(self.db.pool()).await? {
-                holdings.push(pb::Holding {
-                    reference,
-                    warehouse_id,
-                    sku_id,
-                    quantity,
-                    state: pb::HoldingState::number(&state),
-                });
-            }
+            holdings.extend(q.fetch_all(self.db.pool()).await?);
             let sql = format!(
                 "SELECT reference, revision FROM reservation_holds WHERE store_id = $1 AND reference IN ({list})"
             );
@@ -268,9 +278,9 @@ impl Repo {
     }
 
     /// Every reference with `prefix` and what it holds, reserved or shipped (for the
-    /// cross-service stock check): (store, reference, warehouse, SKU, units, state).
-    pub async fn holdings_with_prefix(&self, prefix: &str) -> Result<Vec<(i64, String, i64, i64, i64, String)>> {
-        Ok(sqlx::query_as(
+    /// cross-service stock check).
+    pub async fn holdings_with_prefix(&self, prefix: &str) -> Result<Vec<StoreHoldingRow>> {
+        Ok(sqlx::query_as::<_, StoreHoldingRow>(
             "SELECT store_id, reference, warehouse_id, sku_id, quantity, state FROM reservation_lines \
              WHERE reference LIKE $1 ORDER BY store_id, reference, warehouse_id, sku_id",
         )

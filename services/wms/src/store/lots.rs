@@ -9,13 +9,22 @@ use bo_kit::db::Tx;
 use bo_kit::paging::{Page, PageRequest};
 use bo_kit::time::now_ms;
 use bo_kit::{Error, Result};
-use bo_proto::wms::v1 as pb;
 use sqlx::{AnyPool, FromRow};
 
 use crate::domain::lots::{self as rules, Free, DAY_MS, FEFO_ORDER};
 
 /// Units of a lot that a movement took or added.
-pub type Take = pb::LotTake;
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Take {
+    /// Lot.
+    pub lot_id: i64,
+    /// The lot's code.
+    pub lot_code: String,
+    /// Units.
+    pub quantity: i64,
+    /// The lot's expiry (0 none).
+    pub expires_at: i64,
+}
 
 /// A lot to put on hand.
 #[derive(Debug, Clone)]
@@ -94,7 +103,7 @@ pub async fn put(tx: &mut Tx, store_id: i64, lot: &NewLot) -> Result<Take> {
     .bind(now)
     .fetch_one(&mut **tx)
     .await?;
-    Ok(Take { lot_id: id, lot_code: lot.code.clone(), quantity: lot.quantity, expires_at_ms: lot.expires_at })
+    Ok(Take { lot_id: id, lot_code: lot.code.clone(), quantity: lot.quantity, expires_at: lot.expires_at })
 }
 
 #[derive(FromRow)]
@@ -129,7 +138,7 @@ async fn choose(tx: &mut Tx, warehouse_id: i64, sku_id: i64, quantity: i64) -> R
         .into_iter()
         .map(|(id, n)| {
             let r = rows.iter().find(|r| r.id == id).expect("taken from these rows");
-            Take { lot_id: id, lot_code: r.code.clone(), quantity: n, expires_at_ms: r.expires_at }
+            Take { lot_id: id, lot_code: r.code.clone(), quantity: n, expires_at: r.expires_at }
         })
         .collect())
 }
@@ -329,7 +338,7 @@ pub async fn settle(
         if r.rows_affected() != 1 {
             return Err(mismatch("a lot holds less than its reservation", warehouse_id, sku_id));
         }
-        takes.push(Take { lot_id, lot_code: code, quantity: n, expires_at_ms: expires_at });
+        takes.push(Take { lot_id, lot_code: code, quantity: n, expires_at });
     }
     sqlx::query(
         "DELETE FROM lot_allocations WHERE store_id = $1 AND reference = $2 AND warehouse_id = $3 AND sku_id = $4",
@@ -370,43 +379,84 @@ pub async fn of_movements(pool: &AnyPool, ids: &[i64]) -> Result<HashMap<i64, Ve
     .fetch_all(pool)
     .await?;
     let mut out: HashMap<i64, Vec<Take>> = HashMap::new();
-    for (m, lot_id, lot_code, quantity, expires_at_ms) in rows {
-        out.entry(m).or_default().push(Take { lot_id, lot_code, quantity, expires_at_ms });
+    for (m, lot_id, lot_code, quantity, expires_at) in rows {
+        out.entry(m).or_default().push(Take { lot_id, lot_code, quantity, expires_at });
     }
     Ok(out)
 }
 
-#[derive(FromRow)]
-struct LotRow {
-    id: i64,
-    warehouse_id: i64,
-    sku_id: i64,
-    code: String,
-    goods_receipt_id: i64,
-    unit_cost: i64,
-    expires_at: i64,
-    received_at: i64,
-    quantity_in: i64,
-    on_hand: i64,
-    reserved: i64,
+/// A lot.
+#[derive(Debug, Clone, FromRow)]
+pub struct LotRow {
+    pub id: i64,
+    pub warehouse_id: i64,
+    pub sku_id: i64,
+    pub code: String,
+    pub goods_receipt_id: i64,
+    pub unit_cost: i64,
+    pub expires_at: i64,
+    pub received_at: i64,
+    pub quantity_in: i64,
+    pub on_hand: i64,
+    pub reserved: i64,
 }
 
-impl LotRow {
-    fn to_proto(&self) -> pb::StockLot {
-        pb::StockLot {
-            id: self.id,
-            warehouse_id: self.warehouse_id,
-            sku_id: self.sku_id,
-            code: self.code.clone(),
-            goods_receipt_id: self.goods_receipt_id,
-            unit_cost: self.unit_cost,
-            expires_at_ms: self.expires_at,
-            received_at_ms: self.received_at,
-            quantity_in: self.quantity_in,
-            on_hand: self.on_hand,
-            reserved: self.reserved,
-        }
+/// Which lots a list shows.
+#[derive(Debug, Clone, Default)]
+pub struct LotFilter {
+    /// One warehouse (0 for all).
+    pub warehouse_id: i64,
+    /// These SKUs (empty for all).
+    pub sku_ids: Vec<i64>,
+    /// Only lots expiring within this many days (0 for all).
+    pub expiring_within_days: i64,
+    /// Emptied lots too.
+    pub include_empty: bool,
+}
+
+/// A warehouse's stock value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WarehouseValuationRow {
+    pub warehouse_id: i64,
+    pub on_hand: i64,
+    /// At the moving average.
+    pub average_value: i64,
+    /// At the lots' own costs.
+    pub fifo_value: i64,
+}
+
+/// A SKU's stock value in one warehouse.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SkuValuationRow {
+    pub warehouse_id: i64,
+    pub sku_id: i64,
+    pub sku_code: String,
+    pub product_name: String,
+    pub on_hand: i64,
+    pub average_cost: i64,
+    /// At the lots' own costs.
+    pub fifo_value: i64,
+}
+
+impl SkuValuationRow {
+    /// At the moving average (saturating, never wrapping).
+    pub fn average_value(&self) -> i64 {
+        self.on_hand.saturating_mul(self.average_cost)
     }
+}
+
+/// The lots to pick a SKU from in one warehouse.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PickRow {
+    pub warehouse_id: i64,
+    pub sku_id: i64,
+    pub sku_code: String,
+    pub product_name: String,
+    /// Units asked for.
+    pub quantity: i64,
+    /// Units no lot had.
+    pub short: i64,
+    pub lots: Vec<Take>,
 }
 
 fn id_list(ids: &[i64]) -> String {
@@ -414,7 +464,7 @@ fn id_list(ids: &[i64]) -> String {
 }
 
 /// Lots of the store, first expiry first, paged.
-pub async fn list(pool: &AnyPool, store_id: i64, r: &pb::ListStockLotsRequest) -> Result<(Vec<pb::StockLot>, Page)> {
+pub async fn list(pool: &AnyPool, store_id: i64, r: &LotFilter, page: PageRequest) -> Result<(Vec<LotRow>, Page)> {
     let mut filter = String::from("store_id = $1 AND ($2 = 0 OR warehouse_id = $2) AND ($3 = 0 OR on_hand > 0)");
     let skus: Vec<i64> = r.sku_ids.iter().copied().filter(|s| *s > 0).take(500).collect();
     if !skus.is_empty() {
@@ -434,7 +484,7 @@ pub async fn list(pool: &AnyPool, store_id: i64, r: &pb::ListStockLotsRequest) -
         .bind(until)
         .fetch_one(pool)
         .await?;
-    let page = r.page.map(|p| PageRequest::new(p.page, p.limit)).unwrap_or_default().resolve(total);
+    let page = page.resolve(total);
     let rows = sqlx::query_as::<_, LotRow>(&format!(
         "SELECT id, warehouse_id, sku_id, code, goods_receipt_id, unit_cost, expires_at, received_at, quantity_in, \
          on_hand, reserved FROM stock_lots WHERE {filter} ORDER BY sku_id, warehouse_id, {FEFO_ORDER} LIMIT $5 OFFSET $6"
@@ -447,7 +497,7 @@ pub async fn list(pool: &AnyPool, store_id: i64, r: &pb::ListStockLotsRequest) -
     .bind(page.offset)
     .fetch_all(pool)
     .await?;
-    Ok((rows.iter().map(LotRow::to_proto).collect(), page))
+    Ok((rows, page))
 }
 
 /// Stock value per warehouse (all of them) and per SKU and warehouse (paged).
@@ -456,7 +506,7 @@ pub async fn valuation(
     store_id: i64,
     warehouse_id: i64,
     page: PageRequest,
-) -> Result<(Vec<pb::WarehouseValuation>, Vec<pb::SkuValuation>, Page)> {
+) -> Result<(Vec<WarehouseValuationRow>, Vec<SkuValuationRow>, Page)> {
     let totals: Vec<(i64, i64, i64)> = sqlx::query_as(
         "SELECT warehouse_id, CAST(SUM(on_hand) AS BIGINT), CAST(SUM(on_hand * average_cost) AS BIGINT) FROM stock \
          WHERE store_id = $1 AND ($2 = 0 OR warehouse_id = $2) GROUP BY warehouse_id ORDER BY warehouse_id",
@@ -477,7 +527,7 @@ pub async fn valuation(
     .collect();
     let warehouses = totals
         .into_iter()
-        .map(|(w, on_hand, average_value)| pb::WarehouseValuation {
+        .map(|(w, on_hand, average_value)| WarehouseValuationRow {
             warehouse_id: w,
             on_hand,
             average_value,
@@ -507,14 +557,13 @@ pub async fn valuation(
     .await?;
     let skus = rows
         .into_iter()
-        .map(|(w, sku, on_hand, avg, fifo_value, code, name)| pb::SkuValuation {
+        .map(|(w, sku, on_hand, avg, fifo_value, code, name)| SkuValuationRow {
             warehouse_id: w,
             sku_id: sku,
             sku_code: code,
             product_name: name,
             on_hand,
             average_cost: avg,
-            average_value: on_hand.saturating_mul(avg),
             fifo_value,
         })
         .collect();
@@ -528,7 +577,7 @@ pub async fn pick_lines(
     store_id: i64,
     warehouse_id: i64,
     lines: &[(i64, i64)],
-) -> Result<Vec<pb::Pick>> {
+) -> Result<Vec<PickRow>> {
     let mut picks = Vec::with_capacity(lines.len());
     for (sku_id, quantity) in lines {
         let rows: Vec<(i64, String, i64, i64)> = sqlx::query_as(&format!(
@@ -547,10 +596,10 @@ pub async fn pick_lines(
             .iter()
             .map(|(id, n)| {
                 let r = rows.iter().find(|r| r.0 == *id).expect("taken from these rows");
-                Take { lot_id: *id, lot_code: r.1.clone(), quantity: *n, expires_at_ms: r.2 }
+                Take { lot_id: *id, lot_code: r.1.clone(), quantity: *n, expires_at: r.2 }
             })
             .collect();
-        picks.push(pb::Pick {
+        picks.push(PickRow {
             sku_id: *sku_id,
             quantity: *quantity,
             short: taken.short,
@@ -564,8 +613,8 @@ pub async fn pick_lines(
 }
 
 /// The lots open reservations of `references` hold, per warehouse and SKU.
-pub async fn pick_references(pool: &AnyPool, store_id: i64, references: &[String]) -> Result<Vec<pb::Pick>> {
-    let mut by: std::collections::BTreeMap<(i64, i64), pb::Pick> = Default::default();
+pub async fn pick_references(pool: &AnyPool, store_id: i64, references: &[String]) -> Result<Vec<PickRow>> {
+    let mut by: std::collections::BTreeMap<(i64, i64), PickRow> = Default::default();
     for chunk in references.chunks(200) {
         let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
         let sql = format!(
@@ -579,23 +628,23 @@ pub async fn pick_references(pool: &AnyPool, store_id: i64, references: &[String
         }
         for (w, sku, lot_id, code, expires_at, n) in q.fetch_all(pool).await? {
             let p =
-                by.entry((w, sku)).or_insert_with(|| pb::Pick { warehouse_id: w, sku_id: sku, ..Default::default() });
+                by.entry((w, sku)).or_insert_with(|| PickRow { warehouse_id: w, sku_id: sku, ..Default::default() });
             p.quantity += n;
             match p.lots.iter_mut().find(|t| t.lot_id == lot_id) {
                 Some(t) => t.quantity += n,
-                None => p.lots.push(Take { lot_id, lot_code: code, quantity: n, expires_at_ms: expires_at }),
+                None => p.lots.push(Take { lot_id, lot_code: code, quantity: n, expires_at }),
             }
         }
     }
-    let mut picks: Vec<pb::Pick> = by.into_values().collect();
+    let mut picks: Vec<PickRow> = by.into_values().collect();
     for p in &mut picks {
-        p.lots.sort_by_key(|t| (t.expires_at_ms == 0, t.expires_at_ms, t.lot_id));
+        p.lots.sort_by_key(|t| (t.expires_at == 0, t.expires_at, t.lot_id));
     }
     name_picks(pool, store_id, &mut picks).await?;
     Ok(picks)
 }
 
-async fn name_picks(pool: &AnyPool, store_id: i64, picks: &mut [pb::Pick]) -> Result<()> {
+async fn name_picks(pool: &AnyPool, store_id: i64, picks: &mut [PickRow]) -> Result<()> {
     let infos = crate::registry::infos(pool, store_id, &picks.iter().map(|p| p.sku_id).collect::<Vec<_>>()).await?;
     for p in picks.iter_mut() {
         if let Some(i) = infos.get(&p.sku_id) {

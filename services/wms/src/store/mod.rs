@@ -5,11 +5,10 @@
 use bo_kit::db::{Db, Tx};
 use bo_kit::outbox;
 use bo_kit::paging::{Page, PageRequest};
-use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::time::now_ms;
 use bo_kit::Code;
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::events::v1 as ev;
-use bo_proto::wms::v1 as pb;
 use sqlx::FromRow;
 
 use crate::domain::{kind, state, Line};
@@ -35,73 +34,43 @@ pub struct WarehouseRow {
     pub active: i64,
 }
 
-impl WarehouseRow {
-    /// As a message.
-    pub fn to_proto(&self) -> pb::Warehouse {
-        pb::Warehouse {
-            id: self.id,
-            store_id: self.store_id,
-            name: self.name.clone(),
-            code: self.code.clone(),
-            is_default: self.is_default != 0,
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            active: self.active != 0,
-        }
-    }
-}
-
-#[derive(Debug, Clone, FromRow)]
-pub(crate) struct LevelRow {
-    warehouse_id: i64,
-    sku_id: i64,
-    on_hand: i64,
-    reserved: i64,
-    preorder: i64,
+/// A stock row: a SKU's units in one warehouse.
+#[derive(Debug, Clone, Default, PartialEq, Eq, FromRow)]
+pub struct LevelRow {
+    pub warehouse_id: i64,
+    pub sku_id: i64,
+    pub on_hand: i64,
+    pub reserved: i64,
+    pub preorder: i64,
 }
 
 impl LevelRow {
-    pub(crate) fn to_proto(&self) -> pb::StockLevel {
-        pb::StockLevel {
-            warehouse_id: self.warehouse_id,
-            sku_id: self.sku_id,
-            on_hand: self.on_hand,
-            reserved: self.reserved,
-            available: self.on_hand - self.reserved,
-            preorder: self.preorder,
-        }
+    /// Units on hand that nothing reserves.
+    pub fn available(&self) -> i64 {
+        self.on_hand - self.reserved
     }
 }
 
+/// A movement of the ledger.
 #[derive(Debug, Clone, FromRow)]
-struct MovementRow {
-    id: i64,
-    warehouse_id: i64,
-    sku_id: i64,
-    kind: String,
-    on_hand_delta: i64,
-    reserved_delta: i64,
-    reason: String,
-    reference: String,
-    actor_user_id: i64,
-    created_at: i64,
+pub struct MovementRow {
+    pub id: i64,
+    pub warehouse_id: i64,
+    pub sku_id: i64,
+    pub kind: String,
+    pub on_hand_delta: i64,
+    pub reserved_delta: i64,
+    pub reason: String,
+    pub reference: String,
+    pub actor_user_id: i64,
+    pub created_at: i64,
 }
 
-impl MovementRow {
-    fn to_proto(&self, lots: Vec<pb::LotTake>) -> pb::Movement {
-        pb::Movement {
-            id: self.id,
-            warehouse_id: self.warehouse_id,
-            sku_id: self.sku_id,
-            kind: self.kind.clone(),
-            on_hand_delta: self.on_hand_delta,
-            reserved_delta: self.reserved_delta,
-            reason: self.reason.clone(),
-            reference: self.reference.clone(),
-            actor_user_id: self.actor_user_id,
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            lots,
-        }
-    }
+/// A movement with the lots it took or added.
+#[derive(Debug, Clone)]
+pub struct MovementRecord {
+    pub row: MovementRow,
+    pub lots: Vec<Take>,
 }
 
 /// Who acts, where (the kit's, one for every service).
@@ -172,7 +141,7 @@ impl Repo {
     }
 
     /// Stock levels of `skus` (in one warehouse, or all when `warehouse_id` is 0).
-    pub async fn levels(&self, store_id: i64, skus: &[i64], warehouse_id: i64) -> Result<Vec<pb::StockLevel>> {
+    pub async fn levels(&self, store_id: i64, skus: &[i64], warehouse_id: i64) -> Result<Vec<LevelRow>> {
         let mut out = Vec::new();
         for chunk in skus.chunks(200) {
             let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
@@ -185,13 +154,13 @@ impl Repo {
             for s in chunk {
                 q = q.bind(*s);
             }
-            out.extend(q.fetch_all(self.db.pool()).await?.iter().map(LevelRow::to_proto));
+            out.extend(q.fetch_all(self.db.pool()).await?);
         }
         Ok(out)
     }
 
     /// Reserves every line or none. A repeat of `reference` does nothing again.
-    pub async fn reserve(&self, who: Actor, reference: &str, lines: &[Line]) -> Result<(Vec<pb::StockLevel>, bool)> {
+    pub async fn reserve(&self, who: Actor, reference: &str, lines: &[Line]) -> Result<(Vec<LevelRow>, bool)> {
         let mut tx = self.db.begin().await?;
         if !claim(&mut tx, who.store_id, kind::RESERVE, reference).await? {
             tx.rollback().await?;
@@ -242,7 +211,7 @@ impl Repo {
         Ok((levels, false))
     }
 
-    async fn reserved_lines(&self, store_id: i64, reference: &str) -> Result<Vec<pb::StockLevel>> {
+    async fn reserved_lines(&self, store_id: i64, reference: &str) -> Result<Vec<LevelRow>> {
         let skus: Vec<(i64, i64)> = sqlx::query_as(
             "SELECT warehouse_id, sku_id FROM reservation_lines WHERE store_id = $1 AND reference = $2 ORDER BY sku_id",
         )
@@ -284,7 +253,7 @@ impl Repo {
         who: Actor,
         reference: &str,
         lines: &[(Line, Option<i64>, i64)],
-    ) -> Result<(Vec<pb::StockLevel>, bool)> {
+    ) -> Result<(Vec<LevelRow>, bool)> {
         let mut tx = self.db.begin().await?;
         if !claim(&mut tx, who.store_id, kind::RECEIVE, reference).await? {
             tx.rollback().await?;
@@ -328,7 +297,7 @@ impl Repo {
         sku_id: i64,
         delta: i64,
         reason: &str,
-    ) -> Result<(pb::StockLevel, bool)> {
+    ) -> Result<(LevelRow, bool)> {
         let mut tx = self.db.begin().await?;
         if !claim(&mut tx, who.store_id, kind::ADJUST, reference).await? {
             tx.rollback().await?;
@@ -384,7 +353,7 @@ impl Repo {
         kind_filter: &str,
         sku_id: i64,
         page: PageRequest,
-    ) -> Result<(Vec<pb::Movement>, Page)> {
+    ) -> Result<(Vec<MovementRecord>, Page)> {
         let filter = "store_id = $1 AND ($2 = '' OR kind = $2) AND ($3 = 0 OR sku_id = $3)";
         let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM movements WHERE {filter}"))
             .bind(store_id)
@@ -405,7 +374,11 @@ impl Repo {
         .fetch_all(self.db.pool())
         .await?;
         let mut taken = lots::of_movements(self.db.pool(), &rows.iter().map(|m| m.id).collect::<Vec<_>>()).await?;
-        Ok((rows.iter().map(|m| m.to_proto(taken.remove(&m.id).unwrap_or_default())).collect(), page))
+        let movements = rows
+            .into_iter()
+            .map(|row| MovementRecord { lots: taken.remove(&row.id).unwrap_or_default(), row })
+            .collect();
+        Ok((movements, page))
     }
 }
 
@@ -577,7 +550,7 @@ pub(crate) async fn record(
     reason: &str,
     reference: &str,
     lots: &[Take],
-) -> Result<pb::StockLevel> {
+) -> Result<LevelRow> {
     record_at(
         tx,
         who,
@@ -608,8 +581,8 @@ pub(crate) async fn record_at(
     reason: &str,
     reference: &str,
     lots: &[Take],
-    known: Option<pb::StockLevel>,
-) -> Result<pb::StockLevel> {
+    known: Option<LevelRow>,
+) -> Result<LevelRow> {
     let now = now_ms();
     let id: i64 = sqlx::query_scalar(
         "INSERT INTO movements (store_id, warehouse_id, sku_id, kind, on_hand_delta, reserved_delta, reason, reference, \
@@ -630,21 +603,22 @@ pub(crate) async fn record_at(
     lots::record_movement(tx, id, lots).await?;
     let level = match known {
         Some(level) => level,
-        None => sqlx::query_as::<_, LevelRow>(
-            "SELECT warehouse_id, sku_id, on_hand, reserved, preorder FROM stock \
-             WHERE store_id = $1 AND warehouse_id = $2 AND sku_id = $3",
-        )
-        .bind(who.store_id)
-        .bind(warehouse_id)
-        .bind(sku_id)
-        .fetch_one(&mut **tx)
-        .await?
-        .to_proto(),
+        None => {
+            sqlx::query_as::<_, LevelRow>(
+                "SELECT warehouse_id, sku_id, on_hand, reserved, preorder FROM stock \
+                 WHERE store_id = $1 AND warehouse_id = $2 AND sku_id = $3",
+            )
+            .bind(who.store_id)
+            .bind(warehouse_id)
+            .bind(sku_id)
+            .fetch_one(&mut **tx)
+            .await?
+        }
     };
     let event = stock_moved(&level, id, movement_kind, on_hand_delta, reserved_delta, reference);
     outbox::enqueue(tx, who.store_id, who.user_id, &event).await?;
-    if on_hand_delta - reserved_delta > 0 && level.available > 0 {
-        let freed = ev::StockAvailable { warehouse_id, sku_id, available: level.available };
+    if on_hand_delta - reserved_delta > 0 && level.available() > 0 {
+        let freed = ev::StockAvailable { warehouse_id, sku_id, available: level.available() };
         outbox::enqueue(tx, who.store_id, who.user_id, &freed).await?;
     }
     Ok(level)
@@ -652,7 +626,7 @@ pub(crate) async fn record_at(
 
 /// The event of a movement, with the level it left.
 fn stock_moved(
-    level: &pb::StockLevel,
+    level: &LevelRow,
     movement_id: i64,
     movement_kind: &str,
     on_hand_delta: i64,
@@ -684,7 +658,7 @@ pub(crate) async fn record_reserves(
     tx: &mut Tx,
     who: Actor,
     reference: &str,
-    reserved: &[(i64, pb::StockLevel)],
+    reserved: &[(i64, LevelRow)],
 ) -> Result<()> {
     if reserved.is_empty() {
         return Ok(());

@@ -2,72 +2,44 @@
 //! its reference holds off the shelf and ships its pending parcels in one transaction.
 
 use bo_kit::db::Tx;
-use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::time::now_ms;
 use bo_kit::Code;
 use bo_kit::{Error, Result};
-use bo_proto::wms::v1 as pb;
-use bo_proto::Wire as _;
 use sqlx::{FromRow, Row};
 
 use super::{check_warehouse, settle_in, Actor, Repo, Settled};
-use crate::domain::parcels::{self as rules, ParcelDraft, PENDING, SHIPPED};
+use crate::domain::parcels::{self as rules, Parcel, ParcelDraft, PENDING, SHIPPED};
 use crate::domain::state;
 
 const COLUMNS: &str = "id, order_id, warehouse_id, logistic_store_channel_id, provider, weight_g, width_cm, length_cm, \
     height_cm, packaging_code, shipping_fee, cod_amount, cod_fee, packing_fee, tracking_no, shipment_id, state, printed_at, \
     created_by, created_at, shipped_at";
 
-#[derive(Debug, Clone, FromRow)]
-struct ParcelRow {
-    id: i64,
-    order_id: i64,
-    warehouse_id: i64,
-    logistic_store_channel_id: i64,
-    provider: String,
-    weight_g: i64,
-    width_cm: i64,
-    length_cm: i64,
-    height_cm: i64,
-    packaging_code: String,
-    shipping_fee: i64,
-    cod_amount: i64,
-    cod_fee: i64,
-    packing_fee: i64,
-    tracking_no: String,
-    shipment_id: i64,
-    state: String,
-    printed_at: i64,
-    created_by: i64,
-    created_at: i64,
-    shipped_at: i64,
-}
-
-impl ParcelRow {
-    fn to_proto(&self) -> pb::Parcel {
-        pb::Parcel {
-            id: self.id,
-            order_id: self.order_id,
-            warehouse_id: self.warehouse_id,
-            logistic_store_channel_id: self.logistic_store_channel_id,
-            provider: self.provider.clone(),
-            weight_g: self.weight_g,
-            width_cm: self.width_cm,
-            length_cm: self.length_cm,
-            height_cm: self.height_cm,
-            packaging_code: self.packaging_code.clone(),
-            shipping_fee: self.shipping_fee,
-            cod_amount: self.cod_amount,
-            cod_fee: self.cod_fee,
-            packing_fee: self.packing_fee,
-            tracking_no: self.tracking_no.clone(),
-            state: pb::ParcelState::number(&self.state),
-            printed_at_ms: self.printed_at,
-            created_by: self.created_by,
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            shipped_at_ms: self.shipped_at,
-            shipment_id: self.shipment_id,
-        }
-    }
+/// A parcel.
+#[derive(Debug, Clone, Default, FromRow)]
+pub struct ParcelRow {
+    pub id: i64,
+    pub order_id: i64,
+    pub warehouse_id: i64,
+    pub logistic_store_channel_id: i64,
+    pub provider: String,
+    pub weight_g: i64,
+    pub width_cm: i64,
+    pub length_cm: i64,
+    pub height_cm: i64,
+    pub packaging_code: String,
+    pub shipping_fee: i64,
+    pub cod_amount: i64,
+    pub cod_fee: i64,
+    pub packing_fee: i64,
+    pub tracking_no: String,
+    pub shipment_id: i64,
+    /// Pending or shipped (`domain::parcels`).
+    pub state: String,
+    pub printed_at: i64,
+    pub created_by: i64,
+    pub created_at: i64,
+    pub shipped_at: i64,
 }
 
 /// The columns a parcel's add and change both write, in the order [`bind_fields`] binds
@@ -92,7 +64,7 @@ const FIELDS: [&str; 14] = [
 type Query<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
 
 /// Binds [`FIELDS`] of a parcel, in order.
-fn bind_fields<'q>(q: Query<'q>, p: &'q pb::Parcel, d: &'q ParcelDraft) -> Query<'q> {
+fn bind_fields<'q>(q: Query<'q>, p: &'q Parcel, d: &'q ParcelDraft) -> Query<'q> {
     q.bind(p.warehouse_id)
         .bind(p.logistic_store_channel_id)
         .bind(p.provider.trim())
@@ -109,20 +81,6 @@ fn bind_fields<'q>(q: Query<'q>, p: &'q pb::Parcel, d: &'q ParcelDraft) -> Query
         .bind(p.shipment_id)
 }
 
-/// The draft of a parcel message.
-pub fn draft_of(p: &pb::Parcel) -> ParcelDraft {
-    ParcelDraft {
-        weight_g: p.weight_g,
-        dims_cm: [p.width_cm, p.length_cm, p.height_cm],
-        packaging_code: p.packaging_code.trim().to_string(),
-        shipping_fee: p.shipping_fee,
-        cod_amount: p.cod_amount,
-        cod_fee: p.cod_fee,
-        packing_fee: p.packing_fee,
-        tracking_no: p.tracking_no.trim().to_string(),
-    }
-}
-
 async fn of_order(tx: &mut Tx, store_id: i64, order_id: i64) -> Result<Vec<ParcelRow>> {
     Ok(sqlx::query_as::<_, ParcelRow>(&format!(
         "SELECT {COLUMNS} FROM parcels WHERE store_id = $1 AND order_id = $2 ORDER BY id"
@@ -135,8 +93,8 @@ async fn of_order(tx: &mut Tx, store_id: i64, order_id: i64) -> Result<Vec<Parce
 
 impl Repo {
     /// Adds (`id` 0) or rewrites a pending parcel of an order.
-    pub async fn save_parcel(&self, who: Actor, p: &pb::Parcel) -> Result<pb::Parcel> {
-        let mut d = draft_of(p);
+    pub async fn save_parcel(&self, who: Actor, p: &Parcel) -> Result<ParcelRow> {
+        let mut d = p.draft.clone();
         rules::check(&d)?;
         // The packing fee is what the packaging of the catalogue costs.
         d.packing_fee = rules::packaging(&d.packaging_code).map_or(0, |k| k.fee);
@@ -201,11 +159,11 @@ impl Repo {
             .fetch_one(&mut *tx)
             .await?;
         tx.commit().await?;
-        Ok(row.to_proto())
+        Ok(row)
     }
 
     /// Removes a pending parcel; answers it as it was.
-    pub async fn delete_parcel(&self, who: Actor, id: i64) -> Result<pb::Parcel> {
+    pub async fn delete_parcel(&self, who: Actor, id: i64) -> Result<ParcelRow> {
         let mut tx = self.db.begin().await?;
         let row =
             sqlx::query_as::<_, ParcelRow>(&format!("SELECT {COLUMNS} FROM parcels WHERE store_id = $1 AND id = $2"))
@@ -224,11 +182,11 @@ impl Repo {
             .execute(&mut *tx)
             .await?;
         tx.commit().await?;
-        Ok(row.to_proto())
+        Ok(row)
     }
 
     /// Parcels of orders, or parcels by id (at most 1,000 of either).
-    pub async fn parcels(&self, store_id: i64, order_ids: &[i64], ids: &[i64]) -> Result<Vec<pb::Parcel>> {
+    pub async fn parcels(&self, store_id: i64, order_ids: &[i64], ids: &[i64]) -> Result<Vec<ParcelRow>> {
         let (column, keys) = if ids.is_empty() { ("order_id", order_ids) } else { ("id", ids) };
         let mut out = Vec::new();
         for chunk in keys.chunks(200) {
@@ -241,7 +199,7 @@ impl Repo {
             for k in chunk {
                 q = q.bind(*k);
             }
-            out.extend(q.fetch_all(self.db.pool()).await?.iter().map(ParcelRow::to_proto));
+            out.extend(q.fetch_all(self.db.pool()).await?);
         }
         Ok(out)
     }
@@ -265,7 +223,7 @@ impl Repo {
     /// Ships an order: what `reference` holds leaves the shelf and the order's pending parcels
     /// (at least one, each with a tracking number) are shipped, in one transaction. A repeat
     /// answers the shipped parcels with `replayed`. Answers (parcels, units, replayed).
-    pub async fn ship_order(&self, who: Actor, order_id: i64, reference: &str) -> Result<(Vec<pb::Parcel>, i64, bool)> {
+    pub async fn ship_order(&self, who: Actor, order_id: i64, reference: &str) -> Result<(Vec<ParcelRow>, i64, bool)> {
         let mut tx = self.db.begin().await?;
         let units = match settle_in(&mut tx, who, reference, true).await? {
             Settled::Before => {
@@ -282,7 +240,7 @@ impl Repo {
                 if committed.is_none() {
                     return Err(Error::failed_precondition(Code::ReservationSettled));
                 }
-                return Ok((parcels.iter().map(ParcelRow::to_proto).collect(), 0, true));
+                return Ok((parcels, 0, true));
             }
             Settled::Nothing => return Err(Error::failed_precondition(Code::NothingReserved)),
             Settled::Units(n) => n,
@@ -309,6 +267,6 @@ impl Repo {
         .await?;
         let parcels = of_order(&mut tx, who.store_id, order_id).await?;
         tx.commit().await?;
-        Ok((parcels.iter().map(ParcelRow::to_proto).collect(), units, false))
+        Ok((parcels, units, false))
     }
 }

@@ -5,48 +5,58 @@
 use bo_kit::db::Tx;
 use bo_kit::outbox;
 use bo_kit::paging::{Page, PageRequest};
-use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::time::now_ms;
 use bo_kit::Code;
 use bo_kit::{Error, FieldError, Result};
 use bo_proto::events::v1 as ev;
-use bo_proto::wms::v1 as pb;
-use bo_proto::Wire as _;
 use serde::{Deserialize, Serialize};
 use sqlx::FromRow;
 
 use super::{claim, lots, next_code, record, Actor, Repo};
 use crate::domain::lots::unit_cost;
-use crate::domain::receipt::{self as rules, Action, Next, State};
+use crate::domain::receipt::{self as rules, Action, Draft, LineCount, Next, State};
 use crate::domain::{kind, Line};
 
-#[derive(Debug, Clone, FromRow)]
-struct ReceiptRow {
-    id: i64,
-    store_id: i64,
-    code: String,
-    kind: String,
-    state: String,
-    warehouse_id: i64,
-    warehouse_name: String,
-    expected_received_at: i64,
-    note: String,
-    is_pick_up: i64,
-    pick_up_address: String,
-    pick_up_tel: String,
-    pick_up_at: i64,
-    packagings: String,
-    options: String,
-    reject_reason: String,
-    created_by: i64,
-    printed_by: i64,
-    checked_by: i64,
-    decided_by: i64,
-    decided_at: i64,
-    line_count: i64,
-    total_cost: i64,
-    total_request_qty: i64,
-    created_at: i64,
-    updated_at: i64,
+/// A goods receipt, with its warehouse's name.
+#[derive(Debug, Clone, Default, FromRow)]
+pub struct ReceiptRow {
+    pub id: i64,
+    pub store_id: i64,
+    pub code: String,
+    /// Product, parcel or material (`domain::receipt::TYPES`).
+    pub kind: String,
+    /// A word of `domain::receipt::State`.
+    pub state: String,
+    pub warehouse_id: i64,
+    pub warehouse_name: String,
+    pub expected_received_at: i64,
+    pub note: String,
+    pub is_pick_up: i64,
+    pub pick_up_address: String,
+    pub pick_up_tel: String,
+    pub pick_up_at: i64,
+    /// JSON: a list of [`PackagingJson`] (read with [`ReceiptRow::packagings`]).
+    pub packagings: String,
+    /// JSON: a list of words (read with [`ReceiptRow::options`]).
+    pub options: String,
+    pub reject_reason: String,
+    pub created_by: i64,
+    pub printed_by: i64,
+    pub checked_by: i64,
+    pub decided_by: i64,
+    pub decided_at: i64,
+    pub line_count: i64,
+    pub total_cost: i64,
+    pub total_request_qty: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+}
+
+/// A receipt with its lines (none when listed).
+#[derive(Debug, Clone)]
+pub struct ReceiptRecord {
+    pub row: ReceiptRow,
+    pub lines: Vec<LineRow>,
 }
 
 const RECEIPT_COLUMNS: &str = "r.id, r.store_id, r.code, r.type AS kind, r.state, r.warehouse_id, \
@@ -56,111 +66,60 @@ const RECEIPT_COLUMNS: &str = "r.id, r.store_id, r.code, r.type AS kind, r.state
 
 const RECEIPT_FROM: &str = "goods_receipts r LEFT JOIN warehouses w ON w.id = r.warehouse_id";
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
-struct PackagingJson {
-    name: String,
-    quantity: i64,
+/// A packaging as a receipt keeps it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PackagingJson {
+    pub name: String,
+    pub quantity: i64,
     #[serde(default)]
-    width_cm: i64,
+    pub width_cm: i64,
     #[serde(default)]
-    length_cm: i64,
+    pub length_cm: i64,
     #[serde(default)]
-    height_cm: i64,
+    pub height_cm: i64,
     #[serde(default)]
-    weight_g: i64,
+    pub weight_g: i64,
 }
 
 impl ReceiptRow {
-    fn to_proto(&self, lines: Vec<pb::ReceiptLine>) -> pb::GoodsReceipt {
-        let packagings: Vec<PackagingJson> = serde_json::from_str(&self.packagings).unwrap_or_default();
-        let options: Vec<String> = serde_json::from_str(&self.options).unwrap_or_default();
-        let inputs = lines
-            .iter()
-            .map(|l| pb::ReceiptLineInput {
-                sku_id: l.sku_id,
-                name: l.name.clone(),
-                dimension: l.dimension,
-                cost: l.cost,
-                request_qty: l.request_qty,
-                expires_at_ms: l.expires_at_ms,
-                unit: l.unit.clone(),
-                print_label: l.print_label,
-            })
-            .collect();
-        pb::GoodsReceipt {
-            id: self.id,
-            store_id: self.store_id,
-            code: self.code.clone(),
-            state: pb::GoodsReceiptState::number(&self.state),
-            draft: Some(pb::GoodsReceiptDraft {
-                r#type: self.kind.clone(),
-                warehouse_id: self.warehouse_id,
-                expected_received_at_ms: self.expected_received_at,
-                note: self.note.clone(),
-                is_pick_up: self.is_pick_up != 0,
-                pick_up: (self.is_pick_up != 0).then(|| pb::PickUpDetail {
-                    address: self.pick_up_address.clone(),
-                    tel: self.pick_up_tel.clone(),
-                    expected_picked_up_at_ms: self.pick_up_at,
-                }),
-                lines: inputs,
-                packagings: packagings
-                    .into_iter()
-                    .map(|p| pb::Packaging {
-                        name: p.name,
-                        quantity: p.quantity,
-                        dimension: Some(pb::Dimension {
-                            width_cm: p.width_cm,
-                            length_cm: p.length_cm,
-                            height_cm: p.height_cm,
-                            weight_g: p.weight_g,
-                        }),
-                    })
-                    .collect(),
-                options,
-            }),
-            lines,
-            created_by: self.created_by,
-            printed_by: self.printed_by,
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            update_time: Some(ms_to_timestamp(self.updated_at)),
-            reject_reason: self.reject_reason.clone(),
-            checked_by: self.checked_by,
-            decided_by: self.decided_by,
-            decided_at_ms: self.decided_at,
-            line_count: self.line_count,
-            total_cost: self.total_cost,
-            total_request_qty: self.total_request_qty,
-            warehouse_name: self.warehouse_name.clone(),
-        }
+    /// Its packagings (none when the column does not read).
+    pub fn packagings(&self) -> Vec<PackagingJson> {
+        serde_json::from_str(&self.packagings).unwrap_or_default()
+    }
+
+    /// Its options (none when the column does not read).
+    pub fn options(&self) -> Vec<String> {
+        serde_json::from_str(&self.options).unwrap_or_default()
     }
 }
 
-#[derive(Debug, Clone, FromRow)]
-struct LineRow {
-    id: i64,
-    sku_id: i64,
-    product_id: i64,
-    product_name: String,
-    sku_code: String,
-    barcode: String,
-    option1: String,
-    option2: String,
-    name: String,
-    width_cm: i64,
-    length_cm: i64,
-    height_cm: i64,
-    weight_g: i64,
-    cost: i64,
-    request_qty: i64,
-    receive_qty: i64,
-    defect_qty: i64,
-    expires_at: i64,
-    unit_id: i64,
-    unit_name: String,
-    unit_quantity: i64,
-    print_label: i64,
-    status: String,
+/// A line of a receipt, with its SKU's names as they were when it was written.
+#[derive(Debug, Clone, Default, FromRow)]
+pub struct LineRow {
+    pub id: i64,
+    pub sku_id: i64,
+    pub product_id: i64,
+    pub product_name: String,
+    pub sku_code: String,
+    pub barcode: String,
+    pub option1: String,
+    pub option2: String,
+    pub name: String,
+    pub width_cm: i64,
+    pub length_cm: i64,
+    pub height_cm: i64,
+    pub weight_g: i64,
+    pub cost: i64,
+    pub request_qty: i64,
+    pub receive_qty: i64,
+    pub defect_qty: i64,
+    pub expires_at: i64,
+    pub unit_id: i64,
+    pub unit_name: String,
+    pub unit_quantity: i64,
+    pub print_label: i64,
+    /// Empty until counted, then a word of `domain::receipt::line_status`.
+    pub status: String,
 }
 
 const LINE_COLUMNS: &str =
@@ -168,90 +127,13 @@ const LINE_COLUMNS: &str =
     length_cm, height_cm, weight_g, cost, request_qty, receive_qty, defect_qty, expires_at, unit_id, unit_name, \
     unit_quantity, print_label, status";
 
-impl LineRow {
-    fn to_proto(&self) -> pb::ReceiptLine {
-        pb::ReceiptLine {
-            id: self.id,
-            sku_id: self.sku_id,
-            product_id: self.product_id,
-            product_name: self.product_name.clone(),
-            sku_code: self.sku_code.clone(),
-            barcode: self.barcode.clone(),
-            option1: self.option1.clone(),
-            option2: self.option2.clone(),
-            name: self.name.clone(),
-            dimension: Some(pb::Dimension {
-                width_cm: self.width_cm,
-                length_cm: self.length_cm,
-                height_cm: self.height_cm,
-                weight_g: self.weight_g,
-            }),
-            cost: self.cost,
-            request_qty: self.request_qty,
-            receive_qty: self.receive_qty,
-            defect_qty: self.defect_qty,
-            expires_at_ms: self.expires_at,
-            unit: Some(pb::LineUnit {
-                unit_id: self.unit_id,
-                name: self.unit_name.clone(),
-                quantity: self.unit_quantity,
-            }),
-            print_label: self.print_label != 0,
-            status: pb::LineOutcome::number(&self.status),
-            request_base_qty: self.request_qty * self.unit_quantity,
-        }
-    }
-}
-
-fn dims(d: &Option<pb::Dimension>) -> [i64; 4] {
-    d.map(|d| [d.width_cm, d.length_cm, d.height_cm, d.weight_g]).unwrap_or_default()
-}
-
-/// The draft as the rules see it.
-fn to_rules(d: &pb::GoodsReceiptDraft) -> rules::Draft {
-    let pick = d.pick_up.clone().unwrap_or_default();
-    rules::Draft {
-        kind: d.r#type.clone(),
-        warehouse_id: d.warehouse_id,
-        expected_received_at_ms: d.expected_received_at_ms,
-        note: d.note.clone(),
-        is_pick_up: d.is_pick_up,
-        pick_up_address: pick.address,
-        pick_up_tel: pick.tel,
-        pick_up_at_ms: pick.expected_picked_up_at_ms,
-        lines: d
-            .lines
-            .iter()
-            .map(|l| rules::LineDraft {
-                sku_id: l.sku_id,
-                name: l.name.clone(),
-                dimension: dims(&l.dimension),
-                cost: l.cost,
-                request_qty: l.request_qty,
-                expires_at_ms: l.expires_at_ms,
-                unit_quantity: l.unit.as_ref().map(|u| u.quantity).unwrap_or(1),
-            })
-            .collect(),
-        packagings: d
-            .packagings
-            .iter()
-            .map(|p| rules::PackagingDraft {
-                name: p.name.clone(),
-                quantity: p.quantity,
-                dimension: dims(&p.dimension),
-            })
-            .collect(),
-        options: d.options.clone(),
-    }
-}
-
 fn not_found() -> Error {
     Error::not_found(Code::GoodsReceiptNotFound)
 }
 
 impl Repo {
     /// One receipt with its lines.
-    pub async fn goods_receipt(&self, store_id: i64, id: i64) -> Result<pb::GoodsReceipt> {
+    pub async fn goods_receipt(&self, store_id: i64, id: i64) -> Result<ReceiptRecord> {
         let mut tx = self.db.begin().await?;
         let r = read(&mut tx, store_id, id).await?;
         tx.commit().await?;
@@ -266,7 +148,7 @@ impl Repo {
         search: &str,
         kind_filter: &str,
         page: PageRequest,
-    ) -> Result<(Vec<pb::GoodsReceipt>, Page, Vec<(String, i64)>)> {
+    ) -> Result<(Vec<ReceiptRow>, Page, Vec<(String, i64)>)> {
         let states = if group.is_empty() {
             rules::STATES.to_vec()
         } else {
@@ -314,12 +196,12 @@ impl Repo {
         .bind(page.offset)
         .fetch_all(self.db.pool())
         .await?;
-        Ok((rows.iter().map(|r| r.to_proto(Vec::new())).collect(), page, counts))
+        Ok((rows, page, counts))
     }
 
     /// Writes a new draft.
-    pub async fn create_goods_receipt(&self, who: Actor, draft: &pb::GoodsReceiptDraft) -> Result<pb::GoodsReceipt> {
-        rules::check_draft(&to_rules(draft))?;
+    pub async fn create_goods_receipt(&self, who: Actor, draft: &Draft) -> Result<ReceiptRecord> {
+        rules::check_draft(draft)?;
         let mut tx = self.db.begin().await?;
         super::check_active_warehouse(&mut tx, who.store_id, draft.warehouse_id).await?;
         let code = next_code(&mut tx, who.store_id, "GR").await?;
@@ -330,7 +212,7 @@ impl Repo {
         )
         .bind(who.store_id)
         .bind(&code)
-        .bind(&draft.r#type)
+        .bind(&draft.kind)
         .bind(draft.warehouse_id)
         .bind(draft.expected_received_at_ms)
         .bind(who.user_id)
@@ -344,18 +226,13 @@ impl Repo {
     }
 
     /// Rewrites a draft, whole.
-    pub async fn update_goods_receipt(
-        &self,
-        who: Actor,
-        id: i64,
-        draft: &pb::GoodsReceiptDraft,
-    ) -> Result<pb::GoodsReceipt> {
-        rules::check_draft(&to_rules(draft))?;
+    pub async fn update_goods_receipt(&self, who: Actor, id: i64, draft: &Draft) -> Result<ReceiptRecord> {
+        rules::check_draft(draft)?;
         let mut tx = self.db.begin().await?;
         transition(&mut tx, who, id, Action::Edit).await?;
         let kind_now: String =
             sqlx::query_scalar("SELECT type FROM goods_receipts WHERE id = $1").bind(id).fetch_one(&mut *tx).await?;
-        if kind_now != draft.r#type {
+        if kind_now != draft.kind {
             return Err(Error::invalid_field("type", "validation.type_fixed"));
         }
         super::check_active_warehouse(&mut tx, who.store_id, draft.warehouse_id).await?;
@@ -377,12 +254,12 @@ impl Repo {
     }
 
     /// Sends a draft to the warehouse.
-    pub async fn send_goods_receipt(&self, who: Actor, id: i64) -> Result<pb::GoodsReceipt> {
+    pub async fn send_goods_receipt(&self, who: Actor, id: i64) -> Result<ReceiptRecord> {
         self.simple(who, id, Action::Send, "").await
     }
 
     /// Starts or finishes putting away.
-    pub async fn shelve_goods_receipt(&self, who: Actor, id: i64, to: &str) -> Result<pb::GoodsReceipt> {
+    pub async fn shelve_goods_receipt(&self, who: Actor, id: i64, to: &str) -> Result<ReceiptRecord> {
         let action = match to {
             "shelving" => Action::StartShelving,
             "shelved" => Action::FinishShelving,
@@ -392,12 +269,12 @@ impl Repo {
     }
 
     /// Rejects at QC with a reason: nothing goes on hand.
-    pub async fn reject_goods_receipt(&self, who: Actor, id: i64, reason: &str) -> Result<pb::GoodsReceipt> {
+    pub async fn reject_goods_receipt(&self, who: Actor, id: i64, reason: &str) -> Result<ReceiptRecord> {
         rules::check_reason(reason)?;
         self.simple(who, id, Action::Reject, reason.trim()).await
     }
 
-    async fn simple(&self, who: Actor, id: i64, action: Action, reason: &str) -> Result<pb::GoodsReceipt> {
+    async fn simple(&self, who: Actor, id: i64, action: Action, reason: &str) -> Result<ReceiptRecord> {
         let mut tx = self.db.begin().await?;
         transition(&mut tx, who, id, action).await?;
         if action == Action::Reject {
@@ -415,7 +292,7 @@ impl Repo {
     }
 
     /// Records who printed a receipt.
-    pub async fn mark_goods_receipt_printed(&self, who: Actor, id: i64) -> Result<pb::GoodsReceipt> {
+    pub async fn mark_goods_receipt_printed(&self, who: Actor, id: i64) -> Result<ReceiptRecord> {
         let mut tx = self.db.begin().await?;
         let done = sqlx::query("UPDATE goods_receipts SET printed_by = $1 WHERE store_id = $2 AND id = $3")
             .bind(who.user_id)
@@ -432,7 +309,7 @@ impl Repo {
     }
 
     /// Records QC counts (pending or received → received).
-    pub async fn check_goods_receipt(&self, who: Actor, id: i64, counts: &[pb::LineCheck]) -> Result<pb::GoodsReceipt> {
+    pub async fn check_goods_receipt(&self, who: Actor, id: i64, counts: &[LineCount]) -> Result<ReceiptRecord> {
         let mut tx = self.db.begin().await?;
         transition(&mut tx, who, id, Action::Check).await?;
         apply_counts(&mut tx, id, counts).await?;
@@ -453,15 +330,15 @@ impl Repo {
         &self,
         who: Actor,
         id: i64,
-        counts: &[pb::LineCheck],
-    ) -> Result<(pb::GoodsReceipt, bool)> {
+        counts: &[LineCount],
+    ) -> Result<(ReceiptRecord, bool)> {
         let mut tx = self.db.begin().await?;
         match transition(&mut tx, who, id, Action::Approve).await {
             Ok(_) => {}
             Err(e) if e.code == Code::GoodsReceiptState => {
                 tx.rollback().await?;
                 let r = self.goods_receipt(who.store_id, id).await?;
-                let done = State::parse(r.state().wire()).is_some_and(|s| s.group() == "approved");
+                let done = State::parse(&r.row.state).is_some_and(|s| s.group() == "approved");
                 return if done { Ok((r, true)) } else { Err(e) };
             }
             Err(e) => return Err(e),
@@ -577,8 +454,8 @@ async fn transition(tx: &mut Tx, who: Actor, id: i64, action: Action) -> Result<
 }
 
 /// Writes a draft's fields and lines onto receipt `id` (its old lines already gone).
-async fn write_draft(tx: &mut Tx, who: Actor, id: i64, d: &pb::GoodsReceiptDraft) -> Result<()> {
-    let product = d.r#type == "product";
+async fn write_draft(tx: &mut Tx, who: Actor, id: i64, d: &Draft) -> Result<()> {
+    let product = d.kind == "product";
     let infos = if product {
         let skus: Vec<i64> = d.lines.iter().map(|l| l.sku_id).collect();
         crate::registry::check(tx, who.store_id, &skus).await.map_err(|e| {
@@ -590,12 +467,11 @@ async fn write_draft(tx: &mut Tx, who: Actor, id: i64, d: &pb::GoodsReceiptDraft
     } else {
         Default::default()
     };
-    let pick = d.pick_up.clone().unwrap_or_default();
     let packagings: Vec<PackagingJson> = d
         .packagings
         .iter()
         .map(|p| {
-            let [w, l, h, g] = dims(&p.dimension);
+            let [w, l, h, g] = p.dimension;
             PackagingJson {
                 name: p.name.trim().to_string(),
                 quantity: p.quantity,
@@ -609,7 +485,7 @@ async fn write_draft(tx: &mut Tx, who: Actor, id: i64, d: &pb::GoodsReceiptDraft
     let mut options = d.options.clone();
     options.sort();
     let costs: Vec<(i64, i64)> = d.lines.iter().map(|l| (l.cost, l.request_qty)).collect();
-    let base: i64 = d.lines.iter().map(|l| l.request_qty * l.unit.as_ref().map(|u| u.quantity).unwrap_or(1)).sum();
+    let base: i64 = d.lines.iter().map(|l| l.request_qty * l.unit_quantity).sum();
     sqlx::query(
         "UPDATE goods_receipts SET warehouse_id = $1, expected_received_at = $2, note = $3, is_pick_up = $4, \
          pick_up_address = $5, pick_up_tel = $6, pick_up_at = $7, packagings = $8, options = $9, line_count = $10, \
@@ -619,9 +495,9 @@ async fn write_draft(tx: &mut Tx, who: Actor, id: i64, d: &pb::GoodsReceiptDraft
     .bind(d.expected_received_at_ms)
     .bind(d.note.trim())
     .bind(i64::from(d.is_pick_up))
-    .bind(if d.is_pick_up { pick.address.trim().to_string() } else { String::new() })
-    .bind(if d.is_pick_up { pick.tel.trim().to_string() } else { String::new() })
-    .bind(if d.is_pick_up { pick.expected_picked_up_at_ms } else { 0 })
+    .bind(if d.is_pick_up { d.pick_up_address.trim().to_string() } else { String::new() })
+    .bind(if d.is_pick_up { d.pick_up_tel.trim().to_string() } else { String::new() })
+    .bind(if d.is_pick_up { d.pick_up_at_ms } else { 0 })
     .bind(serde_json::to_string(&packagings).map_err(Error::internal)?)
     .bind(serde_json::to_string(&options).map_err(Error::internal)?)
     .bind(d.lines.len() as i64)
@@ -633,8 +509,7 @@ async fn write_draft(tx: &mut Tx, who: Actor, id: i64, d: &pb::GoodsReceiptDraft
     .await?;
     for (i, l) in d.lines.iter().enumerate() {
         let info = infos.get(&l.sku_id).cloned().unwrap_or_default();
-        let unit = l.unit.clone().unwrap_or(pb::LineUnit { unit_id: 0, name: String::new(), quantity: 1 });
-        let [w, len, h, g] = dims(&l.dimension);
+        let [w, len, h, g] = l.dimension;
         sqlx::query(
             "INSERT INTO goods_receipt_lines (receipt_id, store_id, position, sku_id, product_id, product_name, sku_code, \
              barcode, option1, option2, name, width_cm, length_cm, height_cm, weight_g, cost, request_qty, expires_at, \
@@ -659,9 +534,9 @@ async fn write_draft(tx: &mut Tx, who: Actor, id: i64, d: &pb::GoodsReceiptDraft
         .bind(l.cost)
         .bind(l.request_qty)
         .bind(l.expires_at_ms)
-        .bind(unit.unit_id)
-        .bind(unit.name.trim())
-        .bind(unit.quantity.max(1))
+        .bind(l.unit_id)
+        .bind(l.unit_name.trim())
+        .bind(l.unit_quantity.max(1))
         .bind(i64::from(l.print_label))
         .execute(&mut **tx)
         .await?;
@@ -670,7 +545,7 @@ async fn write_draft(tx: &mut Tx, who: Actor, id: i64, d: &pb::GoodsReceiptDraft
 }
 
 /// Records QC counts of named lines, with their status.
-async fn apply_counts(tx: &mut Tx, id: i64, counts: &[pb::LineCheck]) -> Result<()> {
+async fn apply_counts(tx: &mut Tx, id: i64, counts: &[LineCount]) -> Result<()> {
     if counts.is_empty() {
         return Ok(());
     }
@@ -709,7 +584,7 @@ async fn apply_counts(tx: &mut Tx, id: i64, counts: &[pb::LineCheck]) -> Result<
 }
 
 /// A receipt of the store with its lines.
-async fn read(tx: &mut Tx, store_id: i64, id: i64) -> Result<pb::GoodsReceipt> {
+async fn read(tx: &mut Tx, store_id: i64, id: i64) -> Result<ReceiptRecord> {
     let row = sqlx::query_as::<_, ReceiptRow>(&format!(
         "SELECT {RECEIPT_COLUMNS} FROM {RECEIPT_FROM} WHERE r.store_id = $1 AND r.id = $2"
     ))
@@ -724,5 +599,5 @@ async fn read(tx: &mut Tx, store_id: i64, id: i64) -> Result<pb::GoodsReceipt> {
     .bind(id)
     .fetch_all(&mut **tx)
     .await?;
-    Ok(row.to_proto(lines.iter().map(LineRow::to_proto).collect()))
+    Ok(ReceiptRecord { row, lines })
 }

@@ -6,14 +6,12 @@
 
 use bo_kit::db::Tx;
 use bo_kit::paging::{Page, PageRequest};
-use bo_kit::time::{ms_to_timestamp, now_ms};
+use bo_kit::time::now_ms;
 use bo_kit::Code;
 use bo_kit::{Error, FieldError, Result};
-use bo_proto::wms::v1 as pb;
-use bo_proto::Wire as _;
 use sqlx::FromRow;
 
-use super::{check_active_warehouse, check_warehouse, claim, lots, next_code, record, Actor, Repo};
+use super::{check_active_warehouse, check_warehouse, claim, lots, next_code, record, Actor, Repo, Take};
 use crate::domain::{kind, Line};
 
 /// A transfer on its way.
@@ -21,39 +19,49 @@ pub const IN_TRANSIT: &str = "in_transit";
 /// A transfer that arrived.
 pub const RECEIVED: &str = "received";
 
-#[derive(Debug, Clone, FromRow)]
-struct TransferRow {
-    id: i64,
-    code: String,
-    state: String,
-    from_warehouse_id: i64,
-    to_warehouse_id: i64,
-    note: String,
-    created_by: i64,
-    received_by: i64,
-    created_at: i64,
-    received_at: i64,
+/// A transfer.
+#[derive(Debug, Clone, Default, FromRow)]
+pub struct TransferRow {
+    pub id: i64,
+    pub code: String,
+    /// In transit or received.
+    pub state: String,
+    pub from_warehouse_id: i64,
+    pub to_warehouse_id: i64,
+    pub note: String,
+    pub created_by: i64,
+    pub received_by: i64,
+    pub created_at: i64,
+    pub received_at: i64,
 }
 
 const COLUMNS: &str =
     "id, code, state, from_warehouse_id, to_warehouse_id, note, created_by, received_by, created_at, received_at";
 
-impl TransferRow {
-    fn to_proto(&self, lines: Vec<pb::TransferLine>) -> pb::Transfer {
-        pb::Transfer {
-            id: self.id,
-            code: self.code.clone(),
-            state: pb::TransferState::number(&self.state),
-            from_warehouse_id: self.from_warehouse_id,
-            to_warehouse_id: self.to_warehouse_id,
-            note: self.note.clone(),
-            lines,
-            created_by: self.created_by,
-            received_by: self.received_by,
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            received_at_ms: self.received_at,
-        }
-    }
+/// What a transfer carries of one SKU, and from which lots.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TransferLine {
+    pub sku_id: i64,
+    pub sku_code: String,
+    pub product_name: String,
+    pub quantity: i64,
+    /// First expiry first.
+    pub lots: Vec<Take>,
+}
+
+/// A transfer with its lines.
+#[derive(Debug, Clone)]
+pub struct TransferRecord {
+    pub row: TransferRow,
+    pub lines: Vec<TransferLine>,
+}
+
+/// Units on their way to a warehouse, of one SKU.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InTransitRow {
+    pub warehouse_id: i64,
+    pub sku_id: i64,
+    pub quantity: i64,
 }
 
 #[derive(Debug, Clone, FromRow)]
@@ -77,7 +85,7 @@ impl Repo {
         to: i64,
         note: &str,
         lines: &[Line],
-    ) -> Result<(pb::Transfer, bool)> {
+    ) -> Result<(TransferRecord, bool)> {
         if from == to {
             return Err(Error::invalid_field("to_warehouse_id", "validation.same_warehouse"));
         }
@@ -158,7 +166,7 @@ impl Repo {
 
     /// The receiving side confirms: each carried lot becomes a lot there with the same code,
     /// cost, expiry and first arrival. A transfer already received is answered as it is.
-    pub async fn receive_transfer(&self, who: Actor, id: i64) -> Result<(pb::Transfer, bool)> {
+    pub async fn receive_transfer(&self, who: Actor, id: i64) -> Result<(TransferRecord, bool)> {
         let mut tx = self.db.begin().await?;
         let row = read_row(&mut tx, who.store_id, id).await?;
         if row.state == RECEIVED {
@@ -223,7 +231,7 @@ impl Repo {
     }
 
     /// One transfer with its lines and lots.
-    pub async fn transfer(&self, store_id: i64, id: i64) -> Result<pb::Transfer> {
+    pub async fn transfer(&self, store_id: i64, id: i64) -> Result<TransferRecord> {
         let mut tx = self.db.begin().await?;
         let row = read_row(&mut tx, store_id, id).await?;
         let carried = carried(&mut tx, id).await?;
@@ -231,13 +239,13 @@ impl Repo {
         let infos =
             crate::registry::infos(self.db.pool(), store_id, &carried.iter().map(|c| c.sku_id).collect::<Vec<_>>())
                 .await?;
-        let mut lines: Vec<pb::TransferLine> = Vec::new();
+        let mut lines: Vec<TransferLine> = Vec::new();
         for c in carried {
             let line = match lines.iter_mut().find(|l| l.sku_id == c.sku_id) {
                 Some(l) => l,
                 None => {
                     let info = infos.get(&c.sku_id).cloned().unwrap_or_default();
-                    lines.push(pb::TransferLine {
+                    lines.push(TransferLine {
                         sku_id: c.sku_id,
                         sku_code: info.code,
                         product_name: info.product_name,
@@ -247,21 +255,21 @@ impl Repo {
                 }
             };
             line.quantity += c.quantity;
-            line.lots.push(pb::LotTake {
-                lot_id: c.lot_id,
-                lot_code: c.code,
-                quantity: c.quantity,
-                expires_at_ms: c.expires_at,
-            });
+            line.lots.push(Take { lot_id: c.lot_id, lot_code: c.code, quantity: c.quantity, expires_at: c.expires_at });
         }
         for l in &mut lines {
-            l.lots.sort_by_key(|t| (t.expires_at_ms == 0, t.expires_at_ms, t.lot_id));
+            l.lots.sort_by_key(|t| (t.expires_at == 0, t.expires_at, t.lot_id));
         }
-        Ok(row.to_proto(lines))
+        Ok(TransferRecord { row, lines })
     }
 
     /// Transfers, newest first.
-    pub async fn transfers(&self, store_id: i64, state: &str, page: PageRequest) -> Result<(Vec<pb::Transfer>, Page)> {
+    pub async fn transfers(
+        &self,
+        store_id: i64,
+        state: &str,
+        page: PageRequest,
+    ) -> Result<(Vec<TransferRecord>, Page)> {
         if !state.is_empty() && state != IN_TRANSIT && state != RECEIVED {
             return Err(Error::invalid_field("state", "validation.choice"));
         }
@@ -289,7 +297,7 @@ impl Repo {
     }
 
     /// Units on their way to each warehouse, per SKU.
-    pub async fn in_transit(&self, store_id: i64, sku_ids: &[i64]) -> Result<Vec<pb::InTransit>> {
+    pub async fn in_transit(&self, store_id: i64, sku_ids: &[i64]) -> Result<Vec<InTransitRow>> {
         let skus: Vec<i64> = sku_ids.iter().copied().filter(|s| *s > 0).take(500).collect();
         let only = if skus.is_empty() {
             String::new()
@@ -307,7 +315,7 @@ impl Repo {
         .await?;
         Ok(rows
             .into_iter()
-            .map(|(warehouse_id, sku_id, quantity)| pb::InTransit { warehouse_id, sku_id, quantity })
+            .map(|(warehouse_id, sku_id, quantity)| InTransitRow { warehouse_id, sku_id, quantity })
             .collect())
     }
 }
