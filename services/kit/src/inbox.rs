@@ -5,8 +5,13 @@
 //! the event goes to `dead_letters` and is acked. `backoffice admin dead-letters replay`
 //! marks dead letters, and the running consumer handles them again. An event of a type the
 //! consumer has no handler for is logged and acked, never dead-lettered.
+//!
+//! Events waiting together are handled together: what a subscription has ready when one
+//! arrives (up to [`BATCH`]) is claimed in one statement and applied in one transaction, in
+//! order, so a burst costs one commit instead of one each. If any of them fails, the whole
+//! transaction rolls back and each is handled on its own, with its own retries.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::Duration;
@@ -71,6 +76,9 @@ impl<E: Event, H: On<E>> Erased for Typed<E, H> {
         self.0.on(tx, &meta, event).await
     }
 }
+
+/// Deliveries handled in one transaction at most.
+pub const BATCH: usize = 64;
 
 /// What happened to one delivery.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -231,8 +239,19 @@ impl Consumer {
                 };
                 match next {
                     Some(Ok(d)) => {
-                        // Finish the event in hand even when asked to stop.
-                        if let Err(e) = self.process(d).await {
+                        let mut batch = vec![d];
+                        while batch.len() < BATCH {
+                            match sub.ready().await {
+                                Some(Ok(d)) => batch.push(d),
+                                Some(Err(e)) => {
+                                    tracing::warn!(consumer = %cfg.durable, error = %format!("{e:#}"), "receive failed");
+                                    break;
+                                }
+                                None => break,
+                            }
+                        }
+                        // Finish the events in hand even when asked to stop.
+                        if let Err(e) = self.process_all(batch).await {
                             tracing::warn!(consumer = %cfg.durable, error = %format!("{e:#}"), "consumer failed");
                         }
                     }
@@ -277,9 +296,7 @@ impl Consumer {
             d.ack().await?;
             return Ok(Outcome::Unknown);
         }
-        let span = tracing::info_span!("consume", consumer = %self.durable, event = %envelope.r#type, event_id = %envelope.event_id);
-        crate::telemetry::set_parent_from_pairs(&span, &d.headers);
-        let result = self.apply(&envelope).instrument(span).await;
+        let result = self.apply_all(&[(&envelope, &d.headers)]).await.map(|a| a[0]);
         match result {
             Ok(true) => {
                 d.ack().await?;
@@ -305,28 +322,95 @@ impl Consumer {
         }
     }
 
-    /// Runs the handler once per event id; false when the event was seen before.
-    async fn apply(&self, envelope: &Envelope) -> anyhow::Result<bool> {
-        let Some(handler) = self.handlers.get(envelope.r#type.as_str()) else {
-            anyhow::bail!("no handler for {}", envelope.r#type);
-        };
-        let mut tx = self.db.begin().await?;
-        let claimed = sqlx::query(
-            "INSERT INTO processed_events (consumer, event_id, processed_at) VALUES ($1, $2, $3) \
-             ON CONFLICT (consumer, event_id) DO NOTHING",
-        )
-        .bind(&self.durable)
-        .bind(&envelope.event_id)
-        .bind(now_ms())
-        .execute(&mut *tx)
-        .await?;
-        if claimed.rows_affected() == 0 {
-            tx.rollback().await?;
-            return Ok(false);
+    /// Handles deliveries that arrived together, in one transaction when every one of them
+    /// succeeds, and each on its own (with its retries) when one does not; acks those
+    /// handled. The outcomes are in the deliveries' order, except that unreadable ones and
+    /// those of a type without a handler, which have no effect, come first.
+    pub async fn process_all(&self, batch: Vec<Delivery>) -> anyhow::Result<Vec<Outcome>> {
+        let mut outcomes = Vec::with_capacity(batch.len());
+        let mut ready = Vec::with_capacity(batch.len());
+        for d in batch {
+            match Envelope::decode(d.payload.as_ref()) {
+                Ok(env) if self.handlers.contains_key(env.r#type.as_str()) => ready.push((d, env)),
+                // Nothing to apply: settled on its own.
+                _ => outcomes.push(self.process(d).await?),
+            }
         }
-        handler.handle(&mut tx, envelope).await?;
+        if ready.len() <= 1 {
+            for (d, _) in ready {
+                outcomes.push(self.process(d).await?);
+            }
+            return Ok(outcomes);
+        }
+        let envelopes: Vec<(&Envelope, &[(String, String)])> =
+            ready.iter().map(|(d, e)| (e, d.headers.as_slice())).collect();
+        let span = tracing::info_span!("consume_batch", consumer = %self.durable, events = envelopes.len());
+        match self.apply_all(&envelopes).instrument(span).await {
+            Ok(applied) => {
+                let acks = futures::future::join_all(ready.into_iter().map(|(d, _)| d.ack())).await;
+                for (ack, applied) in acks.into_iter().zip(applied) {
+                    ack?;
+                    outcomes.push(if applied { Outcome::Handled } else { Outcome::Duplicate });
+                }
+            }
+            Err(e) => {
+                tracing::debug!(consumer = %self.durable, error = %format!("{e:#}"), "a batch failed; handling its events one by one");
+                for (d, _) in ready {
+                    outcomes.push(self.process(d).await?);
+                }
+            }
+        }
+        Ok(outcomes)
+    }
+
+    /// Runs the handlers of `envelopes` in order, in one transaction, each event once: the
+    /// ids are claimed in one statement, and those claimed before (or twice in the batch)
+    /// are skipped. Each handler runs in a span of the trace its event carries (`headers`).
+    /// Answers per envelope whether it was applied now.
+    async fn apply_all(&self, envelopes: &[(&Envelope, &[(String, String)])]) -> anyhow::Result<Vec<bool>> {
+        let mut handlers = Vec::with_capacity(envelopes.len());
+        for (e, _) in envelopes {
+            let Some(h) = self.handlers.get(e.r#type.as_str()) else {
+                anyhow::bail!("no handler for {}", e.r#type);
+            };
+            handlers.push(h);
+        }
+        let mut ids: Vec<&str> = Vec::with_capacity(envelopes.len());
+        for (e, _) in envelopes {
+            if !ids.contains(&e.event_id.as_str()) {
+                ids.push(&e.event_id);
+            }
+        }
+        let values = (0..ids.len()).map(|i| format!("($1, ${}, $2)", i + 3)).collect::<Vec<_>>().join(", ");
+        let sql = format!(
+            "INSERT INTO processed_events (consumer, event_id, processed_at) VALUES {values} \
+             ON CONFLICT (consumer, event_id) DO NOTHING RETURNING event_id"
+        );
+        let mut tx = self.db.begin().await?;
+        let mut q = sqlx::query_scalar::<_, String>(&sql).bind(&self.durable).bind(now_ms());
+        for id in &ids {
+            q = q.bind(*id);
+        }
+        let mut claimed: HashSet<String> = q.fetch_all(&mut *tx).await?.into_iter().collect();
+        if claimed.is_empty() {
+            tx.rollback().await?;
+            return Ok(vec![false; envelopes.len()]);
+        }
+        let mut applied = Vec::with_capacity(envelopes.len());
+        for ((e, headers), handler) in envelopes.iter().zip(handlers) {
+            // Taken out when applied, so a second copy in the batch is skipped.
+            if !claimed.remove(&e.event_id) {
+                applied.push(false);
+                continue;
+            }
+            let span =
+                tracing::info_span!("consume", consumer = %self.durable, event = %e.r#type, event_id = %e.event_id);
+            crate::telemetry::set_parent_from_pairs(&span, headers);
+            handler.handle(&mut tx, e).instrument(span).await?;
+            applied.push(true);
+        }
         tx.commit().await?;
-        Ok(true)
+        Ok(applied)
     }
 
     async fn dead_letter(
@@ -368,7 +452,9 @@ impl Consumer {
             let id: i64 = r.get(0);
             let bytes: Vec<u8> = r.get(1);
             let outcome = match Envelope::decode(bytes.as_slice()) {
-                Ok(env) if self.handlers.contains_key(env.r#type.as_str()) => self.apply(&env).await.map(|_| ()),
+                Ok(env) if self.handlers.contains_key(env.r#type.as_str()) => {
+                    self.apply_all(&[(&env, &[])]).await.map(|_| ())
+                }
                 Ok(env) => Err(anyhow::anyhow!("no handler for {}", env.r#type)),
                 Err(e) => Err(anyhow::anyhow!("undecodable envelope: {e}")),
             };

@@ -100,6 +100,22 @@ impl On<CustomerDeleted> for Fails {
     }
 }
 
+/// Fails on one customer while its switch is on.
+struct FailsOn {
+    customer_id: i64,
+    failing: std::sync::atomic::AtomicBool,
+}
+
+#[async_trait]
+impl On<CustomerDeleted> for FailsOn {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, e: CustomerDeleted) -> anyhow::Result<()> {
+        if e.customer_id == self.customer_id && self.failing.load(Ordering::SeqCst) {
+            anyhow::bail!("handler refuses customer {}", e.customer_id)
+        }
+        Effects.on(tx, meta, e).await
+    }
+}
+
 fn quick_retry(max_deliver: u64) -> Retry {
     Retry { first: Duration::from_millis(100), max: Duration::from_millis(400), max_deliver }
 }
@@ -323,6 +339,84 @@ async fn a_row_the_bus_refuses_is_set_aside_without_blocking_the_rest(e: Env) {
     e.cleanup().await;
 }
 
+/// Publishes the outbox's `nth` envelope again under another message id, as a repeat the
+/// bus's de-duplication does not catch.
+async fn publish_again(e: &Env, nth: i64, msg_id: &str) {
+    let row = sqlx::query("SELECT envelope FROM outbox ORDER BY id LIMIT 1 OFFSET $1")
+        .bind(nth)
+        .fetch_one(e.db.pool())
+        .await
+        .unwrap();
+    let envelope: Vec<u8> = row.get(0);
+    let subject = format!("{}.stores.customer.deleted.v1", e.bus.prefix());
+    e.bus
+        .publish(OutMessage { subject, payload: envelope.into(), msg_id: msg_id.into(), headers: vec![] })
+        .await
+        .unwrap();
+}
+
+async fn a_burst_is_applied_once_and_one_failure_spoils_none(e: Env) {
+    use bo_kit::inbox::Outcome::{Duplicate, Handled, Retry};
+    let handler = Arc::new(FailsOn { customer_id: 5, failing: true.into() });
+    let consumer = Consumer::new(e.db.clone(), e.bus.clone(), "bursty")
+        .on::<CustomerDeleted, _>(handler.clone())
+        .with_retry(quick_retry(50));
+    let mut sub = e
+        .bus
+        .subscribe(ConsumerConfig {
+            durable: "bursty-by-hand".into(),
+            filter: format!("{}.stores.customer.deleted.v1", e.bus.prefix()),
+            ack_wait: Duration::from_secs(30),
+        })
+        .await
+        .unwrap();
+    for customer in 1..=6 {
+        commit_event(&e.db, customer).await;
+    }
+    let relay = Relay::new(e.db.clone(), e.bus.clone());
+    relay.relay_once().await.unwrap();
+    publish_again(&e, 0, "customer-1-again").await;
+
+    // One of the burst fails: the burst's transaction rolls back, and each event is then
+    // handled on its own, the failing one left to come again, the repeat skipped.
+    let outcomes = consumer.process_all(take(&mut sub, 7).await).await.unwrap();
+    assert_eq!(outcomes, [Handled, Handled, Handled, Handled, Retry, Handled, Duplicate]);
+    assert_eq!(count(&e.db, "SELECT COUNT(*) FROM effects").await, 5);
+    assert_eq!(count(&e.db, "SELECT COUNT(*) FROM effects WHERE customer_id = 5").await, 0);
+
+    // A burst that succeeds is applied together, a repeat inside it once.
+    handler.failing.store(false, Ordering::SeqCst);
+    commit_event(&e.db, 7).await;
+    commit_event(&e.db, 8).await;
+    relay.relay_once().await.unwrap();
+    publish_again(&e, 6, "customer-7-again").await;
+    // Four: 7, 8, the repeat of 7, and the failed one come again after its backoff, in an
+    // order that depends on the bus.
+    let outcomes = consumer.process_all(take(&mut sub, 4).await).await.unwrap();
+    let handled = outcomes.iter().filter(|o| **o == Handled).count();
+    assert_eq!((handled, outcomes.len()), (3, 4), "{outcomes:?}");
+    assert!(outcomes.contains(&Duplicate), "{outcomes:?}");
+    assert_eq!(count(&e.db, "SELECT COUNT(*) FROM effects").await, 8);
+    assert_eq!(count(&e.db, "SELECT COUNT(DISTINCT customer_id) FROM effects").await, 8);
+    assert_eq!(count(&e.db, "SELECT COUNT(*) FROM processed_events").await, 8);
+
+    // A whole burst seen before changes nothing.
+    publish_again(&e, 6, "customer-7-once-more").await;
+    publish_again(&e, 7, "customer-8-once-more").await;
+    let outcomes = consumer.process_all(take(&mut sub, 2).await).await.unwrap();
+    assert_eq!(outcomes, [Duplicate, Duplicate]);
+    assert_eq!(count(&e.db, "SELECT COUNT(*) FROM effects").await, 8);
+    e.cleanup().await;
+}
+
+async fn take(sub: &mut Box<dyn bo_kit::bus::Subscription>, n: usize) -> Vec<bo_kit::bus::Delivery> {
+    let mut batch = Vec::new();
+    for _ in 0..n {
+        batch.push(tokio::time::timeout(Duration::from_secs(5), sub.next()).await.unwrap().unwrap().unwrap());
+    }
+    batch
+}
+
 macro_rules! on_every_backend {
     ($($name:ident),*) => {
         mod log_sqlite {
@@ -358,5 +452,6 @@ on_every_backend!(
     killed_consumer_gets_the_event_again,
     failing_events_back_off_are_dead_lettered_and_replayed,
     unknown_types_are_skipped_not_dead_lettered,
-    a_row_the_bus_refuses_is_set_aside_without_blocking_the_rest
+    a_row_the_bus_refuses_is_set_aside_without_blocking_the_rest,
+    a_burst_is_applied_once_and_one_failure_spoils_none
 );

@@ -411,6 +411,14 @@ impl Subscription for LogSubscription {
             }
         }
     }
+
+    async fn ready(&mut self) -> Option<anyhow::Result<Delivery>> {
+        match self.poll().await {
+            Ok(Ok(d)) => Some(Ok(d)),
+            Ok(Err(_)) => None,
+            Err(e) => Some(Err(e)),
+        }
+    }
 }
 
 struct LogAcker {

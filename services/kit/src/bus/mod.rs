@@ -73,6 +73,8 @@ pub trait Acker: Send + Sync {
 pub trait Subscription: Send {
     /// The next delivery; `None` when the bus has closed.
     async fn next(&mut self) -> Option<anyhow::Result<Delivery>>;
+    /// The next delivery if one is ready now, without waiting for one; `None` when none is.
+    async fn ready(&mut self) -> Option<anyhow::Result<Delivery>>;
 }
 
 /// Settings of a durable consumer.

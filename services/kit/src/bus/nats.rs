@@ -121,20 +121,29 @@ struct NatsSubscription {
 #[async_trait]
 impl Subscription for NatsSubscription {
     async fn next(&mut self) -> Option<anyhow::Result<Delivery>> {
-        let msg = match self.messages.next().await? {
-            Ok(m) => m,
-            Err(e) => return Some(Err(anyhow::anyhow!("receiving from JetStream: {e}"))),
-        };
-        let delivered = msg.info().map(|i| i.delivered as u64).unwrap_or(1);
-        let headers = msg
-            .headers
-            .as_ref()
-            .map(|h| h.iter().filter_map(|(k, vs)| vs.first().map(|v| (k.to_string(), v.to_string()))).collect())
-            .unwrap_or_default();
-        let subject = msg.subject.to_string();
-        let payload = msg.payload.clone();
-        Some(Ok(Delivery::new(subject, payload, headers, delivered, Box::new(NatsAcker { msg }))))
+        let msg = self.messages.next().await?;
+        Some(delivery_of(msg))
     }
+
+    async fn ready(&mut self) -> Option<anyhow::Result<Delivery>> {
+        // The pull stream keeps what it fetched ahead; polled once, it answers one of those
+        // or nothing, and leaves the rest in the stream.
+        let msg = futures::FutureExt::now_or_never(self.messages.next()).flatten()?;
+        Some(delivery_of(msg))
+    }
+}
+
+fn delivery_of(msg: Result<jetstream::Message, consumer::pull::MessagesError>) -> anyhow::Result<Delivery> {
+    let msg = msg.map_err(|e| anyhow::anyhow!("receiving from JetStream: {e}"))?;
+    let delivered = msg.info().map(|i| i.delivered as u64).unwrap_or(1);
+    let headers = msg
+        .headers
+        .as_ref()
+        .map(|h| h.iter().filter_map(|(k, vs)| vs.first().map(|v| (k.to_string(), v.to_string()))).collect())
+        .unwrap_or_default();
+    let subject = msg.subject.to_string();
+    let payload = msg.payload.clone();
+    Ok(Delivery::new(subject, payload, headers, delivered, Box::new(NatsAcker { msg })))
 }
 
 struct NatsAcker {
