@@ -254,6 +254,11 @@ function compose({ gateway, services, targets }) {
   // The gateway fronts every service.
   for (const s of services) L.push(`      BO_SERVICES__${env(s.name)}__ADDR: ${addr(s.name)}`);
   L.push('      BO_BUS__NATS_URL: nats://nats:4222', `      ${JWT_SECRET_HELP}`);
+  L.push(
+    '      # A reverse proxy in front, on a Docker network, names the client in X-Forwarded-For;',
+    '      # from anyone else the header is ignored (docs/operations.md).',
+    `      BO_HTTP__TRUSTED_PROXIES: '\${BO_HTTP__TRUSTED_PROXIES:-["172.16.0.0/12"]}'`,
+  );
   if (gateway.files) L.push(...filesEnv);
   L.push(
     `    ports: ["${HTTP_PORT}:${HTTP_PORT}"]`,
@@ -391,6 +396,9 @@ function k8sConfig({ services, targets }) {
     '  BO_BUS__NATS_URL: nats://nats:4222',
     ...services.map((s) => `  BO_SERVICES__${env(s.name)}__ADDR: ${addr(s.name)}`),
     '  BO_LOG__JSON: "true"',
+    '  # The ingress controller in front of the gateway names the client in X-Forwarded-For;',
+    '  # narrow these private networks to its pods\' (docs/operations.md).',
+    `  BO_HTTP__TRUSTED_PROXIES: '["10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "fc00::/7"]'`,
   ];
   if (targets.some((t) => t.files)) {
     L.push(

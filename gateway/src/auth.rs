@@ -116,10 +116,12 @@ impl MembershipCache {
 
 /// Limits failed sign-ins per client address and per account: one address cannot try many
 /// accounts, and many addresses cannot try one account, faster than `per_minute` failures a
-/// minute each. Successful sign-ins count for nothing.
+/// minute each. An attempt is counted before its password is checked ([`LoginLimiter::begin`])
+/// and kept only if it fails, so guesses sent at once get no further than guesses sent one
+/// after another. Successful sign-ins count for nothing.
 pub struct LoginLimiter {
     per_minute: u32,
-    failures: Mutex<HashMap<LimitKey, (u32, Instant)>>,
+    counts: Mutex<HashMap<LimitKey, Count>>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -128,38 +130,84 @@ enum LimitKey {
     Account(String),
 }
 
+/// Failures this minute, and attempts being checked now.
+#[derive(Debug, Clone, Copy)]
+struct Count {
+    failures: u32,
+    since: Instant,
+    in_flight: u32,
+}
+
+impl Count {
+    fn new(now: Instant) -> Self {
+        Self { failures: 0, since: now, in_flight: 0 }
+    }
+    /// Failures of the current minute (an older minute's are forgotten).
+    fn failures(&self, now: Instant) -> u32 {
+        if now.duration_since(self.since) < Duration::from_secs(60) {
+            self.failures
+        } else {
+            0
+        }
+    }
+}
+
+/// A sign-in attempt being checked; it counts against its address and account until it is
+/// known to have succeeded (dropped) or failed ([`Attempt::failed`]).
+pub struct Attempt<'a> {
+    limiter: &'a LoginLimiter,
+    keys: [LimitKey; 2],
+    failed: bool,
+}
+
+impl Attempt<'_> {
+    /// The attempt failed: it counts as a failure for the rest of the minute.
+    pub fn failed(mut self) {
+        self.failed = true;
+    }
+}
+
+impl Drop for Attempt<'_> {
+    fn drop(&mut self) {
+        let mut map = self.limiter.counts.lock().unwrap_or_else(|p| p.into_inner());
+        let now = Instant::now();
+        for key in &self.keys {
+            let c = map.entry(key.clone()).or_insert_with(|| Count::new(now));
+            c.in_flight = c.in_flight.saturating_sub(1);
+            if self.failed {
+                if c.failures(now) == 0 {
+                    c.since = now;
+                    c.failures = 0;
+                }
+                c.failures += 1;
+            }
+        }
+    }
+}
+
 impl LoginLimiter {
     /// `per_minute` failures per address and per account per minute.
     pub fn new(per_minute: u32) -> Self {
-        Self { per_minute: per_minute.max(1), failures: Mutex::new(HashMap::new()) }
+        Self { per_minute: per_minute.max(1), counts: Mutex::new(HashMap::new()) }
     }
 
-    fn count(map: &HashMap<LimitKey, (u32, Instant)>, key: &LimitKey, now: Instant) -> u32 {
-        map.get(key).filter(|(_, start)| now.duration_since(*start) < Duration::from_secs(60)).map_or(0, |(n, _)| *n)
-    }
-
-    /// False when the address or the account has failed too often this minute.
-    pub fn allowed(&self, ip: IpAddr, account: &str) -> bool {
-        let map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
-        let now = Instant::now();
-        Self::count(&map, &LimitKey::Addr(ip), now) < self.per_minute
-            && Self::count(&map, &LimitKey::Account(account.to_string()), now) < self.per_minute
-    }
-
-    /// Counts a failed sign-in against the address and the account.
-    pub fn failed(&self, ip: IpAddr, account: &str) {
-        let mut map = self.failures.lock().unwrap_or_else(|p| p.into_inner());
+    /// Starts an attempt from `ip` on `account`, or `None` when the failures of this minute
+    /// and the attempts being checked already reach the limit for either.
+    pub fn begin(&self, ip: IpAddr, account: &str) -> Option<Attempt<'_>> {
+        let mut map = self.counts.lock().unwrap_or_else(|p| p.into_inner());
         let now = Instant::now();
         if map.len() > 100_000 {
-            map.retain(|_, (_, start)| now.duration_since(*start) < Duration::from_secs(60));
+            map.retain(|_, c| c.in_flight > 0 || c.failures(now) > 0);
         }
-        for key in [LimitKey::Addr(ip), LimitKey::Account(account.to_string())] {
-            let entry = map.entry(key).or_insert((0, now));
-            if now.duration_since(entry.1) >= Duration::from_secs(60) {
-                *entry = (0, now);
-            }
-            entry.0 += 1;
+        let keys = [LimitKey::Addr(ip), LimitKey::Account(account.to_string())];
+        let spent = |k: &LimitKey| map.get(k).map_or(0, |c| c.failures(now) + c.in_flight);
+        if keys.iter().any(|k| spent(k) >= self.per_minute) {
+            return None;
         }
+        for key in &keys {
+            map.entry(key.clone()).or_insert_with(|| Count::new(now)).in_flight += 1;
+        }
+        Some(Attempt { limiter: self, keys, failed: false })
     }
 }
 

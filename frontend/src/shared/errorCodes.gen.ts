@@ -133,6 +133,7 @@ export const ERROR_CODES = [
   'service_unavailable',
   'session_ended',
   'shipment_not_found',
+  'sign_in_busy',
   'sku_has_stock',
   'sku_not_found',
   'state_refused',

@@ -61,9 +61,9 @@ async fn login(
 ) -> ApiResult<Json<LoginOutput>> {
     let ip = crate::auth::client_ip(peer.ip(), &headers, &state.trusted_proxies);
     let account = input.email.trim().to_lowercase();
-    if !state.limiter.allowed(ip, &account) {
+    let Some(attempt) = state.limiter.begin(ip, &account) else {
         return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, Code::TooManyAttempts));
-    }
+    };
     if input.email.trim().is_empty() {
         return Err(ApiError::invalid_field("email", "validation.required"));
     }
@@ -79,7 +79,7 @@ async fn login(
         Err(e) => {
             let e = ApiError::from(e);
             if e.status == StatusCode::UNAUTHORIZED {
-                state.limiter.failed(ip, &account);
+                attempt.failed();
             }
             return Err(e);
         }

@@ -552,9 +552,9 @@ async fn register(
 ) -> ApiResult<Json<LoginOutput>> {
     let ip = crate::auth::client_ip(peer.ip(), &headers, &state.trusted_proxies);
     let account = input.email.trim().to_lowercase();
-    if !state.limiter.allowed(ip, &account) {
+    let Some(attempt) = state.limiter.begin(ip, &account) else {
         return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, Code::TooManyAttempts));
-    }
+    };
     let r = match state
         .stores()
         .register(state.system().request(pb::RegisterRequest {
@@ -569,9 +569,9 @@ async fn register(
         Ok(r) => r.into_inner(),
         Err(e) => {
             let e = ApiError::from(e);
-            if e.status == StatusCode::NOT_FOUND {
-                // Guessing keys counts like guessing passwords.
-                state.limiter.failed(ip, &account);
+            if matches!(e.status, StatusCode::NOT_FOUND | StatusCode::CONFLICT) {
+                // Guessing keys, or e-mails with a key, counts like guessing passwords.
+                attempt.failed();
             }
             return Err(e);
         }

@@ -228,6 +228,35 @@ mod tests {
         });
     }
 
+    /// The proxy setting k8s and compose ship is read as the list of networks it names.
+    #[test]
+    #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type
+    fn the_shipped_proxy_settings_are_read_as_networks() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        let shipped = |file: &str, default_of: fn(&str) -> &str| -> String {
+            let text = std::fs::read_to_string(root.join(file)).unwrap();
+            let line = text.lines().find(|l| l.trim_start().starts_with("BO_HTTP__TRUSTED_PROXIES:")).unwrap();
+            let value = line.split_once(':').unwrap().1.trim().trim_matches('\'');
+            default_of(value).to_string()
+        };
+        let k8s = shipped("k8s/base/config.yaml", |v| v);
+        // Compose's `${BO_HTTP__TRUSTED_PROXIES:-…}`: its default.
+        let compose = shipped("deploy/docker-compose.yml", |v| {
+            v.split_once(":-").map(|(_, d)| d.trim_end_matches('}')).unwrap_or(v)
+        });
+        for (value, first, count) in [(k8s, "10.0.0.0/8", 4), (compose, "172.16.0.0/12", 1)] {
+            figment::Jail::expect_with(|jail| {
+                jail.set_env("BO_HTTP__TRUSTED_PROXIES", &value);
+                let c = Config::load(None).unwrap();
+                assert_eq!((c.http.trusted_proxies.len(), c.http.trusted_proxies[0].as_str()), (count, first), "{value}");
+                for net in &c.http.trusted_proxies {
+                    assert!(net.parse::<bo_gateway::auth::IpNet>().is_ok(), "{net}");
+                }
+                Ok(())
+            });
+        }
+    }
+
     #[test]
     #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type
     fn the_demo_store_is_opt_in() {

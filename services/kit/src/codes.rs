@@ -178,6 +178,7 @@ codes! {
     ServiceUnavailable = "service_unavailable" => "Cannot fetch data, please try later",
     SessionEnded = "session_ended" => "Your session expired, please log in again",
     ShipmentNotFound = "shipment_not_found" => "The shipment was not found",
+    SignInBusy = "sign_in_busy" => "Too many people are signing in right now, please try again in a moment",
     SkuHasStock = "sku_has_stock" => "A SKU with stock cannot be removed",
     SkuNotFound = "sku_not_found" => "The SKU was not found",
     StateRefused = "state_refused" => "The order cannot do this in its current state",

@@ -17,6 +17,11 @@ use crate::domain::store::StorePatch;
 use crate::domain::user;
 use crate::store::{Idempotency, Repo};
 
+/// Password hashing and checking (argon2, about 19 MiB and tens of milliseconds each): two at
+/// a time and sixteen in line; a sign-in or registration beyond those is answered
+/// `sign_in_busy` at once rather than queued behind a flood.
+pub(crate) static PASSWORDS: bo_kit::cpu::Pool = bo_kit::cpu::Pool::new(2, 16);
+
 mod pictures;
 mod pos;
 mod team;
@@ -193,11 +198,13 @@ impl StoresService for StoresGrpc {
         let found = self.repo.user_by_email(&user::normalise_email(&r.email)).await?;
         let password = r.password;
         let hash = found.as_ref().map(|u| u.password_hash.clone());
-        // argon2 is deliberately slow and memory-hungry: off the async workers, a few at a
-        // time, so a flood of sign-ins queues instead of exhausting the machine.
-        let valid = bo_kit::cpu::run(move || user::verify_password(&password, hash.as_deref()))
+        // argon2 is deliberately slow and memory-hungry: off the async workers, in a pool of
+        // its own that turns a flood away instead of queueing it.
+        let valid = PASSWORDS
+            .try_run(move || user::verify_password(&password, hash.as_deref()))
             .await
-            .map_err(Error::internal)?;
+            .map_err(Error::internal)?
+            .ok_or_else(|| Error::new(Kind::Unavailable, Code::SignInBusy))?;
         let Some(u) = found.filter(|_| valid) else {
             return Err(Error::unauthenticated(Code::InvalidCredentials).into());
         };

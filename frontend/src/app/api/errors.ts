@@ -31,9 +31,9 @@ export function apiError(err: unknown): ApiErrorBody['error'] | null {
  * instead of the generic 'you have no right' dialog. */
 const EXPLAINED_403: ReadonlySet<string> = new Set<ErrorCode>(['team_own_rights', 'team_owner_only', 'team_profile_own_only', 'role_beyond_own_rights']);
 
-/** Failures of another party that the screen explains in its own words (a carrier that
- * cannot be reached), instead of the generic 'cannot fetch data' dialog. */
-const EXPLAINED_5XX: ReadonlySet<string> = new Set<ErrorCode>(['carrier_unreachable']);
+/** Failures that the screen explains in its own words (a carrier that cannot be reached,
+ * too many sign-ins at once), instead of the generic 'cannot fetch data' dialog. */
+const EXPLAINED_5XX: ReadonlySet<string> = new Set<ErrorCode>(['carrier_unreachable', 'sign_in_busy']);
 
 /** Which global dialog, if any, an error calls for. */
 export function globalErrorKind(err: FetchBaseQueryError | SerializedError | undefined): GlobalErrorKind | null {

@@ -7,6 +7,7 @@ import { useAppDispatch } from '@/app/hooks';
 import { loggedIn } from '@/app/session';
 import { apiError } from '@/app/api/errors';
 import { LanguageSwitch } from '@/app/layouts/Header';
+import { refusalKey } from '@/shared/refusal';
 import { useLoginMutation } from './api';
 
 export default function LoginPage() {
@@ -25,7 +26,9 @@ export default function LoginPage() {
       navigate(params.get('next') ?? '/choose-store', { replace: true });
     } catch (e) {
       const code = apiError(e)?.code;
-      setFailure(code === 'invalid_credentials' || code === 'too_many_attempts' ? `auth:login.${code}` : 'common:errors.cannotFetch');
+      setFailure(
+        code === 'invalid_credentials' || code === 'too_many_attempts' ? `auth:login.${code}` : (refusalKey(code) ?? 'common:errors.cannotFetch'),
+      );
     }
   };
 

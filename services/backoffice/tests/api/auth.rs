@@ -209,6 +209,77 @@ async fn sign_in_is_rate_limited_per_address() {
     app.stop().await;
 }
 
+/// Guesses sent at once get no further than guesses sent one after another: each is
+/// counted before its password is checked, so of 40 concurrent wrong passwords for one
+/// account with a limit of 10, at most 10 reach the check.
+#[tokio::test]
+async fn concurrent_guesses_are_counted_before_they_are_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = crate::helpers::config_in(&dir);
+    cfg.auth.login_attempts_per_minute = 10;
+    let db_url = cfg.database_url("stores");
+    let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
+    let body = json!({"email": OWNER_EMAIL, "password": "wrong-password"});
+    let guesses = (0..40).map(|_| {
+        let (client, url, body) = (app.client.clone(), format!("{}/auth/login", app.base), body.clone());
+        async move { client.post(url).json(&body).send().await.unwrap().status() }
+    });
+    let answers = futures::future::join_all(guesses).await;
+    let checked = answers.iter().filter(|s| **s == StatusCode::UNAUTHORIZED).count();
+    let refused = answers.iter().filter(|s| **s == StatusCode::TOO_MANY_REQUESTS).count();
+    assert_eq!(checked + refused, 40, "{answers:?}");
+    assert_eq!(checked, 10, "as many guesses reach the password check as the limit, no more");
+    // The right password is refused too for the rest of the minute: the account is spent.
+    let good = json!({"email": OWNER_EMAIL, "password": OWNER_PASSWORD});
+    assert_eq!(app.call(Method::POST, "/auth/login", None, Some(good)).await.0, StatusCode::TOO_MANY_REQUESTS);
+    app.stop().await;
+}
+
+/// Registration tells nothing to someone without a usable invitation: an unknown key answers
+/// the same whether the e-mail has an account or not, and every refusal counts like a wrong
+/// password, so e-mails cannot be tried one after another.
+#[tokio::test]
+async fn registration_is_no_oracle_of_e_mails() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cfg = crate::helpers::config_in(&dir);
+    cfg.auth.login_attempts_per_minute = 3;
+    cfg.http.trusted_proxies = vec!["127.0.0.1".into()];
+    let db_url = cfg.database_url("stores");
+    let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
+    let register = |from: &'static str, key: String, email: &'static str| {
+        app.client
+            .post(format!("{}/auth/register", app.base))
+            .header("x-forwarded-for", from)
+            .json(&json!({"invitation_key": key, "email": email, "password": "new-member-1",
+                          "first_name": "สมหญิง", "last_name": "ขายดี"}))
+            .send()
+    };
+    let unknown = "c".repeat(64);
+    let code = |v: serde_json::Value| v["error"]["code"].as_str().unwrap_or("").to_string();
+    for email in [OWNER_EMAIL, "nobody@example.com"] {
+        let r = register("203.0.113.7", unknown.clone(), email).await.unwrap();
+        assert_eq!(r.status(), StatusCode::NOT_FOUND, "{email}");
+        assert_eq!(code(r.json().await.unwrap()), "invitation_not_found", "{email}: the same answer");
+    }
+    // A real key and an e-mail with an account: the key's holder is told, and it counts.
+    let owner = app.owner().await;
+    let (s, inv) = app
+        .post("/stores/invitations", &owner, json!({"store_id": app.demo_store, "permission": "cashier"}))
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{inv}");
+    let key = inv["key"].as_str().unwrap().to_string();
+    let r = register("203.0.113.7", key.clone(), OWNER_EMAIL).await.unwrap();
+    assert_eq!(r.status(), StatusCode::CONFLICT);
+    assert_eq!(code(r.json().await.unwrap()), "user_email_taken");
+    // Three refusals from the address: the fourth try is held back, even with a good e-mail.
+    let r = register("203.0.113.7", key.clone(), "fresh@example.com").await.unwrap();
+    assert_eq!(r.status(), StatusCode::TOO_MANY_REQUESTS);
+    // From elsewhere the key still works.
+    let r = register("198.51.100.20", key, "fresh@example.com").await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    app.stop().await;
+}
+
 /// Behind a trusted proxy every client has its own address, and an account has its own
 /// count whatever the address: many addresses cannot guess one account's password, and
 /// one attacker does not lock out everyone behind the proxy.

@@ -8,7 +8,7 @@ use bo_kit::Error;
 use bo_proto::stores::v1 as pb;
 use bo_proto::Wire;
 
-use super::StoresGrpc;
+use super::{StoresGrpc, PASSWORDS};
 use crate::convert;
 use crate::domain::roles::{self, Permission};
 use crate::domain::{team, user, Errors, Phone};
@@ -215,19 +215,33 @@ impl StoresGrpc {
             errs.0.extend(e.fields);
         }
         errs.finish()?;
+        // The invitation first: without a usable key nothing else is looked at (an e-mail
+        // with an account is not told apart from one without) and no password is hashed.
         if !team::is_invitation_key(&r.invitation_key) {
             return Err(Error::not_found(Code::InvitationNotFound));
         }
+        let inv = self.repo.invitation(&r.invitation_key).await?.ok_or_else(|| Error::not_found(Code::InvitationNotFound))?;
+        if let Some(code) =
+            team::invitation_refusal(team::invitation_state(inv.used_at, inv.deleted_at, inv.expires_at, bo_kit::time::now_ms()))
+        {
+            return Err(Error::conflict(code));
+        }
+        let email = user::normalise_email(&r.email);
+        if self.repo.user_by_email(&email).await?.is_some() {
+            return Err(Error::conflict(Code::UserEmailTaken));
+        }
         let password = r.password;
-        let hash = bo_kit::cpu::run(move || user::hash_password(&password))
+        let hash = PASSWORDS
+            .try_run(move || user::hash_password(&password))
             .await
             .map_err(Error::internal)?
+            .ok_or_else(|| Error::new(bo_kit::error::Kind::Unavailable, Code::SignInBusy))?
             .map_err(Error::internal)?;
         let (u, m) = self
             .repo
             .register_with_invitation(
                 &r.invitation_key,
-                &user::normalise_email(&r.email),
+                &email,
                 &hash,
                 r.first_name.trim(),
                 r.last_name.trim(),
