@@ -491,14 +491,31 @@ mod tests {
         let l = LoginLimiter::new(3);
         let a: IpAddr = "10.0.0.1".parse().unwrap();
         let b: IpAddr = "10.0.0.2".parse().unwrap();
-        // Successes count for nothing: only failures are recorded.
-        assert!(l.allowed(a, "x@shop.th"));
-        for _ in 0..3 {
-            l.failed(a, "x@shop.th");
+        // Successes count for nothing: an attempt dropped without failing is given back.
+        for _ in 0..5 {
+            drop(l.begin(a, "x@shop.th").expect("allowed"));
         }
-        assert!(!l.allowed(a, "someone-else@shop.th"), "the address is spent");
-        assert!(!l.allowed(b, "x@shop.th"), "the account is spent, from any address");
-        assert!(l.allowed(b, "y@shop.th"), "others are untouched");
+        for _ in 0..3 {
+            l.begin(a, "x@shop.th").expect("allowed").failed();
+        }
+        assert!(l.begin(a, "someone-else@shop.th").is_none(), "the address is spent");
+        assert!(l.begin(b, "x@shop.th").is_none(), "the account is spent, from any address");
+        assert!(l.begin(b, "y@shop.th").is_some(), "others are untouched");
+    }
+
+    #[test]
+    fn attempts_being_checked_count_against_the_limit() {
+        let l = LoginLimiter::new(3);
+        let a: IpAddr = "10.0.0.1".parse().unwrap();
+        let held: Vec<_> = (0..3).map(|_| l.begin(a, "x@shop.th").expect("allowed")).collect();
+        assert!(l.begin(a, "x@shop.th").is_none(), "three in flight: a fourth waits for their outcome");
+        let mut held = held.into_iter();
+        drop(held.next()); // succeeded: its place is free again
+        let again = l.begin(a, "x@shop.th").expect("a place was given back");
+        for attempt in held.chain([again]) {
+            attempt.failed();
+        }
+        assert!(l.begin(a, "x@shop.th").is_none(), "three failures: spent for the minute");
     }
 
     #[test]

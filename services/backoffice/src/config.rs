@@ -248,7 +248,11 @@ mod tests {
             figment::Jail::expect_with(|jail| {
                 jail.set_env("BO_HTTP__TRUSTED_PROXIES", &value);
                 let c = Config::load(None).unwrap();
-                assert_eq!((c.http.trusted_proxies.len(), c.http.trusted_proxies[0].as_str()), (count, first), "{value}");
+                assert_eq!(
+                    (c.http.trusted_proxies.len(), c.http.trusted_proxies[0].as_str()),
+                    (count, first),
+                    "{value}"
+                );
                 for net in &c.http.trusted_proxies {
                     assert!(net.parse::<bo_gateway::auth::IpNet>().is_ok(), "{net}");
                 }

@@ -230,7 +230,7 @@ async fn concurrent_guesses_are_counted_before_they_are_checked() {
     assert_eq!(checked + refused, 40, "{answers:?}");
     assert_eq!(checked, 10, "as many guesses reach the password check as the limit, no more");
     // The right password is refused too for the rest of the minute: the account is spent.
-    let good = json!({"email": OWNER_EMAIL, "password": OWNER_PASSWORD});
+    let good = json!({"email": OWNER_EMAIL, "password": "demo1234"});
     assert_eq!(app.call(Method::POST, "/auth/login", None, Some(good)).await.0, StatusCode::TOO_MANY_REQUESTS);
     app.stop().await;
 }
@@ -262,10 +262,9 @@ async fn registration_is_no_oracle_of_e_mails() {
         assert_eq!(code(r.json().await.unwrap()), "invitation_not_found", "{email}: the same answer");
     }
     // A real key and an e-mail with an account: the key's holder is told, and it counts.
-    let owner = app.owner().await;
-    let (s, inv) = app
-        .post("/stores/invitations", &owner, json!({"store_id": app.demo_store, "permission": "cashier"}))
-        .await;
+    let owner = app.store_token(OWNER_EMAIL, "demo1234", app.demo_store).await;
+    let (s, inv) =
+        app.post("/stores/invitations", &owner, json!({"store_id": app.demo_store, "permission": "cashier"})).await;
     assert_eq!(s, StatusCode::CREATED, "{inv}");
     let key = inv["key"].as_str().unwrap().to_string();
     let r = register("203.0.113.7", key.clone(), OWNER_EMAIL).await.unwrap();

@@ -220,10 +220,14 @@ impl StoresGrpc {
         if !team::is_invitation_key(&r.invitation_key) {
             return Err(Error::not_found(Code::InvitationNotFound));
         }
-        let inv = self.repo.invitation(&r.invitation_key).await?.ok_or_else(|| Error::not_found(Code::InvitationNotFound))?;
-        if let Some(code) =
-            team::invitation_refusal(team::invitation_state(inv.used_at, inv.deleted_at, inv.expires_at, bo_kit::time::now_ms()))
-        {
+        let inv =
+            self.repo.invitation(&r.invitation_key).await?.ok_or_else(|| Error::not_found(Code::InvitationNotFound))?;
+        if let Some(code) = team::invitation_refusal(team::invitation_state(
+            inv.used_at,
+            inv.deleted_at,
+            inv.expires_at,
+            bo_kit::time::now_ms(),
+        )) {
             return Err(Error::conflict(code));
         }
         let email = user::normalise_email(&r.email);
@@ -239,13 +243,7 @@ impl StoresGrpc {
             .map_err(Error::internal)?;
         let (u, m) = self
             .repo
-            .register_with_invitation(
-                &r.invitation_key,
-                &email,
-                &hash,
-                r.first_name.trim(),
-                r.last_name.trim(),
-            )
+            .register_with_invitation(&r.invitation_key, &email, &hash, r.first_name.trim(), r.last_name.trim())
             .await?;
         let session_id = self.repo.create_session(u.id, self.session_ttl_ms).await?;
         Ok(pb::RegisterResponse {
