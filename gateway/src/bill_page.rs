@@ -31,7 +31,13 @@ const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; img-src 'se
 
 /// `/bill/{token}` and its slip form.
 pub fn router(state: AppState) -> Router {
-    Router::new().route("/bill/{token}", get(page)).route("/bill/{token}/slip", post(slip)).with_state(state)
+    Router::new()
+        .route("/bill/{token}", get(page))
+        .route(
+            "/bill/{token}/slip",
+            post(slip).layer(axum::extract::DefaultBodyLimit::max(crate::uploads::SLIP_FORM_LIMIT)),
+        )
+        .with_state(state)
 }
 
 /// The page's language and what it was just told.

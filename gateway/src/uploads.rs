@@ -21,6 +21,11 @@ use crate::idempotency::PartHasher;
 /// service's own rule (`GetRules`), which is smaller.
 pub const FILE_FORM_LIMIT: usize = 16 * 1024 * 1024;
 
+/// The largest form of one picture (a payment slip) and a few fields: the picture's 5 MB
+/// (`images::MAX_BYTES`, SPEC's bound) and room for the form around it. Without a limit of
+/// their own such routes fall to the 2 MiB default and refuse slips SPEC allows.
+pub const SLIP_FORM_LIMIT: usize = bo_kit::images::MAX_BYTES + 64 * 1024;
+
 /// The files one request staged; removed when dropped.
 pub struct Staged {
     files: Files,

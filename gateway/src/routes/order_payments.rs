@@ -13,7 +13,7 @@ use bo_proto::orders::v1 as pb;
 use bo_proto::payments::v1 as paypb;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::auth::StoreAuth;
@@ -26,7 +26,7 @@ use crate::wire::{baht, enum_field, page_request, word, Body, List, Path, Query}
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(upload_attachment))
+        .routes(routes!(upload_attachment).layer(axum::extract::DefaultBodyLimit::max(crate::uploads::SLIP_FORM_LIMIT)))
         .routes(routes!(create_payment))
         .routes(routes!(edit_payment))
         .routes(routes!(act_on_payment))

@@ -473,7 +473,39 @@ async fn bulk_confirmation_and_the_review_list(app: &TestApp) {
     assert_eq!(l["total"], 0);
 }
 
+/// SPEC allows slips of up to 5 MB, on the buyer's page and through the API alike: a 4.9 MB
+/// picture is taken, a 5.1 MB one refused with the page's and the API's own words.
+async fn slips_up_to_five_megabytes_are_taken(app: &TestApp) {
+    let t = app.owner().await;
+    let w = main_warehouse(app, &t).await;
+    let (red, _) = two_skus(app, &t, "SZ1", w).await;
+    stock_up(app, &t, w, red, 10).await;
+    let (pp, _) = accounts(app, &t).await;
+    let o = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    let token = o["bills"][0]["token"].as_str().unwrap().to_string();
+    const MB: usize = 1024 * 1024;
+    let (under, over) = (crate::photos::noise_png(1300, 1317), crate::photos::noise_png(1300, 1371));
+    assert!(under.len() > 4 * MB + 8 * MB / 10 && under.len() < 5 * MB, "about 4.9 MB: {}", under.len());
+    assert!(over.len() > 5 * MB && over.len() < 5 * MB + 2 * MB / 10, "about 5.1 MB: {}", over.len());
+
+    // Refused as the file streams past 5 MB (or, should one chunk carry it past the form's
+    // bound at once, as too large a body).
+    let (s, v) = attachment(app, &t, over.clone()).await;
+    let too_large = v["error"]["fields"][0]["code"] == "photo_too_large" || code(&v) == "payload_too_large";
+    assert!(matches!(s.as_u16(), 413 | 422) && too_large, "{s} {v}");
+    let (s, v) = attachment(app, &t, under.clone()).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+
+    let (s, _, html) = send_slip(app, &token, over, "slip.png", pp).await;
+    assert!(matches!(s.as_u16(), 413 | 422), "{s}");
+    assert!(html.contains("file must be at most 5 MB"), "the page says why: {html}");
+    let (s, location, _) = send_slip(app, &token, under, "slip.png", pp).await;
+    assert_eq!(s, StatusCode::SEE_OTHER, "taken: {location}");
+    assert!(location.ends_with("sent=1"), "{location}");
+}
+
 on_every_stack!(
+    slips_up_to_five_megabytes_are_taken,
     the_bill_page_shows_the_bill_and_takes_a_slip,
     a_payment_account_of_an_open_bill_is_kept,
     staff_payments_and_the_rules_of_confirmation,
