@@ -285,8 +285,10 @@ impl OrdersService for OrdersGrpc {
 
     async fn act_on_payment(&self, req: Request<pb::ActOnPaymentRequest>) -> Rpc<pb::OrderResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
+        // Voiding a pending payment makes it paid (SPEC §4): that takes the right to approve.
+        let may_approve = bo_kit::grpc::caller_holds(&req, bo_kit::perms::keys::PAYMENT_PAYMENT_APPROVE);
         let r = req.into_inner();
-        Ok(one(self.orders.act_on_payment(&ctx, r.order_id, r.bill_id, r.payment_id, &r.action).await?))
+        Ok(one(self.orders.act_on_payment(&ctx, r.order_id, r.bill_id, r.payment_id, &r.action, may_approve).await?))
     }
 
     async fn confirm_payments(&self, req: Request<pb::ConfirmPaymentsRequest>) -> Rpc<pb::ConfirmPaymentsResponse> {

@@ -266,7 +266,17 @@ async fn staff_payments_and_the_rules_of_confirmation(app: &TestApp) {
     assert_eq!(v["payment_state"], "pending");
     let p = &v["payments"][0];
     let base_b = format!("/orders/{b}/invoices/{}/payments/{}", p["bill_id"], p["id"]);
-    let (s, v) = app.post(&format!("{base_b}/void"), &t, json!({})).await;
+    // That takes the right to approve as well as the right to void: money is taken as
+    // paid only by someone who may approve it, whatever the path.
+    let voider = app.member_with(app.demo_store, "pay-voider@example.com", &["payment.payment.delete"]).await;
+    let (s, v) = app.post(&format!("{base_b}/void"), &voider, json!({})).await;
+    assert_eq!((s, code(&v)), (StatusCode::FORBIDDEN, "forbidden"), "{v}");
+    let (_, v) = app.get(&format!("/orders/{b}"), &t).await;
+    assert_eq!(v["payment_state"], "pending", "nothing changed");
+    let both = app
+        .member_with(app.demo_store, "pay-both@example.com", &["payment.payment.delete", "payment.payment.approve"])
+        .await;
+    let (s, v) = app.post(&format!("{base_b}/void"), &both, json!({})).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["payment_state"], "paid");
 

@@ -282,12 +282,13 @@ impl Orders {
         bill_id: i64,
         id: i64,
         action: &str,
+        may_approve: bool,
     ) -> Result<View> {
         let action = match PayAction::parse(action) {
             Some(a) if a != PayAction::Attach => a,
             _ => return Err(Error::invalid_field("action", "validation.payment_action")),
         };
-        self.repo.act_on_payment(Self::actor(ctx), order_id, bill_id, id, action).await?;
+        self.repo.act_on_payment(Self::actor(ctx), order_id, bill_id, id, action, may_approve).await?;
         self.load(ctx, order_id).await
     }
 

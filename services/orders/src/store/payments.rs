@@ -242,7 +242,8 @@ impl Repo {
                     (Some(w), _) => Some(w),
                     (None, true) => None,
                     (None, false) => {
-                        match self.act_on_payment(who, order.id, p.bill_id, p.id, PayAction::Confirm).await {
+                        // Bulk confirmation is the approvers' own call (its route asks the right).
+                        match self.act_on_payment(who, order.id, p.bill_id, p.id, PayAction::Confirm, true).await {
                             Ok(_) => None,
                             Err(e) => Some(e.code),
                         }
@@ -457,6 +458,7 @@ impl Repo {
         bill_id: i64,
         id: i64,
         action: PayAction,
+        may_approve: bool,
     ) -> Result<PaymentRow> {
         let mut tx = self.db.begin().await?;
         let order = order_in(&mut tx, who.store_id, order_id).await?;
@@ -468,6 +470,10 @@ impl Repo {
             _ => payment::next(&p.state, action),
         }
         .map_err(Error::failed_precondition)?;
+        // Whatever the path, money is taken as paid only by someone who may approve it.
+        if to == payment::PAID && !may_approve {
+            return Err(Error::permission_denied(Code::Forbidden));
+        }
         let now = now_ms();
         let confirming = action == PayAction::Confirm || (action == PayAction::Void && to == payment::PAID);
         let r = sqlx::query(
