@@ -311,19 +311,26 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
      img-src 'self' data: blob:; font-src 'self' data:; connect-src 'self'; worker-src 'self'; manifest-src 'self'; \
      object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
 
-/// A request path as logs may show it: an invitation's key and a bill's token are bearer
-/// secrets (whoever holds the link may join the store, or see the bill), so they are
-/// replaced.
+/// A request path as logs may show it: an invitation's key, a bill's token and a carrier's
+/// webhook token are bearer secrets (whoever holds the link may join the store, see the
+/// bill, or push tracking for the store's parcels), so they are replaced.
 pub fn loggable_path(path: &str) -> std::borrow::Cow<'_, str> {
-    if !path.contains("/invitations/") && !path.starts_with("/bill/") {
+    if !path.contains("/invitations/") && !path.starts_with("/bill/") && !path.contains("/webhooks/") {
         return path.into();
     }
-    let mut out = Vec::new();
-    let mut after_secret = false;
-    for (i, seg) in path.split('/').enumerate() {
-        out.push(if after_secret && !seg.is_empty() && seg != "accept" { "<key>" } else { seg });
-        after_secret = seg == "invitations" || (i == 1 && seg == "bill");
-    }
+    let segs: Vec<&str> = path.split('/').collect();
+    let secret = |i: usize| {
+        let before = |n: usize| i.checked_sub(n).map(|j| segs[j]);
+        before(1) == Some("invitations")
+            || (i == 2 && before(1) == Some("bill"))
+            // `/logistics/webhooks/<carrier>/<token>`
+            || before(2) == Some("webhooks")
+    };
+    let out: Vec<&str> = segs
+        .iter()
+        .enumerate()
+        .map(|(i, seg)| if secret(i) && !seg.is_empty() && *seg != "accept" { "<key>" } else { seg })
+        .collect();
     out.join("/").into()
 }
 
@@ -392,7 +399,7 @@ mod tests {
     use super::loggable_path;
 
     #[test]
-    fn invitation_keys_never_reach_logs() {
+    fn secrets_in_paths_never_reach_logs() {
         let key = "a".repeat(64);
         assert_eq!(loggable_path(&format!("/api/invitations/{key}")), "/api/invitations/<key>");
         assert_eq!(loggable_path(&format!("/api/invitations/{key}/accept")), "/api/invitations/<key>/accept");
@@ -401,5 +408,10 @@ mod tests {
         assert_eq!(loggable_path("/api/products/7"), "/api/products/7");
         assert_eq!(loggable_path(&format!("/bill/{key}")), "/bill/<key>");
         assert_eq!(loggable_path(&format!("/bill/{key}/slip")), "/bill/<key>/slip");
+        assert_eq!(
+            loggable_path(&format!("/api/logistics/webhooks/thaipost/{key}")),
+            "/api/logistics/webhooks/thaipost/<key>"
+        );
+        assert_eq!(loggable_path("/api/logistics/webhooks"), "/api/logistics/webhooks");
     }
 }

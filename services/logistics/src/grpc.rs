@@ -655,7 +655,7 @@ impl LogisticsService for LogisticsGrpc {
         }
         let account =
             self.repo.account_by_token(carrier, token).await?.ok_or_else(|| Error::not_found(Code::WebhookUnknown))?;
-        let events = crate::carriers::thaipost::parse_webhook(&r.body)
+        let events = crate::carriers::thaipost::parse_webhook(&r.body, bo_kit::time::now_ms())
             .map_err(|e| Error::invalid_field("body", e.code().as_str()))?;
         let (applied, unknown) = self.repo.apply_events(account.store_id, &events).await?;
         Ok(Response::new(pb::ApplyTrackingWebhookResponse { applied, unknown }))

@@ -19,6 +19,8 @@ const FLASH_KEY: &str = "dd807a8e18b40153888e5a9864e70080";
 
 /// 2023-07-19 18:12:26 in Bangkok (11:12:26 UTC).
 const JULY_19_2023: i64 = 1_689_765_146_000;
+/// When the pushes of the tests arrive: 20/07/2566 13:00 in Bangkok.
+const NOW: i64 = 1_689_832_800_000;
 
 fn http() -> reqwest::Client {
     sandbox::client(Duration::from_secs(5))
@@ -179,28 +181,33 @@ fn thaipost_webhook_pushes() {
         item("EY145587896TH", "501", "นำจ่ายสำเร็จ", "20/07/2566 12:55:35+07:00", "ปณ.บางรัก", "10110"),
         item("EY145587896TH", "103", "รับฝาก", "19/07/2566 18:12:26+07:00", "ปณ.บางรัก", "10110"),
     ]);
-    let events = thaipost::parse_webhook(&body).unwrap();
+    let events = thaipost::parse_webhook(&body, NOW).unwrap();
     assert_eq!(events.len(), 2);
     assert_eq!((events[0].status.as_str(), events[0].at_ms), ("103", JULY_19_2023));
     assert_eq!(events[1].progress, Progress::Delivered);
 
     // Bounds: 1,000 items, 1 MB.
     let one = item("EY145587896TH", "201", "อยู่ระหว่างการขนส่ง", "20/07/2566 09:00:00+07:00", "", "");
-    assert_eq!(thaipost::parse_webhook(&push(vec![one.clone(); 1_000])).unwrap().len(), 1_000);
-    let e = thaipost::parse_webhook(&push(vec![one; 1_001])).unwrap_err();
+    assert_eq!(thaipost::parse_webhook(&push(vec![one.clone(); 1_000]), NOW).unwrap().len(), 1_000);
+    let e = thaipost::parse_webhook(&push(vec![one; 1_001]), NOW).unwrap_err();
     assert!(matches!(e, CarrierError::Malformed(_)), "{e:?}");
     let mut big = push(Vec::new());
     big.resize(1024 * 1024 + 1, b' ');
-    assert!(matches!(thaipost::parse_webhook(&big), Err(CarrierError::Malformed(_))));
+    assert!(matches!(thaipost::parse_webhook(&big, NOW), Err(CarrierError::Malformed(_))));
 
     // Unreadable pushes.
     let bad_date = push(vec![item("EY145587896TH", "201", "x", "2566-07-20", "", "")]);
-    assert!(matches!(thaipost::parse_webhook(&bad_date), Err(CarrierError::Malformed(_))));
-    assert!(matches!(thaipost::parse_webhook(b"{\"items\": 5"), Err(CarrierError::Malformed(_))));
+    assert!(matches!(thaipost::parse_webhook(&bad_date, NOW), Err(CarrierError::Malformed(_))));
+    assert!(matches!(thaipost::parse_webhook(b"{\"items\": 5", NOW), Err(CarrierError::Malformed(_))));
     let no_barcode = push(vec![item("", "201", "x", "20/07/2566 09:00:00+07:00", "", "")]);
-    assert!(matches!(thaipost::parse_webhook(&no_barcode), Err(CarrierError::Malformed(_))));
+    assert!(matches!(thaipost::parse_webhook(&no_barcode, NOW), Err(CarrierError::Malformed(_))));
+    // A status dated more than a day ahead would stand as the parcel's latest until then.
+    let tomorrow_and_more = push(vec![item("EY145587896TH", "501", "x", "22/07/2566 12:55:35+07:00", "", "")]);
+    assert!(matches!(thaipost::parse_webhook(&tomorrow_and_more, NOW), Err(CarrierError::Malformed(_))));
+    let within_a_day = push(vec![item("EY145587896TH", "501", "x", "21/07/2566 09:00:00+07:00", "", "")]);
+    assert_eq!(thaipost::parse_webhook(&within_a_day, NOW).unwrap().len(), 1, "clocks differ by hours");
     let refused = br#"{"status": false, "message": "no items", "items": []}"#;
-    assert!(matches!(thaipost::parse_webhook(refused), Err(CarrierError::Rejected { .. })));
+    assert!(matches!(thaipost::parse_webhook(refused, NOW), Err(CarrierError::Rejected { .. })));
 }
 
 // Flash Express

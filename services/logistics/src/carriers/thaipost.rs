@@ -327,10 +327,15 @@ impl Tracker for ThaiPost {
     }
 }
 
-/// The events of a webhook push, oldest first. At most [`WEBHOOK_MAX_BYTES`] and
-/// [`WEBHOOK_MAX_ITEMS`]; an unreadable push is `Malformed`, a push saying `status: false`
-/// is `Rejected`.
-pub fn parse_webhook(body: &[u8]) -> Result<Vec<TrackingEvent>, CarrierError> {
+/// How far ahead of our clock a pushed status may be dated: a parcel's latest status is the
+/// newest one, so a status dated in the future would hide every real one until then.
+pub const WEBHOOK_MAX_AHEAD_MS: i64 = 24 * 3600 * 1000;
+
+/// The events of a webhook push received at `now_ms`, oldest first. At most
+/// [`WEBHOOK_MAX_BYTES`] and [`WEBHOOK_MAX_ITEMS`], none dated more than
+/// [`WEBHOOK_MAX_AHEAD_MS`] ahead; an unreadable push is `Malformed`, a push saying
+/// `status: false` is `Rejected`.
+pub fn parse_webhook(body: &[u8], now_ms: i64) -> Result<Vec<TrackingEvent>, CarrierError> {
     if body.len() > WEBHOOK_MAX_BYTES {
         return Err(CarrierError::Malformed(format!("thaipost: webhook body over {WEBHOOK_MAX_BYTES} bytes")));
     }
@@ -345,6 +350,9 @@ pub fn parse_webhook(body: &[u8]) -> Result<Vec<TrackingEvent>, CarrierError> {
     let mut events = hook.items.into_iter().map(|i| i.event("")).collect::<Result<Vec<_>, _>>()?;
     if let Some(e) = events.iter().find(|e| e.barcode.is_empty()) {
         return Err(CarrierError::Malformed(format!("thaipost: webhook item without a barcode (status {})", e.status)));
+    }
+    if let Some(e) = events.iter().find(|e| e.at_ms > now_ms + WEBHOOK_MAX_AHEAD_MS) {
+        return Err(CarrierError::Malformed(format!("thaipost: webhook status dated ahead ({} ms)", e.at_ms - now_ms)));
     }
     events.sort_by_key(|e| e.at_ms);
     Ok(events)
