@@ -1,10 +1,15 @@
 //! Paging: `page` from 1, `limit` 10 by default, `limit = -1` for all; the page is clamped
 //! to 1..last once the total is known. Lists page in the database with LIMIT/OFFSET.
+//! "All" is all of a list up to [`MAX_ALL`] rows (the channels, warehouses and members a
+//! picker shows); a longer list is answered in pages of that size, as its page info says,
+//! so no call loads a whole store's orders or customers into memory at once.
 
 /// The default page size.
 pub const DEFAULT_LIMIT: i64 = 10;
 /// The largest page size other than "all".
 pub const MAX_LIMIT: i64 = 1000;
+/// The most rows "all" answers at once; beyond it, "all" is pages of this size.
+pub const MAX_ALL: i64 = 1000;
 
 /// A page as asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -41,10 +46,14 @@ impl PageRequest {
     /// The page to answer once `total` rows are known to match.
     pub fn resolve(self, total: i64) -> Page {
         let total = total.max(0);
-        if self.limit < 0 {
-            return Page { total, limit: -1, page: 1, pages: 1, offset: 0, fetch: i64::MAX };
+        if self.limit < 0 && total <= MAX_ALL {
+            return Page { total, limit: -1, page: 1, pages: 1, offset: 0, fetch: MAX_ALL };
         }
-        let limit = if self.limit == 0 { DEFAULT_LIMIT } else { self.limit.min(MAX_LIMIT) };
+        let limit = match self.limit {
+            0 => DEFAULT_LIMIT,
+            l if l < 0 => MAX_ALL,
+            l => l.min(MAX_LIMIT),
+        };
         let pages = ((total + limit - 1) / limit).max(1);
         let page = self.page.clamp(1, pages);
         Page { total, limit, page, pages, offset: (page - 1) * limit, fetch: limit }
@@ -90,10 +99,14 @@ mod tests {
     }
 
     #[test]
-    fn minus_one_means_all() {
+    fn minus_one_means_all_up_to_a_bound() {
+        let p = PageRequest::new(3, -1).resolve(MAX_ALL);
+        assert_eq!((p.limit, p.page, p.pages, p.offset, p.fetch), (-1, 1, 1, 0, MAX_ALL));
+        // A longer list is not loaded whole: pages of the bound, and the answer says so.
+        let p = PageRequest::new(1, -1).resolve(100_000);
+        assert_eq!((p.limit, p.page, p.pages, p.offset, p.fetch), (MAX_ALL, 1, 100, 0, MAX_ALL));
         let p = PageRequest::new(3, -1).resolve(2500);
-        assert_eq!((p.limit, p.page, p.pages, p.offset), (-1, 1, 1, 0));
-        assert_eq!(p.fetch, i64::MAX);
+        assert_eq!((p.limit, p.page, p.pages, p.offset, p.fetch), (MAX_ALL, 3, 3, 2000, MAX_ALL));
     }
 
     #[test]

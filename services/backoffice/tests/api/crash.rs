@@ -136,16 +136,23 @@ async fn eventually<F: Fn(&Value) -> bool>(client: &reqwest::Client, url: &str, 
 
 /// The units the ledger's movements put on hand (all SKUs, or those `filter` selects).
 async fn on_hand_moved(client: &reqwest::Client, api: &str, token: &str, filter: &str) -> i64 {
-    let moves: Value = client
-        .get(format!("{api}/products/sku-inventories/moving-transactions?limit=-1{filter}"))
-        .bearer_auth(token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    moves["data"].as_array().unwrap().iter().map(|m| m["quantity"].as_i64().unwrap()).sum()
+    // "All" is answered a thousand at a time beyond a thousand: every page is read.
+    let (mut sum, mut page, mut pages) = (0, 1, 1);
+    while page <= pages {
+        let moves: Value = client
+            .get(format!("{api}/products/sku-inventories/moving-transactions?limit=-1&page={page}{filter}"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        sum += moves["data"].as_array().unwrap().iter().map(|m| m["quantity"].as_i64().unwrap()).sum::<i64>();
+        pages = moves["pages"].as_i64().unwrap_or(1);
+        page += 1;
+    }
+    sum
 }
 
 /// Starts the stack's processes: the one that gets killed, and (distributed) the gateway.
