@@ -245,6 +245,17 @@ async fn staff_payments_and_the_rules_of_confirmation(app: &TestApp) {
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["payment_state"], "paid");
     assert!(v["payments"][0]["confirmed_at"].is_string());
+    // Paid: the order's amounts cannot change under the payment, its note can.
+    let (s, v) = app.patch(&format!("/orders/{a}"), &t, order(w, json!([{"sku_id": red, "quantity": 3}]))).await;
+    assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "order_payment_made"), "{v}");
+    let mut same = order(w, json!([{"sku_id": red, "quantity": 1}]));
+    same["note"] = json!("ห่อของขวัญ");
+    let (s, v) = app.patch(&format!("/orders/{a}"), &t, same).await;
+    assert_eq!(
+        (s, v["payment_state"].as_str(), v["note"].as_str()),
+        (StatusCode::OK, Some("paid"), Some("ห่อของขวัญ")),
+        "{v}"
+    );
     let (s, v) = app.post(&format!("{base}/confirm"), &t, json!({})).await;
     assert_eq!((s, code(&v)), (StatusCode::CONFLICT, "payment_already_confirmed"));
     let (s, v) = app.post(&format!("{base}/cancel"), &t, json!({})).await;

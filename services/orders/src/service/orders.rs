@@ -54,6 +54,18 @@ impl Orders {
         let d = draft::validate(d)?;
         let old_items = self.repo.items(&[id]).await?.remove(&id).unwrap_or_default();
         let data = self.build(ctx, &d, Some(&old_items)).await?;
+        // Money a buyer has sent (or says they sent) is for the bills as they are: an order
+        // paid ฿199 is not raised to ฿5,000 and still read paid.
+        if matches!(row.payment_state.as_str(), crate::domain::payment::PENDING | crate::domain::payment::PAID) {
+            let mut now: Vec<(i64, i64)> =
+                self.repo.bills(ctx.store_id, id).await?.iter().map(|b| (b.warehouse_id, b.amount)).collect();
+            let mut after = money::bill_amounts(&data.totals);
+            now.sort_unstable();
+            after.sort_unstable();
+            if now != after {
+                return Err(Error::failed_precondition(Code::OrderPaymentMade));
+            }
+        }
         let was = row.stock_state.clone();
         let rev = self
             .repo
