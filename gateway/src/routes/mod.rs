@@ -37,7 +37,8 @@ use crate::state::AppState;
 #[openapi(
     info(title = "Back-office API", description = "Orders, products, stock, channels and customers for online shops. \
 Bodies are snake_case JSON or form-encoded (nested keys in bracket form); query keys are kebab-case; \
-lists answer {data, total, limit, page, pages} and limit=-1 means all. Writes accept an Idempotency-Key header."),
+lists answer {data, total, limit, page, pages} and limit=-1 means all, up to 1,000 rows (a longer list comes in pages of 1,000, as pages says). \
+Writes accept an Idempotency-Key header."),
     modifiers(&BearerAuth, &PermissionKeys, &ErrorCodes),
     tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "pos"), (name = "payments"), (name = "logistics"), (name = "orders"), (name = "status"))
 )]
