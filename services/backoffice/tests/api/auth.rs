@@ -187,13 +187,22 @@ on_every_stack!(
     signing_out_ends_the_session
 );
 
-#[tokio::test]
-async fn sign_in_is_rate_limited_per_address() {
+/// The embedded back-office with the demo owner (password `demo1234`), allowing
+/// `per_minute` failed sign-ins, behind a proxy on this machine when `behind_proxy`.
+async fn limited(per_minute: u32, behind_proxy: bool) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
     let mut cfg = crate::helpers::config_in(&dir);
-    cfg.auth.login_attempts_per_minute = 3;
+    cfg.auth.login_attempts_per_minute = per_minute;
+    if behind_proxy {
+        cfg.http.trusted_proxies = vec!["127.0.0.1".into()];
+    }
     let db_url = cfg.database_url("stores");
-    let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
+    TestApp::launch(cfg, dir, Vec::new(), db_url, None).await
+}
+
+#[tokio::test]
+async fn sign_in_is_rate_limited_per_address() {
+    let app = limited(3, false).await;
     // Successful sign-ins count for nothing.
     let good = json!({"email": "owner@example.com", "password": "demo1234"});
     for _ in 0..5 {
@@ -214,11 +223,7 @@ async fn sign_in_is_rate_limited_per_address() {
 /// account with a limit of 10, at most 10 reach the check.
 #[tokio::test]
 async fn concurrent_guesses_are_counted_before_they_are_checked() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut cfg = crate::helpers::config_in(&dir);
-    cfg.auth.login_attempts_per_minute = 10;
-    let db_url = cfg.database_url("stores");
-    let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
+    let app = limited(10, false).await;
     let body = json!({"email": OWNER_EMAIL, "password": "wrong-password"});
     let guesses = (0..40).map(|_| {
         let (client, url, body) = (app.client.clone(), format!("{}/auth/login", app.base), body.clone());
@@ -240,12 +245,7 @@ async fn concurrent_guesses_are_counted_before_they_are_checked() {
 /// password, so e-mails cannot be tried one after another.
 #[tokio::test]
 async fn registration_is_no_oracle_of_e_mails() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut cfg = crate::helpers::config_in(&dir);
-    cfg.auth.login_attempts_per_minute = 3;
-    cfg.http.trusted_proxies = vec!["127.0.0.1".into()];
-    let db_url = cfg.database_url("stores");
-    let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
+    let app = limited(3, true).await;
     let register = |from: &'static str, key: String, email: &'static str| {
         app.client
             .post(format!("{}/auth/register", app.base))
@@ -284,12 +284,7 @@ async fn registration_is_no_oracle_of_e_mails() {
 /// one attacker does not lock out everyone behind the proxy.
 #[tokio::test]
 async fn sign_in_is_limited_per_account_and_per_forwarded_address() {
-    let dir = tempfile::tempdir().unwrap();
-    let mut cfg = crate::helpers::config_in(&dir);
-    cfg.auth.login_attempts_per_minute = 3;
-    cfg.http.trusted_proxies = vec!["127.0.0.1".into()];
-    let db_url = cfg.database_url("stores");
-    let app = TestApp::launch(cfg, dir, Vec::new(), db_url, None).await;
+    let app = limited(3, true).await;
     let login = |from: String, email: &'static str, password: &'static str| {
         app.client
             .post(format!("{}/auth/login", app.base))
