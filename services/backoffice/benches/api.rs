@@ -31,7 +31,8 @@ const CLIENTS: usize = 16;
 const PRODUCTS: usize = 10_000;
 const REQUESTS_PER_CLIENT: usize = 200;
 
-/// `BENCH_ONLY=orders` runs the order measurements alone (on a small catalog).
+/// `BENCH_ONLY=orders` runs the order measurements (and sign-in under a flood) alone, on a
+/// small catalog.
 fn orders_only() -> bool {
     std::env::var("BENCH_ONLY").is_ok_and(|v| v == "orders")
 }
@@ -276,6 +277,7 @@ async fn measure(label: &str, t: Target) {
 
     if orders_only() {
         orders(&t, &client, warehouse).await;
+        sign_in_flood(&t).await;
         return;
     }
     let get = |path: &str| getter(&t, &client, path, 1000);
