@@ -258,6 +258,12 @@ pub fn goods_receipt(r: &GoodsReceiptBody, store_name: &str, printed_by: &str, n
     doc.finish()
 }
 
+/// Renders a document on the CPU pool, off the async workers (a thousand labels take a
+/// while, and everyone else's requests keep being answered meanwhile).
+pub async fn render(work: impl FnOnce() -> Vec<u8> + Send + 'static) -> Result<Vec<u8>, crate::error::ApiError> {
+    Ok(bo_kit::cpu::run(work).await?)
+}
+
 /// How many labels each flagged line gets: the good pieces once counted, else the pieces
 /// asked for.
 pub fn label_counts(r: &GoodsReceiptBody) -> Vec<(usize, i64)> {
@@ -270,27 +276,6 @@ pub fn label_counts(r: &GoodsReceiptBody) -> Vec<(usize, i64)> {
         .collect()
 }
 
-/// `text` cut (with …) to at most `max_mm` wide at the label's size.
-fn fit(p: &Page, text: &str, max_mm: f32) -> String {
-    if p.text_width(7.0, Weight::Bold, text) <= max_mm {
-        return text.to_string();
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let mut n = chars.len();
-    let mark = |c: char| matches!(c, '\u{0E31}' | '\u{0E34}'..='\u{0E3A}' | '\u{0E47}'..='\u{0E4E}');
-    while n > 1 {
-        n -= 1;
-        if mark(chars[n]) {
-            continue;
-        }
-        let cut: String = chars[..n].iter().collect::<String>() + "…";
-        if p.text_width(7.0, Weight::Bold, &cut) <= max_mm {
-            return cut;
-        }
-    }
-    "…".to_string()
-}
-
 /// SKU labels, one 50 × 30 mm page each: the product (two lines at most), the variant, and
 /// the barcode: EAN-13 when the SKU's barcode is one, else Code 128 of the SKU code.
 pub fn labels(r: &GoodsReceiptBody, counts: &[(usize, i64)]) -> Vec<u8> {
@@ -301,10 +286,12 @@ pub fn labels(r: &GoodsReceiptBody, counts: &[(usize, i64)]) -> Vec<u8> {
         let ean = bo_pdf::barcode::is_ean13(&l.barcode);
         let variant: Vec<&str> =
             [l.option1.as_str(), l.option2.as_str()].into_iter().filter(|s| !s.is_empty()).collect();
+        let mut name = None;
         for _ in 0..*n {
             let p = doc.page(w, h);
-            let name = fit(p, &l.product_name, 1.8 * (w - 4.0));
-            p.wrap(2.0, 4.0, w - 4.0, 7.0, Weight::Bold, &name);
+            // Fitted once per line, not per label: a line may print a thousand.
+            let name = name.get_or_insert_with(|| p.fit(7.0, Weight::Bold, &l.product_name, 1.8 * (w - 4.0)));
+            p.wrap(2.0, 4.0, w - 4.0, 7.0, Weight::Bold, name);
             if !variant.is_empty() {
                 p.text(2.0, 12.0, 6.5, Weight::Regular, Align::Left, &variant.join(" / "));
             }
@@ -481,7 +468,7 @@ pub fn parcel_labels(labels: &[ParcelLabel], size: (f32, f32), now_ms: i64) -> V
     for l in labels {
         let p = doc.page(w, h);
         let mut y = m + 5.0;
-        p.text(m, y, 13.0, Weight::Bold, Align::Left, &fit_at(p, &l.carrier, 13.0, w * 0.55));
+        p.text(m, y, 13.0, Weight::Bold, Align::Left, &p.fit(13.0, Weight::Bold, &l.carrier, w * 0.55));
         p.text(w - m, y, 9.0, Weight::Bold, Align::Right, &l.order_no);
         y += 3.0;
         p.line(m, y, w - m, y, 0.6);
@@ -548,22 +535,6 @@ pub fn parcel_labels(labels: &[ParcelLabel], size: (f32, f32), now_ms: i64) -> V
         p.text(w - m, h - 4.0, 6.0, Weight::Regular, Align::Right, &format!("พิมพ์เมื่อ {}", thai_date_time(now_ms)));
     }
     doc.finish()
-}
-
-/// `text` cut (with …) to at most `max_mm` wide at `size_pt` bold.
-fn fit_at(p: &Page, text: &str, size_pt: f32, max_mm: f32) -> String {
-    if p.text_width(size_pt, Weight::Bold, text) <= max_mm {
-        return text.to_string();
-    }
-    let mut chars: Vec<char> = text.chars().collect();
-    while chars.len() > 1 {
-        chars.pop();
-        let cut: String = chars.iter().collect::<String>() + "…";
-        if p.text_width(size_pt, Weight::Bold, &cut) <= max_mm {
-            return cut;
-        }
-    }
-    "…".into()
 }
 
 #[cfg(test)]

@@ -301,7 +301,9 @@ async fn print_parcel_label(
     state.orders().mark_labels_printed(auth.ctx().request(pb::MarkLabelsPrintedRequest { parcel_ids: ids })).await?;
     let name =
         labels.first().map(|l| if l.tracking_no.is_empty() { l.order_no.clone() } else { l.tracking_no.clone() });
-    Ok(pdf(documents::parcel_labels(&labels, size, bo_kit::time::now_ms()), &name.unwrap_or_else(|| "label".into())))
+    let now = bo_kit::time::now_ms();
+    let bytes = documents::render(move || documents::parcel_labels(&labels, size, now)).await?;
+    Ok(pdf(bytes, &name.unwrap_or_else(|| "label".into())))
 }
 
 /// Which labels to print at once.
@@ -338,7 +340,8 @@ async fn print_labels(
         return Err(ApiError::new(StatusCode::CONFLICT, Code::ParcelRequired));
     }
     state.orders().mark_labels_printed(auth.ctx().request(pb::MarkLabelsPrintedRequest { parcel_ids: ids })).await?;
-    Ok(pdf(documents::parcel_labels(&labels, size, bo_kit::time::now_ms()), "labels"))
+    let now = bo_kit::time::now_ms();
+    Ok(pdf(documents::render(move || documents::parcel_labels(&labels, size, now)).await?, "labels"))
 }
 
 /// Orders to ship or pick.
@@ -412,7 +415,10 @@ async fn order_pick_list(
     let numbers: Vec<String> = orders.iter().map(|o| o.order_no.clone()).collect();
     let code = format!("PK-{}", numbers.first().cloned().unwrap_or_default());
     let head = vec![format!("{} คำสั่งซื้อ: {}", orders.len(), numbers.join(", "))];
-    let bytes =
-        documents::pick_sheet(&code, &head, &rows, total, ["ผู้หยิบสินค้า", "ผู้ตรวจสอบ", "ผู้แพ็กสินค้า"], bo_kit::time::now_ms());
+    let now = bo_kit::time::now_ms();
+    let bytes = documents::render(move || {
+        documents::pick_sheet(&code, &head, &rows, total, ["ผู้หยิบสินค้า", "ผู้ตรวจสอบ", "ผู้แพ็กสินค้า"], now)
+    })
+    .await?;
     Ok(pdf(bytes, "pick-list"))
 }

@@ -856,8 +856,10 @@ async fn print_goods_receipt(
     let body = receipt_body(r.into_inner().receipt.unwrap_or_default(), &names);
     let store = store_name(&state, &auth).await?;
     let by = names.get(&auth.user_id).cloned().unwrap_or_default();
-    let bytes = crate::documents::goods_receipt(&body, &store, &by, bo_kit::time::now_ms());
-    Ok(pdf(bytes, &body.code))
+    let now = bo_kit::time::now_ms();
+    let code = body.code.clone();
+    let bytes = crate::documents::render(move || crate::documents::goods_receipt(&body, &store, &by, now)).await?;
+    Ok(pdf(bytes, &code))
 }
 
 /// SKU barcode labels (50 × 30 mm, one a page) for the lines flagged print-label: one per
@@ -883,7 +885,8 @@ async fn goods_receipt_labels(
     if total > state.wms_rules().await?.max_labels {
         return Err(crate::error::ApiError::invalid_field("items", "validation.too_many_labels"));
     }
-    Ok(pdf(crate::documents::labels(&body, &counts), &format!("{}-labels", body.code)))
+    let name = format!("{}-labels", body.code);
+    Ok(pdf(crate::documents::render(move || crate::documents::labels(&body, &counts)).await?, &name))
 }
 
 #[cfg(test)]

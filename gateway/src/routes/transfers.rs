@@ -597,11 +597,8 @@ async fn transfer_pick_list(
     let body = transfer_body(r.transfer.unwrap_or_default(), &Default::default());
     let warehouses = state.wms().list_warehouses(auth.ctx().request(pb::ListWarehousesRequest {})).await?.into_inner();
     let name = |id: i64| warehouses.warehouses.iter().find(|w| w.id == id).map(|w| w.name.clone()).unwrap_or_default();
-    let bytes = crate::documents::pick_list(
-        &body,
-        &name(body.from_warehouse_id),
-        &name(body.to_warehouse_id),
-        bo_kit::time::now_ms(),
-    );
-    Ok(crate::routes::receipts::pdf(bytes, &format!("{}-pick-list", body.code)))
+    let (from, to, now) = (name(body.from_warehouse_id), name(body.to_warehouse_id), bo_kit::time::now_ms());
+    let file = format!("{}-pick-list", body.code);
+    let bytes = crate::documents::render(move || crate::documents::pick_list(&body, &from, &to, now)).await?;
+    Ok(crate::routes::receipts::pdf(bytes, &file))
 }

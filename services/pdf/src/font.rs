@@ -117,6 +117,7 @@ impl Font {
                     text: t,
                     x: pen + p.x_offset as f32 * scale,
                     y: p.y_offset as f32 * scale,
+                    advance: p.x_advance as f32 * scale,
                 });
                 pen += p.x_advance as f32 * scale;
             }
@@ -165,6 +166,8 @@ pub(crate) struct Glyph {
     /// Origin, in thousandths of an em from the line start (y up).
     pub(crate) x: f32,
     pub(crate) y: f32,
+    /// How far it moves the pen, in thousandths of an em.
+    pub(crate) advance: f32,
 }
 
 /// A shaped line.

@@ -230,6 +230,33 @@ impl Page {
         Font::get(weight).shape(text).width * size_pt / 1000.0 / PT_PER_MM
     }
 
+    /// `text` as it fits in `max_mm` at `size_pt`: whole, or cut with "…" after the last
+    /// character that fits, never between a consonant and its vowel or tone marks. Shapes
+    /// the text once and walks its glyphs, so a long name costs its length, not its square.
+    pub fn fit(&self, size_pt: f32, weight: Weight, text: &str, max_mm: f32) -> String {
+        let font = Font::get(weight);
+        let mm = |w: f32| w * size_pt / 1000.0 / PT_PER_MM;
+        let shaped = font.shape(text);
+        if mm(shaped.width) <= max_mm {
+            return text.to_string();
+        }
+        let room = max_mm - mm(font.shape("…").width);
+        let (mut pen, mut len, mut fits) = (0.0, 0, 0);
+        for g in &shaped.glyphs {
+            pen += g.advance;
+            if mm(pen) > room {
+                break;
+            }
+            // Glyphs read in order give the text back; a mark's glyph carries none, its
+            // consonant's carries both, so a cut after a glyph with text keeps them together.
+            len += g.text.len();
+            if !g.text.is_empty() {
+                fits = len;
+            }
+        }
+        format!("{}…", text.get(..fits).unwrap_or(""))
+    }
+
     /// The distance in millimetres between baselines that [`Page::wrap`] uses for `size_pt`.
     pub fn line_height(&self, size_pt: f32) -> f32 {
         Font::get(Weight::Regular).line_height_em() * size_pt / PT_PER_MM

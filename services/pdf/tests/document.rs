@@ -121,3 +121,48 @@ fn widths_and_wrapping_agree() {
     assert!(lines as f32 >= full / 50.0, "{lines} lines for {full} mm");
     assert!(lines < 12, "{lines}");
 }
+
+/// The old way: the longest prefix that fits, tried from the end, one shaping each.
+fn fit_by_trying(page: &bo_pdf::Page, text: &str, max_mm: f32) -> String {
+    if page.text_width(7.0, Weight::Bold, text) <= max_mm {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mark = |c: char| matches!(c, '\u{0E31}' | '\u{0E34}'..='\u{0E3A}' | '\u{0E47}'..='\u{0E4E}');
+    let mut n = chars.len();
+    while n > 1 {
+        n -= 1;
+        if mark(chars[n]) {
+            continue;
+        }
+        let cut: String = chars[..n].iter().collect::<String>() + "…";
+        if page.text_width(7.0, Weight::Bold, &cut) <= max_mm {
+            return cut;
+        }
+    }
+    "…".to_string()
+}
+
+#[test]
+fn a_long_name_is_cut_once_and_where_it_fits() {
+    let mut doc = Doc::new("fit");
+    let page = doc.page(50.0, 30.0);
+    for text in [
+        "น้ำปลาแท้ตราปลาหมึก 700 มล.",
+        "เสื้อยืดคอกลมผ้าฝ้ายแท้ 100% สีขาวนวล ไซซ์ XL แพ็ก 3 ตัว",
+        "Organic Thai Jasmine Rice, premium grade, 5 kg bag",
+        "กี่ที่นี่มี่ปี่ผี่ ผู้ใหญ่ กรุ๊ป ฉ่ำๆ น้ำ",
+    ] {
+        for max in [8.0, 20.0, 40.0, 80.0, 400.0] {
+            let fitted = page.fit(7.0, Weight::Bold, text, max);
+            assert_eq!(fitted, fit_by_trying(page, text, max), "{text} in {max} mm");
+            assert!(page.text_width(7.0, Weight::Bold, &fitted) <= max + 0.01 || fitted == "…");
+        }
+    }
+    // A name of thousands of characters (one shaping; the old way shaped a prefix per
+    // character it dropped).
+    let long = "ผลิตภัณฑ์ดูแลผิวสูตรอ่อนโยน ".repeat(300);
+    let fitted = page.fit(7.0, Weight::Bold, &long, 80.0);
+    assert!(fitted.ends_with('…') && long.starts_with(fitted.trim_end_matches('…')));
+    assert!(page.text_width(7.0, Weight::Bold, &fitted) <= 80.0);
+}
