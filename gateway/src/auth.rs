@@ -343,12 +343,13 @@ pub struct UserAuth {
     pub user_id: i64,
     /// The session.
     pub session_id: String,
-    /// The verified token, forwarded to services.
+    /// This request's call token, forwarded to services.
     pub token: std::sync::Arc<str>,
 }
 
 impl UserAuth {
-    /// The call context for services: the user's own token.
+    /// The call context for services: a call token for this request (the services' ports
+    /// take no user token).
     pub fn ctx(&self) -> CallCtx {
         CallCtx::with_token(0, self.user_id, self.token.clone())
     }
@@ -362,7 +363,8 @@ impl FromRequestParts<AppState> for UserAuth {
         let claims = state.keys.verify(token, &[AUD_USER, AUD_STORE])?;
         let user_id = claims.sub.parse().map_err(|_| ApiError::unauthenticated(Code::Unauthenticated))?;
         check_session(state, &claims.sid).await?;
-        Ok(UserAuth { user_id, session_id: claims.sid, token: token.into() })
+        let call = state.keys.call_token(user_id, &claims.sid, 0, "", &[])?;
+        Ok(UserAuth { user_id, session_id: claims.sid, token: call.into() })
     }
 }
 
@@ -379,7 +381,8 @@ pub struct StoreAuth {
     pub perms: Vec<String>,
     /// The session.
     pub session_id: String,
-    /// The verified token, forwarded to services (which check it again).
+    /// This request's call token, forwarded to services (which check it again): minted once
+    /// the store token, its session and its membership version were checked.
     pub token: std::sync::Arc<str>,
     /// The saved answer of a repeated `Idempotency-Key`, answered by [`StoreAuth::require`]
     /// once the permission check passes (set by the idempotency layer).
@@ -436,13 +439,14 @@ impl StoreAuth {
         };
         let user_id = claims.sub.parse().map_err(|_| ApiError::unauthenticated(Code::Unauthenticated))?;
         check_membership(state, &claims.sid, store_id, claims.mv.unwrap_or(0)).await?;
+        let call = state.keys.call_token(user_id, &claims.sid, store_id, &permission, &claims.perms)?;
         Ok(StoreAuth {
             store_id,
             user_id,
             permission,
             perms: claims.perms,
             session_id: claims.sid,
-            token: token.into(),
+            token: call.into(),
             replay: None,
         })
     }

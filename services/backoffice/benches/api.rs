@@ -50,6 +50,8 @@ struct Target {
     api: String,
     grpc: String,
     token: String,
+    /// A call token for the services' port, as the gateway mints one per request.
+    call: String,
     store_id: i64,
     user_id: i64,
     /// The products database to bring to a steady state after seeding (PostgreSQL: what
@@ -60,6 +62,15 @@ struct Target {
     stores_db: String,
     /// The orders database (seeded with 100,000 orders for the list).
     orders_db: String,
+}
+
+/// The distributed run's shared token key.
+const BENCH_SECRET: &str = "bench-Q7m2-Xv9k-Lp4w-Zr8t-Hn3c-Jd6y-Fb1s";
+
+/// A call token of the installation's key for the owner.
+fn call_token(secret: &[u8], user_id: i64, store_id: i64) -> String {
+    let keys = bo_kit::auth::Keys::new(secret, 60).unwrap();
+    keys.call_token(user_id, "bench", store_id, "owner", &[]).unwrap()
 }
 
 #[derive(Default)]
@@ -290,8 +301,8 @@ async fn measure(label: &str, t: Target) {
     // Reservations: one SKU with plenty of stock, a new reference per call.
     let channel = grpc::remote(&t.grpc).unwrap();
     let mut wms = WmsServiceClient::new(channel.clone());
-    // The store token, as the gateway forwards it.
-    let ctx = CallCtx::with_token(t.store_id, t.user_id, t.token.clone());
+    // A call token, as the gateway forwards one.
+    let ctx = CallCtx::with_token(t.store_id, t.user_id, t.call.clone());
     let mut warehouse = 0;
     for _ in 0..100 {
         if let Some(w) = wms
@@ -450,6 +461,7 @@ async fn orders(t: &Target, client: &reqwest::Client, warehouse: i64) {
     println!("{}", run(get("/orders?page={n}")).await.line("GET /orders random deep page"));
     println!("{}", run(get("/orders/count")).await.line("GET /orders/count"));
     export_orders(t, client).await;
+    reconcile_month(t, client, warehouse).await;
     preview_order_import(t, client, warehouse).await;
 
     // Bulk: 500 of the orders made through the API, prepared, then cancelled.
@@ -695,6 +707,125 @@ async fn seed_orders(url: &str, store_id: i64, warehouse: i64, n: usize) -> usiz
     n
 }
 
+/// A month-end bank statement of 5,000 transfers matched against 50,000 open bills (250
+/// prices, so a line's amount has about 200 bills; a third of the lines name their order),
+/// with `/healthz` asked every 20 ms meanwhile: the slowest answer is what everyone else
+/// waits while the matching runs.
+async fn reconcile_month(t: &Target, client: &reqwest::Client, warehouse: i64) {
+    const BILLS: usize = 50_000;
+    const LINES: usize = 5_000;
+    let now = bo_kit::time::now_ms();
+    let db = bo_kit::db::Db::connect(&t.orders_db).await.unwrap();
+    let mut bills: Vec<(String, i64, i64)> = Vec::with_capacity(BILLS);
+    for chunk in (0..BILLS).collect::<Vec<_>>().chunks(500) {
+        let mut tx = db.begin().await.unwrap();
+        for &i in chunk {
+            let amount = 9_900 + 1_000 * (i % 250) as i64;
+            let at = now - 86_400_000 * 10 + 17_000 * i as i64;
+            let no = format!("SOR-{i:06}");
+            let id: i64 = sqlx::query_scalar(
+                "INSERT INTO orders (store_id, order_no, channel, reference, state, payment_state, warehouse_id, ship_name, \
+                 subtotal, net, total, net_ex_vat, stock_state, stock_state_at, hold_revision, search_text, created_at, \
+                 updated_at) VALUES ($1, $2, 'line', '', 'new', 'unpaid', $3, 'ลูกค้า ทดสอบ', $4, $4, $4, $4, 'held', $5, 1, \
+                 $2, $5, $5) RETURNING id",
+            )
+            .bind(t.store_id)
+            .bind(&no)
+            .bind(warehouse)
+            .bind(amount)
+            .bind(at)
+            .fetch_one(&mut *tx)
+            .await
+            .unwrap();
+            sqlx::query(
+                "INSERT INTO order_bills (store_id, order_id, warehouse_id, amount, token, state, expiry_type, on_expiry, \
+                 created_at, updated_at) VALUES ($1, $2, $3, $4, $5, 'active', 'no_expiry', 'keep_new', $6, $6)",
+            )
+            .bind(t.store_id)
+            .bind(id)
+            .bind(warehouse)
+            .bind(amount)
+            .bind(format!("{:032x}", 0xbe00_0000_0000u64 + i as u64))
+            .bind(at)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+            bills.push((no, amount, at));
+        }
+        tx.commit().await.unwrap();
+    }
+    db.close().await;
+    let mut csv = String::from("\u{FEFF}วันที่,เวลา,รายการ,ถอนเงิน,ฝากเงิน,ยอดคงเหลือ,รายละเอียด\n");
+    for i in 0..LINES {
+        let (no, amount, at) = &bills[i * (BILLS / LINES)];
+        let when = ::time::OffsetDateTime::from_unix_timestamp((at + 300_000) / 1000)
+            .unwrap()
+            .to_offset(::time::macros::offset!(+7));
+        let text = if i % 3 == 0 {
+            format!("โอนค่าสินค้า {no}")
+        } else {
+            format!("จาก ลูกค้า {i}")
+        };
+        csv.push_str(&format!(
+            "{:02}/{:02}/{},{:02}:{:02},รับโอนเงิน,,{}.{:02},,{text}\n",
+            when.day(),
+            u8::from(when.month()),
+            when.year() + 543,
+            when.hour(),
+            when.minute(),
+            amount / 100,
+            amount % 100
+        ));
+    }
+    let root = t.api.trim_end_matches("/api").to_string();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watch = {
+        let (done, client, root) = (done.clone(), client.clone(), root.clone());
+        tokio::spawn(async move {
+            let mut worst = Duration::ZERO;
+            while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                let start = Instant::now();
+                let r = client.get(format!("{root}/healthz")).send().await.unwrap();
+                assert!(r.status().is_success());
+                worst = worst.max(start.elapsed());
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            worst
+        })
+    };
+    let start = Instant::now();
+    let form = reqwest::multipart::Form::new()
+        .part("file", reqwest::multipart::Part::bytes(csv.into_bytes()).file_name("statement.csv"))
+        .text("dry_run", "true")
+        .text("choices", "[]");
+    let r = client
+        .post(format!("{}/orders/payments/reconcile", t.api))
+        .bearer_auth(&t.token)
+        .multipart(form)
+        .send()
+        .await
+        .unwrap();
+    let status = r.status();
+    let bytes = r.bytes().await.unwrap();
+    let took = start.elapsed();
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+    let worst = watch.await.unwrap();
+    assert!(status.is_success(), "{status}: {}", String::from_utf8_lossy(&bytes[..bytes.len().min(500)]));
+    let v: Value = serde_json::from_slice(&bytes).unwrap();
+    let lines = v["data"]["lines"].as_array().map_or(0, Vec::len);
+    let count = |st: &str| v["data"]["lines"].as_array().unwrap().iter().filter(|l| l["status"] == st).count();
+    println!(
+        "{:<34} {:>9.2} s     ({lines} lines × {BILLS} bills: {} confident, {} ambiguous; answer {} KB; \
+         slowest /healthz meanwhile {} ms)",
+        "POST /orders/payments/reconcile",
+        took.as_secs_f64(),
+        count("confident"),
+        count("ambiguous"),
+        bytes.len() / 1024,
+        worst.as_millis()
+    );
+}
+
 /// Approving a goods receipt of 500 lines (500 SKUs, each a new lot): three receipts, each
 /// timed on its own through the API.
 async fn approve_receipts(t: &Target, client: &reqwest::Client, warehouse: i64) {
@@ -792,6 +923,7 @@ async fn embedded() {
         Target {
             api,
             grpc: format!("http://127.0.0.1:{grpc_port}"),
+            call: call_token(&bo_kit::auth::load_or_create_key(dir.path()).unwrap(), user_id, store_id),
             token,
             store_id,
             user_id,
@@ -840,7 +972,7 @@ async fn distributed() {
             .env("BO_DATA_DIR", dir.path())
             .env("BO_BUS__NATS_URL", &nats)
             .env("BO_BUS__PREFIX", &prefix)
-            .env("BO_AUTH__JWT_SECRET", "bench-Q7m2-Xv9k-Lp4w-Zr8t-Hn3c-Jd6y-Fb1s")
+            .env("BO_AUTH__JWT_SECRET", BENCH_SECRET)
             .env("BO_AUTH__LOGIN_ATTEMPTS_PER_MINUTE", "1000")
             .env("BO_FILES__URL", format!("file://{}", dir.path().join("files").display()))
             .env("RUST_LOG", "warn")
@@ -904,6 +1036,7 @@ async fn distributed() {
         Target {
             api,
             grpc: addr,
+            call: call_token(BENCH_SECRET.as_bytes(), user_id, store_id),
             token,
             store_id,
             user_id,

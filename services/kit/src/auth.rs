@@ -22,6 +22,13 @@ pub const AUD_USER: &str = "backoffice-user";
 pub const AUD_STORE: &str = "backoffice-store";
 /// Audience of service tokens (background work, start-up, a gateway before sign-in).
 pub const AUD_SERVICE: &str = "backoffice-service";
+/// Audience of a call token: what the gateway gives the services for one request, once it
+/// has checked the user's session (and, for a store, the membership and its version). The
+/// services' ports take call and service tokens only, so a user's or a revoked member's
+/// token is refused there too (decision 0012).
+pub const AUD_CALL: &str = "backoffice-call";
+/// Lifetime of call tokens: the longest request's time.
+pub const CALL_TOKEN_SECS: i64 = 300;
 const ISSUER: &str = "backoffice";
 /// Lifetime of service tokens.
 pub const SERVICE_TOKEN_SECS: i64 = 300;
@@ -145,6 +152,33 @@ impl Keys {
             perm: Some("service".into()),
             role: None,
             perms: Vec::new(),
+            mv: None,
+        };
+        Ok(jsonwebtoken::encode(&Header::new(Algorithm::HS256), &c, &self.enc)?)
+    }
+
+    /// Signs a call token for one request the gateway checked: `user` of session `sid`,
+    /// acting in `store` (0 for none) with the membership's `permission` and `perms`.
+    pub fn call_token(
+        &self,
+        user: i64,
+        sid: &str,
+        store: i64,
+        permission: &str,
+        perms: &[String],
+    ) -> anyhow::Result<String> {
+        let now = crate::time::now_ms() / 1000;
+        let c = Claims {
+            sub: user.to_string(),
+            aud: AUD_CALL.into(),
+            iss: ISSUER.into(),
+            iat: now,
+            exp: now + CALL_TOKEN_SECS,
+            sid: sid.into(),
+            store: (store > 0).then_some(store),
+            perm: (!permission.is_empty()).then(|| permission.to_string()),
+            role: None,
+            perms: perms.to_vec(),
             mv: None,
         };
         Ok(jsonwebtoken::encode(&Header::new(Algorithm::HS256), &c, &self.enc)?)

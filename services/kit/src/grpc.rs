@@ -15,7 +15,7 @@ use std::time::Duration;
 use tonic::body::Body;
 use tonic::{Request, Status};
 
-use crate::auth::{Keys, AUD_SERVICE, AUD_STORE, AUD_USER};
+use crate::auth::{Keys, AUD_CALL, AUD_SERVICE};
 use tower::util::BoxCloneSyncService;
 use tower::{Service, ServiceExt as _};
 use tracing::instrument::Instrumented;
@@ -191,9 +191,7 @@ pub struct Caller {
 
 impl Caller {
     fn verify(keys: &Keys, token: &str) -> Result<Caller, Status> {
-        let c = keys
-            .verify(token, &[AUD_STORE, AUD_USER, AUD_SERVICE])
-            .map_err(|e| Status::unauthenticated(e.code.as_str()))?;
+        let c = keys.verify(token, &[AUD_CALL, AUD_SERVICE]).map_err(|e| Status::unauthenticated(e.code.as_str()))?;
         let user_id = c.sub.parse().map_err(|_| Status::unauthenticated("unauthenticated"))?;
         Ok(Caller {
             store_id: c.store.unwrap_or(0),
@@ -210,7 +208,7 @@ impl Caller {
 /// user; a service (or a direct call in the same code) for the one it names.
 pub fn user_for<T>(req: &Request<T>, named: i64) -> Result<i64, Status> {
     match req.extensions().get::<Caller>() {
-        Some(c) if c.audience == AUD_USER || c.audience == AUD_STORE => {
+        Some(c) if c.audience == AUD_CALL => {
             if c.user_id == named {
                 Ok(named)
             } else {
@@ -396,10 +394,10 @@ mod tests {
             req
         };
         let approve = crate::perms::keys::PAYMENT_PAYMENT_APPROVE;
-        assert!(caller_holds(&with(AUD_STORE, "owner", &[]), approve), "the owner holds every right");
-        assert!(caller_holds(&with(AUD_STORE, "admin", &["payment.*"]), approve), "a grant that covers it");
-        assert!(!caller_holds(&with(AUD_STORE, "admin", &["payment.payment.delete"]), approve));
-        assert!(!caller_holds(&with(AUD_USER, "", &[]), approve), "a user token holds no store right");
+        assert!(caller_holds(&with(AUD_CALL, "owner", &[]), approve), "the owner holds every right");
+        assert!(caller_holds(&with(AUD_CALL, "admin", &["payment.*"]), approve), "a grant that covers it");
+        assert!(!caller_holds(&with(AUD_CALL, "admin", &["payment.payment.delete"]), approve));
+        assert!(!caller_holds(&with(AUD_CALL, "", &[]), approve), "a user's call holds no store right");
         assert!(caller_holds(&with(AUD_SERVICE, "service", &[]), approve), "a service acts for the system");
     }
 }

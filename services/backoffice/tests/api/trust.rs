@@ -44,8 +44,15 @@ async fn calls_without_a_valid_token_are_refused_remote_and_in_process() {
     junk.metadata_mut().insert("authorization", "bearer not.a.token".parse().unwrap());
     refused(&mut remote, junk).await;
 
-    // A store token of the shared key passes, lower-case scheme too, and its store is the one used.
-    let token = app.store_token("owner@example.com", "demo1234", app.demo_store).await;
+    // A user's store token is the gateway's to check (session, membership and its version):
+    // the service port refuses it, valid or not, so a revoked member cannot go around.
+    let store_token = app.store_token("owner@example.com", "demo1234", app.demo_store).await;
+    let mut direct = tonic::Request::new(pb::ListWarehousesRequest {});
+    direct.metadata_mut().insert("authorization", format!("Bearer {store_token}").parse().unwrap());
+    refused(&mut remote, direct).await;
+
+    // A call token of the shared key passes, lower-case scheme too, and its store is the one used.
+    let token = app.keys().call_token(1, "sid", app.demo_store, "owner", &[]).unwrap();
     let mut ok = tonic::Request::new(pb::ListWarehousesRequest {});
     ok.metadata_mut().insert("authorization", format!("bearer {token}").parse().unwrap());
     ok.metadata_mut().insert("bo-store-id", "999".parse().unwrap());
