@@ -173,7 +173,21 @@ impl Config {
             None => fig = fig.merge(Toml::file("backoffice.toml")),
         }
         fig = fig.merge(Env::prefixed("BO_").split("__"));
-        Ok(fig.extract()?)
+        let cfg: Config = fig.extract()?;
+        cfg.check()?;
+        Ok(cfg)
+    }
+
+    /// Refuses settings that would break a promise: a request allowed to run longer than an
+    /// idempotency key's lease would let its retry run beside it.
+    pub fn check(&self) -> anyhow::Result<()> {
+        let lease_secs = bo_stores::store::IDEMPOTENCY_LEASE_MS / 1000;
+        anyhow::ensure!(
+            (self.http.timeouts.request_secs as i64) < lease_secs - 30,
+            "http.timeouts.request_secs must be under {} (an idempotency key's lease, less half a minute)",
+            lease_secs - 30
+        );
+        Ok(())
     }
 
     /// The database URL of a module.
@@ -190,6 +204,15 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_request_never_outlives_its_idempotency_lease() {
+        let mut cfg = Config::default();
+        cfg.check().unwrap();
+        assert!(cfg.http.timeouts.request_secs as i64 * 1000 < bo_stores::store::IDEMPOTENCY_LEASE_MS);
+        cfg.http.timeouts.request_secs = 3_600;
+        assert!(cfg.check().unwrap_err().to_string().contains("request_secs"));
+    }
 
     #[test]
     #[allow(clippy::result_large_err)] // figment's Jail fixes the closure's error type

@@ -187,7 +187,11 @@ impl Orders {
             return Ok(None);
         }
         tracing::debug!(export = e.id, rows = written, "wrote an order export");
-        let key = Key::new(format!("exports/{}/{}/{}", e.store_id, e.id, e.file_name)).map_err(Error::internal)?;
+        // A key of this builder's own: a builder that lost its claim removes its own file,
+        // never the one the winner keeps.
+        let key =
+            Key::new(format!("exports/{}/{}/{}/{}", e.store_id, e.id, uuid::Uuid::new_v4().simple(), e.file_name))
+                .map_err(Error::internal)?;
         let file = tokio::fs::File::open(&path).await.map_err(Error::internal)?;
         let body = futures::stream::unfold(file, |mut f| async move {
             use tokio::io::AsyncReadExt as _;

@@ -220,8 +220,10 @@ pub enum Idempotency {
 
 /// How long an idempotency key is kept.
 pub const IDEMPOTENCY_TTL_MS: i64 = 24 * 3600 * 1000;
-/// How long a request holds its key before a retry may take over (longer than any request).
-pub const IDEMPOTENCY_LEASE_MS: i64 = 2 * 60 * 1000;
+/// How long a request holds its key before a retry may take over: longer than any request
+/// (the HTTP server stops a request at `http.timeouts.request_secs`, 300 s by default, and
+/// refuses to start with a longer one), so a retry never runs beside the first.
+pub const IDEMPOTENCY_LEASE_MS: i64 = 6 * 60 * 1000;
 
 const MEMBERSHIP_SELECT: &str = "SELECT m.id, m.user_id, m.store_id, m.permission, m.status, m.created_at, m.version, \
     r.id AS role_id, r.name AS role_name, r.permissions AS role_permissions, r.built_in AS role_built_in, \

@@ -162,4 +162,42 @@ async fn an_export_of_new_orders_downloads_as_a_spreadsheet(app: &TestApp) {
     assert_eq!(l["data"][0]["id"], e["id"], "newest first");
 }
 
-on_every_stack!(an_export_of_new_orders_downloads_as_a_spreadsheet);
+/// A store may have three exports waiting; a fourth is refused, translated, until one is
+/// done (another store's are its own).
+async fn a_store_queues_three_exports_at_most(app: &TestApp) {
+    let t = app.owner().await;
+    let w = main_warehouse(app, &t).await;
+    let (red, _) = two_skus(app, &t, "EXQ", w).await;
+    stock_up(app, &t, w, red, 5).await;
+    create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    // Three being built by a builder that holds on to them (claimed in the future).
+    let db = bo_kit::db::Db::connect(&app.orders_db_url).await.unwrap();
+    for _ in 0..3 {
+        sqlx::query(
+            "INSERT INTO order_exports (store_id, file_name, state, date_from, date_to, claimed_by, claimed_at, created_at) \
+             VALUES ($1, 'orders.xlsx', 'exporting', 1, 2, 'elsewhere', $2, $2)",
+        )
+        .bind(app.demo_store)
+        .bind(bo_kit::time::now_ms() + 3_600_000)
+        .execute(db.pool())
+        .await
+        .unwrap();
+    }
+    let ask = json!({"date_from": today(), "date_to": today()});
+    let (s, v) = app.post("/orders/reports/produce-order-report", &t, ask.clone()).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::TOO_MANY_REQUESTS, Some("export_queue_full")), "{v}");
+    let (other_store, other) = app.other_owner("exports-other@example.com").await;
+    assert_ne!(other_store, app.demo_store);
+    let (s, v) = app.post("/orders/reports/produce-order-report", &other, ask.clone()).await;
+    assert_eq!(v["error"]["code"], "no_data_for_export", "another store is not held up: {s} {v}");
+    // One of them finishes: the store may ask again.
+    sqlx::query("UPDATE order_exports SET state = 'failed' WHERE id = (SELECT MIN(id) FROM order_exports)")
+        .execute(db.pool())
+        .await
+        .unwrap();
+    db.close().await;
+    let (s, v) = app.post("/orders/reports/produce-order-report", &t, ask).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+}
+
+on_every_stack!(an_export_of_new_orders_downloads_as_a_spreadsheet, a_store_queues_three_exports_at_most);

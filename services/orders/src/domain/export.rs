@@ -24,6 +24,9 @@ pub const STATES: [&str; 4] = [EXPORTING, EXPORTED, FAILED, EXPIRED];
 /// How long a file is kept: seven days.
 pub const KEEP_MS: i64 = 7 * 24 * 3600 * 1000;
 /// The most days one export may cover.
+/// How many exports a store may have waiting to be built at once (the builders take every
+/// store's in turn, so one store's queue never holds up another's).
+pub const MAX_WAITING: i64 = 3;
 pub const MAX_DAYS: i64 = 366;
 
 /// What happens to an export.

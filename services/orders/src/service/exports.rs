@@ -36,6 +36,9 @@ impl Orders {
         let mut states: Vec<String> = states.to_vec();
         states.sort();
         states.dedup();
+        if self.repo.exports_waiting(ctx.store_id).await? >= domain::export::MAX_WAITING {
+            return Err(Error::new(bo_kit::error::Kind::TooManyRequests, Code::ExportQueueFull));
+        }
         let total = self.repo.count_for_export(ctx.store_id, from, to, &states).await?;
         if total == 0 {
             return Err(Error::new(bo_kit::error::Kind::Invalid, Code::NoDataForExport));

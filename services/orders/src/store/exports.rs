@@ -148,11 +148,24 @@ impl Repo {
         Ok((rows, page))
     }
 
-    /// Claims the oldest export waiting to be built (or whose builder went quiet before
-    /// `stale`) for `holder`; None when there is none.
+    /// How many exports of the store wait to be built or are being built.
+    pub async fn exports_waiting(&self, store_id: i64) -> Result<i64> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM order_exports WHERE store_id = $1 AND state = $2")
+            .bind(store_id)
+            .bind(export::EXPORTING)
+            .fetch_one(self.pool())
+            .await?)
+    }
+
+    /// Claims an export waiting to be built (or whose builder went quiet before `stale`) for
+    /// `holder`, taking the stores in turn: the store served longest ago first (one whose
+    /// export is being built now waits for the others), its oldest export first. None when
+    /// none waits.
     pub async fn claim_export(&self, holder: &str, stale: i64) -> Result<Option<ExportRow>> {
         let waiting: Option<(i64, i64)> = sqlx::query_as(
-            "SELECT id, claimed_at FROM order_exports WHERE state = $1 AND claimed_at < $2 ORDER BY id LIMIT 1",
+            "SELECT e.id, e.claimed_at FROM order_exports e WHERE e.state = $1 AND e.claimed_at < $2 \
+             ORDER BY (SELECT COALESCE(MAX(x.claimed_at), 0) FROM order_exports x WHERE x.store_id = e.store_id), e.id \
+             LIMIT 1",
         )
         .bind(export::EXPORTING)
         .bind(stale)
@@ -245,5 +258,43 @@ impl Repo {
         .bind(limit)
         .fetch_all(self.pool())
         .await?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// One store's queue of year-long exports does not hold up another store's: builders
+    /// take the stores in turn.
+    async fn stores_take_turns(db: bo_kit::db::Db) {
+        db.migrate(&crate::MIGRATIONS_SQLITE, &crate::MIGRATIONS_POSTGRES).await.unwrap();
+        let repo = Repo::new(db);
+        let ask = |store: i64| {
+            let repo = repo.clone();
+            async move { repo.insert_export(store, 1, "orders.xlsx", "th", 1, 2, &[], 10).await.unwrap().id }
+        };
+        let a: Vec<i64> = vec![ask(1).await, ask(1).await, ask(1).await];
+        let b = ask(2).await;
+        let c = ask(3).await;
+        let mut order = Vec::new();
+        while let Some(e) = repo.claim_export("builder", now_ms() - 60_000).await.unwrap() {
+            order.push(e.id);
+            tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+        }
+        assert_eq!(order, vec![a[0], b, c, a[1], a[2]], "store 1's first, then each other store, then store 1's rest");
+    }
+
+    #[tokio::test]
+    async fn stores_take_turns_on_sqlite() {
+        let t = bo_kit::testing::sqlite().await;
+        stores_take_turns(t.db.clone()).await;
+    }
+
+    #[tokio::test]
+    async fn stores_take_turns_on_postgres() {
+        if let Some(t) = bo_kit::testing::postgres().await {
+            stores_take_turns(t.db.clone()).await;
+        }
     }
 }
