@@ -3,14 +3,17 @@
 //! styles inline, no script and no font to fetch, so it opens fast on a phone on a slow
 //! connection; its form (a slip, .jpg, .jpeg or .png up to 5 MB) posts back to the page.
 //! The token is the only key: an unknown one answers the same 'not found' whatever it is.
-//! The page shows the shop, the lines and money (never costs), the shipping address, the
-//! store's active accounts (a PromptPay account with a QR for the exact amount), and the
-//! bill's state: payable until when, waiting for the shop's confirmation, paid, expired.
+//! The page shows the shop, the lines and money (never costs), the shipping address while
+//! the bill may be paid (never after: PDPA), the store's active accounts (a PromptPay
+//! account with a QR for the exact amount), and the bill's state: payable until when,
+//! waiting for the shop's confirmation, paid, expired, cancelled, complete. Slips are
+//! limited per address and per bill a minute, and a bill takes a bounded number in all;
+//! every slip is kept. The shop can give a bill a new link, which ends the old one.
 
 use bo_kit::Code;
 use std::fmt::Write as _;
 
-use axum::extract::{Multipart, Path, Query, State};
+use axum::extract::{ConnectInfo, Multipart, Path, Query, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
@@ -129,6 +132,15 @@ impl Lang {
             "paid" => ("ชำระเงินแล้ว ขอบคุณค่ะ", "Paid. Thank you!"),
             "expired" => ("บิลนี้หมดอายุแล้ว กรุณาติดต่อร้านค้า", "This bill has expired. Please contact the shop."),
             "closed" => ("คำสั่งซื้อนี้ถูกยกเลิกแล้ว", "This order was cancelled."),
+            "finished" => ("คำสั่งซื้อนี้เสร็จสิ้นแล้ว ขอบคุณค่ะ", "This order is complete. Thank you!"),
+            "slip_limit" => (
+                "บิลนี้รับสลิปครบจำนวนแล้ว กรุณาติดต่อร้านค้า",
+                "This bill has taken as many slips as it can. Please contact the shop.",
+            ),
+            "slow_down" => (
+                "มีการส่งสลิปจากที่นี่บ่อยเกินไป กรุณารอสักครู่แล้วลองใหม่",
+                "Too many slips were sent from here. Please wait a minute and try again.",
+            ),
             "cod" => (
                 "เก็บเงินปลายทาง กรุณาชำระเงินกับพนักงานขนส่งเมื่อได้รับสินค้า",
                 "Cash on delivery: please pay the carrier when your parcel arrives.",
@@ -323,6 +335,9 @@ fn standing(b: &Bill, lang: Lang) -> Option<(&'static str, String)> {
         Some(PaymentState::Pending) => return Some(("wait", lang.t("pending").into())),
         _ => {}
     }
+    if b.order.state() == OrderState::Closed {
+        return Some(("ok", lang.t("finished").into()));
+    }
     if b.order.cod {
         return Some(("wait", lang.t("cod").into()));
     }
@@ -330,6 +345,15 @@ fn standing(b: &Bill, lang: Lang) -> Option<(&'static str, String)> {
         return Some(("bad", lang.t("expired").into()));
     }
     None
+}
+
+/// Whether the page shows who the buyer is and where the order goes: only while the bill
+/// may still be paid (PDPA). A paid, expired or cancelled bill's link, forwarded or found
+/// later, shows the order's lines and where it stands, and no one's name, phone or address.
+fn shows_buyer(b: &Bill) -> bool {
+    !matches!(b.order.state(), OrderState::Cancelled | OrderState::Failed | OrderState::Closed)
+        && b.bill.state() == BillState::Active
+        && !matches!(b.payment.as_ref().map(|p| p.state()), Some(PaymentState::Paid))
 }
 
 fn can_send_slip(b: &Bill) -> bool {
@@ -420,7 +444,7 @@ fn render(b: &Bill, lang: Lang, sent: bool, problem: Option<&str>) -> String {
     );
 
     // Where it goes.
-    if let Some(a) = &o.shipping_address {
+    if let Some(a) = o.shipping_address.as_ref().filter(|_| shows_buyer(b)) {
         if !a.name.is_empty() || !a.address.is_empty() {
             let place = [&a.address, &a.sub_district, &a.district, &a.state_province, &a.city, &a.postcode]
                 .iter()
@@ -490,10 +514,11 @@ fn render(b: &Bill, lang: Lang, sent: bool, problem: Option<&str>) -> String {
         body.push_str("</section>");
         let _ = write!(
             body,
-            "<section><h2>{}</h2><form method=\"post\" action=\"/bill/{}/slip\" enctype=\"multipart/form-data\" \
+            "<section><h2>{}</h2><form method=\"post\" action=\"/bill/{}/slip?lang={}\" enctype=\"multipart/form-data\" \
              data-testid=\"bill-slip-form\"><input type=\"hidden\" name=\"lang\" value=\"{}\">",
             lang.t("send_slip"),
             esc(&b.token),
+            lang.code(),
             lang.code()
         );
         if b.accounts.len() > 1 {
@@ -561,22 +586,46 @@ fn problem_of(e: &ApiError, lang: Lang) -> &'static str {
         (Code::BillExpired, _) => lang.t("expired"),
         (Code::BillOrderClosed, _) => lang.t("closed"),
         (Code::PaymentAlreadyProcessed | Code::PaymentAlreadyConfirmed, _) => lang.t("already_paid"),
+        (Code::BillSlipLimit, _) => lang.t("slip_limit"),
+        (Code::TooManyAttempts, _) => lang.t("slow_down"),
         _ => lang.t("try_again"),
     }
 }
 
 async fn slip(
     State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<std::net::SocketAddr>,
     Path(token): Path<String>,
+    Query(q): Query<PageQuery>,
     headers: HeaderMap,
-    mut form: Multipart,
+    form: Multipart,
 ) -> Response {
-    let mut lang = Lang::of(None, &headers);
+    let lang = Lang::of(q.lang.as_deref(), &headers);
     let b = match load(&state, &token).await {
         Ok(Some(b)) => b,
         Ok(None) => return not_found(lang, &token),
         Err(e) => return e.into_response(),
     };
+    // Every slip counts, per address and per bill, before its picture is read: a flood of
+    // slips costs the shop neither its timeline nor everyone's CPU.
+    let ip = crate::auth::client_ip(peer.ip(), &headers, &state.trusted_proxies);
+    let Some(attempt) = state.slip_limiter.begin(ip, &format!("bill:{token}")) else {
+        let e = ApiError::new(StatusCode::TOO_MANY_REQUESTS, Code::TooManyAttempts);
+        return html_response(e.status, render(&b, lang, false, Some(problem_of(&e, lang))));
+    };
+    let answer = take_slip(&state, b, token, lang, headers, form).await;
+    attempt.failed();
+    answer
+}
+
+async fn take_slip(
+    state: &AppState,
+    b: Bill,
+    token: String,
+    mut lang: Lang,
+    headers: HeaderMap,
+    mut form: Multipart,
+) -> Response {
     let store_id = b.order.store_id;
     let mut staged = Staged::new(state.files.clone());
     let mut channel: i64 = 0;
@@ -645,7 +694,7 @@ async fn slip(
             let status = if e.status.is_client_error() { e.status } else { StatusCode::SERVICE_UNAVAILABLE };
             let problem = problem_of(&e, lang);
             // The page as it now is (another slip may have come meanwhile).
-            let b = match load(&state, &token).await {
+            let b = match load(state, &token).await {
                 Ok(Some(b)) => b,
                 _ => b,
             };

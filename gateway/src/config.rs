@@ -15,6 +15,8 @@ pub struct AuthConfig {
     pub token_ttl_minutes: i64,
     /// Sign-in attempts allowed per client address per minute.
     pub login_attempts_per_minute: u32,
+    /// Slips a bill's public page takes per client address, and per bill, per minute.
+    pub slips_per_minute: u32,
     /// How long a gateway trusts its last check of a store token's membership, in
     /// milliseconds (decision 0012). A change made through this gateway takes effect on the
     /// next request whatever this is; one made through another replica within this time.
@@ -28,6 +30,7 @@ impl Default for AuthConfig {
             jwt_secret: Secret::default(),
             token_ttl_minutes: 12 * 60,
             login_attempts_per_minute: 10,
+            slips_per_minute: 5,
             membership_check_ms: 1000,
         }
     }

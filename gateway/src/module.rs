@@ -73,6 +73,7 @@ impl Module for GatewayModule {
             sessions: SessionCache::new(Duration::from_secs(15)),
             memberships: MembershipCache::new(Duration::from_millis(auth_cfg.membership_check_ms)),
             limiter: LoginLimiter::new(auth_cfg.login_attempts_per_minute),
+            slip_limiter: LoginLimiter::new(auth_cfg.slips_per_minute),
             maintenance: maintenance.enabled,
             files,
             body_limit: http.body_limit.unwrap_or(2 * 1024 * 1024),

@@ -34,6 +34,8 @@ pub struct Inner {
     pub memberships: crate::auth::MembershipCache,
     /// Sign-in attempts per address.
     pub limiter: LoginLimiter,
+    /// Slips sent on bills' pages, per address and per bill.
+    pub slip_limiter: LoginLimiter,
     /// Under maintenance.
     pub maintenance: bool,
     /// File storage: uploads are staged here, downloads stream from here.

@@ -72,6 +72,20 @@ pub struct OrderPaymentBody {
     pub slip_at: Option<String>,
     pub created_at: String,
     pub updated_at: String,
+    /// Every slip it was sent, oldest first (`GET /orders/{id}/payments/{pay}/attachment?slip=`);
+    /// none is ever dropped.
+    pub slips: Vec<PaymentSlipBody>,
+}
+
+/// A slip a payment was sent.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PaymentSlipBody {
+    pub id: i64,
+    /// buyer (the bill's page) or staff.
+    pub source: String,
+    /// Who attached it (0: the buyer).
+    pub created_by: i64,
+    pub created_at: String,
 }
 
 pub(crate) fn payment_body(p: pb::Payment) -> OrderPaymentBody {
@@ -93,6 +107,16 @@ pub(crate) fn payment_body(p: pb::Payment) -> OrderPaymentBody {
         slip_at: when(p.slip_at_ms),
         created_at: bo_kit::time::timestamp_to_rfc3339(p.create_time.as_ref()),
         updated_at: bo_kit::time::timestamp_to_rfc3339(p.update_time.as_ref()),
+        slips: p
+            .slips
+            .into_iter()
+            .map(|s| PaymentSlipBody {
+                id: s.id,
+                source: s.source,
+                created_by: s.created_by,
+                created_at: bo_kit::time::ms_to_rfc3339(s.created_at_ms),
+            })
+            .collect(),
     }
 }
 
@@ -297,20 +321,36 @@ async fn act_on_payment(
     Ok(Json(one_order(&state, &auth, r).await?))
 }
 
-/// A payment's slip (to whoever reads orders or payments). Never cached.
+/// Which slip of a payment.
+#[derive(Debug, Deserialize, utoipa::IntoParams, Default)]
+#[serde(default)]
+#[into_params(parameter_in = Query)]
+pub struct SlipQuery {
+    /// One of its `slips` (none: its newest).
+    pub slip: Option<i64>,
+}
+
+/// A payment's slip, its newest or any it was sent (to whoever reads orders or payments).
+/// Never cached.
 #[utoipa::path(get, path = "/orders/{id}/payments/{pay}/attachment", tag = "orders",
-    params(("id" = i64, Path), ("pay" = i64, Path)),
+    params(("id" = i64, Path), ("pay" = i64, Path), SlipQuery),
     responses((status = 200, description = "the slip", content_type = "image/jpeg"), (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody)), security(("bearer" = [])))]
 async fn payment_attachment(
     State(state): State<AppState>,
     auth: StoreAuth,
     Path((id, pay)): Path<(i64, i64)>,
+    Query(q): Query<SlipQuery>,
 ) -> ApiResult<axum::response::Response> {
     auth.require(SEE)?;
+    let slip_id = q.slip.unwrap_or(0);
     let r = state
         .orders()
-        .get_payment_attachment(auth.ctx().request(pb::GetPaymentAttachmentRequest { order_id: id, payment_id: pay }))
+        .get_payment_attachment(auth.ctx().request(pb::GetPaymentAttachmentRequest {
+            order_id: id,
+            payment_id: pay,
+            slip_id,
+        }))
         .await?
         .into_inner();
     crate::uploads::serve(&state.files, r.key, &r.content_type, "private, no-store", Code::AttachmentNotFound).await

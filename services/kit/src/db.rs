@@ -58,9 +58,26 @@ impl<'q> Write<'q> for sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>> 
 pub struct Tx {
     inner: Transaction<'static, Any>,
     _turn: Option<OwnedMutexGuard<()>>,
+    dialect: Dialect,
 }
 
 impl Tx {
+    /// The dialect of the transaction's database.
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
+    /// What a `SELECT` in this transaction ends with to lock the rows it reads until the
+    /// transaction ends: ` FOR UPDATE` on PostgreSQL (READ COMMITTED lets two transactions
+    /// read the same row and both act on what they read), nothing on SQLite (a write
+    /// transaction there starts `BEGIN IMMEDIATE` and so is alone already).
+    pub fn for_update(&self) -> &'static str {
+        match self.dialect {
+            Dialect::Sqlite => "",
+            Dialect::Postgres => " FOR UPDATE",
+        }
+    }
+
     /// Commits.
     pub async fn commit(self) -> Result<(), sqlx::Error> {
         self.inner.commit().await
@@ -312,9 +329,9 @@ impl Db {
             Dialect::Sqlite => {
                 let turn = self.writer.clone().lock_owned().await;
                 let inner = self.pool.begin_with("BEGIN IMMEDIATE").await?;
-                Ok(Tx { inner, _turn: Some(turn) })
+                Ok(Tx { inner, _turn: Some(turn), dialect: Dialect::Sqlite })
             }
-            Dialect::Postgres => Ok(Tx { inner: self.pool.begin().await?, _turn: None }),
+            Dialect::Postgres => Ok(Tx { inner: self.pool.begin().await?, _turn: None, dialect: Dialect::Postgres }),
         }
     }
 

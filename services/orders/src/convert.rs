@@ -208,8 +208,14 @@ impl PaymentRow {
             slip_at_ms: self.slip_at,
             create_time: Some(ms_to_timestamp(self.created_at)),
             update_time: Some(ms_to_timestamp(self.updated_at)),
+            slips: Vec::new(),
         }
     }
+}
+
+/// A slip a payment was sent.
+pub fn slip_message(s: &crate::store::SlipRow) -> pb::PaymentSlip {
+    pb::PaymentSlip { id: s.id, source: s.source.clone(), created_by: s.created_by, created_at_ms: s.created_at }
 }
 
 /// A line of an order's timeline.

@@ -106,7 +106,7 @@ fn filter(f: Option<pb::OrderFilter>) -> Filter {
 }
 
 fn one(v: View) -> Response<pb::OrderResponse> {
-    Response::new(pb::OrderResponse { order: Some(v.order), events: v.events })
+    Response::new(pb::OrderResponse { order: Some(v.order), events: v.events, events_total: v.events_total })
 }
 
 fn results(moved: Vec<Moved>) -> Response<pb::ChangeStateResponse> {
@@ -363,7 +363,7 @@ impl OrdersService for OrdersGrpc {
     ) -> Rpc<pb::GetPaymentAttachmentResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
-        let (key, content_type) = self.orders.payment_attachment(&ctx, r.order_id, r.payment_id).await?;
+        let (key, content_type) = self.orders.payment_attachment(&ctx, r.order_id, r.payment_id, r.slip_id).await?;
         Ok(Response::new(pb::GetPaymentAttachmentResponse { key, content_type: content_type.into() }))
     }
 
@@ -371,6 +371,12 @@ impl OrdersService for OrdersGrpc {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
         Ok(one(self.orders.renew_bill(&ctx, r.id, r.warehouse_id, r.days).await?))
+    }
+
+    async fn rotate_bill_link(&self, req: Request<pb::RotateBillLinkRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(one(self.orders.rotate_bill_link(&ctx, r.id, r.bill_id).await?))
     }
 
     async fn handle_out_of_stock(

@@ -92,18 +92,26 @@ pub struct Match {
     pub candidates: Vec<Candidate>,
 }
 
-/// Each line's fingerprint: what it says (when, how much, what text) and how many lines
-/// before it in the file said the same, so a statement uploaded again is known line by line.
+/// Each line's fingerprint: what the money was, not how the file wrote it (decision 0022):
+/// its kind, its minute (its day when only the day is known), its amount, its parcel's
+/// tracking number, and how many lines before it in the file were the same money. A bank's
+/// CSV and XLSX of one month carry other columns and words for one transfer, so the words
+/// are left out; a statement uploaded again, in either format, is known line by line.
 pub fn fingerprints(kind: Kind, lines: &[Line]) -> Vec<String> {
     let mut seen: HashMap<String, usize> = HashMap::new();
     lines
         .iter()
         .map(|l| {
-            let key = format!("{}|{}|{}|{}|{}", kind.name(), l.at_ms, l.amount, l.text, l.tracking);
+            let when = if l.day_only {
+                format!("d{}", l.at_ms.div_euclid(86_400_000))
+            } else {
+                format!("m{}", l.at_ms.div_euclid(60_000))
+            };
+            let key = format!("{}|{when}|{}|{}", kind.name(), l.amount, squash(&l.tracking));
             let n = seen.entry(key.clone()).or_insert(0);
             *n += 1;
             let digest = sha2::Sha256::digest(format!("{key}|{n}").as_bytes());
-            format!("stmt:{}", hex::encode(&digest[..16]))
+            format!("stmt2:{}", hex::encode(&digest[..16]))
         })
         .collect()
 }
@@ -124,33 +132,121 @@ fn baht(satang: i64) -> String {
     bo_kit::money::Satang(satang).to_string()
 }
 
-/// What speaks for `b` in the line's text and time.
-fn evidence(line: &Line, b: &OpenBill) -> Vec<Reason> {
-    let text = squash(&line.text);
-    let mut out = Vec::new();
-    if !b.order_no.is_empty() && text.contains(&squash(&b.order_no)) {
-        out.push(reason("order_no", &[("order_no", b.order_no.clone())]));
-    }
-    let reference = squash(&b.reference);
-    if reference.chars().count() >= 4 && text.contains(&reference) {
-        out.push(reason("reference", &[("reference", b.reference.clone())]));
-    }
-    if let Some(name) = first_name(&b.name) {
-        if line.text.to_lowercase().contains(&name) {
-            out.push(reason("name", &[("name", b.name.clone())]));
-        }
-    }
-    if b.payment_state == crate::domain::payment::PENDING
-        && b.slip_at > 0
-        && (b.slip_at - line.at_ms).abs() <= SLIP_NEAR_MS
-    {
-        out.push(reason("slip", &[]));
-    }
-    out
+/// At most this many candidates of a line are listed (its reasons say how many there were).
+pub const CANDIDATES_PER_LINE: usize = 10;
+/// At most this many candidates in a whole answer (a month's statement of a shop with many
+/// orders of one price would otherwise list every one of them on every line).
+pub const CANDIDATES_IN_ALL: usize = 2_000;
+
+/// An automaton of patterns, with what each pattern names.
+type Automaton<T> = Option<(aho_corasick::AhoCorasick, Vec<Vec<T>>)>;
+
+/// The open bills, indexed once for a whole statement: by amount, by tracking number, and
+/// what names them (order numbers and references, buyers' first names) as one automaton
+/// each, so a line costs its text's length and its amount's bills, not every bill.
+pub struct Index<'a> {
+    bills: &'a [OpenBill],
+    by_amount: HashMap<i64, Vec<usize>>,
+    by_tracking: HashMap<String, usize>,
+    /// Squashed order numbers and references → (bill, "order_no" or "reference").
+    strong: Automaton<(usize, &'static str)>,
+    /// Lower-case first names → bills.
+    names: Automaton<usize>,
 }
 
-fn strong(e: &[Reason]) -> bool {
-    e.iter().any(|r| matches!(r.code, "order_no" | "reference"))
+fn automaton<T>(patterns: HashMap<String, Vec<T>>) -> Automaton<T> {
+    if patterns.is_empty() {
+        return None;
+    }
+    let (keys, values): (Vec<String>, Vec<Vec<T>>) = patterns.into_iter().unzip();
+    let ac = aho_corasick::AhoCorasick::builder().build(&keys).ok()?;
+    Some((ac, values))
+}
+
+impl<'a> Index<'a> {
+    pub fn new(bills: &'a [OpenBill]) -> Self {
+        let mut by_amount: HashMap<i64, Vec<usize>> = HashMap::new();
+        let mut by_tracking = HashMap::new();
+        let mut strong: HashMap<String, Vec<(usize, &'static str)>> = HashMap::new();
+        let mut names: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, b) in bills.iter().enumerate() {
+            if b.cod {
+                if !b.tracking.is_empty() {
+                    by_tracking.entry(squash(&b.tracking)).or_insert(i);
+                }
+                continue;
+            }
+            by_amount.entry(b.amount).or_default().push(i);
+            let no = squash(&b.order_no);
+            if !no.is_empty() {
+                strong.entry(no).or_default().push((i, "order_no"));
+            }
+            let reference = squash(&b.reference);
+            if reference.chars().count() >= 4 {
+                strong.entry(reference).or_default().push((i, "reference"));
+            }
+            if let Some(name) = first_name(&b.name) {
+                names.entry(name).or_default().push(i);
+            }
+        }
+        Index { bills, by_amount, by_tracking, strong: automaton(strong), names: automaton(names) }
+    }
+}
+
+/// What a line's text names, found once per line.
+struct Named {
+    /// bill → what names it strongly (order number, reference), in that order.
+    strong: HashMap<usize, Vec<&'static str>>,
+    names: std::collections::HashSet<usize>,
+}
+
+impl Named {
+    fn of(line: &Line, idx: &Index) -> Named {
+        let mut strong: HashMap<usize, Vec<&'static str>> = HashMap::new();
+        if let Some((ac, bills)) = &idx.strong {
+            let text = squash(&line.text);
+            for m in ac.find_overlapping_iter(&text) {
+                for (b, what) in &bills[m.pattern().as_usize()] {
+                    let e = strong.entry(*b).or_default();
+                    if !e.contains(what) {
+                        e.push(what);
+                    }
+                }
+            }
+            for e in strong.values_mut() {
+                e.sort_by_key(|w| if *w == "order_no" { 0 } else { 1 });
+            }
+        }
+        let mut names = std::collections::HashSet::new();
+        if let Some((ac, bills)) = &idx.names {
+            let text = line.text.to_lowercase();
+            for m in ac.find_overlapping_iter(&text) {
+                names.extend(bills[m.pattern().as_usize()].iter().copied());
+            }
+        }
+        Named { strong, names }
+    }
+
+    /// What speaks for bill `i` in the line's text and time.
+    fn evidence(&self, line: &Line, i: usize, b: &OpenBill) -> Vec<Reason> {
+        let mut out = Vec::new();
+        for what in self.strong.get(&i).into_iter().flatten() {
+            match *what {
+                "order_no" => out.push(reason("order_no", &[("order_no", b.order_no.clone())])),
+                _ => out.push(reason("reference", &[("reference", b.reference.clone())])),
+            }
+        }
+        if self.names.contains(&i) {
+            out.push(reason("name", &[("name", b.name.clone())]));
+        }
+        if b.payment_state == crate::domain::payment::PENDING
+            && b.slip_at > 0
+            && (b.slip_at - line.at_ms).abs() <= SLIP_NEAR_MS
+        {
+            out.push(reason("slip", &[]));
+        }
+        out
+    }
 }
 
 fn in_window(line: &Line, b: &OpenBill) -> bool {
@@ -158,12 +254,24 @@ fn in_window(line: &Line, b: &OpenBill) -> bool {
     end >= b.created_ms - EARLY_MS && line.at_ms <= b.created_ms + WINDOW_MS
 }
 
+/// Whether a line may pay a bill at all (its amount, in its window; for a COD line, its
+/// parcel): what a person's choice among a line's candidates is checked against, listed or
+/// not.
+pub fn may_pay(kind: Kind, line: &Line, b: &OpenBill) -> bool {
+    b.amount == line.amount
+        && match kind {
+            Kind::Bank => !b.cod && in_window(line, b),
+            Kind::Cod => b.cod && b.shipped && !b.tracking.is_empty() && squash(&b.tracking) == squash(&line.tracking),
+        }
+}
+
 fn candidate(b: &OpenBill, evidence: Vec<Reason>) -> Candidate {
     Candidate { bill_id: b.bill_id, order_id: b.order_id, order_no: b.order_no.clone(), amount: b.amount, evidence }
 }
 
 /// Matches each line to the open bills. `used` maps fingerprints that already confirmed a
-/// payment to that order's number.
+/// payment to that order's number. Each line lists at most [`CANDIDATES_PER_LINE`]
+/// candidates, and the answer at most [`CANDIDATES_IN_ALL`].
 pub fn match_lines(
     kind: Kind,
     lines: &[Line],
@@ -171,6 +279,7 @@ pub fn match_lines(
     bills: &[OpenBill],
     used: &HashMap<String, String>,
 ) -> Vec<Match> {
+    let idx = Index::new(bills);
     let mut out: Vec<Match> = lines
         .iter()
         .zip(prints)
@@ -183,8 +292,8 @@ pub fn match_lines(
                 candidates: Vec::new(),
             },
             None => match kind {
-                Kind::Bank => match_transfer(line, bills),
-                Kind::Cod => match_remittance(line, bills),
+                Kind::Bank => match_transfer(line, &idx),
+                Kind::Cod => match_remittance(line, &idx),
             },
         })
         .collect();
@@ -205,17 +314,20 @@ pub fn match_lines(
             m.reasons = vec![reason("same_bill", &[("order_no", order_no), ("rows", rows.join(", "))])];
         }
     }
+    let mut left = CANDIDATES_IN_ALL;
+    for m in &mut out {
+        m.candidates.truncate(left);
+        left -= m.candidates.len();
+    }
     out
 }
 
-fn match_transfer(line: &Line, bills: &[OpenBill]) -> Match {
+fn match_transfer(line: &Line, idx: &Index) -> Match {
+    let bills = idx.bills;
     let amount = baht(line.amount);
-    let open: Vec<&OpenBill> = bills.iter().filter(|b| !b.cod).collect();
-    let passing: Vec<(&OpenBill, Vec<Reason>)> = open
-        .iter()
-        .filter(|b| b.amount == line.amount && in_window(line, b))
-        .map(|b| (*b, evidence(line, b)))
-        .collect();
+    let named = Named::of(line, idx);
+    let of_amount: &[usize] = idx.by_amount.get(&line.amount).map_or(&[], Vec::as_slice);
+    let passing: Vec<usize> = of_amount.iter().copied().filter(|i| in_window(line, &bills[*i])).collect();
     let unmatched = |reasons: Vec<Reason>, candidates: Vec<Candidate>| Match {
         row: line.row,
         status: Status::Unmatched,
@@ -225,7 +337,8 @@ fn match_transfer(line: &Line, bills: &[OpenBill]) -> Match {
     };
     if passing.is_empty() {
         // The nearest reason: an order the text names, a bill of the amount out of time.
-        if let Some(b) = open.iter().find(|b| strong(&evidence(line, b))) {
+        if let Some(i) = named.strong.keys().copied().min() {
+            let b = &bills[i];
             let why = if b.amount != line.amount {
                 reason(
                     "named_other_amount",
@@ -234,55 +347,74 @@ fn match_transfer(line: &Line, bills: &[OpenBill]) -> Match {
             } else {
                 reason("named_out_of_window", &[("order_no", b.order_no.clone())])
             };
-            return unmatched(vec![why], vec![candidate(b, evidence(line, b))]);
+            return unmatched(vec![why], vec![candidate(b, named.evidence(line, i, b))]);
         }
-        if let Some(b) = open.iter().find(|b| b.amount == line.amount) {
+        if let Some(b) = of_amount.first().map(|i| &bills[*i]) {
             let code = if line.at_ms < b.created_ms { "bill_made_after" } else { "bill_too_old" };
             return unmatched(vec![reason(code, &[("order_no", b.order_no.clone()), ("amount", amount)])], Vec::new());
         }
         return unmatched(vec![reason("no_bill_of_amount", &[("amount", amount)])], Vec::new());
     }
-    let confident = |b: &OpenBill, mut why: Vec<Reason>, head: Reason| {
+    let confident = |i: usize, mut why: Vec<Reason>, head: Reason| {
         why.insert(0, head);
         Match {
             row: line.row,
             status: Status::Confident,
-            bill_id: Some(b.bill_id),
+            bill_id: Some(bills[i].bill_id),
             reasons: why.clone(),
-            candidates: vec![candidate(b, why)],
+            candidates: vec![candidate(&bills[i], why)],
         }
     };
     let amount_in_time = reason("amount_in_time", &[("amount", amount.clone())]);
     if passing.len() == 1 {
-        let (b, e) = &passing[0];
-        return confident(b, e.clone(), amount_in_time);
+        let i = passing[0];
+        return confident(i, named.evidence(line, i, &bills[i]), amount_in_time);
     }
     // Several: what the text names decides, strongest first.
-    for decides in [strong as fn(&[Reason]) -> bool, |e: &[Reason]| !e.is_empty()] {
-        let named: Vec<&(&OpenBill, Vec<Reason>)> = passing.iter().filter(|(_, e)| decides(e)).collect();
-        if named.len() == 1 {
-            let (b, e) = named[0];
-            return confident(
-                b,
-                e.clone(),
-                reason("one_of_many", &[("amount", amount), ("count", passing.len().to_string())]),
-            );
-        }
-        if named.len() > 1 {
-            break;
+    let is_strong = |i: &usize| named.strong.contains_key(i);
+    let is_named = |i: &usize| {
+        let b = &bills[*i];
+        named.strong.contains_key(i)
+            || named.names.contains(i)
+            || (b.payment_state == crate::domain::payment::PENDING
+                && b.slip_at > 0
+                && (b.slip_at - line.at_ms).abs() <= SLIP_NEAR_MS)
+    };
+    for decides in [&is_strong as &dyn Fn(&usize) -> bool, &is_named] {
+        let mut named_ones = passing.iter().filter(|i| decides(i));
+        match (named_ones.next(), named_ones.next()) {
+            (Some(i), None) => {
+                return confident(
+                    *i,
+                    named.evidence(line, *i, &bills[*i]),
+                    reason("one_of_many", &[("amount", amount), ("count", passing.len().to_string())]),
+                );
+            }
+            (Some(_), Some(_)) => break,
+            _ => {}
         }
     }
+    // The ones something speaks for first, then the newest; listed in the bills' order.
+    let mut listed: Vec<usize> = passing.iter().copied().filter(|i| is_named(i)).take(CANDIDATES_PER_LINE).collect();
+    for i in passing.iter().rev() {
+        if listed.len() >= CANDIDATES_PER_LINE {
+            break;
+        }
+        if !listed.contains(i) {
+            listed.push(*i);
+        }
+    }
+    listed.sort_unstable();
     Match {
         row: line.row,
         status: Status::Ambiguous,
         bill_id: None,
         reasons: vec![reason("many_bills", &[("amount", amount), ("count", passing.len().to_string())])],
-        candidates: passing.iter().map(|(b, e)| candidate(b, e.clone())).collect(),
+        candidates: listed.into_iter().map(|i| candidate(&bills[i], named.evidence(line, i, &bills[i]))).collect(),
     }
 }
 
-fn match_remittance(line: &Line, bills: &[OpenBill]) -> Match {
-    let tracking = squash(&line.tracking);
+fn match_remittance(line: &Line, idx: &Index) -> Match {
     let unmatched = |reasons: Vec<Reason>| Match {
         row: line.row,
         status: Status::Unmatched,
@@ -290,7 +422,7 @@ fn match_remittance(line: &Line, bills: &[OpenBill]) -> Match {
         reasons,
         candidates: Vec::new(),
     };
-    let Some(b) = bills.iter().find(|b| b.cod && !b.tracking.is_empty() && squash(&b.tracking) == tracking) else {
+    let Some(b) = idx.by_tracking.get(&squash(&line.tracking)).map(|i| &idx.bills[*i]) else {
         return unmatched(vec![reason("no_parcel", &[("tracking", line.tracking.clone())])]);
     };
     if b.amount != line.amount {

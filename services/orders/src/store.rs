@@ -23,7 +23,7 @@ mod payments;
 
 pub use bills::{BillRow, BillTerms, DueBill};
 pub use exports::ExportRow;
-pub use payments::{source, Changed, Confirmation, ListedPayment, PaymentInput, PaymentRow, Proof};
+pub use payments::{source, Confirmation, ListedPayment, PaymentInput, PaymentRow, Proof, SlipRow, SLIPS_PER_BILL};
 
 use crate::domain::draft::Address;
 use crate::domain::money::{self, Totals};
@@ -617,16 +617,28 @@ impl Repo {
         Ok(out)
     }
 
-    /// The timeline of an order, oldest first.
-    pub async fn events(&self, store_id: i64, order_id: i64) -> Result<Vec<EventRow>> {
-        Ok(sqlx::query_as(
+    /// The newest `at_most` entries of an order's timeline, oldest first, and how many it has.
+    pub async fn events(&self, store_id: i64, order_id: i64, at_most: i64) -> Result<(Vec<EventRow>, i64)> {
+        let mut rows: Vec<EventRow> = sqlx::query_as(
             "SELECT id, action, from_state, to_state, user_id, detail, created_at FROM order_events \
-             WHERE order_id = $1 AND store_id = $2 ORDER BY id",
+             WHERE order_id = $1 AND store_id = $2 ORDER BY id DESC LIMIT $3",
         )
         .bind(order_id)
         .bind(store_id)
+        .bind(at_most)
         .fetch_all(self.db.pool())
-        .await?)
+        .await?;
+        rows.reverse();
+        let total = if (rows.len() as i64) < at_most {
+            rows.len() as i64
+        } else {
+            sqlx::query_scalar("SELECT COUNT(*) FROM order_events WHERE order_id = $1 AND store_id = $2")
+                .bind(order_id)
+                .bind(store_id)
+                .fetch_one(self.db.pool())
+                .await?
+        };
+        Ok((rows, total))
     }
 
     /// Records one more line of an order's timeline on its own.
@@ -661,6 +673,15 @@ impl Repo {
         let row = pending_at(&mut tx, who.store_id, id, revision, stock::PENDING)
             .await?
             .ok_or_else(|| Error::conflict(Code::OrderChanged))?;
+        let now_bills: Vec<(i64, i64)> =
+            sqlx::query_as("SELECT warehouse_id, amount FROM order_bills WHERE order_id = $1")
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
+        let bills = money::bill_amounts(&d.totals);
+        if let Some(why) = crate::domain::payment::edit_refusal(&row.payment_state, &now_bills, &bills) {
+            return Err(Error::failed_precondition(why));
+        }
         let a = &d.address;
         let now = now_ms();
         let changed_address = row.address() != d.address && row.created_at < now;
@@ -694,7 +715,7 @@ impl Repo {
             })?;
         sqlx::query("DELETE FROM order_items WHERE order_id = $1").bind(id).execute(&mut *tx).await?;
         write_items(&mut tx, who.store_id, id, &d.items).await?;
-        bills::sync_bills(&mut tx, who.store_id, id, &money::bill_amounts(&d.totals), &d.bill_terms, now).await?;
+        bills::sync_bills(&mut tx, who.store_id, id, &bills, &d.bill_terms, now).await?;
         event(&mut tx, who, id, "edited", &row.state, &row.state, detail).await?;
         if !held && row.stock_state != stock::SHORT && !row.problems().iter().any(|p| p == problem::STOCK) {
             event(&mut tx, who, id, "stock_short", &row.state, &row.state, "").await?;
@@ -705,8 +726,12 @@ impl Repo {
     }
 }
 
+/// The order, locked until the transaction ends: every write of an order reads it first, so
+/// two writers of one order (a slip and a statement line, a slip and bill expiry, a slip
+/// and an edit) take turns, and each acts on what the other wrote.
 async fn order_in(tx: &mut Tx, store_id: i64, id: i64) -> Result<OrderRow> {
-    sqlx::query_as::<_, OrderRow>(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE store_id = $1 AND id = $2"))
+    let lock = tx.for_update();
+    sqlx::query_as::<_, OrderRow>(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE store_id = $1 AND id = $2{lock}"))
         .bind(store_id)
         .bind(id)
         .fetch_optional(&mut **tx)

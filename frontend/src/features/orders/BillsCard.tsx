@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Button, Card, Form, InputNumber, Modal, Space, Table, Tag, Typography } from 'antd';
-import { CopyOutlined, DollarOutlined, ExportOutlined, FieldTimeOutlined } from '@ant-design/icons';
+import { CopyOutlined, DollarOutlined, ExportOutlined, FieldTimeOutlined, LinkOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
 import { apiError } from '@/app/api/errors';
+import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { formatBaht } from '@/shared/money';
-import { useRenewBillExpiryMutation, type OrderBillBody, type OrderBody } from './api';
+import { useRenewBillExpiryMutation, useRenewBillLinkMutation, type OrderBillBody, type OrderBody } from './api';
 import { billLink, MAX_RENEW_DAYS, renewable } from './orders';
 import { PaymentModal, PaymentsTable, usePaymentRights } from './PaymentsPanel';
 import { showRefusal } from './refusal';
@@ -15,8 +16,8 @@ import { showRefusal } from './refusal';
 /** An order's bills (SPEC §4 Bill): one per warehouse, for its share of the total, active or
  * expired, when it expires under the store's setting of the moment it was made and what then
  * happens to the order; a new order's bills are renewed by a number of days. Each bill's
- * public link is copied or opened for the buyer, and its payments are recorded, confirmed,
- * cancelled and voided below. */
+ * public link is copied or opened for the buyer, or replaced by a new one (the old link then
+ * finds nothing), and its payments are recorded, confirmed, cancelled and voided below. */
 export function BillsCard({ o, canEdit, warehouseName }: { o: OrderBody; canEdit: boolean; warehouseName: (id: number) => string }) {
   const { t, i18n } = useTranslation(['orders', 'common']);
   const lng = i18n.language;
@@ -26,6 +27,17 @@ export function BillsCard({ o, canEdit, warehouseName }: { o: OrderBody; canEdit
   const waits = o.state === 'new' && o.paymentState === 'unpaid';
   const open = o.state !== 'cancelled' && o.state !== 'failed';
   const live = (b: OrderBillBody) => o.payments.some((p) => p.billId === b.id && ['unpaid', 'pending', 'paid'].includes(p.state));
+  const [newLink, { isLoading: linking }] = useRenewBillLinkMutation();
+  const renewLink = async (b: OrderBillBody) => {
+    const ok = await showDialog({ kind: 'warning', title: 'orders:bills.newLinkTitle', message: 'orders:bills.newLinkHint', confirm: 'orders:bills.newLink' });
+    if (!ok) return;
+    try {
+      await newLink({ id: o.id, inv: b.id }).unwrap();
+      notifySuccess(t('orders:bills.newLinkDone'));
+    } catch (e) {
+      showRefusal(e, 'renew', t);
+    }
+  };
   const copy = async (b: OrderBillBody) => {
     try {
       await navigator.clipboard.writeText(billLink(window.location.origin, b.token));
@@ -88,7 +100,7 @@ export function BillsCard({ o, canEdit, warehouseName }: { o: OrderBody; canEdit
           {
             title: '',
             key: 'actions',
-            width: 300,
+            width: 340,
             render: (_: unknown, b: OrderBillBody) => (
               <Space size={4} wrap>
                 <Button size="small" icon={<CopyOutlined />} onClick={() => void copy(b)} data-testid={`bill-${b.warehouseId}-copy`}>
@@ -97,6 +109,11 @@ export function BillsCard({ o, canEdit, warehouseName }: { o: OrderBody; canEdit
                 <Button size="small" type="link" icon={<ExportOutlined />} href={billLink('', b.token)} target="_blank" rel="noopener noreferrer" data-testid={`bill-${b.warehouseId}-open`}>
                   {t('orders:bills.open')}
                 </Button>
+                {canEdit ? (
+                  <Button size="small" icon={<LinkOutlined />} loading={linking} onClick={() => void renewLink(b)} data-testid={`bill-${b.warehouseId}-new-link`}>
+                    {t('orders:bills.newLink')}
+                  </Button>
+                ) : null}
                 {canEdit && renewable(o, b) ? (
                   <Button size="small" icon={<FieldTimeOutlined />} onClick={() => setRenewing(b)} data-testid={`bill-${b.warehouseId}-renew`}>
                     {t('orders:bills.renew')}

@@ -191,6 +191,42 @@ describe('an order', () => {
     ]);
   });
 
+  it('gives a bill a new link once confirmed, keeps every slip a payment was sent, and says when the timeline is cut', async () => {
+    const slips = [
+      { id: 41, source: 'buyer', created_by: 0, created_at: '2026-11-25T13:00:00Z' },
+      { id: 42, source: 'buyer', created_by: 0, created_at: '2026-11-25T13:05:00Z' },
+    ];
+    const sent = serveOrder(order({ payment_state: 'pending', payments: [payment({ slips })], events_total: 412 }), (method, path) => {
+      if (method === 'POST' && path === '/orders/9/invoices/5/new-link') {
+        return { status: 200, body: order({ payment_state: 'pending', payments: [payment({ slips })], bills: [bill({ token: 'fedcba9876543210fedcba9876543210' })] }) };
+      }
+      if (method === 'GET' && path === '/orders/9/payments/31/attachment') return refusal(404, 'attachment_not_found');
+      return undefined;
+    });
+    renderAt('/1/order-detail/9');
+    expect(await screen.findByTestId('order-timeline-cut')).toHaveTextContent('Showing the latest 1 of 412 entries');
+
+    // Every slip kept: the newest shown first, an earlier one on demand.
+    await userEvent.click(screen.getByTestId('payment-31-slip'));
+    expect(screen.getByTestId('payment-31-slip')).toHaveTextContent('Slips (2)');
+    expect(await screen.findByText('Every slip sent for this payment is kept; the newest is shown first.')).toBeInTheDocument();
+    await waitFor(() => expect(sent.map((x) => x.url)).toContain('/api/orders/9/payments/31/attachment?slip=42'));
+    await userEvent.click(within(screen.getByTestId('payment-slip-pick')).getByRole('combobox'));
+    await userEvent.click(await screen.findByText(/Slip 1 · .* · Sent by the buyer/));
+    await waitFor(() => expect(sent.map((x) => x.url)).toContain('/api/orders/9/payments/31/attachment?slip=41'));
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+
+    // A new link, once the owner says so: the old one stops working.
+    await userEvent.click(screen.getByTestId('bill-1-new-link'));
+    expect(await screen.findByTestId('dialog-message')).toHaveTextContent('The link sent before stops working at once.');
+    await userEvent.click(screen.getByTestId('dialog-cancel'));
+    expect(sent.filter((x) => x.method === 'POST')).toHaveLength(0);
+    await userEvent.click(screen.getByTestId('bill-1-new-link'));
+    await userEvent.click(await screen.findByTestId('dialog-ok'));
+    expect(await screen.findByText('The bill has a new link; copy it for the buyer')).toBeInTheDocument();
+    expect(sent.filter((x) => x.method === 'POST').map((x) => x.url)).toEqual(['/api/orders/9/invoices/5/new-link']);
+  });
+
   it('records a payment with an account and a slip, refusing a file that is not a picture', async () => {
     const sent = serveOrder(order(), (method, path) => {
       if (method === 'POST' && path === '/orders/attachment/upload') return { status: 201, body: { name: 'abc.png' } };

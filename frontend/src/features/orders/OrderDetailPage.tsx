@@ -237,6 +237,11 @@ export default function OrderDetailPage() {
           entries={o.events.map((e) => ({ ...e, actorName: e.userName, detail: {} as object, event: e }))}
           describe={(e) => eventLine(e.event, t)}
         />
+        {o.eventsTotal > o.events.length ? (
+          <Typography.Text type="secondary" data-testid="order-timeline-cut">
+            {t('orders:detail.timelineCut', { shown: o.events.length.toLocaleString(), total: o.eventsTotal.toLocaleString() })}
+          </Typography.Text>
+        ) : null}
       </Card>
 
       <ReasonModal

@@ -112,7 +112,7 @@ export function PaymentsTable({ o, warehouseName }: { o: OrderBody; warehouseNam
             render: (_: unknown, p: OrderPaymentBody) =>
               p.hasAttachment ? (
                 <Button size="small" icon={<PaperClipOutlined />} onClick={() => setSlipOf(p)} data-testid={`payment-${p.id}-slip`}>
-                  {t('orders:payments.viewSlip')}
+                  {p.slips.length > 1 ? t('orders:payments.slipsCount', { count: p.slips.length }) : t('orders:payments.viewSlip')}
                 </Button>
               ) : (
                 <Typography.Text type="secondary">-</Typography.Text>
@@ -159,12 +159,30 @@ export function PaymentsTable({ o, warehouseName }: { o: OrderBody; warehouseNam
   );
 }
 
-/** A payment's slip, read with the member's token. */
+/** A payment's slips, read with the member's token: the newest first, and every earlier one
+ * the payment was sent (none is ever dropped). */
 function SlipModal({ orderId, payment, onClose }: { orderId: number; payment: OrderPaymentBody; onClose: () => void }) {
-  const { t } = useTranslation(['orders', 'common']);
-  const { data: url, isError } = usePaymentAttachmentUrlQuery({ orderId, paymentId: payment.id, version: payment.updatedAt });
+  const { t, i18n } = useTranslation(['orders', 'common']);
+  const slips = [...payment.slips].reverse();
+  const [slipId, setSlipId] = useState<number | undefined>(slips[0]?.id);
+  const { data: url, isError } = usePaymentAttachmentUrlQuery({ orderId, paymentId: payment.id, version: payment.updatedAt, slipId });
   return (
     <Modal open title={t('orders:payments.slipTitle', { amount: formatBaht(payment.amount) })} onCancel={onClose} footer={null}>
+      {slips.length > 1 ? (
+        <Space orientation="vertical" size={4} style={{ marginBottom: 12, width: '100%' }}>
+          <Typography.Text type="secondary">{t('orders:payments.slipsHint')}</Typography.Text>
+          <Select
+            style={{ width: '100%' }}
+            value={slipId}
+            onChange={setSlipId}
+            data-testid="payment-slip-pick"
+            options={slips.map((s, i) => ({
+              value: s.id,
+              label: `${t('orders:payments.slipPick', { n: slips.length - i, at: formatDateTime(s.createdAt, i18n.language) })} · ${t(`orders:payments.source.${s.source}`, { defaultValue: s.source })}`,
+            }))}
+          />
+        </Space>
+      ) : null}
       {isError ? <Typography.Text type="danger">{t('orders:payments.slipUnavailable')}</Typography.Text> : null}
       {url ? <Image src={url} alt={t('orders:payments.slip')} style={{ maxWidth: '100%' }} data-testid="payment-slip-image" /> : null}
     </Modal>

@@ -161,6 +161,7 @@ const orderFields = (over: Record<string, unknown>) => {
     failed_at: null,
     voided_at: null,
     events: [{ id: 1, action: 'created', from_state: '', to_state: 'new', user_id: 1, user_name: 'สมศรี ใจดี', detail: '', created_at: '2026-11-25T12:00:00Z' }],
+    events_total: 1,
   } satisfies Wire<Omit<OrderBody, 'allowedActions'>>;
   return { ...base, ...over };
 };
@@ -196,6 +197,7 @@ export function payment(over: Record<string, unknown> = {}) {
     slip_at: '2026-11-25T13:00:00Z',
     created_at: '2026-11-25T13:00:00Z',
     updated_at: '2026-11-25T13:00:00Z',
+    slips: [{ id: 41, source: 'buyer', created_by: 0, created_at: '2026-11-25T13:00:00Z' }],
   } satisfies Wire<OrderPaymentBody>;
   return { ...base, ...over };
 }

@@ -280,8 +280,10 @@ pub struct OrderBody {
     pub closed_at: Option<String>,
     pub failed_at: Option<String>,
     pub voided_at: Option<String>,
-    /// The timeline, oldest first (one order only).
+    /// The timeline, oldest first (one order only): its newest few hundred entries.
     pub events: Vec<OrderEventBody>,
+    /// How many entries the whole timeline has (more than `events` when it was cut).
+    pub events_total: i64,
 }
 
 /// A warehouse's bill of an order (SPEC §4 Bill).
@@ -429,6 +431,7 @@ pub(crate) fn order_body(o: pb::Order, costs: bool, names: &HashMap<i64, String>
         failed_at: when(o.failed_at_ms),
         voided_at: when(o.voided_at_ms),
         events: Vec::new(),
+        events_total: 0,
     }
 }
 
@@ -467,6 +470,7 @@ pub(crate) async fn one_order(state: &AppState, auth: &StoreAuth, r: pb::OrderRe
         .map(|p| (if p.provider == "flash" { "flash" } else { "thaipost" }.to_string(), p.tracking_no.clone()))
         .collect();
     let mut body = order_body(order, auth_can(auth, COSTS), &names);
+    body.events_total = r.events_total;
     body.events = r
         .events
         .into_iter()

@@ -11,6 +11,7 @@ pub(super) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(bulk_cancel))
         .routes(routes!(bulk_void))
         .routes(routes!(renew_bill_expiry))
+        .routes(routes!(renew_bill_link))
 }
 
 /// What a state action takes.
@@ -244,6 +245,26 @@ pub(super) async fn renew_bill_expiry(
     let r = state
         .orders()
         .renew_bill(auth.ctx().request(pb::RenewBillRequest { id, days, warehouse_id: b.warehouse_id.unwrap_or(0) }))
+        .await?
+        .into_inner();
+    Ok(Json(one_order(&state, &auth, r).await?))
+}
+
+/// Gives a bill a new public link for the buyer: the old link (forwarded in a chat, say)
+/// finds nothing from then on. Kept on the timeline.
+#[utoipa::path(post, path = "/orders/{id}/invoices/{inv}/new-link", tag = "orders",
+    params(("id" = i64, Path), ("inv" = i64, Path)),
+    responses((status = 200, body = OrderBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub(super) async fn renew_bill_link(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path((id, inv)): Path<(i64, i64)>,
+) -> ApiResult<Json<OrderBody>> {
+    auth.require(EDIT)?;
+    let r = state
+        .orders()
+        .rotate_bill_link(auth.ctx().request(pb::RotateBillLinkRequest { id, bill_id: inv }))
         .await?
         .into_inner();
     Ok(Json(one_order(&state, &auth, r).await?))

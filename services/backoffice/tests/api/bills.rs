@@ -222,3 +222,61 @@ async fn expired_bills_cancel_or_keep_their_orders_embedded() {
 async fn expired_bills_cancel_or_keep_their_orders_postgres_nats() {
     expired_bills_cancel_or_keep_their_orders(Stack::Postgres).await;
 }
+
+/// Slips sent as their bills expire (the expiry job every 100 ms): an order is cancelled by
+/// its bill, or keeps the slip's payment, never both.
+async fn slips_racing_expiry(stack: Stack) {
+    let Some(app) = start(stack).await else { return };
+    let t = app.owner().await;
+    let w = main_warehouse(&app, &t).await;
+    let (red, _) = two_skus(&app, &t, "BXR", w).await;
+    stock_up(&app, &t, w, red, 40).await;
+    let (pp, _) = crate::order_payments::accounts(&app, &t).await;
+    set_expiry(&app, &t, json!({"expiry_type": "by_time", "hours": 0, "minutes": 1, "on_expiry": "cancel_order"}))
+        .await;
+    let mut orders = Vec::new();
+    for _ in 0..12 {
+        let o = create(&app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+        orders.push((o["id"].as_i64().unwrap(), o["bills"][0]["token"].as_str().unwrap().to_string()));
+    }
+    let ids: Vec<i64> = orders.iter().map(|(id, _)| *id).collect();
+    let slips = orders.iter().enumerate().map(|(i, (_, token))| {
+        let app = &app;
+        async move {
+            // Spread over two expiry rounds.
+            tokio::time::sleep(Duration::from_millis(17 * i as u64)).await;
+            let (s, _, _) = crate::order_payments::send_slip(app, token, crate::photos::png(8, 8), "s.png", pp).await;
+            s
+        }
+    });
+    let (_, sent) = tokio::join!(make_due(&app, &ids), futures::future::join_all(slips));
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    for ((id, _), s) in orders.iter().zip(&sent) {
+        let o = until(&app, &t, *id, |o| o["stock_state"] != "releasing").await;
+        let pending = o["payments"].as_array().unwrap().iter().any(|p| p["state"] == "pending");
+        match o["state"].as_str() {
+            Some("cancelled") => {
+                assert!(!pending, "cancelled by its bill with a payment waiting: {o}");
+                assert_ne!(*s, StatusCode::SEE_OTHER, "a slip taken for an order then cancelled: {o}");
+            }
+            Some("new") => {
+                assert!(pending && *s == StatusCode::SEE_OTHER, "kept only by its slip: {s} {o}");
+                assert_eq!(o["bills"][0]["state"], "active");
+            }
+            other => panic!("{other:?}: {o}"),
+        }
+    }
+    assert!(app.invariants().await.is_empty());
+    app.check_stock().await;
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn slips_racing_expiry_embedded() {
+    slips_racing_expiry(Stack::Embedded).await;
+}
+
+#[tokio::test]
+async fn slips_racing_expiry_postgres_nats() {
+    slips_racing_expiry(Stack::Postgres).await;
+}

@@ -58,6 +58,7 @@ impl TestApp {
         // Tests count products; the demo catalog is checked on its own.
         cfg.demo.catalog = false;
         cfg.auth.login_attempts_per_minute = 1000;
+        cfg.auth.slips_per_minute = 1000;
         let mut pg = Vec::new();
         match stack {
             Stack::Embedded => {}
@@ -264,6 +265,12 @@ impl TestApp {
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
         panic!("the stock invariants: {broken:#?}");
+    }
+
+    /// What the invariants' check finds broken now (once, without waiting).
+    pub async fn invariants(&self) -> Vec<String> {
+        let launched = self.launched.as_ref().expect("running");
+        bo_backoffice::checks::invariants(&launched.clients, &launched.identity(), 0).await.unwrap()
     }
 
     /// Adds a member to `store` whose role grants exactly `perms`; returns their store token.

@@ -24,6 +24,7 @@ mod photos;
 mod pictures;
 mod pos;
 mod products;
+mod races;
 mod receipts;
 mod reconcile;
 mod settings;

@@ -14,7 +14,7 @@ use crate::orders::{create, main_warehouse, order, post_channel, stock_up, two_s
 use crate::photos::png;
 
 /// The store's accounts: a PromptPay one and a bank one; their ids.
-async fn accounts(app: &TestApp, t: &str) -> (i64, i64) {
+pub(crate) async fn accounts(app: &TestApp, t: &str) -> (i64, i64) {
     let (s, pp) = app
         .post(
             "/payments/store-channels",
@@ -46,7 +46,7 @@ async fn page(app: &TestApp, path: &str, lang: Option<&str>) -> (StatusCode, req
 }
 
 /// Posts a slip on the buyer's page (no redirect followed): (status, location, body).
-async fn send_slip(
+pub(crate) async fn send_slip(
     app: &TestApp,
     token: &str,
     file: Vec<u8>,
@@ -64,7 +64,7 @@ async fn send_slip(
 }
 
 /// Keeps an attachment through the API; its name.
-async fn attachment(app: &TestApp, t: &str, file: Vec<u8>) -> (StatusCode, Value) {
+pub(crate) async fn attachment(app: &TestApp, t: &str, file: Vec<u8>) -> (StatusCode, Value) {
     let form = Form::new().text("type", "slip").part("file", Part::bytes(file).file_name("slip.png"));
     let r = app
         .client
@@ -525,7 +525,169 @@ async fn slips_up_to_five_megabytes_are_taken(app: &TestApp) {
     assert!(location.ends_with("sent=1"), "{location}");
 }
 
+/// The width of a payment's slip through the API (`slip` 0: its newest).
+async fn slip_width(app: &TestApp, t: &str, order: i64, pay: i64, slip: i64) -> u32 {
+    let q = if slip > 0 { format!("?slip={slip}") } else { String::new() };
+    let r = app
+        .client
+        .get(format!("{}/orders/{order}/payments/{pay}/attachment{q}", app.base))
+        .bearer_auth(t)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    image::load_from_memory(&r.bytes().await.unwrap()).unwrap().width()
+}
+
+/// Every slip a buyer sends is kept (a forwarded link cannot erase the first); a bill takes
+/// ten; the order's timeline is cut to its newest entries; the page shows who the buyer is
+/// only while the bill may be paid; the shop gives a bill a new link and the old one ends.
+async fn the_bill_link_keeps_evidence_and_forgets_the_buyer(app: &TestApp) {
+    let t = app.owner().await;
+    let w = main_warehouse(app, &t).await;
+    let (red, _) = two_skus(app, &t, "BL7", w).await;
+    stock_up(app, &t, w, red, 10).await;
+    let (pp, _) = accounts(app, &t).await;
+    let o = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    let id = o["id"].as_i64().unwrap();
+    let token = o["bills"][0]["token"].as_str().unwrap().to_string();
+
+    // The buyer's slip, then another from whoever holds the link: both kept.
+    let (s, _, _) = send_slip(app, &token, png(40, 60), "slip.png", pp).await;
+    assert_eq!(s, StatusCode::SEE_OTHER);
+    let (s, _, _) = send_slip(app, &token, png(20, 20), "other.png", pp).await;
+    assert_eq!(s, StatusCode::SEE_OTHER);
+    let (_, v) = app.get(&format!("/orders/{id}"), &t).await;
+    let p = &v["payments"][0];
+    let pay = p["id"].as_i64().unwrap();
+    let slips = p["slips"].as_array().unwrap();
+    assert_eq!(slips.len(), 2, "{p}");
+    assert!(slips.iter().all(|s| s["source"] == "buyer" && s["created_by"] == 0));
+    let (first, second) = (slips[0]["id"].as_i64().unwrap(), slips[1]["id"].as_i64().unwrap());
+    assert_eq!(slip_width(app, &t, id, pay, first).await, 40, "the first slip is still there");
+    assert_eq!(slip_width(app, &t, id, pay, second).await, 20);
+    assert_eq!(slip_width(app, &t, id, pay, 0).await, 20, "the newest is the payment's attachment");
+    let (s, _) = app.get(&format!("/orders/{id}/payments/{pay}/attachment?slip=999999"), &t).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (other_store, other) = app.other_owner("slips-other@example.com").await;
+    assert_ne!(other_store, app.demo_store);
+    let (s, _) = app.get(&format!("/orders/{id}/payments/{pay}/attachment?slip={first}"), &other).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "another store's slip is not found");
+
+    // Ten slips a bill: the eleventh is refused, translated, and nothing is kept of it.
+    for _ in 2..10 {
+        let (s, _, _) = send_slip(app, &token, png(8, 8), "slip.png", pp).await;
+        assert_eq!(s, StatusCode::SEE_OTHER);
+    }
+    let (s, _, html) = send_slip(app, &token, png(8, 8), "slip.png", pp).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS);
+    assert!(html.contains("This bill has taken as many slips as it can"), "{html}");
+    let (_, v) = app.get(&format!("/orders/{id}"), &t).await;
+    assert_eq!(v["payments"][0]["slips"].as_array().unwrap().len(), 10);
+    assert_eq!(app.staged_uploads().await, 0, "the refused slip is not left staged");
+
+    // The timeline: its newest entries and how many there are.
+    let db = bo_kit::db::Db::connect(&app.orders_db_url).await.unwrap();
+    for _ in 0..4 {
+        let values: Vec<String> = (0..100)
+            .map(|_| {
+                format!("({}, {id}, 'payment_slip', 'new', 'new', 0, '', {})", app.demo_store, bo_kit::time::now_ms())
+            })
+            .collect();
+        sqlx::query(&format!(
+            "INSERT INTO order_events (store_id, order_id, action, from_state, to_state, user_id, detail, created_at) \
+             VALUES {}",
+            values.join(", ")
+        ))
+        .execute(db.pool())
+        .await
+        .unwrap();
+    }
+    db.close().await;
+    let (_, v) = app.get(&format!("/orders/{id}"), &t).await;
+    let total = v["events_total"].as_i64().unwrap();
+    assert!(total > 410, "{total}");
+    let events = v["events"].as_array().unwrap();
+    assert_eq!(events.len(), 300);
+    assert!(events.windows(2).all(|w| w[0]["id"].as_i64() < w[1]["id"].as_i64()), "oldest first");
+
+    // While the bill may be paid the page shows where the order goes; once paid, not.
+    let (_, _, html) = page(app, &format!("/bill/{token}?lang=en"), None).await;
+    assert!(html.contains("bill-address") && html.contains("สมหญิง รักดี"));
+    let (s, v) =
+        app.post(&format!("/orders/{id}/invoices/{}/payments/{pay}/confirm", p["bill_id"]), &t, json!({})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (_, _, html) = page(app, &format!("/bill/{token}?lang=en"), None).await;
+    assert!(html.contains("Paid. Thank you!"));
+    assert!(
+        !html.contains("bill-address") && !html.contains("สมหญิง") && !html.contains("0891112233"),
+        "no personal data: {html}"
+    );
+
+    // A cancelled order's bill says so, without the buyer.
+    let c = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    let c_token = c["bills"][0]["token"].as_str().unwrap().to_string();
+    let (s, _) = app.post(&format!("/orders/{}/cancel", c["id"]), &t, json!({})).await;
+    assert_eq!(s, StatusCode::OK);
+    let (_, _, html) = page(app, &format!("/bill/{c_token}?lang=en"), None).await;
+    assert!(html.contains("This order was cancelled."));
+    assert!(!html.contains("bill-address") && !html.contains("สมหญิง"), "{html}");
+
+    // A new link: the old one finds nothing, the new one the bill; on the timeline.
+    let n = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    let (nid, inv) = (n["id"].as_i64().unwrap(), n["bills"][0]["id"].as_i64().unwrap());
+    let old = n["bills"][0]["token"].as_str().unwrap().to_string();
+    let reader = app.member_with(app.demo_store, "link-reader@example.com", &["order.order.read"]).await;
+    let (s, _) = app.post(&format!("/orders/{nid}/invoices/{inv}/new-link"), &reader, json!({})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let (s, _) = app.post(&format!("/orders/{nid}/invoices/{inv}/new-link"), &other, json!({})).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "another store's order");
+    let (s, v) = app.post(&format!("/orders/{nid}/invoices/{inv}/new-link"), &t, json!({})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let new = v["bills"][0]["token"].as_str().unwrap().to_string();
+    assert_ne!(new, old);
+    let (s, _, html) = page(app, &format!("/bill/{old}"), None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(html.contains("ไม่พบบิลนี้"));
+    let (s, _, _) = send_slip(app, &old, png(8, 8), "slip.png", pp).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let (s, _, _) = page(app, &format!("/bill/{new}"), None).await;
+    assert_eq!(s, StatusCode::OK);
+    let (_, v) = app.get(&format!("/orders/{nid}"), &t).await;
+    assert!(v["events"].as_array().unwrap().iter().any(|e| e["action"] == "bill_link_renewed"));
+}
+
+/// Slips per address and per bill a minute, on the page, translated.
+async fn slips_are_limited_per_address() {
+    let app = TestApp::start_with(crate::helpers::Stack::Embedded, |cfg| cfg.auth.slips_per_minute = 3).await.unwrap();
+    let t = app.owner().await;
+    let w = main_warehouse(&app, &t).await;
+    let (red, _) = two_skus(&app, &t, "BLR", w).await;
+    stock_up(&app, &t, w, red, 10).await;
+    let (pp, _) = accounts(&app, &t).await;
+    let mut tokens = Vec::new();
+    for _ in 0..2 {
+        let o = create(&app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+        tokens.push(o["bills"][0]["token"].as_str().unwrap().to_string());
+    }
+    for i in 0..3 {
+        let (s, _, _) = send_slip(&app, &tokens[i % 2], png(8, 8), "slip.png", pp).await;
+        assert_eq!(s, StatusCode::SEE_OTHER, "slip {i}");
+    }
+    let (s, _, html) = send_slip(&app, &tokens[1], png(8, 8), "slip.png", pp).await;
+    assert_eq!(s, StatusCode::TOO_MANY_REQUESTS);
+    assert!(html.contains("มีการส่งสลิปจากที่นี่บ่อยเกินไป"), "in the page's language: {html}");
+    assert!(html.contains("bill-slip-form"), "the page is still there to try again later");
+    app.stop().await;
+}
+
+#[tokio::test]
+async fn slips_are_limited_per_address_embedded() {
+    slips_are_limited_per_address().await;
+}
+
 on_every_stack!(
+    the_bill_link_keeps_evidence_and_forgets_the_buyer,
     slips_up_to_five_megabytes_are_taken,
     the_bill_page_shows_the_bill_and_takes_a_slip,
     a_payment_account_of_an_open_bill_is_kept,

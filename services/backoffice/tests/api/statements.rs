@@ -12,7 +12,13 @@ use crate::helpers::TestApp;
 use crate::on_every_stack;
 use crate::orders::{create, main_warehouse, order, stock_up, two_skus};
 
-async fn reconcile(app: &TestApp, t: &str, file: &str, dry_run: bool, choices: Value) -> (StatusCode, Value) {
+pub(crate) async fn reconcile(
+    app: &TestApp,
+    t: &str,
+    file: &str,
+    dry_run: bool,
+    choices: Value,
+) -> (StatusCode, Value) {
     let form = Form::new()
         .part("file", Part::bytes(file.as_bytes().to_vec()).file_name("statement.csv"))
         .text("dry_run", dry_run.to_string())
@@ -30,7 +36,7 @@ fn thai_now(minutes: i64) -> (String, String) {
     )
 }
 
-fn statement(lines: &[(&str, &str)]) -> String {
+pub(crate) fn statement(lines: &[(&str, &str)]) -> String {
     let mut s = String::from("\u{FEFF}วันที่,เวลา,รายการ,ถอนเงิน,ฝากเงิน,ยอดคงเหลือ,รายละเอียด\n");
     for (i, (amount, text)) in lines.iter().enumerate() {
         let (d, t) = thai_now(1 + i as i64);

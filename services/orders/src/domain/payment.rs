@@ -134,11 +134,38 @@ pub fn order_state(bills: &[&str]) -> &'static str {
     UNPAID
 }
 
+/// Why an edit that makes an order's bills `after` (warehouse, amount) from `now` is
+/// refused: money a buyer sent (or says they sent) is for the bills as they are, so an order
+/// whose payment is pending or paid keeps its bills' warehouses and amounts.
+pub fn edit_refusal(payment_state: &str, now: &[(i64, i64)], after: &[(i64, i64)]) -> Option<Code> {
+    if !matches!(payment_state, PENDING | PAID) {
+        return None;
+    }
+    let (mut now, mut after) = (now.to_vec(), after.to_vec());
+    now.sort_unstable();
+    after.sort_unstable();
+    (now != after).then_some(Code::OrderPaymentMade)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::domain::state;
     use bo_kit::states::check_every_pair;
+
+    #[test]
+    fn money_sent_keeps_the_bills_as_they_are() {
+        let bills = [(2, 100), (1, 19_900)];
+        for st in [UNPAID, CANCELLED, VOIDED] {
+            assert_eq!(edit_refusal(st, &bills, &[(1, 500_000)]), None, "{st}: nothing sent, anything goes");
+        }
+        for st in [PENDING, PAID] {
+            assert_eq!(edit_refusal(st, &bills, &[(1, 19_900), (2, 100)]), None, "{st}: the same bills in any order");
+            assert_eq!(edit_refusal(st, &bills, &[(1, 500_000), (2, 100)]), Some(Code::OrderPaymentMade), "{st}");
+            assert_eq!(edit_refusal(st, &bills, &[(3, 19_900), (2, 100)]), Some(Code::OrderPaymentMade), "{st}");
+            assert_eq!(edit_refusal(st, &bills, &[(1, 20_000)]), Some(Code::OrderPaymentMade), "{st}");
+        }
+    }
 
     #[test]
     fn every_allowed_and_refused_move() {

@@ -109,7 +109,7 @@ fn a_line_used_before_is_known_again() {
     let bills = [bill(1, "SO2569-000001", "สมชาย", 73_800, T0)];
     let lines = [line(2, T0 + HOUR, 73_800, "x"), line(3, T0 + HOUR, 73_800, "x")];
     let prints = fingerprints(Kind::Bank, &lines);
-    assert_ne!(prints[0], prints[1], "the same words twice are two lines");
+    assert_ne!(prints[0], prints[1], "the same money twice are two lines");
     assert_eq!(prints, fingerprints(Kind::Bank, &lines), "and stay the same in the next upload");
     let used: HashMap<String, String> = [(prints[0].clone(), "SO2569-000001".to_string())].into();
     let m = match_lines(Kind::Bank, &lines, &prints, &bills, &used);
@@ -145,4 +145,78 @@ fn cod_lines_match_by_tracking_once_shipped() {
     assert_eq!(codes(&go(cod("NOPE", 73_800), &[b.clone()])), vec!["no_parcel"]);
     // A bank transfer never pays a COD bill.
     assert_eq!(run(&[line(2, T0 + HOUR, 73_800, "")], &[b])[0].status, Status::Unmatched);
+}
+
+/// One month's transfers as the bank's CSV and as its XLSX: other columns, other words,
+/// seconds in one and not the other, the rows in another order. Each transfer has one
+/// fingerprint, so a transfer confirms one bill whichever file is uploaded.
+#[test]
+fn one_transfer_in_two_formats_is_one_line() {
+    let csv = "\u{FEFF}วันที่,เวลา,รายการ,ถอนเงิน,ฝากเงิน,ยอดคงเหลือ,รายละเอียด\n\
+               26/11/2569,09:15,รับโอนเงิน,,199.00,10199.00,จาก นาย สมชาย ใจดี\n\
+               26/11/2569,09:15,รับโอนเงิน,,199.00,10398.00,จาก น.ส. มานี มีนา\n\
+               26/11/2569,11:30,รับโอนเงิน,,\"1,250.50\",11648.50,PromptPay\n";
+    let mut wb = rust_xlsxwriter::Workbook::new();
+    let ws = wb.add_worksheet();
+    for (c, h) in ["Date", "Time", "Description", "Deposit", "Channel", "Sender"].iter().enumerate() {
+        ws.write_string(0, c as u16, *h).unwrap();
+    }
+    let rows = [
+        ("2026-11-26", "11:30:41", "Transfer in", 1250.5, "PROMPTPAY", "MR SOMSAK"),
+        ("2026-11-26", "09:15:07", "Transfer in", 199.0, "K PLUS", "MS MANEE"),
+        ("2026-11-26", "09:15:52", "Transfer in", 199.0, "K PLUS", "MR SOMCHAI"),
+    ];
+    for (r, (d, t, what, amount, channel, who)) in rows.iter().enumerate() {
+        let r = r as u32 + 1;
+        ws.write_string(r, 0, *d).unwrap();
+        ws.write_string(r, 1, *t).unwrap();
+        ws.write_string(r, 2, *what).unwrap();
+        ws.write_number(r, 3, *amount).unwrap();
+        ws.write_string(r, 4, *channel).unwrap();
+        ws.write_string(r, 5, *who).unwrap();
+    }
+    let xlsx = wb.save_to_buffer().unwrap();
+    let a = crate::statement::parse(csv.as_bytes()).unwrap();
+    let b = crate::statement::parse(&xlsx).unwrap();
+    assert_ne!(a.lines[0].text, b.lines[2].text, "the files say other things");
+    let mut pa = fingerprints(a.kind, &a.lines);
+    let mut pb = fingerprints(b.kind, &b.lines);
+    assert_eq!(pa.len(), 3);
+    pa.sort();
+    pb.sort();
+    assert_eq!(pa, pb, "the same three transfers");
+    // Used by the CSV, the XLSX's lines are known as used.
+    let bills = [bill(1, "SO2569-000001", "สมชาย", 19_900, T0)];
+    let used: HashMap<String, String> = pa.iter().map(|p| (p.clone(), "SO2569-000001".to_string())).collect();
+    let m = match_lines(b.kind, &b.lines, &fingerprints(b.kind, &b.lines), &bills, &used);
+    assert!(m.iter().all(|m| m.status == Status::Used), "{m:?}");
+    // Another minute, or another amount, is other money.
+    let mut later = a.lines[0].clone();
+    later.at_ms += 60_000;
+    assert_ne!(fingerprints(a.kind, &[later])[0], fingerprints(a.kind, &a.lines[..1])[0]);
+}
+
+/// A month-end statement against thousands of bills of one price: a line lists a few of its
+/// candidates (the named ones first, then the newest), says how many there were, and the
+/// whole answer stays bounded.
+#[test]
+fn many_bills_of_one_amount_list_a_few_candidates() {
+    let bills: Vec<OpenBill> =
+        (1..=3_000).map(|i| bill(i, &format!("SO2569-{i:06}"), "ลูกค้า", 19_900, T0 + i * 1_000)).collect();
+    let lines: Vec<Line> = (0..400).map(|r| line(r + 2, T0 + 2 * HOUR, 19_900, "รับโอนเงิน")).collect();
+    let m = run(&lines, &bills);
+    assert!(m.iter().all(|m| m.status == Status::Ambiguous));
+    assert_eq!(m[0].reasons[0].values[1], ("count", "3000".to_string()));
+    assert_eq!(m[0].candidates.len(), CANDIDATES_PER_LINE);
+    assert_eq!(m[0].candidates.last().map(|c| c.bill_id), Some(3_000), "the newest");
+    let listed: usize = m.iter().map(|m| m.candidates.len()).sum();
+    assert_eq!(listed, CANDIDATES_IN_ALL, "the answer is bounded");
+    // A choice beyond those listed is still one of the line's candidates.
+    assert!(may_pay(Kind::Bank, &lines[0], &bills[5]));
+    let mut other = bills[5].clone();
+    other.amount = 20_000;
+    assert!(!may_pay(Kind::Bank, &lines[0], &other));
+    // One named among them is confident, found by its number in the text.
+    let named = run(&[line(2, T0 + 2 * HOUR, 19_900, "ชำระ SO2569-001234")], &bills);
+    assert_eq!((named[0].status, named[0].bill_id), (Status::Confident, Some(1_234)));
 }

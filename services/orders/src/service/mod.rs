@@ -37,8 +37,8 @@ use crate::domain::payment::PayAction;
 use crate::domain::state::{self, Action};
 use crate::domain::{self, bill, problem, stock};
 use crate::store::{
-    source, Actor, BillRow, BillTerms, Changed, Confirmation, ExportRow, Filter, Item, ItemRow, Moved, OrderData,
-    OrderRow, PaymentInput, PaymentRow, Repo,
+    source, Actor, BillRow, BillTerms, Confirmation, ExportRow, Filter, Item, ItemRow, Moved, OrderData, OrderRow,
+    PaymentInput, PaymentRow, Repo,
 };
 use bo_kit::files::{Files, Key};
 use bo_kit::images;
@@ -123,7 +123,12 @@ const WAREHOUSES_FOR: std::time::Duration = std::time::Duration::from_secs(2);
 pub struct View {
     pub order: pb::Order,
     pub events: Vec<pb::OrderEvent>,
+    /// How many entries the whole timeline has (`events` is its newest [`TIMELINE`]).
+    pub events_total: i64,
 }
+
+/// How many of an order's newest timeline entries its view carries.
+pub const TIMELINE: i64 = 300;
 
 fn is_definite(e: &Error) -> bool {
     !matches!(e.kind, bo_kit::error::Kind::Unavailable | bo_kit::error::Kind::Internal)
@@ -227,12 +232,20 @@ impl Orders {
         order.parcels = self.parcels(ctx, &[row.id]).await?.remove(&row.id).unwrap_or_default();
         order.bills = self.repo.bills(ctx.store_id, row.id).await?.iter().map(|b| b.to_proto()).collect();
         order.payments = self.repo.payments(ctx.store_id, row.id).await?.iter().map(|p| p.to_proto()).collect();
-        let events = if with_events {
-            self.repo.events(ctx.store_id, row.id).await?.into_iter().map(crate::convert::event_message).collect()
+        if order.payments.iter().any(|p| p.has_attachment) {
+            for slip in self.repo.slips(ctx.store_id, row.id).await? {
+                if let Some(p) = order.payments.iter_mut().find(|p| p.id == slip.payment_id) {
+                    p.slips.push(crate::convert::slip_message(&slip));
+                }
+            }
+        }
+        let (events, events_total) = if with_events {
+            let (rows, total) = self.repo.events(ctx.store_id, row.id, TIMELINE).await?;
+            (rows.into_iter().map(crate::convert::event_message).collect(), total)
         } else {
-            Vec::new()
+            (Vec::new(), 0)
         };
-        Ok(View { order, events })
+        Ok(View { order, events, events_total })
     }
 
     async fn parcels(&self, ctx: &CallCtx, order_ids: &[i64]) -> Result<HashMap<i64, Vec<pb::OrderParcel>>> {

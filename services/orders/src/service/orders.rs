@@ -35,7 +35,7 @@ impl Orders {
         // A new order has no parcels yet, and its timeline is its creation.
         let mut order = row.to_proto(&written.items);
         order.bills = written.bills.iter().map(|b| b.to_proto()).collect();
-        Ok(View { order, events: Vec::new() })
+        Ok(View { order, events: Vec::new(), events_total: 0 })
     }
 
     /// Rewrites a new order; its hold follows by the difference. When a held order's new
@@ -54,17 +54,13 @@ impl Orders {
         let d = draft::validate(d)?;
         let old_items = self.repo.items(&[id]).await?.remove(&id).unwrap_or_default();
         let data = self.build(ctx, &d, Some(&old_items)).await?;
-        // Money a buyer has sent (or says they sent) is for the bills as they are: an order
-        // paid ฿199 is not raised to ฿5,000 and still read paid.
-        if matches!(row.payment_state.as_str(), crate::domain::payment::PENDING | crate::domain::payment::PAID) {
-            let mut now: Vec<(i64, i64)> =
-                self.repo.bills(ctx.store_id, id).await?.iter().map(|b| (b.warehouse_id, b.amount)).collect();
-            let mut after = money::bill_amounts(&data.totals);
-            now.sort_unstable();
-            after.sort_unstable();
-            if now != after {
-                return Err(Error::failed_precondition(Code::OrderPaymentMade));
-            }
+        // Asked again under the order's lock when the edit is written (a slip may come between).
+        let now: Vec<(i64, i64)> =
+            self.repo.bills(ctx.store_id, id).await?.iter().map(|b| (b.warehouse_id, b.amount)).collect();
+        if let Some(why) =
+            crate::domain::payment::edit_refusal(&row.payment_state, &now, &money::bill_amounts(&data.totals))
+        {
+            return Err(Error::failed_precondition(why));
         }
         let was = row.stock_state.clone();
         let rev = self
@@ -75,14 +71,26 @@ impl Orders {
         let detail = edit_detail(&old_items, &data.items);
         match self.hold(ctx, id, rev, lines_of(&data.items)).await {
             Ok(_) => {
-                self.repo.write_edit(Self::actor(ctx), id, rev, &data, true, &detail).await?;
+                if let Err(e) = self.repo.write_edit(Self::actor(ctx), id, rev, &data, true, &detail).await {
+                    if e.code == Code::OrderPaymentMade {
+                        // wms holds the refused lines: it holds the order's own again.
+                        let row = self.repo.order(ctx.store_id, id).await?;
+                        self.reconcile_hold(ctx, &row).await?;
+                    }
+                    return Err(e);
+                }
             }
             Err(e) if e.code == Code::InsufficientStock && was == stock::HELD => {
                 self.repo.abandon_revision(ctx.store_id, id, rev, &was).await?;
                 return Err(short_items(e));
             }
             Err(e) if e.code == Code::InsufficientStock => {
-                self.repo.write_edit(Self::actor(ctx), id, rev, &data, false, &detail).await?;
+                if let Err(e) = self.repo.write_edit(Self::actor(ctx), id, rev, &data, false, &detail).await {
+                    if e.code == Code::OrderPaymentMade {
+                        self.repo.abandon_revision(ctx.store_id, id, rev, &was).await?;
+                    }
+                    return Err(e);
+                }
             }
             Err(e) if is_definite(&e) => {
                 self.repo.abandon_revision(ctx.store_id, id, rev, &was).await?;

@@ -12,6 +12,12 @@ impl Orders {
         self.load(ctx, id).await
     }
 
+    /// Gives a bill of an order a new public link.
+    pub async fn rotate_bill_link(&self, ctx: &CallCtx, id: i64, bill_id: i64) -> Result<View> {
+        self.repo.rotate_bill_token(Self::actor(ctx), id, bill_id).await?;
+        self.load(ctx, id).await
+    }
+
     /// A bill by its public token, its order (its lines, money and address) and the bill's
     /// newest payment. An unknown or malformed token is `bill_not_found`.
     pub async fn bill_page(&self, token: &str) -> Result<(BillRow, pb::Order, Option<PaymentRow>)> {
@@ -38,6 +44,14 @@ impl Orders {
         channel_type: &str,
     ) -> Result<()> {
         let (bill, _, _) = self.bill_page(token).await?;
+        // Refused before the picture is read when the bill has all the slips it takes (and
+        // again, surely, when the slip is written).
+        if self.repo.buyer_slips(bill.id).await? >= crate::store::SLIPS_PER_BILL {
+            if let Ok(staged) = Key::uploads_of(bill.store_id, &[upload.to_string()], "file") {
+                self.files()?.forget(&staged[0]).await;
+            }
+            return Err(Error::new(bo_kit::error::Kind::TooManyRequests, Code::BillSlipLimit));
+        }
         let name = self.keep_slip(bill.store_id, upload).await?;
         let input = PaymentInput {
             store_channel_id,
@@ -47,26 +61,23 @@ impl Orders {
         };
         let who = Actor::system(bill.store_id);
         let changed = self.repo.attach_slip(who, bill.id, source::BUYER, &input).await;
-        self.settle_slips(bill.store_id, &name, changed).await.map(|_| ())
+        self.settle_slip(bill.store_id, &name, changed).await.map(|_| ())
     }
 
-    /// Removes the slip a change no longer keeps, or the new one when the change was refused.
-    pub(super) async fn settle_slips(&self, store_id: i64, new: &str, changed: Result<Changed>) -> Result<PaymentRow> {
-        let files = self.files()?;
-        match changed {
-            Ok(c) => {
-                if let Some(old) = c.dropped.as_deref().and_then(|n| slip_key(store_id, n).ok()) {
-                    files.forget(&old).await;
-                }
-                Ok(c.payment)
-            }
-            Err(e) => {
-                if let Ok(k) = slip_key(store_id, new) {
-                    files.forget(&k).await;
-                }
-                Err(e)
+    /// Removes a new slip when the change that was to keep it was refused (a slip kept is
+    /// never removed: it is evidence).
+    pub(super) async fn settle_slip(
+        &self,
+        store_id: i64,
+        new: &str,
+        changed: Result<PaymentRow>,
+    ) -> Result<PaymentRow> {
+        if changed.is_err() {
+            if let Ok(k) = slip_key(store_id, new) {
+                self.files()?.forget(&k).await;
             }
         }
+        changed
     }
 
     /// The bytes of a staged upload of the store, at most `max` (else `too_large` on
@@ -125,7 +136,14 @@ impl Orders {
         let bills = self.repo.open_bills(ctx.store_id, earliest - matching::WINDOW_MS - 86_400_000).await?;
         let prints = matching::fingerprints(parsed.kind, &parsed.lines);
         let used = self.repo.used_proofs(ctx.store_id, &prints).await?;
-        let matches = matching::match_lines(parsed.kind, &parsed.lines, &prints, &bills, &used);
+        // Matching a month against tens of thousands of open bills is CPU work: off the
+        // async workers, which keep answering everyone else.
+        let (parsed, prints, bills, matches) = bo_kit::cpu::run(move || {
+            let matches = matching::match_lines(parsed.kind, &parsed.lines, &prints, &bills, &used);
+            (parsed, prints, bills, matches)
+        })
+        .await
+        .map_err(Error::internal)?;
         let reason = |r: &matching::Reason| pb::MatchReason {
             code: r.code.to_string(),
             values: r.values.iter().map(|(k, v)| (k.to_string(), v.clone())).collect(),
@@ -188,10 +206,13 @@ impl Orders {
                     return Err(Error::invalid_field("choices", "validation.reconcile_row"));
                 };
                 let m = &matches[i];
-                if m.status == Status::Used
-                    || m.status == Status::Unmatched
-                    || !m.candidates.iter().any(|c| c.bill_id == *bill)
-                {
+                // One of its candidates, listed or not (a line lists only a few of many).
+                let candidate = m.candidates.iter().any(|c| c.bill_id == *bill)
+                    || (m.status == Status::Ambiguous
+                        && bills
+                            .iter()
+                            .any(|b| b.bill_id == *bill && matching::may_pay(parsed.kind, &parsed.lines[i], b)));
+                if m.status == Status::Used || m.status == Status::Unmatched || !candidate {
                     out.lines[i].refused = Code::ReconcileNotACandidate.to_string();
                     continue;
                 }
@@ -267,10 +288,7 @@ impl Orders {
         input: PaymentInput,
     ) -> Result<View> {
         self.kept(ctx.store_id, &input.attachment).await?;
-        let c = self.repo.edit_payment(Self::actor(ctx), order_id, bill_id, id, &input).await?;
-        if let Some(old) = c.dropped.as_deref().and_then(|n| slip_key(ctx.store_id, n).ok()) {
-            self.files()?.forget(&old).await;
-        }
+        self.repo.edit_payment(Self::actor(ctx), order_id, bill_id, id, &input).await?;
         self.load(ctx, order_id).await
     }
 
@@ -304,13 +322,31 @@ impl Orders {
     }
 
     /// Where a payment's slip is kept, and its type.
-    pub async fn payment_attachment(&self, ctx: &CallCtx, order_id: i64, id: i64) -> Result<(String, &'static str)> {
+    /// Where a payment's slip is kept (`slip_id` one of its slips, 0 its newest), and its type.
+    pub async fn payment_attachment(
+        &self,
+        ctx: &CallCtx,
+        order_id: i64,
+        id: i64,
+        slip_id: i64,
+    ) -> Result<(String, &'static str)> {
         let p = self.repo.payment(ctx.store_id, order_id, id).await?;
-        if p.attachment.is_empty() {
+        let name = match slip_id {
+            0 => p.attachment,
+            s => self
+                .repo
+                .slips(ctx.store_id, order_id)
+                .await?
+                .into_iter()
+                .find(|x| x.id == s && x.payment_id == p.id)
+                .map(|x| x.name)
+                .unwrap_or_default(),
+        };
+        if name.is_empty() {
             return Err(Error::not_found(Code::AttachmentNotFound));
         }
-        let mime = if p.attachment.ends_with(".png") { "image/png" } else { "image/jpeg" };
-        Ok((slip_key(ctx.store_id, &p.attachment)?.as_str().to_string(), mime))
+        let mime = if name.ends_with(".png") { "image/png" } else { "image/jpeg" };
+        Ok((slip_key(ctx.store_id, &name)?.as_str().to_string(), mime))
     }
 
     /// Expires the bills whose time has passed, each once, and releases the stock of the

@@ -276,6 +276,36 @@ impl Repo {
         Ok(())
     }
 
+    /// Gives a bill of an order a new public link: whoever holds the old one (a forwarded
+    /// chat) finds nothing from then on.
+    pub async fn rotate_bill_token(&self, who: Actor, order_id: i64, bill_id: i64) -> Result<()> {
+        let mut tx = self.db.begin().await?;
+        let row = order_in(&mut tx, who.store_id, order_id).await?;
+        let now = now_ms();
+        let r = sqlx::query(
+            "UPDATE order_bills SET token = $1, updated_at = $2 WHERE store_id = $3 AND order_id = $4 AND id = $5",
+        )
+        .bind(bill::new_token())
+        .bind(now)
+        .bind(who.store_id)
+        .bind(order_id)
+        .bind(bill_id)
+        .execute(&mut *tx)
+        .await?;
+        if r.rows_affected() != 1 {
+            return Err(Error::not_found(Code::BillNotFound));
+        }
+        sqlx::query("UPDATE orders SET updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $3")
+            .bind(now)
+            .bind(who.user_id)
+            .bind(order_id)
+            .execute(&mut *tx)
+            .await?;
+        event(&mut tx, who, order_id, "bill_link_renewed", &row.state, &row.state, &bill_id.to_string()).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Active bills whose time has passed, of new unpaid orders, oldest first.
     pub async fn due_bills(&self, now: i64, limit: i64) -> Result<Vec<DueBill>> {
         let rows: Vec<(i64, i64, i64)> = sqlx::query_as(
@@ -306,12 +336,17 @@ impl Repo {
         let to = bill::next(bill::ACTIVE, BillAction::Expire).map_err(Error::failed_precondition)?;
         let expired: Option<(i64, String)> = sqlx::query_as(
             "UPDATE order_bills SET state = $1, expired_at = $2, updated_at = $2 \
-             WHERE id = $3 AND state = $4 AND expires_at > 0 AND expires_at <= $2 RETURNING warehouse_id, on_expiry",
+             WHERE id = $3 AND state = $4 AND expires_at > 0 AND expires_at <= $2 AND NOT EXISTS \
+             (SELECT 1 FROM order_payments p WHERE p.store_id = order_bills.store_id AND p.order_id = order_bills.order_id \
+             AND p.state IN ($5, $6)) \
+             RETURNING warehouse_id, on_expiry",
         )
         .bind(to)
         .bind(now)
         .bind(due.id)
         .bind(bill::ACTIVE)
+        .bind(crate::domain::payment::PENDING)
+        .bind(crate::domain::payment::PAID)
         .fetch_optional(&mut *tx)
         .await?;
         let Some((warehouse_id, on_expiry)) = expired else { return Ok(None) };

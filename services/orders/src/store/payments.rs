@@ -60,10 +60,39 @@ pub struct PaymentInput {
     pub note: String,
 }
 
-/// A changed payment, with the slip it no longer keeps (to remove from storage).
-pub struct Changed {
-    pub payment: PaymentRow,
-    pub dropped: Option<String>,
+/// How many slips the buyer may send for one bill (each kept as evidence; the shop is
+/// asked to help past it).
+pub const SLIPS_PER_BILL: i64 = 10;
+
+/// A slip a payment was sent.
+#[derive(Debug, Clone, FromRow)]
+pub struct SlipRow {
+    pub id: i64,
+    pub payment_id: i64,
+    pub name: String,
+    pub source: String,
+    pub created_by: i64,
+    pub created_at: i64,
+}
+
+/// Keeps a slip a payment was sent, beside the others.
+#[allow(clippy::too_many_arguments)]
+async fn record_slip(tx: &mut Tx, who: Actor, p: &PaymentRow, name: &str, from: &str, now: i64) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO order_payment_slips (store_id, order_id, bill_id, payment_id, name, source, created_by, created_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(who.store_id)
+    .bind(p.order_id)
+    .bind(p.bill_id)
+    .bind(p.id)
+    .bind(name)
+    .bind(from)
+    .bind(if from == source::BUYER { 0 } else { who.user_id })
+    .bind(now)
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 async fn bill_in(tx: &mut Tx, store_id: i64, id: i64) -> Result<BillRow> {
@@ -76,6 +105,14 @@ async fn bill_in(tx: &mut Tx, store_id: i64, id: i64) -> Result<BillRow> {
     .fetch_optional(&mut **tx)
     .await?
     .ok_or_else(|| Error::not_found(Code::BillNotFound))
+}
+
+/// A bill and its order, the order locked first ([`order_in`]) and the bill read again
+/// under the lock, so what is decided about it (expired? paid?) is what it is.
+async fn locked_bill(tx: &mut Tx, store_id: i64, id: i64) -> Result<(BillRow, OrderRow)> {
+    let b = bill_in(tx, store_id, id).await?;
+    let order = order_in(tx, store_id, b.order_id).await?;
+    Ok((bill_in(tx, store_id, id).await?, order))
 }
 
 async fn payment_in(tx: &mut Tx, store_id: i64, order_id: i64, id: i64) -> Result<PaymentRow> {
@@ -264,7 +301,8 @@ impl Repo {
 
     /// What must always hold of bills and payments (run after every API test, and by
     /// `backoffice admin check-stock`): an order's bills add up to its total; a bill has at
-    /// most one live payment; an order's payment state is its bills' newest payments'.
+    /// most one live payment; a pending or paid payment is for its bill's amount; an
+    /// order's payment state is its bills' newest payments'.
     pub async fn money_check(&self) -> Result<Vec<String>> {
         let mut broken = Vec::new();
         let sums: Vec<(i64, i64, i64, i64)> = sqlx::query_as(
@@ -288,6 +326,19 @@ impl Repo {
         .await?;
         for (bill, n) in doubled {
             broken.push(format!("bill {bill}: {n} live payments"));
+        }
+        // Money sent or taken is for the bill as it is: a pending or paid payment is for
+        // its bill's amount.
+        let unequal: Vec<(i64, i64, i64, i64)> = sqlx::query_as(
+            "SELECT p.id, p.bill_id, p.amount, b.amount FROM order_payments p JOIN order_bills b ON b.id = p.bill_id \
+             WHERE p.state IN ($1, $2) AND p.amount <> b.amount",
+        )
+        .bind(payment::PENDING)
+        .bind(payment::PAID)
+        .fetch_all(self.pool())
+        .await?;
+        for (id, bill, paid, billed) in unequal {
+            broken.push(format!("payment {id}: {paid} for bill {bill} of {billed}"));
         }
         let newest: Vec<(i64, String, Option<String>)> = sqlx::query_as(
             "SELECT o.id, o.payment_state, (SELECT p.state FROM order_payments p WHERE p.bill_id = b.id ORDER BY p.id DESC LIMIT 1) \
@@ -336,6 +387,27 @@ impl Repo {
         .await?)
     }
 
+    /// How many slips the buyer sent for a bill.
+    pub async fn buyer_slips(&self, bill_id: i64) -> Result<i64> {
+        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM order_payment_slips WHERE bill_id = $1 AND source = $2")
+            .bind(bill_id)
+            .bind(source::BUYER)
+            .fetch_one(self.pool())
+            .await?)
+    }
+
+    /// The slips of an order's payments, oldest first.
+    pub async fn slips(&self, store_id: i64, order_id: i64) -> Result<Vec<SlipRow>> {
+        Ok(sqlx::query_as::<_, SlipRow>(
+            "SELECT id, payment_id, name, source, created_by, created_at FROM order_payment_slips \
+             WHERE store_id = $1 AND order_id = $2 ORDER BY id",
+        )
+        .bind(store_id)
+        .bind(order_id)
+        .fetch_all(self.pool())
+        .await?)
+    }
+
     /// One payment of an order.
     pub async fn payment(&self, store_id: i64, order_id: i64, id: i64) -> Result<PaymentRow> {
         let mut tx = self.db.begin().await?;
@@ -347,10 +419,9 @@ impl Repo {
     /// A slip for a bill (the buyer's from the bill's page, or staff's): the bill's live
     /// payment takes it and waits for confirmation (pending), or a new pending payment is
     /// made. Refused for a closed order, an expired bill and a confirmed payment.
-    pub async fn attach_slip(&self, who: Actor, bill_id: i64, from: &str, input: &PaymentInput) -> Result<Changed> {
+    pub async fn attach_slip(&self, who: Actor, bill_id: i64, from: &str, input: &PaymentInput) -> Result<PaymentRow> {
         let mut tx = self.db.begin().await?;
-        let b = bill_in(&mut tx, who.store_id, bill_id).await?;
-        let order = order_in(&mut tx, who.store_id, b.order_id).await?;
+        let (b, order) = locked_bill(&mut tx, who.store_id, bill_id).await?;
         if let Some(why) = slip_refusal(&order, &b) {
             return Err(Error::failed_precondition(why));
         }
@@ -358,16 +429,24 @@ impl Repo {
             // The carrier collects cash on delivery; the buyer sends no slip.
             return Err(Error::failed_precondition(Code::BillCod));
         }
+        if from == source::BUYER {
+            let sent: i64 =
+                sqlx::query_scalar("SELECT COUNT(*) FROM order_payment_slips WHERE bill_id = $1 AND source = $2")
+                    .bind(b.id)
+                    .bind(source::BUYER)
+                    .fetch_one(&mut *tx)
+                    .await?;
+            if sent >= SLIPS_PER_BILL {
+                return Err(Error::new(bo_kit::error::Kind::TooManyRequests, Code::BillSlipLimit));
+            }
+        }
         let now = now_ms();
         let changed = match live_payment(&mut tx, b.id).await? {
             Some(p) => {
                 let to = payment::next(&p.state, PayAction::Attach).map_err(Error::failed_precondition)?;
-                update_payment(&mut tx, who, &p, to, input, now).await?
+                update_payment(&mut tx, who, &p, to, input, from, now).await?
             }
-            None => {
-                let p = insert_payment(&mut tx, who, &order, &b, payment::PENDING, from, input, now).await?;
-                Changed { payment: p, dropped: None }
-            }
+            None => insert_payment(&mut tx, who, &order, &b, payment::PENDING, from, input, now).await?,
         };
         settle_order(&mut tx, who, order.id, now).await?;
         let detail = format!("{}:{}", b.warehouse_id, from);
@@ -426,7 +505,7 @@ impl Repo {
         bill_id: i64,
         id: i64,
         input: &PaymentInput,
-    ) -> Result<Changed> {
+    ) -> Result<PaymentRow> {
         let mut tx = self.db.begin().await?;
         let order = order_in(&mut tx, who.store_id, order_id).await?;
         let p = payment_of_bill(&mut tx, who.store_id, order_id, bill_id, id).await?;
@@ -441,7 +520,7 @@ impl Repo {
             (false, from) => payment::next(from, PayAction::Attach).map_err(Error::failed_precondition)?,
         };
         let now = now_ms();
-        let changed = update_payment(&mut tx, who, &p, to, input, now).await?;
+        let changed = update_payment(&mut tx, who, &p, to, input, source::STAFF, now).await?;
         settle_order(&mut tx, who, order.id, now).await?;
         event(&mut tx, who, order.id, "payment_edited", &order.state, &order.state, &p.warehouse_id.to_string())
             .await?;
@@ -537,8 +616,20 @@ async fn insert_payment(
     .bind(if input.attachment.is_empty() { 0 } else { now })
     .bind(now)
     .fetch_one(&mut **tx)
-    .await?;
-    payment_in(tx, who.store_id, order.id, id).await
+    .await
+    .map_err(|e| {
+        // The index of live payments: a bill has one at a time.
+        if bo_kit::error::is_unique_violation(&e) {
+            Error::conflict(Code::PaymentExists)
+        } else {
+            e.into()
+        }
+    })?;
+    let p = payment_in(tx, who.store_id, order.id, id).await?;
+    if !input.attachment.is_empty() {
+        record_slip(tx, who, &p, &input.attachment, from, now).await?;
+    }
+    Ok(p)
 }
 
 async fn update_payment(
@@ -547,8 +638,9 @@ async fn update_payment(
     p: &PaymentRow,
     to: &str,
     input: &PaymentInput,
+    from: &str,
     now: i64,
-) -> Result<Changed> {
+) -> Result<PaymentRow> {
     let new_slip = !input.attachment.is_empty();
     let r = sqlx::query(
         "UPDATE order_payments SET state = $1, \
@@ -577,9 +669,11 @@ async fn update_payment(
         return Err(Error::conflict(Code::PaymentChanged));
     }
     let payment = payment_in(tx, who.store_id, p.order_id, p.id).await?;
-    let dropped =
-        (new_slip && !p.attachment.is_empty() && p.attachment != input.attachment).then(|| p.attachment.clone());
-    Ok(Changed { payment, dropped })
+    if new_slip && p.attachment != input.attachment {
+        // The earlier slip stays kept: evidence is never dropped.
+        record_slip(tx, who, &payment, &input.attachment, from, now).await?;
+    }
+    Ok(payment)
 }
 
 /// A proof of payment that is not a slip: a line of a bank statement or a COD remittance.
@@ -680,16 +774,7 @@ impl Repo {
     /// with `statement_line_used` when the line already confirmed a payment.
     pub async fn settle_by_proof(&self, who: Actor, bill_id: i64, proof: &Proof) -> Result<PaymentRow> {
         let mut tx = self.db.begin().await?;
-        let b: BillRow = sqlx::query_as::<_, BillRow>(&format!(
-            "SELECT {} FROM order_bills WHERE store_id = $1 AND id = $2",
-            super::bills::BILL_COLUMNS
-        ))
-        .bind(who.store_id)
-        .bind(bill_id)
-        .fetch_optional(&mut *tx)
-        .await?
-        .ok_or_else(|| Error::not_found(Code::BillNotFound))?;
-        let order = order_in(&mut tx, who.store_id, b.order_id).await?;
+        let (b, order) = locked_bill(&mut tx, who.store_id, bill_id).await?;
         if let Some(why) = slip_refusal(&order, &b) {
             return Err(Error::failed_precondition(why));
         }

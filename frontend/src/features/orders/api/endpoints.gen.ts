@@ -276,6 +276,15 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.billExpiryInput,
       }),
     }),
+    renewBillLink: build.mutation<
+      RenewBillLinkApiResponse,
+      RenewBillLinkApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/${queryArg.id}/invoices/${queryArg.inv}/new-link`,
+        method: "POST",
+      }),
+    }),
     editPayment: build.mutation<EditPaymentApiResponse, EditPaymentApiArg>({
       query: (queryArg) => ({
         url: `/orders/${queryArg.id}/invoices/${queryArg.inv}/payments/${queryArg.pay}/pay`,
@@ -305,6 +314,9 @@ const injectedRtkApi = api.injectEndpoints({
     >({
       query: (queryArg) => ({
         url: `/orders/${queryArg.id}/payments/${queryArg.pay}/attachment`,
+        params: {
+          slip: queryArg.slip,
+        },
       }),
     }),
     changeShippingAddress: build.mutation<
@@ -608,6 +620,11 @@ export type RenewBillExpiryApiArg = {
   id: number;
   billExpiryInput: BillExpiryInput;
 };
+export type RenewBillLinkApiResponse = /** status 200  */ OrderBody;
+export type RenewBillLinkApiArg = {
+  id: number;
+  inv: number;
+};
 export type EditPaymentApiResponse = /** status 200  */ OrderBody;
 export type EditPaymentApiArg = {
   id: number;
@@ -634,6 +651,8 @@ export type PaymentAttachmentApiResponse = /** status 200 the slip */ Blob;
 export type PaymentAttachmentApiArg = {
   id: number;
   pay: number;
+  /** One of its `slips` (none: its newest). */
+  slip?: number;
 };
 export type ChangeShippingAddressApiResponse = /** status 200  */ OrderBody;
 export type ChangeShippingAddressApiArg = {
@@ -777,6 +796,14 @@ export type OrderParcelBody = {
   /** cm. */
   width: number;
 };
+export type PaymentSlipBody = {
+  createdAt: string;
+  /** Who attached it (0: the buyer). */
+  createdBy: number;
+  id: number;
+  /** buyer (the bill's page) or staff. */
+  source: string;
+};
 export type OrderPaymentBody = {
   /** The bill's amount, baht. */
   amount: string;
@@ -793,6 +820,9 @@ export type OrderPaymentBody = {
   id: number;
   note: string;
   slipAt?: string | null;
+  /** Every slip it was sent, oldest first (`GET /orders/{id}/payments/{pay}/attachment?slip=`);
+    none is ever dropped. */
+  slips: PaymentSlipBody[];
   /** buyer (the bill's page) or staff. */
   source: string;
   /** unpaid, pending, paid, voided or cancelled. */
@@ -852,8 +882,10 @@ export type ListOrderBody = {
     discount: OrderDiscountBody;
     /** kg. */
     estimatedWeight: string;
-    /** The timeline, oldest first (one order only). */
+    /** The timeline, oldest first (one order only): its newest few hundred entries. */
     events: OrderEventBody[];
+    /** How many entries the whole timeline has (more than `events` when it was cut). */
+    eventsTotal: number;
     failedAt?: string | null;
     failureCause: string;
     failureReason: string;
@@ -954,8 +986,10 @@ export type OrderBody = {
   discount: OrderDiscountBody;
   /** kg. */
   estimatedWeight: string;
-  /** The timeline, oldest first (one order only). */
+  /** The timeline, oldest first (one order only): its newest few hundred entries. */
   events: OrderEventBody[];
+  /** How many entries the whole timeline has (more than `events` when it was cut). */
+  eventsTotal: number;
   failedAt?: string | null;
   failureCause: string;
   failureReason: string;
@@ -1531,6 +1565,7 @@ export const {
   useGetOrderQuery,
   useUpdateOrderMutation,
   useRenewBillExpiryMutation,
+  useRenewBillLinkMutation,
   useEditPaymentMutation,
   useActOnPaymentMutation,
   useCreatePaymentMutation,

@@ -43,6 +43,7 @@ export const ordersApi = enhancedApi
       changeShippingAddress: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
       clearShippingAddress: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
       renewBillExpiry: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
+      renewBillLink: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id)], onQueryStarted: holdAnswer },
       createPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id), PAYMENTS], onQueryStarted: holdAnswer },
       editPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id), PAYMENTS], onQueryStarted: holdAnswer },
       actOnPayment: { invalidatesTags: (_r, _e, a) => [ORDERS, one(a.id), PAYMENTS], onQueryStarted: holdAnswer },
@@ -139,9 +140,9 @@ const pdfApi = ordersApi.injectEndpoints({
       }),
     }),
     /** A payment's slip, read with the member's token into a URL the page shows. */
-    paymentAttachmentUrl: build.query<string, { orderId: number; paymentId: number; version: string }>({
-      query: ({ orderId, paymentId }) => ({
-        url: `/orders/${orderId}/payments/${paymentId}/attachment`,
+    paymentAttachmentUrl: build.query<string, { orderId: number; paymentId: number; version: string; slipId?: number }>({
+      query: ({ orderId, paymentId, slipId }) => ({
+        url: `/orders/${orderId}/payments/${paymentId}/attachment${slipId ? `?slip=${slipId}` : ''}`,
         responseHandler: async (r: Response) => (r.ok ? URL.createObjectURL(await r.blob()) : r.json()),
       }),
       keepUnusedDataFor: 0,
@@ -175,6 +176,7 @@ export const {
   useChangeShippingAddressMutation,
   useClearShippingAddressMutation,
   useRenewBillExpiryMutation,
+  useRenewBillLinkMutation,
   useCreatePaymentMutation,
   useEditPaymentMutation,
   useActOnPaymentMutation,
