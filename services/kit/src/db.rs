@@ -36,6 +36,31 @@ pub struct Db {
     writer: Arc<Mutex<()>>,
 }
 
+/// How often a SQLite file's log is synced to disk. With `synchronous = NORMAL` a commit is
+/// safe from a crash at once but from a power cut only once the log is synced, which SQLite
+/// does at a checkpoint: asking for one every second bounds what a power cut can take to
+/// about a second's commits, which the outbox's and the log bus's replays on start make good
+/// (`kit::bus::log`). `FULL` would sync at every commit instead (the cost is in
+/// docs/bench.md).
+pub const SYNC_EVERY: Duration = Duration::from_secs(1);
+
+async fn sync_every_second(pool: AnyPool) {
+    loop {
+        tokio::time::sleep(SYNC_EVERY).await;
+        if pool.is_closed() {
+            return;
+        }
+        // A passive checkpoint waits for no one: it syncs the log, copies what it can and
+        // leaves the rest for the next.
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await {
+            if pool.is_closed() {
+                return;
+            }
+            tracing::debug!(error = %e, "a checkpoint of a SQLite file failed");
+        }
+    }
+}
+
 /// A write statement run on its own: `sqlx::query(..).bind(..).write(&db)` is
 /// [`Db::execute`], after this process's earlier writers on SQLite.
 pub trait Write<'q> {
@@ -269,6 +294,9 @@ impl Db {
                 .await
                 .with_context(|| format!("connecting to {}", crate::config::redact_url(url)))?,
         };
+        if dialect == Dialect::Sqlite && !url.contains(":memory:") {
+            tokio::spawn(sync_every_second(pool.clone()));
+        }
         Ok(Db { pool, dialect, writer: Arc::new(Mutex::new(())) })
     }
 

@@ -91,6 +91,10 @@ pub async fn enqueue_all<'a, E: Event>(
 /// envelope and headers need room beside the payload.
 pub const MAX_EVENT_BYTES: usize = 768 * 1024;
 
+/// How far back the relay sends its rows again on start (a power cut may have taken a
+/// second's messages from the bus's file after they were marked sent here).
+pub const RESEND_MS: i64 = 10_000;
+
 /// Deletes sent rows older than [`KEEP_SENT_MS`]; returns how many.
 pub async fn purge_sent(db: &Db) -> anyhow::Result<u64> {
     let r = sqlx::query("DELETE FROM outbox WHERE sent_at IS NOT NULL AND sent_at < $1")
@@ -299,9 +303,29 @@ impl Relay {
         Ok(r.rows_affected())
     }
 
+    /// Marks the rows sent in the last [`RESEND_MS`] unsent, so they are published again
+    /// (the bus drops repeats by message id): a power cut may have taken a message from the
+    /// bus after its row here was marked sent. Answers how many.
+    pub async fn resend_recent(&self) -> anyhow::Result<u64> {
+        let r = self
+            .db
+            .execute(
+                sqlx::query("UPDATE outbox SET sent_at = NULL WHERE sent_at IS NOT NULL AND sent_at >= $1")
+                    .bind(now_ms() - RESEND_MS),
+            )
+            .await?;
+        Ok(r.rows_affected())
+    }
+
     /// Relays until cancelled: on every wake-up and at least every second, backing off
-    /// while the bus is down. Drains what is pending before it stops.
+    /// while the bus is down. Drains what is pending before it stops. It starts by sending
+    /// the last seconds' rows again ([`Relay::resend_recent`]).
     pub async fn run(self, cancel: CancellationToken) {
+        match self.resend_recent().await {
+            Ok(0) => {}
+            Ok(n) => tracing::debug!(rows = n, "sending the last seconds' events again, in case the bus lost them"),
+            Err(e) => tracing::warn!(error = %format!("{e:#}"), "could not mark recent outbox rows to send again"),
+        }
         let mut backoff = Duration::from_millis(100);
         loop {
             match self.relay_once().await {
@@ -374,6 +398,35 @@ mod tests {
             let created = bo_proto::events::v1::StoreCreated::decode(e.payload.as_slice()).unwrap();
             assert_eq!((created.name.as_str(), e.actor_user_id), (name, 3));
         }
+    }
+
+    /// On start the relay sends the last seconds' rows again (a power cut may have taken
+    /// them from the bus after they were marked sent here); the bus drops what it kept.
+    #[tokio::test]
+    async fn the_last_seconds_are_sent_again_on_start() {
+        let t = crate::testing::sqlite().await;
+        t.db.create_kit_tables().await.unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let log = crate::bus::log::LogBus::open(&dir.path().join("bus.db"), "bo").await.unwrap();
+        let bus: SharedBus = Arc::new(log.clone());
+        let relay = Relay::new(t.db.clone(), bus.clone());
+        let mut tx = t.db.begin().await.unwrap();
+        let e = bo_proto::events::v1::StoreCreated { name: "ร้าน".into(), ..Default::default() };
+        enqueue_all(&mut tx, 1, 1, &[e.clone(), e.clone()]).await.unwrap();
+        tx.commit().await.unwrap();
+        assert_eq!(relay.relay_once().await.unwrap(), 2);
+        // An old row is left alone; the recent ones go again.
+        sqlx::query("UPDATE outbox SET sent_at = $1 WHERE id = (SELECT MIN(id) FROM outbox)")
+            .bind(now_ms() - RESEND_MS - 60_000)
+            .execute(t.db.pool())
+            .await
+            .unwrap();
+        assert_eq!(relay.resend_recent().await.unwrap(), 1);
+        assert_eq!(relay.relay_once().await.unwrap(), 1);
+        let kept: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM bus_messages").fetch_one(log.db().pool()).await.unwrap();
+        assert_eq!(kept, 2, "the bus kept each message once");
+        log.close().await;
     }
 
     #[tokio::test]

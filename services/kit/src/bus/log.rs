@@ -9,6 +9,14 @@
 //! delivered again (its inbox skips what it had already handled). A nak'd message keeps its
 //! delivery count and due time in the log, so backoff and dead-lettering survive restarts.
 //!
+//! Why it survives a power cut too (SQLite files run `synchronous = NORMAL`: a commit is
+//! safe from a crash at once, and from a power cut once its file's log is synced, which
+//! [`crate::db`] does every second): the relay publishes again, on start, the rows it marked
+//! sent in the last [`crate::outbox::RESEND_MS`] (the log drops what it kept), and a log
+//! that was not closed cleanly delivers again the messages of the last [`REWIND_MS`] to
+//! every consumer (their inboxes skip what they had handled and kept). So a mark of "sent"
+//! that outlived the message, or an ack that outlived its consumer's effect, loses nothing.
+//!
 //! Messages are kept seven days, as the JetStream stream is.
 
 use std::collections::BTreeMap;
@@ -31,6 +39,11 @@ const MAX_AGE_MS: i64 = 7 * 24 * 3600 * 1000;
 /// A message read from the log: sequence, subject, payload, headers.
 type Logged = (i64, String, Bytes, Vec<(String, String)>);
 
+/// How far back consumers are delivered again after a log that was not closed cleanly
+/// (what a power cut may have taken from a consumer's database, a second's writes, with
+/// room to spare).
+pub const REWIND_MS: i64 = 10_000;
+
 /// Messages read per query.
 const PAGE: i64 = 100;
 /// Acks between writes of a consumer's floor (it is also written 200 ms after the last).
@@ -52,6 +65,7 @@ const SCHEMA: &[&str] = &[
         filter TEXT NOT NULL,
         ack_floor BIGINT NOT NULL
     )",
+    "CREATE TABLE IF NOT EXISTS bus_meta (name TEXT PRIMARY KEY, value BIGINT NOT NULL)",
     "CREATE TABLE IF NOT EXISTS bus_redeliveries (
         durable TEXT NOT NULL,
         seq BIGINT NOT NULL,
@@ -93,6 +107,32 @@ impl LogBus {
         for sql in SCHEMA {
             sqlx::query(sql).execute(db.pool()).await.context("creating the bus log")?;
         }
+        // Open and not closed: the process stopped short (a crash or a power cut). Every
+        // consumer gets the last seconds again; its inbox skips what it kept.
+        let open: Option<i64> = sqlx::query_scalar("SELECT value FROM bus_meta WHERE name = 'open'")
+            .fetch_optional(db.pool())
+            .await
+            .context("reading the bus log")?;
+        if open.unwrap_or(0) > 0 {
+            let r = sqlx::query(
+                "UPDATE bus_consumers SET ack_floor = (SELECT MIN(seq) - 1 FROM bus_messages WHERE created_at >= $1) \
+                 WHERE ack_floor >= (SELECT MIN(seq) FROM bus_messages WHERE created_at >= $1)",
+            )
+            .bind(now_ms() - REWIND_MS)
+            .execute(db.pool())
+            .await
+            .context("rewinding the bus log's consumers")?;
+            if r.rows_affected() > 0 {
+                tracing::info!(
+                    consumers = r.rows_affected(),
+                    "the bus log was not closed cleanly: its consumers get its last seconds again"
+                );
+            }
+        }
+        sqlx::query("INSERT INTO bus_meta (name, value) VALUES ('open', 1) ON CONFLICT (name) DO UPDATE SET value = 1")
+            .execute(db.pool())
+            .await
+            .context("writing the bus log")?;
         Ok(LogBus {
             db,
             prefix,
@@ -103,8 +143,17 @@ impl LogBus {
         })
     }
 
+    /// The log's database (tests look inside).
+    #[cfg(test)]
+    pub(crate) fn db(&self) -> &Db {
+        &self.db
+    }
+
     /// Closes the log's pool.
     pub async fn close(&self) {
+        if let Err(e) = sqlx::query("UPDATE bus_meta SET value = 0 WHERE name = 'open'").execute(self.db.pool()).await {
+            tracing::warn!(error = %e, "could not mark the bus log closed");
+        }
         self.db.close().await;
     }
 
@@ -525,6 +574,49 @@ mod tests {
             assert_eq!(d.payload, Bytes::from(want));
             d.ack().await.unwrap();
         }
+    }
+
+    /// A power cut (or a crash) leaves the log open: its consumers get the last seconds again,
+    /// acked or not, so an ack that outlived its consumer's effect loses nothing; a clean
+    /// close does not.
+    #[tokio::test]
+    async fn a_log_not_closed_cleanly_delivers_its_last_seconds_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bus.db");
+        let bus = LogBus::open(&path, "bo").await.unwrap();
+        bus.publish(msg("bo.a.x.v1", "1")).await.unwrap();
+        bus.publish(msg("bo.a.x.v1", "2")).await.unwrap();
+        let mut sub = bus.subscribe(cfg("c", "bo.a.x.v1")).await.unwrap();
+        for want in ["1", "2"] {
+            let d = next(&mut sub).await;
+            assert_eq!(d.payload, Bytes::from(want));
+            // The floor is written at most every 200 ms.
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            d.ack().await.unwrap();
+        }
+        let floor: i64 = sqlx::query_scalar("SELECT ack_floor FROM bus_consumers WHERE durable = 'c'")
+            .fetch_one(bus.db.pool())
+            .await
+            .unwrap();
+        assert_eq!(floor, 2, "both acked");
+        // Cut: never closed.
+        drop(sub);
+        bus.db.close().await;
+        let bus = LogBus::open(&path, "bo").await.unwrap();
+        let mut sub = bus.subscribe(cfg("c", "bo.a.x.v1")).await.unwrap();
+        for want in ["1", "2"] {
+            let d = next(&mut sub).await;
+            assert_eq!(d.payload, Bytes::from(want), "delivered again after the cut");
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            d.ack().await.unwrap();
+        }
+        drop(sub);
+        // Closed cleanly this time: nothing comes again.
+        bus.close().await;
+        let bus = LogBus::open(&path, "bo").await.unwrap();
+        let mut sub = bus.subscribe(cfg("c", "bo.a.x.v1")).await.unwrap();
+        assert!(tokio::time::timeout(Duration::from_millis(300), sub.next()).await.is_err());
+        bus.close().await;
     }
 
     #[tokio::test]
