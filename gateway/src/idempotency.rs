@@ -13,6 +13,10 @@
 //!    instead of letting the handler act, so a member who lost the right gets 403;
 //! 4. 401, 403 and 5xx answers are never kept, so they are never replayed.
 //!
+//! A file answer (a PDF, a spreadsheet) is never buffered here: it streams to the client and
+//! its key is kept with a refusal (409 `idempotency_file_answer`), so a repeat neither acts
+//! again nor is sent a copy.
+//!
 //! Multipart uploads are not buffered here: their handlers stream the files into storage,
 //! fingerprint the parts' contents (never the random boundary) and call [`deferred`] with
 //! the key this layer leaves them ([`Deferred`]). Either way the layer's check of the token
@@ -214,12 +218,37 @@ pub async fn layer(State(state): State<AppState>, mut req: Request, next: Next) 
             parts.extensions.insert(Proceeding { key: scoped(&auth, &key), fingerprint: print });
             parts.extensions.insert(auth.clone());
             let res = next.run(Request::from_parts(parts, Body::from(bytes))).await;
-            let (parts, body) = res.into_parts();
-            let bytes = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-            finish(&state, &auth, &key, parts.status, &bytes).await;
-            Response::from_parts(parts, Body::from(bytes))
+            settle(&state, &auth, &key, res).await
         }
     }
+}
+
+/// Whether an answer is a file (a PDF, a spreadsheet, a picture) rather than JSON.
+fn is_file(res: &Response) -> bool {
+    res.status().is_success()
+        && !res
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| ct.trim_start().starts_with("application/json"))
+}
+
+/// Keeps the answer to a request that proceeded and passes it on. A file is streamed as it
+/// comes, never held here (an export may be hundreds of megabytes); its key is kept with a
+/// refusal to replay, so a repeat neither acts again nor gets a copy of a file this
+/// gateway would have had to hold.
+async fn settle(state: &AppState, auth: &StoreAuth, key: &str, res: Response) -> Response {
+    if is_file(&res) {
+        let refusal = ApiError::new(StatusCode::CONFLICT, Code::IdempotencyFileAnswer).into_response();
+        let (parts, body) = refusal.into_parts();
+        let saved = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+        finish(state, auth, key, parts.status, &saved).await;
+        return res;
+    }
+    let (parts, body) = res.into_parts();
+    let bytes = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
+    finish(state, auth, key, parts.status, &bytes).await;
+    Response::from_parts(parts, Body::from(bytes))
 }
 
 /// Runs `act` under the key a multipart write carries (when it carries one): a repeat with
@@ -236,12 +265,7 @@ where
     match begin(state, auth, &key, &print).await {
         Err(e) => e.into_response(),
         Ok(Begun::Replay(replay)) => replay.into_response(),
-        Ok(Begun::Proceed) => {
-            let (parts, body) = act.await.into_response().into_parts();
-            let bytes = body.collect().await.map(|b| b.to_bytes()).unwrap_or_default();
-            finish(state, auth, &key, parts.status, &bytes).await;
-            Response::from_parts(parts, Body::from(bytes))
-        }
+        Ok(Begun::Proceed) => settle(state, auth, &key, act.await.into_response()).await,
     }
 }
 

@@ -50,6 +50,7 @@ export const ERROR_CODES = [
   'goods_receipt_not_found',
   'goods_receipt_sku_gone',
   'goods_receipt_state',
+  'idempotency_file_answer',
   'idempotency_in_progress',
   'idempotency_key_invalid',
   'idempotency_key_reused',

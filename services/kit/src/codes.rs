@@ -95,6 +95,7 @@ codes! {
     GoodsReceiptNotFound = "goods_receipt_not_found" => "The goods receipt was not found",
     GoodsReceiptSkuGone = "goods_receipt_sku_gone" => "A SKU on the receipt has been deleted; it cannot be approved",
     GoodsReceiptState = "goods_receipt_state" => "This goods receipt has moved on; refresh to see where it is now",
+    IdempotencyFileAnswer = "idempotency_file_answer" => "This request made a file, which is not sent again; ask for it again without the Idempotency-Key",
     IdempotencyInProgress = "idempotency_in_progress" => "A request with this Idempotency-Key is still running",
     IdempotencyKeyInvalid = "idempotency_key_invalid" => "The Idempotency-Key must be 1 to 255 visible characters",
     IdempotencyKeyReused = "idempotency_key_reused" => "This Idempotency-Key was used with a different request",

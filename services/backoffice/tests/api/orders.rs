@@ -562,11 +562,27 @@ async fn parcels_labels_and_shipping(app: &TestApp) {
         .client
         .post(format!("{}/wms/parcels/print-labels", app.base))
         .bearer_auth(&t)
+        .header("idempotency-key", "labels-once")
         .json(&json!({"order_ids": [id]}))
         .send()
         .await
         .unwrap();
     assert_eq!(res.status(), StatusCode::OK);
+    assert_eq!(res.headers()["content-type"], "application/pdf");
+    assert!(res.bytes().await.unwrap().starts_with(b"%PDF"), "the file itself, streamed");
+    // A file is not kept to replay: the repeat is refused, and nothing is done again.
+    let again = app
+        .client
+        .post(format!("{}/wms/parcels/print-labels", app.base))
+        .bearer_auth(&t)
+        .header("idempotency-key", "labels-once")
+        .json(&json!({"order_ids": [id]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::CONFLICT);
+    let v: Value = again.json().await.unwrap();
+    assert_eq!(v["error"]["code"], "idempotency_file_answer");
     let res = app
         .client
         .post(format!("{}/orders/pick-list", app.base))
