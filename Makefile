@@ -31,7 +31,7 @@ bench: ## Requests per second and p50/p99 through the gateway, embedded and (wit
 	$(CARGO) build --locked --release -p bo-backoffice --bin backoffice
 	$(CARGO) bench --locked -p bo-backoffice --bench api
 
-fuzz: ## The import, photo and form parsers under libFuzzer, FUZZ_SECONDS each (default 180); not in CI
+fuzz: ## The import, photo, form, statement and slip-form parsers under libFuzzer, FUZZ_SECONDS each (default 180); not in CI
 	scripts/fuzz.sh
 
 lint: ## rustfmt check, the gateway free of service crates, the protos (buf lint, states as enums), clippy with warnings as errors; the app's type check

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes the parsers of untrusted input (the spreadsheet import, the photo cleaner, the
-# form-encoded body reader) with cargo-fuzz and libFuzzer, each for FUZZ_SECONDS (default
-# 180), starting from fuzz/seeds/. Crashes land in fuzz/artifacts/<target>/; turn each into a
+# form-encoded body reader, the bank statement reader, the bill page's slip form) with
+# cargo-fuzz and libFuzzer, each for FUZZ_SECONDS (default 180), starting from fuzz/seeds/;
+# FUZZ_TARGETS names some of them only. Crashes land in fuzz/artifacts/<target>/; turn each into a
 # regression test. Not part of `make test` or CI.
 set -uo pipefail
 cd "$(dirname "$0")/../fuzz"
@@ -10,7 +11,7 @@ command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 # cargo-fuzz passes the sanitizer flags of a nightly compiler; the stable one accepts them so.
 export RUSTC_BOOTSTRAP=1
 status=0
-for target in xlsx_import photo_clean form_body; do
+for target in ${FUZZ_TARGETS:-xlsx_import photo_clean form_body statement slip_form}; do
   mkdir -p "corpus/$target"
   cp -n "seeds/$target/"* "corpus/$target/" 2>/dev/null || true
   echo "== $target for ${seconds}s"
