@@ -109,7 +109,11 @@ mod redacted {
 
     impl fmt::Debug for AuthenticateRequest {
         fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.debug_struct("AuthenticateRequest").field("email", &self.email).field("password", &"<redacted>").finish()
+            f.debug_struct("AuthenticateRequest")
+                .field("email", &self.email)
+                .field("password", &"<redacted>")
+                .field("known_device", &self.known_device)
+                .finish()
         }
     }
 
@@ -144,7 +148,8 @@ mod redacted {
 
         #[test]
         fn passwords_never_print() {
-            let a = AuthenticateRequest { email: "a@b.c".into(), password: "hunter2-secret".into() };
+            let a =
+                AuthenticateRequest { email: "a@b.c".into(), password: "hunter2-secret".into(), known_device: false };
             let b = CreateOwnerRequest { password: "hunter2-secret".into(), ..Default::default() };
             let c = RegisterRequest {
                 password: "hunter2-secret".into(),

@@ -31,11 +31,19 @@ pub struct LoginInput {
     /// Password.
     #[serde(default)]
     pub password: String,
+    /// The device token this account was given at its last sign-in on this device, if any:
+    /// its sign-in then skips the line strangers' guesses wait in.
+    #[serde(default)]
+    pub device: Option<String>,
 }
 
 impl std::fmt::Debug for LoginInput {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LoginInput").field("email", &self.email).field("password", &"<redacted>").finish()
+        f.debug_struct("LoginInput")
+            .field("email", &self.email)
+            .field("password", &"<redacted>")
+            .field("device", &self.device.as_ref().map(|_| "<redacted>"))
+            .finish()
     }
 }
 
@@ -48,6 +56,9 @@ pub struct LoginOutput {
     pub expires_at: String,
     /// The user.
     pub user: UserBody,
+    /// A device token for this account on this device (90 days), to give with its next
+    /// sign-in.
+    pub device: String,
 }
 
 /// Signs in with email and password.
@@ -70,9 +81,14 @@ async fn login(
     if input.password.is_empty() {
         return Err(ApiError::invalid_field("password", "validation.required"));
     }
+    let known_device = input.device.as_deref().is_some_and(|d| state.keys.is_device_of(d, &account));
     let r = match state
         .stores()
-        .authenticate(state.system().request(pb::AuthenticateRequest { email: input.email, password: input.password }))
+        .authenticate(state.system().request(pb::AuthenticateRequest {
+            email: input.email,
+            password: input.password,
+            known_device,
+        }))
         .await
     {
         Ok(r) => r.into_inner(),
@@ -86,7 +102,13 @@ async fn login(
     };
     let user = r.user.unwrap_or_default();
     let (token, exp) = state.keys.user_token(user.id, &r.session_id)?;
-    Ok(Json(LoginOutput { token, expires_at: bo_kit::time::ms_to_rfc3339(exp * 1000), user: UserBody::from(user) }))
+    let device = state.keys.device_token(user.id, &account)?;
+    Ok(Json(LoginOutput {
+        token,
+        expires_at: bo_kit::time::ms_to_rfc3339(exp * 1000),
+        user: UserBody::from(user),
+        device,
+    }))
 }
 
 /// Signs out: the session's tokens stop working.

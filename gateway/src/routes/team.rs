@@ -578,7 +578,13 @@ async fn register(
     };
     let user = r.user.unwrap_or_default();
     let (token, exp) = state.keys.user_token(user.id, &r.session_id)?;
-    Ok(Json(LoginOutput { token, expires_at: bo_kit::time::ms_to_rfc3339(exp * 1000), user: UserBody::from(user) }))
+    let device = state.keys.device_token(user.id, &user.email)?;
+    Ok(Json(LoginOutput {
+        token,
+        expires_at: bo_kit::time::ms_to_rfc3339(exp * 1000),
+        user: UserBody::from(user),
+        device,
+    }))
 }
 
 /// Audit trail filters.

@@ -27,6 +27,11 @@ pub const AUD_SERVICE: &str = "backoffice-service";
 /// services' ports take call and service tokens only, so a user's or a revoked member's
 /// token is refused there too (decision 0012).
 pub const AUD_CALL: &str = "backoffice-call";
+/// Audience of a device token: given with a successful sign-in and shown at the next one,
+/// it lets that account's sign-in from this device skip the line strangers wait in.
+pub const AUD_DEVICE: &str = "backoffice-device";
+/// Lifetime of device tokens: 90 days, renewed on every sign-in.
+pub const DEVICE_TOKEN_SECS: i64 = 90 * 24 * 3600;
 /// Lifetime of call tokens: the longest request's time.
 pub const CALL_TOKEN_SECS: i64 = 300;
 const ISSUER: &str = "backoffice";
@@ -184,6 +189,31 @@ impl Keys {
         Ok(jsonwebtoken::encode(&Header::new(Algorithm::HS256), &c, &self.enc)?)
     }
 
+    /// Signs a device token for the account `email` of `user`.
+    pub fn device_token(&self, user: i64, email: &str) -> anyhow::Result<String> {
+        let now = crate::time::now_ms() / 1000;
+        let c = Claims {
+            sub: user.to_string(),
+            aud: AUD_DEVICE.into(),
+            iss: ISSUER.into(),
+            iat: now,
+            exp: now + DEVICE_TOKEN_SECS,
+            sid: format!("device:{}", email.trim().to_lowercase()),
+            store: None,
+            perm: None,
+            role: None,
+            perms: Vec::new(),
+            mv: None,
+        };
+        Ok(jsonwebtoken::encode(&Header::new(Algorithm::HS256), &c, &self.enc)?)
+    }
+
+    /// Whether `token` is a valid device token of the account `email`.
+    pub fn is_device_of(&self, token: &str, email: &str) -> bool {
+        self.verify(token, &[AUD_DEVICE])
+            .is_ok_and(|c| c.sid.strip_prefix("device:") == Some(email.trim().to_lowercase().as_str()))
+    }
+
     fn sign(&self, mut c: Claims) -> anyhow::Result<(String, i64)> {
         let now = crate::time::now_ms() / 1000;
         c.iat = now;
@@ -267,6 +297,21 @@ fn getrandom(buf: &mut [u8]) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_device_token_vouches_for_its_account_only() {
+        let keys = Keys::new(b"a-test-secret-of-at-least-32-bytes-long!!", 60).unwrap();
+        let device = keys.device_token(7, "Owner@Example.com ").unwrap();
+        assert!(keys.is_device_of(&device, "owner@example.com"));
+        assert!(!keys.is_device_of(&device, "someone@example.com"));
+        assert!(!keys.is_device_of("not.a.token", "owner@example.com"));
+        let other = Keys::new(b"another-secret-of-at-least-32-bytes-long", 60).unwrap();
+        assert!(!other.is_device_of(&device, "owner@example.com"), "signed with the installation's key");
+        // It is nothing else: no store, user or call token is a device token, nor the reverse.
+        assert!(keys.verify(&device, &[AUD_USER, AUD_STORE, AUD_CALL, AUD_SERVICE]).is_err());
+        let (user, _) = keys.user_token(7, "s").unwrap();
+        assert!(!keys.is_device_of(&user, "owner@example.com"));
+    }
 
     #[test]
     fn weak_and_example_secrets_are_refused() {

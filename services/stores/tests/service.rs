@@ -291,6 +291,7 @@ async fn a_store_token_holds_while_its_membership_is_unchanged(db: Db) {
         .authenticate(tonic::Request::new(pb::AuthenticateRequest {
             email: "cashier@example.com".into(),
             password: "password123".into(),
+            known_device: false,
         }))
         .await
         .unwrap()

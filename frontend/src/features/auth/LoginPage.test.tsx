@@ -41,4 +41,16 @@ describe('signing in', () => {
       cleanup();
     }
   });
+
+  it('shows the device token it was given at the next sign-in of that account', async () => {
+    const user = { id: 1, email: 'owner@example.com', name: 'เจ้าของ', phone: '', created_at: '2026-11-01T00:00:00Z' };
+    const sent = serve(() => ({ status: 200, body: { token: 't', expires_at: '2026-11-28T00:00:00Z', user, device: 'device-1' } }));
+    await signIn();
+    expect(await screen.findByText('stores')).toBeInTheDocument();
+    expect(Object.fromEntries(new URLSearchParams(sent[0].body))).not.toHaveProperty('device');
+    cleanup();
+    await signIn();
+    expect(await screen.findByText('stores')).toBeInTheDocument();
+    expect(Object.fromEntries(new URLSearchParams(sent[1].body))).toMatchObject({ email: 'owner@example.com', device: 'device-1' });
+  });
 });

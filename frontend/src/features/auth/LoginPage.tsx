@@ -9,6 +9,7 @@ import { apiError } from '@/app/api/errors';
 import { LanguageSwitch } from '@/app/layouts/Header';
 import { refusalKey } from '@/shared/refusal';
 import { useLoginMutation } from './api';
+import { deviceFor, rememberDevice } from './device';
 
 export default function LoginPage() {
   const { t } = useTranslation(['auth', 'common']);
@@ -21,7 +22,9 @@ export default function LoginPage() {
   const submit = async (v: { email: string; password: string }) => {
     setFailure(null);
     try {
-      const r = await login({ loginInput: { email: v.email.trim(), password: v.password } }).unwrap();
+      const email = v.email.trim();
+      const r = await login({ loginInput: { email, password: v.password, device: deviceFor(email) } }).unwrap();
+      rememberDevice(email, r.device);
       dispatch(loggedIn({ token: r.token, user: { id: r.user.id, email: r.user.email, name: r.user.name } }));
       navigate(params.get('next') ?? '/choose-store', { replace: true });
     } catch (e) {

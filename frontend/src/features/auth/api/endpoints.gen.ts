@@ -75,6 +75,9 @@ export type UserBody = {
   tel: string;
 };
 export type LoginOutput = {
+  /** A device token for this account on this device (90 days), to give with its next
+    sign-in. */
+  device: string;
   /** When it expires (RFC 3339). */
   expiresAt: string;
   /** Bearer token for user routes and `POST /stores/auth/token`. */
@@ -104,6 +107,9 @@ export type ErrorBody = {
   error: ErrorDetail;
 };
 export type LoginInput = {
+  /** The device token this account was given at its last sign-in on this device, if any:
+    its sign-in then skips the line strangers' guesses wait in. */
+  device?: string | null;
   /** Email. */
   email?: string;
   /** Password. */

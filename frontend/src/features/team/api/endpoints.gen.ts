@@ -231,6 +231,9 @@ export type UserBody = {
   tel: string;
 };
 export type LoginOutput = {
+  /** A device token for this account on this device (90 days), to give with its next
+    sign-in. */
+  device: string;
   /** When it expires (RFC 3339). */
   expiresAt: string;
   /** Bearer token for user routes and `POST /stores/auth/token`. */
