@@ -740,9 +740,12 @@ async fn reconcile_month(t: &Target, client: &reqwest::Client, warehouse: i64) {
             let no = format!("SOR-{i:06}");
             let id: i64 = sqlx::query_scalar(
                 "INSERT INTO orders (store_id, order_no, channel, reference, state, payment_state, warehouse_id, ship_name, \
-                 subtotal, net, total, net_ex_vat, stock_state, stock_state_at, hold_revision, search_text, created_at, \
-                 updated_at) VALUES ($1, $2, 'line', '', 'new', 'unpaid', $3, 'ลูกค้า ทดสอบ', $4, $4, $4, $4, 'held', $5, 1, \
-                 $2, $5, $5) RETURNING id",
+                 ship_tel, ship_address, ship_sub_district, ship_district, ship_state_province, ship_postcode, subtotal, \
+                 discount_amount, net, shipping_charge, shipping_charge_inter, additional_fee, vat_amount, total, cost_total, \
+                 net_ex_vat, profit, stock_state, stock_state_at, hold_revision, search_text, created_at, updated_at) \
+                 VALUES ($1, $2, 'line', '', 'new', 'unpaid', $3, 'ลูกค้า ทดสอบ', '0812345678', '1 ถนนพระราม 9', \
+                 'ห้วยขวาง', 'ห้วยขวาง', 'กรุงเทพมหานคร', '10310', $4, 0, $4, 0, 0, 0, 0, $4, 0, $4, 0, 'held', $5, 1, $2, \
+                 $5, $5) RETURNING id",
             )
             .bind(t.store_id)
             .bind(&no)

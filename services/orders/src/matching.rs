@@ -143,32 +143,61 @@ type Automaton<T> = Option<(aho_corasick::AhoCorasick, Vec<Vec<T>>)>;
 
 /// The open bills, indexed once for a whole statement: by amount, by tracking number, and
 /// what names them (order numbers and references, buyers' first names) as one automaton
-/// each, so a line costs its text's length and its amount's bills, not every bill.
+/// each, so a line costs its text's length and its amount's bills, not every bill (a name
+/// many buyers share is looked up per bill, never spread over them per line).
 pub struct Index<'a> {
     bills: &'a [OpenBill],
     by_amount: HashMap<i64, Vec<usize>>,
     by_tracking: HashMap<String, usize>,
-    /// Squashed order numbers and references → (bill, "order_no" or "reference").
-    strong: Automaton<(usize, &'static str)>,
-    /// Lower-case first names → bills.
+    /// Squashed order numbers and references → the bills they name, in the bills' order.
+    strong: Automaton<usize>,
+    /// Lower-case first names → the bills they name.
     names: Automaton<usize>,
+    /// Per bill: its order number's and its reference's patterns in `strong`, and its first
+    /// name's in `names`.
+    own: Vec<Own>,
 }
 
-fn automaton<T>(patterns: HashMap<String, Vec<T>>) -> Automaton<T> {
+#[derive(Default, Clone, Copy)]
+struct Own {
+    order_no: Option<usize>,
+    reference: Option<usize>,
+    name: Option<usize>,
+}
+
+fn automaton(patterns: Vec<(String, Vec<usize>)>) -> Automaton<usize> {
     if patterns.is_empty() {
         return None;
     }
-    let (keys, values): (Vec<String>, Vec<Vec<T>>) = patterns.into_iter().unzip();
+    let (keys, values): (Vec<String>, Vec<Vec<usize>>) = patterns.into_iter().unzip();
     let ac = aho_corasick::AhoCorasick::builder().build(&keys).ok()?;
     Some((ac, values))
+}
+
+/// Patterns in the order first seen, each with the bills it names.
+#[derive(Default)]
+struct Patterns {
+    ids: HashMap<String, usize>,
+    list: Vec<(String, Vec<usize>)>,
+}
+
+impl Patterns {
+    fn add(&mut self, pattern: String, bill: usize) -> usize {
+        let id = *self.ids.entry(pattern.clone()).or_insert_with(|| {
+            self.list.push((pattern, Vec::new()));
+            self.list.len() - 1
+        });
+        self.list[id].1.push(bill);
+        id
+    }
 }
 
 impl<'a> Index<'a> {
     pub fn new(bills: &'a [OpenBill]) -> Self {
         let mut by_amount: HashMap<i64, Vec<usize>> = HashMap::new();
         let mut by_tracking = HashMap::new();
-        let mut strong: HashMap<String, Vec<(usize, &'static str)>> = HashMap::new();
-        let mut names: HashMap<String, Vec<usize>> = HashMap::new();
+        let (mut strong, mut names) = (Patterns::default(), Patterns::default());
+        let mut own = vec![Own::default(); bills.len()];
         for (i, b) in bills.iter().enumerate() {
             if b.cod {
                 if !b.tracking.is_empty() {
@@ -179,74 +208,88 @@ impl<'a> Index<'a> {
             by_amount.entry(b.amount).or_default().push(i);
             let no = squash(&b.order_no);
             if !no.is_empty() {
-                strong.entry(no).or_default().push((i, "order_no"));
+                own[i].order_no = Some(strong.add(no, i));
             }
             let reference = squash(&b.reference);
             if reference.chars().count() >= 4 {
-                strong.entry(reference).or_default().push((i, "reference"));
+                own[i].reference = Some(strong.add(reference, i));
             }
             if let Some(name) = first_name(&b.name) {
-                names.entry(name).or_default().push(i);
+                own[i].name = Some(names.add(name, i));
             }
         }
-        Index { bills, by_amount, by_tracking, strong: automaton(strong), names: automaton(names) }
+        Index { bills, by_amount, by_tracking, strong: automaton(strong.list), names: automaton(names.list), own }
     }
 }
 
-/// What a line's text names, found once per line.
-struct Named {
-    /// bill → what names it strongly (order number, reference), in that order.
-    strong: HashMap<usize, Vec<&'static str>>,
+/// What a line's text names (the patterns found in it), found once per line.
+struct Named<'i, 'a> {
+    idx: &'i Index<'a>,
+    strong: std::collections::HashSet<usize>,
     names: std::collections::HashSet<usize>,
 }
 
-impl Named {
-    fn of(line: &Line, idx: &Index) -> Named {
-        let mut strong: HashMap<usize, Vec<&'static str>> = HashMap::new();
-        if let Some((ac, bills)) = &idx.strong {
-            let text = squash(&line.text);
-            for m in ac.find_overlapping_iter(&text) {
-                for (b, what) in &bills[m.pattern().as_usize()] {
-                    let e = strong.entry(*b).or_default();
-                    if !e.contains(what) {
-                        e.push(what);
-                    }
-                }
-            }
-            for e in strong.values_mut() {
-                e.sort_by_key(|w| if *w == "order_no" { 0 } else { 1 });
-            }
+fn found(automaton: &Automaton<usize>, text: &str) -> std::collections::HashSet<usize> {
+    match automaton {
+        Some((ac, _)) => ac.find_overlapping_iter(text).map(|m| m.pattern().as_usize()).collect(),
+        None => Default::default(),
+    }
+}
+
+impl<'i, 'a> Named<'i, 'a> {
+    fn of(line: &Line, idx: &'i Index<'a>) -> Self {
+        Named {
+            idx,
+            strong: found(&idx.strong, &squash(&line.text)),
+            names: found(&idx.names, &line.text.to_lowercase()),
         }
-        let mut names = std::collections::HashSet::new();
-        if let Some((ac, bills)) = &idx.names {
-            let text = line.text.to_lowercase();
-            for m in ac.find_overlapping_iter(&text) {
-                names.extend(bills[m.pattern().as_usize()].iter().copied());
-            }
-        }
-        Named { strong, names }
+    }
+
+    fn has(set: &std::collections::HashSet<usize>, pattern: Option<usize>) -> bool {
+        pattern.is_some_and(|p| set.contains(&p))
+    }
+
+    /// Whether the text names bill `i` by its order number or reference.
+    fn strongly(&self, i: usize) -> bool {
+        let own = self.idx.own[i];
+        Self::has(&self.strong, own.order_no) || Self::has(&self.strong, own.reference)
+    }
+
+    /// The first bill the text names by order number or reference.
+    fn first_strong(&self) -> Option<usize> {
+        let (_, bills) = self.idx.strong.as_ref()?;
+        self.strong.iter().filter_map(|p| bills[*p].first().copied()).min()
     }
 
     /// What speaks for bill `i` in the line's text and time.
     fn evidence(&self, line: &Line, i: usize, b: &OpenBill) -> Vec<Reason> {
+        let own = self.idx.own[i];
         let mut out = Vec::new();
-        for what in self.strong.get(&i).into_iter().flatten() {
-            match *what {
-                "order_no" => out.push(reason("order_no", &[("order_no", b.order_no.clone())])),
-                _ => out.push(reason("reference", &[("reference", b.reference.clone())])),
-            }
+        if Self::has(&self.strong, own.order_no) {
+            out.push(reason("order_no", &[("order_no", b.order_no.clone())]));
         }
-        if self.names.contains(&i) {
+        if Self::has(&self.strong, own.reference) {
+            out.push(reason("reference", &[("reference", b.reference.clone())]));
+        }
+        if Self::has(&self.names, own.name) {
             out.push(reason("name", &[("name", b.name.clone())]));
         }
-        if b.payment_state == crate::domain::payment::PENDING
-            && b.slip_at > 0
-            && (b.slip_at - line.at_ms).abs() <= SLIP_NEAR_MS
-        {
+        if slipped_near(line, b) {
             out.push(reason("slip", &[]));
         }
         out
     }
+
+    /// Whether anything speaks for bill `i`.
+    fn named(&self, line: &Line, i: usize) -> bool {
+        self.strongly(i) || Self::has(&self.names, self.idx.own[i].name) || slipped_near(line, &self.idx.bills[i])
+    }
+}
+
+fn slipped_near(line: &Line, b: &OpenBill) -> bool {
+    b.payment_state == crate::domain::payment::PENDING
+        && b.slip_at > 0
+        && (b.slip_at - line.at_ms).abs() <= SLIP_NEAR_MS
 }
 
 fn in_window(line: &Line, b: &OpenBill) -> bool {
@@ -337,7 +380,7 @@ fn match_transfer(line: &Line, idx: &Index) -> Match {
     };
     if passing.is_empty() {
         // The nearest reason: an order the text names, a bill of the amount out of time.
-        if let Some(i) = named.strong.keys().copied().min() {
+        if let Some(i) = named.first_strong() {
             let b = &bills[i];
             let why = if b.amount != line.amount {
                 reason(
@@ -371,15 +414,8 @@ fn match_transfer(line: &Line, idx: &Index) -> Match {
         return confident(i, named.evidence(line, i, &bills[i]), amount_in_time);
     }
     // Several: what the text names decides, strongest first.
-    let is_strong = |i: &usize| named.strong.contains_key(i);
-    let is_named = |i: &usize| {
-        let b = &bills[*i];
-        named.strong.contains_key(i)
-            || named.names.contains(i)
-            || (b.payment_state == crate::domain::payment::PENDING
-                && b.slip_at > 0
-                && (b.slip_at - line.at_ms).abs() <= SLIP_NEAR_MS)
-    };
+    let is_strong = |i: &usize| named.strongly(*i);
+    let is_named = |i: &usize| named.named(line, *i);
     for decides in [&is_strong as &dyn Fn(&usize) -> bool, &is_named] {
         let mut named_ones = passing.iter().filter(|i| decides(i));
         match (named_ones.next(), named_ones.next()) {

@@ -216,6 +216,10 @@ fn many_bills_of_one_amount_list_a_few_candidates() {
     let mut other = bills[5].clone();
     other.amount = 20_000;
     assert!(!may_pay(Kind::Bank, &lines[0], &other));
+    // A first name every buyer shares names them all: still ambiguous, still a few listed.
+    let shared = run(&[line(2, T0 + 2 * HOUR, 19_900, "จาก ลูกค้า คนหนึ่ง")], &bills);
+    assert_eq!((shared[0].status, shared[0].candidates.len()), (Status::Ambiguous, CANDIDATES_PER_LINE));
+    assert!(shared[0].candidates.iter().all(|c| c.evidence.iter().any(|e| e.code == "name")));
     // One named among them is confident, found by its number in the text.
     let named = run(&[line(2, T0 + 2 * HOUR, 19_900, "ชำระ SO2569-001234")], &bills);
     assert_eq!((named[0].status, named[0].bill_id), (Status::Confident, Some(1_234)));
