@@ -37,28 +37,39 @@ pub struct Db {
 }
 
 /// How often a SQLite file's log is synced to disk. With `synchronous = NORMAL` a commit is
-/// safe from a crash at once but from a power cut only once the log is synced, which SQLite
-/// does at a checkpoint: asking for one every second bounds what a power cut can take to
-/// about a second's commits, which the outbox's and the log bus's replays on start make good
-/// (`kit::bus::log`). `FULL` would sync at every commit instead (the cost is in
-/// docs/bench.md).
+/// safe from a crash at once but from a power cut only once the log (`-wal`) is synced,
+/// which SQLite itself does only at a checkpoint: syncing the log every second bounds what
+/// a power cut can take to about a second's commits, which the outbox's and the log bus's
+/// replays on start make good (`kit::bus::log`). `FULL` would sync at every commit instead.
 pub const SYNC_EVERY: Duration = Duration::from_secs(1);
 
-async fn sync_every_second(pool: AnyPool) {
+/// Syncs `wal` (a SQLite file's log) every [`SYNC_EVERY`] while `pool` is open: a frame
+/// SQLite wrote at a commit is on disk within a second, and replayed from the log after a
+/// power cut (its frames are checksummed).
+async fn sync_every_second(pool: AnyPool, wal: std::path::PathBuf) {
     loop {
         tokio::time::sleep(SYNC_EVERY).await;
         if pool.is_closed() {
             return;
         }
-        // A passive checkpoint waits for no one: it syncs the log, copies what it can and
-        // leaves the rest for the next.
-        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await {
-            if pool.is_closed() {
-                return;
-            }
-            tracing::debug!(error = %e, "a checkpoint of a SQLite file failed");
+        let wal = wal.clone();
+        let synced = tokio::task::spawn_blocking(move || match std::fs::File::open(&wal) {
+            Ok(f) => f.sync_data(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+            Err(e) => Err(e),
+        })
+        .await;
+        if let Ok(Err(e)) = synced {
+            tracing::debug!(error = %e, "syncing a SQLite file's log failed");
         }
     }
+}
+
+/// The file of a SQLite URL (None in memory).
+fn sqlite_path(url: &str) -> Option<String> {
+    let rest = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))?;
+    let path = rest.split_once('?').map_or(rest, |(p, _)| p);
+    (path != ":memory:" && !path.is_empty()).then(|| path.to_string())
 }
 
 /// A write statement run on its own: `sqlx::query(..).bind(..).write(&db)` is
@@ -294,8 +305,8 @@ impl Db {
                 .await
                 .with_context(|| format!("connecting to {}", crate::config::redact_url(url)))?,
         };
-        if dialect == Dialect::Sqlite && !url.contains(":memory:") {
-            tokio::spawn(sync_every_second(pool.clone()));
+        if let Some(wal) = sqlite_path(url).filter(|_| dialect == Dialect::Sqlite) {
+            tokio::spawn(sync_every_second(pool.clone(), std::path::PathBuf::from(format!("{wal}-wal"))));
         }
         Ok(Db { pool, dialect, writer: Arc::new(Mutex::new(())) })
     }
