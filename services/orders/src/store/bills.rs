@@ -261,12 +261,7 @@ impl Repo {
             .await?;
             renewed.push(b.warehouse_id.to_string());
         }
-        sqlx::query("UPDATE orders SET updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $3")
-            .bind(now)
-            .bind(who.user_id)
-            .bind(order_id)
-            .execute(&mut *tx)
-            .await?;
+        touch_order(&mut tx, who, order_id, now).await?;
         first_expiry(&mut tx, order_id).await?;
         announce_bills(&mut tx, who.store_id, order_id).await?;
         let detail = format!("{days}");
@@ -295,12 +290,7 @@ impl Repo {
         if r.rows_affected() != 1 {
             return Err(Error::not_found(Code::BillNotFound));
         }
-        sqlx::query("UPDATE orders SET updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $3")
-            .bind(now)
-            .bind(who.user_id)
-            .bind(order_id)
-            .execute(&mut *tx)
-            .await?;
+        touch_order(&mut tx, who, order_id, now).await?;
         event(&mut tx, who, order_id, "bill_link_renewed", &row.state, &row.state, &bill_id.to_string()).await?;
         tx.commit().await?;
         Ok(())
@@ -377,4 +367,16 @@ impl Repo {
         tx.commit().await?;
         Ok(Some(moved))
     }
+}
+
+/// Marks an order changed by `who` (its bills changed): a new version, for the screens'
+/// optimistic checks.
+async fn touch_order(tx: &mut Tx, who: Actor, order_id: i64, now: i64) -> Result<()> {
+    sqlx::query("UPDATE orders SET updated_at = $1, updated_by = $2, version = version + 1 WHERE id = $3")
+        .bind(now)
+        .bind(who.user_id)
+        .bind(order_id)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
 }

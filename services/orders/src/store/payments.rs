@@ -64,6 +64,9 @@ pub struct PaymentInput {
 /// asked to help past it).
 pub const SLIPS_PER_BILL: i64 = 10;
 
+/// How many slips a bill's buyer sent ($1 the bill, $2 `source::BUYER`).
+const BUYER_SLIPS: &str = "SELECT COUNT(*) FROM order_payment_slips WHERE bill_id = $1 AND source = $2";
+
 /// A slip a payment was sent.
 #[derive(Debug, Clone, FromRow)]
 pub struct SlipRow {
@@ -389,11 +392,7 @@ impl Repo {
 
     /// How many slips the buyer sent for a bill.
     pub async fn buyer_slips(&self, bill_id: i64) -> Result<i64> {
-        Ok(sqlx::query_scalar("SELECT COUNT(*) FROM order_payment_slips WHERE bill_id = $1 AND source = $2")
-            .bind(bill_id)
-            .bind(source::BUYER)
-            .fetch_one(self.pool())
-            .await?)
+        Ok(sqlx::query_scalar(BUYER_SLIPS).bind(bill_id).bind(source::BUYER).fetch_one(self.pool()).await?)
     }
 
     /// The slips of an order's payments, oldest first.
@@ -430,12 +429,7 @@ impl Repo {
             return Err(Error::failed_precondition(Code::BillCod));
         }
         if from == source::BUYER {
-            let sent: i64 =
-                sqlx::query_scalar("SELECT COUNT(*) FROM order_payment_slips WHERE bill_id = $1 AND source = $2")
-                    .bind(b.id)
-                    .bind(source::BUYER)
-                    .fetch_one(&mut *tx)
-                    .await?;
+            let sent: i64 = sqlx::query_scalar(BUYER_SLIPS).bind(b.id).bind(source::BUYER).fetch_one(&mut *tx).await?;
             if sent >= SLIPS_PER_BILL {
                 return Err(Error::new(bo_kit::error::Kind::TooManyRequests, Code::BillSlipLimit));
             }
