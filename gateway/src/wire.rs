@@ -7,6 +7,7 @@ use axum::extract::rejection::PathRejection;
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{header, StatusCode};
+use axum::response::IntoResponse;
 use bo_kit::Code;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -193,6 +194,18 @@ impl<T> List<T> {
         let p = page.unwrap_or_default();
         List { data, total: p.total, limit: p.limit, page: p.page.max(1), pages: p.pages.max(1) }
     }
+}
+
+/// A big answer (a statement's thousands of matched lines) built and written as JSON on the CPU
+/// pool, off the async workers: turning megabytes into JSON takes tens of milliseconds, which
+/// every other request, `/healthz` included, would otherwise wait.
+pub async fn big_json<T, F>(build: F) -> Result<axum::response::Response, ApiError>
+where
+    T: Serialize,
+    F: FnOnce() -> T + Send + 'static,
+{
+    let bytes = bo_kit::cpu::run(move || serde_json::to_vec(&build())).await?.map_err(anyhow::Error::from)?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], bytes).into_response())
 }
 
 #[cfg(test)]

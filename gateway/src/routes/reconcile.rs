@@ -4,7 +4,6 @@
 //! `payment.payment.approve`'s.
 
 use axum::extract::State;
-use axum::Json;
 use bo_kit::time::ms_to_rfc3339;
 use bo_proto::orders::v1 as pb;
 use serde::{Deserialize, Serialize};
@@ -20,7 +19,7 @@ use crate::perms::{keys, Access};
 use crate::routes::products::ImportRowErrorBody;
 use crate::state::AppState;
 use crate::uploads::FileForm;
-use crate::wire::{baht, word};
+use crate::wire::{baht, big_json, word};
 
 const APPROVE: Access = Access { roles: &[], perms: &[keys::PAYMENT_PAYMENT_APPROVE] };
 
@@ -167,7 +166,7 @@ async fn reconcile(
             }))
             .await?
             .into_inner();
-        Ok(Json(ReconcileBody {
+        big_json(move || ReconcileBody {
             data: ReconcileData {
                 kind: r.kind,
                 confirmed: r.confirmed,
@@ -205,7 +204,8 @@ async fn reconcile(
                 .into_iter()
                 .map(|e| ImportRowErrorBody { row: e.row, field: e.field, code: e.code })
                 .collect(),
-        }))
+        })
+        .await
     };
     Ok(idempotency::deferred(&state, &auth, key.map(|k| k.0), &form, act).await)
 }

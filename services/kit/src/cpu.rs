@@ -1,11 +1,20 @@
-//! CPU-bound work (image cleaning and resizing, spreadsheet parsing, PDF rendering) runs
-//! here: on tokio's blocking threads, never on the async workers (which must keep answering
-//! `/healthz` and every other request), and at most a few at a time, so a burst of big
-//! uploads queues instead of taking every core and all the memory.
+//! CPU-bound work (image cleaning and resizing, spreadsheet parsing, PDF rendering, statement
+//! matching, password hashing) runs here: on threads of its own, never on the async workers
+//! (which must keep answering `/healthz` and every other request), at most a few at a time, so
+//! a burst of big uploads queues instead of taking every core and all the memory, and at a
+//! lower scheduling priority than the threads that answer requests, so that on a small machine
+//! shared with the database, the bus and the other services, a long piece of work gives way to
+//! every short answer instead of making it wait for its turn on a core.
 
+use std::future::Future;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::OnceLock;
 
 use tokio::sync::Semaphore;
+
+/// How much lower CPU work's priority is than the rest of the process (a nice value: 10 gives
+/// a waiting request thread about ten times the share of a core).
+pub const LOWER_BY: i32 = 10;
 
 /// How many pieces of CPU-bound work run at once: the machine's cores, at least one.
 pub fn limit() -> usize {
@@ -17,40 +26,112 @@ fn permits() -> &'static Semaphore {
     PERMITS.get_or_init(|| Semaphore::new(limit()))
 }
 
-/// Runs `work` on a blocking thread once a permit is free, and returns its result.
+/// Runs `work` on a thread of its own at the lower priority and waits for it without holding
+/// an async worker. Pieces of work take milliseconds to seconds, so a thread each costs little
+/// beside them, and a thread made for the work never hands its lowered priority on to anything
+/// else (a process without privileges cannot raise it back).
+fn on_low_thread<T, F>(work: F) -> impl Future<Output = anyhow::Result<T>>
+where
+    F: FnOnce() -> T + Send + 'static,
+    T: Send + 'static,
+{
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let spawned = std::thread::Builder::new().name("cpu-work".into()).spawn(move || {
+        lower_priority();
+        let _ = tx.send(catch_unwind(AssertUnwindSafe(work)));
+    });
+    async move {
+        spawned?;
+        match rx.await {
+            Ok(Ok(value)) => Ok(value),
+            Ok(Err(_)) => Err(anyhow::anyhow!("a piece of CPU work panicked")),
+            Err(_) => Err(anyhow::anyhow!("a piece of CPU work stopped without an answer")),
+        }
+    }
+}
+
+/// Lowers the calling thread's priority by [`LOWER_BY`]. On Linux a nice value belongs to a
+/// thread, so the process's other threads keep theirs; elsewhere this does nothing.
+fn lower_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: getpriority/setpriority only read and change the calling thread's nice value;
+    // they take plain integers and touch no memory of ours.
+    unsafe {
+        let me = libc::gettid() as libc::id_t;
+        *libc::__errno_location() = 0;
+        let now = libc::getpriority(libc::PRIO_PROCESS, me);
+        if *libc::__errno_location() == 0 {
+            libc::setpriority(libc::PRIO_PROCESS, me, (now + LOWER_BY).min(19));
+        }
+    }
+}
+
+/// Runs `work` on a CPU thread once a permit is free, and returns its result.
 pub async fn run<T, F>(work: F) -> anyhow::Result<T>
 where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
     let _permit = permits().acquire().await?;
-    Ok(tokio::task::spawn_blocking(work).await?)
+    on_low_thread(work).await
+}
+
+/// How many pieces of work a [`Pool`] runs at once.
+#[derive(Clone, Copy, Debug)]
+pub enum Running {
+    /// This many.
+    Exactly(usize),
+    /// Half the machine's cores, at least one: on a small machine a flood of this work leaves
+    /// a core for everything else.
+    HalfTheCores,
+}
+
+impl Running {
+    fn count(self) -> usize {
+        match self {
+            Running::Exactly(n) => n.max(1),
+            Running::HalfTheCores => (limit() / 2).max(1),
+        }
+    }
 }
 
 /// A small pool of its own for one kind of costly work (password hashing), so a flood of it
 /// neither queues behind the other CPU work nor holds it up: `running` at once, `waiting`
 /// more in line, and any beyond those turned away at once.
 pub struct Pool {
-    running: Semaphore,
-    in_line: Semaphore,
+    running: Running,
+    waiting: usize,
+    gates: OnceLock<(Semaphore, Semaphore)>,
 }
 
 impl Pool {
     /// A pool running `running` pieces of work at once with `waiting` more in line.
-    pub const fn new(running: usize, waiting: usize) -> Self {
-        Self { running: Semaphore::const_new(running), in_line: Semaphore::const_new(running + waiting) }
+    pub const fn new(running: Running, waiting: usize) -> Self {
+        Self { running, waiting, gates: OnceLock::new() }
     }
 
-    /// Runs `work` on a blocking thread; `None`, without running it, when the pool's line is
-    /// full.
+    /// How many pieces of work run at once on this machine.
+    pub fn running(&self) -> usize {
+        self.running.count()
+    }
+
+    fn gates(&self) -> &(Semaphore, Semaphore) {
+        self.gates.get_or_init(|| {
+            let running = self.running();
+            (Semaphore::new(running), Semaphore::new(running + self.waiting))
+        })
+    }
+
+    /// Runs `work` on a CPU thread; `None`, without running it, when the pool's line is full.
     pub async fn try_run<T, F>(&self, work: F) -> anyhow::Result<Option<T>>
     where
         F: FnOnce() -> T + Send + 'static,
         T: Send + 'static,
     {
-        let Ok(_place) = self.in_line.try_acquire() else { return Ok(None) };
-        let _permit = self.running.acquire().await?;
-        Ok(Some(tokio::task::spawn_blocking(work).await?))
+        let (running, in_line) = self.gates();
+        let Ok(_place) = in_line.try_acquire() else { return Ok(None) };
+        let _permit = running.acquire().await?;
+        Ok(Some(on_low_thread(work).await?))
     }
 }
 
@@ -88,9 +169,32 @@ mod tests {
         assert!(most.load(Ordering::SeqCst) >= 1);
     }
 
+    #[cfg(target_os = "linux")]
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn work_gives_way_to_the_threads_that_answer_requests() {
+        fn nice() -> i32 {
+            // SAFETY: reads the calling thread's nice value.
+            unsafe { libc::getpriority(libc::PRIO_PROCESS, libc::gettid() as libc::id_t) }
+        }
+        let here = nice();
+        let there = run(nice).await.unwrap();
+        assert_eq!(there, (here + LOWER_BY).min(19), "CPU work runs {LOWER_BY} nice steps lower");
+        static POOL: Pool = Pool::new(Running::HalfTheCores, 1);
+        assert_eq!(POOL.try_run(nice).await.unwrap(), Some((here + LOWER_BY).min(19)));
+        assert_eq!(nice(), here, "the async worker keeps its priority");
+        assert_eq!(POOL.running(), (limit() / 2).max(1));
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn work_that_panics_is_an_error_and_the_pool_goes_on() {
+        let failed = run(|| -> i32 { panic!("bad input") }).await;
+        assert!(failed.is_err());
+        assert_eq!(run(|| 7).await.unwrap(), 7);
+    }
+
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_full_pool_turns_work_away_at_once() {
-        static POOL: Pool = Pool::new(1, 2);
+        static POOL: Pool = Pool::new(Running::Exactly(1), 2);
         let gate = Arc::new(std::sync::Barrier::new(2));
         let first = {
             let gate = gate.clone();

@@ -17,13 +17,14 @@ use crate::domain::store::StorePatch;
 use crate::domain::user;
 use crate::store::{Idempotency, Repo};
 
-/// Password hashing and checking (argon2, about 19 MiB and tens of milliseconds each): two at
-/// a time and sixteen in line; a sign-in or registration beyond those is answered
+/// Password hashing and checking (argon2, about 19 MiB and tens of milliseconds each): half the
+/// machine's cores at a time (one on two cores, so a flood of guesses leaves a core to the
+/// known devices' lane, the database and the other services) and sixteen in line; a sign-in or registration beyond those is answered
 /// `sign_in_busy` at once rather than queued behind a flood.
-pub(crate) static PASSWORDS: bo_kit::cpu::Pool = bo_kit::cpu::Pool::new(2, 16);
+pub(crate) static PASSWORDS: bo_kit::cpu::Pool = bo_kit::cpu::Pool::new(bo_kit::cpu::Running::HalfTheCores, 16);
 /// The lane of sign-ins from a device the account signed in on before (the gateway checked
 /// its device token): one at a time and four in line, never behind strangers' guesses.
-pub(crate) static KNOWN_DEVICES: bo_kit::cpu::Pool = bo_kit::cpu::Pool::new(1, 4);
+pub(crate) static KNOWN_DEVICES: bo_kit::cpu::Pool = bo_kit::cpu::Pool::new(bo_kit::cpu::Running::Exactly(1), 4);
 
 mod pictures;
 mod pos;
