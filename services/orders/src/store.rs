@@ -519,7 +519,6 @@ impl Repo {
             row.bill_expire_at = d.bill_terms.expires_at;
         }
         event(&mut tx, who, id, "created", "", state::NEW, "").await?;
-        count(&mut tx, who.store_id, state::NEW, 1).await?;
         let units = d.items.iter().map(|i| i.quantity).sum();
         outbox::enqueue(
             &mut tx,
@@ -536,6 +535,8 @@ impl Repo {
             },
         )
         .await?;
+        // The store's count of new orders, which every creation updates, last before the commit.
+        count(&mut tx, who.store_id, state::NEW, 1).await?;
         tx.commit().await?;
         Ok(Written { row, items, bills })
     }

@@ -467,6 +467,82 @@ async fn a_transfer_racing_reservations_never_oversells(db: Db) {
     assert!(l.available == 0 && l.on_hand >= l.reserved);
 }
 
+/// Twelve orders hold one unit each at once while the soonest lot has two: each hold reads
+/// its lots before it locks the stock row, so most read the soonest lot while others take it;
+/// those find it gone and choose again under the lock. The soonest lot ends with exactly its
+/// two units held, the next one with the other ten, and every order holds one unit of a lot.
+async fn holds_racing_for_the_soonest_lot_choose_again(db: Db) {
+    let (s, w) = setup(&db).await;
+    for (i, (qty, days)) in [(2, 10), (20, 90)].iter().enumerate() {
+        let r =
+            create(&s, draft(w, vec![product_line(3, *qty, 1, 100 * (i as i64 + 1), 1_900_000_000_000 + days * DAY)]))
+                .await;
+        send(&s, r.id).await.unwrap();
+        approve(&s, r.id, vec![]).await.unwrap();
+    }
+    let tasks: Vec<_> = (0..12)
+        .map(|i| {
+            let grpc = s.grpc.clone();
+            tokio::spawn(async move {
+                grpc.hold(ctx().request(pb::HoldRequest {
+                    reference: format!("order:{i}"),
+                    revision: 1,
+                    lines: vec![pb::StockLine { warehouse_id: w, sku_id: 3, quantity: 1, ..Default::default() }],
+                }))
+                .await
+            })
+        })
+        .collect();
+    for t in tasks {
+        t.await.unwrap().unwrap();
+    }
+    let held: Vec<(i64, i64)> =
+        lots(&s, w, 3).await.iter().map(|l| ((l.expires_at_ms - 1_900_000_000_000) / DAY, l.reserved)).collect();
+    let mut held = held;
+    held.sort();
+    assert_eq!(held, vec![(10, 2), (90, 10)], "the soonest lot's two units, then the next lot's");
+    assert_eq!(level(&s, w, 3).await.reserved, 12);
+    let picks = s
+        .grpc
+        .pick_lots(ctx().request(pb::PickLotsRequest {
+            references: (0..12).map(|i| format!("order:{i}")).collect(),
+            ..Default::default()
+        }))
+        .await
+        .unwrap()
+        .into_inner();
+    let units: i64 = picks.picks.iter().flat_map(|p| p.lots.iter().map(|l| l.quantity)).sum();
+    assert_eq!(units, 12, "every order holds its unit of a lot");
+}
+
+/// Lots chosen before the stock row is locked are taken only if they still have the units:
+/// when another hold took them in between, nothing of them is taken and the hold chooses again.
+async fn a_lot_chosen_early_that_lost_its_units_is_not_taken(db: Db) {
+    use bo_wms::store::lots;
+    let (s, w) = setup(&db).await;
+    let r = create(&s, draft(w, vec![product_line(3, 2, 1, 100, 1_900_000_000_000)])).await;
+    send(&s, r.id).await.unwrap();
+    approve(&s, r.id, vec![]).await.unwrap();
+    let mut tx = db.begin().await.unwrap();
+    let chosen = lots::choose_early(&mut tx, w, 3, 2).await.unwrap().expect("two free units");
+    assert!(lots::choose_early(&mut tx, w, 3, 3).await.unwrap().is_none(), "three are short");
+    tx.rollback().await.unwrap();
+    // Meanwhile an order holds one of the two.
+    let line = pb::StockLine { warehouse_id: w, sku_id: 3, quantity: 1, ..Default::default() };
+    s.grpc
+        .hold(ctx().request(pb::HoldRequest { reference: "order:1".into(), revision: 1, lines: vec![line] }))
+        .await
+        .unwrap();
+    let mut tx = db.begin().await.unwrap();
+    assert!(!lots::reserve_chosen(&mut tx, &chosen).await.unwrap(), "the lot has one unit free, not two");
+    tx.rollback().await.unwrap();
+    let mut tx = db.begin().await.unwrap();
+    let one = lots::choose_early(&mut tx, w, 3, 1).await.unwrap().unwrap();
+    assert!(lots::reserve_chosen(&mut tx, &one).await.unwrap(), "the one left can be taken");
+    tx.rollback().await.unwrap();
+    assert_eq!(lots(&s, w, 3).await[0].reserved, 1);
+}
+
 /// Every test ends by checking the ledger's and the lots' invariants on what it left.
 async fn checked(db: Db, test: impl std::future::Future<Output = ()>) {
     test.await;
@@ -478,6 +554,8 @@ bo_kit::on_both_databases!(checked by super::checked; a_receipt_goes_from_draft_
     a_rejected_receipt_adds_nothing_and_drafts_can_be_deleted,
     concurrent_approves_add_once,
     reservations_take_lots_first_expiry_first,
+    holds_racing_for_the_soonest_lot_choose_again,
+    a_lot_chosen_early_that_lost_its_units_is_not_taken,
     transfers_move_lots_all_or_nothing,
     a_transfer_racing_reservations_never_oversells
 );

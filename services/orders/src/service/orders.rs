@@ -174,20 +174,38 @@ impl Orders {
         let mut wanted: Vec<i64> = d.items.iter().map(|i| i.sku_id).filter(|s| !kept.contains_key(s)).collect();
         wanted.sort_unstable();
         wanted.dedup();
-        let described: HashMap<i64, ppb::SkuDescription> = if wanted.is_empty() {
-            HashMap::new()
-        } else {
-            c.products
-                .clone()
-                .describe_skus(ctx.request(ppb::DescribeSkusRequest { ids: wanted, codes: Vec::new() }))
-                .await
-                .map_err(Error::from)?
-                .into_inner()
-                .skus
-                .into_iter()
-                .map(|s| (s.sku.as_ref().map(|k| k.id).unwrap_or(0), s))
-                .collect()
+        // The SKUs (products) and the address, customer and bill terms (stores): one question
+        // to each, asked at once.
+        let describe = async {
+            if wanted.is_empty() {
+                return Ok(Vec::new());
+            }
+            Ok::<_, Error>(
+                c.products
+                    .clone()
+                    .describe_skus(ctx.request(ppb::DescribeSkusRequest { ids: wanted, codes: Vec::new() }))
+                    .await
+                    .map_err(Error::from)?
+                    .into_inner()
+                    .skus,
+            )
         };
+        let ask_terms = async {
+            Ok::<_, Error>(
+                c.stores
+                    .clone()
+                    .get_order_terms(ctx.request(spb::GetOrderTermsRequest {
+                        customer_id: d.customer_id,
+                        customer_address_id: d.customer_address_id,
+                    }))
+                    .await
+                    .map_err(Error::from)?
+                    .into_inner(),
+            )
+        };
+        let (skus, terms) = tokio::try_join!(describe, ask_terms)?;
+        let described: HashMap<i64, ppb::SkuDescription> =
+            skus.into_iter().map(|s| (s.sku.as_ref().map(|k| k.id).unwrap_or(0), s)).collect();
         let mut items = Vec::with_capacity(d.items.len());
         for (i, it) in d.items.iter().enumerate() {
             let base = if let Some(k) = kept.get(&it.sku_id) {
@@ -229,18 +247,7 @@ impl Orders {
                 ..base
             });
         }
-        // The address (an entry of the customer's book, or as typed), the customer and the
-        // bill terms: one question to stores.
-        let terms = c
-            .stores
-            .clone()
-            .get_order_terms(ctx.request(spb::GetOrderTermsRequest {
-                customer_id: d.customer_id,
-                customer_address_id: d.customer_address_id,
-            }))
-            .await
-            .map_err(Error::from)?
-            .into_inner();
+        // The address (an entry of the customer's book, or as typed) and the customer.
         let mut address = d.address.clone();
         if d.customer_address_id > 0 {
             match terms.address {

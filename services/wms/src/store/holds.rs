@@ -11,7 +11,7 @@ use bo_kit::time::now_ms;
 use bo_kit::{Error, FieldError, Result};
 use sqlx::FromRow;
 
-use super::{lots, record, record_reserves, settle_in, Actor, LevelRow, Repo, Settled, SETTLE};
+use super::{announce_reserves, lots, record, reserve_movements, settle_in, Actor, LevelRow, Repo, Settled, SETTLE};
 use crate::domain::{kind, state, Line};
 
 /// What a reference holds of a SKU in a warehouse, in any state.
@@ -63,6 +63,27 @@ impl Repo {
     /// `insufficient_stock`, naming every line that cannot grow (`lines[i].quantity` by the
     /// merged lines' order), and nothing changes.
     pub async fn hold(&self, who: Actor, reference: &str, revision: i64, lines: &[Line]) -> Result<HoldOutcome> {
+        // Lots are chosen before the stock rows are locked; if another hold took one of them
+        // meanwhile, the hold is tried once more choosing them under the lock.
+        match self.hold_once(who, reference, revision, lines, true).await? {
+            Some(outcome) => Ok(outcome),
+            // Chosen under the lock, the lots cannot have changed.
+            None => self
+                .hold_once(who, reference, revision, lines, false)
+                .await?
+                .ok_or_else(|| Error::internal(anyhow::anyhow!("lots chosen under the stock rows' lock changed"))),
+        }
+    }
+
+    /// One try of [`Repo::hold`]: None (nothing written) when a lot chosen `early` changed.
+    async fn hold_once(
+        &self,
+        who: Actor,
+        reference: &str,
+        revision: i64,
+        lines: &[Line],
+        early: bool,
+    ) -> Result<Option<HoldOutcome>> {
         let mut tx = self.db.begin().await?;
         // Settled for good? At which revision? (one round trip for both)
         let (settled, applied): (Option<i64>, Option<i64>) = sqlx::query_as(
@@ -79,7 +100,8 @@ impl Repo {
         }
         if let Some(r) = applied.filter(|r| revision <= *r) {
             tx.rollback().await?;
-            return Ok(HoldOutcome { held: self.held(who.store_id, reference).await?, revision: r, replayed: true });
+            let held = self.held(who.store_id, reference).await?;
+            return Ok(Some(HoldOutcome { held, revision: r, replayed: true }));
         }
         if !lines.is_empty() {
             crate::registry::check(&mut tx, who.store_id, &lines.iter().map(|l| l.sku_id).collect::<Vec<_>>()).await?;
@@ -119,10 +141,12 @@ impl Repo {
         }
         let place: HashMap<(i64, i64), usize> =
             lines.iter().enumerate().map(|(i, l)| ((l.warehouse_id, l.sku_id), i)).collect();
-        // What the reference holds, written first: it does not depend on the stock, and
-        // the transaction rolls back if stock is short. The stock and lot rows, which every
-        // hold of a SKU updates, come last, so they stay locked (PostgreSQL) for the few
-        // statements before the commit.
+        // Everything that does not depend on the stock is written first, and the transaction
+        // rolls back if stock is short: what the reference holds, the lots its growing lines
+        // take (read now, reserved after the stock rows), their allocations and the
+        // movements. The stock and lot rows, which every hold of a SKU updates, come last, so
+        // they stay locked (PostgreSQL) for the few statements before the commit (decision
+        // 0028).
         let mut kept = Vec::new();
         for (&(w, s), &(target, held)) in &plan {
             if target == held {
@@ -144,8 +168,24 @@ impl Repo {
             }
         }
         keep_lines(&mut tx, who.store_id, reference, &kept, now).await?;
+        let growing: Vec<(i64, i64, i64)> =
+            plan.iter().filter(|(_, (t, h))| t > h).map(|(&(w, s), &(t, h))| (w, s, t - h)).collect();
+        let mut chosen: BTreeMap<(i64, i64), Vec<lots::Take>> = BTreeMap::new();
+        if early {
+            for &(w, s, n) in &growing {
+                if let Some(takes) = lots::choose_early(&mut tx, w, s, n).await? {
+                    chosen.insert((w, s), takes);
+                }
+            }
+        }
+        let allocation =
+            |w: i64, s: i64, take: &lots::Take| lots::Allocation { warehouse_id: w, sku_id: s, take: take.clone() };
+        let early_allocations: Vec<lots::Allocation> =
+            chosen.iter().flat_map(|(&(w, s), takes)| takes.iter().map(move |t| allocation(w, s, t))).collect();
+        lots::record_allocations(&mut tx, who.store_id, reference, &early_allocations).await?;
+        let movements = reserve_movements(&mut tx, who, reference, &growing).await?;
         let mut short = Vec::new();
-        let mut allocations = Vec::new();
+        let mut late_allocations = Vec::new();
         let mut reserved = Vec::new();
         for (&(w, s), &(target, held)) in &plan {
             let diff = target - held;
@@ -171,8 +211,10 @@ impl Repo {
                     // Refused anyway: the transaction rolls back, lots need not follow.
                     continue;
                 }
-                for take in lots::reserve(&mut tx, w, s, diff).await? {
-                    allocations.push(lots::Allocation { warehouse_id: w, sku_id: s, take });
+                if !chosen.contains_key(&(w, s)) {
+                    for take in lots::reserve(&mut tx, w, s, diff).await? {
+                        late_allocations.push(lots::Allocation { warehouse_id: w, sku_id: s, take });
+                    }
                 }
                 reserved.push((diff, level));
             } else if diff < 0 && short.is_empty() {
@@ -196,19 +238,22 @@ impl Repo {
                 record(&mut tx, who, w, s, kind::RELEASE, 0, -give, "", reference, &[]).await?;
             }
         }
-        if short.is_empty() {
-            lots::record_allocations(&mut tx, who.store_id, reference, &allocations).await?;
-            record_reserves(&mut tx, who, reference, &reserved).await?;
-        }
         if !short.is_empty() {
             // Nothing is kept: the transaction (and the revision) roll back.
             let mut e = Error::failed_precondition(Code::InsufficientStock);
             e.fields = short;
             return Err(e);
         }
+        let early_takes: Vec<lots::Take> = early_allocations.into_iter().map(|a| a.take).collect();
+        if !lots::reserve_chosen(&mut tx, &early_takes).await? {
+            tx.rollback().await?;
+            return Ok(None);
+        }
+        lots::record_allocations(&mut tx, who.store_id, reference, &late_allocations).await?;
+        announce_reserves(&mut tx, who, reference, &reserved, &movements).await?;
         tx.commit().await?;
         let held = lines.to_vec();
-        Ok(HoldOutcome { held, revision, replayed: false })
+        Ok(Some(HoldOutcome { held, revision, replayed: false }))
     }
 
     /// Releases what each reference holds, each once, in one transaction. With `last`, a

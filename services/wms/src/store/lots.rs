@@ -125,22 +125,60 @@ async fn free_lots(tx: &mut Tx, warehouse_id: i64, sku_id: i64) -> Result<Vec<Fr
     .await?)
 }
 
-/// Decides which free lots give `quantity` units, first expiry first.
-async fn choose(tx: &mut Tx, warehouse_id: i64, sku_id: i64, quantity: i64) -> Result<Vec<Take>> {
-    let rows = free_lots(tx, warehouse_id, sku_id).await?;
+/// Which of these free lots give `quantity` units, first expiry first (None when they are
+/// short).
+fn pick(rows: &[FreeRow], quantity: i64) -> Option<Vec<Take>> {
     let free: Vec<Free> = rows.iter().map(|r| Free { lot_id: r.id, units: r.free }).collect();
     let taken = rules::take(&free, quantity);
     if taken.short > 0 {
-        return Err(mismatch("too few free units in lots", warehouse_id, sku_id));
+        return None;
     }
-    Ok(taken
-        .takes
-        .into_iter()
-        .map(|(id, n)| {
-            let r = rows.iter().find(|r| r.id == id).expect("taken from these rows");
-            Take { lot_id: id, lot_code: r.code.clone(), quantity: n, expires_at: r.expires_at }
-        })
-        .collect())
+    Some(
+        taken
+            .takes
+            .into_iter()
+            .map(|(id, n)| {
+                let r = rows.iter().find(|r| r.id == id).expect("taken from these rows");
+                Take { lot_id: id, lot_code: r.code.clone(), quantity: n, expires_at: r.expires_at }
+            })
+            .collect(),
+    )
+}
+
+/// Decides which free lots give `quantity` units, first expiry first.
+async fn choose(tx: &mut Tx, warehouse_id: i64, sku_id: i64, quantity: i64) -> Result<Vec<Take>> {
+    let rows = free_lots(tx, warehouse_id, sku_id).await?;
+    pick(&rows, quantity).ok_or_else(|| mismatch("too few free units in lots", warehouse_id, sku_id))
+}
+
+/// The lots that give `quantity` units of a SKU now, first expiry first, read before its
+/// stock row is locked (None when they are short): a hold writes what does not depend on the
+/// stock before it takes the rows every hold of the SKU waits for (decision 0028), then
+/// reserves these with [`reserve_chosen`].
+pub async fn choose_early(tx: &mut Tx, warehouse_id: i64, sku_id: i64, quantity: i64) -> Result<Option<Vec<Take>>> {
+    Ok(pick(&free_lots(tx, warehouse_id, sku_id).await?, quantity))
+}
+
+/// Reserves the units of lots chosen before the stock rows were locked, in one statement,
+/// after the stock rows reserved them. False when a lot no longer has its units free (another
+/// hold took them in between): the caller rolls back and chooses again under the lock.
+pub async fn reserve_chosen(tx: &mut Tx, takes: &[Take]) -> Result<bool> {
+    if takes.is_empty() {
+        return Ok(true);
+    }
+    let chosen = (0..takes.len())
+        .map(|i| format!("SELECT ${} AS id, ${} AS quantity", 1 + 2 * i, 2 + 2 * i))
+        .collect::<Vec<_>>()
+        .join(" UNION ALL ");
+    let sql = format!(
+        "UPDATE stock_lots SET reserved = stock_lots.reserved + c.quantity FROM ({chosen}) AS c \
+         WHERE stock_lots.id = c.id AND stock_lots.on_hand - stock_lots.reserved >= c.quantity"
+    );
+    let mut q = sqlx::query(&sql);
+    for t in takes {
+        q = q.bind(t.lot_id).bind(t.quantity);
+    }
+    Ok(q.execute(&mut **tx).await?.rows_affected() == takes.len() as u64)
 }
 
 /// Takes `quantity` unreserved units off lots (FEFO), after the stock row lost them.

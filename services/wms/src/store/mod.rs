@@ -651,20 +651,20 @@ fn stock_moved(
     }
 }
 
-/// Records what a hold reserved of several SKUs, as [`record_at`] does for one (a reserve
-/// takes no lot's units on hand and frees nothing): their movements in one statement and
-/// their `StockMoved` events in another. `reserved` is (units, the level after) per SKU.
-pub(crate) async fn record_reserves(
+/// Writes the movements of reserves, one per (warehouse, SKU, units) line, in one statement;
+/// answers (movement id, warehouse, SKU). They do not depend on the stock rows, so a hold
+/// writes them before it locks those (decision 0028).
+pub(crate) async fn reserve_movements(
     tx: &mut Tx,
     who: Actor,
     reference: &str,
-    reserved: &[(i64, LevelRow)],
-) -> Result<()> {
-    if reserved.is_empty() {
-        return Ok(());
+    lines: &[(i64, i64, i64)],
+) -> Result<Vec<(i64, i64, i64)>> {
+    if lines.is_empty() {
+        return Ok(Vec::new());
     }
     let now = now_ms();
-    let values = (0..reserved.len())
+    let values = (0..lines.len())
         .map(|i| format!("($1, ${}, ${}, $2, 0, ${}, '', $3, $4, $5)", 6 + 3 * i, 7 + 3 * i, 8 + 3 * i))
         .collect::<Vec<_>>()
         .join(", ");
@@ -678,10 +678,24 @@ pub(crate) async fn record_reserves(
         .bind(reference)
         .bind(who.user_id)
         .bind(now);
-    for (units, level) in reserved {
-        q = q.bind(level.warehouse_id).bind(level.sku_id).bind(*units);
+    for (warehouse_id, sku_id, units) in lines {
+        q = q.bind(*warehouse_id).bind(*sku_id).bind(*units);
     }
-    let ids = q.fetch_all(&mut **tx).await?;
+    Ok(q.fetch_all(&mut **tx).await?)
+}
+
+/// Announces reserves with the levels the stock rows answered, naming the movements
+/// [`reserve_movements`] wrote.
+pub(crate) async fn announce_reserves(
+    tx: &mut Tx,
+    who: Actor,
+    reference: &str,
+    reserved: &[(i64, LevelRow)],
+    ids: &[(i64, i64, i64)],
+) -> Result<()> {
+    if reserved.is_empty() {
+        return Ok(());
+    }
     let mut events = Vec::with_capacity(reserved.len());
     for (units, level) in reserved {
         let id = ids
