@@ -26,18 +26,20 @@ fn permits() -> &'static Semaphore {
     PERMITS.get_or_init(|| Semaphore::new(limit()))
 }
 
-/// Runs `work` on a thread of its own at the lower priority and waits for it without holding
-/// an async worker. Pieces of work take milliseconds to seconds, so a thread each costs little
+/// Runs `work` on a thread of its own (at the lower priority unless told otherwise) and waits
+/// for it without holding an async worker. Pieces of work take milliseconds to seconds, so a thread each costs little
 /// beside them, and a thread made for the work never hands its lowered priority on to anything
 /// else (a process without privileges cannot raise it back).
-fn on_low_thread<T, F>(work: F) -> impl Future<Output = anyhow::Result<T>>
+fn on_thread<T, F>(work: F, priority: Priority) -> impl Future<Output = anyhow::Result<T>>
 where
     F: FnOnce() -> T + Send + 'static,
     T: Send + 'static,
 {
     let (tx, rx) = tokio::sync::oneshot::channel();
     let spawned = std::thread::Builder::new().name("cpu-work".into()).spawn(move || {
-        lower_priority();
+        if priority == Priority::Lower {
+            lower_priority();
+        }
         let _ = tx.send(catch_unwind(AssertUnwindSafe(work)));
     });
     async move {
@@ -73,7 +75,17 @@ where
     T: Send + 'static,
 {
     let _permit = permits().acquire().await?;
-    on_low_thread(work).await
+    on_thread(work, Priority::Lower).await
+}
+
+/// The scheduling priority of a piece of CPU work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Priority {
+    /// [`LOWER_BY`] below the threads that answer requests: most work.
+    Lower,
+    /// As the threads that answer requests: work that one of them is waiting for and that
+    /// cannot be flooded (a known device's sign-in, one at a time).
+    Normal,
 }
 
 /// How many pieces of work a [`Pool`] runs at once.
@@ -101,13 +113,15 @@ impl Running {
 pub struct Pool {
     running: Running,
     waiting: usize,
+    priority: Priority,
     gates: OnceLock<(Semaphore, Semaphore)>,
 }
 
 impl Pool {
-    /// A pool running `running` pieces of work at once with `waiting` more in line.
-    pub const fn new(running: Running, waiting: usize) -> Self {
-        Self { running, waiting, gates: OnceLock::new() }
+    /// A pool running `running` pieces of work at once at `priority`, with `waiting` more in
+    /// line.
+    pub const fn new(running: Running, waiting: usize, priority: Priority) -> Self {
+        Self { running, waiting, priority, gates: OnceLock::new() }
     }
 
     /// How many pieces of work run at once on this machine.
@@ -131,7 +145,7 @@ impl Pool {
         let (running, in_line) = self.gates();
         let Ok(_place) = in_line.try_acquire() else { return Ok(None) };
         let _permit = running.acquire().await?;
-        Ok(Some(on_low_thread(work).await?))
+        Ok(Some(on_thread(work, self.priority).await?))
     }
 }
 
@@ -179,9 +193,11 @@ mod tests {
         let here = nice();
         let there = run(nice).await.unwrap();
         assert_eq!(there, (here + LOWER_BY).min(19), "CPU work runs {LOWER_BY} nice steps lower");
-        static POOL: Pool = Pool::new(Running::HalfTheCores, 1);
+        static POOL: Pool = Pool::new(Running::HalfTheCores, 1, Priority::Lower);
         assert_eq!(POOL.try_run(nice).await.unwrap(), Some((here + LOWER_BY).min(19)));
         assert_eq!(nice(), here, "the async worker keeps its priority");
+        static KNOWN: Pool = Pool::new(Running::Exactly(1), 1, Priority::Normal);
+        assert_eq!(KNOWN.try_run(nice).await.unwrap(), Some(here), "a pool at normal priority keeps it");
         assert_eq!(POOL.running(), (limit() / 2).max(1));
     }
 
@@ -194,7 +210,7 @@ mod tests {
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_full_pool_turns_work_away_at_once() {
-        static POOL: Pool = Pool::new(Running::Exactly(1), 2);
+        static POOL: Pool = Pool::new(Running::Exactly(1), 2, Priority::Lower);
         let gate = Arc::new(std::sync::Barrier::new(2));
         let first = {
             let gate = gate.clone();

@@ -1,5 +1,6 @@
 //! The tonic service: reads the call, applies the domain rules, calls storage, maps back.
 
+use bo_kit::cpu::{Pool, Priority, Running};
 use bo_kit::error::Kind;
 use bo_kit::grpc::CallCtx;
 use bo_kit::outbox::Relay;
@@ -19,12 +20,14 @@ use crate::store::{Idempotency, Repo};
 
 /// Password hashing and checking (argon2, about 19 MiB and tens of milliseconds each): half the
 /// machine's cores at a time (one on two cores, so a flood of guesses leaves a core to the
-/// known devices' lane, the database and the other services) and sixteen in line; a sign-in or registration beyond those is answered
-/// `sign_in_busy` at once rather than queued behind a flood.
-pub(crate) static PASSWORDS: bo_kit::cpu::Pool = bo_kit::cpu::Pool::new(bo_kit::cpu::Running::HalfTheCores, 16);
+/// known devices' lane, the database and the other services), at the lower priority, and
+/// sixteen in line; a sign-in or registration beyond those is answered `sign_in_busy` at once
+/// rather than queued behind a flood.
+pub(crate) static PASSWORDS: Pool = Pool::new(Running::HalfTheCores, 16, Priority::Lower);
 /// The lane of sign-ins from a device the account signed in on before (the gateway checked
-/// its device token): one at a time and four in line, never behind strangers' guesses.
-pub(crate) static KNOWN_DEVICES: bo_kit::cpu::Pool = bo_kit::cpu::Pool::new(bo_kit::cpu::Running::Exactly(1), 4);
+/// its device token): one at a time and four in line, never behind strangers' guesses, and at
+/// the priority of the threads that answer requests, so a flood's answers do not starve it.
+pub(crate) static KNOWN_DEVICES: Pool = Pool::new(Running::Exactly(1), 4, Priority::Normal);
 
 mod pictures;
 mod pos;
