@@ -27,9 +27,9 @@ fn permits() -> &'static Semaphore {
 }
 
 /// Runs `work` on a thread of its own (at the lower priority unless told otherwise) and waits
-/// for it without holding an async worker. Pieces of work take milliseconds to seconds, so a thread each costs little
-/// beside them, and a thread made for the work never hands its lowered priority on to anything
-/// else (a process without privileges cannot raise it back).
+/// for it without holding an async worker. Pieces of work take milliseconds to seconds, so a
+/// thread each costs little beside them, and a thread made for the work never hands its
+/// lowered priority on to anything else (a process without privileges cannot raise it back).
 fn on_thread<T, F>(work: F, priority: Priority) -> impl Future<Output = anyhow::Result<T>>
 where
     F: FnOnce() -> T + Send + 'static,

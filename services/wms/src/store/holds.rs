@@ -178,10 +178,12 @@ impl Repo {
                 }
             }
         }
-        let allocation =
-            |w: i64, s: i64, take: &lots::Take| lots::Allocation { warehouse_id: w, sku_id: s, take: take.clone() };
-        let early_allocations: Vec<lots::Allocation> =
-            chosen.iter().flat_map(|(&(w, s), takes)| takes.iter().map(move |t| allocation(w, s, t))).collect();
+        let early_allocations: Vec<lots::Allocation> = chosen
+            .iter()
+            .flat_map(|(&(w, s), takes)| {
+                takes.iter().map(move |t| lots::Allocation { warehouse_id: w, sku_id: s, take: t.clone() })
+            })
+            .collect();
         lots::record_allocations(&mut tx, who.store_id, reference, &early_allocations).await?;
         let movements = reserve_movements(&mut tx, who, reference, &growing).await?;
         let mut short = Vec::new();
@@ -244,7 +246,7 @@ impl Repo {
             e.fields = short;
             return Err(e);
         }
-        let early_takes: Vec<lots::Take> = early_allocations.into_iter().map(|a| a.take).collect();
+        let early_takes: Vec<lots::Take> = chosen.into_values().flatten().collect();
         if !lots::reserve_chosen(&mut tx, &early_takes).await? {
             tx.rollback().await?;
             return Ok(None);
