@@ -97,6 +97,11 @@ passed=$(count passed)
 failed=$(count failed)
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
 echo
+# The failures again, by name, where the end of a long log is all one reads.
+if grep -qE '^ +✕ |^test .* FAILED$|^FAIL |^not ok ' "$log"; then
+  echo "failures:"
+  grep -E '^ +✕ |^test .* FAILED$|^FAIL |^not ok ' "$log" | sed 's/^ */  /'
+fi
 if [ ${#skipped[@]} -gt 0 ]; then
   for s in "${skipped[@]}"; do echo "SKIPPED: $s"; done
 else

@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 
 import { closeAllDialogs } from '@/shared/dialogs/dialogs';
@@ -7,7 +7,6 @@ import { formBody, refusal, renderAt, serve } from './testing';
 
 fastComputedStyle();
 jest.setTimeout(90_000);
-configure({ asyncUtilTimeout: 5000 });
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 
 beforeEach(() => {

@@ -1,4 +1,4 @@
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 
 import { closeAllDialogs } from '@/shared/dialogs/dialogs';
@@ -9,7 +9,6 @@ import { bill, formBody, order, parcel, payment, refusal, renderAt, serve } from
 
 fastComputedStyle();
 jest.setTimeout(90_000);
-configure({ asyncUtilTimeout: 5000 });
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 
 beforeEach(() => {

@@ -1,4 +1,4 @@
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 
 import type { Reply } from '@/shared/testing/fakeApi';
@@ -8,7 +8,6 @@ import { address, formBody, list, order, refusal, renderAt, serve } from './test
 
 fastComputedStyle();
 jest.setTimeout(90_000);
-configure({ asyncUtilTimeout: 5000 });
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 
 beforeEach(() => {

@@ -1,4 +1,4 @@
-import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 
 import { P } from '@/shared/permissions.gen';
@@ -8,7 +8,6 @@ import { formBody, item, list, order, renderAt, serve } from './testing';
 
 fastComputedStyle();
 jest.setTimeout(90_000);
-configure({ asyncUtilTimeout: 5000 });
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 
 beforeEach(() => {

@@ -1,4 +1,4 @@
-import { configure, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 
 import { closeAllDialogs } from '@/shared/dialogs/dialogs';
@@ -8,7 +8,6 @@ import { formBody, payment, renderAt, serve } from './testing';
 
 fastComputedStyle();
 jest.setTimeout(90_000);
-configure({ asyncUtilTimeout: 5000 });
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
 
 beforeEach(() => {
