@@ -11,7 +11,7 @@ use sqlx::FromRow;
 use bo_kit::outbox;
 use bo_proto::events::v1 as ev;
 
-use super::{apply_move, event, order_in, Actor, Moved, Repo};
+use super::{apply_move, event, order_in, Actor, Moved, OrderRow, Repo};
 use crate::domain::bill::{self, BillAction};
 use crate::domain::state::{self, Action};
 
@@ -320,53 +320,53 @@ impl Repo {
     pub async fn expire_bill(&self, due: DueBill, now: i64) -> Result<Option<Moved>> {
         let mut tx = self.db.begin().await?;
         let row = order_in(&mut tx, due.store_id, due.order_id).await?;
-        if !bill::may_expire(&row.state, &row.payment_state) {
+        expire_as_read(tx, row, due, now).await
+    }
+}
+
+/// Expires `due` as its order `row` was read: what the row says decides only whether to
+/// try; the bill's own update asks again, in the same statement, that no payment is
+/// pending or paid, so a slip that came after the read keeps the order.
+async fn expire_as_read(mut tx: Tx, row: OrderRow, due: DueBill, now: i64) -> Result<Option<Moved>> {
+    if !bill::may_expire(&row.state, &row.payment_state) {
+        return Ok(None);
+    }
+    let to = bill::next(bill::ACTIVE, BillAction::Expire).map_err(Error::failed_precondition)?;
+    let expired: Option<(i64, String)> = sqlx::query_as(
+        "UPDATE order_bills SET state = $1, expired_at = $2, updated_at = $2 \
+         WHERE id = $3 AND state = $4 AND expires_at > 0 AND expires_at <= $2 AND NOT EXISTS \
+         (SELECT 1 FROM order_payments p WHERE p.store_id = order_bills.store_id AND p.order_id = order_bills.order_id \
+         AND p.state IN ($5, $6)) \
+         RETURNING warehouse_id, on_expiry",
+    )
+    .bind(to)
+    .bind(now)
+    .bind(due.id)
+    .bind(bill::ACTIVE)
+    .bind(crate::domain::payment::PENDING)
+    .bind(crate::domain::payment::PAID)
+    .fetch_optional(&mut *tx)
+    .await?;
+    let Some((warehouse_id, on_expiry)) = expired else { return Ok(None) };
+    let who = Actor::system(due.store_id);
+    event(&mut tx, who, row.id, "bill_expired", &row.state, &row.state, &format!("{warehouse_id}:{on_expiry}")).await?;
+    let moved = if on_expiry == bill::CANCEL_ORDER {
+        if crate::domain::stock::IN_FLIGHT.contains(&row.stock_state.as_str()) {
             return Ok(None);
         }
-        let to = bill::next(bill::ACTIVE, BillAction::Expire).map_err(Error::failed_precondition)?;
-        let expired: Option<(i64, String)> = sqlx::query_as(
-            "UPDATE order_bills SET state = $1, expired_at = $2, updated_at = $2 \
-             WHERE id = $3 AND state = $4 AND expires_at > 0 AND expires_at <= $2 AND NOT EXISTS \
-             (SELECT 1 FROM order_payments p WHERE p.store_id = order_bills.store_id AND p.order_id = order_bills.order_id \
-             AND p.state IN ($5, $6)) \
-             RETURNING warehouse_id, on_expiry",
-        )
-        .bind(to)
-        .bind(now)
-        .bind(due.id)
-        .bind(bill::ACTIVE)
-        .bind(crate::domain::payment::PENDING)
-        .bind(crate::domain::payment::PAID)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let Some((warehouse_id, on_expiry)) = expired else { return Ok(None) };
-        let who = Actor::system(due.store_id);
-        event(&mut tx, who, row.id, "bill_expired", &row.state, &row.state, &format!("{warehouse_id}:{on_expiry}"))
-            .await?;
-        let moved = if on_expiry == bill::CANCEL_ORDER {
-            if crate::domain::stock::IN_FLIGHT.contains(&row.stock_state.as_str()) {
-                return Ok(None);
-            }
-            let to = state::next(&row.state, Action::Cancel).map_err(Error::failed_precondition)?;
-            let moved = apply_move(&mut tx, who, &row, Action::Cancel, to, "", "bill_expired", now).await?;
-            if moved.refused.is_some() {
-                return Ok(None);
-            }
-            moved
-        } else {
-            Moved {
-                id: row.id,
-                order_no: row.order_no.clone(),
-                refused: None,
-                state: row.state.clone(),
-                release: false,
-            }
-        };
-        first_expiry(&mut tx, row.id).await?;
-        announce_bills(&mut tx, due.store_id, row.id).await?;
-        tx.commit().await?;
-        Ok(Some(moved))
-    }
+        let to = state::next(&row.state, Action::Cancel).map_err(Error::failed_precondition)?;
+        let moved = apply_move(&mut tx, who, &row, Action::Cancel, to, "", "bill_expired", now).await?;
+        if moved.refused.is_some() {
+            return Ok(None);
+        }
+        moved
+    } else {
+        Moved { id: row.id, order_no: row.order_no.clone(), refused: None, state: row.state.clone(), release: false }
+    };
+    first_expiry(&mut tx, row.id).await?;
+    announce_bills(&mut tx, due.store_id, row.id).await?;
+    tx.commit().await?;
+    Ok(Some(moved))
 }
 
 /// Marks an order changed by `who` (its bills changed): a new version, for the screens'
@@ -379,4 +379,80 @@ async fn touch_order(tx: &mut Tx, who: Actor, order_id: i64, now: i64) -> Result
         .execute(&mut **tx)
         .await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{source, Item, OrderData, PaymentInput};
+    use bo_kit::db::Db;
+
+    /// An order of one line in warehouse 1 whose bill cancels it once due, its stock held.
+    async fn held_order(repo: &Repo, who: Actor) -> i64 {
+        let data = OrderData {
+            channel: "facebook".into(),
+            warehouse_id: 1,
+            items: vec![Item { sku_id: 7, warehouse_id: 1, quantity: 1, price: 19_900, ..Item::default() }],
+            totals: crate::domain::money::Totals {
+                subtotal: 19_900,
+                net: 19_900,
+                total: 19_900,
+                per_warehouse: [(1, 19_900)].into(),
+                ..Default::default()
+            },
+            bill_terms: BillTerms {
+                expiry_type: "by_time".into(),
+                on_expiry: bill::CANCEL_ORDER.into(),
+                expires_at: now_ms() + 60_000,
+            },
+            ..OrderData::default()
+        };
+        let id = repo.insert(who, &data).await.unwrap().row.id;
+        assert!(repo.settle_new(who, id, true, false).await.unwrap());
+        id
+    }
+
+    /// Bill expiry reads the order (new, unpaid), then the buyer's slip commits, then expiry
+    /// writes: the order keeps its slip and its bill, and is not cancelled.
+    async fn a_slip_after_expirys_read_keeps_the_order(db: Db) {
+        db.migrate(&crate::MIGRATIONS_SQLITE, &crate::MIGRATIONS_POSTGRES).await.unwrap();
+        let repo = Repo::new(db.clone());
+        let who = Actor { store_id: 3, user_id: 5 };
+        let id = held_order(&repo, who).await;
+        sqlx::query("UPDATE order_bills SET expires_at = $1 WHERE order_id = $2")
+            .bind(now_ms() - 1_000)
+            .bind(id)
+            .execute(repo.pool())
+            .await
+            .unwrap();
+        let now = now_ms();
+        let due = repo.due_bills(now, 10).await.unwrap();
+        assert_eq!(due.len(), 1);
+        let read = repo.order(who.store_id, id).await.unwrap();
+        assert!(bill::may_expire(&read.state, &read.payment_state), "{read:?}");
+
+        let slip = PaymentInput { channel_type: "bank".into(), attachment: "slip.png".into(), ..Default::default() };
+        repo.attach_slip(Actor::system(who.store_id), due[0].id, source::BUYER, &slip).await.unwrap();
+
+        let tx = db.begin().await.unwrap();
+        assert_eq!(expire_as_read(tx, read, due[0], now).await.unwrap(), None);
+        let after = repo.order(who.store_id, id).await.unwrap();
+        assert_eq!((after.state.as_str(), after.payment_state.as_str()), (state::NEW, crate::domain::payment::PENDING));
+        let bills = repo.bills(who.store_id, id).await.unwrap();
+        assert_eq!(bills[0].state, bill::ACTIVE);
+        assert!(repo.due_bills(now, 10).await.unwrap().is_empty(), "a pending order's bill is not due");
+    }
+
+    #[tokio::test]
+    async fn a_slip_after_expirys_read_keeps_the_order_on_sqlite() {
+        let t = bo_kit::testing::sqlite().await;
+        a_slip_after_expirys_read_keeps_the_order(t.db.clone()).await;
+    }
+
+    #[tokio::test]
+    async fn a_slip_after_expirys_read_keeps_the_order_on_postgres() {
+        if let Some(t) = bo_kit::testing::postgres().await {
+            a_slip_after_expirys_read_keeps_the_order(t.db.clone()).await;
+        }
+    }
 }
