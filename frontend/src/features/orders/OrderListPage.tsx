@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Form, Input, Modal, Select, Space, Table, Tabs, Tag, Typography } from 'antd';
+import { Badge, Button, Card, Form, Input, Modal, Select, Space, Tabs, Tag, Typography } from 'antd';
 import { DollarOutlined, FileTextOutlined, PlusOutlined, InboxOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,12 @@ import { formatDateTime } from '@/shared/i18n/i18n';
 import { formatBaht } from '@/shared/money';
 import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
+import { useIsMobile } from '@/app/layouts/useDevice';
+import { BottomBar, HeadActions } from '@/shared/list/Actions';
+import { ColumnSettings } from '@/shared/list/ColumnSettings';
+import { arrange, useColumnPrefs } from '@/shared/list/columns';
+import { Filters } from '@/shared/list/Filters';
+import { ListView } from '@/shared/list/ListView';
 import { useListWarehousesQuery } from '@/features/stock/api';
 import {
   useBulkCancelMutation,
@@ -44,7 +50,7 @@ import {
   type BulkAction,
   type Column,
 } from './orders';
-import { BulkResultModal, channelName, PaymentTag, ProblemTags, ReasonModal, usePdf, type ReasonValues } from './parts';
+import { BulkResultModal, channelName, PaymentTag, ProblemTags, ReasonModal, StateTag, usePdf, type ReasonValues } from './parts';
 import { showRefusal, type Doing } from './refusal';
 import { ORDER_CANCEL, ORDER_CREATE, ORDER_EDIT, PAYMENT_APPROVE, STOCK_IN } from './routes';
 import { useConfirmPayments } from './ConfirmPayments';
@@ -128,6 +134,10 @@ export default function OrderListPage() {
     setParams(next);
   };
   const anyFilter = FILTERS.some((k) => params.get(k));
+  // The filters folded into the drawer on a phone (the days count as one).
+  const folded = ['channel', 'payment', 'warehouse', 'problem'].filter((k) => params.get(k)).length + (params.get('from') || params.get('to') ? 1 : 0);
+  const mobile = useIsMobile();
+  const [columnPrefs, setColumnPrefs] = useColumnPrefs('orders');
 
   const busy = preparing || closing || cancelling || voiding || shipping;
   const actions = bulkActionsFor(column, { edit: canEdit, cancel: canCancel });
@@ -199,7 +209,6 @@ export default function OrderListPage() {
     {
       title: t('orders:fields.orderNo'),
       key: 'orderNo',
-      width: 190,
       render: (_: unknown, o: OrderRow) => (
         <Space orientation="vertical" size={0}>
           <Link to={detailPath(sid, o.id)} onClick={(e) => e.stopPropagation()} data-testid={`order-${o.id}-link`} style={{ whiteSpace: 'nowrap' }}>
@@ -222,13 +231,11 @@ export default function OrderListPage() {
     {
       title: t('orders:fields.createdAt'),
       key: 'createdAt',
-      width: 150,
-      render: (_: unknown, o: OrderRow) => <span style={{ whiteSpace: 'nowrap' }}>{formatDateTime(o.createdAt, lng)}</span>,
+      render: (_: unknown, o: OrderRow) => formatDateTime(o.createdAt, lng),
     },
     {
       title: t('orders:fields.receiver'),
       key: 'receiver',
-      width: 190,
       render: (_: unknown, o: OrderRow) =>
         o.shippingAddress.name || o.shippingAddress.tel ? (
           <Space orientation="vertical" size={0}>
@@ -241,27 +248,28 @@ export default function OrderListPage() {
           <Typography.Text type="secondary">{t('orders:list.noReceiver')}</Typography.Text>
         ),
     },
-    { title: t('orders:fields.channel'), key: 'channel', width: 110, render: (_: unknown, o: OrderRow) => channelName(o.channel, channels?.data, lng) },
+    { title: t('orders:fields.channel'), key: 'channel', render: (_: unknown, o: OrderRow) => channelName(o.channel, channels?.data, lng) },
     {
       title: t('orders:fields.items'),
       key: 'items',
-      width: 130,
-      render: (_: unknown, o: OrderRow) => <span style={{ whiteSpace: 'nowrap' }}>{t('orders:list.items', { count: o.items.length, pieces: pieces(o) })}</span>,
+      render: (_: unknown, o: OrderRow) => t('orders:list.items', { count: o.items.length, pieces: pieces(o) }),
     },
     {
       title: t('orders:fields.total'),
       key: 'total',
-      width: 120,
       align: 'right' as const,
-      render: (_: unknown, o: OrderRow) => <span data-testid={`order-${o.id}-total`}>{formatBaht(o.total)}</span>,
+      render: (_: unknown, o: OrderRow) => (
+        <span data-testid={`order-${o.id}-total`} style={{ whiteSpace: 'nowrap' }}>
+          {formatBaht(o.total)}
+        </span>
+      ),
     },
-    { title: t('orders:fields.payment'), key: 'payment', width: 110, render: (_: unknown, o: OrderRow) => <PaymentTag state={o.paymentState} /> },
+    { title: t('orders:fields.payment'), key: 'payment', render: (_: unknown, o: OrderRow) => <PaymentTag state={o.paymentState} /> },
     ...(column === 'shipped' || column === 'closed' || column === 'ready_to_fulfillment'
       ? [
           {
             title: t('orders:fields.shipping'),
             key: 'shipping',
-            width: 170,
             render: (_: unknown, o: OrderRow) => (
               <Space orientation="vertical" size={0}>
                 <span>{o.shippingName || '-'}</span>
@@ -278,7 +286,6 @@ export default function OrderListPage() {
     {
       title: t('orders:fields.warehouse'),
       key: 'warehouse',
-      width: 150,
       render: (_: unknown, o: OrderRow) => warehouseName(o.warehouseId),
     },
   ];
@@ -289,7 +296,15 @@ export default function OrderListPage() {
     <Card data-testid="order-list">
       <div className="bo-page-head">
         <h1>{t('orders:list.title')}</h1>
-        <Space wrap>
+        <HeadActions
+          primary={
+            canCreate ? (
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(createPath(sid))} data-testid="order-create">
+                {t('orders:list.create')}
+              </Button>
+            ) : null
+          }
+        >
           <ExportOrders />
           {canEdit ? (
             <Button icon={<ReloadOutlined />} onClick={() => setFilling(true)} data-testid="order-fill">
@@ -306,15 +321,15 @@ export default function OrderListPage() {
               {t('orders:import.button')}
             </Button>
           ) : null}
-          {canCreate ? (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(createPath(sid))} data-testid="order-create">
-              {t('orders:list.create')}
-            </Button>
-          ) : null}
-        </Space>
+        </HeadActions>
       </div>
       <Tabs
         activeKey={column}
+        tabBarExtraContent={
+          mobile ? undefined : (
+            <ColumnSettings columns={columns.map((c) => ({ key: c.key, title: c.title }))} prefs={columnPrefs} onChange={setColumnPrefs} />
+          )
+        }
         onChange={(k) => go({ state: k === 'new' ? undefined : k })}
         items={COLUMNS.map((k) => ({
           key: k,
@@ -326,16 +341,29 @@ export default function OrderListPage() {
           ),
         }))}
       />
-      <Space wrap style={{ marginBottom: 12 }}>
-        <Input.Search
-          allowClear
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-          onSearch={(v) => go({ search: v.trim() || undefined })}
-          placeholder={t('orders:list.search')}
-          style={{ width: 280 }}
-          data-testid="order-search"
-        />
+      <Filters
+        active={folded}
+        onClear={
+          anyFilter
+            ? () => {
+                setTyped('');
+                go(Object.fromEntries(FILTERS.map((k) => [k, undefined])));
+              }
+            : undefined
+        }
+        search={
+          <Input.Search
+            allowClear
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            onSearch={(v) => go({ search: v.trim() || undefined })}
+            placeholder={t('orders:list.search')}
+            style={{ width: mobile ? '100%' : 280 }}
+            inputMode="search"
+            data-testid="order-search"
+          />
+        }
+      >
         <Select
           allowClear
           value={filters.channel}
@@ -378,19 +406,7 @@ export default function OrderListPage() {
           style={{ width: 170 }}
           data-testid="filter-problem"
         />
-        {anyFilter ? (
-          <Button
-            type="link"
-            onClick={() => {
-              setTyped('');
-              go(Object.fromEntries(FILTERS.map((k) => [k, undefined])));
-            }}
-            data-testid="filter-clear"
-          >
-            {t('orders:list.clearFilters')}
-          </Button>
-        ) : null}
-      </Space>
+      </Filters>
       {net ? (
         <Typography.Paragraph type="secondary" data-testid="order-net">
           {t('orders:list.net', { count: net.orders, total: formatBaht(net.total), shipping: formatBaht(net.shipping) })}
@@ -398,7 +414,7 @@ export default function OrderListPage() {
         </Typography.Paragraph>
       ) : null}
       {selected.length > 0 && (actions.length > 0 || canApprove) ? (
-        <Space wrap style={{ marginBottom: 12 }} data-testid="bulk-actions">
+        <BottomBar data-testid="bulk-actions">
           <Typography.Text strong data-testid="bulk-count">
             {t('orders:bulk.selected', { count: selected.length })}
           </Typography.Text>
@@ -423,13 +439,13 @@ export default function OrderListPage() {
           <Button type="link" onClick={() => setSelected([])} data-testid="bulk-clear">
             {t('orders:bulk.clear')}
           </Button>
-        </Space>
+        </BottomBar>
       ) : null}
-      <Table<OrderRow>
+      <ListView<OrderRow>
         rowKey="id"
         size="middle"
         loading={isFetching}
-        columns={columns}
+        columns={arrange(columns, columnPrefs)}
         dataSource={data?.data ?? []}
         pagination={false}
         rowSelection={
@@ -439,7 +455,16 @@ export default function OrderListPage() {
         }
         locale={{ emptyText: anyFilter ? t('orders:list.noMatch') : t(`orders:list.empty.${column}`) }}
         onRow={(o) => ({ onClick: () => navigate(detailPath(sid, o.id)), style: { cursor: 'pointer' } })}
-        scroll={{ x: 1200 }}
+        onOpen={(o) => navigate(detailPath(sid, o.id))}
+        cardTestId={(o) => `order-${o.id}-card`}
+        card={(o) => (
+          <OrderCard
+            order={o}
+            channel={channelName(o.channel, channels?.data, lng)}
+            tracking={trackingOf(o)}
+            when={formatDateTime(o.createdAt, lng)}
+          />
+        )}
         data-testid="order-table"
       />
       <Pager page={data?.page ?? page} pages={data?.pages ?? 1} total={data?.total ?? 0} onChange={(p) => go({ page: String(p) })} />
@@ -457,6 +482,34 @@ export default function OrderListPage() {
       <FillModal open={filling} onClose={() => setFilling(false)} warehouses={(warehouses?.data ?? []).filter((w) => w.active)} onFilled={() => void refetch()} />
       {confirmPayments.modal}
     </Card>
+  );
+}
+
+/** An order as a card on a phone: number and total, buyer, channel and lines, its state,
+ * payment and problems. */
+function OrderCard({ order: o, channel, tracking, when }: { order: OrderRow; channel: string; tracking: string; when: string }) {
+  const { t } = useTranslation('orders');
+  const buyer = [o.shippingAddress.name, o.shippingAddress.tel].filter(Boolean).join(' · ');
+  return (
+    <>
+      <div className="bo-card-row">
+        <span className="bo-card-title">{o.orderNo}</span>
+        <strong data-testid={`order-${o.id}-total`}>{formatBaht(o.total)}</strong>
+      </div>
+      <div className="bo-card-row">
+        <span>{buyer || <Typography.Text type="secondary">{t('list.noReceiver')}</Typography.Text>}</span>
+      </div>
+      <div className="bo-card-sub">
+        {[channel, t('list.items', { count: o.items.length, pieces: pieces(o) }), when].filter(Boolean).join(' · ')}
+        {tracking ? <div data-testid={`order-${o.id}-tracking`}>{tracking}</div> : null}
+      </div>
+      <div className="bo-card-tags">
+        <StateTag state={o.state} testId={`order-${o.id}-state`} />
+        <PaymentTag state={o.paymentState} />
+        <ProblemTags problems={o.problems} />
+        {o.failureCause ? <Tag color="red">{t(`causes.${o.failureCause}`, { defaultValue: o.failureCause })}</Tag> : null}
+      </div>
+    </>
   );
 }
 
