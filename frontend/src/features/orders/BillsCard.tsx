@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Card, Form, InputNumber, Modal, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Form, InputNumber, Modal, Space, Tag, Typography } from 'antd';
 import { CopyOutlined, DollarOutlined, ExportOutlined, FieldTimeOutlined, LinkOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
@@ -8,6 +8,7 @@ import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { formatBaht } from '@/shared/money';
+import { ListView } from '@/shared/list/ListView';
 import { useRenewBillExpiryMutation, useRenewBillLinkMutation, type OrderBillBody, type OrderBody } from './api';
 import { billLink, MAX_RENEW_DAYS, renewable } from './orders';
 import { PaymentModal, PaymentsTable, usePaymentRights } from './PaymentsPanel';
@@ -51,7 +52,7 @@ export function BillsCard({ o, canEdit, warehouseName }: { o: OrderBody; canEdit
       <Typography.Paragraph type="secondary" style={{ marginTop: 0 }}>
         {t('orders:bills.linkHint')}
       </Typography.Paragraph>
-      <Table<OrderBillBody>
+      <ListView<OrderBillBody>
         rowKey="id"
         size="small"
         pagination={false}

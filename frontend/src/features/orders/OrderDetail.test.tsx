@@ -5,6 +5,7 @@ import { closeAllDialogs } from '@/shared/dialogs/dialogs';
 import { P } from '@/shared/permissions.gen';
 import type { Reply } from '@/shared/testing/fakeApi';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
+import { atWidth, DESKTOP, PHONE } from '@/shared/list/testing';
 import { bill, formBody, order, parcel, payment, refusal, renderAt, serve } from './testing';
 
 fastComputedStyle();
@@ -382,5 +383,30 @@ describe('printing labels', () => {
     renderAt('/1/print-label?ids=9');
     expect(await screen.findByTestId('label-failed')).toHaveTextContent('The order has no parcel yet. Please check your order detail.');
     expect(screen.getByTestId('label-print')).toBeDisabled();
+  });
+
+  describe('on a phone', () => {
+    afterEach(() => atWidth(DESKTOP));
+
+    it('keeps the next step at the bottom, the rest behind "more", and its lines and payments as cards', async () => {
+      atWidth(PHONE);
+      serveOrder(order({ payment_state: 'pending', payments: [payment()] }));
+      renderAt('/1/order-detail/9');
+      expect(await screen.findByText('Order SO2569-000009')).toBeInTheDocument();
+      const bar = screen.getByTestId('order-actions');
+      expect(bar).toHaveClass('bo-bottom-bar');
+      expect(within(bar).getByTestId('order-prepare')).toBeInTheDocument();
+      expect(screen.queryByTestId('order-cancel')).not.toBeInTheDocument();
+      await userEvent.click(within(bar).getByTestId('more-actions'));
+      expect(await screen.findByTestId('order-cancel')).toBeInTheDocument();
+      expect(screen.getByTestId('order-edit')).toBeInTheDocument();
+      const items = screen.getByTestId('order-items');
+      expect(items).toHaveAttribute('data-view', 'cards');
+      expect(within(items).getByText('HM-021', { exact: false })).toBeInTheDocument();
+      const payments = screen.getByTestId('order-payments');
+      expect(payments).toHaveAttribute('data-view', 'cards');
+      expect(payments.querySelector('[data-testid$="-confirm"]')).not.toBeNull();
+      expect(document.querySelector('.ant-table-content')).toBeNull();
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Alert, Button, Card, Col, Descriptions, Dropdown, Form, Input, Modal, Radio, Result, Row, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Dropdown, Form, Input, Modal, Radio, Result, Row, Space, Spin, Tag, Typography } from 'antd';
 import {
   CheckOutlined,
   CloseCircleOutlined,
@@ -27,6 +27,9 @@ import { useCheck } from '@/shared/form/useCheck';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { formatBaht } from '@/shared/money';
 import { useCan } from '@/shared/useCan';
+import { ListView } from '@/shared/list/ListView';
+import { BottomBar, HeadActions } from '@/shared/list/Actions';
+import { useIsMobile } from '@/app/layouts/useDevice';
 import { useListAddressesQuery, type AddressBody } from '@/features/customers/api';
 import { useListWarehousesQuery } from '@/features/stock/api';
 import {
@@ -58,6 +61,9 @@ import { CUSTOMER_PICK, ORDER_CANCEL, ORDER_EDIT } from './routes';
  * to it in its state (prepare, close, cancel, void with a reason, fail with a cause), its
  * parcels (packaging, weight, size, tracking number, fees, labels, the carrier's tracking),
  * shipping, and its timeline. */
+/** The actions that move an order on, in sight on a phone; the others wait behind "more". */
+const PRIMARY = ['prepare', 'ship', 'close'];
+
 export default function OrderDetailPage() {
   const { t, i18n } = useTranslation(['orders', 'common']);
   const { storeId, id: idParam } = useParams();
@@ -74,6 +80,7 @@ export default function OrderDetailPage() {
   const canCancel = useCan(ORDER_CANCEL);
   const [asking, setAsking] = useState<'cancel' | 'void' | 'fail' | null>(null);
   const pdf = usePdf();
+  const mobile = useIsMobile();
 
   if (isLoading) return <Spin style={{ display: 'block', margin: '64px auto' }} />;
   if (isError || !o) {
@@ -194,7 +201,7 @@ export default function OrderDetailPage() {
             <ProblemTags problems={o.problems} />
             {o.shippingAddressChanged ? <Tag color="purple">{t('orders:detail.addressChanged')}</Tag> : null}
           </Space>
-          <Space wrap>{actions}</Space>
+          {mobile ? null : <Space wrap>{actions}</Space>}
         </div>
         {o.state === 'failed' ? (
           <Alert
@@ -253,6 +260,14 @@ export default function OrderDetailPage() {
         onCancel={() => setAsking(null)}
         onConfirm={(v) => void onReason(v)}
       />
+      {mobile && actions.length ? (
+        // On a phone the actions the state allows sit at the bottom, the next step in sight.
+        <BottomBar data-testid="order-actions">
+          <HeadActions primary={actions.filter((a) => PRIMARY.includes(String((a as { key?: string }).key)))}>
+            {actions.filter((a) => !PRIMARY.includes(String((a as { key?: string }).key)))}
+          </HeadActions>
+        </BottomBar>
+      ) : null}
     </Space>
   );
 }
@@ -304,13 +319,36 @@ function ItemsTable({ o }: { o: OrderBody }) {
   const { t } = useTranslation(['orders', 'common']);
   const costs = o.items.some((i) => i.cost !== null && i.cost !== undefined);
   return (
-    <Table<OrderItemBody>
+    <ListView<OrderItemBody>
       rowKey="id"
       size="small"
       pagination={false}
       dataSource={o.items}
       scroll={{ x: 900 }}
       data-testid="order-items"
+      cardTestId={(i) => `item-${i.id}-card`}
+      card={(i) => (
+        <>
+          <div className="bo-card-row">
+            <span className="bo-card-title">{i.productName}</span>
+            <strong>{formatBaht(i.lineTotal)}</strong>
+          </div>
+          <div className="bo-card-row bo-card-sub">
+            <span>{[i.skuCode, i.variant].filter(Boolean).join(' · ')}</span>
+            <span>
+              {i.quantity} × {formatBaht(i.price)}
+            </span>
+          </div>
+          {i.packingOptions.length ? (
+            <div className="bo-card-tags">
+              {i.packingOptions.map((p) => (
+                <Tag key={p}>{p}</Tag>
+              ))}
+            </div>
+          ) : null}
+          {i.note ? <div className="bo-card-sub">{i.note}</div> : null}
+        </>
+      )}
       columns={[
         { title: '#', key: 'n', width: 44, render: (_: unknown, _i: OrderItemBody, n: number) => n + 1 },
         { title: t('orders:fields.skuCode'), dataIndex: 'skuCode', key: 'sku', width: 130 },
@@ -595,7 +633,7 @@ function ParcelsCard({ o, canEdit }: { o: OrderBody; canEdit: boolean }) {
           {o.shippingName ? t('orders:parcels.empty') : t('orders:parcels.noChannel')}
         </Typography.Text>
       ) : (
-        <Table<OrderParcelBody>
+        <ListView<OrderParcelBody>
           rowKey="id"
           size="small"
           pagination={false}

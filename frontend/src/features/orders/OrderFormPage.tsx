@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Button, Card, Col, Descriptions, Divider, Form, Input, InputNumber, Radio, Result, Row, Select, Space, Spin, Switch, Table, Typography, type FormInstance } from 'antd';
+import { Alert, Button, Card, Col, Descriptions, Divider, Form, Input, InputNumber, Radio, Result, Row, Select, Space, Spin, Switch, Typography, type FormInstance } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -12,6 +12,8 @@ import { checkEmail, checkInternationalPhone, checkThaiPhone } from '@/shared/fo
 import { useCheck } from '@/shared/form/useCheck';
 import { cleanAmount, formatBaht, toSatang } from '@/shared/money';
 import { useCan } from '@/shared/useCan';
+import { ListView } from '@/shared/list/ListView';
+import { BottomBar } from '@/shared/list/Actions';
 import { CustomerPicker, useGetCustomerQuery, useListAddressesQuery, type AddressBody, type CustomerBody } from '@/features/customers/api';
 import { useListLogisticChannelsQuery, useQuoteShippingMutation, type LogisticChannel } from '@/features/logistics/api';
 import { useLazyGetProductQuery } from '@/features/products/api';
@@ -226,12 +228,12 @@ function OrderForm() {
             </Col>
           </Row>
 
-          <Space>
+          <BottomBar>
             <Button onClick={back}>{t('common:actions.cancel')}</Button>
             <Button type="primary" htmlType="submit" loading={creating || updating} data-testid="order-save">
               {t(editing ? 'orders:form.saveEdit' : 'orders:form.save')}
             </Button>
-          </Space>
+          </BottomBar>
         </Space>
       </Form>
     </Spin>
@@ -428,12 +430,14 @@ function OrderLines({
     >
       {(fields, { add, remove }, { errors }) => (
         <>
-          <Table
+          <ListView
             rowKey="key"
             size="small"
             pagination={false}
             dataSource={fields}
             scroll={{ x: 930 }}
+            fields="stacked"
+            cardTestId={(f) => `line-${f.name}-card`}
             data-testid="order-lines"
             columns={[
               {
@@ -464,7 +468,7 @@ function OrderLines({
                 width: 90,
                 render: (_: unknown, f) => (
                   <Form.Item name={[f.name, 'quantity']} rules={[required, { type: 'integer' as const, min: 1, max: MAX_QUANTITY, message: t('common:validation.quantity') }]} style={{ margin: 0 }}>
-                    <InputNumber min={1} precision={0} style={{ width: '100%' }} data-testid={`line-${f.name}-qty`} />
+                    <InputNumber min={1} precision={0} inputMode="numeric" style={{ width: '100%' }} data-testid={`line-${f.name}-qty`} />
                   </Form.Item>
                 ),
               },

@@ -4,6 +4,7 @@ import userEventLib from '@testing-library/user-event';
 import { P } from '@/shared/permissions.gen';
 import { closeAllDialogs } from '@/shared/dialogs/dialogs';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
+import { atWidth, DESKTOP, PHONE } from '@/shared/list/testing';
 import { formBody, item, list, order, renderAt, serve } from './testing';
 
 fastComputedStyle();
@@ -194,5 +195,62 @@ describe('the order list', () => {
     // Only printing is left to them: a pick list of new orders.
     tick('SO2569-000009');
     expect(within(await screen.findByTestId('bulk-actions')).getAllByRole('button').map((b) => b.textContent)).toEqual(['Pick list', 'Clear the choice']);
+  });
+
+  describe('on a phone', () => {
+    afterEach(() => atWidth(DESKTOP));
+
+    it('shows each order as a card, folds the filters, and opens an order by a tap', async () => {
+      atWidth(PHONE);
+      const sent = serve((method, path) => {
+        if (path === '/orders' && method === 'GET') return list(ROWS, { limit: 10 });
+        if (path === '/orders/count') return COUNTS;
+        return undefined;
+      });
+      renderAt('/1/order-list');
+      const card = await screen.findByTestId('order-10-card');
+      expect(screen.queryByRole('table')).not.toBeInTheDocument();
+      expect(card).toHaveTextContent('SO2569-000010');
+      expect(within(card).getByTestId('order-10-total')).toHaveTextContent('1,250.50');
+      expect(card).toHaveTextContent('LINE · 2 items · 3 pcs');
+      expect(within(card).getByTestId('order-10-state')).toHaveTextContent('New');
+      expect(within(card).getByText('Stock not enough')).toBeInTheDocument();
+      expect(screen.getByTestId('order-11-card')).toHaveTextContent('No receiver yet');
+      expect(within(screen.getByTestId('order-11-card')).getByText('Paid')).toBeInTheDocument();
+      // One action in sight; the others behind "more". The filters behind their button.
+      expect(screen.getByTestId('order-create')).toBeInTheDocument();
+      expect(screen.queryByTestId('order-import')).not.toBeInTheDocument();
+      expect(screen.queryByTestId('filter-channel')).not.toBeInTheDocument();
+      await userEvent.click(screen.getByTestId('more-actions'));
+      expect(await screen.findByTestId('order-import')).toBeInTheDocument();
+      expect(sent.some((s) => s.url === '/api/orders?page=1&limit=10&order-state=new')).toBe(true);
+
+      await userEvent.click(screen.getByTestId('order-10-card'));
+      await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/1/order-detail/10'));
+    });
+
+    it('chooses orders in select mode and prepares them from the bar at the bottom', async () => {
+      atWidth(PHONE);
+      const sent = serve((method, path) => {
+        if (path === '/orders' && method === 'GET') return list(ROWS, { limit: 10 });
+        if (path === '/orders/ready-to-fulfillment' && method === 'POST') {
+          return { status: 200, body: { data: [9, 10].map((id) => ({ id, order_no: `SO2569-0000${String(id).padStart(2, '0')}`, ok: true, reason: '', state: 'ready_to_fulfillment' })), succeeded: 2, failed: 0 } };
+        }
+        return undefined;
+      });
+      renderAt('/1/order-list');
+      await screen.findByTestId('order-10-card');
+      await userEvent.click(screen.getByTestId('list-select'));
+      await userEvent.click(screen.getByTestId('order-9-card'));
+      await userEvent.click(screen.getByTestId('order-10-card'));
+      const bar = screen.getByTestId('bulk-actions');
+      expect(bar).toHaveClass('bo-bottom-bar');
+      expect(within(bar).getByTestId('bulk-count')).toHaveTextContent('2 orders chosen');
+      await userEvent.click(within(bar).getByTestId('bulk-prepare'));
+      await userEvent.click(await screen.findByTestId('dialog-ok'));
+      await waitFor(() => expect(sent.some((s) => s.method === 'POST' && s.url === '/api/orders/ready-to-fulfillment')).toBe(true));
+      const post = sent.find((s) => s.method === 'POST' && s.url === '/api/orders/ready-to-fulfillment')!;
+      expect([formBody(post.body).get('ids[0]'), formBody(post.body).get('ids[1]'), formBody(post.body).get('ids[2]')]).toEqual(['9', '10', null]);
+    });
   });
 });

@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Button, Form, Image, Input, Modal, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Form, Image, Input, Modal, Select, Space, Tag, Typography } from 'antd';
 import { CheckOutlined, CloseOutlined, EditOutlined, PaperClipOutlined, StopOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
@@ -9,6 +9,7 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { formatBaht } from '@/shared/money';
 import { useCan } from '@/shared/useCan';
+import { ListView } from '@/shared/list/ListView';
 import { accountLabel, useListStoreChannelsQuery } from '@/features/payments/api';
 import {
   useActOnPaymentMutation,
@@ -72,7 +73,7 @@ export function PaymentsTable({ o, warehouseName }: { o: OrderBody; warehouseNam
       <Typography.Title level={5} style={{ marginTop: 16 }}>
         {t('orders:payments.title')}
       </Typography.Title>
-      <Table<OrderPaymentBody>
+      <ListView<OrderPaymentBody>
         rowKey="id"
         size="small"
         pagination={false}

@@ -1,8 +1,8 @@
 // A list that is a table on a desktop and cards on a phone (SPEC §2: the mobile layout),
 // from one set of props: the page gives its table's columns and a card for a row. Choosing
 // rows for a bulk action works on cards too, by a long press or the select mode.
-import { useRef, useState, type Key, type ReactNode } from 'react';
-import { Button, Checkbox, Spin, Table, type TableProps } from 'antd';
+import { isValidElement, useRef, useState, type Key, type ReactNode } from 'react';
+import { Button, Checkbox, Spin, Table, type TableColumnType, type TableProps } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 import { useIsMobile } from '@/app/layouts/useDevice';
@@ -12,10 +12,13 @@ import './styles';
 export const LONG_PRESS_MS = 500;
 
 export type ListViewProps<T extends object> = TableProps<T> & {
-  /** A row as a card on a phone. */
-  card: (row: T) => ReactNode;
+  /** A row as a card on a phone (default: each column's title and value, one per line). */
+  card?: (row: T) => ReactNode;
   /** A tap on a card (when not choosing rows). */
   onOpen?: (row: T) => void;
+  /** The default card's fields: title beside value (`inline`), or above it (`stacked`, for
+   * rows of inputs). */
+  fields?: 'inline' | 'stacked';
   /** The test id of a row's card (default `card-{key}`). */
   cardTestId?: (row: T) => string;
   'data-testid'?: string;
@@ -27,14 +30,38 @@ function keyOf<T extends object>(row: T, rowKey: TableProps<T>['rowKey'], index:
   return row[field] as unknown as Key;
 }
 
+/** A row read column by column: each column's title beside what its cell shows. */
+export function FieldsCard<T extends object>({ row, index, columns, stacked = false }: { row: T; index: number; columns: TableProps<T>['columns']; stacked?: boolean }) {
+  const cols = (columns ?? []) as TableColumnType<T>[];
+  return (
+    <div className={stacked ? 'bo-card-fields bo-card-fields-stacked' : 'bo-card-fields'}>
+      {cols.map((c, i) => {
+        const path = c.dataIndex;
+        const value: unknown =
+          path === undefined ? undefined : (Array.isArray(path) ? path : [path]).reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k as string], row);
+        let shown: unknown = c.render ? c.render(value, row, index) : value;
+        // A cell may answer its content with the cell's own properties.
+        if (shown && typeof shown === 'object' && !isValidElement(shown) && 'children' in shown) shown = (shown as { children: unknown }).children;
+        const title = typeof c.title === 'function' ? null : c.title;
+        return (
+          <div key={String(c.key ?? (typeof path === 'string' ? path : i))} className="bo-card-field">
+            {title ? <span className="bo-card-label">{title}</span> : null}
+            <span className="bo-card-value">{shown as ReactNode}</span>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
 export function ListView<T extends object>(props: ListViewProps<T>) {
   const mobile = useIsMobile();
   if (mobile) return <Cards {...props} />;
-  const { card: _card, onOpen: _onOpen, cardTestId: _cardTestId, ...table } = props;
+  const { card: _card, onOpen: _onOpen, cardTestId: _cardTestId, fields: _fields, ...table } = props;
   return <Table<T> {...table} />;
 }
 
-function Cards<T extends object>({ card, onOpen, cardTestId, rowKey, rowSelection, dataSource, loading, locale, ...rest }: ListViewProps<T>) {
+function Cards<T extends object>({ card, onOpen, cardTestId, fields, rowKey, rowSelection, dataSource, loading, locale, columns, expandable, ...rest }: ListViewProps<T>) {
   const { t } = useTranslation('common');
   const rows = [...(dataSource ?? [])];
   const keys = rows.map((r, i) => keyOf(r, rowKey, i));
@@ -93,6 +120,7 @@ function Cards<T extends object>({ card, onOpen, cardTestId, rowKey, rowSelectio
             <div
               key={String(key)}
               className="bo-list-card"
+              style={onOpen || rowSelection ? undefined : { cursor: 'default' }}
               role="listitem"
               tabIndex={0}
               aria-selected={selecting ? isChosen : undefined}
@@ -146,7 +174,13 @@ function Cards<T extends object>({ card, onOpen, cardTestId, rowKey, rowSelectio
                   data-testid={`${cardTestId ? cardTestId(row) : `card-${String(key)}`}-check`}
                 />
               ) : null}
-              <div className="bo-list-card-body">{card(row)}</div>
+              <div className="bo-list-card-body">
+                {card ? card(row) : <FieldsCard row={row} index={i} columns={columns} stacked={fields === 'stacked'} />}
+                {/* What a desktop row shows when opened, shown on its card at once. */}
+                {expandable?.expandedRowRender && (expandable.rowExpandable?.(row) ?? true) ? (
+                  <div className="bo-card-more">{expandable.expandedRowRender(row, i, 0, true)}</div>
+                ) : null}
+              </div>
             </div>
           );
         })}

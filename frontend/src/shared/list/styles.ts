@@ -16,6 +16,15 @@ const CSS = `
 .bo-card-title { font-weight: 600; color: #0b2545; }
 .bo-card-sub { color: #6b7280; font-size: 12px; }
 .bo-card-tags { display: flex; flex-wrap: wrap; gap: 4px; margin-top: 4px; }
+.bo-card-fields { display: flex; flex-direction: column; gap: 4px; }
+.bo-card-field { display: flex; justify-content: space-between; align-items: baseline; gap: 12px; min-width: 0; }
+.bo-card-label { flex: 0 0 38%; color: #6b7280; font-size: 13px; }
+.bo-card-value { flex: 1; min-width: 0; text-align: right; overflow-wrap: anywhere; }
+.bo-card-fields-stacked { gap: 8px; }
+.bo-card-fields-stacked .bo-card-field { flex-direction: column; align-items: stretch; gap: 2px; }
+.bo-card-fields-stacked .bo-card-label { flex: none; }
+.bo-card-fields-stacked .bo-card-value { text-align: left; }
+.bo-card-more { margin-top: 8px; padding-top: 8px; border-top: 1px dashed #e5e7eb; }
 .bo-cards-empty { padding: 24px 0; text-align: center; color: #8c8c8c; }
 .bo-filters { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-bottom: 12px; }
 .bo-mobile .bo-filters { flex-wrap: nowrap; margin-bottom: 8px; }
