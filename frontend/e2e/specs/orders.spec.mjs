@@ -334,11 +334,11 @@ export const tests = [
       await page.goto(url('order-list?state=ready_to_fulfillment'));
       await page.locator('[data-layout="default-mobile"]').waitFor();
       const table = page.getByTestId('order-table');
-      const first = table.locator('tr.ant-table-row').first();
+      const first = table.locator('[role="listitem"]').first();
       await first.waitFor();
       await page.getByTestId('tab-ready_to_fulfillment').waitFor();
       await snap(page, 'mobile-list');
-      await first.locator('a[data-testid$="-link"]').click();
+      await first.click();
       await page.waitForURL(`**/${STORE_ID}/order-detail/*`);
       await page.getByTestId('order-state').getByText('เตรียมจัดส่ง').waitFor();
       await page.getByTestId('order-money').waitFor();
