@@ -181,6 +181,13 @@ export const tests = [
       const qty = input(page, 'line-0-qty');
       if ((await qty.getAttribute('inputmode')) !== 'numeric') throw new Error('the quantity does not ask for the numeric keypad');
       await qty.fill('2');
+      // A phone turned into a desktop and back (the same as a window resized) keeps the form.
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.getByTestId('order-lines').locator('table').waitFor();
+      if ((await input(page, 'line-0-qty').inputValue()) !== '2') throw new Error('the quantity was lost on a desktop');
+      await page.setViewportSize(PHONE);
+      await page.getByTestId('line-0-card').waitFor();
+      if ((await input(page, 'line-0-qty').inputValue()) !== '2') throw new Error('the quantity was lost on the way back');
       await page.getByTestId('add-line').click();
       await pick(page, 'line-1-sku', 'MOB-CAP', 'MOB-CAP');
       await page.waitForFunction(() => document.querySelector('[data-testid="line-1-price"]')?.value === '180.00');
