@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Button, Card, Checkbox, Col, Form, Input, Row, Space, Spin } from 'antd';
+import { Button, Card, Checkbox, Col, Form, Input, Row, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useParams } from 'react-router-dom';
 
@@ -7,6 +7,7 @@ import { AddressFields, addressCountry, useInternational } from '@/shared/addres
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { checkEmail, checkInternationalPhone, checkThaiPhone } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
+import { BottomBar } from '@/shared/list/Actions';
 import { useCreateAddressMutation, useGetAddressQuery, useGetCustomerQuery, useUpdateAddressMutation } from './api';
 import { showServerErrors } from '@/shared/form/serverErrors';
 import { CUSTOMER_ERRORS } from './formErrors';
@@ -105,12 +106,12 @@ export default function AddressFormPage() {
             <Checkbox data-testid="field-make-default">{t('customers:addressBook.makeDefault')}</Checkbox>
           </Form.Item>
         )}
-        <Space>
+        <BottomBar data-testid="address-form-actions">
           <Button onClick={() => navigate(back)}>{t('common:actions.cancel')}</Button>
           <Button type="primary" htmlType="submit" loading={creating || updating} data-testid="address-save">
             {t('common:actions.save')}
           </Button>
-        </Space>
+        </BottomBar>
       </Form>
     </Card>
   );

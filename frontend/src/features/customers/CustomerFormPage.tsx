@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Button, Card, Col, Divider, Form, Input, Row, Space, Spin } from 'antd';
+import { Button, Card, Col, Divider, Form, Input, Row, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
@@ -7,6 +7,7 @@ import { AddressFields, addressCountry } from '@/shared/address/AddressFields';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { checkEmail, checkRequired, checkThaiPhone } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
+import { BottomBar } from '@/shared/list/Actions';
 import { useCreateCustomerMutation, useGetCustomerQuery, useUpdateCustomerMutation } from './api';
 import { showServerErrors } from '@/shared/form/serverErrors';
 import { CUSTOMER_ERRORS } from './formErrors';
@@ -107,12 +108,12 @@ export default function CustomerFormPage() {
         </Row>
         <Divider titlePlacement="start">{t('customers:form.addressSection')}</Divider>
         <AddressFields form={form} />
-        <Space>
+        <BottomBar data-testid="customer-form-actions">
           <Button onClick={() => navigate(-1)}>{t('common:actions.cancel')}</Button>
           <Button type="primary" htmlType="submit" loading={creating || updating} data-testid="customer-save">
             {t('common:actions.save')}
           </Button>
-        </Space>
+        </BottomBar>
       </Form>
     </Card>
   );

@@ -1,4 +1,4 @@
-import { Button, Card, Table, Typography } from 'antd';
+import { Button, Card, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -6,6 +6,9 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom'
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
+import { useIsMobile } from '@/app/layouts/useDevice';
+import { HeadActions } from '@/shared/list/Actions';
+import { ListView } from '@/shared/list/ListView';
 import { useListCustomersQuery, type CustomerBody } from './api';
 import { CustomerPicker } from './CustomerPicker';
 import { CUSTOMER_CREATE } from './routes';
@@ -22,6 +25,8 @@ export default function CustomerListPage() {
   const { data, isFetching } = useListCustomersQuery({ id, search: search || undefined, page, limit: PAGE_SIZE });
   const canCreate = useCan(CUSTOMER_CREATE);
   const navigate = useNavigate();
+  const mobile = useIsMobile();
+  const area = (c: CustomerBody) => (c.country && c.country !== 'TH' ? `${c.city}, ${c.country}` : `${c.district} ${c.stateProvince}`);
 
   const columns = [
     {
@@ -32,7 +37,7 @@ export default function CustomerListPage() {
     { title: t('customers:fields.tel'), dataIndex: 'tel' },
     {
       title: t('customers:fields.area'),
-      render: (_: unknown, c: CustomerBody) => (c.country && c.country !== 'TH' ? `${c.city}, ${c.country}` : `${c.district} ${c.stateProvince}`),
+      render: (_: unknown, c: CustomerBody) => area(c),
     },
     { title: t('customers:fields.orderCount'), dataIndex: 'orderCount', align: 'right' as const },
     { title: t('customers:fields.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v, i18n.language) },
@@ -42,15 +47,20 @@ export default function CustomerListPage() {
     <Card>
       <div className="bo-page-head">
         <h1>{t('customers:list.title')}</h1>
-        <CustomerPicker storeId={id} onPick={(c) => navigate(`/${id}/customer-detail/${c.id}`)} />
+        {/* On a phone the layout's search bar above finds customers; the quick find would not fit. */}
+        {mobile ? null : <CustomerPicker storeId={id} onPick={(c) => navigate(`/${id}/customer-detail/${c.id}`)} />}
         {canCreate ? (
-          <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/${id}/customer-create`)} data-testid="customer-create">
-            {t('customers:list.create')}
-          </Button>
+          <HeadActions
+            primary={
+              <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/${id}/customer-create`)} data-testid="customer-create">
+                {t('customers:list.create')}
+              </Button>
+            }
+          />
         ) : null}
       </div>
       {search ? <Typography.Paragraph type="secondary">{t('customers:list.searching', { search })}</Typography.Paragraph> : null}
-      <Table<CustomerBody>
+      <ListView<CustomerBody>
         rowKey="id"
         size="middle"
         loading={isFetching}
@@ -59,6 +69,9 @@ export default function CustomerListPage() {
         pagination={false}
         locale={{ emptyText: t(search ? 'customers:list.noMatch' : 'customers:list.empty') }}
         scroll={{ x: 640 }}
+        onOpen={(c) => navigate(`/${id}/customer-detail/${c.id}`)}
+        cardTestId={(c) => `customer-${c.id}-card`}
+        card={(c) => <CustomerCard customer={c} area={area(c).trim()} updated={formatDateTime(c.updatedAt, i18n.language)} />}
         data-testid="customer-table"
       />
       <Pager
@@ -72,5 +85,23 @@ export default function CustomerListPage() {
         }}
       />
     </Card>
+  );
+}
+
+/** A customer as a card on a phone: name and orders, phone and e-mail, area and when last
+ * changed. */
+function CustomerCard({ customer: c, area, updated }: { customer: CustomerBody; area: string; updated: string }) {
+  const { t } = useTranslation('customers');
+  return (
+    <>
+      <div className="bo-card-row">
+        <span className="bo-card-title">{c.name}</span>
+        <span className="bo-card-sub" style={{ whiteSpace: 'nowrap', flex: 'none' }}>
+          {t('list.orders', { count: c.orderCount })}
+        </span>
+      </div>
+      <div>{[c.tel, c.email].filter(Boolean).join(' · ')}</div>
+      <div className="bo-card-sub">{[area, t('list.updated', { when: updated })].filter(Boolean).join(' · ')}</div>
+    </>
   );
 }

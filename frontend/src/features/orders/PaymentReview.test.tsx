@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 
 import { closeAllDialogs } from '@/shared/dialogs/dialogs';
@@ -69,5 +69,65 @@ describe('the payment review', () => {
     await userEvent.click(screen.getByTestId('review-tab-paid'));
     await waitFor(() => expect(sent.some((s) => s.url.includes('state=paid'))).toBe(true));
     expect(screen.getByTestId('where')).toHaveTextContent('/1/order-payment-review?state=paid');
+  });
+});
+
+function resizeTo(width: number) {
+  act(() => {
+    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
+    window.dispatchEvent(new Event('resize'));
+  });
+}
+
+describe('the payment review on a phone', () => {
+  const desktopWidth = window.innerWidth;
+  beforeEach(() => resizeTo(390));
+  afterEach(() => resizeTo(desktopWidth));
+
+  it('shows each payment as a card and confirms the chosen ones from the bar at the bottom', async () => {
+    const sent = serve((method, path) => {
+      if (method === 'GET' && path === '/orders/payments') return { status: 200, body: PENDING };
+      if (method === 'POST' && path === '/orders/payments/pre-confirm')
+        return { status: 200, body: { data: [result(9, 'SO2569-000009', 31, true), result(11, 'SO2569-000011', 33, true)], confirmable: 2, amount: '558.00' } };
+      return undefined;
+    });
+    renderAt('/1/order-payment-review');
+    const card = await screen.findByTestId('payment-31-card');
+    expect(card).toHaveTextContent('SO2569-000009');
+    expect(within(card).getByTestId('payment-31-amount')).toHaveTextContent('438.00');
+    await waitFor(() => expect(card).toHaveTextContent('PromptPay'));
+    expect(card).toHaveTextContent('Sent by the buyer');
+    expect(within(card).getByTestId('payment-31-state')).toHaveTextContent('Payment pending');
+    expect(within(card).getByTestId('review-slip-31')).toBeInTheDocument();
+    expect(document.querySelector('.ant-table')).toBeNull();
+    // Confirming waits in the bar at the bottom until a payment is chosen.
+    expect(screen.queryByTestId('review-confirm')).not.toBeInTheDocument();
+    expect(screen.getByTestId('pager')).toHaveTextContent('3');
+
+    await userEvent.click(screen.getByTestId('list-select'));
+    await userEvent.click(card);
+    await userEvent.click(screen.getByTestId('payment-33-card'));
+    expect(screen.getByTestId('where')).toHaveTextContent('/1/order-payment-review');
+    const bar = await screen.findByTestId('review-bulk');
+    expect(bar).toHaveClass('bo-bottom-bar');
+    expect(within(bar).getByTestId('review-confirm')).toHaveTextContent("Confirm 2 orders' payments");
+    await userEvent.click(within(bar).getByTestId('review-confirm'));
+    expect(await screen.findByTestId('confirm-payments-summary')).toHaveTextContent('2 payments of ฿558.00 in all will be confirmed');
+    expect(Object.fromEntries(formBody(sent.find((s) => s.url === '/api/orders/payments/pre-confirm')!.body))).toEqual({ 'ids[0]': '9', 'ids[1]': '11' });
+  });
+
+  it('opens a slip from its card without choosing the card, and the order by a tap', async () => {
+    serve((method, path) => {
+      if (method === 'GET' && path === '/orders/payments') return { status: 200, body: PENDING };
+      return undefined;
+    });
+    renderAt('/1/order-payment-review');
+    const card = await screen.findByTestId('payment-32-card');
+    await userEvent.click(within(card).getByTestId('review-slip-32'));
+    expect(await screen.findByText('SO2569-000010 · Slip for ฿438.00')).toBeInTheDocument();
+    expect(screen.getByTestId('where')).toHaveTextContent('/1/order-payment-review');
+    expect(screen.queryByTestId('review-bulk')).not.toBeInTheDocument();
+    await userEvent.click(within(card).getByText('SO2569-000010'));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/1/order-detail/10'));
   });
 });

@@ -1,10 +1,12 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Col, Form, Input, InputNumber, Row, Select, Space, Spin, Switch, Table, Typography } from 'antd';
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
 import { apiError } from '@/app/api/errors';
+import { useIsMobile } from '@/app/layouts/useDevice';
+import { BottomBar } from '@/shared/list/Actions';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { checkRequired } from '@/shared/form/rules';
 import { showServerErrors } from '@/shared/form/serverErrors';
@@ -57,6 +59,7 @@ export default function ProductFormPage() {
   const code = Form.useWatch('code', form) ?? '';
   const price = Form.useWatch('price', form) ?? '';
   const cost = Form.useWatch('cost', form) ?? '';
+  const mobile = useIsMobile();
 
   // The saved product seeds the variants and SKUs while rendering (React's way to follow
   // data that arrives), and the form's fields once it has rendered.
@@ -181,18 +184,18 @@ export default function ProductFormPage() {
     {
       title: t('products:fields.price'),
       key: 'price',
-      render: (_: unknown, s: SkuDraft, i: number) => <Input value={s.price} onChange={(e) => setSku(i, { price: e.target.value })} style={{ width: 110 }} />,
+      render: (_: unknown, s: SkuDraft, i: number) => <Input inputMode="decimal" value={s.price} onChange={(e) => setSku(i, { price: e.target.value })} style={{ width: 110 }} />,
     },
     {
       title: t('products:fields.cost'),
       key: 'cost',
-      render: (_: unknown, s: SkuDraft, i: number) => <Input value={s.cost} onChange={(e) => setSku(i, { cost: e.target.value })} style={{ width: 110 }} />,
+      render: (_: unknown, s: SkuDraft, i: number) => <Input inputMode="decimal" value={s.cost} onChange={(e) => setSku(i, { cost: e.target.value })} style={{ width: 110 }} />,
     },
     {
       title: t('products:fields.safetyStock'),
       key: 'safety',
       render: (_: unknown, s: SkuDraft, i: number) => (
-        <InputNumber min={0} value={s.safetyStock} onChange={(n) => setSku(i, { safetyStock: Number(n) || 0 })} style={{ width: 90 }} />
+        <InputNumber min={0} inputMode="numeric" value={s.safetyStock} onChange={(n) => setSku(i, { safetyStock: Number(n) || 0 })} style={{ width: 90 }} />
       ),
     },
     {
@@ -209,16 +212,20 @@ export default function ProductFormPage() {
     },
   ];
 
+  const saveButtons = (
+    <>
+      <Button onClick={() => navigate(`/${id}/product-list/${STORE_CHANNEL}`)}>{t('common:actions.cancel')}</Button>
+      <Button type="primary" htmlType="submit" loading={creating || updating || uploading} data-testid="product-save">
+        {t('common:actions.save')}
+      </Button>
+    </>
+  );
+
   return (
     <Form form={form} layout="vertical" onFinish={submit} initialValues={{ vat: true, tags: [] }} data-testid="product-form" scrollToFirstError>
       <div className="bo-page-head">
         <h1>{t(editing ? 'products:form.editTitle' : 'products:form.createTitle')}</h1>
-        <Space>
-          <Button onClick={() => navigate(`/${id}/product-list/${STORE_CHANNEL}`)}>{t('common:actions.cancel')}</Button>
-          <Button type="primary" htmlType="submit" loading={creating || updating || uploading} data-testid="product-save">
-            {t('common:actions.save')}
-          </Button>
-        </Space>
+        {mobile ? null : <Space>{saveButtons}</Space>}
       </div>
       {problems.length > 0 ? <Alert type="error" showIcon style={{ marginBottom: 16 }} title={t('products:form.problems')} description={problems.join(' · ')} /> : null}
       <Card title={t('products:form.basic')} style={{ marginBottom: 16 }}>
@@ -347,8 +354,61 @@ export default function ProductFormPage() {
         ))}
       </Card>
       <Card title={t('products:form.skus')}>
-        <Table<SkuDraft> rowKey={(s) => s.options.join('|') || 'single'} columns={skuColumns} dataSource={grid} pagination={false} size="small" scroll={{ x: 760 }} data-testid="sku-grid" />
+        {mobile ? (
+          <SkuCards variants={variants} grid={grid} setSku={setSku} />
+        ) : (
+          <Table<SkuDraft> rowKey={(s) => s.options.join('|') || 'single'} columns={skuColumns} dataSource={grid} pagination={false} size="small" scroll={{ x: 760 }} data-testid="sku-grid" />
+        )}
       </Card>
+      {mobile ? <BottomBar data-testid="product-form-actions">{saveButtons}</BottomBar> : null}
     </Form>
+  );
+}
+
+/** The SKUs on a phone: one stacked card each (its options, then its fields under their
+ * labels) instead of a table too wide for the screen. */
+function SkuCards({ variants, grid, setSku }: { variants: VariantDraft[]; grid: SkuDraft[]; setSku: (index: number, patch: Partial<SkuDraft>) => void }) {
+  const { t } = useTranslation(['products', 'common']);
+  const named = variants.filter((v) => v.name.trim());
+  const label = (text: string, control: ReactNode, half = false) => (
+    <Col span={half ? 12 : 24}>
+      <label style={{ display: 'block', marginBottom: 8 }}>
+        <span className="bo-card-sub">{text}</span>
+        {control}
+      </label>
+    </Col>
+  );
+  return (
+    <div data-testid="sku-grid" style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
+      {grid.map((s, i) => (
+        <Card
+          key={s.options.join('|') || 'single'}
+          size="small"
+          data-testid={`sku-card-${i}`}
+          title={named.length ? named.map((v, vi) => `${v.name}: ${s.options[vi] ?? ''}`).join(' · ') : t('products:form.singleSku')}
+          extra={
+            <Switch
+              checked={s.status === 'active'}
+              onChange={(on) => setSku(i, { status: on ? 'active' : 'inactive' })}
+              checkedChildren={t('products:status.active')}
+              unCheckedChildren={t('products:status.inactive')}
+              aria-label={t('products:fields.status')}
+            />
+          }
+        >
+          <Row gutter={8}>
+            {label(t('products:fields.skuCode'), <Input value={s.code} onChange={(e) => setSku(i, { code: e.target.value })} data-testid={`sku-code-${i}`} />)}
+            {label(t('products:fields.price'), <Input inputMode="decimal" value={s.price} onChange={(e) => setSku(i, { price: e.target.value })} suffix={t('products:units.baht')} />, true)}
+            {label(t('products:fields.cost'), <Input inputMode="decimal" value={s.cost} onChange={(e) => setSku(i, { cost: e.target.value })} suffix={t('products:units.baht')} />, true)}
+            {label(
+              t('products:fields.safetyStock'),
+              <InputNumber min={0} inputMode="numeric" value={s.safetyStock} onChange={(n) => setSku(i, { safetyStock: Number(n) || 0 })} style={{ width: '100%' }} />,
+              true,
+            )}
+            {label(t('products:fields.barcode'), <Input value={s.barcode} onChange={(e) => setSku(i, { barcode: e.target.value })} />, true)}
+          </Row>
+        </Card>
+      ))}
+    </div>
   );
 }

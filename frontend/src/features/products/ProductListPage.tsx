@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Card, Select, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Select, Space, Tag, Typography } from 'antd';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -8,6 +8,10 @@ import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
+import { useIsMobile } from '@/app/layouts/useDevice';
+import { BottomBar, HeadActions } from '@/shared/list/Actions';
+import { Filters } from '@/shared/list/Filters';
+import { ListView } from '@/shared/list/ListView';
 import { STORE_CHANNEL } from './channel';
 import { useBulkDeleteProductsMutation, useBulkProductStatusMutation, useListCategoriesQuery, useListProductsQuery, type ProductBody } from './api';
 import { ProductViewDrawer } from './ProductViewDrawer';
@@ -43,6 +47,7 @@ export default function ProductListPage() {
   // Members who may read but not edit open a product read-only.
   const [viewing, setViewing] = useState<number | null>(null);
   const navigate = useNavigate();
+  const mobile = useIsMobile();
 
   const setParam = (key: string, value: string | undefined) => {
     const next = new URLSearchParams(params);
@@ -50,6 +55,11 @@ export default function ProductListPage() {
     else next.delete(key);
     next.delete('page');
     setParams(next);
+  };
+  /** Opens a product as its name's link does: the edit screen for editors, read-only for readers. */
+  const open = (p: ProductBody) => {
+    if (canEdit) navigate(`/${id}/product-edit/${STORE_CHANNEL}/${p.id}`);
+    else setViewing(p.id);
   };
   const categoryName = (cid: number) => {
     const c = categories?.data.find((x) => x.id === cid);
@@ -104,50 +114,82 @@ export default function ProductListPage() {
     },
   ];
 
-  return (
-    <Card>
-      <div className="bo-page-head">
-        <h1>{t('products:list.title')}</h1>
-        <Space wrap>
-          <Select
-            allowClear
-            style={{ minWidth: 200 }}
-            placeholder={t('products:list.allCategories')}
-            value={categoryId}
-            onChange={(v?: number) => setParam('category', v ? String(v) : undefined)}
-            options={(categories?.data ?? []).map((c) => ({ value: c.id, label: i18n.language === 'en' ? c.nameEn : c.name }))}
-          />
-          <Select
-            allowClear
-            style={{ minWidth: 140 }}
-            placeholder={t('products:list.allStatuses')}
-            value={status}
-            onChange={(v?: string) => setParam('status', v)}
-            options={['active', 'inactive'].map((s) => ({ value: s, label: t(`products:status.${s}`) }))}
-          />
-          {canCreate ? (
-            <Button icon={<UploadOutlined />} onClick={() => navigate(`/${id}/product-import-channel`)} data-testid="product-import">
-              {t('products:list.import')}
-            </Button>
-          ) : null}
-          {canCreate ? (
-            <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/${id}/product-create/${STORE_CHANNEL}`)} data-testid="product-create">
-              {t('products:list.create')}
-            </Button>
-          ) : null}
-        </Space>
-      </div>
-      {canEdit && selected.length > 0 ? (
-        <Space style={{ marginBottom: 12 }} data-testid="bulk-actions">
+  // In the head on a desktop; folded into the filters' drawer on a phone.
+  const filters = (
+    <>
+      <Select
+        allowClear
+        style={{ minWidth: 200 }}
+        placeholder={t('products:list.allCategories')}
+        value={categoryId}
+        onChange={(v?: number) => setParam('category', v ? String(v) : undefined)}
+        options={(categories?.data ?? []).map((c) => ({ value: c.id, label: i18n.language === 'en' ? c.nameEn : c.name }))}
+        data-testid="filter-category"
+      />
+      <Select
+        allowClear
+        style={{ minWidth: 140 }}
+        placeholder={t('products:list.allStatuses')}
+        value={status}
+        onChange={(v?: string) => setParam('status', v)}
+        options={['active', 'inactive'].map((s) => ({ value: s, label: t(`products:status.${s}`) }))}
+        data-testid="filter-status"
+      />
+    </>
+  );
+
+  // Above the table on a desktop; at the foot on a phone (fixed at the bottom, its room kept under the list).
+  const bulkBar =
+    canEdit && selected.length > 0 ? (
+      <div style={mobile ? undefined : { marginBottom: 12 }}>
+        <BottomBar data-testid="bulk-actions">
           <Typography.Text>{t('products:list.selected', { count: selected.length })}</Typography.Text>
           <Button onClick={() => void bulkStatus('active')}>{t('products:list.activate')}</Button>
           <Button onClick={() => void bulkStatus('inactive')}>{t('products:list.deactivate')}</Button>
           <Button danger onClick={() => void bulkDelete()}>
             {t('common:actions.delete')}
           </Button>
+        </BottomBar>
+      </div>
+    ) : null;
+
+  return (
+    <Card>
+      <div className="bo-page-head">
+        <h1>{t('products:list.title')}</h1>
+        <Space wrap>
+          {mobile ? null : filters}
+          <HeadActions
+            primary={
+              canCreate ? (
+                <Button type="primary" icon={<PlusOutlined />} onClick={() => navigate(`/${id}/product-create/${STORE_CHANNEL}`)} data-testid="product-create">
+                  {t('products:list.create')}
+                </Button>
+              ) : null
+            }
+          >
+            {canCreate ? (
+              <Button icon={<UploadOutlined />} onClick={() => navigate(`/${id}/product-import-channel`)} data-testid="product-import">
+                {t('products:list.import')}
+              </Button>
+            ) : null}
+          </HeadActions>
         </Space>
+      </div>
+      {mobile ? (
+        <Filters
+          active={(categoryId ? 1 : 0) + (status ? 1 : 0)}
+          onClear={() => {
+            const next = new URLSearchParams(params);
+            for (const k of ['category', 'status', 'page']) next.delete(k);
+            setParams(next);
+          }}
+        >
+          {filters}
+        </Filters>
       ) : null}
-      <Table<ProductBody>
+      {mobile ? null : bulkBar}
+      <ListView<ProductBody>
         rowKey="id"
         size="middle"
         loading={isFetching}
@@ -157,6 +199,9 @@ export default function ProductListPage() {
         rowSelection={canEdit ? { selectedRowKeys: selected, onChange: (keys) => setSelected(keys as number[]) } : undefined}
         locale={{ emptyText: t(search ? 'products:list.noMatch' : 'products:list.empty') }}
         scroll={{ x: 760 }}
+        onOpen={open}
+        cardTestId={(p) => `product-${p.id}-card`}
+        card={(p) => <ProductCard product={p} available={available(p)} price={priceRange(p)} />}
         data-testid="product-table"
       />
       <Pager
@@ -169,7 +214,32 @@ export default function ProductListPage() {
           setParams(next);
         }}
       />
+      {mobile ? bulkBar : null}
       <ProductViewDrawer productId={viewing} categoryName={categoryName} onClose={() => setViewing(null)} />
     </Card>
+  );
+}
+
+/** A product as a card on a phone: its cover, name and code, how many SKUs, what is
+ * available, the price and whether it is on sale. */
+function ProductCard({ product: p, available, price }: { product: ProductBody; available: number; price: string }) {
+  const { t } = useTranslation('products');
+  return (
+    <div style={{ display: 'flex', gap: 10, alignItems: 'flex-start' }}>
+      {p.coverUrl ? <img src={`${p.coverUrl}?size=48`} alt="" width={48} height={48} style={{ borderRadius: 4, flex: 'none' }} /> : <div className="bo-thumb-empty" style={{ width: 48, height: 48, flex: 'none' }} />}
+      <div style={{ flex: 1, minWidth: 0 }}>
+        <div className="bo-card-row">
+          <span className="bo-card-title">{p.name}</span>
+          <strong style={{ whiteSpace: 'nowrap', flex: 'none' }}>{price}</strong>
+        </div>
+        <div className="bo-card-sub">{p.code}</div>
+        <div className="bo-card-sub">
+          {t('list.cardSkus', { count: p.skus.length })} · <span data-testid={`product-${p.id}-available`}>{t('list.cardAvailable', { count: available })}</span>
+        </div>
+        <div className="bo-card-tags">
+          <Tag color={p.status === 'active' ? 'green' : 'default'}>{t(`status.${p.status}`)}</Tag>
+        </div>
+      </div>
+    </div>
   );
 }

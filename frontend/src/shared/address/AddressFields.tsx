@@ -146,7 +146,10 @@ export function AddressFields({
                     }, 0);
                     setQuery(null);
                   }}
-                />
+                >
+                  {/* A Thai postcode is typed on the number pad. */}
+                  {f.name === 'postcode' ? <Input inputMode="numeric" /> : undefined}
+                </AutoComplete>
               </Form.Item>
             </Col>
           ))}
