@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
@@ -541,5 +541,68 @@ describe('goods adjust', () => {
       quantity: '4',
       reason: 'นับสต็อก',
     });
+  });
+});
+
+function resizeTo(width: number) {
+  act(() => {
+    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
+    window.dispatchEvent(new Event('resize'));
+  });
+}
+
+describe('goods adjust on a phone', () => {
+  const desktopWidth = window.innerWidth;
+  beforeEach(() => resizeTo(390));
+  afterEach(() => resizeTo(desktopWidth));
+
+  it('lists the adjustments as cards, and removes stock in a one-column form saved from the bar at the bottom', async () => {
+    const { sent } = serve(
+      {
+        adjustments: [
+          {
+            id: 31,
+            warehouse_id: 1,
+            sku_id: 3,
+            sku_code: 'TS-001',
+            quantity: -4,
+            reason: 'สินค้าชำรุด',
+            reference: 'adjust:x',
+            created_by: 2,
+            created_by_name: 'มานี มีนา',
+            lots: [{ lot_id: 11, lot_code: 'GR2569-000004', quantity: 4, expired_at: null }],
+            created_at: '2026-11-20T03:00:00Z',
+          },
+        ],
+      },
+      (method, path) =>
+        method === 'POST' && path === '/wms/goods-adjust' ? { status: 201, body: { warehouse_id: 1, available: 40, preorder: 0, quantity: 40, reserve: 0 } } : undefined,
+    );
+    renderAt('/1/stock-management-goods-adjust');
+    const card = await screen.findByTestId('adjust-31-card');
+    expect(document.querySelector('.ant-table')).toBeNull();
+    expect(card).toHaveTextContent('TS-001');
+    expect(within(card).getByTestId('adjust-31-quantity')).toHaveTextContent('-4');
+    expect(within(card).getByTestId('adjust-31-reason')).toHaveTextContent('สินค้าชำรุด');
+    expect(within(card).getByTestId('adjust-31-by')).toHaveTextContent('มานี มีนา');
+    expect(within(card).getByTestId('adjust-31-lots')).toHaveTextContent('GR2569-000004 × 4');
+
+    // The form takes the list's place: no dialog; the count typed without a sign.
+    await userEvent.click(screen.getByTestId('adjust-create'));
+    expect(await screen.findByTestId('adjust-form')).toBeInTheDocument();
+    expect(document.querySelector('.ant-modal')).toBeNull();
+    expect(screen.getByTestId('adjust-quantity')).toHaveAttribute('inputmode', 'numeric');
+    await choose('adjust-sku', 'เสื้อยืด · TS-001');
+    await userEvent.click(screen.getByTestId('adjust-remove'));
+    fireEvent.change(screen.getByTestId('adjust-quantity'), { target: { value: '4' } });
+    fireEvent.change(screen.getByTestId('adjust-reason'), { target: { value: 'แตก' } });
+    const bar = screen.getByTestId('adjust-actions');
+    expect(bar).toHaveClass('bo-bottom-bar');
+    await userEvent.click(within(bar).getByTestId('adjust-save'));
+    expect(await screen.findByText('Stock adjusted')).toBeInTheDocument();
+    expect(form(sent.find((s) => s.method === 'POST')!)).toEqual({ warehouse_id: '1', sku_id: '3', quantity: '-4', reason: 'แตก' });
+    // Back to the list.
+    await waitFor(() => expect(screen.queryByTestId('adjust-form')).not.toBeInTheDocument());
+    expect(screen.getByTestId('adjust-create')).toBeInTheDocument();
   });
 });

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 import dayjs from 'dayjs';
 import { Provider } from 'react-redux';
@@ -211,5 +211,81 @@ describe('the stock overview', () => {
     expect(await screen.findByTestId('stock-1-1-transit')).toBeInTheDocument();
     expect(screen.queryByTestId('stock-value')).not.toBeInTheDocument();
     expect(sent.some((s) => s.url.startsWith('/api/wms/stock-valuation'))).toBe(false);
+  });
+});
+
+function resizeTo(width: number) {
+  act(() => {
+    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
+    window.dispatchEvent(new Event('resize'));
+  });
+}
+
+describe('the stock overview on a phone', () => {
+  const desktopWidth = window.innerWidth;
+  beforeEach(() => resizeTo(390));
+  afterEach(() => resizeTo(desktopWidth));
+
+  it('shows a card per SKU and warehouse, opened on its lots by a tap, and the value per warehouse without a table', async () => {
+    const sent = serve();
+    renderAt('/1/stock-management-overview-list');
+    const card = await screen.findByTestId('stock-1-1-card');
+    expect(card).toHaveTextContent('NAM-01');
+    expect(card).toHaveTextContent('น้ำพริกเผา');
+    expect(card).toHaveTextContent('คลังหลัก');
+    expect(card).toHaveTextContent('Available30');
+    expect(card).toHaveTextContent('On hand30');
+    expect(card).toHaveTextContent('Reserved0');
+    await waitFor(() => expect(within(card).getByTestId('stock-1-1-transit')).toHaveTextContent('5'));
+    expect(await within(card).findByTestId('stock-1-1-expiring')).toHaveTextContent('2 lots expiring soon');
+    expect(screen.getByTestId('stock-2-1-card')).toHaveTextContent('แก้วมัค');
+
+    // The lots come when the card is tapped, not before.
+    expect(screen.queryByTestId('lots-1-1')).not.toBeInTheDocument();
+    await userEvent.click(card);
+    const lots = await screen.findByTestId('lots-1-1');
+    await waitFor(() => expect(within(lots).getByText('GR2569-000001')).toBeInTheDocument());
+    expect(sent.some((s) => s.url === '/api/wms/stock-lots?warehouse-id=1&sku-ids=1&limit=-1')).toBe(true);
+    expect(within(lots).queryByText('GR2569-000004')).not.toBeInTheDocument();
+    expect(screen.getByTestId('lot-11-expiry-tag')).toHaveTextContent('3 days left');
+    // A tap on the lots leaves them open; one on the card closes them.
+    await userEvent.click(lots);
+    expect(screen.getByTestId('lots-1-1')).toBeInTheDocument();
+    await userEvent.click(within(card).getByText('NAM-01'));
+    await waitFor(() => expect(screen.queryByTestId('lots-1-1')).not.toBeInTheDocument());
+
+    const value = screen.getByTestId('stock-value');
+    await waitFor(() => expect(within(value).getByText('฿1,530.00')).toBeInTheDocument());
+    expect(within(value).getByTestId('stock-value-total')).toHaveTextContent('฿1,700.00');
+    expect(within(value).getByTestId('stock-value-total')).toHaveTextContent('฿1,682.25');
+    expect(document.querySelector('.ant-table')).toBeNull();
+  });
+
+  it('folds the warehouse, below safety stock and the days into the drawer', async () => {
+    serve();
+    renderAt('/1/stock-management-overview-list?days=10');
+    await screen.findByTestId('stock-1-1-card');
+    expect(screen.queryByTestId('overview-warehouse')).not.toBeInTheDocument();
+    expect(screen.getByTestId('overview-filters')).toHaveTextContent('1');
+    await userEvent.click(screen.getByTestId('filters-open'));
+    expect(await screen.findByTestId('overview-warehouse')).toBeInTheDocument();
+    expect(screen.getByTestId('overview-days')).toHaveValue('10');
+    await userEvent.click(screen.getByText('Below safety stock'));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('below=1'));
+    await userEvent.click(screen.getAllByTestId('filter-clear')[0]);
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent(/overview-list$/));
+  });
+
+  it('lists the lots expiring soon as cards', async () => {
+    serve();
+    renderAt('/1/stock-management-overview-list?view=expiring');
+    const card = await screen.findByTestId('lot-16-card');
+    await waitFor(() => expect(card).toHaveTextContent('น้ำพริกเผา'));
+    expect(card).toHaveTextContent('NAM-01');
+    expect(card).toHaveTextContent('คลังสยาม');
+    expect(card).toHaveTextContent('GR2569-000005');
+    expect(within(card).getByTestId('lot-16-expiry-tag')).toHaveTextContent('1 day left');
+    expect(screen.queryByTestId('lot-13-card')).not.toBeInTheDocument();
+    expect(document.querySelector('.ant-table')).toBeNull();
   });
 });

@@ -155,4 +155,18 @@ describe('ListView', () => {
     render(<ListView<Row> rowKey="id" columns={columns} dataSource={[]} pagination={false} locale={{ emptyText: 'No orders yet' }} data-testid="rows" />);
     expect(screen.getByTestId('rows')).toHaveTextContent('No orders yet');
   });
+
+  it('leaves the keys typed into a field on a card to the field', async () => {
+    atWidth(PHONE);
+    const onOpen = jest.fn();
+    const noteColumns = [{ title: 'Note', key: 'note', render: (_: unknown, r: Row) => <input aria-label={`note ${r.id}`} /> }];
+    render(<ListView<Row> rowKey="id" columns={noteColumns} dataSource={rows} pagination={false} onOpen={onOpen} fields="stacked" data-testid="rows" />);
+    const note = screen.getByLabelText('note 1');
+    await userEvent.type(note, 'ห่อ ของขวัญ');
+    expect(note).toHaveValue('ห่อ ของขวัญ');
+    expect(onOpen).not.toHaveBeenCalled();
+    screen.getByTestId('card-2').focus();
+    await userEvent.keyboard('{Enter}');
+    expect(onOpen).toHaveBeenCalledWith(rows[1]);
+  });
 });

@@ -150,7 +150,10 @@ function Cards<T extends object>({ card, onOpen, cardTestId, fields, rowKey, row
               onContextMenu={(e) => {
                 if (rowSelection) e.preventDefault();
               }}
-              onClick={() => {
+              onClick={(e) => {
+                // A field, button or link on the card does its own work.
+                const own = (e.target as HTMLElement).closest('input, textarea, button, a, label, .ant-select, .ant-picker, .ant-input-number');
+                if (own && e.currentTarget.contains(own)) return;
                 if (pressed.current) {
                   pressed.current = false;
                   return;
@@ -159,7 +162,8 @@ function Cards<T extends object>({ card, onOpen, cardTestId, fields, rowKey, row
                 else onOpen?.(row);
               }}
               onKeyDown={(e) => {
-                if (e.key !== 'Enter' && e.key !== ' ') return;
+                // Keys typed into a field on the card are the field's.
+                if (e.target !== e.currentTarget || (e.key !== 'Enter' && e.key !== ' ')) return;
                 e.preventDefault();
                 if (selecting) toggle(key);
                 else onOpen?.(row);

@@ -1,16 +1,20 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Dropdown, Input, Select, Space, Table, Tabs, Typography } from 'antd';
+import { Badge, Button, Card, Dropdown, Input, Select, Space, Tabs, Typography } from 'antd';
 import { DownOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 
+import { useIsMobile } from '@/app/layouts/useDevice';
 import { formatDateTime } from '@/shared/i18n/i18n';
+import { HeadActions } from '@/shared/list/Actions';
+import { Filters } from '@/shared/list/Filters';
+import { ListView } from '@/shared/list/ListView';
 import { formatBaht } from '@/shared/money';
 import { Pager } from '@/shared/pager/Pager';
 import { useCan } from '@/shared/useCan';
 import { useListGoodsReceiptsQuery, type GoodsReceiptBody } from '../api';
 import { RECEIPT_CREATE } from '../routes';
-import { StateTag } from './parts';
+import { ReceiptCard, StateTag } from './parts';
 import { boardPath, createPath, detailPath, formatArrival, isTab, isType, TABS, TYPES, type Tab } from './receipts';
 
 const PAGE_SIZE = 10;
@@ -18,7 +22,7 @@ const PAGE_SIZE = 10;
 /** /stock-management-goods-receipt/{state} (SPEC §2, §4): the goods receipt board, one tab per
  * group (draft; pending and received; approved, shelving and shelved; rejected) with its count,
  * searched by code or note and filtered by type; `?search=`, `?type=` and `?page=` keep the
- * view in the address. */
+ * view in the address. On a phone the receipts are cards and the type filter folds away. */
 export default function ReceiptBoardPage() {
   const { t, i18n } = useTranslation(['receipts', 'common']);
   const { storeId, state } = useParams();
@@ -29,6 +33,7 @@ export default function ReceiptBoardPage() {
   const typeFilter = isType(params.get('type')) ? (params.get('type') as string) : undefined;
   const page = Math.max(1, Number(params.get('page')) || 1);
   const [typed, setTyped] = useState(search);
+  const mobile = useIsMobile();
   const tab: Tab = isTab(state) ? state : 'draft';
   const { data, isFetching } = useListGoodsReceiptsQuery({ state: tab, search: search || undefined, type: typeFilter, page, limit: PAGE_SIZE }, { skip: !isTab(state) });
 
@@ -107,13 +112,17 @@ export default function ReceiptBoardPage() {
     <Card data-testid="receipt-board">
       <div className="bo-page-head">
         <h1>{t('receipts:board.title')}</h1>
-        {canCreate ? (
-          <Dropdown menu={createMenu} trigger={['click']}>
-            <Button type="primary" icon={<PlusOutlined />} data-testid="receipt-create">
-              {t('receipts:board.create')} <DownOutlined />
-            </Button>
-          </Dropdown>
-        ) : null}
+        <HeadActions
+          primary={
+            canCreate ? (
+              <Dropdown menu={createMenu} trigger={['click']}>
+                <Button type="primary" icon={<PlusOutlined />} data-testid="receipt-create">
+                  {t('receipts:board.create')} <DownOutlined />
+                </Button>
+              </Dropdown>
+            ) : null
+          }
+        />
       </div>
       <Tabs
         activeKey={tab}
@@ -128,16 +137,23 @@ export default function ReceiptBoardPage() {
           ),
         }))}
       />
-      <Space wrap style={{ marginBottom: 16 }}>
-        <Input.Search
-          allowClear
-          value={typed}
-          onChange={(e) => setTyped(e.target.value)}
-          onSearch={(v) => setParams(query({ search: v.trim() || undefined }))}
-          placeholder={t('receipts:board.search')}
-          style={{ width: 300 }}
-          data-testid="receipt-search"
-        />
+      <Filters
+        active={typeFilter ? 1 : 0}
+        onClear={mobile && typeFilter ? () => setParams(query({ type: undefined })) : undefined}
+        search={
+          <Input.Search
+            allowClear
+            value={typed}
+            onChange={(e) => setTyped(e.target.value)}
+            onSearch={(v) => setParams(query({ search: v.trim() || undefined }))}
+            placeholder={t('receipts:board.search')}
+            style={{ width: mobile ? '100%' : 300 }}
+            inputMode="search"
+            data-testid="receipt-search"
+          />
+        }
+        data-testid="receipt-filters"
+      >
         <Select
           allowClear
           value={typeFilter}
@@ -147,8 +163,8 @@ export default function ReceiptBoardPage() {
           style={{ width: 180 }}
           data-testid="receipt-type-filter"
         />
-      </Space>
-      <Table<GoodsReceiptBody>
+      </Filters>
+      <ListView<GoodsReceiptBody>
         rowKey="id"
         size="middle"
         loading={isFetching}
@@ -158,6 +174,9 @@ export default function ReceiptBoardPage() {
         locale={{ emptyText: t(`receipts:board.empty.${tab}`) }}
         onRow={(r) => ({ onClick: () => navigate(open(r)), style: { cursor: 'pointer' } })}
         scroll={{ x: 1400 }}
+        onOpen={(r) => navigate(open(r))}
+        cardTestId={(r) => `receipt-${r.id}-card`}
+        card={(r) => <ReceiptCard r={r} lng={i18n.language} />}
         data-testid="receipt-table"
       />
       <Pager page={data?.page ?? page} pages={data?.pages ?? 1} total={data?.total ?? 0} onChange={(p) => setParams(query({ page: String(p) }))} />

@@ -1,13 +1,16 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Alert, Button, Card, Descriptions, Form, Input, InputNumber, Modal, Result, Space, Spin, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Card, Descriptions, Form, Input, InputNumber, Modal, Result, Space, Spin, Tag, Typography } from 'antd';
 import { CheckOutlined, CloseOutlined, DeleteOutlined, EditOutlined, PrinterOutlined, SaveOutlined, SendOutlined, TagsOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
 import { apiError } from '@/app/api/errors';
+import { useIsMobile } from '@/app/layouts/useDevice';
 import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
+import { BottomBar, HeadActions } from '@/shared/list/Actions';
+import { ListView } from '@/shared/list/ListView';
 import { formatBaht } from '@/shared/money';
 import { useCan } from '@/shared/useCan';
 import {
@@ -23,7 +26,7 @@ import {
   type ReceiptLineBody,
 } from '../api';
 import { RECEIPT_APPROVE, RECEIPT_DELETE, RECEIPT_EDIT, RECEIPT_SEND } from '../routes';
-import { LineStatusTag, StateTag, useReceiptPdf } from './parts';
+import { CardPair, LineStatusTag, StateTag, useReceiptPdf } from './parts';
 import { actionsOf, boardPath, detailPath, editPath, fieldPath, formatArrival, formatDate, lineStatus, qcDefaults, REASON_MAX, tabOf, type QcRow } from './receipts';
 import { notifyRefusal, ruleMessage } from './refusal';
 
@@ -31,7 +34,9 @@ import { notifyRefusal, ruleMessage } from './refusal';
  * lines and what may be done to it in its state: a draft is edited, deleted or sent to the
  * warehouse; a pending or received one is counted at QC (pieces received and defective per
  * line), then approved into stock or rejected with a reason; an approved one is put away. The
- * receipt and its SKU labels print as PDFs. The address follows the receipt's state. */
+ * receipt and its SKU labels print as PDFs. The address follows the receipt's state. On a
+ * phone the lines are cards, the printing behind the head's "more" button and what the state
+ * allows in a bar at the foot of the screen. */
 export default function ReceiptDetailPage() {
   const { t, i18n } = useTranslation(['receipts', 'common']);
   const { storeId, state, id: idParam } = useParams();
@@ -47,6 +52,7 @@ export default function ReceiptDetailPage() {
   const canApprove = useCan(RECEIPT_APPROVE);
   const pdf = useReceiptPdf();
   const sid = storeId ?? '';
+  const mobile = useIsMobile();
 
   // The address names the receipt's state: a stale one (an old link) is put right.
   useEffect(() => {
@@ -136,33 +142,54 @@ export default function ReceiptDetailPage() {
       </Button>,
     );
 
+  const prints = [
+    <Button key="print" icon={<PrinterOutlined />} loading={pdf.busy === 'print'} onClick={() => void pdf.open(r.id, 'print', r.code)} data-testid="receipt-print">
+      {t('receipts:actions.print')}
+    </Button>,
+    hasLabels ? (
+      <Button key="labels" icon={<TagsOutlined />} loading={pdf.busy === 'labels'} onClick={() => void pdf.open(r.id, 'labels', r.code)} data-testid="receipt-labels">
+        {t('receipts:actions.labels')}
+      </Button>
+    ) : null,
+  ];
+  const tags = (
+    <>
+      <StateTag state={r.state} />
+      <Tag color="blue">{t(`receipts:types.${r.type}`, { defaultValue: r.type })}</Tag>
+    </>
+  );
+
   return (
-    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+    <Space orientation="vertical" size={mobile ? 12 : 16} style={{ width: '100%' }}>
       <Card>
-        <div className="bo-page-head">
-          <Space wrap align="center">
-            <h1 style={{ margin: 0 }} data-testid="receipt-code">
-              {t('receipts:detail.title', { code: r.code })}
-            </h1>
-            <StateTag state={r.state} />
-            <Tag color="blue">{t(`receipts:types.${r.type}`, { defaultValue: r.type })}</Tag>
-          </Space>
-          <Space wrap>
-            <Button icon={<PrinterOutlined />} loading={pdf.busy === 'print'} onClick={() => void pdf.open(r.id, 'print', r.code)} data-testid="receipt-print">
-              {t('receipts:actions.print')}
-            </Button>
-            {hasLabels ? (
-              <Button icon={<TagsOutlined />} loading={pdf.busy === 'labels'} onClick={() => void pdf.open(r.id, 'labels', r.code)} data-testid="receipt-labels">
-                {t('receipts:actions.labels')}
-              </Button>
-            ) : null}
-            {actions}
-          </Space>
-        </div>
+        {mobile ? (
+          <>
+            <div className="bo-page-head">
+              <h1 data-testid="receipt-code">{t('receipts:detail.title', { code: r.code })}</h1>
+              <HeadActions>{prints}</HeadActions>
+            </div>
+            <div className="bo-card-tags" style={{ margin: '0 0 12px' }}>
+              {tags}
+            </div>
+          </>
+        ) : (
+          <div className="bo-page-head">
+            <Space wrap align="center">
+              <h1 style={{ margin: 0 }} data-testid="receipt-code">
+                {t('receipts:detail.title', { code: r.code })}
+              </h1>
+              {tags}
+            </Space>
+            <Space wrap>
+              {prints}
+              {actions}
+            </Space>
+          </div>
+        )}
         {r.state === 'rejected' ? (
           <Alert type="error" showIcon style={{ marginBottom: 16 }} title={t('receipts:detail.rejectedBecause')} description={r.rejectReason} data-testid="reject-reason" />
         ) : null}
-        <Header r={r} lng={i18n.language} />
+        <Header r={r} lng={i18n.language} mobile={mobile} />
       </Card>
 
       {can.qc && canApprove ? (
@@ -173,6 +200,8 @@ export default function ReceiptDetailPage() {
           <LinesTable r={r} />
         </Card>
       )}
+      {/* A phone: what the state allows, at the foot of the screen (its spacer under the page). */}
+      {mobile && actions.length > 0 ? <BottomBar data-testid="receipt-actions">{actions}</BottomBar> : null}
     </Space>
   );
 }
@@ -190,7 +219,7 @@ function dimensionText(d: DimensionBody | null | undefined, t: (k: string, o?: R
 }
 
 /** Who, where, when, and what the warehouse is asked. */
-function Header({ r, lng }: { r: GoodsReceiptBody; lng: string }) {
+function Header({ r, lng, mobile }: { r: GoodsReceiptBody; lng: string; mobile: boolean }) {
   const { t } = useTranslation(['receipts', 'common']);
   const items: { key: string; label: string; children: ReactNode }[] = [
     { key: 'warehouse', label: t('receipts:fields.warehouse'), children: r.warehouseName },
@@ -247,7 +276,8 @@ function Header({ r, lng }: { r: GoodsReceiptBody; lng: string }) {
       children: r.options.length > 0 ? r.options.map((o) => <Tag key={o}>{t(`receipts:options.${o}`, { defaultValue: o })}</Tag>) : '-',
     },
   );
-  return <Descriptions size="small" bordered column={{ xs: 1, md: 2 }} items={items} data-testid="receipt-header" />;
+  // A phone: one "label: value" a line, without the grid's borders.
+  return <Descriptions size="small" bordered={!mobile} column={{ xs: 1, md: 2 }} items={items} data-testid="receipt-header" />;
 }
 
 /** What a line is: the SKU's product (and variant), or a parcel's or material's name and size. */
@@ -273,6 +303,39 @@ function LineWhat({ l, type }: { l: ReceiptLineBody; type: string }) {
 
 function unitLabel(l: ReceiptLineBody, t: (k: string, o?: Record<string, unknown>) => string): string {
   return l.unit.id ? t('receipts:units.named', { name: l.unit.name, count: l.unit.quantity }) : t('receipts:units.piece');
+}
+
+/** What a line's card on a phone starts with: its number and SKU code, what it is, and how many
+ * were asked for. */
+function LineCardHead({ l, i, r }: { l: ReceiptLineBody; i: number; r: GoodsReceiptBody }) {
+  const { t } = useTranslation(['receipts', 'common']);
+  const product = r.type === 'product';
+  return (
+    <>
+      <div className="bo-card-row">
+        <span className="bo-card-title">{product ? l.skuCode : `#${i + 1}`}</span>
+        {product ? <span className="bo-card-sub">#{i + 1}</span> : null}
+      </div>
+      <LineWhat l={l} type={r.type} />
+      <CardPair label={t('receipts:fields.requestQty')}>
+        {product && l.unit.id ? `${l.requestQty} × ${unitLabel(l, t)}` : product ? `${l.requestQty} ${unitLabel(l, t)}` : l.requestQty}
+        {product && l.requestBaseQty !== l.requestQty ? (
+          <span className="bo-card-sub"> {t('receipts:form.linePieces', { count: l.requestBaseQty })}</span>
+        ) : null}
+      </CardPair>
+    </>
+  );
+}
+
+/** What a line's card on a phone ends with: its expiry and cost. */
+function LineCardTail({ l, r, lng }: { l: ReceiptLineBody; r: GoodsReceiptBody; lng: string }) {
+  const { t } = useTranslation(['receipts', 'common']);
+  return (
+    <>
+      {r.type === 'product' ? <CardPair label={t('receipts:fields.expiredAt')}>{formatDate(l.expiredAt, lng) || '-'}</CardPair> : null}
+      <CardPair label={t('receipts:fields.cost')}>{t('common:money.baht', { amount: formatBaht(l.cost) })}</CardPair>
+    </>
+  );
 }
 
 /** The lines' columns every view shares, before the counts. */
@@ -315,7 +378,38 @@ function LinesTable({ r }: { r: GoodsReceiptBody }) {
     ...useTailColumns(r, i18n.language),
     ...(counted ? [{ title: t('receipts:fields.status'), key: 'status', render: (_: unknown, l: ReceiptLineBody) => <LineStatusTag status={l.status} /> }] : []),
   ];
-  return <Table<ReceiptLineBody> rowKey="id" size="small" pagination={false} columns={columns} dataSource={r.items} scroll={{ x: 900 }} data-testid="receipt-lines" />;
+  return (
+    <ListView<ReceiptLineBody>
+      rowKey="id"
+      size="small"
+      pagination={false}
+      columns={columns}
+      dataSource={r.items}
+      scroll={{ x: 900 }}
+      cardTestId={(l) => `line-${l.id}-card`}
+      card={(l) => (
+        <>
+          <LineCardHead l={l} i={r.items.indexOf(l)} r={r} />
+          {counted ? (
+            <>
+              <CardPair label={t('receipts:fields.received')}>{l.receiveQty}</CardPair>
+              <CardPair label={t('receipts:fields.defective')}>{l.defectQty}</CardPair>
+              <CardPair label={t('receipts:fields.good')}>
+                <strong>{l.goodQty}</strong>
+              </CardPair>
+            </>
+          ) : null}
+          <LineCardTail l={l} r={r} lng={i18n.language} />
+          {counted && l.status ? (
+            <div className="bo-card-tags">
+              <LineStatusTag status={l.status} />
+            </div>
+          ) : null}
+        </>
+      )}
+      data-testid="receipt-lines"
+    />
+  );
 }
 
 interface QcValues {
@@ -335,6 +429,7 @@ function QcCard({ r, onDone }: { r: GoodsReceiptBody; onDone: (next: GoodsReceip
   const [reasonForm] = Form.useForm<{ reason: string }>();
   const rows: QcRow[] = Form.useWatch('qc', form) ?? qcDefaults(r);
   const required = { required: true, message: t('common:validation.required') };
+  const mobile = useIsMobile();
 
   /** Server refusals of the counts under their line's fields (`lines[2].defect_qty`). */
   const showRefusal = (e: unknown) => {
@@ -405,89 +500,136 @@ function QcCard({ r, onDone }: { r: GoodsReceiptBody; onDone: (next: GoodsReceip
     }
   };
 
+  /** The pieces received of line `i` (with the line's id, hidden), defective, and so good; on a
+   * phone under their labels. */
+  const receivedInput = (i: number) => (
+    <>
+      <Form.Item name={['qc', i, 'id']} hidden>
+        <InputNumber />
+      </Form.Item>
+      <Form.Item
+        name={['qc', i, 'receiveQty']}
+        label={mobile ? t('receipts:fields.received') : undefined}
+        rules={[required, { type: 'integer' as const, min: 0, message: t('common:validation.quantity') }]}
+        style={{ margin: 0 }}
+      >
+        <InputNumber min={0} precision={0} inputMode="numeric" style={{ width: '100%' }} aria-label={t('receipts:fields.received')} data-testid={`qc-${i}-received`} />
+      </Form.Item>
+    </>
+  );
+  const defectiveInput = (i: number) => (
+    <Form.Item
+      name={['qc', i, 'defectQty']}
+      label={mobile ? t('receipts:fields.defective') : undefined}
+      dependencies={[['qc', i, 'receiveQty']]}
+      rules={[
+        required,
+        ({ getFieldValue }) => ({
+          validator: (_r, v: number | null) => {
+            const received = getFieldValue(['qc', i, 'receiveQty']) as number | null;
+            if (typeof v === 'number' && typeof received === 'number' && v > received) return Promise.reject(new Error(ruleMessage('validation.defect_over_received', t)));
+            return Promise.resolve();
+          },
+        }),
+      ]}
+      style={{ margin: 0 }}
+    >
+      <InputNumber min={0} precision={0} inputMode="numeric" style={{ width: '100%' }} aria-label={t('receipts:fields.defective')} data-testid={`qc-${i}-defective`} />
+    </Form.Item>
+  );
+  const goodOf = (i: number) => {
+    const q = rows[i];
+    return <span data-testid={`qc-${i}-good`}>{q ? Math.max(0, (q.receiveQty ?? 0) - (q.defectQty ?? 0)) : 0}</span>;
+  };
+  const statusOf = (l: ReceiptLineBody, i: number) => {
+    const q = rows[i];
+    return typeof q?.receiveQty === 'number' ? <LineStatusTag status={lineStatus(l.requestBaseQty, q.receiveQty)} /> : null;
+  };
+
   const columns = [
     ...useLeadColumns(r),
     {
       title: t('receipts:fields.received'),
       key: 'receiveQty',
       width: 130,
-      render: (_: unknown, _l: ReceiptLineBody, i: number) => (
-        <>
-          <Form.Item name={['qc', i, 'id']} hidden>
-            <InputNumber />
-          </Form.Item>
-          <Form.Item name={['qc', i, 'receiveQty']} rules={[required, { type: 'integer' as const, min: 0, message: t('common:validation.quantity') }]} style={{ margin: 0 }}>
-            <InputNumber min={0} precision={0} style={{ width: '100%' }} aria-label={t('receipts:fields.received')} data-testid={`qc-${i}-received`} />
-          </Form.Item>
-        </>
-      ),
+      render: (_: unknown, _l: ReceiptLineBody, i: number) => receivedInput(i),
     },
     {
       title: t('receipts:fields.defective'),
       key: 'defectQty',
       width: 130,
-      render: (_: unknown, _l: ReceiptLineBody, i: number) => (
-        <Form.Item
-          name={['qc', i, 'defectQty']}
-          dependencies={[['qc', i, 'receiveQty']]}
-          rules={[
-            required,
-            ({ getFieldValue }) => ({
-              validator: (_r, v: number | null) => {
-                const received = getFieldValue(['qc', i, 'receiveQty']) as number | null;
-                if (typeof v === 'number' && typeof received === 'number' && v > received) return Promise.reject(new Error(ruleMessage('validation.defect_over_received', t)));
-                return Promise.resolve();
-              },
-            }),
-          ]}
-          style={{ margin: 0 }}
-        >
-          <InputNumber min={0} precision={0} style={{ width: '100%' }} aria-label={t('receipts:fields.defective')} data-testid={`qc-${i}-defective`} />
-        </Form.Item>
-      ),
+      render: (_: unknown, _l: ReceiptLineBody, i: number) => defectiveInput(i),
     },
     {
       title: t('receipts:fields.good'),
       key: 'good',
       align: 'right' as const,
-      render: (_: unknown, _l: ReceiptLineBody, i: number) => {
-        const q = rows[i];
-        return <span data-testid={`qc-${i}-good`}>{q ? Math.max(0, (q.receiveQty ?? 0) - (q.defectQty ?? 0)) : 0}</span>;
-      },
+      render: (_: unknown, _l: ReceiptLineBody, i: number) => goodOf(i),
     },
     ...useTailColumns(r, i18n.language),
     {
       title: t('receipts:fields.status'),
       key: 'status',
-      render: (_: unknown, l: ReceiptLineBody, i: number) => {
-        const q = rows[i];
-        return typeof q?.receiveQty === 'number' ? <LineStatusTag status={lineStatus(l.requestBaseQty, q.receiveQty)} /> : null;
-      },
+      render: (_: unknown, l: ReceiptLineBody, i: number) => statusOf(l, i),
     },
   ];
 
+  const hint = t(r.state === 'received' ? 'receipts:qc.hintCounted' : 'receipts:qc.hint');
+  const buttons = [
+    <Button key="reject" danger icon={<CloseOutlined />} onClick={() => setRejectOpen(true)} data-testid="qc-reject">
+      {t('receipts:actions.reject')}
+    </Button>,
+    <Button key="check" icon={<SaveOutlined />} loading={checking} onClick={() => void onCheck()} data-testid="qc-check">
+      {t('receipts:actions.check')}
+    </Button>,
+    <Button key="approve" type="primary" icon={<CheckOutlined />} loading={approving} onClick={() => void onApprove()} data-testid="qc-approve">
+      {t('receipts:actions.approve')}
+    </Button>,
+  ];
+
   return (
-    <Card
-      title={t('receipts:qc.title')}
-      extra={
-        <Typography.Text type="secondary">{t(r.state === 'received' ? 'receipts:qc.hintCounted' : 'receipts:qc.hint')}</Typography.Text>
-      }
-      data-testid="qc-card"
-    >
-      <Form form={form} initialValues={{ qc: qcDefaults(r) }} component="div">
-        <Table<ReceiptLineBody> rowKey="id" size="small" pagination={false} columns={columns} dataSource={r.items} scroll={{ x: 1000 }} data-testid="qc-table" />
+    <Card title={t('receipts:qc.title')} extra={mobile ? undefined : <Typography.Text type="secondary">{hint}</Typography.Text>} data-testid="qc-card">
+      {mobile ? (
+        <Typography.Paragraph type="secondary" style={{ fontSize: 12 }}>
+          {hint}
+        </Typography.Paragraph>
+      ) : null}
+      <Form form={form} initialValues={{ qc: qcDefaults(r) }} component="div" layout={mobile ? 'vertical' : undefined}>
+        <ListView<ReceiptLineBody>
+          rowKey="id"
+          size="small"
+          pagination={false}
+          columns={columns}
+          dataSource={r.items}
+          scroll={{ x: 1000 }}
+          cardTestId={(l) => `qc-${l.id}-card`}
+          card={(l) => {
+            const i = r.items.indexOf(l);
+            return (
+              <>
+                <LineCardHead l={l} i={i} r={r} />
+                <div style={{ display: 'grid', gridTemplateColumns: 'repeat(2, minmax(0, 1fr))', gap: 8, margin: '6px 0' }}>
+                  <div>{receivedInput(i)}</div>
+                  <div>{defectiveInput(i)}</div>
+                </div>
+                <CardPair label={t('receipts:fields.good')}>
+                  <strong>{goodOf(i)}</strong>
+                </CardPair>
+                <LineCardTail l={l} r={r} lng={i18n.language} />
+                <div className="bo-card-tags">{statusOf(l, i)}</div>
+              </>
+            );
+          }}
+          data-testid="qc-table"
+        />
       </Form>
-      <Space wrap style={{ marginTop: 16, justifyContent: 'flex-end', width: '100%' }}>
-        <Button danger icon={<CloseOutlined />} onClick={() => setRejectOpen(true)} data-testid="qc-reject">
-          {t('receipts:actions.reject')}
-        </Button>
-        <Button icon={<SaveOutlined />} loading={checking} onClick={() => void onCheck()} data-testid="qc-check">
-          {t('receipts:actions.check')}
-        </Button>
-        <Button type="primary" icon={<CheckOutlined />} loading={approving} onClick={() => void onApprove()} data-testid="qc-approve">
-          {t('receipts:actions.approve')}
-        </Button>
-      </Space>
+      {mobile ? (
+        <BottomBar data-testid="qc-actions">{buttons}</BottomBar>
+      ) : (
+        <Space wrap style={{ marginTop: 16, justifyContent: 'flex-end', width: '100%' }}>
+          {buttons}
+        </Space>
+      )}
       <Modal
         open={rejectOpen}
         title={t('receipts:qc.rejectTitle', { code: r.code })}

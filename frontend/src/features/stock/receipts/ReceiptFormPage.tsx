@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import {
   Button,
   Card,
@@ -24,12 +24,14 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
+import { useIsMobile } from '@/app/layouts/useDevice';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { checkThaiPhone } from '@/shared/form/rules';
 import { useCheck } from '@/shared/form/useCheck';
+import { BottomBar } from '@/shared/list/Actions';
 import { useListStoreUnitsQuery } from '@/features/settings/api';
 import { useCreateGoodsReceiptMutation, useGetGoodsReceiptQuery, useListWarehousesQuery, useUpdateGoodsReceiptMutation } from '../api';
-import { EraDatePicker, SkuPicker, StateTag } from './parts';
+import { CardPair, EraDatePicker, SkuPicker, StateTag } from './parts';
 import {
   boardPath,
   checkCost,
@@ -58,7 +60,8 @@ const MAX_CM = 10_000;
 /** /stock-management-goods-receipt-create/{type} and …-edit/{type}/{id} (SPEC §2, §3, §5): a
  * goods receipt draft of products (SKU, unit, cost, quantity, expiry, labels), or of parcels or
  * materials (name, size, quantity, cost); when the goods come, whether the warehouse picks them
- * up, packagings and options. Saving writes the whole draft and opens it. */
+ * up, packagings and options. Saving writes the whole draft and opens it. On a phone the form
+ * is one column, each line a box of its fields, and the save button sits at the foot. */
 export default function ReceiptFormPage() {
   const { type, id } = useParams();
   // Another type or receipt is another form: nothing of the last one's lines carries over.
@@ -78,6 +81,7 @@ function ReceiptForm() {
   const [update, { isLoading: updating }] = useUpdateGoodsReceiptMutation();
   const [form] = Form.useForm<ReceiptValues>();
   const loaded = useRef(false);
+  const mobile = useIsMobile();
   const type: ReceiptType | null = editing ? (isType(current.data?.type) ? current.data.type : isType(typeParam) ? typeParam : null) : isType(typeParam) ? typeParam : null;
 
   // An edited draft's values, once; a new draft starts at the store's default warehouse.
@@ -177,12 +181,12 @@ function ReceiptForm() {
                 <Select options={warehouseOptions} placeholder={t('receipts:form.pickWarehouse')} data-testid="field-warehouseId" />
               </Form.Item>
             </Col>
-            <Col xs={12} md={8}>
+            <Col xs={24} md={8}>
               <Form.Item name="expectedReceivedDate" label={t('receipts:fields.expectedDate')} rules={[required]}>
                 <EraDatePicker placeholder={t('receipts:form.pickDate')} data-testid="field-expectedReceivedDate" />
               </Form.Item>
             </Col>
-            <Col xs={12} md={8}>
+            <Col xs={24} md={8}>
               <Form.Item name="expectedReceivedTime" label={t('receipts:fields.expectedTime')}>
                 <TimePicker format="HH:mm" minuteStep={5} style={{ width: '100%' }} placeholder={t('receipts:form.pickTime')} data-testid="field-expectedReceivedTime" />
               </Form.Item>
@@ -213,12 +217,14 @@ function ReceiptForm() {
             </Checkbox.Group>
           </Form.Item>
 
-          <Space>
-            <Button onClick={back}>{t('common:actions.cancel')}</Button>
-            <Button type="primary" htmlType="submit" loading={creating || updating} data-testid="receipt-save">
+          <BottomBar data-testid="receipt-form-actions">
+            <Button onClick={back} data-testid="receipt-cancel">
+              {t('common:actions.cancel')}
+            </Button>
+            <Button type="primary" htmlType="submit" loading={creating || updating} style={mobile ? { flex: 1 } : undefined} data-testid="receipt-save">
               {t('receipts:form.save')}
             </Button>
-          </Space>
+          </BottomBar>
         </Form>
       </Spin>
     </Card>
@@ -245,12 +251,12 @@ function PickUpFields() {
                 <Input.TextArea autoSize={{ minRows: 2 }} maxLength={500} data-testid="field-pickUp-address" />
               </Form.Item>
             </Col>
-            <Col xs={12} md={6}>
+            <Col xs={24} md={6}>
               <Form.Item name={['pickUp', 'tel']} label={t('receipts:fields.pickUpTel')} rules={[rule(checkThaiPhone)]}>
                 <Input inputMode="tel" maxLength={12} data-testid="field-pickUp-tel" />
               </Form.Item>
             </Col>
-            <Col xs={12} md={6}>
+            <Col xs={24} md={6}>
               <Form.Item name={['pickUp', 'expectedPickedUpAt']} label={t('receipts:fields.pickUpAt')} rules={[required]}>
                 <EraDatePicker showTime={{ format: 'HH:mm', minuteStep: 5 }} placeholder={t('receipts:form.pickDateTime')} data-testid="field-pickUp-at" />
               </Form.Item>
@@ -281,8 +287,14 @@ function Totals({ lines, units }: { lines: LineValues[]; units?: UnitChoice[] })
   const perUnit = (id?: number) => units?.find((u) => u.id === (id ?? 0))?.pieces ?? 1;
   const pieces = lines.reduce((n, l) => n + linePieces(l?.requestQty, units ? perUnit(l?.unitId) : 1), 0);
   const cost = totalCostSatang(lines.map((l) => ({ cost: l?.cost, requestQty: l?.requestQty })));
+  const mobile = useIsMobile();
   return (
-    <Space size="large" style={{ justifyContent: 'flex-end', width: '100%', margin: '8px 0 16px' }} data-testid="receipt-totals">
+    <Space
+      size={mobile ? [16, 4] : 'large'}
+      wrap={mobile}
+      style={{ justifyContent: mobile ? 'flex-start' : 'flex-end', width: '100%', margin: mobile ? '8px 0 12px' : '8px 0 16px' }}
+      data-testid="receipt-totals"
+    >
       <Typography.Text>
         {t('receipts:form.totalLines', { count: lines.length })}
       </Typography.Text>
@@ -296,17 +308,117 @@ function Totals({ lines, units }: { lines: LineValues[]; units?: UnitChoice[] })
   );
 }
 
+/** How a line's field sits: in a table cell without a label on a desktop, under its label in
+ * the line's box on a phone. */
+function useCell() {
+  const mobile = useIsMobile();
+  return { mobile, cell: (label: string) => (mobile ? { label } : { style: { margin: 0 } }) };
+}
+
+/** A line on a phone: a box of its fields, headed by its number and its remove button. */
+function LineBox({ n, removeLabel, onRemove, testId, children }: { n: number; removeLabel: string; onRemove: () => void; testId: string; children: ReactNode }) {
+  const { t } = useTranslation('receipts');
+  return (
+    <div data-testid={testId} style={{ border: '1px solid #e5e7eb', borderRadius: 8, padding: '8px 12px', marginBottom: 8, minWidth: 0 }}>
+      <div className="bo-card-row" style={{ alignItems: 'center', marginBottom: 4 }}>
+        <span className="bo-card-title">{t('receipts:form.lineNo', { n })}</span>
+        <Button type="text" danger icon={<DeleteOutlined />} onClick={onRemove} aria-label={removeLabel} data-testid={`${testId}-remove`} />
+      </div>
+      {children}
+    </div>
+  );
+}
+
+/** Under the lines: the button adding one, and the totals (one under the other on a phone). */
+function LinesFoot({ onAdd, totals }: { onAdd: () => void; totals: ReactNode }) {
+  const { t } = useTranslation('receipts');
+  const mobile = useIsMobile();
+  const add = (
+    <Button icon={<PlusOutlined />} onClick={onAdd} block={mobile} data-testid="add-line">
+      {t('receipts:form.addLine')}
+    </Button>
+  );
+  if (mobile) {
+    return (
+      <div style={{ marginTop: 8 }}>
+        {add}
+        {totals}
+      </div>
+    );
+  }
+  return (
+    <div className="bo-page-head" style={{ marginTop: 8 }}>
+      {add}
+      {totals}
+    </div>
+  );
+}
+
 /** A product receipt's lines: SKU, unit, cost of one unit, units asked for (and the pieces
  * they make), expiry and whether to print SKU labels. */
 function ProductLines({ form, units, knownSkus }: { form: FormInstance<ReceiptValues>; units: UnitChoice[]; knownSkus: Map<number, string> }) {
   const { t } = useTranslation(['receipts', 'common']);
   const { required, check, quantity } = useLineRules();
+  const { mobile, cell } = useCell();
   const lines: LineValues[] = Form.useWatch('products', form) ?? [];
   const perUnit = (id?: number) => units.find((u) => u.id === (id ?? 0))?.pieces ?? 1;
   const unitOptions = units.map((u) => ({
     value: u.id,
     label: u.id === 0 ? t('receipts:units.piece') : t('receipts:units.named', { name: u.name, count: u.pieces }),
   }));
+  type Field = { key: number; name: number };
+  const skuCell = (f: Field) => (
+    <Form.Item name={[f.name, 'skuId']} rules={[required]} {...cell(t('receipts:fields.sku'))}>
+      <SkuPicker known={knownSkus} testId={`line-${f.name}-sku`} />
+    </Form.Item>
+  );
+  const unitCell = (f: Field) => (
+    <Form.Item name={[f.name, 'unitId']} {...cell(t('receipts:fields.unit'))}>
+      <Select options={unitOptions} data-testid={`line-${f.name}-unit`} />
+    </Form.Item>
+  );
+  const costCell = (f: Field) => (
+    <Form.Item name={[f.name, 'cost']} rules={[check(checkCost)]} {...cell(t('receipts:fields.cost'))}>
+      <Input inputMode="decimal" suffix={t('common:money.unit')} placeholder="0.00" data-testid={`line-${f.name}-cost`} />
+    </Form.Item>
+  );
+  const qtyCell = (f: Field) => {
+    const l = lines[f.name];
+    const per = perUnit(l?.unitId);
+    const pieces =
+      per > 1 ? (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`line-${f.name}-pieces`}>
+          {t('receipts:form.linePieces', { count: linePieces(l?.requestQty, per) })}
+        </Typography.Text>
+      ) : null;
+    return (
+      <>
+        <Form.Item name={[f.name, 'requestQty']} rules={quantity} {...cell(t('receipts:fields.requestQty'))} extra={mobile ? pieces : undefined}>
+          <InputNumber precision={0} inputMode="numeric" style={{ width: '100%' }} data-testid={`line-${f.name}-qty`} />
+        </Form.Item>
+        {mobile ? null : pieces}
+      </>
+    );
+  };
+  const expiryCell = (f: Field) => (
+    <Form.Item name={[f.name, 'expiredAt']} {...cell(t('receipts:fields.expiredAt'))}>
+      <EraDatePicker placeholder={t('receipts:form.noExpiry')} data-testid={`line-${f.name}-expiry`} />
+    </Form.Item>
+  );
+  const labelCell = (f: Field) =>
+    mobile ? (
+      <Form.Item name={[f.name, 'printLabel']} valuePropName="checked">
+        <Checkbox data-testid={`line-${f.name}-label`}>{t('receipts:fields.printLabel')}</Checkbox>
+      </Form.Item>
+    ) : (
+      <Form.Item name={[f.name, 'printLabel']} valuePropName="checked" style={{ margin: 0 }}>
+        <Checkbox aria-label={t('receipts:fields.printLabel')} data-testid={`line-${f.name}-label`} />
+      </Form.Item>
+    );
+  const totalCell = (f: Field) => {
+    const l = lines[f.name];
+    return <span data-testid={`line-${f.name}-total`}>{satangText(totalCostSatang([{ cost: l?.cost, requestQty: l?.requestQty }]))}</span>;
+  };
   return (
     <Form.List
       name="products"
@@ -314,114 +426,52 @@ function ProductLines({ form, units, knownSkus }: { form: FormInstance<ReceiptVa
     >
       {(fields, { add, remove }, { errors }) => (
         <>
-          <Table
-            rowKey="key"
-            size="small"
-            pagination={false}
-            dataSource={fields}
-            scroll={{ x: 1100 }}
-            data-testid="product-lines"
-            columns={[
-              {
-                title: t('receipts:fields.sku'),
-                key: 'sku',
-                width: 300,
-                render: (_: unknown, f) => (
-                  <Form.Item name={[f.name, 'skuId']} rules={[required]} style={{ margin: 0 }}>
-                    <SkuPicker known={knownSkus} testId={`line-${f.name}-sku`} />
-                  </Form.Item>
-                ),
-              },
-              {
-                title: t('receipts:fields.unit'),
-                key: 'unit',
-                width: 150,
-                render: (_: unknown, f) => (
-                  <Form.Item name={[f.name, 'unitId']} style={{ margin: 0 }}>
-                    <Select options={unitOptions} data-testid={`line-${f.name}-unit`} />
-                  </Form.Item>
-                ),
-              },
-              {
-                title: t('receipts:fields.cost'),
-                key: 'cost',
-                width: 130,
-                render: (_: unknown, f) => (
-                  <Form.Item name={[f.name, 'cost']} rules={[check(checkCost)]} style={{ margin: 0 }}>
-                    <Input inputMode="decimal" suffix={t('common:money.unit')} placeholder="0.00" data-testid={`line-${f.name}-cost`} />
-                  </Form.Item>
-                ),
-              },
-              {
-                title: t('receipts:fields.requestQty'),
-                key: 'qty',
-                width: 130,
-                render: (_: unknown, f) => {
-                  const l = lines[f.name];
-                  const per = perUnit(l?.unitId);
-                  return (
-                    <>
-                      <Form.Item name={[f.name, 'requestQty']} rules={quantity} style={{ margin: 0 }}>
-                        <InputNumber precision={0} style={{ width: '100%' }} data-testid={`line-${f.name}-qty`} />
-                      </Form.Item>
-                      {per > 1 ? (
-                        <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`line-${f.name}-pieces`}>
-                          {t('receipts:form.linePieces', { count: linePieces(l?.requestQty, per) })}
-                        </Typography.Text>
-                      ) : null}
-                    </>
-                  );
+          {mobile ? (
+            <div data-testid="product-lines">
+              {fields.map((f) => (
+                <LineBox key={f.key} n={f.name + 1} removeLabel={t('receipts:form.removeLine')} onRemove={() => remove(f.name)} testId={`line-${f.name}`}>
+                  {skuCell(f)}
+                  {unitCell(f)}
+                  {qtyCell(f)}
+                  {costCell(f)}
+                  {expiryCell(f)}
+                  {labelCell(f)}
+                  <CardPair label={t('receipts:fields.lineCost')}>
+                    <strong>{totalCell(f)}</strong>
+                  </CardPair>
+                </LineBox>
+              ))}
+            </div>
+          ) : (
+            <Table
+              rowKey="key"
+              size="small"
+              pagination={false}
+              dataSource={fields}
+              scroll={{ x: 1100 }}
+              data-testid="product-lines"
+              columns={[
+                { title: t('receipts:fields.sku'), key: 'sku', width: 300, render: (_: unknown, f) => skuCell(f) },
+                { title: t('receipts:fields.unit'), key: 'unit', width: 150, render: (_: unknown, f) => unitCell(f) },
+                { title: t('receipts:fields.cost'), key: 'cost', width: 130, render: (_: unknown, f) => costCell(f) },
+                { title: t('receipts:fields.requestQty'), key: 'qty', width: 130, render: (_: unknown, f) => qtyCell(f) },
+                { title: t('receipts:fields.expiredAt'), key: 'expiredAt', width: 170, render: (_: unknown, f) => expiryCell(f) },
+                { title: t('receipts:fields.printLabel'), key: 'printLabel', width: 90, align: 'center' as const, render: (_: unknown, f) => labelCell(f) },
+                { title: t('receipts:fields.lineCost'), key: 'lineCost', width: 120, align: 'right' as const, render: (_: unknown, f) => totalCell(f) },
+                {
+                  title: '',
+                  key: 'remove',
+                  width: 50,
+                  fixed: 'right' as const,
+                  render: (_: unknown, f) => (
+                    <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label={t('receipts:form.removeLine')} data-testid={`line-${f.name}-remove`} />
+                  ),
                 },
-              },
-              {
-                title: t('receipts:fields.expiredAt'),
-                key: 'expiredAt',
-                width: 170,
-                render: (_: unknown, f) => (
-                  <Form.Item name={[f.name, 'expiredAt']} style={{ margin: 0 }}>
-                    <EraDatePicker placeholder={t('receipts:form.noExpiry')} data-testid={`line-${f.name}-expiry`} />
-                  </Form.Item>
-                ),
-              },
-              {
-                title: t('receipts:fields.printLabel'),
-                key: 'printLabel',
-                width: 90,
-                align: 'center' as const,
-                render: (_: unknown, f) => (
-                  <Form.Item name={[f.name, 'printLabel']} valuePropName="checked" style={{ margin: 0 }}>
-                    <Checkbox aria-label={t('receipts:fields.printLabel')} data-testid={`line-${f.name}-label`} />
-                  </Form.Item>
-                ),
-              },
-              {
-                title: t('receipts:fields.lineCost'),
-                key: 'lineCost',
-                width: 120,
-                align: 'right' as const,
-                render: (_: unknown, f) => {
-                  const l = lines[f.name];
-                  return <span data-testid={`line-${f.name}-total`}>{satangText(totalCostSatang([{ cost: l?.cost, requestQty: l?.requestQty }]))}</span>;
-                },
-              },
-              {
-                title: '',
-                key: 'remove',
-                width: 50,
-                fixed: 'right' as const,
-                render: (_: unknown, f) => (
-                  <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label={t('receipts:form.removeLine')} data-testid={`line-${f.name}-remove`} />
-                ),
-              },
-            ]}
-          />
+              ]}
+            />
+          )}
           <Form.ErrorList errors={errors} />
-          <div className="bo-page-head" style={{ marginTop: 8 }}>
-            <Button icon={<PlusOutlined />} onClick={() => add(newLine('product'))} data-testid="add-line">
-              {t('receipts:form.addLine')}
-            </Button>
-            <Totals lines={lines} units={units} />
-          </div>
+          <LinesFoot onAdd={() => add(newLine('product'))} totals={<Totals lines={lines} units={units} />} />
         </>
       )}
     </Form.List>
@@ -434,7 +484,7 @@ function DimensionFields({ at, testId }: { at: (string | number)[]; testId: stri
   const { check } = useLineRules();
   const cm = (key: 'width' | 'length' | 'height') => (
     <Form.Item name={[...at, 'dimension', key]} style={{ margin: 0 }} rules={[{ type: 'integer' as const, min: 0, max: MAX_CM, message: t('receipts:validation.range') }]}>
-      <InputNumber min={0} max={MAX_CM} precision={0} placeholder={t(`receipts:dimension.${key}`)} aria-label={t(`receipts:dimension.${key}`)} style={{ width: 76 }} data-testid={`${testId}-${key}`} />
+      <InputNumber min={0} max={MAX_CM} precision={0} inputMode="numeric" placeholder={t(`receipts:dimension.${key}`)} aria-label={t(`receipts:dimension.${key}`)} style={{ width: 76 }} data-testid={`${testId}-${key}`} />
     </Form.Item>
   );
   return (
@@ -456,7 +506,25 @@ function DimensionFields({ at, testId }: { at: (string | number)[]; testId: stri
 function ItemLines({ form, type }: { form: FormInstance<ReceiptValues>; type: ReceiptType }) {
   const { t } = useTranslation(['receipts', 'common']);
   const { required, check, quantity } = useLineRules();
+  const { mobile, cell } = useCell();
   const lines: LineValues[] = Form.useWatch('products', form) ?? [];
+  type Field = { key: number; name: number };
+  const nameCell = (f: Field) => (
+    <Form.Item name={[f.name, 'name']} rules={[{ ...required, whitespace: true }, { max: 200, message: t('common:validation.too_long') }]} {...cell(t(`receipts:fields.itemName.${type}`))}>
+      <Input maxLength={200} placeholder={t(`receipts:form.itemPlaceholder.${type}`)} data-testid={`line-${f.name}-name`} />
+    </Form.Item>
+  );
+  const dimensionCell = (f: Field) => <DimensionFields at={[f.name]} testId={`line-${f.name}`} />;
+  const qtyCell = (f: Field) => (
+    <Form.Item name={[f.name, 'requestQty']} rules={quantity} {...cell(t('receipts:fields.requestQty'))}>
+      <InputNumber precision={0} inputMode="numeric" style={{ width: '100%' }} data-testid={`line-${f.name}-qty`} />
+    </Form.Item>
+  );
+  const costCell = (f: Field) => (
+    <Form.Item name={[f.name, 'cost']} rules={[check(checkCost)]} {...cell(t('receipts:fields.cost'))}>
+      <Input inputMode="decimal" suffix={t('common:money.unit')} placeholder="0.00" data-testid={`line-${f.name}-cost`} />
+    </Form.Item>
+  );
   return (
     <Form.List
       name="products"
@@ -464,68 +532,44 @@ function ItemLines({ form, type }: { form: FormInstance<ReceiptValues>; type: Re
     >
       {(fields, { add, remove }, { errors }) => (
         <>
-          <Table
-            rowKey="key"
-            size="small"
-            pagination={false}
-            dataSource={fields}
-            scroll={{ x: 980 }}
-            data-testid="item-lines"
-            columns={[
-              {
-                title: t(`receipts:fields.itemName.${type}`),
-                key: 'name',
-                width: 260,
-                render: (_: unknown, f) => (
-                  <Form.Item name={[f.name, 'name']} rules={[{ ...required, whitespace: true }, { max: 200, message: t('common:validation.too_long') }]} style={{ margin: 0 }}>
-                    <Input maxLength={200} placeholder={t(`receipts:form.itemPlaceholder.${type}`)} data-testid={`line-${f.name}-name`} />
-                  </Form.Item>
-                ),
-              },
-              {
-                title: t('receipts:fields.dimension'),
-                key: 'dimension',
-                width: 400,
-                render: (_: unknown, f) => <DimensionFields at={[f.name]} testId={`line-${f.name}`} />,
-              },
-              {
-                title: t('receipts:fields.requestQty'),
-                key: 'qty',
-                width: 110,
-                render: (_: unknown, f) => (
-                  <Form.Item name={[f.name, 'requestQty']} rules={quantity} style={{ margin: 0 }}>
-                    <InputNumber precision={0} style={{ width: '100%' }} data-testid={`line-${f.name}-qty`} />
-                  </Form.Item>
-                ),
-              },
-              {
-                title: t('receipts:fields.cost'),
-                key: 'cost',
-                width: 130,
-                render: (_: unknown, f) => (
-                  <Form.Item name={[f.name, 'cost']} rules={[check(checkCost)]} style={{ margin: 0 }}>
-                    <Input inputMode="decimal" suffix={t('common:money.unit')} placeholder="0.00" data-testid={`line-${f.name}-cost`} />
-                  </Form.Item>
-                ),
-              },
-              {
-                title: '',
-                key: 'remove',
-                width: 50,
-                fixed: 'right' as const,
-                render: (_: unknown, f) => (
-                  <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label={t('receipts:form.removeLine')} data-testid={`line-${f.name}-remove`} />
-                ),
-              },
-            ]}
-          />
+          {mobile ? (
+            <div data-testid="item-lines">
+              {fields.map((f) => (
+                <LineBox key={f.key} n={f.name + 1} removeLabel={t('receipts:form.removeLine')} onRemove={() => remove(f.name)} testId={`line-${f.name}`}>
+                  {nameCell(f)}
+                  <Form.Item label={t('receipts:fields.dimension')}>{dimensionCell(f)}</Form.Item>
+                  {qtyCell(f)}
+                  {costCell(f)}
+                </LineBox>
+              ))}
+            </div>
+          ) : (
+            <Table
+              rowKey="key"
+              size="small"
+              pagination={false}
+              dataSource={fields}
+              scroll={{ x: 980 }}
+              data-testid="item-lines"
+              columns={[
+                { title: t(`receipts:fields.itemName.${type}`), key: 'name', width: 260, render: (_: unknown, f) => nameCell(f) },
+                { title: t('receipts:fields.dimension'), key: 'dimension', width: 400, render: (_: unknown, f) => dimensionCell(f) },
+                { title: t('receipts:fields.requestQty'), key: 'qty', width: 110, render: (_: unknown, f) => qtyCell(f) },
+                { title: t('receipts:fields.cost'), key: 'cost', width: 130, render: (_: unknown, f) => costCell(f) },
+                {
+                  title: '',
+                  key: 'remove',
+                  width: 50,
+                  fixed: 'right' as const,
+                  render: (_: unknown, f) => (
+                    <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label={t('receipts:form.removeLine')} data-testid={`line-${f.name}-remove`} />
+                  ),
+                },
+              ]}
+            />
+          )}
           <Form.ErrorList errors={errors} />
-          <div className="bo-page-head" style={{ marginTop: 8 }}>
-            <Button icon={<PlusOutlined />} onClick={() => add(newLine(type))} data-testid="add-line">
-              {t('receipts:form.addLine')}
-            </Button>
-            <Totals lines={lines} />
-          </div>
+          <LinesFoot onAdd={() => add(newLine(type))} totals={<Totals lines={lines} />} />
         </>
       )}
     </Form.List>
@@ -536,6 +580,7 @@ function ItemLines({ form, type }: { form: FormInstance<ReceiptValues>; type: Re
 function Packagings() {
   const { t } = useTranslation(['receipts', 'common']);
   const { required, quantity } = useLineRules();
+  const mobile = useIsMobile();
   return (
     <Form.List name="packagings">
       {(fields, { add, remove }) => (
@@ -545,7 +590,22 @@ function Packagings() {
               {t('receipts:form.noPackagings')}
             </Typography.Paragraph>
           ) : null}
-          {fields.map((f) => (
+          {fields.map((f) =>
+            mobile ? (
+              // A phone: name and the remove button, then how many, then the size.
+              <div key={f.key} data-testid={`packaging-${f.name}`} style={{ border: '1px solid #e5e7eb', borderRadius: 8, padding: '8px 12px', marginBottom: 8 }}>
+                <div style={{ display: 'flex', gap: 4, alignItems: 'flex-start' }}>
+                  <Form.Item name={[f.name, 'name']} rules={[{ ...required, whitespace: true }]} style={{ flex: 1, minWidth: 0 }} label={t('receipts:form.packagingName')}>
+                    <Input maxLength={100} data-testid={`packaging-${f.name}-name`} />
+                  </Form.Item>
+                  <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label={t('receipts:form.removePackaging')} data-testid={`packaging-${f.name}-remove`} />
+                </div>
+                <Form.Item name={[f.name, 'quantity']} rules={quantity} label={t('receipts:fields.quantity')}>
+                  <InputNumber precision={0} inputMode="numeric" style={{ width: '100%' }} data-testid={`packaging-${f.name}-quantity`} />
+                </Form.Item>
+                <DimensionFields at={[f.name]} testId={`packaging-${f.name}`} />
+              </div>
+            ) : (
             <Row key={f.key} gutter={8} align="top" style={{ marginBottom: 8 }} data-testid={`packaging-${f.name}`}>
               <Col xs={24} md={7}>
                 <Form.Item name={[f.name, 'name']} rules={[{ ...required, whitespace: true }]} style={{ margin: 0 }}>
@@ -554,7 +614,7 @@ function Packagings() {
               </Col>
               <Col xs={8} md={3}>
                 <Form.Item name={[f.name, 'quantity']} rules={quantity} style={{ margin: 0 }}>
-                  <InputNumber precision={0} placeholder={t('receipts:fields.quantity')} aria-label={t('receipts:fields.quantity')} style={{ width: '100%' }} data-testid={`packaging-${f.name}-quantity`} />
+                  <InputNumber precision={0} inputMode="numeric" placeholder={t('receipts:fields.quantity')} aria-label={t('receipts:fields.quantity')} style={{ width: '100%' }} data-testid={`packaging-${f.name}-quantity`} />
                 </Form.Item>
               </Col>
               <Col xs={24} md={12}>
@@ -564,8 +624,9 @@ function Packagings() {
                 <Button type="text" danger icon={<DeleteOutlined />} onClick={() => remove(f.name)} aria-label={t('receipts:form.removePackaging')} data-testid={`packaging-${f.name}-remove`} />
               </Col>
             </Row>
-          ))}
-          <Button icon={<PlusOutlined />} onClick={() => add({ name: '', quantity: 1, dimension: {} })} data-testid="add-packaging">
+            ),
+          )}
+          <Button icon={<PlusOutlined />} onClick={() => add({ name: '', quantity: 1, dimension: {} })} block={mobile} data-testid="add-packaging">
             {t('receipts:form.addPackaging')}
           </Button>
         </>

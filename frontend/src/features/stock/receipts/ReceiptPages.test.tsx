@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
@@ -539,5 +539,128 @@ describe('a goods receipt', () => {
     expect(await screen.findByText('No line is marked to print labels')).toBeInTheDocument();
     expect(tab.close).toHaveBeenCalled();
     open.mockRestore();
+  });
+});
+
+function resizeTo(width: number) {
+  act(() => {
+    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
+    window.dispatchEvent(new Event('resize'));
+  });
+}
+
+describe('the goods receipts on a phone', () => {
+  const desktopWidth = window.innerWidth;
+  beforeEach(() => resizeTo(390));
+  afterEach(() => resizeTo(desktopWidth));
+
+  it('lists the receipts as cards, folds the type filter into the drawer and opens a receipt on a tap', async () => {
+    const sent = serve(receipt(), (method, path) =>
+      method === 'GET' && path === '/wms/goods-receipts'
+        ? list([receipt({ state: 'received' }), receipt({ id: 2, code: 'GR2569-000002', type: 'parcel', state: 'pending', line_count: 1, total_request_qty: 3 })], {
+            counts: { draft: 0, pending: 2, approved: 0, rejected: 0 },
+            limit: 10,
+          })
+        : undefined,
+    );
+    renderAt('/1/stock-management-goods-receipt/pending');
+    const card = await screen.findByTestId('receipt-1-card');
+    expect(document.querySelector('.ant-table')).toBeNull();
+    expect(card).toHaveTextContent('GR2569-000001');
+    expect(card).toHaveTextContent('Products · คลังหลัก');
+    expect(within(card).getByTestId('receipt-state')).toHaveTextContent('Checked');
+    expect(within(card).getByTestId('receipt-1-lines')).toHaveTextContent('2 lines · 34 pcs');
+    expect(card).toHaveTextContent('฿391.00');
+    expect(screen.getByTestId('receipt-2-card')).toHaveTextContent('Parcels · คลังหลัก');
+    expect(screen.getByTestId('receipt-create')).toBeInTheDocument();
+
+    // The search stays in sight; the type waits in the drawer.
+    expect(screen.getByTestId('receipt-search')).toBeInTheDocument();
+    expect(screen.queryByTestId('receipt-type-filter')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('filters-open'));
+    await choose('receipt-type-filter', 'Parcels');
+    await waitFor(() => expect(sent.some((s) => s.url.includes('type=parcel'))).toBe(true));
+    expect(screen.getByTestId('where')).toHaveTextContent('?type=parcel');
+
+    await userEvent.click(screen.getByTestId('receipt-1-card'));
+    expect(screen.getByTestId('where')).toHaveTextContent('/1/stock-management-goods-receipt-detail/received/1');
+  });
+
+  it('counts at QC on cards with a numeric keypad, and approves from the bar at the bottom', async () => {
+    const sent = serve(receipt({ state: 'pending' }), (method, path) =>
+      method === 'POST' && path === '/wms/goods-receipts/1/qc-approve/in-store' ? { status: 200, body: receipt({ state: 'approved' }) } : undefined,
+    );
+    renderAt('/1/stock-management-goods-receipt-detail/pending/1');
+    const card = await screen.findByTestId('qc-1-card');
+    expect(document.querySelector('.ant-table')).toBeNull();
+    expect(card).toHaveTextContent('HM-021');
+    expect(card).toHaveTextContent('หมอนอิงลายช้าง');
+    const received = within(card).getByTestId('qc-0-received');
+    expect(received).toHaveAttribute('inputmode', 'numeric');
+    expect(received).toHaveValue('24');
+    fireEvent.change(received, { target: { value: '20' } });
+    fireEvent.change(within(card).getByTestId('qc-0-defective'), { target: { value: '2' } });
+    await waitFor(() => expect(within(card).getByTestId('qc-0-good')).toHaveTextContent('18'));
+    expect(within(card).getByText('Short')).toBeInTheDocument();
+
+    const bar = screen.getByTestId('qc-actions');
+    expect(bar).toHaveClass('bo-bottom-bar');
+    expect(within(bar).getByTestId('qc-reject')).toBeInTheDocument();
+    await userEvent.click(within(bar).getByTestId('qc-approve'));
+    await userEvent.click(await screen.findByTestId('dialog-ok'));
+    await waitFor(() => expect(sent.some((s) => s.url === '/api/wms/goods-receipts/1/qc-approve/in-store')).toBe(true));
+    expect(form(sent.find((s) => s.url === '/api/wms/goods-receipts/1/qc-approve/in-store')!.body).get('items[0][receive_qty]')).toBe('20');
+  });
+
+  it('shows a draft’s lines as cards, its actions at the bottom and the printing behind “more”', async () => {
+    serve(receipt());
+    renderAt('/1/stock-management-goods-receipt-detail/draft/1');
+    const card = await screen.findByTestId('line-1-card');
+    expect(document.querySelector('.ant-table')).toBeNull();
+    expect(card).toHaveTextContent('2 × ลัง (12)');
+    expect(card).toHaveTextContent('= 24 pieces');
+    expect(screen.getByTestId('line-2-card')).toHaveTextContent('สมุดโน้ต A5');
+    const bar = screen.getByTestId('receipt-actions');
+    expect(within(bar).getByTestId('receipt-edit')).toBeInTheDocument();
+    expect(within(bar).getByTestId('receipt-delete')).toBeInTheDocument();
+    expect(within(bar).getByTestId('receipt-send')).toBeInTheDocument();
+    expect(screen.queryByTestId('receipt-print')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('more-actions'));
+    expect(await screen.findByTestId('receipt-print')).toBeInTheDocument();
+  });
+
+  it('writes a draft in one column: each line a box, numeric keypads, the save button at the bottom', async () => {
+    const sent = serve(receipt(), (method, path) =>
+      method === 'POST' && path === '/wms/goods-receipts' ? { status: 201, body: receipt({ id: 9, code: 'GR2569-000009' }) } : undefined,
+    );
+    renderAt('/1/stock-management-goods-receipt-create/product');
+    await waitFor(() => expect(screen.getByTestId('field-warehouseId').closest('.ant-select')).toHaveTextContent('คลังหลัก'));
+    expect(document.querySelector('.ant-table')).toBeNull();
+    const line = screen.getByTestId('line-0');
+    expect(line).toHaveTextContent('Line 1');
+    expect(within(line).getByTestId('line-0-qty')).toHaveAttribute('inputmode', 'numeric');
+    expect(within(line).getByTestId('line-0-cost')).toHaveAttribute('inputmode', 'decimal');
+    await choose('line-0-sku', 'หมอนอิงลายช้าง · HM-021');
+    await choose('line-0-unit', 'ลัง (12)');
+    fireEvent.change(screen.getByTestId('line-0-qty'), { target: { value: '2' } });
+    fireEvent.change(screen.getByTestId('line-0-cost'), { target: { value: '120.50' } });
+    await waitFor(() => expect(screen.getByTestId('line-0-pieces')).toHaveTextContent('= 24 pieces'));
+    expect(screen.getByTestId('line-0-total')).toHaveTextContent('241.00');
+    expect(screen.getByTestId('total-cost')).toHaveTextContent('฿241.00');
+
+    await userEvent.click(screen.getByTestId('add-line'));
+    expect(await screen.findByTestId('line-1')).toHaveTextContent('Line 2');
+    await userEvent.click(screen.getByTestId('line-1-remove'));
+    await waitFor(() => expect(screen.queryByTestId('line-1')).not.toBeInTheDocument());
+
+    const date = screen.getByTestId('field-expectedReceivedDate');
+    await userEvent.click(date);
+    fireEvent.change(date, { target: { value: '28 Nov 2026' } });
+    fireEvent.keyDown(date, { key: 'Enter', code: 'Enter' });
+    const bar = screen.getByTestId('receipt-form-actions');
+    expect(bar).toHaveClass('bo-bottom-bar');
+    await userEvent.click(within(bar).getByTestId('receipt-save'));
+    await waitFor(() => expect(sent.some((s) => s.method === 'POST')).toBe(true));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/1/stock-management-goods-receipt-detail/draft/9'));
   });
 });

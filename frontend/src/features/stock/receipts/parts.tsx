@@ -1,12 +1,14 @@
 // Pieces the goods receipt screens share: a date picker that reads Buddhist-era years in Thai,
-// the state and line-status tags, the SKU picker, and opening a receipt's PDFs in a new tab.
-import { useState } from 'react';
+// the state and line-status tags, the SKU picker, opening a receipt's PDFs in a new tab, and
+// what a receipt or a line shows as a card on a phone.
+import { useState, type ReactNode } from 'react';
 import { Select, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 
 import { useSkuInventoriesQuery } from '@/features/products/api';
-import { openPdf, useGoodsReceiptPdfMutation, type ReceiptPdfKind } from '../api';
-import { LINE_STATUS_COLOURS, STATE_COLOURS } from './receipts';
+import { formatBaht } from '@/shared/money';
+import { openPdf, useGoodsReceiptPdfMutation, type GoodsReceiptBody, type ReceiptPdfKind } from '../api';
+import { formatArrival, LINE_STATUS_COLOURS, STATE_COLOURS } from './receipts';
 import { notifyRefusal } from './refusal';
 
 /** The date picker of every screen (Buddhist-era years in Thai), kept here under its old name. */
@@ -94,4 +96,42 @@ export function useReceiptPdf() {
     }
   };
   return { open, busy };
+}
+
+/** A goods receipt as a card on a phone: its number and state, type and warehouse, when it is
+ * expected, its lines and pieces, and its cost. */
+export function ReceiptCard({ r, lng }: { r: GoodsReceiptBody; lng: string }) {
+  const { t } = useTranslation(['receipts', 'common']);
+  const arrival = formatArrival(r.expectedReceivedDate, r.expectedReceivedTime, lng);
+  return (
+    <>
+      <div className="bo-card-row">
+        <span className="bo-card-title" data-testid={`receipt-${r.id}-code`}>
+          {r.code}
+        </span>
+        <StateTag state={r.state} />
+      </div>
+      <div className="bo-card-sub">{[t(`receipts:types.${r.type}`, { defaultValue: r.type }), r.warehouseName].filter(Boolean).join(' · ')}</div>
+      <CardPair label={t('receipts:fields.expectedReceived')}>{arrival || '-'}</CardPair>
+      <div className="bo-card-row">
+        <span data-testid={`receipt-${r.id}-lines`}>{t('receipts:board.linesPieces', { count: r.lineCount, pieces: r.totalRequestQty.toLocaleString('en-US') })}</span>
+        <strong style={{ whiteSpace: 'nowrap' }}>{t('common:money.baht', { amount: formatBaht(r.totalCost) })}</strong>
+      </div>
+      {r.note ? (
+        <div className="bo-card-sub" style={{ overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
+          {r.note}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** A label and its value on one line of a card (the value to the right). */
+export function CardPair({ label, children, testId }: { label: ReactNode; children: ReactNode; testId?: string }) {
+  return (
+    <div className="bo-card-row" data-testid={testId}>
+      <span className="bo-card-sub">{label}</span>
+      <span style={{ textAlign: 'right' }}>{children}</span>
+    </div>
+  );
 }
