@@ -33,7 +33,9 @@ const CSS = `
 .bo-filters-drawer .bo-filters-stack { display: flex; flex-direction: column; gap: 12px; }
 .bo-bottom-bar { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
 .bo-mobile .bo-bottom-bar { position: fixed; left: 0; right: 0; bottom: 0; z-index: 900; padding: 8px 12px calc(8px + env(safe-area-inset-bottom)); background: #fff; border-top: 1px solid #e5e7eb; box-shadow: 0 -2px 8px rgba(0,0,0,.06); flex-wrap: nowrap; overflow-x: auto; }
-.bo-mobile .bo-bottom-bar > .ant-btn { flex: 0 0 auto; }
+.bo-mobile .bo-bottom-bar > .ant-btn, .bo-mobile .bo-bottom-bar > .ant-space { flex: 0 1 auto; min-width: 0; }
+.bo-mobile .bo-bottom-bar .ant-btn { min-width: 0; padding-inline: 10px; }
+.bo-mobile .bo-bottom-bar .ant-btn > span:not(.ant-btn-icon) { overflow: hidden; text-overflow: ellipsis; }
 .bo-bottom-space { height: 64px; }
 .bo-more-menu { display: flex; flex-direction: column; gap: 8px; }
 .bo-more-menu .ant-btn { width: 100%; justify-content: flex-start; }
