@@ -7,6 +7,8 @@ import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { useCan } from '@/shared/useCan';
+import { useIsMobile } from '@/app/layouts/useDevice';
+import { BottomBar, HeadActions } from '@/shared/list/Actions';
 import { useDeleteCustomerMutation, useGetCustomerQuery } from './api';
 import { CUSTOMER_EDIT } from './routes';
 
@@ -19,6 +21,7 @@ export default function CustomerDetailPage() {
   const [remove] = useDeleteCustomerMutation();
   const canEdit = useCan(CUSTOMER_EDIT);
   const navigate = useNavigate();
+  const mobile = useIsMobile();
   if (isLoading || !c) return <Spin />;
   const international = c.country && c.country !== 'TH';
   const place = international
@@ -33,26 +36,30 @@ export default function CustomerDetailPage() {
     navigate(`/${id}/customer-list`);
   };
 
+  const primary = canEdit ? (
+    <Button key="edit" type="primary" onClick={() => navigate(`/${id}/customer-edit/${cid}`)} data-testid="customer-edit">
+      {t('common:actions.edit')}
+    </Button>
+  ) : null;
+  const others = [
+    <Button key="book" onClick={() => navigate(`/${id}/customer-detail/${cid}/address-book`)} data-testid="open-address-book">
+      {t('customers:detail.addressBook', { count: c.addressCount })}
+    </Button>,
+    <Button key="social" onClick={() => navigate(`/${id}/customer-social/${cid}`)}>
+      {t('customers:detail.social')}
+    </Button>,
+    canEdit ? (
+      <Button key="delete" danger onClick={() => void onDelete()}>
+        {t('common:actions.delete')}
+      </Button>
+    ) : null,
+  ];
+
   return (
     <Card data-testid="customer-detail">
       <div className="bo-page-head">
         <h1>{c.name}</h1>
-        <Space wrap>
-          <Button onClick={() => navigate(`/${id}/customer-detail/${cid}/address-book`)} data-testid="open-address-book">
-            {t('customers:detail.addressBook', { count: c.addressCount })}
-          </Button>
-          <Button onClick={() => navigate(`/${id}/customer-social/${cid}`)}>{t('customers:detail.social')}</Button>
-          {canEdit ? (
-            <Button type="primary" onClick={() => navigate(`/${id}/customer-edit/${cid}`)} data-testid="customer-edit">
-              {t('common:actions.edit')}
-            </Button>
-          ) : null}
-          {canEdit ? (
-            <Button danger onClick={() => void onDelete()}>
-              {t('common:actions.delete')}
-            </Button>
-          ) : null}
-        </Space>
+        {mobile ? null : <Space wrap>{[others[0], others[1], primary, others[2]]}</Space>}
       </div>
       <Descriptions column={{ xs: 1, md: 2 }} bordered size="small">
         <Descriptions.Item label={t('customers:fields.tel')}>{c.tel}</Descriptions.Item>
@@ -65,6 +72,12 @@ export default function CustomerDetailPage() {
         <Descriptions.Item label={t('customers:fields.orderCount')}>{c.orderCount}</Descriptions.Item>
         <Descriptions.Item label={t('customers:fields.updatedAt')}>{formatDateTime(c.updatedAt, i18n.language)}</Descriptions.Item>
       </Descriptions>
+      {mobile ? (
+        // On a phone the actions sit at the bottom: editing in sight, the rest behind "more".
+        <BottomBar data-testid="customer-actions">
+          <HeadActions primary={primary}>{others}</HeadActions>
+        </BottomBar>
+      ) : null}
     </Card>
   );
 }
