@@ -69,6 +69,42 @@ export const still = (page) =>
     ),
   );
 
+/** An antd input by its test id, whether the id sits on the input or on its wrapper. */
+export const input = (scope, testId) => scope.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
+
+/** Picks the option naming `option` of an antd select (after searching for `typed`, if
+ * given), and waits until the select shows it. */
+export async function pick(page, testId, option, typed) {
+  await page.getByTestId(testId).click();
+  if (typed !== undefined) await page.getByTestId(testId).locator('input').fill(typed);
+  const choice = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first();
+  await choice.waitFor();
+  await still(page);
+  await choice.click();
+  await page.getByTestId(testId).getByText(option).first().waitFor();
+}
+
+/** Confirms the open question dialog, after checking what it says. */
+export async function confirm(page, says) {
+  if (says) await page.getByTestId('dialog-message').getByText(says).waitFor();
+  await still(page);
+  await page.getByTestId('dialog-ok').click();
+  await page.getByTestId('dialog-ok').waitFor({ state: 'detached' });
+}
+
+/** Creates a goods receipt through the API, once the warehouse has learnt of its SKUs (it
+ * follows the catalog's events: until then it answers sku_not_found). */
+export async function receiptByApi(api, body) {
+  for (let i = 0; ; i++) {
+    try {
+      return await api.post('/wms/goods-receipts', body);
+    } catch (e) {
+      if (i >= 50 || !String(e.message).includes('sku_not_found')) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 /** Adds stock of a SKU to the main warehouse through the API, once the ledger knows the SKU
  * (it learns of a new one from the catalog's event); answers the warehouse. */
 export async function stockUp(api, skuId, quantity, reason = 'e2e') {

@@ -6,19 +6,7 @@
 // error. A screenshot of each step goes to e2e/screenshots/mobile-*.png.
 import path from 'node:path';
 
-import { file, orderByApi, root, still, stockUp } from '../fixtures.mjs';
-
-/** Creates a receipt through the API, once the warehouse has learnt of its SKUs. */
-async function receiptByApi(api, body) {
-  for (let i = 0; ; i++) {
-    try {
-      return await api.post('/wms/goods-receipts', body);
-    } catch (e) {
-      if (i >= 50 || !String(e.message).includes('sku_not_found')) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
+import { confirm, file, input, orderByApi, pick, receiptByApi, root, still, stockUp } from '../fixtures.mjs';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -64,27 +52,6 @@ async function firstInSight(page, item, name) {
   if (!box || scrolled !== 0 || box.y + box.height > PHONE.height) {
     throw new Error(`${name}: the first item is not in sight (top ${box?.y}, height ${box?.height}, scrolled ${scrolled})`);
   }
-}
-
-/** An antd input by its test id, whether the id sits on the input or on its wrapper. */
-const input = (scope, testId) => scope.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
-
-/** Picks the option naming `option` of an antd select (after typing `typed`, if given). */
-async function pick(page, testId, option, typed) {
-  await page.getByTestId(testId).click();
-  if (typed !== undefined) await page.getByTestId(testId).locator('input').fill(typed);
-  const choice = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first();
-  await choice.waitFor();
-  await still(page);
-  await choice.click();
-}
-
-/** Confirms the open dialog, after checking what it says. */
-async function confirm(page, says) {
-  if (says) await page.getByTestId('dialog-message').getByText(says).waitFor();
-  await still(page);
-  await page.getByTestId('dialog-ok').click();
-  await page.getByTestId('dialog-ok').waitFor({ state: 'detached' });
 }
 
 const BUYER = { name: 'ปราณี ศรีสุข', tel: '0861239876' };

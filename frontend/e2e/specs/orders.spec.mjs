@@ -9,35 +9,13 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 
-import { orderByApi, root, still, stockUp, STORE_ID } from '../fixtures.mjs';
+import { STORE_ID, confirm, input, orderByApi, pick, root, still, stockUp } from '../fixtures.mjs';
 
 /** A screenshot of the viewport (a full-page capture resizes the window, which switches
  * layouts), once still. */
 async function snap(page, name) {
   await still(page);
   await page.screenshot({ path: path.join(root, 'e2e', 'screenshots', `orders-${name}.png`) });
-}
-
-/** An antd input by its test id, whether the id sits on the input or on its wrapper. */
-const input = (scope, testId) => scope.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
-
-/** Picks the option naming `option` of an antd select (after typing `typed`, if given). */
-async function pick(page, testId, option, typed) {
-  await page.getByTestId(testId).click();
-  if (typed !== undefined) await page.getByTestId(testId).locator('input').fill(typed);
-  const choice = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first();
-  await choice.waitFor();
-  await still(page);
-  await choice.click();
-  await page.getByTestId(testId).getByText(option).first().waitFor();
-}
-
-/** Confirms the open dialog, after checking what it says. */
-async function confirm(page, says) {
-  if (says) await page.getByTestId('dialog-message').getByText(says).waitFor();
-  await still(page);
-  await page.getByTestId('dialog-ok').click();
-  await page.getByTestId('dialog-ok').waitFor({ state: 'detached' });
 }
 
 /** The text of a PDF by poppler's pdftotext; null when it is not installed. */

@@ -13,7 +13,7 @@ import dayjs from 'dayjs';
 import buddhistEra from 'dayjs/plugin/buddhistEra.js';
 import 'dayjs/locale/th.js';
 
-import { root, STORE_ID } from '../fixtures.mjs';
+import { STORE_ID, confirm, input, pick, receiptByApi, root } from '../fixtures.mjs';
 
 dayjs.extend(buddhistEra);
 
@@ -43,21 +43,6 @@ async function snap(page, name) {
   await page.screenshot({ path: path.join(root, 'e2e', 'screenshots', `stock-in-${name}.png`) });
 }
 
-/** An antd input by its test id, whether the id sits on the input or on its wrapper. */
-const input = (scope, testId) => scope.locator(`input[data-testid="${testId}"], [data-testid="${testId}"] input`).first();
-
-/** Picks the option naming `option` of an antd select (after searching for `typed`, if
- * given), and waits until the select shows it. */
-async function pick(page, testId, option, typed) {
-  await page.getByTestId(testId).click();
-  if (typed !== undefined) await page.getByTestId(testId).locator('input').fill(typed);
-  const choice = page.locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: option }).first();
-  await choice.waitFor();
-  await still(page);
-  await choice.click();
-  await page.getByTestId(testId).getByText(option).first().waitFor();
-}
-
 /** Searches a searchable antd select and picks the option naming `text`. */
 const search = (page, testId, text) => pick(page, testId, text, text);
 
@@ -71,14 +56,6 @@ async function pickDate(page, testId, day) {
   for (let i = 0; i < months; i++) await panel.locator('.ant-picker-header-next-btn').click();
   await panel.locator(`td[title="${day.format('YYYY-MM-DD')}"]`).click();
   await panel.waitFor({ state: 'hidden' });
-}
-
-/** Confirms the open question dialog, after checking what it says. */
-async function confirm(page, says) {
-  if (says) await page.getByTestId('dialog-message').getByText(says).waitFor();
-  await still(page);
-  await page.getByTestId('dialog-ok').click();
-  await page.getByTestId('dialog-ok').waitFor({ state: 'detached' });
 }
 
 /** A date as the screens write it in Thai: "9 ก.พ. 2570". */
@@ -98,19 +75,6 @@ function pdfText(bytes) {
     child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`pdftotext exited with ${code}: ${err.trim()}`))));
     child.stdin.end(bytes);
   });
-}
-
-/** Creates a receipt through the API, once the warehouse has learnt of its SKUs (it follows the
- * catalog's events: until then it answers sku_not_found). */
-async function receiptByApi(api, body) {
-  for (let i = 0; ; i++) {
-    try {
-      return await api.post('/wms/goods-receipts', body);
-    } catch (e) {
-      if (i >= 50 || !String(e.message).includes('sku_not_found')) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
 }
 
 /** The stock overview narrowed to `text` through the search bar. */
@@ -256,7 +220,6 @@ export const tests = [
       await page.getByTestId('receipt-print').locator('.ant-btn-loading-icon').waitFor({ state: 'detached' });
       // Printing records who printed it.
       if ((await api.get(`/wms/goods-receipts/${id}`)).printed_by === 0) throw new Error('the print was not recorded');
-
 
       // The board lists it under approved.
       await page.getByTestId('sidebar').getByText('รับสินค้าเข้าคลัง', { exact: true }).click();
