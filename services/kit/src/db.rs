@@ -13,7 +13,7 @@ use anyhow::Context as _;
 use sqlx::any::{AnyPoolOptions, AnyRow};
 use sqlx::migrate::Migrator;
 use sqlx::AnyConnection;
-use sqlx::{Any, AnyPool, Executor, Row, Transaction};
+use sqlx::{Any, AnyPool, Connection as _, Executor, Row, Transaction};
 use tokio::sync::{Mutex, OwnedMutexGuard};
 
 /// Which database a pool talks to.
@@ -42,6 +42,9 @@ pub struct Db {
 /// a power cut can take to about a second's commits, which the outbox's and the log bus's
 /// replays on start make good (`kit::bus::log`). `FULL` would sync at every commit instead.
 pub const SYNC_EVERY: Duration = Duration::from_secs(1);
+
+/// How long a PostgreSQL connection may sit idle before it is pinged on its next use.
+const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 
 /// Syncs `wal` (a SQLite file's log) every [`SYNC_EVERY`] while `pool` is open: a frame
 /// SQLite wrote at a commit is on disk within a second, and replayed from the log after a
@@ -285,6 +288,8 @@ impl Db {
                     .max_connections(8)
                     .min_connections(1)
                     .acquire_timeout(Duration::from_secs(30))
+                    // A file does not hang up: no ping before each use.
+                    .test_before_acquire(false)
                     .after_connect(|conn, _| {
                         Box::pin(async move {
                             conn.execute("PRAGMA journal_mode = WAL").await?;
@@ -301,6 +306,18 @@ impl Db {
             Dialect::Postgres => AnyPoolOptions::new()
                 .max_connections(16)
                 .acquire_timeout(Duration::from_secs(30))
+                // A connection back in use within a moment of its last use is not pinged first
+                // (a round trip for each statement's connection otherwise); one that sat idle
+                // is, and is replaced when the server has hung up on it.
+                .test_before_acquire(false)
+                .before_acquire(|conn, meta| {
+                    Box::pin(async move {
+                        if meta.idle_for >= PING_AFTER_IDLE {
+                            conn.ping().await?;
+                        }
+                        Ok(true)
+                    })
+                })
                 .connect(url)
                 .await
                 .with_context(|| format!("connecting to {}", crate::config::redact_url(url)))?,
@@ -493,4 +510,31 @@ fn sqlite_settings() {
             tracing::debug!(rc, "SQLite was initialised before its settings could be made");
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Connections the server hung up on while they sat idle are pinged on their next use
+    /// and replaced, so the statement still runs.
+    #[tokio::test]
+    async fn connections_the_server_ended_are_replaced_after_a_rest() {
+        let Some(t) = crate::testing::postgres().await else { return };
+        let one: i32 = sqlx::query_scalar("SELECT 1").fetch_one(t.db.pool()).await.unwrap();
+        assert_eq!(one, 1);
+        let admin = sqlx::AnyPool::connect(&t.url).await.unwrap();
+        let ended = sqlx::query(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        )
+        .fetch_all(&admin)
+        .await
+        .unwrap();
+        assert!(!ended.is_empty(), "the pool had a connection to end");
+        admin.close().await;
+        tokio::time::sleep(PING_AFTER_IDLE + Duration::from_millis(300)).await;
+        let two: i32 = sqlx::query_scalar("SELECT 2").fetch_one(t.db.pool()).await.unwrap();
+        assert_eq!(two, 2);
+    }
 }
