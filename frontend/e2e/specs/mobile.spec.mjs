@@ -267,6 +267,42 @@ export const tests = [
     },
   },
   {
+    name: 'the other lists staff use: products, customers, payments to review, stock, receipts',
+    viewport: PHONE,
+    run: async ({ page, api, base, url, another }) => {
+      const errorsSeen = watchErrors(page);
+      // A slip waiting for review.
+      const product = await api.product('MOB-TEA', 'ชาเขียวมัทฉะ 100 กรัม', { price: '320', cost: '150' });
+      const warehouse = await stockUp(api, product.skus[0].id, 5);
+      const o = await orderByApi(api, {
+        channel: 'facebook',
+        warehouse_id: warehouse.id,
+        items: [{ sku_id: product.skus[0].id, quantity: 1 }],
+        shipping_address: { name: 'สุดา ใจงาม', tel: '0845556677', address: '3 ซอยอารีย์', sub_district: 'สามเสนใน', district: 'พญาไท', state_province: 'กรุงเทพมหานคร', postcode: '10400' },
+      });
+      const buyer = await another();
+      await buyer.goto(`${base}/bill/${o.bills[0].token}`);
+      await buyer.getByTestId('bill-slip-file').setInputFiles(file('photo.png'));
+      await buyer.getByTestId('bill-slip-send').click();
+      await buyer.getByTestId('bill-sent').waitFor();
+      await api.customer('อรทัย มั่นคง', '0845556688');
+
+      const lists = [
+        ['product-list/store', 'product-table', '17-products'],
+        ['customer-list', 'customer-table', '18-customers'],
+        ['order-payment-review', 'review-table', '19-payments-to-review'],
+        ['stock-management-overview-list', 'stock-table', '20-stock'],
+        ['stock-management-goods-receipt/approved', 'receipt-table', '21-receipts'],
+      ];
+      for (const [path, list, name] of lists) {
+        await page.goto(url(path));
+        await firstInSight(page, page.getByTestId(list).locator('[role="listitem"]').first(), name);
+        await step(page, name);
+      }
+      errorsSeen();
+    },
+  },
+  {
     name: 'at 1280 px the order table shows every column, hidden and moved as each person likes',
     viewport: { width: 1280, height: 800 },
     run: async ({ page, api, url }) => {
@@ -293,7 +329,7 @@ export const tests = [
       const all = ['เลขที่คำสั่งซื้อ', 'วันที่สั่งซื้อ', 'ผู้รับ', 'ช่องทางขาย', 'สินค้า', 'ยอดรวม (บาท)', 'การชำระเงิน', 'การจัดส่ง', 'คลังสินค้า'];
       if ((await headers()).join('|') !== all.join('|')) throw new Error(`the columns read ${(await headers()).join(' | ')}`);
       await fits('prepared orders');
-      await step(page, '20-desktop-orders');
+      await step(page, '22-desktop-orders');
 
       // The warehouse hidden and the total moved first-but-one; kept after a reload.
       await page.getByTestId('columns-open').click();
@@ -306,7 +342,7 @@ export const tests = [
       const mine = ['เลขที่คำสั่งซื้อ', 'ยอดรวม (บาท)', 'วันที่สั่งซื้อ', 'ผู้รับ', 'ช่องทางขาย', 'สินค้า', 'การชำระเงิน', 'การจัดส่ง'];
       if ((await headers()).join('|') !== mine.join('|')) throw new Error(`after a reload the columns read ${(await headers()).join(' | ')}`);
       await fits('chosen columns');
-      await step(page, '21-desktop-columns');
+      await step(page, '23-desktop-columns');
       await page.getByTestId('columns-open').click();
       await page.getByTestId('columns-reset').click();
       await page.keyboard.press('Escape');
