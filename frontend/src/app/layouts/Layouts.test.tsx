@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen } from '@testing-library/react';
+import { fireEvent, render, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -6,6 +6,7 @@ import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { serveBy } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 import { DefaultLayout } from './Layouts';
+import { atWidth } from '@/shared/testing/viewport';
 
 
 function HalfFilled() {
@@ -13,16 +14,10 @@ function HalfFilled() {
   return <input data-testid="page-field" value={v} onChange={(e) => setV(e.target.value)} />;
 }
 
-function resizeTo(width: number) {
-  act(() => {
-    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
-    window.dispatchEvent(new Event('resize'));
-  });
-}
 
 it('keeps the page, and what was typed in it, when the window crosses the mobile breakpoint', async () => {
   serveBy(() => ({ status: 200, body: { menu_hiding_list: [] } }));
-  resizeTo(1280);
+  atWidth(1280);
   render(
     <Provider store={signedInStore()}>
       <MemoryRouter initialEntries={['/1/page']}>
@@ -36,11 +31,11 @@ it('keeps the page, and what was typed in it, when the window crosses the mobile
   );
   expect(document.querySelector('[data-layout="default-desktop"]')).not.toBeNull();
   fireEvent.change(screen.getByTestId('page-field'), { target: { value: 'ร้านป้าแดง' } });
-  resizeTo(500);
+  atWidth(500);
   expect(document.querySelector('[data-layout="default-mobile"]')).not.toBeNull();
   expect(screen.getByTestId('mobile-menu')).toBeInTheDocument();
   expect(screen.getByTestId('page-field')).toHaveValue('ร้านป้าแดง');
-  resizeTo(1280);
+  atWidth(1280);
   expect(document.querySelector('[data-layout="default-desktop"]')).not.toBeNull();
   expect(screen.getByTestId('page-field')).toHaveValue('ร้านป้าแดง');
 });

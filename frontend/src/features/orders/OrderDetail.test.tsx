@@ -5,7 +5,7 @@ import { closeAllDialogs } from '@/shared/dialogs/dialogs';
 import { P } from '@/shared/permissions.gen';
 import type { Reply } from '@/shared/testing/fakeApi';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
-import { atWidth, DESKTOP, PHONE } from '@/shared/list/testing';
+import { atWidth, DESKTOP, PHONE } from '@/shared/testing/viewport';
 import { bill, formBody, order, parcel, payment, refusal, renderAt, serve } from './testing';
 
 fastComputedStyle();

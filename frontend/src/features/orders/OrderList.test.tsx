@@ -4,7 +4,7 @@ import userEventLib from '@testing-library/user-event';
 import { P } from '@/shared/permissions.gen';
 import { closeAllDialogs } from '@/shared/dialogs/dialogs';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
-import { atWidth, DESKTOP, PHONE } from '@/shared/list/testing';
+import { atWidth, DESKTOP, PHONE } from '@/shared/testing/viewport';
 import { formBody, item, list, order, renderAt, serve } from './testing';
 
 fastComputedStyle();

@@ -1,10 +1,11 @@
-import { act, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 
 import { closeAllDialogs } from '@/shared/dialogs/dialogs';
 import { P } from '@/shared/permissions.gen';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
 import { formBody, payment, renderAt, serve } from './testing';
+import { atWidth } from '@/shared/testing/viewport';
 
 fastComputedStyle();
 jest.setTimeout(90_000);
@@ -72,17 +73,11 @@ describe('the payment review', () => {
   });
 });
 
-function resizeTo(width: number) {
-  act(() => {
-    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
-    window.dispatchEvent(new Event('resize'));
-  });
-}
 
 describe('the payment review on a phone', () => {
   const desktopWidth = window.innerWidth;
-  beforeEach(() => resizeTo(390));
-  afterEach(() => resizeTo(desktopWidth));
+  beforeEach(() => atWidth(390));
+  afterEach(() => atWidth(desktopWidth));
 
   it('shows each payment as a card and confirms the chosen ones from the bar at the bottom', async () => {
     const sent = serve((method, path) => {

@@ -1,4 +1,4 @@
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
@@ -10,6 +10,7 @@ import { refusal, serveBy, type Reply } from '@/shared/testing/fakeApi';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
 import { signedInStore } from '@/shared/testing/session';
 import ProductListPage from './ProductListPage';
+import { atWidth } from '@/shared/testing/viewport';
 
 fastComputedStyle();
 jest.setTimeout(90_000);
@@ -96,12 +97,6 @@ function renderAt(path: string, permission = 'owner', permissions: string[] = []
   );
 }
 
-function resizeTo(width: number) {
-  act(() => {
-    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
-    window.dispatchEvent(new Event('resize'));
-  });
-}
 
 const desktopWidth = window.innerWidth;
 
@@ -124,8 +119,8 @@ describe('the product list on a desktop', () => {
 });
 
 describe('the product list on a phone', () => {
-  beforeEach(() => resizeTo(390));
-  afterEach(() => resizeTo(desktopWidth));
+  beforeEach(() => atWidth(390));
+  afterEach(() => atWidth(desktopWidth));
 
   it('shows each product as a card, folds the filters and the import, and opens a product by a tap', async () => {
     serve();

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
@@ -9,6 +9,7 @@ import { serveBy, type Reply, type Sent, refusal } from '@/shared/testing/fakeAp
 import { signedInStore } from '@/shared/testing/session';
 import StockMovesPage from './StockMovesPage';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
+import { atWidth } from '@/shared/testing/viewport';
 
 // antd tables, selects and forms render slowly in jsdom.
 
@@ -544,17 +545,11 @@ describe('goods adjust', () => {
   });
 });
 
-function resizeTo(width: number) {
-  act(() => {
-    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
-    window.dispatchEvent(new Event('resize'));
-  });
-}
 
 describe('goods adjust on a phone', () => {
   const desktopWidth = window.innerWidth;
-  beforeEach(() => resizeTo(390));
-  afterEach(() => resizeTo(desktopWidth));
+  beforeEach(() => atWidth(390));
+  afterEach(() => atWidth(desktopWidth));
 
   it('lists the adjustments as cards, and removes stock in a one-column form saved from the bar at the bottom', async () => {
     const { sent } = serve(

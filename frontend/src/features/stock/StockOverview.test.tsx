@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 import dayjs from 'dayjs';
 import { Provider } from 'react-redux';
@@ -9,6 +9,7 @@ import { serveBy, type Reply } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 import StockOverviewPage from './StockOverviewPage';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
+import { atWidth } from '@/shared/testing/viewport';
 
 fastComputedStyle();
 jest.setTimeout(60_000);
@@ -214,17 +215,11 @@ describe('the stock overview', () => {
   });
 });
 
-function resizeTo(width: number) {
-  act(() => {
-    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
-    window.dispatchEvent(new Event('resize'));
-  });
-}
 
 describe('the stock overview on a phone', () => {
   const desktopWidth = window.innerWidth;
-  beforeEach(() => resizeTo(390));
-  afterEach(() => resizeTo(desktopWidth));
+  beforeEach(() => atWidth(390));
+  afterEach(() => atWidth(desktopWidth));
 
   it('shows a card per SKU and warehouse, opened on its lots by a tap, and the value per warehouse without a table', async () => {
     const sent = serve();

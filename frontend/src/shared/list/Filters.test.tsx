@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { Filters } from './Filters';
-import { atWidth, DESKTOP, PHONE } from './testing';
+import { atWidth, DESKTOP, PHONE } from '@/shared/testing/viewport';
 
 afterEach(() => atWidth(DESKTOP));
 

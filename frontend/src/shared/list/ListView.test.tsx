@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { useState, type Key } from 'react';
 
 import { ListView, LONG_PRESS_MS } from './ListView';
-import { atWidth, DESKTOP, PHONE } from './testing';
+import { atWidth, DESKTOP, PHONE } from '@/shared/testing/viewport';
 
 interface Row {
   id: number;

@@ -1,4 +1,4 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
@@ -11,6 +11,7 @@ import ReceiptBoardPage from './ReceiptBoardPage';
 import ReceiptDetailPage from './ReceiptDetailPage';
 import ReceiptFormPage from './ReceiptFormPage';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
+import { atWidth } from '@/shared/testing/viewport';
 
 // antd tables, selects, pickers and forms render slowly in jsdom.
 
@@ -542,17 +543,11 @@ describe('a goods receipt', () => {
   });
 });
 
-function resizeTo(width: number) {
-  act(() => {
-    Object.defineProperty(window, 'innerWidth', { configurable: true, writable: true, value: width });
-    window.dispatchEvent(new Event('resize'));
-  });
-}
 
 describe('the goods receipts on a phone', () => {
   const desktopWidth = window.innerWidth;
-  beforeEach(() => resizeTo(390));
-  afterEach(() => resizeTo(desktopWidth));
+  beforeEach(() => atWidth(390));
+  afterEach(() => atWidth(desktopWidth));
 
   it('lists the receipts as cards, folds the type filter into the drawer and opens a receipt on a tap', async () => {
     const sent = serve(receipt(), (method, path) =>

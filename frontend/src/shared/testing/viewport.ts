@@ -1,4 +1,5 @@
-// Renders as on a phone or a desktop: the width the layout reads (jsdom's is 1024).
+// Renders as on a phone or a desktop: the width the layout reads (jsdom's is 1024), changed
+// as a resized window changes it.
 import { act } from '@testing-library/react';
 
 export function atWidth(width: number) {
