@@ -98,9 +98,10 @@ failed=$(count failed)
 [ "$status" -eq 0 ] || [ "$failed" -gt 0 ] || failed=1
 echo
 # The failures again, by name, where the end of a long log is all one reads.
-if grep -qE '^ +✕ |^test .* FAILED$|^FAIL |^not ok ' "$log"; then
+failures='^ +✕ |^  ● .+ › |^test .* FAILED$|^FAIL '
+if grep -qE "$failures" "$log"; then
   echo "failures:"
-  grep -E '^ +✕ |^test .* FAILED$|^FAIL |^not ok ' "$log" | sed 's/^ */  /'
+  grep -E "$failures" "$log" | sed 's/^ */  /' | sort -u
 fi
 if [ ${#skipped[@]} -gt 0 ]; then
   for s in "${skipped[@]}"; do echo "SKIPPED: $s"; done
