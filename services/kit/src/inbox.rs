@@ -6,8 +6,9 @@
 //! marks dead letters, and the running consumer handles them again. An event of a type the
 //! consumer has no handler for is logged and acked, never dead-lettered.
 //!
-//! Events waiting together are handled together: what a subscription has ready when one
-//! arrives (up to [`BATCH`]) is claimed in one statement and applied in one transaction, in
+//! Events waiting together are handled together: rounds are kept a few milliseconds apart
+//! while events keep coming ([`crate::pace`]), and what a subscription has ready when a round
+//! starts (up to [`BATCH`]) is claimed in one statement and applied in one transaction, in
 //! order, so a burst costs one commit instead of one each. If any of them fails, the whole
 //! transaction rolls back and each is handled on its own, with its own retries.
 
@@ -232,6 +233,7 @@ impl Consumer {
                     }
                 }
             };
+            let mut pace = crate::pace::Pace::default();
             loop {
                 let next = tokio::select! {
                     n = sub.next() => n,
@@ -239,6 +241,8 @@ impl Consumer {
                 };
                 match next {
                     Some(Ok(d)) => {
+                        // While events keep coming, what arrives in the pause joins this batch.
+                        pace.wait().await;
                         let mut batch = vec![d];
                         while batch.len() < BATCH {
                             match sub.ready().await {

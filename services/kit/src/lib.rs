@@ -18,6 +18,7 @@ pub mod inbox;
 pub mod module;
 pub mod money;
 pub mod outbox;
+pub mod pace;
 pub mod paging;
 pub mod perms;
 pub mod schedule;

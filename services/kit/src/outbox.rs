@@ -317,8 +317,9 @@ impl Relay {
         Ok(r.rows_affected())
     }
 
-    /// Relays until cancelled: on every wake-up and at least every second, backing off
-    /// while the bus is down. Drains what is pending before it stops. It starts by sending
+    /// Relays until cancelled: on every wake-up and at least every second, rounds kept
+    /// [`crate::pace::ROUND_EVERY`] apart while they keep coming, backing off while the bus is
+    /// down. Drains what is pending before it stops. It starts by sending
     /// the last seconds' rows again ([`Relay::resend_recent`]).
     pub async fn run(self, cancel: CancellationToken) {
         match self.resend_recent().await {
@@ -327,7 +328,9 @@ impl Relay {
             Err(e) => tracing::warn!(error = %format!("{e:#}"), "could not mark recent outbox rows to send again"),
         }
         let mut backoff = Duration::from_millis(100);
+        let mut pace = crate::pace::Pace::default();
         loop {
+            pace.wait().await;
             match self.relay_once().await {
                 Ok(n) => {
                     backoff = Duration::from_millis(100);
