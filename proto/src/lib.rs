@@ -77,6 +77,7 @@ services! {
     payments::v1::payments_service_client::PaymentsServiceClient<T> => "payments",
     logistics::v1::logistics_service_client::LogisticsServiceClient<T> => "logistics",
     orders::v1::orders_service_client::OrdersServiceClient<T> => "orders",
+    reports::v1::reports_service_client::ReportsServiceClient<T> => "reports",
 }
 
 events! {
@@ -98,6 +99,7 @@ events! {
     events::v1::BillClosed => "orders.bill.closed",
     events::v1::OrderPlaced => "orders.order.placed",
     events::v1::OrderStateChanged => "orders.order.state_changed",
+    events::v1::OrderRevised => "orders.order.revised",
 }
 
 /// Debug for the messages that carry a password, which is never shown (build.rs skips

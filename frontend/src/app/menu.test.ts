@@ -116,7 +116,14 @@ describe('sidebar', () => {
 
   it('is composed from the features\' routes, in SPEC order (§2)', () => {
     expect(MENU.map((g) => [g.key, g.label, g.items])).toEqual([
-      ['overviews', 'menu.overviews', [{ label: 'menu.gettingStart', path: 'getting-start' }]],
+      [
+        'overviews',
+        'menu.overviews',
+        [
+          { label: 'menu.gettingStart', path: 'getting-start' },
+          { label: 'menu.dashboard', path: 'dashboard', roles: ['owner'] },
+        ],
+      ],
       [
         'orders',
         'menu.orders',

@@ -47,6 +47,7 @@ describe('routes (SPEC §2)', () => {
         { path: '/choose-store', gate: { store: false, user: true } },
         { path: '/maintain-system' },
         { path: '/:storeId/getting-start' },
+        { path: '/:storeId/dashboard', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/prepare-login' },
         { path: '/:storeId/access-denied' },
         { path: '/:storeId/order-list', meta: orderRead },
@@ -127,7 +128,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(65);
+    expect(by('default')).toHaveLength(66);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

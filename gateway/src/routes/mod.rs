@@ -2,6 +2,7 @@
 
 pub mod auth;
 pub mod customers;
+pub mod dashboards;
 pub mod logistics;
 pub mod order_import;
 pub mod order_payments;
@@ -40,7 +41,7 @@ Bodies are snake_case JSON or form-encoded (nested keys in bracket form); query 
 lists answer {data, total, limit, page, pages} and limit=-1 means all, up to 1,000 rows (a longer list comes in pages of 1,000, as pages says). \
 Writes accept an Idempotency-Key header."),
     modifiers(&BearerAuth, &PermissionKeys, &ErrorCodes),
-    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "pos"), (name = "payments"), (name = "logistics"), (name = "orders"), (name = "status"))
+    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "pos"), (name = "payments"), (name = "logistics"), (name = "orders"), (name = "reports"), (name = "status"))
 )]
 struct ApiDoc;
 
@@ -104,6 +105,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(order_import::router())
         .merge(reconcile::router())
         .merge(parcels::router())
+        .merge(dashboards::router())
         .split_for_parts()
 }
 

@@ -27,6 +27,7 @@ pub fn modules() -> Vec<SharedModule> {
         Arc::new(bo_payments::PaymentsModule),
         Arc::new(bo_logistics::LogisticsModule),
         Arc::new(bo_orders::OrdersModule),
+        Arc::new(bo_reports::ReportsModule),
     ])
 }
 

@@ -145,7 +145,13 @@ impl Module for OrdersModule {
     fn publishes(&self) -> Vec<&'static str> {
         use bo_proto::events::v1 as ev;
         use bo_proto::Event as _;
-        vec![ev::BillOpened::TYPE, ev::BillClosed::TYPE, ev::OrderPlaced::TYPE, ev::OrderStateChanged::TYPE]
+        vec![
+            ev::BillOpened::TYPE,
+            ev::BillClosed::TYPE,
+            ev::OrderPlaced::TYPE,
+            ev::OrderStateChanged::TYPE,
+            ev::OrderRevised::TYPE,
+        ]
     }
 
     fn subscribes(&self) -> Vec<&'static str> {

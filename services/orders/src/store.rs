@@ -532,6 +532,7 @@ impl Repo {
                 warehouse_id: d.warehouse_id,
                 total: d.totals.total,
                 units,
+                figures: Some(figures(1, now, d)),
             },
         )
         .await?;
@@ -718,6 +719,17 @@ impl Repo {
         write_items(&mut tx, who.store_id, id, &d.items).await?;
         bills::sync_bills(&mut tx, who.store_id, id, &bills, &d.bill_terms, now).await?;
         event(&mut tx, who, id, "edited", &row.state, &row.state, detail).await?;
+        outbox::enqueue(
+            &mut tx,
+            who.store_id,
+            who.user_id,
+            &ev::OrderRevised {
+                order_id: id,
+                order_no: row.order_no.clone(),
+                figures: Some(figures(row.version + 1, row.created_at, d)),
+            },
+        )
+        .await?;
         if !held && row.stock_state != stock::SHORT && !row.problems().iter().any(|p| p == problem::STOCK) {
             event(&mut tx, who, id, "stock_short", &row.state, &row.state, "").await?;
         }
@@ -821,6 +833,51 @@ async fn count(tx: &mut Tx, store_id: i64, st: &str, delta: i64) -> Result<()> {
     .execute(&mut **tx)
     .await?;
     Ok(())
+}
+
+/// What an order sells at `version`, for the read models that count sales: its lines with
+/// their shares of the net ([`money::line_figures`]) and its money.
+fn figures(version: i64, placed_at: i64, d: &OrderData) -> ev::OrderFigures {
+    let lines: Vec<money::Line> = d
+        .items
+        .iter()
+        .map(|i| money::Line { price: i.price, cost: i.cost, quantity: i.quantity, warehouse_id: i.warehouse_id })
+        .collect();
+    let t = &d.totals;
+    ev::OrderFigures {
+        version,
+        place_time: Some(bo_kit::time::ms_to_timestamp(placed_at)),
+        channel: d.channel.clone(),
+        customer_id: d.customer_id,
+        lines: d
+            .items
+            .iter()
+            .zip(money::line_figures(&lines, t))
+            .map(|(i, f)| ev::SoldLine {
+                sku_id: i.sku_id,
+                product_id: i.product_id,
+                product_name: i.product_name.clone(),
+                sku_code: i.sku_code.clone(),
+                variant: i.variant.clone(),
+                quantity: i.quantity,
+                net: f.net,
+                net_ex_vat: f.net_ex_vat,
+                cost: f.cost,
+            })
+            .collect(),
+        subtotal: t.subtotal,
+        discount: t.discount_amount,
+        net: t.net,
+        shipping: t.shipping_total,
+        additional_fee: t.additional_fee,
+        vat: t.vat_amount,
+        total: t.total,
+        net_ex_vat: t.net_ex_vat,
+        cost: t.cost_total,
+        province: d.address.state_province.clone(),
+        district: d.address.district.clone(),
+        country: if d.address.country.is_empty() { "TH".to_string() } else { d.address.country.clone() },
+    }
 }
 
 /// The next gap-free order number of the store in the current Buddhist-era year: the

@@ -10,6 +10,11 @@ const TH_PICKER = thTH.DatePicker
   ? { ...thTH.DatePicker, lang: { ...thTH.DatePicker.lang, yearFormat: 'BBBB', cellYearFormat: 'BBBB' } }
   : undefined;
 
+/** The picker's locale for a language: Buddhist-era years in Thai. */
+export function eraLocale(lng: string) {
+  return lng === 'th' ? TH_PICKER : undefined;
+}
+
 function useEra(withTime: boolean) {
   const { i18n } = useTranslation();
   const th = i18n.language === 'th';

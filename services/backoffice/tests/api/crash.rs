@@ -66,7 +66,7 @@ impl Stack {
                 .spawn()
                 .unwrap(),
             Some(port) => self
-                .command(&["--target", "stores,wms,products,payments,logistics,orders"])
+                .command(&["--target", &service_targets()])
                 .env("BO_HTTP__ADDR", format!("127.0.0.1:{port}"))
                 .spawn()
                 .unwrap(),
@@ -341,14 +341,14 @@ async fn distributed() -> Option<Stack> {
     let files = tempfile::tempdir().unwrap();
     env.push(("BO_FILES__URL".into(), format!("file://{}", files.path().display())));
     let mut guards = Vec::new();
-    for svc in ["stores", "wms", "products", "payments", "logistics", "orders"] {
+    for svc in bo_backoffice::modules().iter().map(|m| m.name()) {
         let (url, guard) = testing::postgres_url().await?;
         env.push((format!("BO_SERVICES__{}__DATABASE_URL", svc.to_uppercase()), url));
         guards.push(guard);
     }
     let grpc = free_port();
     env.push(("BO_GRPC__ADDR".into(), format!("127.0.0.1:{grpc}")));
-    for svc in ["STORES", "WMS", "PRODUCTS", "PAYMENTS", "LOGISTICS", "ORDERS"] {
+    for svc in bo_backoffice::modules().iter().map(|m| m.name().to_uppercase()) {
         env.push((format!("BO_SERVICES__{svc}__ADDR"), format!("http://127.0.0.1:{grpc}")));
     }
     Some(Stack {
@@ -540,9 +540,19 @@ async fn kill_the_orders_service_mid_bulk_while_nats_runs_on() {
 
 /// Sets a command to find the services in `services` and orders in `orders`, with the bill
 /// expiry looking every 100 ms.
+/// Every service module, as a `--target` list.
+fn service_targets() -> String {
+    service_targets_but("")
+}
+
+/// Every service module but `except`, as a `--target` list.
+fn service_targets_but(except: &str) -> String {
+    bo_backoffice::modules().iter().map(|m| m.name()).filter(|n| *n != except).collect::<Vec<_>>().join(",")
+}
+
 fn neighbours(cmd: &mut Command, services: u16, orders: u16) -> &mut Command {
-    for svc in ["STORES", "WMS", "PRODUCTS", "PAYMENTS", "LOGISTICS"] {
-        cmd.env(format!("BO_SERVICES__{svc}__ADDR"), format!("http://127.0.0.1:{services}"));
+    for svc in bo_backoffice::modules().iter().map(|m| m.name()).filter(|n| *n != "orders") {
+        cmd.env(format!("BO_SERVICES__{}__ADDR", svc.to_uppercase()), format!("http://127.0.0.1:{services}"));
     }
     cmd.env("BO_SERVICES__ORDERS__ADDR", format!("http://127.0.0.1:{orders}"))
         .env("BO_SERVICES__ORDERS__BILL_EXPIRY_EVERY_MS", "100")
@@ -557,12 +567,11 @@ async fn bills_expire_once_with_two_orders_processes() {
     let client = reqwest::Client::new();
     let api = format!("http://127.0.0.1:{}/api", stack.http);
     let (services, first, second) = (free_port(), free_port(), free_port());
-    let mut others =
-        neighbours(&mut stack.command(&["--target", "stores,wms,products,payments,logistics"]), services, first)
-            .env("BO_GRPC__ADDR", format!("127.0.0.1:{services}"))
-            .env("BO_HTTP__ADDR", format!("127.0.0.1:{}", stack.services_http.unwrap()))
-            .spawn()
-            .unwrap();
+    let mut others = neighbours(&mut stack.command(&["--target", &service_targets_but("orders")]), services, first)
+        .env("BO_GRPC__ADDR", format!("127.0.0.1:{services}"))
+        .env("BO_HTTP__ADDR", format!("127.0.0.1:{}", stack.services_http.unwrap()))
+        .spawn()
+        .unwrap();
     wait_ready(&client, &stack.victim_ready_url(), &mut others).await;
     let mut replicas = Vec::new();
     for grpc in [first, second] {

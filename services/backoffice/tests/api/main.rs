@@ -10,6 +10,7 @@ mod carriers;
 mod contracts;
 mod crash;
 mod customers;
+mod dashboards;
 mod distributed;
 mod hardening;
 mod import;

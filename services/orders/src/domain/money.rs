@@ -155,39 +155,68 @@ pub fn over_limit(t: &Totals) -> Vec<(i64, i64)> {
 }
 
 /// Each warehouse's bill: the order's total shared by the warehouses' goods at their
-/// prices (the largest remainders take the leftover satang, the first warehouse on a tie),
-/// so the bills always add up to the total. An order with no goods value bills its first
-/// warehouse for everything.
+/// prices ([`apportion`]), so the bills always add up to the total. An order with no goods
+/// value bills its first warehouse for everything.
 pub fn bill_amounts(t: &Totals) -> Vec<(i64, i64)> {
-    let goods: i128 = t.per_warehouse.values().map(|v| i128::from(*v)).sum();
-    let warehouses: Vec<(i64, i64)> = t.per_warehouse.iter().map(|(w, v)| (*w, *v)).collect();
-    if warehouses.is_empty() {
+    let warehouses: Vec<i64> = t.per_warehouse.keys().copied().collect();
+    let values: Vec<i64> = t.per_warehouse.values().copied().collect();
+    warehouses.into_iter().zip(apportion(t.total, &values)).collect()
+}
+
+/// `amount` shared by `weights`: each share is its weight's part, rounded down, and the
+/// largest remainders take the leftover satang (the first on a tie), so the shares always
+/// add up to `amount`. Without any weight, the first share takes everything.
+pub fn apportion(amount: i64, weights: &[i64]) -> Vec<i64> {
+    if weights.is_empty() {
         return Vec::new();
     }
-    if goods == 0 {
-        let mut out: Vec<(i64, i64)> = warehouses.iter().map(|(w, _)| (*w, 0)).collect();
-        out[0].1 = t.total;
+    let sum: i128 = weights.iter().map(|w| i128::from(*w)).sum();
+    if sum == 0 {
+        let mut out = vec![0; weights.len()];
+        out[0] = amount;
         return out;
     }
-    let total = i128::from(t.total);
-    let mut shares: Vec<(i64, i64, i128)> = warehouses
+    let whole = i128::from(amount);
+    let mut shares: Vec<(i64, i128)> = weights
         .iter()
-        .map(|(w, v)| {
-            let exact = total * i128::from(*v);
-            (*w, (exact / goods) as i64, exact % goods)
+        .map(|w| {
+            let exact = whole * i128::from(*w);
+            ((exact.div_euclid(sum)) as i64, exact.rem_euclid(sum))
         })
         .collect();
-    let mut left = t.total - shares.iter().map(|s| s.1).sum::<i64>();
+    let mut left = amount - shares.iter().map(|s| s.0).sum::<i64>();
     let mut order: Vec<usize> = (0..shares.len()).collect();
-    order.sort_by(|a, b| shares[*b].2.cmp(&shares[*a].2).then(a.cmp(b)));
+    order.sort_by(|a, b| shares[*b].1.cmp(&shares[*a].1).then(a.cmp(b)));
     for i in order.into_iter().cycle() {
         if left == 0 {
             break;
         }
-        shares[i].1 += 1;
+        shares[i].0 += 1;
         left -= 1;
     }
-    shares.into_iter().map(|(w, amount, _)| (w, amount)).collect()
+    shares.into_iter().map(|(share, _)| share).collect()
+}
+
+/// Each line's part of what the order sells: its share of the net and of the net without
+/// VAT, by the lines' value at their prices ([`apportion`]), so the lines add up to the
+/// order's figures; and its cost.
+pub fn line_figures(lines: &[Line], t: &Totals) -> Vec<LineFigures> {
+    let values: Vec<i64> = lines.iter().map(|l| l.price.saturating_mul(l.quantity)).collect();
+    let net = apportion(t.net, &values);
+    let ex = apportion(t.net_ex_vat, &values);
+    lines
+        .iter()
+        .zip(net.into_iter().zip(ex))
+        .map(|(l, (net, net_ex_vat))| LineFigures { net, net_ex_vat, cost: l.cost.saturating_mul(l.quantity) })
+        .collect()
+}
+
+/// A line's part of what the order sells ([`line_figures`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LineFigures {
+    pub net: i64,
+    pub net_ex_vat: i64,
+    pub cost: i64,
 }
 
 /// Reads a percent typed as text ("10", "12.5", "7.25") into basis points.
@@ -259,6 +288,55 @@ mod tests {
             assert_eq!(bills.iter().map(|b| b.1).sum::<i64>(), t.total, "{lines:?} {c:?}");
             assert!(bills.iter().all(|b| b.1 >= 0));
             assert_eq!(bills.len(), t.per_warehouse.len());
+        }
+    }
+
+    #[test]
+    fn lines_share_the_net_by_their_value_and_add_up() {
+        // 10% off 300.00 of goods, VAT included: the lines sell for 180.00 and 90.00.
+        let lines = [line(100_00, 60_00, 2), line(100_00, 30_00, 1)];
+        let t =
+            totals(&lines, &Charges { discount: Discount::Percent(10_00), vat_included: true, ..Default::default() })
+                .unwrap();
+        let f = line_figures(&lines, &t);
+        assert_eq!(f.iter().map(|l| l.net).collect::<Vec<_>>(), vec![180_00, 90_00]);
+        // 270.00 × 100/107 = 252.34, shared 2 : 1 (168.226…, 84.113…): the larger remainder
+        // takes the satang.
+        assert_eq!(t.net_ex_vat, 252_34);
+        assert_eq!(f.iter().map(|l| l.net_ex_vat).collect::<Vec<_>>(), vec![168_23, 84_11]);
+        assert_eq!(f.iter().map(|l| l.cost).collect::<Vec<_>>(), vec![120_00, 30_00]);
+        // Free goods: the first line carries the (empty) net.
+        let free = [line(0, 5_00, 1), line(0, 0, 3)];
+        let t = totals(&free, &Charges::default()).unwrap();
+        assert_eq!(
+            line_figures(&free, &t),
+            vec![LineFigures { cost: 5_00, ..Default::default() }, LineFigures::default()]
+        );
+        assert!(line_figures(&[], &Totals::default()).is_empty());
+    }
+
+    #[test]
+    fn line_figures_always_add_up_to_the_order() {
+        let mut seed = 5u64;
+        let mut next = |bound: i64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            ((seed >> 33) % bound as u64) as i64
+        };
+        for _ in 0..2_000 {
+            let lines: Vec<Line> = (0..1 + next(8))
+                .map(|_| Line { price: next(5_000_00), cost: next(3_000_00), quantity: 1 + next(5), warehouse_id: 1 })
+                .collect();
+            let c = Charges {
+                discount: if next(2) == 0 { Discount::Percent(next(10_001)) } else { Discount::Fixed(next(500_00)) },
+                vat_included: next(2) == 0,
+                ..Default::default()
+            };
+            let t = totals(&lines, &c).unwrap();
+            let f = line_figures(&lines, &t);
+            assert_eq!(f.iter().map(|l| l.net).sum::<i64>(), t.net, "{lines:?} {c:?}");
+            assert_eq!(f.iter().map(|l| l.net_ex_vat).sum::<i64>(), t.net_ex_vat);
+            assert_eq!(f.iter().map(|l| l.cost).sum::<i64>(), t.cost_total);
+            assert!(f.iter().all(|l| l.net >= 0 && l.net_ex_vat >= 0));
         }
     }
 

@@ -133,6 +133,9 @@ impl Repo {
                 to_state: pb::OrderState::number(state::SHIPPED),
                 customer_id: row.customer_id,
                 total: row.total,
+                version: row.version + 1,
+                place_time: Some(bo_kit::time::ms_to_timestamp(row.created_at)),
+                channel: row.channel.clone(),
             },
         )
         .await?;
@@ -275,6 +278,9 @@ pub(super) async fn apply_move(
             to_state: pb::OrderState::number(to),
             customer_id: row.customer_id,
             total: row.total,
+            version: row.version + 1,
+            place_time: Some(bo_kit::time::ms_to_timestamp(row.created_at)),
+            channel: row.channel.clone(),
         },
     )
     .await?;

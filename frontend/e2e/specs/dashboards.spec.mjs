@@ -1,0 +1,97 @@
+// The owner's overview dashboard (SPEC §2 Dashboards, owner only), in Thai: a month's sales
+// beside the month before with its charts, the period switched to a quarter, and an order
+// placed elsewhere (through the API, as another tab or a sales channel would) showing on the
+// open dashboard within 5 s. A member who is not the owner is turned away. Screenshots go to
+// e2e/screenshots/dashboard-*.png.
+import path from 'node:path';
+
+import { orderByApi, root, still, stockUp } from '../fixtures.mjs';
+
+const SHOTS = (name) => path.join(root, 'e2e', 'screenshots', `dashboard-${name}.png`);
+
+/** The figure of a card as a number of baht ("1,345.50" → 1345.5). */
+async function figure(page, name) {
+  const text = await page.getByTestId(`figure-${name}-value`).innerText();
+  return Number(text.replace(/,/g, ''));
+}
+
+const ADDRESS = { name: 'มานี มีนา', tel: '0812223333', address: '9 ถนนสีลม', sub_district: 'สีลม', district: 'บางรัก', state_province: 'กรุงเทพมหานคร', postcode: '10500' };
+
+export const tests = [
+  {
+    name: 'the month in Thai with its charts, a quarter, and a new order within 5 s',
+    run: async ({ page, api, url }) => {
+      const product = await api.product('DASH-CUP', 'แก้วกาแฟ เซรามิก', { price: '150', cost: '60' });
+      const sku = product.skus[0].id;
+      const warehouse = await stockUp(api, sku, 20, 'e2e dashboard');
+      const order = (channel, quantity) =>
+        orderByApi(api, { channel, warehouse_id: warehouse.id, items: [{ sku_id: sku, quantity }], shipping_address: ADDRESS });
+      const made = [await order('facebook', 2), await order('line', 1)];
+      try {
+        await page.goto(url('dashboard?period=monthly'));
+        await page.getByTestId('figure-net-value').waitFor();
+        // The orders just made are in the month (the figures follow within seconds).
+        for (let i = 0; (await page.getByTestId('product-' + sku).count()) === 0; i++) {
+          if (i > 60) throw new Error('the new SKU never showed among the best sellers');
+          await page.waitForTimeout(250);
+        }
+        await page.getByTestId('period-label').getByText(/เทียบกับ/).waitFor();
+        if (!/25\d\d/.test(await page.getByTestId('period-label').innerText())) throw new Error('the period is not in the Buddhist era');
+        await page.getByTestId('by-channel').getByText('เฟซบุ๊ก').first().waitFor();
+        await page.getByTestId('states').getByText('ใหม่', { exact: false }).first().waitFor();
+        // The charts are drawn.
+        await page.locator('[data-testid="chart-over-time"] svg .recharts-bar-rectangle').first().waitFor();
+        await page.locator('[data-testid="chart-by-channel"] svg .recharts-pie-sector').first().waitFor();
+        await still(page);
+        await page.screenshot({ path: SHOTS('month'), fullPage: true });
+
+        // Another order, placed elsewhere while the dashboard is open: on it within 5 s.
+        const before = await figure(page, 'orders');
+        const net = await figure(page, 'net');
+        made.push(await order('website', 3));
+        const placed = Date.now();
+        while ((await figure(page, 'orders')) !== before + 1) {
+          if (Date.now() - placed > 5_000) throw new Error(`the new order did not show within 5 s (orders still ${await figure(page, 'orders')})`);
+          await page.waitForTimeout(100);
+        }
+        const after = await figure(page, 'net');
+        if (Math.abs(after - net - 450) > 0.001) throw new Error(`the net grew by ${after - net}, not 450.00`);
+        console.log(`      the new order showed on the dashboard ${Date.now() - placed} ms after it was placed`);
+
+        // The quarter holds the month.
+        await page.getByTestId('period').getByText('รายไตรมาส').click();
+        await page.waitForURL(/period=quarterly/);
+        await page.getByTestId('period-label').getByText(/ไตรมาส/).first().waitFor();
+        if ((await figure(page, 'orders')) < before + 1) throw new Error('the quarter has fewer orders than its month');
+        // The sales over time as a table, for those who would rather read.
+        await page.getByTestId('over-time-view').getByText('ตาราง').click();
+        await page.getByTestId('over-time').locator('tr.ant-table-row').first().waitFor();
+        await still(page);
+        await page.screenshot({ path: SHOTS('quarter'), fullPage: true });
+      } finally {
+        for (const o of made) await api.post(`/orders/${o.id}/cancel`, {}).catch(() => undefined);
+      }
+    },
+  },
+  {
+    name: 'on a phone the dashboard fits the screen',
+    viewport: { width: 390, height: 844 },
+    run: async ({ page, url }) => {
+      await page.goto(url('dashboard?period=yearly'));
+      await page.getByTestId('figure-net-value').waitFor();
+      await page.getByTestId('products').waitFor();
+      await still(page);
+      const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      if (wide > 0) throw new Error(`the page scrolls sideways by ${wide} px`);
+      await page.screenshot({ path: SHOTS('phone'), fullPage: true });
+    },
+  },
+  {
+    name: 'a member who is not the owner is turned away from the dashboard',
+    as: 'reader',
+    run: async ({ page, url }) => {
+      await page.goto(url('dashboard'));
+      await page.waitForURL(/\/1\/access-denied\?pathName=/);
+    },
+  },
+];

@@ -1,0 +1,14 @@
+// The owner's dashboards (SPEC §2 Dashboards, owner only): the overview at /dashboard, in
+// the Overviews group after getting started.
+import type { FeatureRoute } from '@/shared/routes';
+import { DASHBOARDS } from './access';
+
+export const ROUTES: FeatureRoute[] = [
+  {
+    path: 'dashboard',
+    layout: 'default',
+    access: DASHBOARDS,
+    menu: { group: 'overviews', label: 'menu.dashboard', order: 20 },
+    page: () => import('./DashboardPage'),
+  },
+];

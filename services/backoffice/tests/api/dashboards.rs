@@ -1,0 +1,181 @@
+//! The owner's dashboards through the API (SPEC §2 Dashboards, §7 `order-reports/
+//! order-summaries`): a seeded store's orders in several channels and states, one edited and
+//! one cancelled, summed by the reports service from orders' events and checked against
+//! figures worked out by hand; periods and the period before; who may; one store's figures
+//! kept from another's; bad input refused with its field.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+use serde_json::{json, Value};
+
+use crate::helpers::TestApp;
+use crate::on_every_stack;
+use crate::orders::{create, main_warehouse, order, stock_up, two_skus};
+
+fn today() -> String {
+    let now = ::time::OffsetDateTime::now_utc().to_offset(::time::macros::offset!(+7));
+    format!("{:04}-{:02}-{:02}", now.year(), u8::from(now.month()), now.day())
+}
+
+/// The summary once `done` holds of it (the figures follow the events within seconds).
+async fn summary_when(app: &TestApp, t: &str, query: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..200 {
+        let (s, v) = app.get(&format!("/order-reports/order-summaries{query}"), t).await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+        if done(&v) {
+            return v;
+        }
+        last = v;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the summary never came to what was expected: {last}");
+}
+
+async fn a_months_sales_add_up_to_the_orders_by_hand(app: &TestApp) {
+    let t = app.owner().await;
+    let w = main_warehouse(app, &t).await;
+    // Red 199.00 (cost 120), blue 350.50 (cost 200).
+    let (red, blue) = two_skus(app, &t, "DB1", w).await;
+    stock_up(app, &t, w, red, 20).await;
+    stock_up(app, &t, w, blue, 20).await;
+    // Nothing sold yet: every figure is zero, and every day of the month is a point.
+    let (s, empty) = app.get("/order-reports/order-summaries", &t).await;
+    assert_eq!(s, StatusCode::OK, "{empty}");
+    assert_eq!((empty["period"].as_str(), empty["current"]["orders"].as_i64()), (Some("monthly"), Some(0)));
+    assert_eq!(empty["current"]["net"], "0.00");
+    assert!(empty["series"].as_array().unwrap().len() >= 28);
+
+    // A: facebook, 2 red + 1 blue = 748.50. B: line, 1 red, then edited to 3 red = 597.00.
+    // C: facebook, 1 red, cancelled the same day.
+    create(app, &t, order(w, json!([{"sku_id": red, "quantity": 2}, {"sku_id": blue, "quantity": 1}]))).await;
+    let mut b = order(w, json!([{"sku_id": red, "quantity": 1}]));
+    b["channel"] = json!("line");
+    let b = create(app, &t, b).await;
+    let c = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    let mut edit = order(w, json!([{"sku_id": red, "quantity": 3}]));
+    edit["channel"] = json!("line");
+    let (s, v) = app.patch(&format!("/orders/{}", b["id"]), &t, edit).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = app.post(&format!("/orders/{}/cancel", c["id"]), &t, json!({})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+
+    let day = today();
+    let v = summary_when(app, &t, &format!("?period=monthly&date={day}"), |v| {
+        v["current"]["orders"] == 3 && v["current"]["cancelled"] == 1 && v["current"]["net"] == "1345.50"
+    })
+    .await;
+    let cur = &v["current"];
+    assert_eq!(cur["units"], 6, "{v}");
+    assert_eq!(cur["cost"], "800.00", "A 440.00 and B 360.00; C's cost came back");
+    assert_eq!(cur["average"], "448.50", "1,345.50 over 3 orders placed");
+    let money = |x: &Value| x.as_str().unwrap().parse::<f64>().unwrap();
+    assert!((money(&cur["profit"]) - (money(&cur["net_ex_vat"]) - 800.0)).abs() < 0.001, "{cur}");
+    assert_eq!(v["previous"]["orders"], 0);
+    assert!(v["date_from"].as_str().unwrap().ends_with("-01"));
+    assert_eq!(&v["date_from"].as_str().unwrap()[..7], &day[..7]);
+
+    let channels: Vec<(String, i64, i64, String)> = v["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let f = &c["totals"];
+            (
+                c["channel"].as_str().unwrap().to_string(),
+                f["orders"].as_i64().unwrap(),
+                f["cancelled"].as_i64().unwrap(),
+                f["net"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        channels,
+        vec![("facebook".to_string(), 2, 1, "748.50".to_string()), ("line".to_string(), 1, 0, "597.00".to_string())]
+    );
+    // Today's point holds it all, and the points add up to the period.
+    let points = v["series"].as_array().unwrap();
+    let today_point = points.iter().find(|p| p["start"] == day.as_str()).unwrap();
+    assert_eq!(today_point["totals"]["net"], "1345.50");
+    assert_eq!(points.iter().map(|p| p["totals"]["orders"].as_i64().unwrap()).sum::<i64>(), 3);
+
+    let products: Vec<(i64, i64, String)> = v["products"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["sku_id"].as_i64().unwrap(),
+                p["total_qty"].as_i64().unwrap(),
+                p["total_net"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(products, vec![(red, 5, "995.00".to_string()), (blue, 1, "350.50".to_string())]);
+    assert_eq!(v["products"][0]["product_name"], "เสื้อยืดคอกลม");
+    assert_eq!(v["products"][0]["sku_code"], "DB1-R");
+    let states: Vec<(String, i64)> = v["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["state"].as_str().unwrap().to_string(), s["orders"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(states, vec![("cancelled".to_string(), 1), ("new".to_string(), 2)]);
+    assert!(!v["updated_at"].as_str().unwrap().is_empty());
+    let (s, u) = app.get("/order-reports/order-summaries/lastest-updated", &t).await;
+    assert_eq!((s, &u["updated_at"]), (StatusCode::OK, &v["updated_at"]));
+
+    // Daily and yearly periods hold the same day; the year is in months.
+    let d = summary_when(app, &t, &format!("?period=daily&date={day}"), |v| v["current"]["orders"] == 3).await;
+    assert_eq!((d["date_from"].as_str(), d["date_to"].as_str()), (Some(day.as_str()), Some(day.as_str())));
+    let y = summary_when(app, &t, &format!("?period=yearly&date={day}&top=1"), |v| v["current"]["orders"] == 3).await;
+    assert_eq!((y["bucket"].as_str(), y["series"].as_array().unwrap().len()), (Some("month"), 12));
+    assert_eq!(y["products"].as_array().unwrap().len(), 1, "top=1");
+    // A month with nothing in it, and the month after it compared with this one.
+    let last_year = format!("{}{}", day[..4].parse::<i32>().unwrap() - 1, &day[4..]);
+    let (_, old) = app.get(&format!("/order-reports/order-summaries?date={last_year}"), &t).await;
+    assert_eq!(old["current"]["orders"], 0, "{old}");
+}
+
+async fn only_the_owner_sees_the_dashboards_and_only_their_stores(app: &TestApp) {
+    let t = app.owner().await;
+    let w = main_warehouse(app, &t).await;
+    let (red, _) = two_skus(app, &t, "DB2", w).await;
+    stock_up(app, &t, w, red, 5).await;
+    create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    summary_when(app, &t, "", |v| v["current"]["orders"] == 1).await;
+
+    // A member holding every permission still may not: dashboards are the owner's.
+    let member = app.member_with(app.demo_store, "clerk-db@example.com", &["*"]).await;
+    let (s, v) = app.get("/order-reports/order-summaries", &member).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::FORBIDDEN, Some("forbidden")), "{v}");
+    let (s, _) = app.get("/order-reports/order-summaries/lastest-updated", &member).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    // Another store's owner sees nothing of this store.
+    let (_, other) = app.other_owner("other-db@example.com").await;
+    let (s, v) = app.get("/order-reports/order-summaries", &other).await;
+    assert_eq!((s, v["current"]["orders"].as_i64()), (StatusCode::OK, Some(0)), "{v}");
+    assert_eq!(v["updated_at"], "");
+}
+
+async fn a_wrong_period_or_day_is_refused_with_its_field(app: &TestApp) {
+    let t = app.owner().await;
+    for (query, field) in [
+        ("?period=weekly", "period"),
+        ("?date=2026-02-30", "date"),
+        ("?date=30/01/2026", "date"),
+        ("?top=51", "top"),
+        ("?top=-1", "top"),
+    ] {
+        let (s, v) = app.get(&format!("/order-reports/order-summaries{query}"), &t).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{query}: {v}");
+        assert_eq!(v["error"]["fields"][0]["field"], field, "{query}: {v}");
+    }
+}
+
+on_every_stack!(
+    a_months_sales_add_up_to_the_orders_by_hand,
+    only_the_owner_sees_the_dashboards_and_only_their_stores,
+    a_wrong_period_or_day_is_refused_with_its_field
+);

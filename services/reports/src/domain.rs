@@ -1,0 +1,692 @@
+//! The rules of the sales figures, pure: what an order adds to the daily tables, how an
+//! event changes what is known of an order, and the days a dashboard's period covers.
+//!
+//! An order counts on the day it was placed (Thailand's time): one order, its units and its
+//! money. A cancelled order also counts back on the day it was cancelled: one cancellation,
+//! and its units and money taken off. An edit rewrites what the order counts on its placing
+//! day. The read model applies the difference between what an order added before an event
+//! and what it adds after ([`delta`]), so every event, in whatever order the events arrive,
+//! leaves the daily tables equal to the sum of every order's [`contribution`].
+
+// Days are written as their numbers are read: 2026_11_01 is 1 November 2026.
+#![allow(clippy::inconsistent_digit_grouping)]
+
+use std::collections::BTreeMap;
+use std::ops::{Add, Neg, Sub};
+
+use serde::{Deserialize, Serialize};
+use time::{Date, Month};
+
+/// Thailand's offset from UTC, seconds.
+const BANGKOK_S: i64 = 7 * 3600;
+
+/// A day as a number, YYYYMMDD (its order is the days' order).
+pub type Day = i64;
+
+/// The day of a moment (unix ms) in Thailand's time.
+pub fn day_of(ms: i64) -> Day {
+    let d = time::OffsetDateTime::from_unix_timestamp(ms.div_euclid(1000) + BANGKOK_S)
+        .unwrap_or(time::OffsetDateTime::UNIX_EPOCH)
+        .date();
+    day_number(d)
+}
+
+fn day_number(d: Date) -> Day {
+    i64::from(d.year()) * 10_000 + i64::from(u8::from(d.month())) * 100 + i64::from(d.day())
+}
+
+fn date_of(day: Day) -> Option<Date> {
+    let month = Month::try_from(u8::try_from((day / 100) % 100).ok()?).ok()?;
+    Date::from_calendar_date(i32::try_from(day / 10_000).ok()?, month, u8::try_from(day % 100).ok()?).ok()
+}
+
+/// A day as YYYY-MM-DD.
+pub fn day_text(day: Day) -> String {
+    format!("{:04}-{:02}-{:02}", day / 10_000, (day / 100) % 100, day % 100)
+}
+
+/// Reads YYYY-MM-DD (a real day, years 2000 to 2999).
+pub fn parse_day(text: &str) -> Option<Day> {
+    let b = text.as_bytes();
+    if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
+        return None;
+    }
+    let part = |r: std::ops::Range<usize>| text.get(r)?.parse::<i64>().ok();
+    let day = part(0..4)? * 10_000 + part(5..7)? * 100 + part(8..10)?;
+    (date_of(day).is_some() && (2000_00_00..3000_00_00).contains(&day)).then_some(day)
+}
+
+/// What sales add up to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Figures {
+    pub orders: i64,
+    pub cancelled: i64,
+    pub units: i64,
+    pub net: i64,
+    pub total: i64,
+    pub net_ex_vat: i64,
+    pub cost: i64,
+    pub shipping: i64,
+}
+
+impl Figures {
+    /// Nothing at all.
+    pub fn is_zero(&self) -> bool {
+        *self == Figures::default()
+    }
+
+    /// Gross profit: the goods without VAT less their cost.
+    pub fn profit(&self) -> i64 {
+        self.net_ex_vat - self.cost
+    }
+
+    /// Net per order placed, rounded half away from zero (0 without orders).
+    pub fn average(&self) -> i64 {
+        if self.orders == 0 {
+            return 0;
+        }
+        let (n, d) = (i128::from(self.net), i128::from(self.orders));
+        let q = (2 * n.abs() + d) / (2 * d);
+        (if n < 0 { -q } else { q }) as i64
+    }
+}
+
+impl Add for Figures {
+    type Output = Figures;
+    fn add(self, o: Figures) -> Figures {
+        Figures {
+            orders: self.orders + o.orders,
+            cancelled: self.cancelled + o.cancelled,
+            units: self.units + o.units,
+            net: self.net + o.net,
+            total: self.total + o.total,
+            net_ex_vat: self.net_ex_vat + o.net_ex_vat,
+            cost: self.cost + o.cost,
+            shipping: self.shipping + o.shipping,
+        }
+    }
+}
+
+impl Neg for Figures {
+    type Output = Figures;
+    fn neg(self) -> Figures {
+        Figures::default() - self
+    }
+}
+
+impl Sub for Figures {
+    type Output = Figures;
+    fn sub(self, o: Figures) -> Figures {
+        Figures {
+            orders: self.orders - o.orders,
+            cancelled: self.cancelled - o.cancelled,
+            units: self.units - o.units,
+            net: self.net - o.net,
+            total: self.total - o.total,
+            net_ex_vat: self.net_ex_vat - o.net_ex_vat,
+            cost: self.cost - o.cost,
+            shipping: self.shipping - o.shipping,
+        }
+    }
+}
+
+/// What a SKU's sales add up to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct SkuFigures {
+    pub units: i64,
+    pub net: i64,
+    pub net_ex_vat: i64,
+    pub cost: i64,
+}
+
+impl SkuFigures {
+    fn is_zero(&self) -> bool {
+        *self == SkuFigures::default()
+    }
+
+    fn scaled(self, by: i64) -> SkuFigures {
+        SkuFigures {
+            units: self.units * by,
+            net: self.net * by,
+            net_ex_vat: self.net_ex_vat * by,
+            cost: self.cost * by,
+        }
+    }
+}
+
+/// One line of an order as sold.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Line {
+    pub sku_id: i64,
+    pub units: i64,
+    pub net: i64,
+    pub net_ex_vat: i64,
+    pub cost: i64,
+}
+
+/// What an order sells, at one version.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Content {
+    pub lines: Vec<Line>,
+    pub net: i64,
+    pub total: i64,
+    pub net_ex_vat: i64,
+    pub cost: i64,
+    pub shipping: i64,
+}
+
+/// The order states a cancellation counts back for.
+pub const CANCELLED: &str = "cancelled";
+
+/// What the reports know of one order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Order {
+    /// Its channel and placing day ("" and 0 until an event told them).
+    pub channel: String,
+    pub placed_day: Day,
+    /// What it sells, at `content_version` (None until an event with figures came).
+    pub content: Option<Content>,
+    pub content_version: i64,
+    /// Its state, at `state_version` ("" until an event told it).
+    pub state: String,
+    pub state_version: i64,
+    /// The day it was cancelled, while it is.
+    pub cancelled_day: Option<Day>,
+}
+
+/// What one event tells of an order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Change {
+    /// Its content at a version (placed: version 1, state new; revised: a later version).
+    Content { version: i64, channel: String, placed_day: Day, content: Content, placed: bool },
+    /// Its state at a version, moved on `day`.
+    State { version: i64, channel: String, placed_day: Day, state: String, day: Day },
+}
+
+/// Applies `change` to what is known of an order: a version older than the one kept changes
+/// nothing. Answers whether anything changed.
+pub fn apply(o: &mut Order, change: Change) -> bool {
+    let before = o.clone();
+    match change {
+        Change::Content { version, channel, placed_day, content, placed } => {
+            fill(o, &channel, placed_day);
+            if version > o.content_version {
+                o.content = Some(content);
+                o.content_version = version;
+            }
+            // A placed order is new at version 1, unless a later state came first.
+            if placed && o.state_version < 1 {
+                o.state = "new".to_string();
+                o.state_version = 1;
+            }
+        }
+        Change::State { version, channel, placed_day, state, day } => {
+            fill(o, &channel, placed_day);
+            if version > o.state_version {
+                o.cancelled_day = if state == CANCELLED { Some(o.cancelled_day.unwrap_or(day)) } else { None };
+                o.state = state;
+                o.state_version = version;
+            }
+        }
+    }
+    *o != before
+}
+
+fn fill(o: &mut Order, channel: &str, placed_day: Day) {
+    if o.channel.is_empty() {
+        o.channel = channel.to_string();
+    }
+    if o.placed_day == 0 {
+        o.placed_day = placed_day;
+    }
+}
+
+/// What one order adds to the daily tables: sales per (day, channel), SKUs per (day, SKU),
+/// orders per (placing day, state).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Contribution {
+    pub sales: BTreeMap<(Day, String), Figures>,
+    pub skus: BTreeMap<(Day, i64), SkuFigures>,
+    pub states: BTreeMap<(Day, String), i64>,
+}
+
+impl Contribution {
+    /// Adds nothing anywhere.
+    pub fn is_empty(&self) -> bool {
+        self.sales.is_empty() && self.skus.is_empty() && self.states.is_empty()
+    }
+}
+
+/// What `o` adds to the daily tables (the module's rule).
+pub fn contribution(o: &Order) -> Contribution {
+    let mut c = Contribution::default();
+    if o.placed_day == 0 {
+        return c;
+    }
+    if !o.state.is_empty() {
+        c.states.insert((o.placed_day, o.state.clone()), 1);
+    }
+    let Some(content) = &o.content else { return c };
+    let sold = Figures {
+        orders: 1,
+        cancelled: 0,
+        units: content.lines.iter().map(|l| l.units).sum(),
+        net: content.net,
+        total: content.total,
+        net_ex_vat: content.net_ex_vat,
+        cost: content.cost,
+        shipping: content.shipping,
+    };
+    let mut add_skus = |day: Day, by: i64| {
+        for l in &content.lines {
+            let f = SkuFigures { units: l.units, net: l.net, net_ex_vat: l.net_ex_vat, cost: l.cost }.scaled(by);
+            let e = c.skus.entry((day, l.sku_id)).or_default();
+            *e = SkuFigures {
+                units: e.units + f.units,
+                net: e.net + f.net,
+                net_ex_vat: e.net_ex_vat + f.net_ex_vat,
+                cost: e.cost + f.cost,
+            };
+        }
+    };
+    add_skus(o.placed_day, 1);
+    if let Some(day) = o.cancelled_day {
+        add_skus(day, -1);
+    }
+    *c.sales.entry((o.placed_day, o.channel.clone())).or_default() = sold;
+    if let Some(day) = o.cancelled_day {
+        let back = Figures { orders: 0, cancelled: 1, ..-Figures { orders: 0, ..sold } };
+        let e = c.sales.entry((day, o.channel.clone())).or_default();
+        *e = *e + back;
+    }
+    c.skus.retain(|_, f| !f.is_zero());
+    c.sales.retain(|_, f| !f.is_zero());
+    c
+}
+
+/// What the daily tables must change by when an order's contribution goes from `old` to
+/// `new` (entries that do not change are left out).
+pub fn delta(old: &Contribution, new: &Contribution) -> Contribution {
+    let mut d = Contribution::default();
+    for (k, f) in &new.sales {
+        d.sales.insert(k.clone(), *f - old.sales.get(k).copied().unwrap_or_default());
+    }
+    for (k, f) in &old.sales {
+        if !new.sales.contains_key(k) {
+            d.sales.insert(k.clone(), -*f);
+        }
+    }
+    for (k, f) in &new.skus {
+        d.skus.insert(*k, diff_sku(*f, old.skus.get(k).copied().unwrap_or_default()));
+    }
+    for (k, f) in &old.skus {
+        if !new.skus.contains_key(k) {
+            d.skus.insert(*k, f.scaled(-1));
+        }
+    }
+    for (k, n) in &new.states {
+        d.states.insert(k.clone(), n - old.states.get(k).copied().unwrap_or(0));
+    }
+    for (k, n) in &old.states {
+        if !new.states.contains_key(k) {
+            d.states.insert(k.clone(), -n);
+        }
+    }
+    d.sales.retain(|_, f| !f.is_zero());
+    d.skus.retain(|_, f| !f.is_zero());
+    d.states.retain(|_, n| *n != 0);
+    d
+}
+
+fn diff_sku(a: SkuFigures, b: SkuFigures) -> SkuFigures {
+    SkuFigures {
+        units: a.units - b.units,
+        net: a.net - b.net,
+        net_ex_vat: a.net_ex_vat - b.net_ex_vat,
+        cost: a.cost - b.cost,
+    }
+}
+
+/// A dashboard's length of time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Period {
+    Daily,
+    Monthly,
+    Quarterly,
+    Yearly,
+}
+
+/// How a period's sales over time are grouped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Bucket {
+    Day,
+    Month,
+}
+
+/// The days a period covers and the period before it (first and last days, included), and
+/// how its sales over time are grouped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Span {
+    pub from: Day,
+    pub to: Day,
+    pub previous_from: Day,
+    pub previous_to: Day,
+    pub bucket: Bucket,
+}
+
+/// The period of `p` that holds `day`, and the one before it.
+pub fn span(p: Period, day: Day) -> Option<Span> {
+    let d = date_of(day)?;
+    let (first, last, bucket) = match p {
+        Period::Daily => (d, d, Bucket::Day),
+        Period::Monthly => (first_of(d.year(), d.month())?, last_of(d.year(), d.month())?, Bucket::Day),
+        Period::Quarterly => {
+            let q = (u8::from(d.month()) - 1) / 3;
+            let first = Month::try_from(q * 3 + 1).ok()?;
+            let last = Month::try_from(q * 3 + 3).ok()?;
+            (first_of(d.year(), first)?, last_of(d.year(), last)?, Bucket::Day)
+        }
+        Period::Yearly => (first_of(d.year(), Month::January)?, last_of(d.year(), Month::December)?, Bucket::Month),
+    };
+    let previous_to = first.previous_day()?;
+    let previous_from = match p {
+        Period::Daily => previous_to,
+        Period::Monthly => first_of(previous_to.year(), previous_to.month())?,
+        Period::Quarterly => {
+            let m = previous_to.month().previous().previous();
+            first_of(previous_to.year(), m)?
+        }
+        Period::Yearly => first_of(previous_to.year(), Month::January)?,
+    };
+    Some(Span {
+        from: day_number(first),
+        to: day_number(last),
+        previous_from: day_number(previous_from),
+        previous_to: day_number(previous_to),
+        bucket,
+    })
+}
+
+fn first_of(year: i32, month: Month) -> Option<Date> {
+    Date::from_calendar_date(year, month, 1).ok()
+}
+
+fn last_of(year: i32, month: Month) -> Option<Date> {
+    Date::from_calendar_date(year, month, time::util::days_in_month(month, year)).ok()
+}
+
+/// The first day of every bucket from `from` to `to`, in order.
+pub fn buckets(from: Day, to: Day, bucket: Bucket) -> Vec<Day> {
+    let mut out = Vec::new();
+    let (Some(mut d), Some(end)) = (date_of(from), date_of(to)) else { return out };
+    if bucket == Bucket::Month {
+        d = first_of(d.year(), d.month()).unwrap_or(d);
+    }
+    while d <= end && out.len() < 400 {
+        out.push(day_number(d));
+        d = match bucket {
+            Bucket::Day => match d.next_day() {
+                Some(n) => n,
+                None => break,
+            },
+            Bucket::Month => {
+                let (y, m) = if d.month() == Month::December {
+                    (d.year() + 1, Month::January)
+                } else {
+                    (d.year(), d.month().next())
+                };
+                match first_of(y, m) {
+                    Some(n) => n,
+                    None => break,
+                }
+            }
+        };
+    }
+    out
+}
+
+/// The bucket a day falls in.
+pub fn bucket_of(day: Day, bucket: Bucket) -> Day {
+    match bucket {
+        Bucket::Day => day,
+        Bucket::Month => day / 100 * 100 + 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content(lines: &[(i64, i64, i64)]) -> Content {
+        // (sku, units, net); VAT added on top, cost half the net, no shipping.
+        let lines: Vec<Line> = lines
+            .iter()
+            .map(|&(sku_id, units, net)| Line { sku_id, units, net, net_ex_vat: net, cost: net / 2 })
+            .collect();
+        let net = lines.iter().map(|l| l.net).sum();
+        Content { net, total: net + net * 7 / 100, net_ex_vat: net, cost: net / 2, shipping: 0, lines }
+    }
+
+    fn placed(day: Day, c: Content) -> Change {
+        Change::Content { version: 1, channel: "line".into(), placed_day: day, content: c, placed: true }
+    }
+
+    fn moved(version: i64, state: &str, day: Day) -> Change {
+        Change::State { version, channel: "line".into(), placed_day: 2026_11_01, state: state.into(), day }
+    }
+
+    /// Every daily table as the sum of the orders' contributions.
+    fn sum(orders: &[&Order]) -> Contribution {
+        let mut total = Contribution::default();
+        for o in orders {
+            total = add(&total, &contribution(o));
+        }
+        total
+    }
+
+    fn add(a: &Contribution, d: &Contribution) -> Contribution {
+        let neg = delta(d, &Contribution::default());
+        // a + d = a − (−d)
+        let mut out = a.clone();
+        for (k, f) in &neg.sales {
+            let e = out.sales.entry(k.clone()).or_default();
+            *e = *e - *f;
+        }
+        for (k, f) in &neg.skus {
+            let e = out.skus.entry(*k).or_default();
+            *e = diff_sku(*e, *f);
+        }
+        for (k, n) in &neg.states {
+            *out.states.entry(k.clone()).or_default() -= n;
+        }
+        out.sales.retain(|_, f| !f.is_zero());
+        out.skus.retain(|_, f| !f.is_zero());
+        out.states.retain(|_, n| *n != 0);
+        out
+    }
+
+    #[test]
+    fn an_order_counts_on_its_day_and_a_cancellation_counts_back_on_its_own() {
+        let mut o = Order::default();
+        assert!(apply(&mut o, placed(2026_11_01, content(&[(7, 2, 200_00), (8, 1, 50_00)]))));
+        let c = contribution(&o);
+        assert_eq!(
+            c.sales[&(2026_11_01, "line".to_string())],
+            Figures {
+                orders: 1,
+                cancelled: 0,
+                units: 3,
+                net: 250_00,
+                total: 267_50,
+                net_ex_vat: 250_00,
+                cost: 125_00,
+                shipping: 0
+            }
+        );
+        assert_eq!(c.skus[&(2026_11_01, 7)], SkuFigures { units: 2, net: 200_00, net_ex_vat: 200_00, cost: 100_00 });
+        assert_eq!(c.states, BTreeMap::from([((2026_11_01, "new".to_string()), 1)]));
+
+        assert!(apply(&mut o, moved(2, "cancelled", 2026_11_03)));
+        let c = contribution(&o);
+        // The sale stays on the 1st; the 3rd takes it back.
+        assert_eq!(c.sales[&(2026_11_01, "line".to_string())].net, 250_00);
+        assert_eq!(
+            c.sales[&(2026_11_03, "line".to_string())],
+            Figures {
+                orders: 0,
+                cancelled: 1,
+                units: -3,
+                net: -250_00,
+                total: -267_50,
+                net_ex_vat: -250_00,
+                cost: -125_00,
+                shipping: 0
+            }
+        );
+        assert_eq!(c.skus[&(2026_11_03, 8)], SkuFigures { units: -1, net: -50_00, net_ex_vat: -50_00, cost: -25_00 });
+        assert_eq!(c.states, BTreeMap::from([((2026_11_01, "cancelled".to_string()), 1)]));
+    }
+
+    #[test]
+    fn a_cancellation_on_the_day_it_was_placed_leaves_only_the_count() {
+        let mut o = Order::default();
+        apply(&mut o, placed(2026_11_01, content(&[(7, 2, 200_00)])));
+        apply(&mut o, moved(2, "cancelled", 2026_11_01));
+        let c = contribution(&o);
+        let f = c.sales[&(2026_11_01, "line".to_string())];
+        assert_eq!((f.orders, f.cancelled, f.units, f.net, f.total), (1, 1, 0, 0, 0));
+        assert!(c.skus.is_empty(), "the SKU's sale and its reversal cancel out");
+    }
+
+    #[test]
+    fn events_in_any_order_leave_the_same_figures() {
+        let changes = [
+            placed(2026_11_01, content(&[(7, 2, 200_00)])),
+            Change::Content {
+                version: 2,
+                channel: "line".into(),
+                placed_day: 2026_11_01,
+                content: content(&[(7, 1, 100_00), (9, 4, 80_00)]),
+                placed: false,
+            },
+            moved(3, "ready_to_fulfillment", 2026_11_02),
+            moved(4, "cancelled", 2026_11_05),
+        ];
+        let mut expected = Order::default();
+        for c in changes.clone() {
+            apply(&mut expected, c);
+        }
+        let want = contribution(&expected);
+        // Every order of arrival, and the daily tables kept by deltas, agree.
+        let orders: [[usize; 4]; 6] =
+            [[0, 1, 2, 3], [3, 2, 1, 0], [1, 0, 3, 2], [2, 3, 0, 1], [3, 0, 1, 2], [1, 3, 2, 0]];
+        for order in orders {
+            let mut o = Order::default();
+            let mut tables = Contribution::default();
+            for i in order {
+                let before = contribution(&o);
+                apply(&mut o, changes[i].clone());
+                tables = add(&tables, &delta(&before, &contribution(&o)));
+            }
+            assert_eq!(contribution(&o), want, "{order:?}");
+            assert_eq!(tables, want, "{order:?}");
+        }
+        assert_eq!(want.sales[&(2026_11_05, "line".to_string())].net, -180_00);
+        assert_eq!(want.skus[&(2026_11_01, 9)].units, 4);
+        assert_eq!(want.skus[&(2026_11_01, 7)].units, 1, "the edit's quantity, not the placing's");
+    }
+
+    #[test]
+    fn an_old_version_or_a_repeat_changes_nothing() {
+        let mut o = Order::default();
+        apply(&mut o, placed(2026_11_01, content(&[(7, 2, 200_00)])));
+        apply(&mut o, moved(3, "shipped", 2026_11_02));
+        let kept = o.clone();
+        assert!(!apply(&mut o, moved(2, "ready_to_fulfillment", 2026_11_02)), "older than the state kept");
+        assert!(!apply(&mut o, moved(3, "shipped", 2026_11_02)), "a repeat");
+        assert!(!apply(&mut o, placed(2026_11_01, content(&[(7, 2, 200_00)]))));
+        assert_eq!(o, kept);
+    }
+
+    #[test]
+    fn a_state_before_the_content_counts_the_order_once_the_content_comes() {
+        let mut o = Order::default();
+        apply(&mut o, moved(2, "ready_to_fulfillment", 2026_11_02));
+        let c = contribution(&o);
+        assert!(c.sales.is_empty());
+        assert_eq!(c.states.len(), 1);
+        apply(&mut o, placed(2026_11_01, content(&[(7, 2, 200_00)])));
+        assert_eq!(o.state, "ready_to_fulfillment", "placed (version 1) does not undo a later state");
+        assert_eq!(contribution(&o).sales[&(2026_11_01, "line".to_string())].orders, 1);
+    }
+
+    #[test]
+    fn many_orders_sum_to_their_tables() {
+        let mut a = Order::default();
+        apply(&mut a, placed(2026_11_01, content(&[(7, 2, 200_00)])));
+        let mut b = Order::default();
+        apply(&mut b, placed(2026_11_01, content(&[(7, 1, 100_00)])));
+        apply(&mut b, moved(2, "cancelled", 2026_11_02));
+        let t = sum(&[&a, &b]);
+        let day1 = t.sales[&(2026_11_01, "line".to_string())];
+        assert_eq!((day1.orders, day1.units, day1.net), (2, 3, 300_00));
+        let day2 = t.sales[&(2026_11_02, "line".to_string())];
+        assert_eq!((day2.cancelled, day2.units, day2.net), (1, -1, -100_00));
+        assert_eq!(t.states[&(2026_11_01, "new".to_string())], 1);
+        assert_eq!(t.states[&(2026_11_01, "cancelled".to_string())], 1);
+    }
+
+    #[test]
+    fn averages_round_half_away_from_zero() {
+        let f = |orders, net| Figures { orders, net, ..Default::default() };
+        assert_eq!(f(0, 100).average(), 0);
+        assert_eq!(f(3, 100).average(), 33);
+        assert_eq!(f(2, 101).average(), 51);
+        assert_eq!(f(2, -101).average(), -51);
+        assert_eq!(Figures { net_ex_vat: 90, cost: 100, ..Default::default() }.profit(), -10);
+    }
+
+    #[test]
+    fn days_are_thailands() {
+        // 2026-11-30 17:00 UTC is 2026-12-01 00:00 in Bangkok.
+        assert_eq!(day_of(1_796_058_000_000), 2026_12_01);
+        assert_eq!(day_of(1_796_057_999_999), 2026_11_30);
+        assert_eq!(day_text(2026_01_05), "2026-01-05");
+        assert_eq!(parse_day("2026-02-28"), Some(2026_02_28));
+        for bad in ["2026-02-29", "2026-13-01", "2026-1-01", "26-01-01", "1999-12-31", "", "2026/01/01"] {
+            assert_eq!(parse_day(bad), None, "{bad}");
+        }
+        assert_eq!(parse_day("2024-02-29"), Some(2024_02_29));
+    }
+
+    #[test]
+    fn periods_and_the_periods_before_them() {
+        let s = |p, d| {
+            let s = span(p, d).unwrap();
+            (s.from, s.to, s.previous_from, s.previous_to, s.bucket)
+        };
+        assert_eq!(s(Period::Daily, 2026_03_01), (2026_03_01, 2026_03_01, 2026_02_28, 2026_02_28, Bucket::Day));
+        assert_eq!(s(Period::Monthly, 2024_03_15), (2024_03_01, 2024_03_31, 2024_02_01, 2024_02_29, Bucket::Day));
+        assert_eq!(s(Period::Monthly, 2026_01_31), (2026_01_01, 2026_01_31, 2025_12_01, 2025_12_31, Bucket::Day));
+        assert_eq!(s(Period::Quarterly, 2026_05_20), (2026_04_01, 2026_06_30, 2026_01_01, 2026_03_31, Bucket::Day));
+        assert_eq!(s(Period::Quarterly, 2026_02_01), (2026_01_01, 2026_03_31, 2025_10_01, 2025_12_31, Bucket::Day));
+        assert_eq!(s(Period::Yearly, 2026_07_04), (2026_01_01, 2026_12_31, 2025_01_01, 2025_12_31, Bucket::Month));
+    }
+
+    #[test]
+    fn buckets_cover_the_period() {
+        assert_eq!(
+            buckets(2024_02_27, 2024_03_02, Bucket::Day),
+            vec![2024_02_27, 2024_02_28, 2024_02_29, 2024_03_01, 2024_03_02]
+        );
+        let months = buckets(2026_01_01, 2026_12_31, Bucket::Month);
+        assert_eq!(months.len(), 12);
+        assert_eq!((months[0], months[11]), (2026_01_01, 2026_12_01));
+        assert_eq!(
+            buckets(2025_11_01, 2026_02_28, Bucket::Month),
+            vec![2025_11_01, 2025_12_01, 2026_01_01, 2026_02_01]
+        );
+        assert_eq!(bucket_of(2026_07_19, Bucket::Month), 2026_07_01);
+        assert_eq!(bucket_of(2026_07_19, Bucket::Day), 2026_07_19);
+    }
+}

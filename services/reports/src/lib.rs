@@ -1,0 +1,162 @@
+//! The reports service: the owner's numbers. It keeps a sales ledger and daily totals per
+//! store, day, channel and SKU from the orders service's events (placed, revised, moved),
+//! in the transaction that records each event, so a dashboard sums daily rows and never
+//! reads orders (DESIGN.md: read models from events).
+
+pub mod domain;
+pub mod grpc;
+pub mod store;
+
+use async_trait::async_trait;
+use bo_kit::bus::SharedBus;
+use bo_kit::db::{Db, Tx};
+use bo_kit::inbox::{Consumer, Meta, On};
+use bo_kit::module::{Context, Module, Started};
+use bo_kit::outbox::Relay;
+use bo_kit::time::timestamp_to_ms;
+use bo_proto::events::v1::{OrderFigures, OrderPlaced, OrderRevised, OrderStateChanged};
+use bo_proto::orders::v1::OrderState;
+use bo_proto::reports::v1::reports_service_server::ReportsServiceServer;
+use bo_proto::Wire as _;
+use sqlx::migrate::Migrator;
+
+pub use grpc::ReportsGrpc;
+
+use crate::domain::{Change, Content, Line};
+use crate::store::{Repo, SkuNames};
+
+/// SQLite migrations.
+pub static MIGRATIONS_SQLITE: Migrator = sqlx::migrate!("./migrations/sqlite");
+/// PostgreSQL migrations.
+pub static MIGRATIONS_POSTGRES: Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// The running service's parts.
+#[derive(Clone)]
+pub struct Service {
+    /// The gRPC implementation.
+    pub grpc: ReportsGrpc,
+    /// The outbox relay (the service publishes nothing yet; the kit's tables are its own).
+    pub relay: Relay,
+    /// Keeps the sales figures from orders' events (run it as a task).
+    pub consumer: Consumer,
+    /// The database.
+    pub db: Db,
+}
+
+impl Service {
+    /// Migrates `db` and builds the service.
+    pub async fn open(db: Db, bus: SharedBus) -> anyhow::Result<Service> {
+        db.migrate(&MIGRATIONS_SQLITE, &MIGRATIONS_POSTGRES).await?;
+        let relay = Relay::new(db.clone(), bus.clone());
+        let grpc = ReportsGrpc::new(Repo::new(db.clone()));
+        let consumer = Consumer::new(db.clone(), bus, "reports")
+            .on::<OrderPlaced, _>(Sales)
+            .on::<OrderRevised, _>(Sales)
+            .on::<OrderStateChanged, _>(Sales);
+        Ok(Service { grpc, relay, consumer, db })
+    }
+
+    /// The tonic server.
+    pub fn server(&self) -> ReportsServiceServer<ReportsGrpc> {
+        ReportsServiceServer::new(self.grpc.clone())
+    }
+}
+
+/// The sales figures, from orders' events.
+struct Sales;
+
+/// The change an order's figures make, and the names of the SKUs it sold.
+fn content_change(f: OrderFigures, placed: bool) -> (Change, Vec<SkuNames>) {
+    let placed_day = domain::day_of(f.place_time.as_ref().map(timestamp_to_ms).unwrap_or(0));
+    let names = f
+        .lines
+        .iter()
+        .map(|l| SkuNames {
+            sku_id: l.sku_id,
+            product_id: l.product_id,
+            product_name: l.product_name.clone(),
+            sku_code: l.sku_code.clone(),
+            variant: l.variant.clone(),
+        })
+        .collect();
+    let content = Content {
+        lines: f
+            .lines
+            .iter()
+            .map(|l| Line { sku_id: l.sku_id, units: l.quantity, net: l.net, net_ex_vat: l.net_ex_vat, cost: l.cost })
+            .collect(),
+        net: f.net,
+        total: f.total,
+        net_ex_vat: f.net_ex_vat,
+        cost: f.cost,
+        shipping: f.shipping,
+    };
+    (Change::Content { version: f.version.max(1), channel: f.channel, placed_day, content, placed }, names)
+}
+
+#[async_trait]
+impl On<OrderPlaced> for Sales {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, e: OrderPlaced) -> anyhow::Result<()> {
+        // An order placed before its events carried figures is counted by a rebuild.
+        let Some(f) = e.figures else { return Ok(()) };
+        let (change, names) = content_change(f, true);
+        Repo::apply(tx, meta.store_id, e.order_id, &meta.event_id, change, &names).await?;
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl On<OrderRevised> for Sales {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, e: OrderRevised) -> anyhow::Result<()> {
+        let Some(f) = e.figures else { return Ok(()) };
+        let (change, names) = content_change(f, false);
+        Repo::apply(tx, meta.store_id, e.order_id, &meta.event_id, change, &names).await?;
+        Ok(())
+    }
+}
+
+#[async_trait]
+impl On<OrderStateChanged> for Sales {
+    async fn on(&self, tx: &mut Tx, meta: &Meta, e: OrderStateChanged) -> anyhow::Result<()> {
+        if e.version == 0 {
+            return Ok(());
+        }
+        let change = Change::State {
+            version: e.version,
+            channel: e.channel.clone(),
+            placed_day: domain::day_of(e.place_time.as_ref().map(timestamp_to_ms).unwrap_or(0)),
+            state: OrderState::word_of(e.to_state).to_string(),
+            day: domain::day_of(meta.occur_ms),
+        };
+        Repo::apply(tx, meta.store_id, e.order_id, &meta.event_id, change, &[]).await?;
+        Ok(())
+    }
+}
+
+/// The reports module.
+pub struct ReportsModule;
+
+#[async_trait]
+impl Module for ReportsModule {
+    fn name(&self) -> &'static str {
+        "reports"
+    }
+
+    fn migrations(&self) -> Option<bo_kit::module::Migrations> {
+        Some(bo_kit::module::Migrations { sqlite: &MIGRATIONS_SQLITE, postgres: &MIGRATIONS_POSTGRES })
+    }
+
+    fn subscribes(&self) -> Vec<&'static str> {
+        use bo_proto::events::v1 as ev;
+        use bo_proto::Event as _;
+        vec![ev::OrderPlaced::TYPE, ev::OrderRevised::TYPE, ev::OrderStateChanged::TYPE]
+    }
+
+    async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
+        let db = ctx.db()?;
+        let svc = Service::open(db.clone(), ctx.bus.clone()).await?;
+        ctx.spawn_event_tasks(&svc.relay, Some(&svc.consumer))?;
+        ctx.serve(svc.server());
+        Ok(Started::default())
+    }
+}
