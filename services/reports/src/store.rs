@@ -247,8 +247,16 @@ impl Repo {
     }
 }
 
-/// Writes the ledger rows of `d` and adds it to the daily tables, in key order (so two
-/// writers of the same days take the rows in the same order).
+/// `rows` rows of `cols` placeholders each, numbered from `$1`: "($1, $2), ($3, $4)".
+fn values(rows: usize, cols: usize) -> String {
+    (0..rows)
+        .map(|r| format!("({})", (1..=cols).map(|c| format!("${}", r * cols + c)).collect::<Vec<_>>().join(", ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Writes the ledger rows of `d` and adds it to the daily tables: one statement per table,
+/// its rows in key order (so two writers of the same days take the rows in the same order).
 async fn write_delta(
     tx: &mut Tx,
     store_id: i64,
@@ -258,103 +266,116 @@ async fn write_delta(
     d: &Contribution,
     now: i64,
 ) -> Result<()> {
-    let ledger = |day: Day, channel: &str, sku_id: i64, f: Figures| {
-        sqlx::query(
+    // The ledger: the sales rows (sku 0), then the SKU rows.
+    let mut rows: Vec<(Day, &str, i64, Figures)> = d.sales.iter().map(|((day, ch), f)| (*day, ch.as_str(), 0, *f)).collect();
+    rows.extend(d.skus.iter().map(|((day, sku), f)| {
+        (*day, channel, *sku, Figures { units: f.units, net: f.net, net_ex_vat: f.net_ex_vat, cost: f.cost, ..Default::default() })
+    }));
+    if !rows.is_empty() {
+        let sql = format!(
             "INSERT INTO sales_ledger (store_id, order_id, event_id, day, channel, sku_id, orders, cancelled, units, net, \
-             total, net_ex_vat, cost, shipping, recorded_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
-        )
-        .bind(store_id)
-        .bind(order_id)
-        .bind(event_id.to_string())
-        .bind(day)
-        .bind(channel.to_string())
-        .bind(sku_id)
-        .bind(f.orders)
-        .bind(f.cancelled)
-        .bind(f.units)
-        .bind(f.net)
-        .bind(f.total)
-        .bind(f.net_ex_vat)
-        .bind(f.cost)
-        .bind(f.shipping)
-        .bind(now)
-    };
-    for ((day, ch), f) in &d.sales {
-        ledger(*day, ch, 0, *f).execute(&mut **tx).await?;
-        sqlx::query(
+             total, net_ex_vat, cost, shipping, recorded_at) VALUES {}",
+            values(rows.len(), 15)
+        );
+        let mut q = sqlx::query(&sql);
+        for (day, ch, sku, f) in &rows {
+            q = q
+                .bind(store_id)
+                .bind(order_id)
+                .bind(event_id)
+                .bind(*day)
+                .bind(*ch)
+                .bind(*sku)
+                .bind(f.orders)
+                .bind(f.cancelled)
+                .bind(f.units)
+                .bind(f.net)
+                .bind(f.total)
+                .bind(f.net_ex_vat)
+                .bind(f.cost)
+                .bind(f.shipping)
+                .bind(now);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    if !d.sales.is_empty() {
+        let sql = format!(
             "INSERT INTO daily_sales (store_id, day, channel, orders, cancelled, units, net, total, net_ex_vat, cost, shipping) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) ON CONFLICT (store_id, day, channel) DO UPDATE SET \
+             VALUES {} ON CONFLICT (store_id, day, channel) DO UPDATE SET \
              orders = daily_sales.orders + excluded.orders, cancelled = daily_sales.cancelled + excluded.cancelled, \
              units = daily_sales.units + excluded.units, net = daily_sales.net + excluded.net, \
              total = daily_sales.total + excluded.total, net_ex_vat = daily_sales.net_ex_vat + excluded.net_ex_vat, \
              cost = daily_sales.cost + excluded.cost, shipping = daily_sales.shipping + excluded.shipping",
-        )
-        .bind(store_id)
-        .bind(*day)
-        .bind(ch)
-        .bind(f.orders)
-        .bind(f.cancelled)
-        .bind(f.units)
-        .bind(f.net)
-        .bind(f.total)
-        .bind(f.net_ex_vat)
-        .bind(f.cost)
-        .bind(f.shipping)
-        .execute(&mut **tx)
-        .await?;
+            values(d.sales.len(), 11)
+        );
+        let mut q = sqlx::query(&sql);
+        for ((day, ch), f) in &d.sales {
+            q = q
+                .bind(store_id)
+                .bind(*day)
+                .bind(ch.as_str())
+                .bind(f.orders)
+                .bind(f.cancelled)
+                .bind(f.units)
+                .bind(f.net)
+                .bind(f.total)
+                .bind(f.net_ex_vat)
+                .bind(f.cost)
+                .bind(f.shipping);
+        }
+        q.execute(&mut **tx).await?;
     }
-    for ((day, sku_id), f) in &d.skus {
-        let as_figures =
-            Figures { units: f.units, net: f.net, net_ex_vat: f.net_ex_vat, cost: f.cost, ..Default::default() };
-        ledger(*day, channel, *sku_id, as_figures).execute(&mut **tx).await?;
-        sqlx::query(
-            "INSERT INTO daily_skus (store_id, day, sku_id, units, net, net_ex_vat, cost) VALUES ($1, $2, $3, $4, $5, $6, $7) \
+    if !d.skus.is_empty() {
+        let sql = format!(
+            "INSERT INTO daily_skus (store_id, day, sku_id, units, net, net_ex_vat, cost) VALUES {} \
              ON CONFLICT (store_id, day, sku_id) DO UPDATE SET units = daily_skus.units + excluded.units, \
              net = daily_skus.net + excluded.net, net_ex_vat = daily_skus.net_ex_vat + excluded.net_ex_vat, \
              cost = daily_skus.cost + excluded.cost",
-        )
-        .bind(store_id)
-        .bind(*day)
-        .bind(*sku_id)
-        .bind(f.units)
-        .bind(f.net)
-        .bind(f.net_ex_vat)
-        .bind(f.cost)
-        .execute(&mut **tx)
-        .await?;
+            values(d.skus.len(), 7)
+        );
+        let mut q = sqlx::query(&sql);
+        for ((day, sku), f) in &d.skus {
+            q = q.bind(store_id).bind(*day).bind(*sku).bind(f.units).bind(f.net).bind(f.net_ex_vat).bind(f.cost);
+        }
+        q.execute(&mut **tx).await?;
     }
-    for ((day, state), n) in &d.states {
-        sqlx::query(
-            "INSERT INTO daily_states (store_id, day, state, orders) VALUES ($1, $2, $3, $4) \
+    if !d.states.is_empty() {
+        let sql = format!(
+            "INSERT INTO daily_states (store_id, day, state, orders) VALUES {} \
              ON CONFLICT (store_id, day, state) DO UPDATE SET orders = daily_states.orders + excluded.orders",
-        )
-        .bind(store_id)
-        .bind(*day)
-        .bind(state)
-        .bind(*n)
-        .execute(&mut **tx)
-        .await?;
+            values(d.states.len(), 4)
+        );
+        let mut q = sqlx::query(&sql);
+        for ((day, state), n) in &d.states {
+            q = q.bind(store_id).bind(*day).bind(state.as_str()).bind(*n);
+        }
+        q.execute(&mut **tx).await?;
     }
     Ok(())
 }
 
+/// Keeps the names of the SKUs an order sold (the newest order's names win).
 async fn keep_names(tx: &mut Tx, store_id: i64, names: &[SkuNames]) -> Result<()> {
+    // One row per SKU: an order may sell a SKU on two lines.
+    let mut unique: Vec<&SkuNames> = Vec::with_capacity(names.len());
     for n in names {
-        sqlx::query(
-            "INSERT INTO report_skus (store_id, sku_id, product_id, product_name, sku_code, variant) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (store_id, sku_id) DO UPDATE SET \
-             product_id = excluded.product_id, product_name = excluded.product_name, sku_code = excluded.sku_code, \
-             variant = excluded.variant",
-        )
-        .bind(store_id)
-        .bind(n.sku_id)
-        .bind(n.product_id)
-        .bind(&n.product_name)
-        .bind(&n.sku_code)
-        .bind(&n.variant)
-        .execute(&mut **tx)
-        .await?;
+        if !unique.iter().any(|u| u.sku_id == n.sku_id) {
+            unique.push(n);
+        }
     }
+    if unique.is_empty() {
+        return Ok(());
+    }
+    let sql = format!(
+        "INSERT INTO report_skus (store_id, sku_id, product_id, product_name, sku_code, variant) VALUES {} \
+         ON CONFLICT (store_id, sku_id) DO UPDATE SET product_id = excluded.product_id, \
+         product_name = excluded.product_name, sku_code = excluded.sku_code, variant = excluded.variant",
+        values(unique.len(), 6)
+    );
+    let mut q = sqlx::query(&sql);
+    for n in unique {
+        q = q.bind(store_id).bind(n.sku_id).bind(n.product_id).bind(n.product_name.as_str()).bind(n.sku_code.as_str()).bind(n.variant.as_str());
+    }
+    q.execute(&mut **tx).await?;
     Ok(())
 }
