@@ -267,9 +267,15 @@ async fn write_delta(
     now: i64,
 ) -> Result<()> {
     // The ledger: the sales rows (sku 0), then the SKU rows.
-    let mut rows: Vec<(Day, &str, i64, Figures)> = d.sales.iter().map(|((day, ch), f)| (*day, ch.as_str(), 0, *f)).collect();
+    let mut rows: Vec<(Day, &str, i64, Figures)> =
+        d.sales.iter().map(|((day, ch), f)| (*day, ch.as_str(), 0, *f)).collect();
     rows.extend(d.skus.iter().map(|((day, sku), f)| {
-        (*day, channel, *sku, Figures { units: f.units, net: f.net, net_ex_vat: f.net_ex_vat, cost: f.cost, ..Default::default() })
+        (
+            *day,
+            channel,
+            *sku,
+            Figures { units: f.units, net: f.net, net_ex_vat: f.net_ex_vat, cost: f.cost, ..Default::default() },
+        )
     }));
     if !rows.is_empty() {
         let sql = format!(
@@ -374,7 +380,13 @@ async fn keep_names(tx: &mut Tx, store_id: i64, names: &[SkuNames]) -> Result<()
     );
     let mut q = sqlx::query(&sql);
     for n in unique {
-        q = q.bind(store_id).bind(n.sku_id).bind(n.product_id).bind(n.product_name.as_str()).bind(n.sku_code.as_str()).bind(n.variant.as_str());
+        q = q
+            .bind(store_id)
+            .bind(n.sku_id)
+            .bind(n.product_id)
+            .bind(n.product_name.as_str())
+            .bind(n.sku_code.as_str())
+            .bind(n.variant.as_str());
     }
     q.execute(&mut **tx).await?;
     Ok(())

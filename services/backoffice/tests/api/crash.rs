@@ -341,14 +341,14 @@ async fn distributed() -> Option<Stack> {
     let files = tempfile::tempdir().unwrap();
     env.push(("BO_FILES__URL".into(), format!("file://{}", files.path().display())));
     let mut guards = Vec::new();
-    for svc in bo_backoffice::modules().iter().map(|m| m.name()) {
+    for svc in service_modules() {
         let (url, guard) = testing::postgres_url().await?;
         env.push((format!("BO_SERVICES__{}__DATABASE_URL", svc.to_uppercase()), url));
         guards.push(guard);
     }
     let grpc = free_port();
     env.push(("BO_GRPC__ADDR".into(), format!("127.0.0.1:{grpc}")));
-    for svc in bo_backoffice::modules().iter().map(|m| m.name().to_uppercase()) {
+    for svc in service_modules().iter().map(|s| s.to_uppercase()) {
         env.push((format!("BO_SERVICES__{svc}__ADDR"), format!("http://127.0.0.1:{grpc}")));
     }
     Some(Stack {
@@ -538,8 +538,11 @@ async fn kill_the_orders_service_mid_bulk_while_nats_runs_on() {
     kill_in_the_middle_of_bulk_actions(stack, 7).await;
 }
 
-/// Sets a command to find the services in `services` and orders in `orders`, with the bill
-/// expiry looking every 100 ms.
+/// Every service module (all but the gateway).
+fn service_modules() -> Vec<&'static str> {
+    bo_backoffice::modules().iter().map(|m| m.name()).filter(|n| *n != "gateway").collect()
+}
+
 /// Every service module, as a `--target` list.
 fn service_targets() -> String {
     service_targets_but("")
@@ -547,11 +550,13 @@ fn service_targets() -> String {
 
 /// Every service module but `except`, as a `--target` list.
 fn service_targets_but(except: &str) -> String {
-    bo_backoffice::modules().iter().map(|m| m.name()).filter(|n| *n != except).collect::<Vec<_>>().join(",")
+    service_modules().into_iter().filter(|n| *n != except).collect::<Vec<_>>().join(",")
 }
 
+/// Sets a command to find the services in `services` and orders in `orders`, with the bill
+/// expiry looking every 100 ms.
 fn neighbours(cmd: &mut Command, services: u16, orders: u16) -> &mut Command {
-    for svc in bo_backoffice::modules().iter().map(|m| m.name()).filter(|n| *n != "orders") {
+    for svc in service_modules().into_iter().filter(|n| *n != "orders") {
         cmd.env(format!("BO_SERVICES__{}__ADDR", svc.to_uppercase()), format!("http://127.0.0.1:{services}"));
     }
     cmd.env("BO_SERVICES__ORDERS__ADDR", format!("http://127.0.0.1:{orders}"))
