@@ -34,7 +34,8 @@ export type OrderSummariesApiArg = {
   /** Best-selling SKUs to list, 1 to 50 (default 10). */
   top?: number;
 };
-export type OrderSummariesUpdatedApiResponse = /** status 200  */ UpdatedBody;
+export type OrderSummariesUpdatedApiResponse =
+  /** status 200  */ SummaryUpdatedBody;
 export type OrderSummariesUpdatedApiArg = void;
 export type SalesTotalsBody = {
   /** Net per order placed. */
@@ -130,9 +131,9 @@ export type ErrorBody = {
   /** The error. */
   error: ErrorDetail;
 };
-export type UpdatedBody = {
-  /** SKUs changed. */
-  updated: number;
+export type SummaryUpdatedBody = {
+  /** RFC 3339; empty when they never did. */
+  updatedAt: string;
 };
 export const { useOrderSummariesQuery, useOrderSummariesUpdatedQuery } =
   injectedRtkApi;
