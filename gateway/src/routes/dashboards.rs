@@ -227,7 +227,10 @@ pub struct SummaryUpdatedBody {
 /// When the store's sales figures last changed (the dashboards' "last updated").
 #[utoipa::path(get, path = "/order-reports/order-summaries/lastest-updated", tag = "reports",
     responses((status = 200, body = SummaryUpdatedBody), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
-async fn order_summaries_updated(State(state): State<AppState>, auth: StoreAuth) -> ApiResult<Json<SummaryUpdatedBody>> {
+async fn order_summaries_updated(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+) -> ApiResult<Json<SummaryUpdatedBody>> {
     let q = SummaryQuery { period: Some("daily".into()), top: Some(1), ..Default::default() };
     let (_, r) = summary(&state, &auth, &q).await?;
     Ok(Json(SummaryUpdatedBody { updated_at: timestamp_to_rfc3339(r.update_time.as_ref()) }))
