@@ -58,8 +58,9 @@ cargo test --workspace --lib --bins --tests --locked --no-run 2>&1 | tail -n 3
 rust_log=$(mktemp)
 app_log=$(mktemp)
 trap 'rm -f "$log" "$rust_log" "$app_log"; [ -z "$moto_pid" ] || kill "$moto_pid" 2>/dev/null' EXIT
+# Every test binary runs even after one fails, so the summary names every failure.
 echo "== Rust: unit, service and API tests (beside the admin app's checks; output below when done)"
-(cargo test --workspace --lib --bins --tests --locked > "$rust_log" 2>&1; echo $? > "$rust_log.rc") &
+(cargo test --workspace --lib --bins --tests --locked --no-fail-fast > "$rust_log" 2>&1; echo $? > "$rust_log.rc") &
 rust_pid=$!
 
 echo "== The admin app: dependencies, type check, generated client, unit tests, build and size budget"
