@@ -247,7 +247,8 @@ impl Repo {
     }
 }
 
-/// `rows` rows of `cols` placeholders each, numbered from `$1`: "($1, $2), ($3, $4)".
+/// The VALUES list of a multi-row INSERT: `rows` rows of `cols` SQL parameters each,
+/// numbered from `$1` ("($1, $2), ($3, $4)" for 2 × 2).
 fn values(rows: usize, cols: usize) -> String {
     (0..rows)
         .map(|r| format!("({})", (1..=cols).map(|c| format!("${}", r * cols + c)).collect::<Vec<_>>().join(", ")))
@@ -390,4 +391,14 @@ async fn keep_names(tx: &mut Tx, store_id: i64, names: &[SkuNames]) -> Result<()
     }
     q.execute(&mut **tx).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn values_number_every_parameter_once_row_by_row() {
+        assert_eq!(super::values(2, 2), "($1, $2), ($3, $4)");
+        assert_eq!(super::values(1, 3), "($1, $2, $3)");
+        assert_eq!(super::values(0, 3), "");
+    }
 }
