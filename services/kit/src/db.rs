@@ -490,6 +490,43 @@ fn normalise_type(t: &str) -> &'static str {
     }
 }
 
+/// The VALUES list of a multi-row statement: `rows` rows of `cols` parameters each,
+/// numbered from `$1` ("($1, $2), ($3, $4)" for 2 × 2).
+pub fn values(rows: usize, cols: usize) -> String {
+    (0..rows)
+        .map(|r| format!("({})", (1..=cols).map(|c| format!("${}", r * cols + c)).collect::<Vec<_>>().join(", ")))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The most parameters [`insert_rows`] puts in one statement (SQLite allows 32,766 and
+/// PostgreSQL 65,535).
+pub const MAX_PARAMS: usize = 16_000;
+
+/// A query on the Any driver, as [`insert_rows`] binds it.
+pub type AnyQuery<'q> = sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>;
+
+/// Writes `rows` with `head VALUES (…), (…) tail`, `cols` parameters a row bound by `bind`,
+/// in as few statements as the parameter limit allows, in the rows' order.
+pub async fn insert_rows<R>(
+    tx: &mut Tx,
+    head: &str,
+    tail: &str,
+    cols: usize,
+    rows: &[R],
+    bind: impl for<'q> Fn(AnyQuery<'q>, &'q R) -> AnyQuery<'q>,
+) -> Result<(), sqlx::Error> {
+    for chunk in rows.chunks((MAX_PARAMS / cols.max(1)).max(1)) {
+        let sql = format!("{head} VALUES {} {tail}", values(chunk.len(), cols));
+        let mut q = sqlx::query(&sql);
+        for r in chunk {
+            q = bind(q, r);
+        }
+        q.execute(&mut **tx).await?;
+    }
+    Ok(())
+}
+
 /// `?`-free helper: true when a statement changed at least one row.
 pub fn changed(r: &sqlx::any::AnyQueryResult) -> bool {
     r.rows_affected() > 0
@@ -536,5 +573,31 @@ mod tests {
         tokio::time::sleep(PING_AFTER_IDLE + Duration::from_millis(300)).await;
         let two: i32 = sqlx::query_scalar("SELECT 2").fetch_one(t.db.pool()).await.unwrap();
         assert_eq!(two, 2);
+    }
+
+    #[test]
+    fn values_number_every_parameter_once_row_by_row() {
+        assert_eq!(values(2, 2), "($1, $2), ($3, $4)");
+        assert_eq!(values(1, 3), "($1, $2, $3)");
+        assert_eq!(values(0, 3), "");
+    }
+
+    /// Rows past one statement's parameter limit are written by several, all of them, in order.
+    #[tokio::test]
+    async fn insert_rows_splits_what_one_statement_cannot_hold() {
+        let t = crate::testing::sqlite().await;
+        let mut tx = t.db.begin().await.unwrap();
+        sqlx::query("CREATE TABLE many (a BIGINT NOT NULL, b TEXT NOT NULL)").execute(&mut *tx).await.unwrap();
+        let rows: Vec<(i64, String)> = (0..(MAX_PARAMS as i64)).map(|i| (i, format!("r{i}"))).collect();
+        insert_rows(&mut tx, "INSERT INTO many (a, b)", "", 2, &rows, |q, r| q.bind(r.0).bind(r.1.as_str()))
+            .await
+            .unwrap();
+        let (n, sum): (i64, i64) =
+            sqlx::query_as("SELECT COUNT(*), SUM(a) FROM many").fetch_one(&mut *tx).await.unwrap();
+        let want = MAX_PARAMS as i64;
+        assert_eq!((n, sum), (want, want * (want - 1) / 2));
+        let last: String =
+            sqlx::query_scalar("SELECT b FROM many ORDER BY rowid DESC LIMIT 1").fetch_one(&mut *tx).await.unwrap();
+        assert_eq!(last, format!("r{}", want - 1));
     }
 }

@@ -11,7 +11,7 @@ use async_trait::async_trait;
 use bo_kit::bus::nats::NatsBus;
 use bo_kit::bus::{ConsumerConfig, OutMessage, SharedBus};
 use bo_kit::db::{Db, Tx};
-use bo_kit::inbox::{Consumer, Meta, On, Retry};
+use bo_kit::inbox::{Consumer, Meta, On, OnAll, Retry};
 use bo_kit::outbox::{self, Relay};
 use bo_kit::testing::{self, Backend};
 use bo_proto::events::v1::{CustomerDeleted, CustomerUpdated};
@@ -409,6 +409,65 @@ async fn a_burst_is_applied_once_and_one_failure_spoils_none(e: Env) {
     e.cleanup().await;
 }
 
+/// Records the runs it is given (their customers), and their effects; fails a run holding
+/// `failing_on`.
+#[derive(Default)]
+struct Runs {
+    runs: std::sync::Mutex<Vec<Vec<i64>>>,
+    failing_on: Option<i64>,
+}
+
+#[async_trait]
+impl OnAll<CustomerDeleted> for Runs {
+    async fn on_all(&self, tx: &mut Tx, events: Vec<(Meta, CustomerDeleted)>) -> anyhow::Result<()> {
+        self.runs.lock().unwrap().push(events.iter().map(|(_, e)| e.customer_id).collect());
+        if events.iter().any(|(_, e)| Some(e.customer_id) == self.failing_on) {
+            anyhow::bail!("customer {} refused", self.failing_on.unwrap_or_default());
+        }
+        for (meta, e) in events {
+            Effects.on(tx, &meta, e).await?;
+        }
+        Ok(())
+    }
+}
+
+async fn a_burst_reaches_an_all_at_once_handler_in_one_run(e: Env) {
+    use bo_kit::inbox::Outcome::{Duplicate, Handled, Retry};
+    let runs = Arc::new(Runs::default());
+    let consumer = Consumer::new(e.db.clone(), e.bus.clone(), "runs").on_all::<CustomerDeleted, _>(runs.clone());
+    let subscribe = |durable: &str| {
+        e.bus.subscribe(ConsumerConfig {
+            durable: durable.into(),
+            filter: format!("{}.stores.customer.deleted.v1", e.bus.prefix()),
+            ack_wait: Duration::from_secs(30),
+        })
+    };
+    let mut sub = subscribe("runs-by-hand").await.unwrap();
+    let mut failing_sub = subscribe("failing-runs-by-hand").await.unwrap();
+    for customer in 1..=5 {
+        commit_event(&e.db, customer).await;
+    }
+    Relay::new(e.db.clone(), e.bus.clone()).relay_once().await.unwrap();
+    publish_again(&e, 1, "customer-2-again").await;
+
+    // Five events and a repeat: one run of the five, in the order they came.
+    let outcomes = consumer.process_all(take(&mut sub, 6).await).await.unwrap();
+    assert_eq!(outcomes, [Handled, Handled, Handled, Handled, Handled, Duplicate]);
+    assert_eq!(*runs.runs.lock().unwrap(), [vec![1, 2, 3, 4, 5]]);
+    assert_eq!(count(&e.db, "SELECT COUNT(*) FROM effects").await, 5);
+
+    // A run that fails is given again one event at a time; only the failing one waits.
+    let failing = Arc::new(Runs { failing_on: Some(3), ..Default::default() });
+    let consumer = Consumer::new(e.db.clone(), e.bus.clone(), "failing-runs")
+        .on_all::<CustomerDeleted, _>(failing.clone())
+        .with_retry(quick_retry(50));
+    let outcomes = consumer.process_all(take(&mut failing_sub, 6).await).await.unwrap();
+    assert_eq!(outcomes, [Handled, Handled, Retry, Handled, Handled, Duplicate]);
+    assert_eq!(*failing.runs.lock().unwrap(), [vec![1, 2, 3, 4, 5], vec![1], vec![2], vec![3], vec![4], vec![5]]);
+    assert_eq!(count(&e.db, "SELECT COUNT(*) FROM effects").await, 9);
+    e.cleanup().await;
+}
+
 async fn take(sub: &mut Box<dyn bo_kit::bus::Subscription>, n: usize) -> Vec<bo_kit::bus::Delivery> {
     let mut batch = Vec::new();
     for _ in 0..n {
@@ -453,5 +512,6 @@ on_every_backend!(
     failing_events_back_off_are_dead_lettered_and_replayed,
     unknown_types_are_skipped_not_dead_lettered,
     a_row_the_bus_refuses_is_set_aside_without_blocking_the_rest,
-    a_burst_is_applied_once_and_one_failure_spoils_none
+    a_burst_is_applied_once_and_one_failure_spoils_none,
+    a_burst_reaches_an_all_at_once_handler_in_one_run
 );
