@@ -1,7 +1,7 @@
-//! The owner's dashboards (SPEC §2 Dashboards, §7 Order reports `order-summaries`): a
-//! period's sales beside the period before, per channel, over time, the orders' states now
-//! and the best-selling SKUs, read from the reports service's daily totals. Owner only
-//! (SPEC §6).
+//! The owner's dashboards (SPEC §2 Dashboards, §7 Order reports `order-summaries` and
+//! `sold-item-summaries`): a period's sales beside the period before, per channel, over
+//! time, the orders' states now and the SKUs sold, read from the reports service's daily
+//! totals. Owner only (SPEC §6).
 
 use axum::extract::State;
 use axum::Json;
@@ -18,10 +18,18 @@ use crate::auth::StoreAuth;
 use crate::error::{ApiResult, ErrorBody};
 use crate::perms::Access;
 use crate::state::AppState;
-use crate::wire::{baht, enum_field, word, Query};
+use crate::wire::{baht, enum_field, page_request, word, List, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(order_summaries)).routes(routes!(order_summaries_updated))
+    OpenApiRouter::new()
+        .routes(routes!(order_summaries))
+        .routes(routes!(order_summaries_updated))
+        .routes(routes!(channel_table))
+        .routes(routes!(sales_chart))
+        .routes(routes!(channels_chart))
+        .routes(routes!(sold_item_summaries))
+        .routes(routes!(sold_item_summaries_updated))
+        .routes(routes!(sold_item_table))
 }
 
 /// Dashboards: the owner only.
@@ -234,4 +242,366 @@ async fn order_summaries_updated(
     let q = SummaryQuery { period: Some("daily".into()), top: Some(1), ..Default::default() };
     let (_, r) = summary(&state, &auth, &q).await?;
     Ok(Json(SummaryUpdatedBody { updated_at: timestamp_to_rfc3339(r.update_time.as_ref()) }))
+}
+
+/// Which period (for the calls that list no best sellers).
+#[derive(Debug, Deserialize, IntoParams, Default)]
+#[serde(default, rename_all = "kebab-case")]
+#[into_params(parameter_in = Query)]
+pub struct PeriodQuery {
+    /// daily, monthly (default), quarterly or yearly.
+    pub period: Option<String>,
+    /// Any day of the period, YYYY-MM-DD in Thailand's time (default today).
+    pub date: Option<String>,
+}
+
+impl PeriodQuery {
+    fn period(&self) -> ApiResult<i32> {
+        enum_field::<pb::Period>("period", self.period.as_deref(), "validation.invalid")
+    }
+
+    fn date(&self) -> String {
+        self.date.clone().unwrap_or_default()
+    }
+}
+
+fn period_word(period: i32) -> String {
+    if period == 0 {
+        "monthly".to_string()
+    } else {
+        word::<pb::Period>(period)
+    }
+}
+
+/// A channel's sales in the period and in the period before.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChannelRowBody {
+    /// The channel's code (as `GET /orders/channels` lists them).
+    pub channel: String,
+    pub current: SalesTotalsBody,
+    pub previous: SalesTotalsBody,
+}
+
+/// Every channel's sales in a period beside the period before.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChannelTableBody {
+    pub period: String,
+    pub date_from: String,
+    pub date_to: String,
+    pub previous_from: String,
+    pub previous_to: String,
+    /// The period's totals.
+    pub current: SalesTotalsBody,
+    pub previous: SalesTotalsBody,
+    /// Channels with sales in either period: the period's largest net first, then those
+    /// that sold only before.
+    pub channels: Vec<ChannelRowBody>,
+    /// When the store's figures last changed (RFC 3339; empty when they never did).
+    pub updated_at: String,
+}
+
+/// Every channel's sales in a period beside the period before (the sales-channel
+/// dashboard's table).
+#[utoipa::path(get, path = "/order-reports/order-summaries/table-lists/channels", tag = "reports", params(PeriodQuery),
+    responses((status = 200, body = ChannelTableBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn channel_table(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PeriodQuery>,
+) -> ApiResult<Json<ChannelTableBody>> {
+    let summary_q = SummaryQuery { period: q.period.clone(), date: q.date.clone(), top: Some(1) };
+    let (period, r) = summary(&state, &auth, &summary_q).await?;
+    let mut before: Vec<pb::ChannelSales> = r.previous_channels;
+    let mut channels: Vec<ChannelRowBody> = r
+        .channels
+        .into_iter()
+        .map(|c| {
+            let previous = before.iter().position(|b| b.channel == c.channel).map(|i| before.remove(i).totals);
+            ChannelRowBody { channel: c.channel, current: totals(c.totals), previous: totals(previous.flatten()) }
+        })
+        .collect();
+    channels.extend(before.into_iter().map(|b| ChannelRowBody {
+        channel: b.channel,
+        current: totals(None),
+        previous: totals(b.totals),
+    }));
+    Ok(Json(ChannelTableBody {
+        period,
+        date_from: r.from,
+        date_to: r.to,
+        previous_from: r.previous_from,
+        previous_to: r.previous_to,
+        current: totals(r.current),
+        previous: totals(r.previous),
+        channels,
+        updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),
+    }))
+}
+
+/// One channel's sales at one point (an empty channel in a chart of the total).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChannelPointBody {
+    pub channel: String,
+    pub totals: SalesTotalsBody,
+}
+
+/// One point of a period's sales beside the period before's.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SeriesPointBody {
+    /// Its first day, YYYY-MM-DD.
+    pub start: String,
+    /// The first day of the period before's point beside it (empty when that period is shorter).
+    pub previous_start: String,
+    /// One entry per channel of the chart, in the chart's order.
+    pub current: Vec<ChannelPointBody>,
+    pub previous: Vec<ChannelPointBody>,
+}
+
+/// A period's sales over time beside the period before's.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SalesChartBody {
+    pub period: String,
+    pub date_from: String,
+    pub date_to: String,
+    pub previous_from: String,
+    pub previous_to: String,
+    /// day or month: what one point covers.
+    pub bucket: String,
+    /// The chart's channels, the period's largest net first (one empty channel for the total).
+    pub channels: Vec<String>,
+    pub points: Vec<SeriesPointBody>,
+    /// When the store's figures last changed (RFC 3339; empty when they never did).
+    pub updated_at: String,
+}
+
+async fn chart(state: &AppState, auth: &StoreAuth, q: &PeriodQuery, by_channel: bool) -> ApiResult<SalesChartBody> {
+    auth.require(OWNER)?;
+    let period = q.period()?;
+    let r = state
+        .client(ReportsServiceClient::new)?
+        .get_sales_series(auth.ctx().request(pb::GetSalesSeriesRequest { period, date: q.date(), by_channel }))
+        .await?
+        .into_inner();
+    let entries = |list: Vec<pb::ChannelSales>| {
+        list.into_iter().map(|c| ChannelPointBody { channel: c.channel, totals: totals(c.totals) }).collect()
+    };
+    Ok(SalesChartBody {
+        period: period_word(period),
+        date_from: r.from,
+        date_to: r.to,
+        previous_from: r.previous_from,
+        previous_to: r.previous_to,
+        bucket: word::<pb::Bucket>(r.bucket),
+        channels: r.channels,
+        points: r
+            .points
+            .into_iter()
+            .map(|p| SeriesPointBody {
+                start: p.start,
+                previous_start: p.previous_start,
+                current: entries(p.current),
+                previous: entries(p.previous),
+            })
+            .collect(),
+        updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),
+    })
+}
+
+/// A period's sales over time, in total, beside the period before's (the statistics
+/// dashboard).
+#[utoipa::path(get, path = "/order-reports/order-summaries/charts/sales", tag = "reports", params(PeriodQuery),
+    responses((status = 200, body = SalesChartBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn sales_chart(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PeriodQuery>,
+) -> ApiResult<Json<SalesChartBody>> {
+    Ok(Json(chart(&state, &auth, &q, false).await?))
+}
+
+/// A period's sales over time per channel, beside the period before's (the sales-channel
+/// dashboard's chart).
+#[utoipa::path(get, path = "/order-reports/order-summaries/charts/channels", tag = "reports", params(PeriodQuery),
+    responses((status = 200, body = SalesChartBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn channels_chart(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PeriodQuery>,
+) -> ApiResult<Json<SalesChartBody>> {
+    Ok(Json(chart(&state, &auth, &q, true).await?))
+}
+
+/// What a period's sold SKUs add up to.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SoldTotalsBody {
+    /// SKUs sold.
+    pub skus: i64,
+    /// Units sold, less those cancelled.
+    pub total_qty: i64,
+    /// What they sold for.
+    pub total_net: String,
+    /// Net without VAT less cost.
+    pub profit: String,
+}
+
+fn sold_totals(t: Option<pb::SoldTotals>) -> SoldTotalsBody {
+    let t = t.unwrap_or_default();
+    SoldTotalsBody { skus: t.skus, total_qty: t.quantity, total_net: baht(t.net), profit: baht(t.profit) }
+}
+
+/// The SKUs a period sold, in total, beside the period before.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SoldItemSummaryBody {
+    pub period: String,
+    pub date_from: String,
+    pub date_to: String,
+    pub previous_from: String,
+    pub previous_to: String,
+    pub current: SoldTotalsBody,
+    pub previous: SoldTotalsBody,
+    /// When the store's figures last changed (RFC 3339; empty when they never did).
+    pub updated_at: String,
+}
+
+/// Which sold SKUs, in which order.
+#[derive(Debug, Deserialize, IntoParams, Default)]
+#[serde(default, rename_all = "kebab-case")]
+#[into_params(parameter_in = Query)]
+pub struct SoldItemQuery {
+    /// daily, monthly (default), quarterly or yearly.
+    pub period: Option<String>,
+    /// Any day of the period, YYYY-MM-DD in Thailand's time (default today).
+    pub date: Option<String>,
+    /// Words of the product's name or the SKU's code.
+    pub search: Option<String>,
+    /// net (default), quantity or profit: largest first.
+    pub sort: Option<String>,
+    /// Page number (clamped to 1..last).
+    pub page: Option<i64>,
+    /// Page size (10 by default).
+    pub limit: Option<i64>,
+}
+
+async fn sold_items(
+    state: &AppState,
+    auth: &StoreAuth,
+    q: &SoldItemQuery,
+) -> ApiResult<(String, pb::ListSoldItemsResponse)> {
+    auth.require(OWNER)?;
+    let period = enum_field::<pb::Period>("period", q.period.as_deref(), "validation.invalid")?;
+    let sort = enum_field::<pb::SoldItemSort>("sort", q.sort.as_deref(), "validation.invalid")?;
+    let r = state
+        .client(ReportsServiceClient::new)?
+        .list_sold_items(auth.ctx().request(pb::ListSoldItemsRequest {
+            period,
+            date: q.date.clone().unwrap_or_default(),
+            search: q.search.clone().unwrap_or_default(),
+            sort,
+            page: Some(page_request(q.page, q.limit)),
+        }))
+        .await?
+        .into_inner();
+    Ok((period_word(period), r))
+}
+
+/// The SKUs a period sold, in total, beside the period before (the top of the
+/// sold-products dashboard).
+#[utoipa::path(get, path = "/order-reports/sold-item-summaries", tag = "reports", params(PeriodQuery),
+    responses((status = 200, body = SoldItemSummaryBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn sold_item_summaries(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PeriodQuery>,
+) -> ApiResult<Json<SoldItemSummaryBody>> {
+    let q = SoldItemQuery { period: q.period, date: q.date, limit: Some(1), ..Default::default() };
+    let (period, r) = sold_items(&state, &auth, &q).await?;
+    Ok(Json(SoldItemSummaryBody {
+        period,
+        date_from: r.from,
+        date_to: r.to,
+        previous_from: r.previous_from,
+        previous_to: r.previous_to,
+        current: sold_totals(r.current),
+        previous: sold_totals(r.previous),
+        updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),
+    }))
+}
+
+/// When the store's sold-SKU figures last changed.
+#[utoipa::path(get, path = "/order-reports/sold-item-summaries/lastest-updated", tag = "reports",
+    responses((status = 200, body = SummaryUpdatedBody), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
+async fn sold_item_summaries_updated(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+) -> ApiResult<Json<SummaryUpdatedBody>> {
+    let q = SoldItemQuery { period: Some("daily".into()), limit: Some(1), ..Default::default() };
+    let (_, r) = sold_items(&state, &auth, &q).await?;
+    Ok(Json(SummaryUpdatedBody { updated_at: timestamp_to_rfc3339(r.update_time.as_ref()) }))
+}
+
+/// A SKU's sales in the period, beside the period before.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SoldItemBody {
+    pub sku_id: i64,
+    pub product_id: i64,
+    pub product_name: String,
+    pub sku_code: String,
+    pub variant: String,
+    /// Units sold, less those cancelled.
+    pub total_qty: i64,
+    /// What they sold for.
+    pub total_net: String,
+    /// The net without VAT.
+    pub net_ex_vat: String,
+    /// What the goods cost.
+    pub cost: String,
+    /// Net without VAT less cost.
+    pub profit: String,
+    /// The period before's units.
+    pub previous_qty: i64,
+    /// The period before's net.
+    pub previous_net: String,
+    /// The period before's gross profit.
+    pub previous_profit: String,
+}
+
+/// The SKUs a period sold, a page of them, searched and sorted, each beside the period
+/// before (the sold-products dashboard's table).
+#[utoipa::path(get, path = "/order-reports/sold-item-summaries/table-lists/skus", tag = "reports", params(SoldItemQuery),
+    responses((status = 200, body = List<SoldItemBody>), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn sold_item_table(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<SoldItemQuery>,
+) -> ApiResult<Json<List<SoldItemBody>>> {
+    let (_, r) = sold_items(&state, &auth, &q).await?;
+    let data = r
+        .items
+        .into_iter()
+        .map(|i| {
+            let now = i.current.unwrap_or_default();
+            let before = i.previous.unwrap_or_default();
+            SoldItemBody {
+                sku_id: now.sku_id,
+                product_id: now.product_id,
+                product_name: now.product_name,
+                sku_code: now.sku_code,
+                variant: now.variant,
+                total_qty: now.quantity,
+                total_net: baht(now.net),
+                net_ex_vat: baht(i.net_ex_vat),
+                cost: baht(i.cost),
+                profit: baht(now.profit),
+                previous_qty: before.quantity,
+                previous_net: baht(before.net),
+                previous_profit: baht(before.profit),
+            }
+        })
+        .collect();
+    Ok(Json(List::new(data, r.page)))
 }

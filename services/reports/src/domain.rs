@@ -338,6 +338,25 @@ pub fn delta(old: &Contribution, new: &Contribution) -> Contribution {
     d
 }
 
+/// Adds the difference `d` to the running sum `total` (entries that come to nothing are
+/// dropped): events applied together change the daily tables once, by their sum.
+pub fn add_to(total: &mut Contribution, d: &Contribution) {
+    for (k, f) in &d.sales {
+        let e = total.sales.entry(k.clone()).or_default();
+        *e = *e + *f;
+    }
+    for (k, f) in &d.skus {
+        let e = total.skus.entry(*k).or_default();
+        *e = diff_sku(*e, f.scaled(-1));
+    }
+    for (k, n) in &d.states {
+        *total.states.entry(k.clone()).or_default() += n;
+    }
+    total.sales.retain(|_, f| !f.is_zero());
+    total.skus.retain(|_, f| !f.is_zero());
+    total.states.retain(|_, n| *n != 0);
+}
+
 fn diff_sku(a: SkuFigures, b: SkuFigures) -> SkuFigures {
     SkuFigures {
         units: a.units - b.units,
@@ -453,6 +472,78 @@ pub fn bucket_of(day: Day, bucket: Bucket) -> Day {
     }
 }
 
+/// One point of a period's sales beside the period before's point at the same place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeriesPoint {
+    pub start: Day,
+    /// 0 where the period before is shorter.
+    pub previous_start: Day,
+    /// Per channel of the series' channels, in their order.
+    pub current: Vec<Figures>,
+    pub previous: Vec<Figures>,
+}
+
+/// A period's sales over time beside the period before's.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Series {
+    /// The channels, largest net of the period first (then by name); one empty channel when
+    /// the series is in total.
+    pub channels: Vec<String>,
+    pub points: Vec<SeriesPoint>,
+}
+
+/// Lines up a period's daily sales (`current`, per day and channel) with the period
+/// before's (`previous`) bucket by bucket: the period's buckets are the points, the period
+/// before's n-th bucket sits beside the n-th (a longer period before has its last days left
+/// out of the points, never of its totals). `by_channel` keeps the channels apart;
+/// otherwise they are summed under the empty channel.
+pub fn series(
+    span: &Span,
+    current: &[(Day, String, Figures)],
+    previous: &[(Day, String, Figures)],
+    by_channel: bool,
+) -> Series {
+    let channel = |c: &String| if by_channel { c.clone() } else { String::new() };
+    let mut net: BTreeMap<String, i64> = BTreeMap::new();
+    for (_, c, f) in current {
+        *net.entry(channel(c)).or_default() += f.net;
+    }
+    for (_, c, _) in previous {
+        net.entry(channel(c)).or_default();
+    }
+    if !by_channel {
+        net.entry(String::new()).or_default();
+    }
+    let mut channels: Vec<(String, i64)> = net.into_iter().collect();
+    channels.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let channels: Vec<String> = channels.into_iter().map(|(c, _)| c).collect();
+    let index: BTreeMap<&str, usize> = channels.iter().enumerate().map(|(i, c)| (c.as_str(), i)).collect();
+    let fill = |from: Day, to: Day, rows: &[(Day, String, Figures)]| {
+        let starts = buckets(from, to, span.bucket);
+        let place: BTreeMap<Day, usize> = starts.iter().enumerate().map(|(i, d)| (*d, i)).collect();
+        let mut cells = vec![vec![Figures::default(); channels.len()]; starts.len()];
+        for (day, c, f) in rows {
+            if let (Some(i), Some(j)) = (place.get(&bucket_of(*day, span.bucket)), index.get(channel(c).as_str())) {
+                cells[*i][*j] = cells[*i][*j] + *f;
+            }
+        }
+        (starts, cells)
+    };
+    let (starts, mut now) = fill(span.from, span.to, current);
+    let (before_starts, mut before) = fill(span.previous_from, span.previous_to, previous);
+    let points = starts
+        .iter()
+        .enumerate()
+        .map(|(i, start)| SeriesPoint {
+            start: *start,
+            previous_start: before_starts.get(i).copied().unwrap_or(0),
+            current: std::mem::take(&mut now[i]),
+            previous: before.get_mut(i).map(std::mem::take).unwrap_or_else(|| vec![Figures::default(); channels.len()]),
+        })
+        .collect();
+    Series { channels, points }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -485,23 +576,8 @@ mod tests {
     }
 
     fn add(a: &Contribution, d: &Contribution) -> Contribution {
-        let neg = delta(d, &Contribution::default());
-        // a + d = a − (−d)
         let mut out = a.clone();
-        for (k, f) in &neg.sales {
-            let e = out.sales.entry(k.clone()).or_default();
-            *e = *e - *f;
-        }
-        for (k, f) in &neg.skus {
-            let e = out.skus.entry(*k).or_default();
-            *e = diff_sku(*e, *f);
-        }
-        for (k, n) in &neg.states {
-            *out.states.entry(k.clone()).or_default() -= n;
-        }
-        out.sales.retain(|_, f| !f.is_zero());
-        out.skus.retain(|_, f| !f.is_zero());
-        out.states.retain(|_, n| *n != 0);
+        add_to(&mut out, d);
         out
     }
 
@@ -671,6 +747,38 @@ mod tests {
         assert_eq!(s(Period::Quarterly, 2026_05_20), (2026_04_01, 2026_06_30, 2026_01_01, 2026_03_31, Bucket::Day));
         assert_eq!(s(Period::Quarterly, 2026_02_01), (2026_01_01, 2026_03_31, 2025_10_01, 2025_12_31, Bucket::Day));
         assert_eq!(s(Period::Yearly, 2026_07_04), (2026_01_01, 2026_12_31, 2025_01_01, 2025_12_31, Bucket::Month));
+    }
+
+    #[test]
+    fn a_series_lines_the_period_before_up_point_by_point() {
+        let f = |net| Figures { orders: 1, net, ..Default::default() };
+        let row = |day, c: &str, net| (day, c.to_string(), f(net));
+        // March (31 days) beside February 2026 (28 days).
+        let s = span(Period::Monthly, 2026_03_10).unwrap();
+        let current = [row(2026_03_01, "line", 100), row(2026_03_01, "shopee", 500), row(2026_03_31, "line", 7)];
+        let previous = [row(2026_02_01, "line", 40), row(2026_02_28, "facebook", 9)];
+        let total = series(&s, &current, &previous, false);
+        assert_eq!(total.channels, vec![String::new()]);
+        assert_eq!(total.points.len(), 31);
+        assert_eq!((total.points[0].start, total.points[0].previous_start), (2026_03_01, 2026_02_01));
+        assert_eq!((total.points[0].current[0].net, total.points[0].current[0].orders), (600, 2));
+        assert_eq!(total.points[0].previous[0].net, 40);
+        assert_eq!(total.points[27].previous[0].net, 9);
+        assert_eq!((total.points[30].previous_start, total.points[30].previous[0]), (0, Figures::default()));
+        assert_eq!(total.points[30].current[0].net, 7);
+
+        let per = series(&s, &current, &previous, true);
+        // Largest net of the period first; a channel sold only before comes last.
+        assert_eq!(per.channels, ["shopee", "line", "facebook"]);
+        assert_eq!(per.points[0].current.iter().map(|f| f.net).collect::<Vec<_>>(), [500, 100, 0]);
+        assert_eq!(per.points[27].previous[2].net, 9);
+
+        // The year is in months; December beside last December.
+        let y = span(Period::Yearly, 2026_06_01).unwrap();
+        let ys = series(&y, &[row(2026_12_31, "line", 3)], &[row(2025_12_01, "line", 2)], false);
+        assert_eq!(ys.points.len(), 12);
+        assert_eq!((ys.points[11].start, ys.points[11].previous_start), (2026_12_01, 2025_12_01));
+        assert_eq!((ys.points[11].current[0].net, ys.points[11].previous[0].net), (3, 2));
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The tonic service: reads the call, checks it (`domain`), reads the storage, maps back.
 
 use bo_kit::grpc::CallCtx;
+use bo_kit::paging::PageRequest;
 use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::Error;
 use bo_proto::orders::v1::OrderState;
@@ -9,8 +10,8 @@ use bo_proto::reports::v1::reports_service_server::ReportsService;
 use bo_proto::Wire as _;
 use tonic::{Request, Response, Status};
 
-use crate::domain::{self, Bucket, Figures, Period};
-use crate::store::Repo;
+use crate::domain::{self, Bucket, Figures, Period, Span};
+use crate::store::{Repo, SkuSales, SoldSort, SoldTotals};
 
 /// The reports service.
 #[derive(Clone)]
@@ -30,6 +31,8 @@ impl ReportsGrpc {
 /// Best-selling SKUs shown unless asked otherwise, and the most asked.
 pub const TOP_DEFAULT: i32 = 10;
 pub const TOP_MAX: i32 = 50;
+/// The longest search of sold SKUs, in characters.
+pub const SEARCH_MAX: usize = 100;
 
 fn totals(f: &Figures) -> pb::SalesTotals {
     pb::SalesTotals {
@@ -50,28 +53,62 @@ fn invalid(field: &str, code: &str) -> Status {
     Error::invalid_field(field, code).into()
 }
 
+/// The period asked for (monthly when unsaid) holding `date` (today when empty).
+fn span_of(period: pb::Period, date: &str) -> Result<Span, Status> {
+    let period = match period {
+        pb::Period::Daily => Period::Daily,
+        pb::Period::Monthly | pb::Period::Unspecified => Period::Monthly,
+        pb::Period::Quarterly => Period::Quarterly,
+        pb::Period::Yearly => Period::Yearly,
+    };
+    let day = if date.trim().is_empty() {
+        domain::day_of(now_ms())
+    } else {
+        domain::parse_day(date.trim()).ok_or_else(|| invalid("date", "validation.date"))?
+    };
+    domain::span(period, day).ok_or_else(|| invalid("date", "validation.date"))
+}
+
+fn bucket(b: Bucket) -> i32 {
+    match b {
+        Bucket::Day => pb::Bucket::Day,
+        Bucket::Month => pb::Bucket::Month,
+    }
+    .into()
+}
+
+fn channel_sales(channels: &[(String, Figures)]) -> Vec<pb::ChannelSales> {
+    channels.iter().map(|(c, f)| pb::ChannelSales { channel: c.clone(), totals: Some(totals(f)) }).collect()
+}
+
+fn product_sales(t: &SkuSales) -> pb::ProductSales {
+    pb::ProductSales {
+        sku_id: t.sku_id,
+        product_id: t.product_id,
+        product_name: t.product_name.clone(),
+        sku_code: t.sku_code.clone(),
+        variant: t.variant.clone(),
+        quantity: t.units,
+        net: t.net,
+        profit: t.net_ex_vat - t.cost,
+    }
+}
+
+fn sold_totals(t: &SoldTotals) -> pb::SoldTotals {
+    pb::SoldTotals { skus: t.skus, quantity: t.units, net: t.net, profit: t.net_ex_vat - t.cost }
+}
+
 #[tonic::async_trait]
 impl ReportsService for ReportsGrpc {
     async fn get_sales_summary(&self, req: Request<pb::GetSalesSummaryRequest>) -> Rpc<pb::GetSalesSummaryResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
-        let period = match r.period() {
-            pb::Period::Daily => Period::Daily,
-            pb::Period::Monthly | pb::Period::Unspecified => Period::Monthly,
-            pb::Period::Quarterly => Period::Quarterly,
-            pb::Period::Yearly => Period::Yearly,
-        };
-        let day = if r.date.trim().is_empty() {
-            domain::day_of(now_ms())
-        } else {
-            domain::parse_day(r.date.trim()).ok_or_else(|| invalid("date", "validation.date"))?
-        };
         let top = match r.top {
             0 => TOP_DEFAULT,
             n if (1..=TOP_MAX).contains(&n) => n,
             _ => return Err(invalid("top", "validation.invalid")),
         };
-        let span = domain::span(period, day).ok_or_else(|| invalid("date", "validation.date"))?;
+        let span = span_of(r.period(), &r.date)?;
         let s = self.repo.summary(ctx.store_id, &span, i64::from(top)).await?;
         Ok(Response::new(pb::GetSalesSummaryResponse {
             from: domain::day_text(span.from),
@@ -80,35 +117,15 @@ impl ReportsService for ReportsGrpc {
             previous_to: domain::day_text(span.previous_to),
             current: Some(totals(&s.current)),
             previous: Some(totals(&s.previous)),
-            channels: s
-                .channels
-                .iter()
-                .map(|(c, f)| pb::ChannelSales { channel: c.clone(), totals: Some(totals(f)) })
-                .collect(),
-            bucket: match span.bucket {
-                Bucket::Day => pb::Bucket::Day,
-                Bucket::Month => pb::Bucket::Month,
-            }
-            .into(),
+            channels: channel_sales(&s.channels),
+            previous_channels: channel_sales(&s.previous_channels),
+            bucket: bucket(span.bucket),
             series: s
                 .series
                 .iter()
                 .map(|(d, f)| pb::SalesPoint { start: domain::day_text(*d), totals: Some(totals(f)) })
                 .collect(),
-            top_products: s
-                .top
-                .iter()
-                .map(|t| pb::ProductSales {
-                    sku_id: t.sku_id,
-                    product_id: t.product_id,
-                    product_name: t.product_name.clone(),
-                    sku_code: t.sku_code.clone(),
-                    variant: t.variant.clone(),
-                    quantity: t.units,
-                    net: t.net,
-                    profit: t.net_ex_vat - t.cost,
-                })
-                .collect(),
+            top_products: s.top.iter().map(product_sales).collect(),
             states: s
                 .states
                 .iter()
@@ -117,6 +134,77 @@ impl ReportsService for ReportsGrpc {
                     Some(pb::StateCount { state: state.into(), orders: *n })
                 })
                 .collect(),
+            update_time: s.updated_at.map(ms_to_timestamp),
+        }))
+    }
+
+    async fn get_sales_series(&self, req: Request<pb::GetSalesSeriesRequest>) -> Rpc<pb::GetSalesSeriesResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let span = span_of(r.period(), &r.date)?;
+        let current = self.repo.daily(ctx.store_id, span.from, span.to).await?;
+        let previous = self.repo.daily(ctx.store_id, span.previous_from, span.previous_to).await?;
+        let s = domain::series(&span, &current, &previous, r.by_channel);
+        let entries = |figures: &[Figures]| -> Vec<pb::ChannelSales> {
+            s.channels
+                .iter()
+                .zip(figures)
+                .map(|(c, f)| pb::ChannelSales { channel: c.clone(), totals: Some(totals(f)) })
+                .collect()
+        };
+        let points = s
+            .points
+            .iter()
+            .map(|p| pb::SeriesPoint {
+                start: domain::day_text(p.start),
+                previous_start: if p.previous_start == 0 { String::new() } else { domain::day_text(p.previous_start) },
+                current: entries(&p.current),
+                previous: entries(&p.previous),
+            })
+            .collect();
+        Ok(Response::new(pb::GetSalesSeriesResponse {
+            from: domain::day_text(span.from),
+            to: domain::day_text(span.to),
+            previous_from: domain::day_text(span.previous_from),
+            previous_to: domain::day_text(span.previous_to),
+            bucket: bucket(span.bucket),
+            channels: s.channels.clone(),
+            points,
+            update_time: self.repo.updated_at(ctx.store_id).await?.map(ms_to_timestamp),
+        }))
+    }
+
+    async fn list_sold_items(&self, req: Request<pb::ListSoldItemsRequest>) -> Rpc<pb::ListSoldItemsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let span = span_of(r.period(), &r.date)?;
+        if r.search.chars().count() > SEARCH_MAX {
+            return Err(invalid("search", "validation.too_long"));
+        }
+        let sort = match r.sort() {
+            pb::SoldItemSort::Unspecified | pb::SoldItemSort::Net => SoldSort::Net,
+            pb::SoldItemSort::Quantity => SoldSort::Units,
+            pb::SoldItemSort::Profit => SoldSort::Profit,
+        };
+        let s = self.repo.sold_items(ctx.store_id, &span, &r.search, sort, PageRequest::from(r.page)).await?;
+        Ok(Response::new(pb::ListSoldItemsResponse {
+            from: domain::day_text(span.from),
+            to: domain::day_text(span.to),
+            previous_from: domain::day_text(span.previous_from),
+            previous_to: domain::day_text(span.previous_to),
+            current: Some(sold_totals(&s.current)),
+            previous: Some(sold_totals(&s.previous)),
+            items: s
+                .items
+                .iter()
+                .map(|(now, before)| pb::SoldItem {
+                    current: Some(product_sales(now)),
+                    previous: Some(product_sales(before)),
+                    cost: now.cost,
+                    net_ex_vat: now.net_ex_vat,
+                })
+                .collect(),
+            page: s.page.map(Into::into),
             update_time: s.updated_at.map(ms_to_timestamp),
         }))
     }

@@ -1,7 +1,8 @@
 //! The reports service: the owner's numbers. It keeps a sales ledger and daily totals per
 //! store, day, channel and SKU from the orders service's events (placed, revised, moved),
 //! in the transaction that records each event, so a dashboard sums daily rows and never
-//! reads orders (DESIGN.md: read models from events).
+//! reads orders (DESIGN.md: read models from events). Events that arrive together are
+//! applied together: one read of their orders and one write per table.
 
 pub mod domain;
 pub mod grpc;
@@ -10,7 +11,7 @@ pub mod store;
 use async_trait::async_trait;
 use bo_kit::bus::SharedBus;
 use bo_kit::db::{Db, Tx};
-use bo_kit::inbox::{Consumer, Meta, On};
+use bo_kit::inbox::{Consumer, Meta, OnAll};
 use bo_kit::module::{Context, Module, Started};
 use bo_kit::outbox::Relay;
 use bo_kit::time::timestamp_to_ms;
@@ -23,7 +24,7 @@ use sqlx::migrate::Migrator;
 pub use grpc::ReportsGrpc;
 
 use crate::domain::{Change, Content, Line};
-use crate::store::{Repo, SkuNames};
+use crate::store::{Repo, SkuNames, Told};
 
 /// SQLite migrations.
 pub static MIGRATIONS_SQLITE: Migrator = sqlx::migrate!("./migrations/sqlite");
@@ -50,9 +51,9 @@ impl Service {
         let relay = Relay::new(db.clone(), bus.clone());
         let grpc = ReportsGrpc::new(Repo::new(db.clone()));
         let consumer = Consumer::new(db.clone(), bus, "reports")
-            .on::<OrderPlaced, _>(Sales)
-            .on::<OrderRevised, _>(Sales)
-            .on::<OrderStateChanged, _>(Sales);
+            .on_all::<OrderPlaced, _>(Sales)
+            .on_all::<OrderRevised, _>(Sales)
+            .on_all::<OrderStateChanged, _>(Sales);
         Ok(Service { grpc, relay, consumer, db })
     }
 
@@ -94,41 +95,52 @@ fn content_change(f: OrderFigures, placed: bool) -> (Change, Vec<SkuNames>) {
     (Change::Content { version: f.version.max(1), channel: f.channel, placed_day, content, placed }, names)
 }
 
+/// What a placed or revised order's figures tell, if they were sent (an order placed before
+/// its events carried figures is counted by a rebuild).
+fn told_content(meta: Meta, order_id: i64, figures: Option<OrderFigures>, placed: bool) -> Option<Told> {
+    let (change, names) = content_change(figures?, placed);
+    Some(Told { store_id: meta.store_id, order_id, event_id: meta.event_id, change, names })
+}
+
 #[async_trait]
-impl On<OrderPlaced> for Sales {
-    async fn on(&self, tx: &mut Tx, meta: &Meta, e: OrderPlaced) -> anyhow::Result<()> {
-        // An order placed before its events carried figures is counted by a rebuild.
-        let Some(f) = e.figures else { return Ok(()) };
-        let (change, names) = content_change(f, true);
-        Repo::apply(tx, meta.store_id, e.order_id, &meta.event_id, change, &names).await?;
+impl OnAll<OrderPlaced> for Sales {
+    async fn on_all(&self, tx: &mut Tx, events: Vec<(Meta, OrderPlaced)>) -> anyhow::Result<()> {
+        let told = events.into_iter().filter_map(|(m, e)| told_content(m, e.order_id, e.figures, true)).collect();
+        Repo::apply_all(tx, told).await?;
         Ok(())
     }
 }
 
 #[async_trait]
-impl On<OrderRevised> for Sales {
-    async fn on(&self, tx: &mut Tx, meta: &Meta, e: OrderRevised) -> anyhow::Result<()> {
-        let Some(f) = e.figures else { return Ok(()) };
-        let (change, names) = content_change(f, false);
-        Repo::apply(tx, meta.store_id, e.order_id, &meta.event_id, change, &names).await?;
+impl OnAll<OrderRevised> for Sales {
+    async fn on_all(&self, tx: &mut Tx, events: Vec<(Meta, OrderRevised)>) -> anyhow::Result<()> {
+        let told = events.into_iter().filter_map(|(m, e)| told_content(m, e.order_id, e.figures, false)).collect();
+        Repo::apply_all(tx, told).await?;
         Ok(())
     }
 }
 
 #[async_trait]
-impl On<OrderStateChanged> for Sales {
-    async fn on(&self, tx: &mut Tx, meta: &Meta, e: OrderStateChanged) -> anyhow::Result<()> {
-        if e.version == 0 {
-            return Ok(());
-        }
-        let change = Change::State {
-            version: e.version,
-            channel: e.channel.clone(),
-            placed_day: domain::day_of(e.place_time.as_ref().map(timestamp_to_ms).unwrap_or(0)),
-            state: OrderState::word_of(e.to_state).to_string(),
-            day: domain::day_of(meta.occur_ms),
-        };
-        Repo::apply(tx, meta.store_id, e.order_id, &meta.event_id, change, &[]).await?;
+impl OnAll<OrderStateChanged> for Sales {
+    async fn on_all(&self, tx: &mut Tx, events: Vec<(Meta, OrderStateChanged)>) -> anyhow::Result<()> {
+        let told = events
+            .into_iter()
+            .filter(|(_, e)| e.version != 0)
+            .map(|(meta, e)| Told {
+                store_id: meta.store_id,
+                order_id: e.order_id,
+                event_id: meta.event_id,
+                change: Change::State {
+                    version: e.version,
+                    channel: e.channel,
+                    placed_day: domain::day_of(e.place_time.as_ref().map(timestamp_to_ms).unwrap_or(0)),
+                    state: OrderState::word_of(e.to_state).to_string(),
+                    day: domain::day_of(meta.occur_ms),
+                },
+                names: Vec::new(),
+            })
+            .collect();
+        Repo::apply_all(tx, told).await?;
         Ok(())
     }
 }

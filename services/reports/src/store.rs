@@ -2,14 +2,15 @@
 //! (written in the inbox's transaction of the event that changed them), and the reads of
 //! the dashboards, which only ever sum daily rows.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
-use bo_kit::db::{Db, Tx};
+use bo_kit::db::{insert_rows, Db, Tx, MAX_PARAMS};
+use bo_kit::paging::{Page, PageRequest};
 use bo_kit::time::now_ms;
 use bo_kit::Result;
 use sqlx::{FromRow, Row};
 
-use crate::domain::{self, Change, Content, Contribution, Day, Figures, Order, Span};
+use crate::domain::{self, Change, Content, Contribution, Day, Figures, Order, SkuFigures, Span};
 
 /// A SKU's names, as an order sold it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -42,6 +43,8 @@ pub struct Summary {
     pub previous: Figures,
     /// Per channel, largest net first (then by channel).
     pub channels: Vec<(String, Figures)>,
+    /// The period before's, likewise.
+    pub previous_channels: Vec<(String, Figures)>,
     /// Per bucket (its first day), every bucket of the period.
     pub series: Vec<(Day, Figures)>,
     pub top: Vec<SkuSales>,
@@ -51,8 +54,49 @@ pub struct Summary {
     pub updated_at: Option<i64>,
 }
 
+/// How sold SKUs are ordered (largest first, then by SKU).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SoldSort {
+    #[default]
+    Net,
+    Units,
+    Profit,
+}
+
+/// What a period's SKUs add up to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SoldTotals {
+    pub skus: i64,
+    pub units: i64,
+    pub net: i64,
+    pub net_ex_vat: i64,
+    pub cost: i64,
+}
+
+/// A page of the SKUs a period sold, each with its sales of the period before.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SoldItems {
+    pub current: SoldTotals,
+    pub previous: SoldTotals,
+    pub page: Option<Page>,
+    pub items: Vec<(SkuSales, SkuSales)>,
+    pub updated_at: Option<i64>,
+}
+
+/// What one event tells of one order.
+#[derive(Debug, Clone)]
+pub struct Told {
+    pub store_id: i64,
+    pub order_id: i64,
+    pub event_id: String,
+    pub change: Change,
+    /// The names of the SKUs its content sells (none for a change of state).
+    pub names: Vec<SkuNames>,
+}
+
 #[derive(FromRow)]
 struct OrderRow {
+    order_id: i64,
     channel: String,
     placed_day: i64,
     content: Option<String>,
@@ -97,9 +141,8 @@ impl Repo {
         &self.db
     }
 
-    /// Applies what an event tells of an order, inside the event's transaction: the order's
-    /// facts, the ledger rows of the difference it makes, the daily tables by that
-    /// difference, and the names of the SKUs it sold. Answers whether anything changed.
+    /// Applies what an event tells of an order, inside the event's transaction (see
+    /// [`Repo::apply_all`]). Answers whether anything changed.
     pub async fn apply(
         tx: &mut Tx,
         store_id: i64,
@@ -108,75 +151,112 @@ impl Repo {
         change: Change,
         names: &[SkuNames],
     ) -> Result<bool> {
+        let told = Told { store_id, order_id, event_id: event_id.to_string(), change, names: names.to_vec() };
+        Ok(Self::apply_all(tx, vec![told]).await?[0])
+    }
+
+    /// Applies what events tell of orders, in their order, inside their transaction: each
+    /// order's facts, the ledger rows of the difference each event makes, the daily tables by
+    /// the sum of those differences, and the names of the SKUs sold. Whatever the number of
+    /// events, it reads the orders once and writes each table once (per a statement's
+    /// parameter limit). Answers per event whether it changed anything.
+    pub async fn apply_all(tx: &mut Tx, told: Vec<Told>) -> Result<Vec<bool>> {
+        if told.is_empty() {
+            return Ok(Vec::new());
+        }
         let now = now_ms();
-        // The store's row first: every writer of a store's figures takes turns on it.
-        sqlx::query(
-            "INSERT INTO report_stores (store_id, updated_at) VALUES ($1, $2) \
-             ON CONFLICT (store_id) DO UPDATE SET updated_at = excluded.updated_at",
+        let stores: BTreeSet<i64> = told.iter().map(|t| t.store_id).collect();
+        // The stores' rows first: every writer of a store's figures takes turns on it.
+        let stores: Vec<i64> = stores.into_iter().collect();
+        insert_rows(
+            tx,
+            "INSERT INTO report_stores (store_id, updated_at)",
+            "ON CONFLICT (store_id) DO UPDATE SET updated_at = excluded.updated_at",
+            2,
+            &stores,
+            |q, s| q.bind(*s).bind(now),
         )
-        .bind(store_id)
-        .bind(now)
-        .execute(&mut **tx)
         .await?;
+        let mut orders = Self::orders_for_update(tx, &told).await?;
+        let mut changed = Vec::with_capacity(told.len());
+        let mut ledger: Vec<LedgerRow> = Vec::new();
+        let mut daily: BTreeMap<i64, Contribution> = BTreeMap::new();
+        let mut names: BTreeMap<(i64, i64), SkuNames> = BTreeMap::new();
+        let mut touched: BTreeSet<(i64, i64)> = BTreeSet::new();
+        for Told { store_id, order_id, event_id, change, names: sold } in told {
+            let key = (store_id, order_id);
+            let order = orders.entry(key).or_default();
+            let before = domain::contribution(order);
+            let content_before = order.content_version;
+            if !domain::apply(order, change) {
+                changed.push(false);
+                continue;
+            }
+            changed.push(true);
+            touched.insert(key);
+            let d = domain::delta(&before, &domain::contribution(order));
+            ledger.extend(ledger_rows(key, &event_id, &order.channel, &d));
+            domain::add_to(daily.entry(store_id).or_default(), &d);
+            if order.content_version > content_before {
+                // The newest order's names win; an order may sell a SKU on two lines.
+                for n in sold {
+                    names.insert((store_id, n.sku_id), n);
+                }
+            }
+        }
+        let facts: Vec<((i64, i64), Order)> =
+            touched.into_iter().map(|k| (k, orders.remove(&k).unwrap_or_default())).collect();
+        write_facts(tx, &facts, now).await?;
+        write_ledger(tx, &ledger, now).await?;
+        for (store_id, d) in &daily {
+            write_daily(tx, *store_id, d).await?;
+        }
+        let names: Vec<(i64, SkuNames)> = names.into_iter().map(|((store, _), n)| (store, n)).collect();
+        keep_names(tx, &names).await?;
+        Ok(changed)
+    }
+
+    /// What the reports know of the orders `told` is about, their rows locked.
+    async fn orders_for_update(tx: &mut Tx, told: &[Told]) -> Result<BTreeMap<(i64, i64), Order>> {
+        let mut by_store: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+        for t in told {
+            by_store.entry(t.store_id).or_default().insert(t.order_id);
+        }
         let lock = tx.for_update();
-        let row: Option<OrderRow> = sqlx::query_as(&format!(
-            "SELECT channel, placed_day, content, content_version, state, state_version, cancelled_day \
-             FROM report_orders WHERE store_id = $1 AND order_id = $2{lock}"
-        ))
-        .bind(store_id)
-        .bind(order_id)
-        .fetch_optional(&mut **tx)
-        .await?;
-        let exists = row.is_some();
-        let mut order = match row {
-            Some(r) => Order {
-                channel: r.channel,
-                placed_day: r.placed_day,
-                content: r
-                    .content
-                    .as_deref()
-                    .map(serde_json::from_str::<Content>)
-                    .transpose()
-                    .map_err(anyhow::Error::from)?,
-                content_version: r.content_version,
-                state: r.state,
-                state_version: r.state_version,
-                cancelled_day: r.cancelled_day,
-            },
-            None => Order::default(),
-        };
-        let before = domain::contribution(&order);
-        let content_before = order.content_version;
-        if !domain::apply(&mut order, change) {
-            return Ok(false);
+        let mut orders = BTreeMap::new();
+        for (store_id, ids) in by_store {
+            let ids: Vec<i64> = ids.into_iter().collect();
+            for chunk in ids.chunks(MAX_PARAMS - 1) {
+                let list = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect::<Vec<_>>().join(", ");
+                let sql = format!(
+                    "SELECT order_id, channel, placed_day, content, content_version, state, state_version, cancelled_day \
+                     FROM report_orders WHERE store_id = $1 AND order_id IN ({list}) ORDER BY order_id{lock}"
+                );
+                let mut q = sqlx::query_as::<_, OrderRow>(&sql).bind(store_id);
+                for id in chunk {
+                    q = q.bind(*id);
+                }
+                for r in q.fetch_all(&mut **tx).await? {
+                    let content = r
+                        .content
+                        .as_deref()
+                        .map(serde_json::from_str::<Content>)
+                        .transpose()
+                        .map_err(anyhow::Error::from)?;
+                    let order = Order {
+                        channel: r.channel,
+                        placed_day: r.placed_day,
+                        content,
+                        content_version: r.content_version,
+                        state: r.state,
+                        state_version: r.state_version,
+                        cancelled_day: r.cancelled_day,
+                    };
+                    orders.insert((store_id, r.order_id), order);
+                }
+            }
         }
-        let d = domain::delta(&before, &domain::contribution(&order));
-        let content = order.content.as_ref().map(serde_json::to_string).transpose().map_err(anyhow::Error::from)?;
-        let q = if exists {
-            "UPDATE report_orders SET channel = $3, placed_day = $4, content = $5, content_version = $6, state = $7, \
-             state_version = $8, cancelled_day = $9, updated_at = $10 WHERE store_id = $1 AND order_id = $2"
-        } else {
-            "INSERT INTO report_orders (store_id, order_id, channel, placed_day, content, content_version, state, \
-             state_version, cancelled_day, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
-        };
-        sqlx::query(q)
-            .bind(store_id)
-            .bind(order_id)
-            .bind(&order.channel)
-            .bind(order.placed_day)
-            .bind(content)
-            .bind(order.content_version)
-            .bind(&order.state)
-            .bind(order.state_version)
-            .bind(order.cancelled_day)
-            .bind(now)
-            .execute(&mut **tx)
-            .await?;
-        write_delta(tx, store_id, order_id, event_id, &order.channel, &d, now).await?;
-        if order.content_version > content_before {
-            keep_names(tx, store_id, names).await?;
-        }
-        Ok(true)
+        Ok(orders)
     }
 
     /// A period's figures, its previous period's totals, and the store's last change.
@@ -186,20 +266,24 @@ impl Repo {
         let total = |from: Day, to: Day| sqlx::query(&total_sql).bind(store_id).bind(from).bind(to);
         let current = figures_at(&total(span.from, span.to).fetch_one(pool).await?, 0)?;
         let previous = figures_at(&total(span.previous_from, span.previous_to).fetch_one(pool).await?, 0)?;
-        let rows = sqlx::query(&format!(
+        let channels_sql = format!(
             "SELECT channel, {SUMS} FROM daily_sales WHERE store_id = $1 AND day >= $2 AND day <= $3 GROUP BY channel"
-        ))
-        .bind(store_id)
-        .bind(span.from)
-        .bind(span.to)
-        .fetch_all(pool)
-        .await?;
-        let mut channels = rows
-            .iter()
-            .map(|r| Ok((r.try_get::<String, _>(0)?, figures_at(r, 1)?)))
-            .collect::<std::result::Result<Vec<_>, sqlx::Error>>()?;
-        channels.retain(|(_, f)| !f.is_zero());
-        channels.sort_by(|a, b| b.1.net.cmp(&a.1.net).then_with(|| a.0.cmp(&b.0)));
+        );
+        let by_channel = |from: Day, to: Day| {
+            let sql = channels_sql.as_str();
+            async move {
+                let rows = sqlx::query(sql).bind(store_id).bind(from).bind(to).fetch_all(pool).await?;
+                let mut channels = rows
+                    .iter()
+                    .map(|r| Ok((r.try_get::<String, _>(0)?, figures_at(r, 1)?)))
+                    .collect::<std::result::Result<Vec<_>, sqlx::Error>>()?;
+                channels.retain(|(_, f)| !f.is_zero());
+                channels.sort_by(|a, b| b.1.net.cmp(&a.1.net).then_with(|| a.0.cmp(&b.0)));
+                Ok::<_, sqlx::Error>(channels)
+            }
+        };
+        let channels = by_channel(span.from, span.to).await?;
+        let previous_channels = by_channel(span.previous_from, span.previous_to).await?;
         let rows = sqlx::query(&format!(
             "SELECT day, {SUMS} FROM daily_sales WHERE store_id = $1 AND day >= $2 AND day <= $3 GROUP BY day"
         ))
@@ -243,56 +327,242 @@ impl Repo {
             .bind(store_id)
             .fetch_optional(pool)
             .await?;
-        Ok(Summary { current, previous, channels, series: by_bucket.into_iter().collect(), top, states, updated_at })
+        Ok(Summary {
+            current,
+            previous,
+            channels,
+            previous_channels,
+            series: by_bucket.into_iter().collect(),
+            top,
+            states,
+            updated_at,
+        })
+    }
+
+    /// When the store's figures last changed.
+    pub async fn updated_at(&self, store_id: i64) -> Result<Option<i64>> {
+        Ok(sqlx::query_scalar("SELECT updated_at FROM report_stores WHERE store_id = $1")
+            .bind(store_id)
+            .fetch_optional(self.db.pool())
+            .await?)
+    }
+
+    /// A store's sales from `from` to `to` per day and channel.
+    pub async fn daily(&self, store_id: i64, from: Day, to: Day) -> Result<Vec<(Day, String, Figures)>> {
+        let rows = sqlx::query(&format!(
+            "SELECT day, channel, {SUMS} FROM daily_sales WHERE store_id = $1 AND day >= $2 AND day <= $3 \
+             GROUP BY day, channel ORDER BY day, channel"
+        ))
+        .bind(store_id)
+        .bind(from)
+        .bind(to)
+        .fetch_all(self.db.pool())
+        .await?;
+        Ok(rows
+            .iter()
+            .map(|r| Ok((r.try_get::<i64, _>(0)?, r.try_get::<String, _>(1)?, figures_at(r, 2)?)))
+            .collect::<std::result::Result<Vec<_>, sqlx::Error>>()?)
+    }
+
+    /// The SKUs a period sold, those whose product name or SKU code holds `search`, in
+    /// `sort` order, one page of them, each with its sales in the period before; and the
+    /// totals of every SKU sold in both periods.
+    pub async fn sold_items(
+        &self,
+        store_id: i64,
+        span: &Span,
+        search: &str,
+        sort: SoldSort,
+        page: PageRequest,
+    ) -> Result<SoldItems> {
+        let pool = self.db.pool();
+        let totals = |from: Day, to: Day| async move {
+            let r = sqlx::query(
+                "SELECT CAST(COUNT(*) AS BIGINT), CAST(COALESCE(SUM(units), 0) AS BIGINT), CAST(COALESCE(SUM(net), 0) AS BIGINT), \
+                 CAST(COALESCE(SUM(net_ex_vat), 0) AS BIGINT), CAST(COALESCE(SUM(cost), 0) AS BIGINT) FROM ( \
+                 SELECT sku_id, SUM(units) AS units, SUM(net) AS net, SUM(net_ex_vat) AS net_ex_vat, SUM(cost) AS cost \
+                 FROM daily_skus WHERE store_id = $1 AND day >= $2 AND day <= $3 GROUP BY sku_id \
+                 HAVING SUM(units) <> 0 OR SUM(net) <> 0) s",
+            )
+            .bind(store_id)
+            .bind(from)
+            .bind(to)
+            .fetch_one(pool)
+            .await?;
+            Ok::<_, sqlx::Error>(SoldTotals {
+                skus: r.try_get(0)?,
+                units: r.try_get(1)?,
+                net: r.try_get(2)?,
+                net_ex_vat: r.try_get(3)?,
+                cost: r.try_get(4)?,
+            })
+        };
+        let current = totals(span.from, span.to).await?;
+        let previous = totals(span.previous_from, span.previous_to).await?;
+        let term = search.trim().to_lowercase();
+        let filter = if term.is_empty() {
+            ""
+        } else {
+            " AND (LOWER(COALESCE(n.product_name, '')) LIKE $4 ESCAPE '\\' OR LOWER(COALESCE(n.sku_code, '')) LIKE $4 ESCAPE '\\')"
+        };
+        let pattern = format!("%{}%", term.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"));
+        let grouped = format!(
+            "FROM daily_skus d LEFT JOIN report_skus n ON n.store_id = d.store_id AND n.sku_id = d.sku_id \
+             WHERE d.store_id = $1 AND d.day >= $2 AND d.day <= $3{filter} GROUP BY d.sku_id \
+             HAVING SUM(d.units) <> 0 OR SUM(d.net) <> 0"
+        );
+        let count_sql = format!("SELECT CAST(COUNT(*) AS BIGINT) FROM (SELECT d.sku_id {grouped}) s");
+        let mut q = sqlx::query_scalar::<_, i64>(&count_sql).bind(store_id).bind(span.from).bind(span.to);
+        if !term.is_empty() {
+            q = q.bind(pattern.as_str());
+        }
+        let matching = q.fetch_one(pool).await?;
+        let page = page.resolve(matching);
+        let order = match sort {
+            SoldSort::Net => "SUM(d.net)",
+            SoldSort::Units => "SUM(d.units)",
+            SoldSort::Profit => "SUM(d.net_ex_vat) - SUM(d.cost)",
+        };
+        let (limit_at, offset_at) = if term.is_empty() { (4, 5) } else { (5, 6) };
+        let sql = format!(
+            "SELECT d.sku_id, CAST(COALESCE(MAX(n.product_id), 0) AS BIGINT) AS product_id, COALESCE(MAX(n.product_name), '') AS product_name, \
+             COALESCE(MAX(n.sku_code), '') AS sku_code, COALESCE(MAX(n.variant), '') AS variant, \
+             CAST(SUM(d.units) AS BIGINT) AS units, CAST(SUM(d.net) AS BIGINT) AS net, \
+             CAST(SUM(d.net_ex_vat) AS BIGINT) AS net_ex_vat, CAST(SUM(d.cost) AS BIGINT) AS cost \
+             {grouped} ORDER BY {order} DESC, d.sku_id LIMIT ${limit_at} OFFSET ${offset_at}"
+        );
+        let mut q = sqlx::query_as::<_, SkuSales>(&sql).bind(store_id).bind(span.from).bind(span.to);
+        if !term.is_empty() {
+            q = q.bind(pattern.as_str());
+        }
+        let rows = q.bind(page.fetch).bind(page.offset).fetch_all(pool).await?;
+        let mut before: BTreeMap<i64, SkuSales> = BTreeMap::new();
+        if !rows.is_empty() {
+            let list = (0..rows.len()).map(|i| format!("${}", i + 4)).collect::<Vec<_>>().join(", ");
+            let sql = format!(
+                "SELECT sku_id, CAST(SUM(units) AS BIGINT) AS units, CAST(SUM(net) AS BIGINT) AS net, \
+                 CAST(SUM(net_ex_vat) AS BIGINT) AS net_ex_vat, CAST(SUM(cost) AS BIGINT) AS cost \
+                 FROM daily_skus WHERE store_id = $1 AND day >= $2 AND day <= $3 AND sku_id IN ({list}) GROUP BY sku_id"
+            );
+            let mut q = sqlx::query(&sql).bind(store_id).bind(span.previous_from).bind(span.previous_to);
+            for r in &rows {
+                q = q.bind(r.sku_id);
+            }
+            for r in q.fetch_all(pool).await? {
+                let sku_id: i64 = r.try_get(0)?;
+                let s = SkuSales {
+                    sku_id,
+                    units: r.try_get(1)?,
+                    net: r.try_get(2)?,
+                    net_ex_vat: r.try_get(3)?,
+                    cost: r.try_get(4)?,
+                    ..Default::default()
+                };
+                before.insert(sku_id, s);
+            }
+        }
+        let items = rows
+            .into_iter()
+            .map(|r| {
+                let b = before.remove(&r.sku_id).unwrap_or(SkuSales { sku_id: r.sku_id, ..Default::default() });
+                let b = SkuSales {
+                    product_id: r.product_id,
+                    product_name: r.product_name.clone(),
+                    sku_code: r.sku_code.clone(),
+                    variant: r.variant.clone(),
+                    ..b
+                };
+                (r, b)
+            })
+            .collect();
+        Ok(SoldItems { current, previous, page: Some(page), items, updated_at: self.updated_at(store_id).await? })
     }
 }
 
-/// The VALUES list of a multi-row INSERT: `rows` rows of `cols` SQL parameters each,
-/// numbered from `$1` ("($1, $2), ($3, $4)" for 2 × 2).
-fn values(rows: usize, cols: usize) -> String {
-    (0..rows)
-        .map(|r| format!("({})", (1..=cols).map(|c| format!("${}", r * cols + c)).collect::<Vec<_>>().join(", ")))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-/// Writes the ledger rows of `d` and adds it to the daily tables: one statement per table,
-/// its rows in key order (so two writers of the same days take the rows in the same order).
-async fn write_delta(
-    tx: &mut Tx,
+/// One row of the sales ledger: an event's difference to one day's sales of a channel
+/// (SKU 0) or of a SKU.
+struct LedgerRow {
     store_id: i64,
     order_id: i64,
-    event_id: &str,
-    channel: &str,
-    d: &Contribution,
-    now: i64,
-) -> Result<()> {
-    // The ledger: the sales rows (sku 0), then the SKU rows.
-    let mut rows: Vec<(Day, &str, i64, Figures)> =
-        d.sales.iter().map(|((day, ch), f)| (*day, ch.as_str(), 0, *f)).collect();
+    event_id: String,
+    day: Day,
+    channel: String,
+    sku_id: i64,
+    figures: Figures,
+}
+
+/// The ledger rows of an event's difference `d` to an order (`(store, order)`) sold on
+/// `channel`: the sales rows, then the SKU rows.
+fn ledger_rows((store_id, order_id): (i64, i64), event_id: &str, channel: &str, d: &Contribution) -> Vec<LedgerRow> {
+    let row = |day: Day, channel: &str, sku_id: i64, figures: Figures| LedgerRow {
+        store_id,
+        order_id,
+        event_id: event_id.to_string(),
+        day,
+        channel: channel.to_string(),
+        sku_id,
+        figures,
+    };
+    let mut rows: Vec<LedgerRow> = d.sales.iter().map(|((day, ch), f)| row(*day, ch, 0, *f)).collect();
     rows.extend(d.skus.iter().map(|((day, sku), f)| {
-        (
-            *day,
-            channel,
-            *sku,
-            Figures { units: f.units, net: f.net, net_ex_vat: f.net_ex_vat, cost: f.cost, ..Default::default() },
-        )
+        let f = Figures { units: f.units, net: f.net, net_ex_vat: f.net_ex_vat, cost: f.cost, ..Default::default() };
+        row(*day, channel, *sku, f)
     }));
-    if !rows.is_empty() {
-        let sql = format!(
-            "INSERT INTO sales_ledger (store_id, order_id, event_id, day, channel, sku_id, orders, cancelled, units, net, \
-             total, net_ex_vat, cost, shipping, recorded_at) VALUES {}",
-            values(rows.len(), 15)
-        );
-        let mut q = sqlx::query(&sql);
-        for (day, ch, sku, f) in &rows {
-            q = q
-                .bind(store_id)
-                .bind(order_id)
-                .bind(event_id)
-                .bind(*day)
-                .bind(*ch)
-                .bind(*sku)
+    rows
+}
+
+/// Writes the orders' facts, in key order.
+async fn write_facts(tx: &mut Tx, facts: &[((i64, i64), Order)], now: i64) -> Result<()> {
+    let contents = facts
+        .iter()
+        .map(|(_, o)| o.content.as_ref().map(serde_json::to_string).transpose())
+        .collect::<std::result::Result<Vec<_>, _>>()
+        .map_err(anyhow::Error::from)?;
+    let rows: Vec<(&(i64, i64), &Order, Option<String>)> =
+        facts.iter().zip(contents).map(|((k, o), c)| (k, o, c)).collect();
+    insert_rows(
+        tx,
+        "INSERT INTO report_orders (store_id, order_id, channel, placed_day, content, content_version, state, \
+         state_version, cancelled_day, updated_at)",
+        "ON CONFLICT (store_id, order_id) DO UPDATE SET channel = excluded.channel, placed_day = excluded.placed_day, \
+         content = excluded.content, content_version = excluded.content_version, state = excluded.state, \
+         state_version = excluded.state_version, cancelled_day = excluded.cancelled_day, updated_at = excluded.updated_at",
+        10,
+        &rows,
+        |q, ((store_id, order_id), o, content)| {
+            q.bind(*store_id)
+                .bind(*order_id)
+                .bind(o.channel.as_str())
+                .bind(o.placed_day)
+                .bind(content.as_deref())
+                .bind(o.content_version)
+                .bind(o.state.as_str())
+                .bind(o.state_version)
+                .bind(o.cancelled_day)
+                .bind(now)
+        },
+    )
+    .await?;
+    Ok(())
+}
+
+/// Writes the ledger rows.
+async fn write_ledger(tx: &mut Tx, rows: &[LedgerRow], now: i64) -> Result<()> {
+    insert_rows(
+        tx,
+        "INSERT INTO sales_ledger (store_id, order_id, event_id, day, channel, sku_id, orders, cancelled, units, net, \
+         total, net_ex_vat, cost, shipping, recorded_at)",
+        "",
+        15,
+        rows,
+        |q, r| {
+            let f = &r.figures;
+            q.bind(r.store_id)
+                .bind(r.order_id)
+                .bind(r.event_id.as_str())
+                .bind(r.day)
+                .bind(r.channel.as_str())
+                .bind(r.sku_id)
                 .bind(f.orders)
                 .bind(f.cancelled)
                 .bind(f.units)
@@ -301,24 +571,29 @@ async fn write_delta(
                 .bind(f.net_ex_vat)
                 .bind(f.cost)
                 .bind(f.shipping)
-                .bind(now);
-        }
-        q.execute(&mut **tx).await?;
-    }
-    if !d.sales.is_empty() {
-        let sql = format!(
-            "INSERT INTO daily_sales (store_id, day, channel, orders, cancelled, units, net, total, net_ex_vat, cost, shipping) \
-             VALUES {} ON CONFLICT (store_id, day, channel) DO UPDATE SET \
-             orders = daily_sales.orders + excluded.orders, cancelled = daily_sales.cancelled + excluded.cancelled, \
-             units = daily_sales.units + excluded.units, net = daily_sales.net + excluded.net, \
-             total = daily_sales.total + excluded.total, net_ex_vat = daily_sales.net_ex_vat + excluded.net_ex_vat, \
-             cost = daily_sales.cost + excluded.cost, shipping = daily_sales.shipping + excluded.shipping",
-            values(d.sales.len(), 11)
-        );
-        let mut q = sqlx::query(&sql);
-        for ((day, ch), f) in &d.sales {
-            q = q
-                .bind(store_id)
+                .bind(now)
+        },
+    )
+    .await?;
+    Ok(())
+}
+
+/// Adds `d` to a store's daily tables: one statement per table, its rows in key order (so
+/// two writers of the same days take the rows in the same order).
+async fn write_daily(tx: &mut Tx, store_id: i64, d: &Contribution) -> Result<()> {
+    let sales: Vec<(&(Day, String), &Figures)> = d.sales.iter().collect();
+    insert_rows(
+        tx,
+        "INSERT INTO daily_sales (store_id, day, channel, orders, cancelled, units, net, total, net_ex_vat, cost, shipping)",
+        "ON CONFLICT (store_id, day, channel) DO UPDATE SET \
+         orders = daily_sales.orders + excluded.orders, cancelled = daily_sales.cancelled + excluded.cancelled, \
+         units = daily_sales.units + excluded.units, net = daily_sales.net + excluded.net, \
+         total = daily_sales.total + excluded.total, net_ex_vat = daily_sales.net_ex_vat + excluded.net_ex_vat, \
+         cost = daily_sales.cost + excluded.cost, shipping = daily_sales.shipping + excluded.shipping",
+        11,
+        &sales,
+        |q, ((day, ch), f)| {
+            q.bind(store_id)
                 .bind(*day)
                 .bind(ch.as_str())
                 .bind(f.orders)
@@ -328,77 +603,55 @@ async fn write_delta(
                 .bind(f.total)
                 .bind(f.net_ex_vat)
                 .bind(f.cost)
-                .bind(f.shipping);
-        }
-        q.execute(&mut **tx).await?;
-    }
-    if !d.skus.is_empty() {
-        let sql = format!(
-            "INSERT INTO daily_skus (store_id, day, sku_id, units, net, net_ex_vat, cost) VALUES {} \
-             ON CONFLICT (store_id, day, sku_id) DO UPDATE SET units = daily_skus.units + excluded.units, \
-             net = daily_skus.net + excluded.net, net_ex_vat = daily_skus.net_ex_vat + excluded.net_ex_vat, \
-             cost = daily_skus.cost + excluded.cost",
-            values(d.skus.len(), 7)
-        );
-        let mut q = sqlx::query(&sql);
-        for ((day, sku), f) in &d.skus {
-            q = q.bind(store_id).bind(*day).bind(*sku).bind(f.units).bind(f.net).bind(f.net_ex_vat).bind(f.cost);
-        }
-        q.execute(&mut **tx).await?;
-    }
-    if !d.states.is_empty() {
-        let sql = format!(
-            "INSERT INTO daily_states (store_id, day, state, orders) VALUES {} \
-             ON CONFLICT (store_id, day, state) DO UPDATE SET orders = daily_states.orders + excluded.orders",
-            values(d.states.len(), 4)
-        );
-        let mut q = sqlx::query(&sql);
-        for ((day, state), n) in &d.states {
-            q = q.bind(store_id).bind(*day).bind(state.as_str()).bind(*n);
-        }
-        q.execute(&mut **tx).await?;
-    }
+                .bind(f.shipping)
+        },
+    )
+    .await?;
+    let skus: Vec<(&(Day, i64), &SkuFigures)> = d.skus.iter().collect();
+    insert_rows(
+        tx,
+        "INSERT INTO daily_skus (store_id, day, sku_id, units, net, net_ex_vat, cost)",
+        "ON CONFLICT (store_id, day, sku_id) DO UPDATE SET units = daily_skus.units + excluded.units, \
+         net = daily_skus.net + excluded.net, net_ex_vat = daily_skus.net_ex_vat + excluded.net_ex_vat, \
+         cost = daily_skus.cost + excluded.cost",
+        7,
+        &skus,
+        |q, ((day, sku), f)| {
+            q.bind(store_id).bind(*day).bind(*sku).bind(f.units).bind(f.net).bind(f.net_ex_vat).bind(f.cost)
+        },
+    )
+    .await?;
+    let states: Vec<(&(Day, String), &i64)> = d.states.iter().collect();
+    insert_rows(
+        tx,
+        "INSERT INTO daily_states (store_id, day, state, orders)",
+        "ON CONFLICT (store_id, day, state) DO UPDATE SET orders = daily_states.orders + excluded.orders",
+        4,
+        &states,
+        |q, ((day, state), n)| q.bind(store_id).bind(*day).bind(state.as_str()).bind(**n),
+    )
+    .await?;
     Ok(())
 }
 
-/// Keeps the names of the SKUs an order sold (the newest order's names win).
-async fn keep_names(tx: &mut Tx, store_id: i64, names: &[SkuNames]) -> Result<()> {
-    // One row per SKU: an order may sell a SKU on two lines.
-    let mut unique: Vec<&SkuNames> = Vec::with_capacity(names.len());
-    for n in names {
-        if !unique.iter().any(|u| u.sku_id == n.sku_id) {
-            unique.push(n);
-        }
-    }
-    if unique.is_empty() {
-        return Ok(());
-    }
-    let sql = format!(
-        "INSERT INTO report_skus (store_id, sku_id, product_id, product_name, sku_code, variant) VALUES {} \
-         ON CONFLICT (store_id, sku_id) DO UPDATE SET product_id = excluded.product_id, \
+/// Keeps the names of the SKUs orders sold, one row per store and SKU.
+async fn keep_names(tx: &mut Tx, names: &[(i64, SkuNames)]) -> Result<()> {
+    insert_rows(
+        tx,
+        "INSERT INTO report_skus (store_id, sku_id, product_id, product_name, sku_code, variant)",
+        "ON CONFLICT (store_id, sku_id) DO UPDATE SET product_id = excluded.product_id, \
          product_name = excluded.product_name, sku_code = excluded.sku_code, variant = excluded.variant",
-        values(unique.len(), 6)
-    );
-    let mut q = sqlx::query(&sql);
-    for n in unique {
-        q = q
-            .bind(store_id)
-            .bind(n.sku_id)
-            .bind(n.product_id)
-            .bind(n.product_name.as_str())
-            .bind(n.sku_code.as_str())
-            .bind(n.variant.as_str());
-    }
-    q.execute(&mut **tx).await?;
+        6,
+        names,
+        |q, (store_id, n)| {
+            q.bind(*store_id)
+                .bind(n.sku_id)
+                .bind(n.product_id)
+                .bind(n.product_name.as_str())
+                .bind(n.sku_code.as_str())
+                .bind(n.variant.as_str())
+        },
+    )
+    .await?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn values_number_every_parameter_once_row_by_row() {
-        assert_eq!(super::values(2, 2), "($1, $2), ($3, $4)");
-        assert_eq!(super::values(1, 3), "($1, $2, $3)");
-        assert_eq!(super::values(0, 3), "");
-    }
 }

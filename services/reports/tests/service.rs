@@ -7,7 +7,7 @@
 
 use bo_kit::db::Db;
 use bo_reports::domain::{self, Change, Content, Line, Period};
-use bo_reports::store::{Repo, SkuNames};
+use bo_reports::store::{Repo, SkuNames, SoldSort, Told};
 
 fn content(lines: &[(i64, i64, i64)]) -> Content {
     let lines: Vec<Line> = lines
@@ -37,7 +37,7 @@ fn names(sku: i64) -> Vec<SkuNames> {
 async fn apply(db: &Db, store: i64, order: i64, event: &str, change: Change) -> bool {
     let mut tx = db.begin().await.unwrap();
     let names = match &change {
-        Change::Content { content, .. } => content.lines.first().map(|l| names(l.sku_id)).unwrap_or_default(),
+        Change::Content { content, .. } => content.lines.iter().flat_map(|l| names(l.sku_id)).collect(),
         Change::State { .. } => Vec::new(),
     };
     let changed = Repo::apply(&mut tx, store, order, event, change, &names).await.unwrap();
@@ -135,7 +135,146 @@ async fn an_edit_moves_the_figures_of_the_day_it_was_placed(db: Db) {
     assert_eq!(s.top.iter().map(|t| (t.sku_id, t.units)).collect::<Vec<_>>(), vec![(12, 4)], "SKU 10 no longer sold");
 }
 
+/// Every daily table and the ledger's sums, for comparing two databases' read models.
+async fn tables(db: &Db) -> Vec<String> {
+    let mut out = Vec::new();
+    for sql in [
+        "SELECT store_id, day, channel, orders, cancelled, units, net, total, net_ex_vat, cost, shipping FROM daily_sales \
+         WHERE orders <> 0 OR cancelled <> 0 OR units <> 0 OR net <> 0 OR total <> 0 ORDER BY store_id, day, channel",
+        "SELECT store_id, day, sku_id, units, net, net_ex_vat, cost FROM daily_skus \
+         WHERE units <> 0 OR net <> 0 ORDER BY store_id, day, sku_id",
+        "SELECT store_id, day, state, orders FROM daily_states WHERE orders <> 0 ORDER BY store_id, day, state",
+        "SELECT store_id, order_id, channel, placed_day, content_version, state, state_version, cancelled_day \
+         FROM report_orders ORDER BY store_id, order_id",
+        "SELECT store_id, sku_id, product_name, sku_code FROM report_skus ORDER BY store_id, sku_id",
+        "SELECT store_id, day, channel, sku_id, CAST(SUM(orders) AS BIGINT), CAST(SUM(units) AS BIGINT), \
+         CAST(SUM(net) AS BIGINT) FROM sales_ledger GROUP BY store_id, day, channel, sku_id \
+         HAVING SUM(orders) <> 0 OR SUM(units) <> 0 OR SUM(net) <> 0 ORDER BY store_id, day, channel, sku_id",
+    ] {
+        let rows = sqlx::query(sql).fetch_all(db.pool()).await.unwrap();
+        for r in rows {
+            use sqlx::Row;
+            let cells: Vec<String> = (0..r.len())
+                .map(|i| r.try_get::<i64, _>(i).map(|n| n.to_string()).or_else(|_| r.try_get::<Option<i64>, _>(i).map(|n| format!("{n:?}"))).unwrap_or_else(|_| r.try_get::<String, _>(i).unwrap()))
+                .collect();
+            out.push(cells.join("|"));
+        }
+    }
+    out
+}
+
+/// Events for three orders of two stores: placings, an edit, moves, a cancellation on a
+/// later day, a repeat and a stale edit.
+fn story() -> Vec<Told> {
+    let told = |store, order, event: &str, change| Told {
+        store_id: store,
+        order_id: order,
+        event_id: event.into(),
+        names: match &change {
+            Change::Content { content, .. } => content.lines.iter().flat_map(|l| names(l.sku_id)).collect(),
+            Change::State { .. } => Vec::new(),
+        },
+        change,
+    };
+    let edit = |version, lines: &[(i64, i64, i64)]| Change::Content {
+        version,
+        channel: "line".into(),
+        placed_day: 2026_11_02,
+        content: content(lines),
+        placed: false,
+    };
+    vec![
+        told(7, 1, "a1", placed(2026_11_01, "facebook", content(&[(10, 2, 200_00), (11, 1, 100_00)]))),
+        told(7, 2, "b2", moved(2, "ready_to_fulfillment", 2026_11_03)),
+        told(7, 2, "b1", placed(2026_11_02, "line", content(&[(10, 1, 100_00)]))),
+        told(7, 2, "b3", edit(3, &[(10, 2, 200_00), (12, 5, 50_00)])),
+        told(8, 1, "c1", placed(2026_11_02, "shopee", content(&[(10, 9, 900_00)]))),
+        told(7, 2, "b4", moved(4, "cancelled", 2026_11_06)),
+        told(7, 2, "b3", edit(3, &[(10, 2, 200_00), (12, 5, 50_00)])),
+        told(7, 2, "b0", edit(2, &[(10, 7, 700_00)])),
+        told(8, 1, "c2", moved(2, "shipped", 2026_11_04)),
+    ]
+}
+
+async fn a_batch_of_events_leaves_what_they_leave_one_by_one(db: Db) {
+    db.migrate(&bo_reports::MIGRATIONS_SQLITE, &bo_reports::MIGRATIONS_POSTGRES).await.unwrap();
+    let told = story();
+    // One by one, each in its own transaction.
+    let mut one_by_one = Vec::new();
+    for t in told.clone() {
+        let mut tx = db.begin().await.unwrap();
+        one_by_one.extend(Repo::apply_all(&mut tx, vec![t]).await.unwrap());
+        tx.commit().await.unwrap();
+    }
+    assert_eq!(
+        one_by_one,
+        [true, true, true, true, true, true, false, false, true],
+        "the repeat and the stale edit change nothing"
+    );
+    let by_one = tables(&db).await;
+    assert!(
+        by_one.iter().any(|r| r.starts_with("7|20261106|line|0|")),
+        "the cancellation counts back on the 6th: {by_one:?}"
+    );
+    for table in
+        ["sales_ledger", "daily_sales", "daily_skus", "daily_states", "report_orders", "report_skus", "report_stores"]
+    {
+        sqlx::query(&format!("DELETE FROM {table}")).execute(db.pool()).await.unwrap();
+    }
+    // All at once, in one transaction.
+    let mut tx = db.begin().await.unwrap();
+    let together = Repo::apply_all(&mut tx, told).await.unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(together, one_by_one);
+    assert_eq!(tables(&db).await, by_one);
+}
+
+async fn sold_skus_page_search_and_sit_beside_the_month_before(db: Db) {
+    db.migrate(&bo_reports::MIGRATIONS_SQLITE, &bo_reports::MIGRATIONS_POSTGRES).await.unwrap();
+    let repo = Repo::new(db.clone());
+    // October: SKU 10 sold 4 units. November: SKU 10 sold 1, 11 sold 3, 12 sold 2 and was
+    // cancelled (nothing left of it).
+    apply(&db, 7, 1, "o1", placed(2026_10_20, "line", content(&[(10, 4, 400_00)]))).await;
+    apply(&db, 7, 2, "n1", placed(2026_11_03, "line", content(&[(10, 1, 100_00), (11, 3, 600_00)]))).await;
+    apply(&db, 7, 3, "n2", placed(2026_11_04, "line", content(&[(12, 2, 50_00)]))).await;
+    apply(
+        &db,
+        7,
+        3,
+        "n3",
+        Change::State {
+            version: 2,
+            channel: "line".into(),
+            placed_day: 2026_11_04,
+            state: "cancelled".into(),
+            day: 2026_11_05,
+        },
+    )
+    .await;
+    let span = domain::span(Period::Monthly, 2026_11_15).unwrap();
+    let page = |n, limit| bo_kit::paging::PageRequest::new(n, limit);
+    let s = repo.sold_items(7, &span, "", SoldSort::Net, page(1, 10)).await.unwrap();
+    assert_eq!((s.current.skus, s.current.units, s.current.net), (2, 4, 700_00));
+    assert_eq!((s.previous.skus, s.previous.units, s.previous.net), (1, 4, 400_00));
+    let ids = |s: &bo_reports::store::SoldItems| {
+        s.items.iter().map(|(c, p)| (c.sku_id, c.units, p.units)).collect::<Vec<_>>()
+    };
+    assert_eq!(ids(&s), vec![(11, 3, 0), (10, 1, 4)]);
+    let by_units = repo.sold_items(7, &span, "", SoldSort::Units, page(2, 1)).await.unwrap();
+    assert_eq!((ids(&by_units), by_units.page.unwrap().pages), (vec![(10, 1, 4)], 2));
+    let found = repo.sold_items(7, &span, "s-1", SoldSort::Profit, page(1, 10)).await.unwrap();
+    assert_eq!(found.page.unwrap().total, 2, "S-10 and S-11");
+    let found = repo.sold_items(7, &span, "S-11", SoldSort::Net, page(1, 10)).await.unwrap();
+    assert_eq!(ids(&found), vec![(11, 3, 0)]);
+    assert_eq!(found.items[0].0.sku_code, "S-11");
+    let wild = repo.sold_items(7, &span, "S_1", SoldSort::Net, page(1, 10)).await.unwrap();
+    assert_eq!(wild.page.unwrap().total, 0, "_ is a character, not a wildcard");
+    assert_eq!(repo.sold_items(8, &span, "", SoldSort::Net, page(1, 10)).await.unwrap().items.len(), 0);
+}
+
 bo_kit::on_both_databases!(
     a_month_sums_its_orders_whatever_the_order_of_their_events,
-    an_edit_moves_the_figures_of_the_day_it_was_placed
+    an_edit_moves_the_figures_of_the_day_it_was_placed,
+    a_batch_of_events_leaves_what_they_leave_one_by_one,
+    sold_skus_page_search_and_sit_beside_the_month_before
 );

@@ -1,7 +1,7 @@
-// The dashboard's charts (recharts, decision 0031), in the dashboard's own chunk: sales over
-// time and sales by channel. Each is drawn for the eye only (`aria-hidden`); the figures it
+// The dashboards' charts (recharts, decision 0031), in the dashboards' own chunks: sales over
+// time, by channel, a figure beside the period before's and the best sellers. Each is drawn for the eye only (`aria-hidden`); the figures it
 // shows are in the table the dashboard keeps beside it, which screen readers read.
-import { Bar, CartesianGrid, Cell, ComposedChart, Line, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { Bar, BarChart, CartesianGrid, Cell, ComposedChart, Legend, Line, LineChart, Pie, PieChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 
 import { formatBaht } from '@/shared/money';
 
@@ -62,6 +62,69 @@ export function ByChannel({ slices }: { slices: Slice[] }) {
           </Pie>
           <Tooltip formatter={(v) => baht(v)} />
         </PieChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+export interface Compared {
+  label: string;
+  current: number;
+  previous: number | null;
+}
+
+/** One figure of the period as a line, and the period before's beside it, dashed. */
+export function ComparedOverTime({ points, money, currentLabel, previousLabel }: { points: Compared[]; money: boolean; currentLabel: string; previousLabel: string }) {
+  const show = (v: unknown) => (money ? baht(v) : String(v));
+  return (
+    <div aria-hidden="true" data-testid="chart-compared" style={{ width: '100%', height: 300 }}>
+      <ResponsiveContainer width="100%" height="100%">
+        <LineChart data={points} margin={{ top: 8, right: 16, bottom: 0, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" />
+          <YAxis tickFormatter={money ? shortAmount : undefined} allowDecimals={money} width={48} />
+          <Tooltip formatter={(v) => show(v)} />
+          <Legend />
+          <Line dataKey="current" name={currentLabel} stroke={COLORS[0]} strokeWidth={2} dot={false} isAnimationActive={false} />
+          <Line dataKey="previous" name={previousLabel} stroke="#8c8c8c" strokeDasharray="5 4" dot={false} isAnimationActive={false} connectNulls={false} />
+        </LineChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+/** Each channel's net per point, stacked. `rows` hold one number per key of `series`. */
+export function StackedOverTime({ rows, series }: { rows: Record<string, number | string>[]; series: { key: string; label: string }[] }) {
+  return (
+    <div aria-hidden="true" data-testid="chart-stacked" style={{ width: '100%', height: 300 }}>
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" vertical={false} />
+          <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" />
+          <YAxis tickFormatter={shortAmount} width={48} />
+          <Tooltip formatter={(v) => baht(v)} />
+          <Legend />
+          {series.map((s, i) => (
+            <Bar key={s.key} dataKey={s.key} name={s.label} stackId="net" fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
+          ))}
+        </BarChart>
+      </ResponsiveContainer>
+    </div>
+  );
+}
+
+/** Amounts as horizontal bars, largest first (the page's best sellers). */
+export function Ranked({ items }: { items: Slice[] }) {
+  return (
+    <div aria-hidden="true" data-testid="chart-ranked" style={{ width: '100%', height: Math.max(120, items.length * 32 + 24) }}>
+      <ResponsiveContainer width="100%" height="100%">
+        <BarChart data={items} layout="vertical" margin={{ top: 4, right: 16, bottom: 4, left: 8 }}>
+          <CartesianGrid strokeDasharray="3 3" horizontal={false} />
+          <XAxis type="number" tickFormatter={shortAmount} />
+          <YAxis type="category" dataKey="label" width={140} tick={{ fontSize: 12 }} />
+          <Tooltip formatter={(v) => baht(v)} />
+          <Bar dataKey="net" fill={COLORS[0]} radius={[0, 3, 3, 0]} isAnimationActive={false} />
+        </BarChart>
       </ResponsiveContainer>
     </div>
   );

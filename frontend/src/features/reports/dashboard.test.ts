@@ -23,6 +23,8 @@ describe('the overview dashboard', () => {
     expect(change(1, 3)).toBe(-66.7);
     expect(change(10, 0)).toBeNull();
     expect(change(-50, -100)).toBe(50);
+    expect(change(93.75, 100)).toBe(-6.3);
+    expect(change(106.25, 100)).toBe(6.3);
     expect(amount('1345.50')).toBe(1345.5);
     expect(amount('x')).toBe(0);
   });

@@ -25,7 +25,14 @@ export function dayParam(v: string | null | undefined): string | null {
  * null when there is nothing to compare with (nothing before). */
 export function change(current: number, previous: number): number | null {
   if (!Number.isFinite(current) || !Number.isFinite(previous) || previous === 0) return null;
-  return Math.round(((current - previous) / Math.abs(previous)) * 1000) / 10;
+  return percent((current - previous) / Math.abs(previous));
+}
+
+/** A ratio in percent with one decimal, halves rounded away from zero (0.0625 → 6.3,
+ * −0.0625 → −6.3). */
+export function percent(ratio: number): number {
+  const tenths = Math.round(Math.abs(ratio) * 1000);
+  return (Math.sign(ratio) * tenths) / 10 || 0;
 }
 
 /** An amount of the API ("1345.50") as a number of baht. */

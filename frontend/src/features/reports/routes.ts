@@ -1,5 +1,5 @@
 // The owner's dashboards (SPEC §2 Dashboards, owner only): the overview at /dashboard, in
-// the Overviews group after getting started.
+// the Overviews group after getting started; the others are its tabs.
 import type { FeatureRoute } from '@/shared/routes';
 import { DASHBOARDS } from './access';
 
@@ -11,4 +11,7 @@ export const ROUTES: FeatureRoute[] = [
     menu: { group: 'overviews', label: 'menu.dashboard', order: 20 },
     page: () => import('./DashboardPage'),
   },
+  { path: 'dashboard/statistic', layout: 'default', access: DASHBOARDS, page: () => import('./StatisticPage') },
+  { path: 'dashboard/sale-channel', layout: 'default', access: DASHBOARDS, page: () => import('./ChannelsPage') },
+  { path: 'dashboard/sale-product', layout: 'default', access: DASHBOARDS, page: () => import('./ProductsPage') },
 ];

@@ -1,5 +1,5 @@
 //! The owner's dashboards through the API (SPEC §2 Dashboards, §7 `order-reports/
-//! order-summaries`): a seeded store's orders in several channels and states, one edited and
+//! order-summaries` and `sold-item-summaries`): a seeded store's orders in several channels and states, one edited and
 //! one cancelled, summed by the reports service from orders' events and checked against
 //! figures worked out by hand; periods and the period before; who may; one store's figures
 //! kept from another's; bad input refused with its field.
@@ -126,6 +126,92 @@ async fn a_months_sales_add_up_to_the_orders_by_hand(app: &TestApp) {
     let (s, u) = app.get("/order-reports/order-summaries/lastest-updated", &t).await;
     assert_eq!((s, &u["updated_at"]), (StatusCode::OK, &v["updated_at"]));
 
+    // The sales-channel dashboard: each channel beside the period before, and over time.
+    let (s, ch) = app.get(&format!("/order-reports/order-summaries/table-lists/channels?date={day}"), &t).await;
+    assert_eq!(s, StatusCode::OK, "{ch}");
+    let rows: Vec<(&str, i64, &str, i64)> = ch["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["channel"].as_str().unwrap(),
+                c["current"]["orders"].as_i64().unwrap(),
+                c["current"]["net"].as_str().unwrap(),
+                c["previous"]["orders"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(rows, vec![("facebook", 2, "748.50", 0), ("line", 1, "597.00", 0)]);
+    assert_eq!((ch["current"]["net"].as_str(), ch["period"].as_str()), (Some("1345.50"), Some("monthly")));
+    let (s, by) = app.get(&format!("/order-reports/order-summaries/charts/channels?date={day}"), &t).await;
+    assert_eq!(s, StatusCode::OK, "{by}");
+    assert_eq!(by["channels"], json!(["facebook", "line"]));
+    let point = by["points"].as_array().unwrap().iter().find(|p| p["start"] == day.as_str()).unwrap();
+    assert_eq!(point["current"][0]["channel"], "facebook");
+    assert_eq!(point["current"][0]["totals"]["net"], "748.50");
+    assert_eq!(point["current"][1]["totals"]["net"], "597.00");
+    assert_eq!(point["previous"][1]["totals"]["net"], "0.00");
+    // The statistics dashboard: the total over time, the month before beside it.
+    let (s, sales) = app.get(&format!("/order-reports/order-summaries/charts/sales?date={day}"), &t).await;
+    assert_eq!(s, StatusCode::OK, "{sales}");
+    assert_eq!(sales["channels"], json!([""]));
+    assert_eq!(sales["points"].as_array().unwrap().len(), points.len());
+    assert_eq!(sales["points"][0]["previous_start"], v["previous_from"]);
+    let point = sales["points"].as_array().unwrap().iter().find(|p| p["start"] == day.as_str()).unwrap();
+    assert_eq!(
+        (point["current"][0]["totals"]["orders"].as_i64(), point["current"][0]["totals"]["net"].as_str()),
+        (Some(3), Some("1345.50"))
+    );
+
+    // The sold-products dashboard: the period's SKUs in total, then a page of them.
+    let (s, sold) = app.get(&format!("/order-reports/sold-item-summaries?date={day}"), &t).await;
+    assert_eq!(s, StatusCode::OK, "{sold}");
+    assert_eq!(sold["current"], json!({"skus": 2, "total_qty": 6, "total_net": "1345.50", "profit": cur["profit"]}));
+    assert_eq!(sold["previous"]["skus"], 0);
+    let (s, u) = app.get("/order-reports/sold-item-summaries/lastest-updated", &t).await;
+    assert_eq!((s, &u["updated_at"]), (StatusCode::OK, &v["updated_at"]));
+    let skus = |v: &Value| -> Vec<(i64, i64, String)> {
+        v["data"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p["sku_id"].as_i64().unwrap(),
+                    p["total_qty"].as_i64().unwrap(),
+                    p["total_net"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let tok = t.as_str();
+    let table = |q: String| async move {
+        let (s, v) = app
+            .get(&format!("/order-reports/sold-item-summaries/table-lists/skus?date={day}{q}", day = today()), tok)
+            .await;
+        assert_eq!(s, StatusCode::OK, "{q}: {v}");
+        v
+    };
+    let all = table(String::new()).await;
+    assert_eq!(skus(&all), vec![(red, 5, "995.00".to_string()), (blue, 1, "350.50".to_string())]);
+    assert_eq!(
+        (all["total"].as_i64(), all["page"].as_i64(), all["data"][0]["cost"].as_str()),
+        (Some(2), Some(1), Some("600.00"))
+    );
+    assert_eq!(
+        (all["data"][0]["previous_qty"].as_i64(), all["data"][0]["sku_code"].as_str()),
+        (Some(0), Some("DB1-R"))
+    );
+    let second = table("&sort=quantity&limit=1&page=2".into()).await;
+    assert_eq!((skus(&second), second["pages"].as_i64()), (vec![(blue, 1, "350.50".to_string())], Some(2)));
+    let found = table("&search=db1-b".into()).await;
+    assert_eq!((skus(&found), found["total"].as_i64()), (vec![(blue, 1, "350.50".to_string())], Some(1)));
+    let none = table("&search=100%25".into()).await;
+    assert_eq!(none["total"], 0, "a % is a character, not a wildcard");
+    let by_profit = table("&sort=profit".into()).await;
+    assert_eq!(by_profit["data"][0]["sku_id"], red);
+
     // Daily and yearly periods hold the same day; the year is in months.
     let d = summary_when(app, &t, &format!("?period=daily&date={day}"), |v| v["current"]["orders"] == 3).await;
     assert_eq!((d["date_from"].as_str(), d["date_to"].as_str()), (Some(day.as_str()), Some(day.as_str())));
@@ -150,13 +236,27 @@ async fn only_the_owner_sees_the_dashboards_and_only_their_stores(app: &TestApp)
     let member = app.member_with(app.demo_store, "clerk-db@example.com", &["*"]).await;
     let (s, v) = app.get("/order-reports/order-summaries", &member).await;
     assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::FORBIDDEN, Some("forbidden")), "{v}");
-    let (s, _) = app.get("/order-reports/order-summaries/lastest-updated", &member).await;
-    assert_eq!(s, StatusCode::FORBIDDEN);
+    for path in [
+        "/order-reports/order-summaries/lastest-updated",
+        "/order-reports/order-summaries/table-lists/channels",
+        "/order-reports/order-summaries/charts/sales",
+        "/order-reports/order-summaries/charts/channels",
+        "/order-reports/sold-item-summaries",
+        "/order-reports/sold-item-summaries/lastest-updated",
+        "/order-reports/sold-item-summaries/table-lists/skus",
+    ] {
+        let (s, _) = app.get(path, &member).await;
+        assert_eq!(s, StatusCode::FORBIDDEN, "{path}");
+    }
     // Another store's owner sees nothing of this store.
     let (_, other) = app.other_owner("other-db@example.com").await;
     let (s, v) = app.get("/order-reports/order-summaries", &other).await;
     assert_eq!((s, v["current"]["orders"].as_i64()), (StatusCode::OK, Some(0)), "{v}");
     assert_eq!(v["updated_at"], "");
+    let (_, v) = app.get("/order-reports/sold-item-summaries/table-lists/skus", &other).await;
+    assert_eq!((v["total"].as_i64(), v["data"].as_array().map(Vec::len)), (Some(0), Some(0)), "{v}");
+    let (_, v) = app.get("/order-reports/order-summaries/charts/channels", &other).await;
+    assert_eq!(v["channels"], json!([]), "{v}");
 }
 
 async fn a_wrong_period_or_day_is_refused_with_its_field(app: &TestApp) {
@@ -171,6 +271,18 @@ async fn a_wrong_period_or_day_is_refused_with_its_field(app: &TestApp) {
         let (s, v) = app.get(&format!("/order-reports/order-summaries{query}"), &t).await;
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{query}: {v}");
         assert_eq!(v["error"]["fields"][0]["field"], field, "{query}: {v}");
+    }
+    let long = "ก".repeat(101);
+    for (path, field) in [
+        ("/order-reports/order-summaries/charts/sales?period=hourly".to_string(), "period"),
+        ("/order-reports/order-summaries/table-lists/channels?date=2026-13-01".to_string(), "date"),
+        ("/order-reports/sold-item-summaries?date=yesterday".to_string(), "date"),
+        ("/order-reports/sold-item-summaries/table-lists/skus?sort=cheapest".to_string(), "sort"),
+        (format!("/order-reports/sold-item-summaries/table-lists/skus?search={long}"), "search"),
+    ] {
+        let (s, v) = app.get(&path, &t).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {v}");
+        assert_eq!(v["error"]["fields"][0]["field"], field, "{path}: {v}");
     }
 }
 

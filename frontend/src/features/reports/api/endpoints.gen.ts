@@ -15,11 +15,71 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    channelsChart: build.query<ChannelsChartApiResponse, ChannelsChartApiArg>({
+      query: (queryArg) => ({
+        url: `/order-reports/order-summaries/charts/channels`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
+    salesChart: build.query<SalesChartApiResponse, SalesChartApiArg>({
+      query: (queryArg) => ({
+        url: `/order-reports/order-summaries/charts/sales`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
     orderSummariesUpdated: build.query<
       OrderSummariesUpdatedApiResponse,
       OrderSummariesUpdatedApiArg
     >({
       query: () => ({ url: `/order-reports/order-summaries/lastest-updated` }),
+    }),
+    channelTable: build.query<ChannelTableApiResponse, ChannelTableApiArg>({
+      query: (queryArg) => ({
+        url: `/order-reports/order-summaries/table-lists/channels`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
+    soldItemSummaries: build.query<
+      SoldItemSummariesApiResponse,
+      SoldItemSummariesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/sold-item-summaries`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
+    soldItemSummariesUpdated: build.query<
+      SoldItemSummariesUpdatedApiResponse,
+      SoldItemSummariesUpdatedApiArg
+    >({
+      query: () => ({
+        url: `/order-reports/sold-item-summaries/lastest-updated`,
+      }),
+    }),
+    soldItemTable: build.query<SoldItemTableApiResponse, SoldItemTableApiArg>({
+      query: (queryArg) => ({
+        url: `/order-reports/sold-item-summaries/table-lists/skus`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+          search: queryArg.search,
+          sort: queryArg.sort,
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
     }),
   }),
   overrideExisting: false,
@@ -34,9 +94,56 @@ export type OrderSummariesApiArg = {
   /** Best-selling SKUs to list, 1 to 50 (default 10). */
   top?: number;
 };
+export type ChannelsChartApiResponse = /** status 200  */ SalesChartBody;
+export type ChannelsChartApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
+export type SalesChartApiResponse = /** status 200  */ SalesChartBody;
+export type SalesChartApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
 export type OrderSummariesUpdatedApiResponse =
   /** status 200  */ SummaryUpdatedBody;
 export type OrderSummariesUpdatedApiArg = void;
+export type ChannelTableApiResponse = /** status 200  */ ChannelTableBody;
+export type ChannelTableApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
+export type SoldItemSummariesApiResponse =
+  /** status 200  */ SoldItemSummaryBody;
+export type SoldItemSummariesApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
+export type SoldItemSummariesUpdatedApiResponse =
+  /** status 200  */ SummaryUpdatedBody;
+export type SoldItemSummariesUpdatedApiArg = void;
+export type SoldItemTableApiResponse = /** status 200  */ ListSoldItemBody;
+export type SoldItemTableApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+  /** Words of the product's name or the SKU's code. */
+  search?: string;
+  /** net (default), quantity or profit: largest first. */
+  sort?: string;
+  /** Page number (clamped to 1..last). */
+  page?: number;
+  /** Page size (10 by default). */
+  limit?: number;
+};
 export type SalesTotalsBody = {
   /** Net per order placed. */
   average: string;
@@ -131,9 +238,118 @@ export type ErrorBody = {
   /** The error. */
   error: ErrorDetail;
 };
+export type ChannelPointBody = {
+  channel: string;
+  totals: SalesTotalsBody;
+};
+export type SeriesPointBody = {
+  /** One entry per channel of the chart, in the chart's order. */
+  current: ChannelPointBody[];
+  previous: ChannelPointBody[];
+  /** The first day of the period before's point beside it (empty when that period is shorter). */
+  previousStart: string;
+  /** Its first day, YYYY-MM-DD. */
+  start: string;
+};
+export type SalesChartBody = {
+  /** day or month: what one point covers. */
+  bucket: string;
+  /** The chart's channels, the period's largest net first (one empty channel for the total). */
+  channels: string[];
+  dateFrom: string;
+  dateTo: string;
+  period: string;
+  points: SeriesPointBody[];
+  previousFrom: string;
+  previousTo: string;
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
+};
 export type SummaryUpdatedBody = {
   /** RFC 3339; empty when they never did. */
   updatedAt: string;
 };
-export const { useOrderSummariesQuery, useOrderSummariesUpdatedQuery } =
-  injectedRtkApi;
+export type ChannelRowBody = {
+  /** The channel's code (as `GET /orders/channels` lists them). */
+  channel: string;
+  current: SalesTotalsBody;
+  previous: SalesTotalsBody;
+};
+export type ChannelTableBody = {
+  /** Channels with sales in either period: the period's largest net first, then those
+    that sold only before. */
+  channels: ChannelRowBody[];
+  /** The period's totals. */
+  current: SalesTotalsBody;
+  dateFrom: string;
+  dateTo: string;
+  period: string;
+  previous: SalesTotalsBody;
+  previousFrom: string;
+  previousTo: string;
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
+};
+export type SoldTotalsBody = {
+  /** Net without VAT less cost. */
+  profit: string;
+  /** SKUs sold. */
+  skus: number;
+  /** What they sold for. */
+  totalNet: string;
+  /** Units sold, less those cancelled. */
+  totalQty: number;
+};
+export type SoldItemSummaryBody = {
+  current: SoldTotalsBody;
+  dateFrom: string;
+  dateTo: string;
+  period: string;
+  previous: SoldTotalsBody;
+  previousFrom: string;
+  previousTo: string;
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
+};
+export type ListSoldItemBody = {
+  /** The rows. */
+  data: {
+    /** What the goods cost. */
+    cost: string;
+    /** The net without VAT. */
+    netExVat: string;
+    previousNet: string;
+    previousProfit: string;
+    /** The period before's units, net and profit. */
+    previousQty: number;
+    productId: number;
+    productName: string;
+    /** Net without VAT less cost. */
+    profit: string;
+    skuCode: string;
+    skuId: number;
+    /** What they sold for. */
+    totalNet: string;
+    /** Units sold, less those cancelled. */
+    totalQty: number;
+    variant: string;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export const {
+  useOrderSummariesQuery,
+  useChannelsChartQuery,
+  useSalesChartQuery,
+  useOrderSummariesUpdatedQuery,
+  useChannelTableQuery,
+  useSoldItemSummariesQuery,
+  useSoldItemSummariesUpdatedQuery,
+  useSoldItemTableQuery,
+} = injectedRtkApi;

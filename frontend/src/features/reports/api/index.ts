@@ -8,5 +8,9 @@ export const REFRESH_MS = 2_000;
 
 export const reportsApi = enhancedApi;
 
-export const { useOrderSummariesQuery } = reportsApi;
-export type { OrderSummaryBody, SalesTotalsBody } from './endpoints.gen';
+export const { useOrderSummariesQuery, useSalesChartQuery, useChannelsChartQuery, useChannelTableQuery, useSoldItemSummariesQuery, useSoldItemTableQuery } =
+  reportsApi;
+import type { ListSoldItemBody } from './endpoints.gen';
+export type { ChannelRowBody, OrderSummaryBody, SalesTotalsBody } from './endpoints.gen';
+/** A SKU's sales in the period, beside the period before. */
+export type SoldItemBody = ListSoldItemBody['data'][number];

@@ -1,0 +1,246 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEventLib from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+
+import { serveBy, refusal } from '@/shared/testing/fakeApi';
+import { fastComputedStyle } from '@/shared/testing/fastStyles';
+import { signedInStore } from '@/shared/testing/session';
+import ChannelsPage from './ChannelsPage';
+import DashboardPage from './DashboardPage';
+import ProductsPage, { margin } from './ProductsPage';
+import StatisticPage from './StatisticPage';
+
+// jsdom lays nothing out, so the charts are given the size a screen would give them.
+jest.mock('recharts', () => {
+  const actual = jest.requireActual('recharts');
+  const { cloneElement } = jest.requireActual('react');
+  return { ...actual, ResponsiveContainer: ({ children }: { children: React.ReactElement }) => cloneElement(children, { width: 800, height: 280 }) };
+});
+
+fastComputedStyle();
+jest.setTimeout(60_000);
+const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
+
+const totals = (orders: number, net: string, extra: Record<string, unknown> = {}) => ({
+  orders,
+  cancelled: 0,
+  units: orders * 2,
+  net,
+  total: net,
+  net_ex_vat: net,
+  cost: '0.00',
+  profit: net,
+  average: orders ? (Number(net) / orders).toFixed(2) : '0.00',
+  shipping: '0.00',
+  ...extra,
+});
+
+const PERIOD = { period: 'monthly', date_from: '2026-11-01', date_to: '2026-11-30', previous_from: '2026-10-01', previous_to: '2026-10-31', updated_at: '2026-11-27T08:00:00.000Z' };
+
+const day = (i: number) => `2026-11-${String(i + 1).padStart(2, '0')}`;
+const before = (i: number) => `2026-10-${String(i + 1).padStart(2, '0')}`;
+
+const SALES_CHART = {
+  ...PERIOD,
+  bucket: 'day',
+  channels: [''],
+  points: Array.from({ length: 30 }, (_, i) => ({
+    start: day(i),
+    previous_start: before(i),
+    current: [{ channel: '', totals: i === 26 ? totals(3, '1345.50') : totals(0, '0.00') }],
+    previous: [{ channel: '', totals: i === 0 ? totals(2, '897.00') : totals(0, '0.00') }],
+  })),
+};
+
+const CHANNELS_CHART = {
+  ...PERIOD,
+  bucket: 'day',
+  channels: ['facebook', 'line'],
+  points: Array.from({ length: 30 }, (_, i) => ({
+    start: day(i),
+    previous_start: before(i),
+    current: [
+      { channel: 'facebook', totals: i === 26 ? totals(2, '748.50') : totals(0, '0.00') },
+      { channel: 'line', totals: i === 26 ? totals(1, '597.00') : totals(0, '0.00') },
+    ],
+    previous: [
+      { channel: 'facebook', totals: totals(0, '0.00') },
+      { channel: 'line', totals: totals(0, '0.00') },
+    ],
+  })),
+};
+
+const CHANNEL_TABLE = {
+  ...PERIOD,
+  current: totals(3, '1345.50'),
+  previous: totals(1, '500.00'),
+  channels: [
+    { channel: 'facebook', current: totals(2, '748.50'), previous: totals(1, '500.00') },
+    { channel: 'line', current: totals(1, '597.00'), previous: totals(0, '0.00') },
+  ],
+};
+
+const SOLD_SUMMARY = {
+  ...PERIOD,
+  current: { skus: 2, total_qty: 6, total_net: '1345.50', profit: '457.01' },
+  previous: { skus: 1, total_qty: 4, total_net: '400.00', profit: '100.00' },
+};
+
+const sold = (sku_id: number, code: string, qty: number, net: string, previous_net: string) => ({
+  sku_id,
+  product_id: 1,
+  product_name: 'เสื้อยืดคอกลม',
+  sku_code: code,
+  variant: code.endsWith('R') ? 'แดง' : 'น้ำเงิน',
+  total_qty: qty,
+  total_net: net,
+  net_ex_vat: (Number(net) / 1.07).toFixed(2),
+  cost: '100.00',
+  profit: (Number(net) / 1.07 - 100).toFixed(2),
+  previous_qty: 0,
+  previous_net: previous_net,
+  previous_profit: '0.00',
+});
+
+const CHANNEL_LIST = {
+  status: 200,
+  body: {
+    data: [
+      { code: 'facebook', kind: 'social_commerce', name_th: 'เฟซบุ๊ก', name_en: 'Facebook' },
+      { code: 'line', kind: 'social_commerce', name_th: 'ไลน์', name_en: 'LINE' },
+    ],
+    total: 2,
+    limit: -1,
+    page: 1,
+    pages: 1,
+  },
+};
+
+function Where() {
+  const l = useLocation();
+  return <p data-testid="where">{l.pathname + l.search}</p>;
+}
+
+function renderAt(path: string) {
+  render(
+    <Provider store={signedInStore('owner')}>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          <Route path="/:storeId/dashboard" element={<DashboardPage />} />
+          <Route path="/:storeId/dashboard/statistic" element={<StatisticPage />} />
+          <Route path="/:storeId/dashboard/sale-channel" element={<ChannelsPage />} />
+          <Route path="/:storeId/dashboard/sale-product" element={<ProductsPage />} />
+        </Routes>
+        <Where />
+      </MemoryRouter>
+    </Provider>,
+  );
+}
+
+describe('the statistics dashboard', () => {
+  it('draws a figure beside the period before, point by point, and switches figures', async () => {
+    const sent = serveBy((_m, path) => (path === '/orders/channels' ? CHANNEL_LIST : { status: 200, body: SALES_CHART }));
+    renderAt('/1/dashboard/statistic?period=monthly&date=2026-11-15');
+    expect(await screen.findByTestId('figure-total-value')).toHaveTextContent('1,345.50');
+    expect(sent.some((s) => s.url === '/api/order-reports/order-summaries/charts/sales?period=monthly&date=2026-11-15')).toBe(true);
+    expect(screen.getByTestId('figure-total-change')).toHaveTextContent('50%');
+    expect(screen.getByTestId('chart-compared')).toHaveAttribute('aria-hidden', 'true');
+    expect(screen.getByTestId('chart-compared').querySelectorAll('.recharts-line').length).toBe(2);
+
+    // The table: each day of November beside the same day of October.
+    await userEvent.click(within(screen.getByTestId('compared-view')).getByText('Table'));
+    const rows = within(screen.getByTestId('compared')).getAllByRole('row');
+    expect(rows.length).toBe(31);
+    const first = rows[1];
+    expect(first).toHaveTextContent('1 Nov');
+    expect(first).toHaveTextContent('1 Oct');
+    expect(first).toHaveTextContent('897.00');
+
+    // Orders instead of sales: counted, not in baht, and kept in the address.
+    await userEvent.click(within(screen.getByTestId('figure')).getByText('Orders'));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toContain('figure=orders'));
+    expect(screen.getByTestId('figure-total-value')).toHaveTextContent(/^3$/);
+    expect(screen.getByTestId('figure-total')).toHaveTextContent('(before: 2)');
+  });
+
+  it('goes to another dashboard with the same period', async () => {
+    serveBy((_m, path) => (path === '/orders/channels' ? CHANNEL_LIST : path.endsWith('/channels') ? { status: 200, body: path.includes('charts') ? CHANNELS_CHART : CHANNEL_TABLE } : { status: 200, body: SALES_CHART }));
+    renderAt('/1/dashboard/statistic?period=quarterly&date=2026-11-15');
+    await screen.findByTestId('figure-total-value');
+    await userEvent.click(screen.getByTestId('tab-saleChannel'));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/1/dashboard/sale-channel?period=quarterly&date=2026-11-15'));
+  });
+});
+
+describe('the sales-channel dashboard', () => {
+  it('stacks the channels over time and compares each with the period before', async () => {
+    const sent = serveBy((_m, path) =>
+      path === '/orders/channels' ? CHANNEL_LIST : path.includes('/charts/') ? { status: 200, body: CHANNELS_CHART } : { status: 200, body: CHANNEL_TABLE },
+    );
+    renderAt('/1/dashboard/sale-channel?period=monthly&date=2026-11-15');
+    const table = await screen.findByTestId('channels');
+    expect(await within(table).findByTestId('channel-facebook')).toHaveTextContent('Facebook');
+    expect(sent.some((s) => s.url.startsWith('/api/order-reports/order-summaries/table-lists/channels?'))).toBe(true);
+    // 748.50 against 500.00; LINE sold nothing before.
+    expect(within(table).getByTestId('change-facebook')).toHaveTextContent('49.7%');
+    expect(within(table).getByTestId('change-line')).toHaveTextContent('Nothing to compare with');
+    expect(within(table).getByText('55.6%')).toBeInTheDocument();
+    expect(screen.getByTestId('figure-channels-value')).toHaveTextContent('2');
+    expect(screen.getByTestId('chart-stacked').querySelectorAll('.recharts-bar').length).toBe(2);
+
+    await userEvent.click(within(screen.getByTestId('channels-over-time-view')).getByText('Table'));
+    const over = screen.getByTestId('channels-over-time');
+    const row = within(over).getAllByRole('row').find((r) => r.textContent?.includes('27 Nov'))!;
+    expect(row).toHaveTextContent('748.50');
+    expect(row).toHaveTextContent('597.00');
+  });
+
+  it('says so when the figures cannot be loaded', async () => {
+    serveBy((_m, path) => (path === '/orders/channels' ? CHANNEL_LIST : refusal(503, 'service_unavailable')));
+    renderAt('/1/dashboard/sale-channel');
+    expect(await screen.findByText('The figures could not be loaded')).toBeInTheDocument();
+  });
+});
+
+describe('the products-sold dashboard', () => {
+  it('lists every SKU sold, searched, sorted and paged, beside the period before', async () => {
+    const sent = serveBy((_m, path) => {
+      if (path === '/order-reports/sold-item-summaries') return { status: 200, body: SOLD_SUMMARY };
+      return { status: 200, body: { data: [sold(7, 'DB1-R', 5, '995.00', '400.00'), sold(8, 'DB1-B', 1, '350.50', '0.00')], total: 12, limit: 10, page: 1, pages: 2 } };
+    });
+    renderAt('/1/dashboard/sale-product?period=monthly&date=2026-11-15');
+    expect(await screen.findByTestId('figure-skus-value')).toHaveTextContent('2');
+    expect(screen.getByTestId('figure-net-change')).toHaveTextContent('236.4%');
+    const items = screen.getByTestId('sold-items');
+    expect(await within(items).findByTestId('sold-7')).toHaveTextContent('เสื้อยืดคอกลม · แดง');
+    expect(within(items).getByTestId('change-7')).toHaveTextContent('148.8%');
+    expect(screen.getByTestId('chart-ranked').querySelectorAll('.recharts-bar-rectangle').length).toBe(2);
+    expect(sent.some((s) => s.url === '/api/order-reports/sold-item-summaries/table-lists/skus?period=monthly&date=2026-11-15&sort=net&page=1&limit=10')).toBe(true);
+
+    await userEvent.click(within(screen.getByTestId('sort')).getByText('By units'));
+    await waitFor(() => expect(sent.some((s) => s.url.includes('sort=quantity&page=1'))).toBe(true));
+    await userEvent.type(within(items).getByRole('searchbox'), 'db1-b{Enter}');
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toContain('search=db1-b'));
+    await waitFor(() => expect(sent.some((s) => s.url.includes('search=db1-b&sort=quantity'))).toBe(true));
+    await userEvent.click(within(items).getByTitle('2'));
+    await waitFor(() => expect(sent.some((s) => s.url.includes('page=2'))).toBe(true));
+    expect(screen.getByTestId('where').textContent).toContain('page=2');
+  });
+
+  it('says when nothing sold matches the search', async () => {
+    serveBy((_m, path) =>
+      path === '/order-reports/sold-item-summaries'
+        ? { status: 200, body: SOLD_SUMMARY }
+        : { status: 200, body: { data: [], total: 0, limit: 10, page: 1, pages: 1 } },
+    );
+    renderAt('/1/dashboard/sale-product?search=nothing');
+    expect(await screen.findAllByText('No SKU sold in this period matches')).not.toHaveLength(0);
+  });
+
+  it('works out the margin on the net without VAT', () => {
+    expect(margin('30.00', '100.00')).toBe(30);
+    expect(margin('-5.00', '80.00')).toBe(-6.3);
+    expect(margin('0.00', '0.00')).toBeNull();
+  });
+});
