@@ -1,8 +1,8 @@
 // The owner's dashboards (SPEC §2 Dashboards, owner only), in Thai: a month's sales beside
 // the month before with its charts, the period switched to a quarter, and an order placed
 // elsewhere (through the API, as another tab or a sales channel would) showing on the open
-// dashboard within 5 s; the statistics, sales-channel and products-sold dashboards reached
-// by their tabs. A member who is not the owner is turned away. Screenshots go to
+// dashboard within 5 s; the statistics, sales-channel, products-sold and orders dashboards
+// reached by their tabs. A member who is not the owner is turned away. Screenshots go to
 // e2e/screenshots/dashboard-*.png.
 import path from 'node:path';
 
@@ -75,7 +75,7 @@ export const tests = [
     },
   },
   {
-    name: 'the statistics, sales-channel and products-sold dashboards, reached by their tabs',
+    name: 'the statistics, sales-channel, products-sold and orders dashboards, reached by their tabs',
     run: async ({ page, api, url }) => {
       const product = await api.product('DASH-TEA', 'ชาไทย ถุง', { price: '90', cost: '30' });
       const sku = product.skus[0].id;
@@ -111,18 +111,28 @@ export const tests = [
         await search.fill('dash-tea');
         await search.press('Enter');
         await page.waitForURL(/search=dash-tea/);
-        const row = page.getByTestId(`sold-${sku}`);
-        for (let i = 0; (await row.count()) === 0; i++) {
-          if (i > 40) throw new Error('the tea never showed among the SKUs sold');
+        // Found when the search has narrowed the table to the tea alone.
+        const rows = page.getByTestId('sold-items').locator('tr.ant-table-row');
+        for (let i = 0; (await rows.count()) !== 1 || (await page.getByTestId(`sold-${sku}`).count()) === 0; i++) {
+          if (i > 40) throw new Error('the search never narrowed the SKUs sold to the tea');
           await page.waitForTimeout(250);
           if (i % 8 === 7) await search.press('Enter');
         }
-        const cells = await page.getByTestId('sold-items').locator('tr.ant-table-row').first().innerText();
+        const cells = await rows.first().innerText();
         if (!/ชาไทย ถุง/.test(cells) || !/\b4\b/.test(cells) || !/360\.00/.test(cells)) throw new Error(`the tea's row reads ${cells}`);
         await page.getByTestId('sort').getByText('ตามกำไร').click();
         await page.waitForURL(/sort=profit/);
         await still(page);
         await page.screenshot({ path: SHOTS('sale-product'), fullPage: true });
+
+        // Orders: placed and cancelled over the month, and where they stand now.
+        await page.getByTestId('tab-saleOrder').click();
+        await page.waitForURL(/dashboard\/sale-order\?period=monthly/);
+        await page.getByTestId('states').getByTestId('state-new').waitFor();
+        await page.locator('[data-testid="chart-orders"] svg .recharts-bar-rectangle').first().waitFor();
+        if (!/%$/.test(await page.getByTestId('figure-rate-value').innerText())) throw new Error('the cancellation rate is not a percentage');
+        await still(page);
+        await page.screenshot({ path: SHOTS('sale-order'), fullPage: true });
       } finally {
         for (const o of made) await api.post(`/orders/${o.id}/cancel`, {}).catch(() => undefined);
       }

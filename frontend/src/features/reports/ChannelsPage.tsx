@@ -6,7 +6,7 @@ import { formatBaht } from '@/shared/money';
 import { REFRESH_MS, useChannelsChartQuery, useChannelTableQuery, type ChannelRowBody } from './api';
 import { amount, percent, pointLabel } from './dashboard';
 import { ChartOrTable, DashboardFrame, FigureCard, FigureRow, Moved, useChannelLabel, usePeriodParams } from './DashboardFrame';
-import { COLORS, StackedOverTime } from './SalesCharts';
+import { BarsOverTime, COLORS } from './SalesCharts';
 
 /** /dashboard/sale-channel (SPEC §2 Dashboards, owner only): each channel's sales over the
  * period, stacked over time, and a table of every channel (orders, units, sales, the average
@@ -68,7 +68,7 @@ export default function ChannelsPage() {
             <ChartOrTable
               title={t('blocks.channelsOverTime')}
               testId="channels-over-time"
-              chart={stacked.series.length === 0 ? <Empty description={t('empty')} /> : <StackedOverTime rows={stacked.rows} series={stacked.series} />}
+              chart={stacked.series.length === 0 ? <Empty description={t('empty')} /> : <BarsOverTime rows={stacked.rows} series={stacked.series} stacked />}
               table={
                 <Table
                   size="small"

@@ -20,6 +20,7 @@ export const DASHBOARD_TABS = [
   { key: 'statistic', path: 'dashboard/statistic' },
   { key: 'saleChannel', path: 'dashboard/sale-channel' },
   { key: 'saleProduct', path: 'dashboard/sale-product' },
+  { key: 'saleOrder', path: 'dashboard/sale-order' },
 ] as const;
 
 /** The period the address asks for (a month and today unless it says otherwise), and a way
@@ -142,18 +143,19 @@ export function Moved({ now, before, lowerIsBetter = false, testId }: { now: num
 }
 
 /** One figure of the period, beside the period before and how it moved. */
-export function FigureCard({ testId, label, now, before, money, lowerIsBetter = false }: { testId: string; label: string; now: number; before: number; money: boolean; lowerIsBetter?: boolean }) {
+export function FigureCard({ testId, label, now, before, money, lowerIsBetter = false, suffix = '' }: { testId: string; label: string; now: number; before: number; money: boolean; lowerIsBetter?: boolean; suffix?: string }) {
   const { t } = useTranslation('reports');
   const moved = change(now, before);
+  const shown = (v: number) => `${shownValue(money, v)}${suffix}`;
   return (
     <Card size="small" data-testid={testId}>
       <Typography.Text type="secondary">{label}</Typography.Text>
       <div style={{ fontSize: 24, fontWeight: 600 }} data-testid={`${testId}-value`}>
-        {shownValue(money, now)}
+        {shown(now)}
       </div>
       <Typography.Text type="secondary" style={{ fontSize: 12 }}>
         {moved === null ? t('compare.none') : <Moved now={now} before={before} lowerIsBetter={lowerIsBetter} testId={`${testId}-change`} />}{' '}
-        {t('compare.before', { value: shownValue(money, before) })}
+        {t('compare.before', { value: shown(before) })}
       </Typography.Text>
     </Card>
   );

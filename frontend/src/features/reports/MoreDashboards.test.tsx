@@ -8,6 +8,7 @@ import { fastComputedStyle } from '@/shared/testing/fastStyles';
 import { signedInStore } from '@/shared/testing/session';
 import ChannelsPage from './ChannelsPage';
 import DashboardPage from './DashboardPage';
+import OrdersPage, { cancelRate } from './OrdersPage';
 import ProductsPage, { margin } from './ProductsPage';
 import StatisticPage from './StatisticPage';
 
@@ -131,6 +132,7 @@ function renderAt(path: string) {
           <Route path="/:storeId/dashboard/statistic" element={<StatisticPage />} />
           <Route path="/:storeId/dashboard/sale-channel" element={<ChannelsPage />} />
           <Route path="/:storeId/dashboard/sale-product" element={<ProductsPage />} />
+          <Route path="/:storeId/dashboard/sale-order" element={<OrdersPage />} />
         </Routes>
         <Where />
       </MemoryRouter>
@@ -242,5 +244,52 @@ describe('the products-sold dashboard', () => {
     expect(margin('30.00', '100.00')).toBe(30);
     expect(margin('-5.00', '80.00')).toBe(-6.3);
     expect(margin('0.00', '0.00')).toBeNull();
+  });
+});
+
+const ORDER_SUMMARY = {
+  ...PERIOD,
+  current: totals(6, '1345.50', { cancelled: 1, units: 9 }),
+  previous: totals(4, '897.00', { cancelled: 2, units: 5 }),
+  channels: [],
+  previous_channels: [],
+  bucket: 'day',
+  series: [],
+  products: [],
+  states: [
+    { state: 'cancelled', orders: 1 },
+    { state: 'new', orders: 2 },
+    { state: 'shipped', orders: 3 },
+  ],
+};
+
+describe('the orders dashboard', () => {
+  it('counts orders placed and cancelled, over time and by state now', async () => {
+    const chart = {
+      ...SALES_CHART,
+      points: SALES_CHART.points.map((p, i) => (i === 26 ? { ...p, current: [{ channel: '', totals: totals(6, '1345.50', { cancelled: 1 }) }] } : p)),
+    };
+    const sent = serveBy((_m, path) => ({ status: 200, body: path.includes('/charts/') ? chart : ORDER_SUMMARY }));
+    renderAt('/1/dashboard/sale-order?period=monthly&date=2026-11-15');
+    expect(await screen.findByTestId('figure-orders-value')).toHaveTextContent('6');
+    expect(sent.some((s) => s.url === '/api/order-reports/order-summaries?period=monthly&date=2026-11-15&top=1')).toBe(true);
+    // One in six cancelled (16.7%) against two in four (50%): better by two thirds.
+    expect(screen.getByTestId('figure-rate-value')).toHaveTextContent('16.7%');
+    expect(screen.getByTestId('figure-rate')).toHaveTextContent('(before: 50%)');
+    expect(screen.getByTestId('figure-rate-change')).toHaveTextContent('66.6%');
+    expect(screen.getByTestId('figure-rate-change')).toHaveStyle({ color: '#389e0d' });
+    expect(screen.getByTestId('state-shipped')).toHaveTextContent('Sent');
+    expect(screen.getByTestId('state-shipped')).toHaveTextContent('3 · 50%');
+    expect(screen.getByTestId('chart-orders').querySelectorAll('.recharts-bar').length).toBe(2);
+
+    await userEvent.click(within(screen.getByTestId('orders-over-time-view')).getByText('Table'));
+    const row = within(screen.getByTestId('orders-over-time')).getAllByRole('row').find((r) => r.textContent?.includes('27 Nov'))!;
+    expect(row.textContent).toBe('27 Nov61');
+  });
+
+  it('works out the cancellation rate', () => {
+    expect(cancelRate(6, 1)).toBe(16.7);
+    expect(cancelRate(0, 0)).toBe(0);
+    expect(cancelRate(3, 3)).toBe(100);
   });
 });

@@ -93,19 +93,20 @@ export function ComparedOverTime({ points, money, currentLabel, previousLabel }:
   );
 }
 
-/** Each channel's net per point, stacked. `rows` hold one number per key of `series`. */
-export function StackedOverTime({ rows, series }: { rows: Record<string, number | string>[]; series: { key: string; label: string }[] }) {
+/** Figures per point as bars, one bar per key of `series` (stacked when `stacked`): each
+ * channel's net, or the orders placed beside those cancelled. */
+export function BarsOverTime({ rows, series, stacked = false, money = true, testId = 'chart-stacked' }: { rows: Record<string, number | string>[]; series: { key: string; label: string; color?: string }[]; stacked?: boolean; money?: boolean; testId?: string }) {
   return (
-    <div aria-hidden="true" data-testid="chart-stacked" style={{ width: '100%', height: 300 }}>
+    <div aria-hidden="true" data-testid={testId} style={{ width: '100%', height: 300 }}>
       <ResponsiveContainer width="100%" height="100%">
         <BarChart data={rows} margin={{ top: 8, right: 8, bottom: 0, left: 8 }}>
           <CartesianGrid strokeDasharray="3 3" vertical={false} />
           <XAxis dataKey="label" tick={{ fontSize: 12 }} interval="preserveStartEnd" />
-          <YAxis tickFormatter={shortAmount} width={48} />
-          <Tooltip formatter={(v) => baht(v)} />
+          <YAxis tickFormatter={money ? shortAmount : undefined} allowDecimals={money} width={48} />
+          <Tooltip formatter={(v) => (money ? baht(v) : String(v))} />
           <Legend />
           {series.map((s, i) => (
-            <Bar key={s.key} dataKey={s.key} name={s.label} stackId="net" fill={COLORS[i % COLORS.length]} isAnimationActive={false} />
+            <Bar key={s.key} dataKey={s.key} name={s.label} stackId={stacked ? 'one' : undefined} fill={s.color ?? COLORS[i % COLORS.length]} isAnimationActive={false} />
           ))}
         </BarChart>
       </ResponsiveContainer>

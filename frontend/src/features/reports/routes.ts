@@ -14,4 +14,5 @@ export const ROUTES: FeatureRoute[] = [
   { path: 'dashboard/statistic', layout: 'default', access: DASHBOARDS, page: () => import('./StatisticPage') },
   { path: 'dashboard/sale-channel', layout: 'default', access: DASHBOARDS, page: () => import('./ChannelsPage') },
   { path: 'dashboard/sale-product', layout: 'default', access: DASHBOARDS, page: () => import('./ProductsPage') },
+  { path: 'dashboard/sale-order', layout: 'default', access: DASHBOARDS, page: () => import('./OrdersPage') },
 ];
