@@ -1,7 +1,7 @@
 //! The owner's dashboards (SPEC §2 Dashboards, §7 Order reports `order-summaries` and
-//! `sold-item-summaries`): a period's sales beside the period before, per channel, over
-//! time, the orders' states now and the SKUs sold, read from the reports service's daily
-//! totals. Owner only (SPEC §6).
+//! `sold-item-summaries`, `customer-summaries`): a period's sales beside the period
+//! before, per channel, over time, the orders' states now, the SKUs sold and the places the
+//! orders went to, read from the reports service's daily totals. Owner only (SPEC §6).
 
 use axum::extract::State;
 use axum::Json;
@@ -30,6 +30,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(sold_item_summaries))
         .routes(routes!(sold_item_summaries_updated))
         .routes(routes!(sold_item_table))
+        .routes(routes!(top_areas))
+        .routes(routes!(customer_summaries_updated))
 }
 
 /// Dashboards: the owner only.
@@ -604,4 +606,141 @@ async fn sold_item_table(
         })
         .collect();
     Ok(Json(List::new(data, r.page)))
+}
+
+/// Which places.
+#[derive(Debug, Deserialize, IntoParams, Default)]
+#[serde(default, rename_all = "kebab-case")]
+#[into_params(parameter_in = Query)]
+pub struct AreaQuery {
+    /// daily, monthly (default), quarterly or yearly.
+    pub period: Option<String>,
+    /// Any day of the period, YYYY-MM-DD in Thailand's time (default today).
+    pub date: Option<String>,
+    /// province (default), district, country or city.
+    pub kind: Option<String>,
+    /// How many places, 1 to 50 (default 10).
+    pub top: Option<i32>,
+}
+
+/// What the places of a kind add up to in a period.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AreaTotalsBody {
+    /// Places with orders.
+    pub areas: i64,
+    pub orders: i64,
+    pub cancelled: i64,
+    /// Net less what was cancelled.
+    pub net: String,
+}
+
+/// One place's sales in the period, beside the period before.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct AreaRowBody {
+    /// A province, a district, a country (ISO 3166 alpha-2) or a city.
+    pub name: String,
+    /// The place it lies in: a district's province, a city's country; empty otherwise.
+    pub parent: String,
+    pub orders: i64,
+    pub cancelled: i64,
+    /// Net less what was cancelled.
+    pub net: String,
+    /// The period before's orders.
+    pub previous_orders: i64,
+    /// The period before's net.
+    pub previous_net: String,
+}
+
+/// Where a period's orders went.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct TopAreasBody {
+    pub period: String,
+    pub date_from: String,
+    pub date_to: String,
+    pub previous_from: String,
+    pub previous_to: String,
+    /// province, district, country or city.
+    pub kind: String,
+    pub current: AreaTotalsBody,
+    pub previous: AreaTotalsBody,
+    /// Largest net first.
+    pub areas: Vec<AreaRowBody>,
+    /// When the store's figures last changed (RFC 3339; empty when they never did).
+    pub updated_at: String,
+}
+
+async fn areas(state: &AppState, auth: &StoreAuth, q: &AreaQuery) -> ApiResult<(String, pb::GetTopAreasResponse)> {
+    auth.require(OWNER)?;
+    let period = enum_field::<pb::Period>("period", q.period.as_deref(), "validation.invalid")?;
+    let kind = enum_field::<pb::AreaKind>("kind", q.kind.as_deref(), "validation.invalid")?;
+    let r = state
+        .client(ReportsServiceClient::new)?
+        .get_top_areas(auth.ctx().request(pb::GetTopAreasRequest {
+            period,
+            date: q.date.clone().unwrap_or_default(),
+            kind,
+            top: q.top.unwrap_or(0),
+        }))
+        .await?
+        .into_inner();
+    Ok((period_word(period), r))
+}
+
+fn area_totals(t: Option<pb::AreaTotals>) -> AreaTotalsBody {
+    let t = t.unwrap_or_default();
+    let f = t.figures.unwrap_or_default();
+    AreaTotalsBody { areas: t.areas, orders: f.orders, cancelled: f.cancelled, net: baht(f.net) }
+}
+
+/// The places a period's orders went to, the top ones by net (the customer-area
+/// dashboard): provinces, districts, countries or cities.
+#[utoipa::path(get, path = "/order-reports/customer-summaries/locations/top-sales", tag = "reports", params(AreaQuery),
+    responses((status = 200, body = TopAreasBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn top_areas(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<AreaQuery>,
+) -> ApiResult<Json<TopAreasBody>> {
+    let (period, r) = areas(&state, &auth, &q).await?;
+    Ok(Json(TopAreasBody {
+        period,
+        date_from: r.from,
+        date_to: r.to,
+        previous_from: r.previous_from,
+        previous_to: r.previous_to,
+        kind: word::<pb::AreaKind>(r.kind),
+        current: area_totals(r.current),
+        previous: area_totals(r.previous),
+        areas: r
+            .areas
+            .into_iter()
+            .map(|a| {
+                let now = a.current.unwrap_or_default();
+                let before = a.previous.unwrap_or_default();
+                AreaRowBody {
+                    name: a.name,
+                    parent: a.parent,
+                    orders: now.orders,
+                    cancelled: now.cancelled,
+                    net: baht(now.net),
+                    previous_orders: before.orders,
+                    previous_net: baht(before.net),
+                }
+            })
+            .collect(),
+        updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),
+    }))
+}
+
+/// When the store's customer figures last changed.
+#[utoipa::path(get, path = "/order-reports/customer-summaries/lastest-updated", tag = "reports",
+    responses((status = 200, body = SummaryUpdatedBody), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
+async fn customer_summaries_updated(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+) -> ApiResult<Json<SummaryUpdatedBody>> {
+    let q = AreaQuery { period: Some("daily".into()), top: Some(1), ..Default::default() };
+    let (_, r) = areas(&state, &auth, &q).await?;
+    Ok(Json(SummaryUpdatedBody { updated_at: timestamp_to_rfc3339(r.update_time.as_ref()) }))
 }

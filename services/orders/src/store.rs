@@ -877,6 +877,7 @@ fn figures(version: i64, placed_at: i64, d: &OrderData) -> ev::OrderFigures {
         province: d.address.state_province.clone(),
         district: d.address.district.clone(),
         country: if d.address.country.is_empty() { "TH".to_string() } else { d.address.country.clone() },
+        city: d.address.city.clone(),
     }
 }
 

@@ -173,6 +173,66 @@ pub struct Content {
     pub net_ex_vat: i64,
     pub cost: i64,
     pub shipping: i64,
+    /// Where it goes (absent from what was kept before the reports counted places).
+    #[serde(default)]
+    pub place: Place,
+}
+
+/// Where an order goes: in Thailand a province and a district, abroad a country and a city.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Place {
+    pub province: String,
+    pub district: String,
+    /// ISO 3166 alpha-2 (TH at home).
+    pub country: String,
+    pub city: String,
+}
+
+/// One place an order is counted in: its kind (a word of the proto's `AreaKind`), its name and the
+/// place it lies in (a district's province, a city's country; empty for the others).
+pub type Area = (String, String, String);
+
+impl Place {
+    /// The places an order going here is counted in: its country; at home its province and
+    /// district, abroad its city, each where it is known. A place not known at all (what was
+    /// kept before places were counted) is counted nowhere, so the tables stay as they were.
+    pub fn areas(&self) -> Vec<Area> {
+        if *self == Place::default() {
+            return Vec::new();
+        }
+        let country = if self.country.trim().is_empty() { "TH".to_string() } else { self.country.trim().to_uppercase() };
+        let mut out = vec![("country".to_string(), country.clone(), String::new())];
+        let province = self.province.trim();
+        if !province.is_empty() {
+            out.push(("province".to_string(), province.to_string(), String::new()));
+            if !self.district.trim().is_empty() {
+                out.push(("district".to_string(), self.district.trim().to_string(), province.to_string()));
+            }
+        }
+        if !self.city.trim().is_empty() {
+            out.push(("city".to_string(), self.city.trim().to_string(), country));
+        }
+        out
+    }
+}
+
+/// What an area's sales add up to: orders placed, cancelled, and their net less what was
+/// cancelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct AreaFigures {
+    pub orders: i64,
+    pub cancelled: i64,
+    pub net: i64,
+}
+
+impl AreaFigures {
+    fn is_zero(&self) -> bool {
+        *self == AreaFigures::default()
+    }
+
+    fn plus(self, o: AreaFigures, by: i64) -> AreaFigures {
+        AreaFigures { orders: self.orders + by * o.orders, cancelled: self.cancelled + by * o.cancelled, net: self.net + by * o.net }
+    }
 }
 
 /// The order states a cancellation counts back for.
@@ -242,18 +302,19 @@ fn fill(o: &mut Order, channel: &str, placed_day: Day) {
 }
 
 /// What one order adds to the daily tables: sales per (day, channel), SKUs per (day, SKU),
-/// orders per (placing day, state).
+/// orders per (placing day, state), sales per (day, area).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Contribution {
     pub sales: BTreeMap<(Day, String), Figures>,
     pub skus: BTreeMap<(Day, i64), SkuFigures>,
     pub states: BTreeMap<(Day, String), i64>,
+    pub areas: BTreeMap<(Day, Area), AreaFigures>,
 }
 
 impl Contribution {
     /// Adds nothing anywhere.
     pub fn is_empty(&self) -> bool {
-        self.sales.is_empty() && self.skus.is_empty() && self.states.is_empty()
+        self.sales.is_empty() && self.skus.is_empty() && self.states.is_empty() && self.areas.is_empty()
     }
 }
 
@@ -299,8 +360,16 @@ pub fn contribution(o: &Order) -> Contribution {
         let e = c.sales.entry((day, o.channel.clone())).or_default();
         *e = *e + back;
     }
+    for area in content.place.areas() {
+        c.areas.insert((o.placed_day, area.clone()), AreaFigures { orders: 1, cancelled: 0, net: content.net });
+        if let Some(day) = o.cancelled_day {
+            let e = c.areas.entry((day, area)).or_default();
+            *e = e.plus(AreaFigures { orders: 0, cancelled: 1, net: -content.net }, 1);
+        }
+    }
     c.skus.retain(|_, f| !f.is_zero());
     c.sales.retain(|_, f| !f.is_zero());
+    c.areas.retain(|_, f| !f.is_zero());
     c
 }
 
@@ -332,9 +401,18 @@ pub fn delta(old: &Contribution, new: &Contribution) -> Contribution {
             d.states.insert(k.clone(), -n);
         }
     }
+    for (k, f) in &new.areas {
+        d.areas.insert(k.clone(), f.plus(old.areas.get(k).copied().unwrap_or_default(), -1));
+    }
+    for (k, f) in &old.areas {
+        if !new.areas.contains_key(k) {
+            d.areas.insert(k.clone(), AreaFigures::default().plus(*f, -1));
+        }
+    }
     d.sales.retain(|_, f| !f.is_zero());
     d.skus.retain(|_, f| !f.is_zero());
     d.states.retain(|_, n| *n != 0);
+    d.areas.retain(|_, f| !f.is_zero());
     d
 }
 
@@ -352,9 +430,14 @@ pub fn add_to(total: &mut Contribution, d: &Contribution) {
     for (k, n) in &d.states {
         *total.states.entry(k.clone()).or_default() += n;
     }
+    for (k, f) in &d.areas {
+        let e = total.areas.entry(k.clone()).or_default();
+        *e = e.plus(*f, 1);
+    }
     total.sales.retain(|_, f| !f.is_zero());
     total.skus.retain(|_, f| !f.is_zero());
     total.states.retain(|_, n| *n != 0);
+    total.areas.retain(|_, f| !f.is_zero());
 }
 
 fn diff_sku(a: SkuFigures, b: SkuFigures) -> SkuFigures {
@@ -555,7 +638,8 @@ mod tests {
             .map(|&(sku_id, units, net)| Line { sku_id, units, net, net_ex_vat: net, cost: net / 2 })
             .collect();
         let net = lines.iter().map(|l| l.net).sum();
-        Content { net, total: net + net * 7 / 100, net_ex_vat: net, cost: net / 2, shipping: 0, lines }
+        let place = Place { province: "เชียงใหม่".into(), district: "เมืองเชียงใหม่".into(), country: "TH".into(), city: String::new() };
+        Content { net, total: net + net * 7 / 100, net_ex_vat: net, cost: net / 2, shipping: 0, lines, place }
     }
 
     fn placed(day: Day, c: Content) -> Change {
@@ -710,6 +794,38 @@ mod tests {
         assert_eq!((day2.cancelled, day2.units, day2.net), (1, -1, -100_00));
         assert_eq!(t.states[&(2026_11_01, "new".to_string())], 1);
         assert_eq!(t.states[&(2026_11_01, "cancelled".to_string())], 1);
+    }
+
+    #[test]
+    fn an_order_counts_in_its_places_and_a_cancellation_takes_its_net_back_there() {
+        let mut o = Order::default();
+        apply(&mut o, placed(2026_11_01, content(&[(7, 2, 200_00)])));
+        let province = (2026_11_01, ("province".to_string(), "เชียงใหม่".to_string(), String::new()));
+        let district = (2026_11_01, ("district".to_string(), "เมืองเชียงใหม่".to_string(), "เชียงใหม่".to_string()));
+        let c = contribution(&o);
+        assert_eq!(c.areas[&province], AreaFigures { orders: 1, cancelled: 0, net: 200_00 });
+        assert_eq!(c.areas[&district].net, 200_00);
+        assert_eq!(c.areas.len(), 3, "country, province and district: {:?}", c.areas.keys());
+        apply(&mut o, moved(2, "cancelled", 2026_11_04));
+        let c = contribution(&o);
+        let back = (2026_11_04, ("province".to_string(), "เชียงใหม่".to_string(), String::new()));
+        assert_eq!(c.areas[&back], AreaFigures { orders: 0, cancelled: 1, net: -200_00 });
+        assert_eq!(c.areas[&province].net, 200_00, "the sale stays on its day");
+
+        // Abroad: the country (in capitals) and the city in it; no province.
+        let abroad = Place { country: "jp".into(), city: "Osaka".into(), ..Default::default() };
+        let kinds: Vec<(String, String, String)> = abroad.areas();
+        assert_eq!(
+            kinds,
+            vec![
+                ("country".to_string(), "JP".to_string(), String::new()),
+                ("city".to_string(), "Osaka".to_string(), "JP".to_string())
+            ]
+        );
+        // A province without its country is Thailand's; a place not known is counted nowhere.
+        let home = Place { province: "ตาก".into(), ..Default::default() };
+        assert_eq!(home.areas()[0], ("country".to_string(), "TH".to_string(), String::new()));
+        assert!(Place::default().areas().is_empty());
     }
 
     #[test]

@@ -10,8 +10,8 @@ use bo_proto::reports::v1::reports_service_server::ReportsService;
 use bo_proto::Wire as _;
 use tonic::{Request, Response, Status};
 
-use crate::domain::{self, Bucket, Figures, Period, Span};
-use crate::store::{Repo, SkuSales, SoldSort, SoldTotals};
+use crate::domain::{self, AreaFigures, Bucket, Figures, Period, Span};
+use crate::store::{AreaTotals, Repo, SkuSales, SoldSort, SoldTotals};
 
 /// The reports service.
 #[derive(Clone)]
@@ -207,5 +207,59 @@ impl ReportsService for ReportsGrpc {
             page: s.page.map(Into::into),
             update_time: s.updated_at.map(ms_to_timestamp),
         }))
+    }
+
+    async fn get_top_areas(&self, req: Request<pb::GetTopAreasRequest>) -> Rpc<pb::GetTopAreasResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let span = span_of(r.period(), &r.date)?;
+        let top = match r.top {
+            0 => TOP_DEFAULT,
+            n if (1..=TOP_MAX).contains(&n) => n,
+            _ => return Err(invalid("top", "validation.invalid")),
+        };
+        let kind = match r.kind() {
+            pb::AreaKind::Unspecified => pb::AreaKind::Province,
+            k => k,
+        };
+        let s = self.repo.top_areas(ctx.store_id, &span, kind.wire(), i64::from(top)).await?;
+        let figures = |f: &AreaFigures| pb::AreaFigures { orders: f.orders, cancelled: f.cancelled, net: f.net };
+        let totals = |t: &AreaTotals| pb::AreaTotals { areas: t.areas, figures: Some(figures(&t.figures)) };
+        Ok(Response::new(pb::GetTopAreasResponse {
+            from: domain::day_text(span.from),
+            to: domain::day_text(span.to),
+            previous_from: domain::day_text(span.previous_from),
+            previous_to: domain::day_text(span.previous_to),
+            kind: kind.into(),
+            current: Some(totals(&s.current)),
+            previous: Some(totals(&s.previous)),
+            areas: s
+                .areas
+                .iter()
+                .map(|a| pb::AreaSales {
+                    name: a.name.clone(),
+                    parent: a.parent.clone(),
+                    current: Some(figures(&a.current)),
+                    previous: Some(figures(&a.previous)),
+                })
+                .collect(),
+            update_time: s.updated_at.map(ms_to_timestamp),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The kinds of place the figures are kept by are the ones the contract names.
+    #[test]
+    fn every_kind_of_place_counted_is_an_area_kind_of_the_contract() {
+        let everywhere = domain::Place { province: "ตาก".into(), district: "แม่สอด".into(), country: "TH".into(), city: "x".into() };
+        let kinds: Vec<String> = everywhere.areas().into_iter().map(|(kind, _, _)| kind).collect();
+        assert_eq!(kinds.len(), 4);
+        for k in kinds {
+            assert!(pb::AreaKind::from_wire(&k).is_some(), "{k}");
+        }
     }
 }

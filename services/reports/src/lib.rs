@@ -23,7 +23,7 @@ use sqlx::migrate::Migrator;
 
 pub use grpc::ReportsGrpc;
 
-use crate::domain::{Change, Content, Line};
+use crate::domain::{Change, Content, Line, Place};
 use crate::store::{Repo, SkuNames, Told};
 
 /// SQLite migrations.
@@ -91,6 +91,7 @@ fn content_change(f: OrderFigures, placed: bool) -> (Change, Vec<SkuNames>) {
         net_ex_vat: f.net_ex_vat,
         cost: f.cost,
         shipping: f.shipping,
+        place: Place { province: f.province, district: f.district, country: f.country, city: f.city },
     };
     (Change::Content { version: f.version.max(1), channel: f.channel, placed_day, content, placed }, names)
 }

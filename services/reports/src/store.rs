@@ -10,7 +10,7 @@ use bo_kit::time::now_ms;
 use bo_kit::Result;
 use sqlx::{FromRow, Row};
 
-use crate::domain::{self, Change, Content, Contribution, Day, Figures, Order, SkuFigures, Span};
+use crate::domain::{self, Area, AreaFigures, Change, Content, Contribution, Day, Figures, Order, SkuFigures, Span};
 
 /// A SKU's names, as an order sold it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -80,6 +80,32 @@ pub struct SoldItems {
     pub previous: SoldTotals,
     pub page: Option<Page>,
     pub items: Vec<(SkuSales, SkuSales)>,
+    pub updated_at: Option<i64>,
+}
+
+/// What a period's places of one kind add up to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AreaTotals {
+    /// Places with orders.
+    pub areas: i64,
+    pub figures: AreaFigures,
+}
+
+/// One place's sales in a period and in the period before.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AreaSales {
+    pub name: String,
+    pub parent: String,
+    pub current: AreaFigures,
+    pub previous: AreaFigures,
+}
+
+/// The places a period's orders went to, largest first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TopAreas {
+    pub current: AreaTotals,
+    pub previous: AreaTotals,
+    pub areas: Vec<AreaSales>,
     pub updated_at: Option<i64>,
 }
 
@@ -337,6 +363,75 @@ impl Repo {
             states,
             updated_at,
         })
+    }
+
+    /// The places of one kind a period's orders went to, the `limit` with the largest net
+    /// (then the most orders, then by name), each with its figures in the period before;
+    /// and every place's totals in both periods.
+    pub async fn top_areas(&self, store_id: i64, span: &Span, kind: &str, limit: i64) -> Result<TopAreas> {
+        let pool = self.db.pool();
+        let grouped = "FROM daily_areas WHERE store_id = $1 AND kind = $2 AND day >= $3 AND day <= $4 \
+                       GROUP BY name, parent HAVING SUM(orders) <> 0 OR SUM(cancelled) <> 0 OR SUM(net) <> 0";
+        let totals_sql = format!(
+            "SELECT CAST(COUNT(*) AS BIGINT), CAST(COALESCE(SUM(o), 0) AS BIGINT), CAST(COALESCE(SUM(c), 0) AS BIGINT), \
+             CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM (SELECT SUM(orders) AS o, SUM(cancelled) AS c, SUM(net) AS n {grouped}) s"
+        );
+        let totals = |from: Day, to: Day| {
+            let sql = totals_sql.as_str();
+            async move {
+                let r = sqlx::query(sql).bind(store_id).bind(kind).bind(from).bind(to).fetch_one(pool).await?;
+                Ok::<_, sqlx::Error>(AreaTotals {
+                    areas: r.try_get(0)?,
+                    figures: AreaFigures { orders: r.try_get(1)?, cancelled: r.try_get(2)?, net: r.try_get(3)? },
+                })
+            }
+        };
+        let current = totals(span.from, span.to).await?;
+        let previous = totals(span.previous_from, span.previous_to).await?;
+        let rows = sqlx::query(&format!(
+            "SELECT name, parent, CAST(SUM(orders) AS BIGINT), CAST(SUM(cancelled) AS BIGINT), CAST(SUM(net) AS BIGINT) \
+             {grouped} ORDER BY SUM(net) DESC, SUM(orders) DESC, name, parent LIMIT $5"
+        ))
+        .bind(store_id)
+        .bind(kind)
+        .bind(span.from)
+        .bind(span.to)
+        .bind(limit)
+        .fetch_all(pool)
+        .await?;
+        let figures = |r: &sqlx::any::AnyRow| -> std::result::Result<(String, String, AreaFigures), sqlx::Error> {
+            Ok((
+                r.try_get(0)?,
+                r.try_get(1)?,
+                AreaFigures { orders: r.try_get(2)?, cancelled: r.try_get(3)?, net: r.try_get(4)? },
+            ))
+        };
+        let top = rows.iter().map(figures).collect::<std::result::Result<Vec<_>, _>>()?;
+        let mut before: BTreeMap<(String, String), AreaFigures> = BTreeMap::new();
+        if !top.is_empty() {
+            let list = (0..top.len()).map(|i| format!("${}", i + 5)).collect::<Vec<_>>().join(", ");
+            let sql = format!(
+                "SELECT name, parent, CAST(SUM(orders) AS BIGINT), CAST(SUM(cancelled) AS BIGINT), CAST(SUM(net) AS BIGINT) \
+                 FROM daily_areas WHERE store_id = $1 AND kind = $2 AND day >= $3 AND day <= $4 AND name IN ({list}) \
+                 GROUP BY name, parent"
+            );
+            let mut q = sqlx::query(&sql).bind(store_id).bind(kind).bind(span.previous_from).bind(span.previous_to);
+            for (name, _, _) in &top {
+                q = q.bind(name.as_str());
+            }
+            for r in q.fetch_all(pool).await? {
+                let (name, parent, f) = figures(&r)?;
+                before.insert((name, parent), f);
+            }
+        }
+        let areas = top
+            .into_iter()
+            .map(|(name, parent, f)| {
+                let b = before.remove(&(name.clone(), parent.clone())).unwrap_or_default();
+                AreaSales { name, parent, current: f, previous: b }
+            })
+            .collect();
+        Ok(TopAreas { current, previous, areas, updated_at: self.updated_at(store_id).await? })
     }
 
     /// When the store's figures last changed.
@@ -618,6 +713,26 @@ async fn write_daily(tx: &mut Tx, store_id: i64, d: &Contribution) -> Result<()>
         &skus,
         |q, ((day, sku), f)| {
             q.bind(store_id).bind(*day).bind(*sku).bind(f.units).bind(f.net).bind(f.net_ex_vat).bind(f.cost)
+        },
+    )
+    .await?;
+    let areas: Vec<(&(Day, Area), &AreaFigures)> = d.areas.iter().collect();
+    insert_rows(
+        tx,
+        "INSERT INTO daily_areas (store_id, day, kind, name, parent, orders, cancelled, net)",
+        "ON CONFLICT (store_id, kind, day, name, parent) DO UPDATE SET orders = daily_areas.orders + excluded.orders, \
+         cancelled = daily_areas.cancelled + excluded.cancelled, net = daily_areas.net + excluded.net",
+        8,
+        &areas,
+        |q, ((day, (kind, name, parent)), f)| {
+            q.bind(store_id)
+                .bind(*day)
+                .bind(kind.as_str())
+                .bind(name.as_str())
+                .bind(parent.as_str())
+                .bind(f.orders)
+                .bind(f.cancelled)
+                .bind(f.net)
         },
     )
     .await?;

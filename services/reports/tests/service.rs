@@ -6,7 +6,7 @@
 #![allow(clippy::inconsistent_digit_grouping)]
 
 use bo_kit::db::Db;
-use bo_reports::domain::{self, Change, Content, Line, Period};
+use bo_reports::domain::{self, Change, Content, Line, Period, Place};
 use bo_reports::store::{Repo, SkuNames, SoldSort, Told};
 
 fn content(lines: &[(i64, i64, i64)]) -> Content {
@@ -21,6 +21,7 @@ fn content(lines: &[(i64, i64, i64)]) -> Content {
         cost: lines.iter().map(|l| l.cost).sum(),
         shipping: 40_00,
         lines,
+        place: Place { province: "กรุงเทพมหานคร".into(), district: "บางรัก".into(), country: "TH".into(), city: String::new() },
     }
 }
 
@@ -144,6 +145,8 @@ async fn tables(db: &Db) -> Vec<String> {
         "SELECT store_id, day, sku_id, units, net, net_ex_vat, cost FROM daily_skus \
          WHERE units <> 0 OR net <> 0 ORDER BY store_id, day, sku_id",
         "SELECT store_id, day, state, orders FROM daily_states WHERE orders <> 0 ORDER BY store_id, day, state",
+        "SELECT store_id, day, kind, name, parent, orders, cancelled, net FROM daily_areas \
+         WHERE orders <> 0 OR cancelled <> 0 OR net <> 0 ORDER BY store_id, day, kind, name, parent",
         "SELECT store_id, order_id, channel, placed_day, content_version, state, state_version, cancelled_day \
          FROM report_orders ORDER BY store_id, order_id",
         "SELECT store_id, sku_id, product_name, sku_code FROM report_skus ORDER BY store_id, sku_id",
@@ -216,9 +219,20 @@ async fn a_batch_of_events_leaves_what_they_leave_one_by_one(db: Db) {
         by_one.iter().any(|r| r.starts_with("7|20261106|line|0|")),
         "the cancellation counts back on the 6th: {by_one:?}"
     );
-    for table in
-        ["sales_ledger", "daily_sales", "daily_skus", "daily_states", "report_orders", "report_skus", "report_stores"]
-    {
+    assert!(
+        by_one.iter().any(|r| r == "7|20261106|district|บางรัก|กรุงเทพมหานคร|0|1|-25000"),
+        "and its net comes back out of its district: {by_one:?}"
+    );
+    for table in [
+        "sales_ledger",
+        "daily_sales",
+        "daily_skus",
+        "daily_states",
+        "daily_areas",
+        "report_orders",
+        "report_skus",
+        "report_stores",
+    ] {
         sqlx::query(&format!("DELETE FROM {table}")).execute(db.pool()).await.unwrap();
     }
     // All at once, in one transaction.

@@ -21,6 +21,7 @@ export const DASHBOARD_TABS = [
   { key: 'saleChannel', path: 'dashboard/sale-channel' },
   { key: 'saleProduct', path: 'dashboard/sale-product' },
   { key: 'saleOrder', path: 'dashboard/sale-order' },
+  { key: 'customerArea', path: 'dashboard/customer-area' },
 ] as const;
 
 /** The period the address asks for (a month and today unless it says otherwise), and a way

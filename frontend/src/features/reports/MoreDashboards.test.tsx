@@ -6,6 +6,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { serveBy, refusal } from '@/shared/testing/fakeApi';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
 import { signedInStore } from '@/shared/testing/session';
+import AreasPage, { areaName } from './AreasPage';
 import ChannelsPage from './ChannelsPage';
 import DashboardPage from './DashboardPage';
 import OrdersPage, { cancelRate } from './OrdersPage';
@@ -133,6 +134,7 @@ function renderAt(path: string) {
           <Route path="/:storeId/dashboard/sale-channel" element={<ChannelsPage />} />
           <Route path="/:storeId/dashboard/sale-product" element={<ProductsPage />} />
           <Route path="/:storeId/dashboard/sale-order" element={<OrdersPage />} />
+          <Route path="/:storeId/dashboard/customer-area" element={<AreasPage />} />
         </Routes>
         <Where />
       </MemoryRouter>
@@ -291,5 +293,41 @@ describe('the orders dashboard', () => {
     expect(cancelRate(6, 1)).toBe(16.7);
     expect(cancelRate(0, 0)).toBe(0);
     expect(cancelRate(3, 3)).toBe(100);
+  });
+});
+
+const area = (name: string, parent: string, orders: number, net: string, previous_net: string) => ({ name, parent, orders, cancelled: 0, net, previous_orders: 0, previous_net });
+
+describe('the customer-area dashboard', () => {
+  it('ranks the provinces by sales and switches to districts and countries', async () => {
+    const sent = serveBy((_m, _path) => ({
+      status: 200,
+      body: {
+        ...PERIOD,
+        kind: 'province',
+        current: { areas: 2, orders: 3, cancelled: 0, net: '1345.50' },
+        previous: { areas: 1, orders: 1, cancelled: 0, net: '500.00' },
+        areas: [area('กรุงเทพมหานคร', '', 2, '995.00', '500.00'), area('เชียงใหม่', '', 1, '350.50', '0.00')],
+      },
+    }));
+    renderAt('/1/dashboard/customer-area?period=monthly&date=2026-11-15');
+    const top = await screen.findByTestId('top-areas');
+    expect(within(top).getByTestId('area-กรุงเทพมหานคร')).toHaveTextContent('กรุงเทพมหานคร');
+    expect(sent.some((s) => s.url === '/api/order-reports/customer-summaries/locations/top-sales?period=monthly&date=2026-11-15&kind=province')).toBe(true);
+    expect(within(top).getByText('74%')).toBeInTheDocument();
+    expect(within(top).getByText('99%')).toBeInTheDocument();
+    expect(screen.getByTestId('figure-areas')).toHaveTextContent('Provinces ordering');
+    expect(screen.getByTestId('chart-ranked').querySelectorAll('.recharts-bar-rectangle').length).toBe(2);
+
+    await userEvent.click(within(screen.getByTestId('kind')).getByText('District'));
+    await waitFor(() => expect(sent.some((s) => s.url.endsWith('kind=district'))).toBe(true));
+    expect(screen.getByTestId('where').textContent).toContain('kind=district');
+  });
+
+  it('names districts with their province, cities and countries by the country', () => {
+    expect(areaName('district', { name: 'บางรัก', parent: 'กรุงเทพมหานคร' }, 'th')).toBe('บางรัก, กรุงเทพมหานคร');
+    expect(areaName('country', { name: 'JP', parent: '' }, 'en')).toBe('Japan');
+    expect(areaName('city', { name: 'Osaka', parent: 'JP' }, 'en')).toBe('Osaka, Japan');
+    expect(areaName('province', { name: 'ตาก', parent: '' }, 'en')).toBe('ตาก');
   });
 });

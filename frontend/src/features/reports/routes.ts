@@ -15,4 +15,5 @@ export const ROUTES: FeatureRoute[] = [
   { path: 'dashboard/sale-channel', layout: 'default', access: DASHBOARDS, page: () => import('./ChannelsPage') },
   { path: 'dashboard/sale-product', layout: 'default', access: DASHBOARDS, page: () => import('./ProductsPage') },
   { path: 'dashboard/sale-order', layout: 'default', access: DASHBOARDS, page: () => import('./OrdersPage') },
+  { path: 'dashboard/customer-area', layout: 'default', access: DASHBOARDS, page: () => import('./AreasPage') },
 ];

@@ -1,5 +1,5 @@
 //! The owner's dashboards through the API (SPEC §2 Dashboards, §7 `order-reports/
-//! order-summaries` and `sold-item-summaries`): a seeded store's orders in several channels and states, one edited and
+//! order-summaries`, `sold-item-summaries` and `customer-summaries`): a seeded store's orders in several channels and states, one edited and
 //! one cancelled, summed by the reports service from orders' events and checked against
 //! figures worked out by hand; periods and the period before; who may; one store's figures
 //! kept from another's; bad input refused with its field.
@@ -49,7 +49,13 @@ async fn a_months_sales_add_up_to_the_orders_by_hand(app: &TestApp) {
 
     // A: facebook, 2 red + 1 blue = 748.50. B: line, 1 red, then edited to 3 red = 597.00.
     // C: facebook, 1 red, cancelled the same day.
-    create(app, &t, order(w, json!([{"sku_id": red, "quantity": 2}, {"sku_id": blue, "quantity": 1}]))).await;
+    // A goes to Bang Rak, Bangkok; B and C to Chiang Mai.
+    let mut a = order(w, json!([{"sku_id": red, "quantity": 2}, {"sku_id": blue, "quantity": 1}]));
+    a["shipping_address"]["sub_district"] = json!("สีลม");
+    a["shipping_address"]["district"] = json!("บางรัก");
+    a["shipping_address"]["state_province"] = json!("กรุงเทพมหานคร");
+    a["shipping_address"]["postcode"] = json!("10500");
+    create(app, &t, a).await;
     let mut b = order(w, json!([{"sku_id": red, "quantity": 1}]));
     b["channel"] = json!("line");
     let b = create(app, &t, b).await;
@@ -212,6 +218,57 @@ async fn a_months_sales_add_up_to_the_orders_by_hand(app: &TestApp) {
     let by_profit = table("&sort=profit".into()).await;
     assert_eq!(by_profit["data"][0]["sku_id"], red);
 
+    // The customer-area dashboard: where the orders went, by province, district and country.
+    let areas = |v: &Value| -> Vec<(String, String, i64, i64, String)> {
+        v["areas"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                (
+                    a["name"].as_str().unwrap().to_string(),
+                    a["parent"].as_str().unwrap().to_string(),
+                    a["orders"].as_i64().unwrap(),
+                    a["cancelled"].as_i64().unwrap(),
+                    a["net"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let top = |kind: &str| {
+        let path = format!("/order-reports/customer-summaries/locations/top-sales?date={}&kind={kind}", today());
+        let tok = t.clone();
+        async move {
+            let (s, v) = app.get(&path, &tok).await;
+            assert_eq!(s, StatusCode::OK, "{path}: {v}");
+            v
+        }
+    };
+    let provinces = top("province").await;
+    assert_eq!(
+        areas(&provinces),
+        vec![
+            ("กรุงเทพมหานคร".to_string(), String::new(), 1, 0, "748.50".to_string()),
+            ("เชียงใหม่".to_string(), String::new(), 2, 1, "597.00".to_string())
+        ]
+    );
+    assert_eq!(provinces["current"], json!({"areas": 2, "orders": 3, "cancelled": 1, "net": "1345.50"}));
+    assert_eq!((provinces["kind"].as_str(), provinces["previous"]["areas"].as_i64()), (Some("province"), Some(0)));
+    let districts = top("district").await;
+    assert_eq!(
+        areas(&districts).into_iter().map(|a| (a.0, a.1)).collect::<Vec<_>>(),
+        vec![
+            ("บางรัก".to_string(), "กรุงเทพมหานคร".to_string()),
+            ("เมืองเชียงใหม่".to_string(), "เชียงใหม่".to_string())
+        ]
+    );
+    let countries = top("country").await;
+    assert_eq!(areas(&countries), vec![("TH".to_string(), String::new(), 3, 1, "1345.50".to_string())]);
+    let cities = top("city").await;
+    assert_eq!((cities["current"]["areas"].as_i64(), cities["areas"].as_array().map(Vec::len)), (Some(0), Some(0)));
+    let (s, u) = app.get("/order-reports/customer-summaries/lastest-updated", &t).await;
+    assert_eq!((s, &u["updated_at"]), (StatusCode::OK, &v["updated_at"]));
+
     // Daily and yearly periods hold the same day; the year is in months.
     let d = summary_when(app, &t, &format!("?period=daily&date={day}"), |v| v["current"]["orders"] == 3).await;
     assert_eq!((d["date_from"].as_str(), d["date_to"].as_str()), (Some(day.as_str()), Some(day.as_str())));
@@ -244,6 +301,8 @@ async fn only_the_owner_sees_the_dashboards_and_only_their_stores(app: &TestApp)
         "/order-reports/sold-item-summaries",
         "/order-reports/sold-item-summaries/lastest-updated",
         "/order-reports/sold-item-summaries/table-lists/skus",
+        "/order-reports/customer-summaries/locations/top-sales",
+        "/order-reports/customer-summaries/lastest-updated",
     ] {
         let (s, _) = app.get(path, &member).await;
         assert_eq!(s, StatusCode::FORBIDDEN, "{path}");
@@ -257,6 +316,8 @@ async fn only_the_owner_sees_the_dashboards_and_only_their_stores(app: &TestApp)
     assert_eq!((v["total"].as_i64(), v["data"].as_array().map(Vec::len)), (Some(0), Some(0)), "{v}");
     let (_, v) = app.get("/order-reports/order-summaries/charts/channels", &other).await;
     assert_eq!(v["channels"], json!([]), "{v}");
+    let (_, v) = app.get("/order-reports/customer-summaries/locations/top-sales?kind=country", &other).await;
+    assert_eq!(v["areas"], json!([]), "{v}");
 }
 
 async fn a_wrong_period_or_day_is_refused_with_its_field(app: &TestApp) {
@@ -279,6 +340,8 @@ async fn a_wrong_period_or_day_is_refused_with_its_field(app: &TestApp) {
         ("/order-reports/sold-item-summaries?date=yesterday".to_string(), "date"),
         ("/order-reports/sold-item-summaries/table-lists/skus?sort=cheapest".to_string(), "sort"),
         (format!("/order-reports/sold-item-summaries/table-lists/skus?search={long}"), "search"),
+        ("/order-reports/customer-summaries/locations/top-sales?kind=village".to_string(), "kind"),
+        ("/order-reports/customer-summaries/locations/top-sales?top=51".to_string(), "top"),
     ] {
         let (s, v) = app.get(&path, &t).await;
         assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{path}: {v}");

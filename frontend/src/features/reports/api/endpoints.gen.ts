@@ -2,6 +2,25 @@
 import { baseApi as api } from '../../../app/api/baseApi';
 const injectedRtkApi = api.injectEndpoints({
   endpoints: (build) => ({
+    customerSummariesUpdated: build.query<
+      CustomerSummariesUpdatedApiResponse,
+      CustomerSummariesUpdatedApiArg
+    >({
+      query: () => ({
+        url: `/order-reports/customer-summaries/lastest-updated`,
+      }),
+    }),
+    topAreas: build.query<TopAreasApiResponse, TopAreasApiArg>({
+      query: (queryArg) => ({
+        url: `/order-reports/customer-summaries/locations/top-sales`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+          kind: queryArg.kind,
+          top: queryArg.top,
+        },
+      }),
+    }),
     orderSummaries: build.query<
       OrderSummariesApiResponse,
       OrderSummariesApiArg
@@ -85,6 +104,20 @@ const injectedRtkApi = api.injectEndpoints({
   overrideExisting: false,
 });
 export { injectedRtkApi as enhancedApi };
+export type CustomerSummariesUpdatedApiResponse =
+  /** status 200  */ SummaryUpdatedBody;
+export type CustomerSummariesUpdatedApiArg = void;
+export type TopAreasApiResponse = /** status 200  */ TopAreasBody;
+export type TopAreasApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+  /** province (default), district, country or city. */
+  kind?: string;
+  /** How many places, 1 to 50 (default 10). */
+  top?: number;
+};
 export type OrderSummariesApiResponse = /** status 200  */ OrderSummaryBody;
 export type OrderSummariesApiArg = {
   /** daily, monthly (default), quarterly or yearly. */
@@ -143,6 +176,68 @@ export type SoldItemTableApiArg = {
   page?: number;
   /** Page size (10 by default). */
   limit?: number;
+};
+export type SummaryUpdatedBody = {
+  /** RFC 3339; empty when they never did. */
+  updatedAt: string;
+};
+export type FieldErrorBody = {
+  /** Message key. */
+  code: string;
+  /** The field, snake_case. */
+  field: string;
+};
+export type ErrorDetail = {
+  /** Stable code, e.g. `customer_phone_duplicate`: one of the `ErrorCode` schema's (kept a
+    plain string here, so the generated clients hold the list once). */
+  code: string;
+  /** Broken rules per field (`code` is a message key such as `validation.phone_digits`). */
+  fields?: FieldErrorBody[];
+  /** The message in English. */
+  message: string;
+  /** Message key the app translates, e.g. `error.customer_phone_duplicate`. */
+  messageKey: string;
+};
+export type ErrorBody = {
+  /** The error. */
+  error: ErrorDetail;
+};
+export type AreaRowBody = {
+  cancelled: number;
+  /** A province, a district, a country (ISO 3166 alpha-2) or a city. */
+  name: string;
+  /** Net less what was cancelled. */
+  net: string;
+  orders: number;
+  /** The place it lies in: a district's province, a city's country; empty otherwise. */
+  parent: string;
+  /** The period before's net. */
+  previousNet: string;
+  /** The period before's orders. */
+  previousOrders: number;
+};
+export type AreaTotalsBody = {
+  /** Places with orders. */
+  areas: number;
+  cancelled: number;
+  /** Net less what was cancelled. */
+  net: string;
+  orders: number;
+};
+export type TopAreasBody = {
+  /** Largest net first. */
+  areas: AreaRowBody[];
+  current: AreaTotalsBody;
+  dateFrom: string;
+  dateTo: string;
+  /** province, district, country or city. */
+  kind: string;
+  period: string;
+  previous: AreaTotalsBody;
+  previousFrom: string;
+  previousTo: string;
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
 };
 export type SalesTotalsBody = {
   /** Net per order placed. */
@@ -217,27 +312,6 @@ export type OrderSummaryBody = {
   /** When the store's figures last changed (RFC 3339; empty when they never did). */
   updatedAt: string;
 };
-export type FieldErrorBody = {
-  /** Message key. */
-  code: string;
-  /** The field, snake_case. */
-  field: string;
-};
-export type ErrorDetail = {
-  /** Stable code, e.g. `customer_phone_duplicate`: one of the `ErrorCode` schema's (kept a
-    plain string here, so the generated clients hold the list once). */
-  code: string;
-  /** Broken rules per field (`code` is a message key such as `validation.phone_digits`). */
-  fields?: FieldErrorBody[];
-  /** The message in English. */
-  message: string;
-  /** Message key the app translates, e.g. `error.customer_phone_duplicate`. */
-  messageKey: string;
-};
-export type ErrorBody = {
-  /** The error. */
-  error: ErrorDetail;
-};
 export type ChannelPointBody = {
   channel: string;
   totals: SalesTotalsBody;
@@ -263,10 +337,6 @@ export type SalesChartBody = {
   previousFrom: string;
   previousTo: string;
   /** When the store's figures last changed (RFC 3339; empty when they never did). */
-  updatedAt: string;
-};
-export type SummaryUpdatedBody = {
-  /** RFC 3339; empty when they never did. */
   updatedAt: string;
 };
 export type ChannelRowBody = {
@@ -318,9 +388,11 @@ export type ListSoldItemBody = {
     cost: string;
     /** The net without VAT. */
     netExVat: string;
+    /** The period before's net. */
     previousNet: string;
+    /** The period before's gross profit. */
     previousProfit: string;
-    /** The period before's units, net and profit. */
+    /** The period before's units. */
     previousQty: number;
     productId: number;
     productName: string;
@@ -344,6 +416,8 @@ export type ListSoldItemBody = {
   total: number;
 };
 export const {
+  useCustomerSummariesUpdatedQuery,
+  useTopAreasQuery,
   useOrderSummariesQuery,
   useChannelsChartQuery,
   useSalesChartQuery,

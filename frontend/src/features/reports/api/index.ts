@@ -8,9 +8,9 @@ export const REFRESH_MS = 2_000;
 
 export const reportsApi = enhancedApi;
 
-export const { useOrderSummariesQuery, useSalesChartQuery, useChannelsChartQuery, useChannelTableQuery, useSoldItemSummariesQuery, useSoldItemTableQuery } =
+export const { useOrderSummariesQuery, useSalesChartQuery, useChannelsChartQuery, useChannelTableQuery, useSoldItemSummariesQuery, useSoldItemTableQuery, useTopAreasQuery } =
   reportsApi;
 import type { ListSoldItemBody } from './endpoints.gen';
-export type { ChannelRowBody, OrderSummaryBody, SalesTotalsBody } from './endpoints.gen';
+export type { AreaRowBody, ChannelRowBody, OrderSummaryBody, SalesTotalsBody } from './endpoints.gen';
 /** A SKU's sales in the period, beside the period before. */
 export type SoldItemBody = ListSoldItemBody['data'][number];
