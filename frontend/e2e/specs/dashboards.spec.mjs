@@ -1,8 +1,8 @@
 // The owner's dashboards (SPEC §2 Dashboards, owner only), in Thai: a month's sales beside
 // the month before with its charts, the period switched to a quarter, and an order placed
 // elsewhere (through the API, as another tab or a sales channel would) showing on the open
-// dashboard within 5 s; the statistics, sales-channel, products-sold and orders dashboards
-// reached by their tabs. A member who is not the owner is turned away. Screenshots go to
+// dashboard within 5 s; the statistics, sales-channel, products-sold, orders and
+// customer-area dashboards reached by their tabs. A member who is not the owner is turned away. Screenshots go to
 // e2e/screenshots/dashboard-*.png.
 import path from 'node:path';
 
@@ -75,7 +75,7 @@ export const tests = [
     },
   },
   {
-    name: 'the statistics, sales-channel, products-sold and orders dashboards, reached by their tabs',
+    name: 'the statistics, sales-channel, products-sold, orders and customer-area dashboards, reached by their tabs',
     run: async ({ page, api, url }) => {
       const product = await api.product('DASH-TEA', 'ชาไทย ถุง', { price: '90', cost: '30' });
       const sku = product.skus[0].id;
@@ -133,6 +133,17 @@ export const tests = [
         if (!/%$/.test(await page.getByTestId('figure-rate-value').innerText())) throw new Error('the cancellation rate is not a percentage');
         await still(page);
         await page.screenshot({ path: SHOTS('sale-order'), fullPage: true });
+
+        // Customer areas: Bangkok among the top provinces, then Bang Rak among the districts.
+        await page.getByTestId('tab-customerArea').click();
+        await page.waitForURL(/dashboard\/customer-area\?period=monthly/);
+        await page.getByTestId('top-areas').getByTestId('area-กรุงเทพมหานคร').first().waitFor();
+        await page.locator('[data-testid="chart-ranked"] svg .recharts-bar-rectangle').first().waitFor();
+        await page.getByTestId('kind').getByText('อำเภอ/เขต').click();
+        await page.waitForURL(/kind=district/);
+        await page.getByTestId('top-areas').getByText('บางรัก, กรุงเทพมหานคร').first().waitFor();
+        await still(page);
+        await page.screenshot({ path: SHOTS('customer-area'), fullPage: true });
       } finally {
         for (const o of made) await api.post(`/orders/${o.id}/cancel`, {}).catch(() => undefined);
       }
