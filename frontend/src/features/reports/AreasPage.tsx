@@ -5,7 +5,7 @@ import { countryName } from '@/shared/address/countries';
 import { formatBaht } from '@/shared/money';
 import { REFRESH_MS, useTopAreasQuery, type AreaRowBody } from './api';
 import { amount, percent } from './dashboard';
-import { ChartOrTable, DashboardFrame, FigureCard, FigureRow, Moved, usePeriodParams } from './DashboardFrame';
+import { ChartOrTable, DashboardFrame, dated, together, FigureCard, FigureRow, Moved, usePeriodParams } from './DashboardFrame';
 import { Ranked } from './SalesCharts';
 
 export const AREA_KINDS = ['province', 'district', 'country', 'city'] as const;
@@ -29,7 +29,8 @@ export default function AreasPage() {
   const lng = i18n.language;
   const { period, date, go, params } = usePeriodParams();
   const kind = kindOf(params.get('kind'));
-  const { data, isLoading, isError, refetch } = useTopAreasQuery({ period, date, kind }, { pollingInterval: REFRESH_MS, skipPollingIfUnfocused: true });
+  const areas = useTopAreasQuery({ period, date, kind }, { pollingInterval: REFRESH_MS, skipPollingIfUnfocused: true });
+  const data = areas.data;
   const total = amount(data?.current.net);
   const rows = data?.areas ?? [];
 
@@ -38,15 +39,9 @@ export default function AreasPage() {
       tab="customerArea"
       title={t('tabs.customerArea')}
       testId="customer-area"
-      period={period}
-      date={date}
-      go={(p, d) => go(p, d, { kind })}
-      isError={isError}
-      isLoading={isLoading}
-      refetch={refetch}
-      from={data?.dateFrom}
-      previousFrom={data?.previousFrom}
-      updatedAt={data?.updatedAt}
+      at={{ period, date, go: (p, d) => go(p, d, { kind }) }}
+      {...together(areas)}
+      {...dated(data)}
     >
       {data && (
         <>

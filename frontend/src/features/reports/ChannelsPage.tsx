@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatBaht } from '@/shared/money';
 import { REFRESH_MS, useChannelsChartQuery, useChannelTableQuery, type ChannelRowBody } from './api';
 import { amount, percent, pointLabel } from './dashboard';
-import { ChartOrTable, DashboardFrame, FigureCard, FigureRow, Moved, useChannelLabel, usePeriodParams } from './DashboardFrame';
+import { ChartOrTable, DashboardFrame, dated, together, FigureCard, FigureRow, Moved, useChannelLabel, usePeriodParams } from './DashboardFrame';
 import { BarsOverTime, COLORS } from './SalesCharts';
 
 /** /dashboard/sale-channel (SPEC §2 Dashboards, owner only): each channel's sales over the
@@ -42,18 +42,9 @@ export default function ChannelsPage() {
       tab="saleChannel"
       title={t('tabs.saleChannel')}
       testId="sale-channel"
-      period={period}
-      date={date}
-      go={go}
-      isError={table.isError || chart.isError}
-      isLoading={table.isLoading || chart.isLoading}
-      refetch={() => {
-        void table.refetch();
-        void chart.refetch();
-      }}
-      from={data?.dateFrom}
-      previousFrom={data?.previousFrom}
-      updatedAt={data?.updatedAt}
+      at={{ period, date, go }}
+      {...together(table, chart)}
+      {...dated(data)}
     >
       {data && (
         <>

@@ -34,17 +34,36 @@ export function usePeriodParams() {
   return { period, date, go, params };
 }
 
-interface FrameProps {
+/** What a query tells the frame. */
+interface Loading {
+  isError: boolean;
+  isLoading: boolean;
+  refetch: () => unknown;
+}
+
+/** The queries of a dashboard as one: failed when one failed, loading while one loads,
+ * asked again together. */
+export function together(...queries: Loading[]): Loading {
+  return {
+    isError: queries.some((q) => q.isError),
+    isLoading: queries.some((q) => q.isLoading),
+    refetch: () => queries.forEach((q) => void q.refetch()),
+  };
+}
+
+/** What the frame says of a loaded answer: its period, the one before, when it changed. */
+export function dated(d?: { dateFrom: string; previousFrom: string; updatedAt: string }) {
+  return { from: d?.dateFrom, previousFrom: d?.previousFrom, updatedAt: d?.updatedAt };
+}
+
+interface FrameProps extends Loading {
   /** Which tab is this dashboard's. */
   tab: (typeof DASHBOARD_TABS)[number]['key'];
   title: string;
   testId: string;
-  period: Period;
-  date: string;
-  go: (p: Period, d: string) => void;
-  isError: boolean;
-  isLoading: boolean;
-  refetch: () => unknown;
+  /** The period shown and how to choose another (`usePeriodParams`, or a page's own `go`
+   * that keeps its other parameters). */
+  at: { period: Period; date: string; go: (p: Period, d: string) => void };
   /** The period's and the period before's first days, once loaded. */
   from?: string;
   previousFrom?: string;
@@ -55,7 +74,7 @@ interface FrameProps {
 
 /** A dashboard page: its tabs, its head with the period, the line that names the period and
  * when its figures last changed, and the blocks (`children`) once loaded. */
-export function DashboardFrame(p: FrameProps) {
+export function DashboardFrame({ at, ...p }: FrameProps) {
   const { t, i18n } = useTranslation('reports');
   const lng = i18n.language;
   const navigate = useNavigate();
@@ -69,7 +88,7 @@ export function DashboardFrame(p: FrameProps) {
           const tab = DASHBOARD_TABS.find((x) => x.key === key);
           // The period goes along: the owner compares the same month across dashboards.
           const keep = new URLSearchParams(search);
-          const query = new URLSearchParams({ period: keep.get('period') ?? p.period, date: keep.get('date') ?? p.date });
+          const query = new URLSearchParams({ period: keep.get('period') ?? at.period, date: keep.get('date') ?? at.date });
           if (tab) navigate(`/${storeId}/${tab.path}?${query.toString()}`);
         }}
         items={DASHBOARD_TABS.map((x) => ({ key: x.key, label: <span data-testid={`tab-${x.key}`}>{t(`tabs.${x.key}`)}</span> }))}
@@ -79,18 +98,18 @@ export function DashboardFrame(p: FrameProps) {
         <h1>{p.title}</h1>
         <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
           <Segmented
-            value={p.period}
-            onChange={(v) => p.go(v as Period, p.date)}
+            value={at.period}
+            onChange={(v) => at.go(v as Period, at.date)}
             options={PERIODS.map((x) => ({ value: x, label: t(`periods.${x}`) }))}
             data-testid="period"
           />
           <DatePicker
-            picker={pickerOf(p.period)}
-            value={dayjs(p.date)}
+            picker={pickerOf(at.period)}
+            value={dayjs(at.date)}
             allowClear={false}
             locale={eraLocale(lng)}
-            format={(d: Dayjs) => periodLabel(p.period, d.format('YYYY-MM-DD'), lng)}
-            onChange={(d: Dayjs | null) => d && p.go(p.period, d.format('YYYY-MM-DD'))}
+            format={(d: Dayjs) => periodLabel(at.period, d.format('YYYY-MM-DD'), lng)}
+            onChange={(d: Dayjs | null) => d && at.go(at.period, d.format('YYYY-MM-DD'))}
             aria-label={t('pickPeriod')}
             data-testid="period-date"
           />
@@ -103,7 +122,7 @@ export function DashboardFrame(p: FrameProps) {
       ) : (
         <>
           <Typography.Paragraph type="secondary" data-testid="period-label">
-            {t('periodOf', { period: periodLabel(p.period, p.from, lng), previous: periodLabel(p.period, p.previousFrom ?? '', lng) })} ·{' '}
+            {t('periodOf', { period: periodLabel(at.period, p.from, lng), previous: periodLabel(at.period, p.previousFrom ?? '', lng) })} ·{' '}
             <span data-testid="updated-at">{p.updatedAt ? t('updatedAt', { at: formatDateTime(p.updatedAt, lng) }) : t('neverUpdated')}</span>
           </Typography.Paragraph>
           {p.children}

@@ -1,12 +1,9 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
-import { Provider } from 'react-redux';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 
 import { serveBy, refusal } from '@/shared/testing/fakeApi';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
-import { signedInStore } from '@/shared/testing/session';
-import DashboardPage from './DashboardPage';
+import { CHANNEL_LIST, renderDashboardAt, totals } from './dashboardTesting';
 
 // jsdom lays nothing out, so the charts are given the size a screen would give them.
 jest.mock('recharts', () => {
@@ -18,20 +15,6 @@ jest.mock('recharts', () => {
 fastComputedStyle();
 jest.setTimeout(60_000);
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
-
-const totals = (orders: number, net: string, extra: Record<string, unknown> = {}) => ({
-  orders,
-  cancelled: 0,
-  units: orders * 2,
-  net,
-  total: net,
-  net_ex_vat: net,
-  cost: '0.00',
-  profit: net,
-  average: orders ? (Number(net) / orders).toFixed(2) : '0.00',
-  shipping: '0.00',
-  ...extra,
-});
 
 const SUMMARY = {
   period: 'monthly',
@@ -61,42 +44,10 @@ const SUMMARY = {
   updated_at: '2026-11-27T08:00:00.000Z',
 };
 
-const CHANNELS = {
-  status: 200,
-  body: {
-    data: [
-      { code: 'facebook', kind: 'social_commerce', name_th: 'เฟซบุ๊ก', name_en: 'Facebook' },
-      { code: 'line', kind: 'social_commerce', name_th: 'ไลน์', name_en: 'LINE' },
-    ],
-    total: 2,
-    limit: -1,
-    page: 1,
-    pages: 1,
-  },
-};
-
-function Where() {
-  const l = useLocation();
-  return <p data-testid="where">{l.pathname + l.search}</p>;
-}
-
-function renderAt(path: string) {
-  render(
-    <Provider store={signedInStore('owner')}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/:storeId/dashboard" element={<DashboardPage />} />
-        </Routes>
-        <Where />
-      </MemoryRouter>
-    </Provider>,
-  );
-}
-
 describe('the overview dashboard', () => {
   it('shows the period beside the one before, by channel, by state and the best sellers', async () => {
-    const sent = serveBy((_m, path) => (path === '/orders/channels' ? CHANNELS : { status: 200, body: SUMMARY }));
-    renderAt('/1/dashboard?period=monthly&date=2026-11-15');
+    const sent = serveBy((_m, path) => (path === '/orders/channels' ? CHANNEL_LIST : { status: 200, body: SUMMARY }));
+    renderDashboardAt('/1/dashboard?period=monthly&date=2026-11-15');
     expect(await screen.findByTestId('figure-net-value')).toHaveTextContent('1,345.50');
     expect(sent.some((s) => s.url === '/api/order-reports/order-summaries?period=monthly&date=2026-11-15')).toBe(true);
     // 1,345.50 against 897.00 is half as much again; one cancellation against two is better.
@@ -129,8 +80,8 @@ describe('the overview dashboard', () => {
   });
 
   it('switches to a quarter, keeping the day, and reads a wrong day as today', async () => {
-    const sent = serveBy((_m, path) => (path === '/orders/channels' ? CHANNELS : { status: 200, body: SUMMARY }));
-    renderAt('/1/dashboard?period=weekly&date=2026-02-30');
+    const sent = serveBy((_m, path) => (path === '/orders/channels' ? CHANNEL_LIST : { status: 200, body: SUMMARY }));
+    renderDashboardAt('/1/dashboard?period=weekly&date=2026-02-30');
     await screen.findByTestId('figure-net-value');
     const first = sent.find((s) => s.url.startsWith('/api/order-reports/order-summaries'))!;
     expect(first.url).toMatch(/period=monthly&date=\d{4}-\d{2}-\d{2}$/);
@@ -142,8 +93,8 @@ describe('the overview dashboard', () => {
 
   it('says so when the figures cannot be loaded, and tries again', async () => {
     let fail = true;
-    serveBy((_m, path) => (path === '/orders/channels' ? CHANNELS : fail ? refusal(503, 'service_unavailable') : { status: 200, body: SUMMARY }));
-    renderAt('/1/dashboard');
+    serveBy((_m, path) => (path === '/orders/channels' ? CHANNEL_LIST : fail ? refusal(503, 'service_unavailable') : { status: 200, body: SUMMARY }));
+    renderDashboardAt('/1/dashboard');
     expect(await screen.findByText('The figures could not be loaded')).toBeInTheDocument();
     fail = false;
     await userEvent.click(screen.getByText('Try again'));
@@ -152,8 +103,8 @@ describe('the overview dashboard', () => {
 
   it('shows a period without sales as such', async () => {
     const empty = { ...SUMMARY, current: totals(0, '0.00'), previous: totals(0, '0.00'), channels: [], products: [], states: [], updated_at: '' };
-    serveBy((_m, path) => (path === '/orders/channels' ? CHANNELS : { status: 200, body: empty }));
-    renderAt('/1/dashboard');
+    serveBy((_m, path) => (path === '/orders/channels' ? CHANNEL_LIST : { status: 200, body: empty }));
+    renderDashboardAt('/1/dashboard');
     expect(await screen.findByTestId('updated-at')).toHaveTextContent('No sales recorded yet');
     expect(screen.getByTestId('figure-net')).toHaveTextContent('Nothing to compare with');
     expect(within(screen.getByTestId('states')).getByText('No sales in this period')).toBeInTheDocument();

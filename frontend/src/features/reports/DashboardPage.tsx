@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatBaht } from '@/shared/money';
 import { REFRESH_MS, useOrderSummariesQuery, type SalesTotalsBody } from './api';
 import { amount, percent, pointLabel } from './dashboard';
-import { ChartOrTable, DashboardFrame, FigureCard, FigureRow, useChannelLabel, usePeriodParams } from './DashboardFrame';
+import { ChartOrTable, DashboardFrame, dated, together, FigureCard, FigureRow, useChannelLabel, usePeriodParams } from './DashboardFrame';
 import { ByChannel, COLORS, OverTime } from './SalesCharts';
 
 type Figure = 'net' | 'orders' | 'average' | 'profit' | 'cancelled';
@@ -23,10 +23,11 @@ export default function DashboardPage() {
   const { t, i18n } = useTranslation(['reports', 'orders', 'common']);
   const lng = i18n.language;
   const { period, date, go } = usePeriodParams();
-  const { data, isLoading, isError, refetch } = useOrderSummariesQuery(
+  const summary = useOrderSummariesQuery(
     { period, date },
     { pollingInterval: REFRESH_MS, skipPollingIfUnfocused: true },
   );
+  const data = summary.data;
   const channelLabel = useChannelLabel();
 
   const points = useMemo(
@@ -46,15 +47,9 @@ export default function DashboardPage() {
       tab="overview"
       title={t('reports:title')}
       testId="dashboard"
-      period={period}
-      date={date}
-      go={go}
-      isError={isError}
-      isLoading={isLoading}
-      refetch={refetch}
-      from={data?.dateFrom}
-      previousFrom={data?.previousFrom}
-      updatedAt={data?.updatedAt}
+      at={{ period, date, go }}
+      {...together(summary)}
+      {...dated(data)}
     >
       {data && (
         <>

@@ -1,17 +1,12 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEventLib from '@testing-library/user-event';
-import { Provider } from 'react-redux';
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 
 import { serveBy, refusal } from '@/shared/testing/fakeApi';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
-import { signedInStore } from '@/shared/testing/session';
-import AreasPage, { areaName } from './AreasPage';
-import ChannelsPage from './ChannelsPage';
-import DashboardPage from './DashboardPage';
-import OrdersPage, { cancelRate } from './OrdersPage';
-import ProductsPage, { margin } from './ProductsPage';
-import StatisticPage from './StatisticPage';
+import { CHANNEL_LIST, renderDashboardAt, totals } from './dashboardTesting';
+import { areaName } from './AreasPage';
+import { cancelRate } from './OrdersPage';
+import { margin } from './ProductsPage';
 
 // jsdom lays nothing out, so the charts are given the size a screen would give them.
 jest.mock('recharts', () => {
@@ -23,20 +18,6 @@ jest.mock('recharts', () => {
 fastComputedStyle();
 jest.setTimeout(60_000);
 const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
-
-const totals = (orders: number, net: string, extra: Record<string, unknown> = {}) => ({
-  orders,
-  cancelled: 0,
-  units: orders * 2,
-  net,
-  total: net,
-  net_ex_vat: net,
-  cost: '0.00',
-  profit: net,
-  average: orders ? (Number(net) / orders).toFixed(2) : '0.00',
-  shipping: '0.00',
-  ...extra,
-});
 
 const PERIOD = { period: 'monthly', date_from: '2026-11-01', date_to: '2026-11-30', previous_from: '2026-10-01', previous_to: '2026-10-31', updated_at: '2026-11-27T08:00:00.000Z' };
 
@@ -105,47 +86,10 @@ const sold = (sku_id: number, code: string, qty: number, net: string, previous_n
   previous_profit: '0.00',
 });
 
-const CHANNEL_LIST = {
-  status: 200,
-  body: {
-    data: [
-      { code: 'facebook', kind: 'social_commerce', name_th: 'เฟซบุ๊ก', name_en: 'Facebook' },
-      { code: 'line', kind: 'social_commerce', name_th: 'ไลน์', name_en: 'LINE' },
-    ],
-    total: 2,
-    limit: -1,
-    page: 1,
-    pages: 1,
-  },
-};
-
-function Where() {
-  const l = useLocation();
-  return <p data-testid="where">{l.pathname + l.search}</p>;
-}
-
-function renderAt(path: string) {
-  render(
-    <Provider store={signedInStore('owner')}>
-      <MemoryRouter initialEntries={[path]}>
-        <Routes>
-          <Route path="/:storeId/dashboard" element={<DashboardPage />} />
-          <Route path="/:storeId/dashboard/statistic" element={<StatisticPage />} />
-          <Route path="/:storeId/dashboard/sale-channel" element={<ChannelsPage />} />
-          <Route path="/:storeId/dashboard/sale-product" element={<ProductsPage />} />
-          <Route path="/:storeId/dashboard/sale-order" element={<OrdersPage />} />
-          <Route path="/:storeId/dashboard/customer-area" element={<AreasPage />} />
-        </Routes>
-        <Where />
-      </MemoryRouter>
-    </Provider>,
-  );
-}
-
 describe('the statistics dashboard', () => {
   it('draws a figure beside the period before, point by point, and switches figures', async () => {
     const sent = serveBy((_m, path) => (path === '/orders/channels' ? CHANNEL_LIST : { status: 200, body: SALES_CHART }));
-    renderAt('/1/dashboard/statistic?period=monthly&date=2026-11-15');
+    renderDashboardAt('/1/dashboard/statistic?period=monthly&date=2026-11-15');
     expect(await screen.findByTestId('figure-total-value')).toHaveTextContent('1,345.50');
     expect(sent.some((s) => s.url === '/api/order-reports/order-summaries/charts/sales?period=monthly&date=2026-11-15')).toBe(true);
     expect(screen.getByTestId('figure-total-change')).toHaveTextContent('50%');
@@ -170,7 +114,7 @@ describe('the statistics dashboard', () => {
 
   it('goes to another dashboard with the same period', async () => {
     serveBy((_m, path) => (path === '/orders/channels' ? CHANNEL_LIST : path.endsWith('/channels') ? { status: 200, body: path.includes('charts') ? CHANNELS_CHART : CHANNEL_TABLE } : { status: 200, body: SALES_CHART }));
-    renderAt('/1/dashboard/statistic?period=quarterly&date=2026-11-15');
+    renderDashboardAt('/1/dashboard/statistic?period=quarterly&date=2026-11-15');
     await screen.findByTestId('figure-total-value');
     await userEvent.click(screen.getByTestId('tab-saleChannel'));
     await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/1/dashboard/sale-channel?period=quarterly&date=2026-11-15'));
@@ -182,7 +126,7 @@ describe('the sales-channel dashboard', () => {
     const sent = serveBy((_m, path) =>
       path === '/orders/channels' ? CHANNEL_LIST : path.includes('/charts/') ? { status: 200, body: CHANNELS_CHART } : { status: 200, body: CHANNEL_TABLE },
     );
-    renderAt('/1/dashboard/sale-channel?period=monthly&date=2026-11-15');
+    renderDashboardAt('/1/dashboard/sale-channel?period=monthly&date=2026-11-15');
     const table = await screen.findByTestId('channels');
     expect(await within(table).findByTestId('channel-facebook')).toHaveTextContent('Facebook');
     expect(sent.some((s) => s.url.startsWith('/api/order-reports/order-summaries/table-lists/channels?'))).toBe(true);
@@ -202,7 +146,7 @@ describe('the sales-channel dashboard', () => {
 
   it('says so when the figures cannot be loaded', async () => {
     serveBy((_m, path) => (path === '/orders/channels' ? CHANNEL_LIST : refusal(503, 'service_unavailable')));
-    renderAt('/1/dashboard/sale-channel');
+    renderDashboardAt('/1/dashboard/sale-channel');
     expect(await screen.findByText('The figures could not be loaded')).toBeInTheDocument();
   });
 });
@@ -213,7 +157,7 @@ describe('the products-sold dashboard', () => {
       if (path === '/order-reports/sold-item-summaries') return { status: 200, body: SOLD_SUMMARY };
       return { status: 200, body: { data: [sold(7, 'DB1-R', 5, '995.00', '400.00'), sold(8, 'DB1-B', 1, '350.50', '0.00')], total: 12, limit: 10, page: 1, pages: 2 } };
     });
-    renderAt('/1/dashboard/sale-product?period=monthly&date=2026-11-15');
+    renderDashboardAt('/1/dashboard/sale-product?period=monthly&date=2026-11-15');
     expect(await screen.findByTestId('figure-skus-value')).toHaveTextContent('2');
     expect(screen.getByTestId('figure-net-change')).toHaveTextContent('236.4%');
     const items = screen.getByTestId('sold-items');
@@ -238,7 +182,7 @@ describe('the products-sold dashboard', () => {
         ? { status: 200, body: SOLD_SUMMARY }
         : { status: 200, body: { data: [], total: 0, limit: 10, page: 1, pages: 1 } },
     );
-    renderAt('/1/dashboard/sale-product?search=nothing');
+    renderDashboardAt('/1/dashboard/sale-product?search=nothing');
     expect(await screen.findAllByText('No SKU sold in this period matches')).not.toHaveLength(0);
   });
 
@@ -272,7 +216,7 @@ describe('the orders dashboard', () => {
       points: SALES_CHART.points.map((p, i) => (i === 26 ? { ...p, current: [{ channel: '', totals: totals(6, '1345.50', { cancelled: 1 }) }] } : p)),
     };
     const sent = serveBy((_m, path) => ({ status: 200, body: path.includes('/charts/') ? chart : ORDER_SUMMARY }));
-    renderAt('/1/dashboard/sale-order?period=monthly&date=2026-11-15');
+    renderDashboardAt('/1/dashboard/sale-order?period=monthly&date=2026-11-15');
     expect(await screen.findByTestId('figure-orders-value')).toHaveTextContent('6');
     expect(sent.some((s) => s.url === '/api/order-reports/order-summaries?period=monthly&date=2026-11-15&top=1')).toBe(true);
     // One in six cancelled (16.7%) against two in four (50%): better by two thirds.
@@ -310,7 +254,7 @@ describe('the customer-area dashboard', () => {
         areas: [area('กรุงเทพมหานคร', '', 2, '995.00', '500.00'), area('เชียงใหม่', '', 1, '350.50', '0.00')],
       },
     }));
-    renderAt('/1/dashboard/customer-area?period=monthly&date=2026-11-15');
+    renderDashboardAt('/1/dashboard/customer-area?period=monthly&date=2026-11-15');
     const top = await screen.findByTestId('top-areas');
     expect(within(top).getByTestId('area-กรุงเทพมหานคร')).toHaveTextContent('กรุงเทพมหานคร');
     expect(sent.some((s) => s.url === '/api/order-reports/customer-summaries/locations/top-sales?period=monthly&date=2026-11-15&kind=province')).toBe(true);

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 import { REFRESH_MS, useOrderSummariesQuery, useSalesChartQuery } from './api';
 import { percent, pointLabel } from './dashboard';
-import { ChartOrTable, DashboardFrame, FigureCard, FigureRow, usePeriodParams } from './DashboardFrame';
+import { ChartOrTable, DashboardFrame, dated, together, FigureCard, FigureRow, usePeriodParams } from './DashboardFrame';
 import { BarsOverTime, COLORS } from './SalesCharts';
 
 /** Cancelled orders as a share of those placed, in percent (0 without orders). */
@@ -41,18 +41,9 @@ export default function OrdersPage() {
       tab="saleOrder"
       title={t('reports:tabs.saleOrder')}
       testId="sale-order"
-      period={period}
-      date={date}
-      go={go}
-      isError={summary.isError || chart.isError}
-      isLoading={summary.isLoading || chart.isLoading}
-      refetch={() => {
-        void summary.refetch();
-        void chart.refetch();
-      }}
-      from={data?.dateFrom}
-      previousFrom={data?.previousFrom}
-      updatedAt={data?.updatedAt}
+      at={{ period, date, go }}
+      {...together(summary, chart)}
+      {...dated(data)}
     >
       {data && (
         <>

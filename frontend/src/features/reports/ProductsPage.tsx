@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { formatBaht } from '@/shared/money';
 import { REFRESH_MS, useSoldItemSummariesQuery, useSoldItemTableQuery, type SoldItemBody } from './api';
 import { amount, percent } from './dashboard';
-import { DashboardFrame, FigureCard, FigureRow, Moved, usePeriodParams } from './DashboardFrame';
+import { DashboardFrame, dated, together, FigureCard, FigureRow, Moved, usePeriodParams } from './DashboardFrame';
 import { Ranked } from './SalesCharts';
 
 const SORTS = ['net', 'quantity', 'profit'] as const;
@@ -48,18 +48,9 @@ export default function ProductsPage() {
       tab="saleProduct"
       title={t('tabs.saleProduct')}
       testId="sale-product"
-      period={period}
-      date={date}
-      go={(p, d) => go(p, d, { sort })}
-      isError={summary.isError || table.isError}
-      isLoading={summary.isLoading}
-      refetch={() => {
-        void summary.refetch();
-        void table.refetch();
-      }}
-      from={data?.dateFrom}
-      previousFrom={data?.previousFrom}
-      updatedAt={data?.updatedAt}
+      at={{ period, date, go: (p, d) => go(p, d, { sort }) }}
+      {...together(summary, table)}
+      {...dated(data)}
     >
       {data && (
         <>

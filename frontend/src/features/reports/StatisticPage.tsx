@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 
 import { REFRESH_MS, useSalesChartQuery, type SalesTotalsBody } from './api';
 import { amount, pointLabel } from './dashboard';
-import { ChartOrTable, DashboardFrame, FigureCard, FigureRow, Moved, shownValue, usePeriodParams } from './DashboardFrame';
+import { ChartOrTable, DashboardFrame, dated, together, FigureCard, FigureRow, Moved, shownValue, usePeriodParams } from './DashboardFrame';
 import { ComparedOverTime } from './SalesCharts';
 
 const FIGURES = ['net', 'orders', 'average', 'profit', 'units', 'cancelled'] as const;
@@ -44,7 +44,8 @@ export default function StatisticPage() {
   const lng = i18n.language;
   const { period, date, go, params } = usePeriodParams();
   const figure = figureOf(params.get('figure'));
-  const { data, isLoading, isError, refetch } = useSalesChartQuery({ period, date }, { pollingInterval: REFRESH_MS, skipPollingIfUnfocused: true });
+  const chart = useSalesChartQuery({ period, date }, { pollingInterval: REFRESH_MS, skipPollingIfUnfocused: true });
+  const data = chart.data;
   const bucket = data?.bucket ?? 'day';
 
   const rows = useMemo(
@@ -67,15 +68,9 @@ export default function StatisticPage() {
       tab="statistic"
       title={t('tabs.statistic')}
       testId="statistic"
-      period={period}
-      date={date}
-      go={(p, d) => go(p, d, { figure })}
-      isError={isError}
-      isLoading={isLoading}
-      refetch={refetch}
-      from={data?.dateFrom}
-      previousFrom={data?.previousFrom}
-      updatedAt={data?.updatedAt}
+      at={{ period, date, go: (p, d) => go(p, d, { figure }) }}
+      {...together(chart)}
+      {...dated(data)}
     >
       <FigureRow>
         {[
