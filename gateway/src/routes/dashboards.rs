@@ -50,6 +50,33 @@ pub struct SummaryQuery {
     pub top: Option<i32>,
 }
 
+/// A period and the one before it, as every dashboard's answer names them.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PeriodBody {
+    /// daily, monthly, quarterly or yearly.
+    pub period: String,
+    /// The period's first and last days, YYYY-MM-DD.
+    pub date_from: String,
+    pub date_to: String,
+    /// The period before it.
+    pub previous_from: String,
+    pub previous_to: String,
+}
+
+/// The `PeriodBody` of a reports answer `$r` (its `from`, `to`, `previous_from` and
+/// `previous_to` moved out) for the period named `$period`.
+macro_rules! dates {
+    ($period:expr, $r:ident) => {
+        PeriodBody {
+            period: $period,
+            date_from: $r.from,
+            date_to: $r.to,
+            previous_from: $r.previous_from,
+            previous_to: $r.previous_to,
+        }
+    };
+}
+
 /// Sales over some days (baht). An order counts on the day it was placed; a cancelled one
 /// also counts back on the day it was cancelled.
 #[derive(Debug, Serialize, ToSchema)]
@@ -135,13 +162,8 @@ pub struct StateCountBody {
 /// A period's sales beside the period before.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct OrderSummaryBody {
-    pub period: String,
-    /// The period's first and last days, YYYY-MM-DD.
-    pub date_from: String,
-    pub date_to: String,
-    /// The period before it.
-    pub previous_from: String,
-    pub previous_to: String,
+    #[serde(flatten)]
+    pub dates: PeriodBody,
     pub current: SalesTotalsBody,
     pub previous: SalesTotalsBody,
     /// Per channel, largest net first.
@@ -190,11 +212,7 @@ async fn order_summaries(
 ) -> ApiResult<Json<OrderSummaryBody>> {
     let (period, r) = summary(&state, &auth, &q).await?;
     Ok(Json(OrderSummaryBody {
-        period,
-        date_from: r.from,
-        date_to: r.to,
-        previous_from: r.previous_from,
-        previous_to: r.previous_to,
+        dates: dates!(period, r),
         current: totals(r.current),
         previous: totals(r.previous),
         channels: r
@@ -234,16 +252,25 @@ pub struct SummaryUpdatedBody {
     pub updated_at: String,
 }
 
-/// When the store's sales figures last changed (the dashboards' "last updated").
+/// When the store's figures last changed (every dashboard's "last updated").
+async fn updated(state: &AppState, auth: &StoreAuth) -> ApiResult<Json<SummaryUpdatedBody>> {
+    auth.require(OWNER)?;
+    let r = state
+        .client(ReportsServiceClient::new)?
+        .get_update_time(auth.ctx().request(pb::GetUpdateTimeRequest {}))
+        .await?
+        .into_inner();
+    Ok(Json(SummaryUpdatedBody { updated_at: timestamp_to_rfc3339(r.update_time.as_ref()) }))
+}
+
+/// When the store's sales figures last changed.
 #[utoipa::path(get, path = "/order-reports/order-summaries/lastest-updated", tag = "reports",
     responses((status = 200, body = SummaryUpdatedBody), (status = 403, body = ErrorBody)), security(("bearer" = [])))]
 async fn order_summaries_updated(
     State(state): State<AppState>,
     auth: StoreAuth,
 ) -> ApiResult<Json<SummaryUpdatedBody>> {
-    let q = SummaryQuery { period: Some("daily".into()), top: Some(1), ..Default::default() };
-    let (_, r) = summary(&state, &auth, &q).await?;
-    Ok(Json(SummaryUpdatedBody { updated_at: timestamp_to_rfc3339(r.update_time.as_ref()) }))
+    updated(&state, &auth).await
 }
 
 /// Which period (for the calls that list no best sellers).
@@ -287,11 +314,8 @@ pub struct ChannelRowBody {
 /// Every channel's sales in a period beside the period before.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ChannelTableBody {
-    pub period: String,
-    pub date_from: String,
-    pub date_to: String,
-    pub previous_from: String,
-    pub previous_to: String,
+    #[serde(flatten)]
+    pub dates: PeriodBody,
     /// The period's totals.
     pub current: SalesTotalsBody,
     pub previous: SalesTotalsBody,
@@ -329,11 +353,7 @@ async fn channel_table(
         previous: totals(b.totals),
     }));
     Ok(Json(ChannelTableBody {
-        period,
-        date_from: r.from,
-        date_to: r.to,
-        previous_from: r.previous_from,
-        previous_to: r.previous_to,
+        dates: dates!(period, r),
         current: totals(r.current),
         previous: totals(r.previous),
         channels,
@@ -363,11 +383,8 @@ pub struct SeriesPointBody {
 /// A period's sales over time beside the period before's.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SalesChartBody {
-    pub period: String,
-    pub date_from: String,
-    pub date_to: String,
-    pub previous_from: String,
-    pub previous_to: String,
+    #[serde(flatten)]
+    pub dates: PeriodBody,
     /// day or month: what one point covers.
     pub bucket: String,
     /// The chart's channels, the period's largest net first (one empty channel for the total).
@@ -389,11 +406,7 @@ async fn chart(state: &AppState, auth: &StoreAuth, q: &PeriodQuery, by_channel: 
         list.into_iter().map(|c| ChannelPointBody { channel: c.channel, totals: totals(c.totals) }).collect()
     };
     Ok(SalesChartBody {
-        period: period_word(period),
-        date_from: r.from,
-        date_to: r.to,
-        previous_from: r.previous_from,
-        previous_to: r.previous_to,
+        dates: dates!(period_word(period), r),
         bucket: word::<pb::Bucket>(r.bucket),
         channels: r.channels,
         points: r
@@ -457,11 +470,8 @@ fn sold_totals(t: Option<pb::SoldTotals>) -> SoldTotalsBody {
 /// The SKUs a period sold, in total, beside the period before.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SoldItemSummaryBody {
-    pub period: String,
-    pub date_from: String,
-    pub date_to: String,
-    pub previous_from: String,
-    pub previous_to: String,
+    #[serde(flatten)]
+    pub dates: PeriodBody,
     pub current: SoldTotalsBody,
     pub previous: SoldTotalsBody,
     /// When the store's figures last changed (RFC 3339; empty when they never did).
@@ -522,11 +532,7 @@ async fn sold_item_summaries(
     let q = SoldItemQuery { period: q.period, date: q.date, limit: Some(1), ..Default::default() };
     let (period, r) = sold_items(&state, &auth, &q).await?;
     Ok(Json(SoldItemSummaryBody {
-        period,
-        date_from: r.from,
-        date_to: r.to,
-        previous_from: r.previous_from,
-        previous_to: r.previous_to,
+        dates: dates!(period, r),
         current: sold_totals(r.current),
         previous: sold_totals(r.previous),
         updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),
@@ -540,9 +546,7 @@ async fn sold_item_summaries_updated(
     State(state): State<AppState>,
     auth: StoreAuth,
 ) -> ApiResult<Json<SummaryUpdatedBody>> {
-    let q = SoldItemQuery { period: Some("daily".into()), limit: Some(1), ..Default::default() };
-    let (_, r) = sold_items(&state, &auth, &q).await?;
-    Ok(Json(SummaryUpdatedBody { updated_at: timestamp_to_rfc3339(r.update_time.as_ref()) }))
+    updated(&state, &auth).await
 }
 
 /// A SKU's sales in the period, beside the period before.
@@ -654,11 +658,8 @@ pub struct AreaRowBody {
 /// Where a period's orders went.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TopAreasBody {
-    pub period: String,
-    pub date_from: String,
-    pub date_to: String,
-    pub previous_from: String,
-    pub previous_to: String,
+    #[serde(flatten)]
+    pub dates: PeriodBody,
     /// province, district, country or city.
     pub kind: String,
     pub current: AreaTotalsBody,
@@ -704,11 +705,7 @@ async fn top_areas(
 ) -> ApiResult<Json<TopAreasBody>> {
     let (period, r) = areas(&state, &auth, &q).await?;
     Ok(Json(TopAreasBody {
-        period,
-        date_from: r.from,
-        date_to: r.to,
-        previous_from: r.previous_from,
-        previous_to: r.previous_to,
+        dates: dates!(period, r),
         kind: word::<pb::AreaKind>(r.kind),
         current: area_totals(r.current),
         previous: area_totals(r.previous),
@@ -740,7 +737,5 @@ async fn customer_summaries_updated(
     State(state): State<AppState>,
     auth: StoreAuth,
 ) -> ApiResult<Json<SummaryUpdatedBody>> {
-    let q = AreaQuery { period: Some("daily".into()), top: Some(1), ..Default::default() };
-    let (_, r) = areas(&state, &auth, &q).await?;
-    Ok(Json(SummaryUpdatedBody { updated_at: timestamp_to_rfc3339(r.update_time.as_ref()) }))
+    updated(&state, &auth).await
 }

@@ -200,7 +200,8 @@ impl Place {
         if *self == Place::default() {
             return Vec::new();
         }
-        let country = if self.country.trim().is_empty() { "TH".to_string() } else { self.country.trim().to_uppercase() };
+        let country =
+            if self.country.trim().is_empty() { "TH".to_string() } else { self.country.trim().to_uppercase() };
         let mut out = vec![("country".to_string(), country.clone(), String::new())];
         let province = self.province.trim();
         if !province.is_empty() {
@@ -231,7 +232,11 @@ impl AreaFigures {
     }
 
     fn plus(self, o: AreaFigures, by: i64) -> AreaFigures {
-        AreaFigures { orders: self.orders + by * o.orders, cancelled: self.cancelled + by * o.cancelled, net: self.net + by * o.net }
+        AreaFigures {
+            orders: self.orders + by * o.orders,
+            cancelled: self.cancelled + by * o.cancelled,
+            net: self.net + by * o.net,
+        }
     }
 }
 
@@ -638,7 +643,12 @@ mod tests {
             .map(|&(sku_id, units, net)| Line { sku_id, units, net, net_ex_vat: net, cost: net / 2 })
             .collect();
         let net = lines.iter().map(|l| l.net).sum();
-        let place = Place { province: "เชียงใหม่".into(), district: "เมืองเชียงใหม่".into(), country: "TH".into(), city: String::new() };
+        let place = Place {
+            province: "เชียงใหม่".into(),
+            district: "เมืองเชียงใหม่".into(),
+            country: "TH".into(),
+            city: String::new(),
+        };
         Content { net, total: net + net * 7 / 100, net_ex_vat: net, cost: net / 2, shipping: 0, lines, place }
     }
 

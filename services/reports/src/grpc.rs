@@ -209,6 +209,13 @@ impl ReportsService for ReportsGrpc {
         }))
     }
 
+    async fn get_update_time(&self, req: Request<pb::GetUpdateTimeRequest>) -> Rpc<pb::GetUpdateTimeResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        Ok(Response::new(pb::GetUpdateTimeResponse {
+            update_time: self.repo.updated_at(ctx.store_id).await?.map(ms_to_timestamp),
+        }))
+    }
+
     async fn get_top_areas(&self, req: Request<pb::GetTopAreasRequest>) -> Rpc<pb::GetTopAreasResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
@@ -255,7 +262,10 @@ mod tests {
     /// The kinds of place the figures are kept by are the ones the contract names.
     #[test]
     fn every_kind_of_place_counted_is_an_area_kind_of_the_contract() {
-        let everywhere = domain::Place { province: "ตาก".into(), district: "แม่สอด".into(), country: "TH".into(), city: "x".into() };
+        let everywhere =
+            domain::Place {
+                province: "ตาก".into(), district: "แม่สอด".into(), country: "TH".into(), city: "x".into()
+            };
         let kinds: Vec<String> = everywhere.areas().into_iter().map(|(kind, _, _)| kind).collect();
         assert_eq!(kinds.len(), 4);
         for k in kinds {

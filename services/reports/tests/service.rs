@@ -21,7 +21,12 @@ fn content(lines: &[(i64, i64, i64)]) -> Content {
         cost: lines.iter().map(|l| l.cost).sum(),
         shipping: 40_00,
         lines,
-        place: Place { province: "กรุงเทพมหานคร".into(), district: "บางรัก".into(), country: "TH".into(), city: String::new() },
+        place: Place {
+            province: "กรุงเทพมหานคร".into(),
+            district: "บางรัก".into(),
+            country: "TH".into(),
+            city: String::new(),
+        },
     }
 }
 

@@ -257,10 +257,7 @@ async fn a_months_sales_add_up_to_the_orders_by_hand(app: &TestApp) {
     let districts = top("district").await;
     assert_eq!(
         areas(&districts).into_iter().map(|a| (a.0, a.1)).collect::<Vec<_>>(),
-        vec![
-            ("บางรัก".to_string(), "กรุงเทพมหานคร".to_string()),
-            ("เมืองเชียงใหม่".to_string(), "เชียงใหม่".to_string())
-        ]
+        vec![("บางรัก".to_string(), "กรุงเทพมหานคร".to_string()), ("เมืองเชียงใหม่".to_string(), "เชียงใหม่".to_string())]
     );
     let countries = top("country").await;
     assert_eq!(areas(&countries), vec![("TH".to_string(), String::new(), 3, 1, "1345.50".to_string())]);

@@ -202,6 +202,16 @@ export type ErrorBody = {
   /** The error. */
   error: ErrorDetail;
 };
+export type PeriodBody = {
+  /** The period's first and last days, YYYY-MM-DD. */
+  dateFrom: string;
+  dateTo: string;
+  /** daily, monthly, quarterly or yearly. */
+  period: string;
+  /** The period before it. */
+  previousFrom: string;
+  previousTo: string;
+};
 export type AreaRowBody = {
   cancelled: number;
   /** A province, a district, a country (ISO 3166 alpha-2) or a city. */
@@ -224,18 +234,13 @@ export type AreaTotalsBody = {
   net: string;
   orders: number;
 };
-export type TopAreasBody = {
+export type TopAreasBody = PeriodBody & {
   /** Largest net first. */
   areas: AreaRowBody[];
   current: AreaTotalsBody;
-  dateFrom: string;
-  dateTo: string;
   /** province, district, country or city. */
   kind: string;
-  period: string;
   previous: AreaTotalsBody;
-  previousFrom: string;
-  previousTo: string;
   /** When the store's figures last changed (RFC 3339; empty when they never did). */
   updatedAt: string;
 };
@@ -289,20 +294,13 @@ export type StateCountBody = {
   /** new, ready_to_fulfillment, shipped, closed, cancelled or failed. */
   state: string;
 };
-export type OrderSummaryBody = {
+export type OrderSummaryBody = PeriodBody & {
   /** day or month: what one point of `series` covers. */
   bucket: string;
   /** Per channel, largest net first. */
   channels: ChannelSalesBody[];
   current: SalesTotalsBody;
-  /** The period's first and last days, YYYY-MM-DD. */
-  dateFrom: string;
-  dateTo: string;
-  period: string;
   previous: SalesTotalsBody;
-  /** The period before it. */
-  previousFrom: string;
-  previousTo: string;
   /** The best-selling SKUs, by net. */
   products: ProductSalesBody[];
   /** Every bucket of the period, in order. */
@@ -325,17 +323,12 @@ export type SeriesPointBody = {
   /** Its first day, YYYY-MM-DD. */
   start: string;
 };
-export type SalesChartBody = {
+export type SalesChartBody = PeriodBody & {
   /** day or month: what one point covers. */
   bucket: string;
   /** The chart's channels, the period's largest net first (one empty channel for the total). */
   channels: string[];
-  dateFrom: string;
-  dateTo: string;
-  period: string;
   points: SeriesPointBody[];
-  previousFrom: string;
-  previousTo: string;
   /** When the store's figures last changed (RFC 3339; empty when they never did). */
   updatedAt: string;
 };
@@ -345,18 +338,13 @@ export type ChannelRowBody = {
   current: SalesTotalsBody;
   previous: SalesTotalsBody;
 };
-export type ChannelTableBody = {
+export type ChannelTableBody = PeriodBody & {
   /** Channels with sales in either period: the period's largest net first, then those
     that sold only before. */
   channels: ChannelRowBody[];
   /** The period's totals. */
   current: SalesTotalsBody;
-  dateFrom: string;
-  dateTo: string;
-  period: string;
   previous: SalesTotalsBody;
-  previousFrom: string;
-  previousTo: string;
   /** When the store's figures last changed (RFC 3339; empty when they never did). */
   updatedAt: string;
 };
@@ -370,14 +358,9 @@ export type SoldTotalsBody = {
   /** Units sold, less those cancelled. */
   totalQty: number;
 };
-export type SoldItemSummaryBody = {
+export type SoldItemSummaryBody = PeriodBody & {
   current: SoldTotalsBody;
-  dateFrom: string;
-  dateTo: string;
-  period: string;
   previous: SoldTotalsBody;
-  previousFrom: string;
-  previousTo: string;
   /** When the store's figures last changed (RFC 3339; empty when they never did). */
   updatedAt: string;
 };
