@@ -205,21 +205,21 @@ export function ChartOrTable({ title, testId, chart, table, beside = false, extr
       title={title}
       data-testid={testId}
       extra={
-        <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
-          {extra}
-          <Segmented
-            size="small"
-            value={view}
-            onChange={(v) => setView(v as 'chart' | 'table')}
-            options={[
-              { value: 'chart', label: t('view.chart') },
-              { value: 'table', label: t('view.table') },
-            ]}
-            data-testid={`${testId}-view`}
-          />
-        </div>
+        <Segmented
+          size="small"
+          value={view}
+          onChange={(v) => setView(v as 'chart' | 'table')}
+          options={[
+            { value: 'chart', label: t('view.chart') },
+            { value: 'table', label: t('view.table') },
+          ]}
+          data-testid={`${testId}-view`}
+        />
       }
     >
+      {/* What the block shows (a figure, a kind of place) above it, scrolling sideways
+          within the card on a narrow screen. */}
+      {extra && <div style={{ overflowX: 'auto', maxWidth: '100%', marginBottom: 12 }}>{extra}</div>}
       {view === 'chart' && beside ? (
         <Row gutter={16} align="middle">
           <Col xs={24} md={10}>
