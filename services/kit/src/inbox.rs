@@ -115,6 +115,9 @@ impl<E: Event, H: OnAll<E>> Erased for TypedAll<E, H> {
     }
 }
 
+/// An envelope with the trace headers it came with.
+type Traced<'a> = (&'a Envelope, &'a [(String, String)]);
+
 /// Deliveries handled in one transaction at most.
 pub const BATCH: usize = 64;
 
@@ -414,7 +417,7 @@ impl Consumer {
     /// ids are claimed in one statement, and those claimed before (or twice in the batch)
     /// are skipped. Each handler runs in a span of the trace its event carries (`headers`).
     /// Answers per envelope whether it was applied now.
-    async fn apply_all(&self, envelopes: &[(&Envelope, &[(String, String)])]) -> anyhow::Result<Vec<bool>> {
+    async fn apply_all(&self, envelopes: &[Traced<'_>]) -> anyhow::Result<Vec<bool>> {
         let mut handlers = Vec::with_capacity(envelopes.len());
         for (e, _) in envelopes {
             let Some(h) = self.handlers.get(e.r#type.as_str()) else {
@@ -446,7 +449,7 @@ impl Consumer {
         // Each claimed event once (taken out when applied, so a second copy in the batch is
         // skipped), in runs of one type handed to their handler together.
         let mut applied = Vec::with_capacity(envelopes.len());
-        let mut runs: Vec<(&Arc<dyn Erased>, Vec<(&Envelope, &[(String, String)])>)> = Vec::new();
+        let mut runs: Vec<(&Arc<dyn Erased>, Vec<Traced>)> = Vec::new();
         for ((e, headers), handler) in envelopes.iter().zip(handlers) {
             let now = claimed.remove(&e.event_id);
             applied.push(now);
