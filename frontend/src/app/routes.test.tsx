@@ -48,6 +48,11 @@ describe('routes (SPEC §2)', () => {
         { path: '/maintain-system' },
         { path: '/:storeId/getting-start' },
         { path: '/:storeId/dashboard', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/dashboard/statistic', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/dashboard/sale-channel', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/dashboard/sale-product', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/dashboard/sale-order', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/dashboard/customer-area', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/prepare-login' },
         { path: '/:storeId/access-denied' },
         { path: '/:storeId/order-list', meta: orderRead },
@@ -128,7 +133,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(66);
+    expect(by('default')).toHaveLength(71);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {
