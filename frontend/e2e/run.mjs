@@ -80,7 +80,9 @@ async function runTest(fx, spec, test) {
           () => false,
         )
       : false;
-    report(false, name, `${firstLine(e)}${saved ? ` (screenshot: ${path.relative(process.cwd(), file)})` : ''}`);
+    // Where the page was: the address tells a screen that never came from a wrong one.
+    const at = opened ? ` at ${opened.page.url()}` : '';
+    report(false, name, `${firstLine(e)}${at}${saved ? ` (screenshot: ${path.relative(process.cwd(), file)})` : ''}`);
   } finally {
     clearTimeout(timer);
     // Closing the context also ends whatever a timed-out test was still waiting for.

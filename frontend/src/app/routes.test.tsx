@@ -52,7 +52,11 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/dashboard/sale-channel', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/dashboard/sale-product', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/dashboard/sale-order', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/dashboard/customer', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/dashboard/customer-area', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/report', meta: { store: true, permissions: [P.orderOrderRead, P.productSkuRead] } },
+        { path: '/:storeId/report/order', meta: orderRead },
+        { path: '/:storeId/report/movement', meta: skuRead },
         { path: '/:storeId/prepare-login' },
         { path: '/:storeId/access-denied' },
         { path: '/:storeId/order-list', meta: orderRead },
@@ -133,7 +137,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(71);
+    expect(by('default')).toHaveLength(75);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

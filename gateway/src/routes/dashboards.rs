@@ -24,13 +24,18 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(order_summaries))
         .routes(routes!(order_summaries_updated))
+        .routes(routes!(order_summaries_total))
+        .routes(routes!(order_summaries_daily))
         .routes(routes!(channel_table))
         .routes(routes!(sales_chart))
         .routes(routes!(channels_chart))
         .routes(routes!(sold_item_summaries))
         .routes(routes!(sold_item_summaries_updated))
+        .routes(routes!(sold_item_summaries_total))
+        .routes(routes!(sold_item_summaries_daily))
         .routes(routes!(sold_item_table))
         .routes(routes!(top_areas))
+        .routes(routes!(customer_summaries))
         .routes(routes!(customer_summaries_updated))
 }
 
@@ -273,6 +278,71 @@ async fn order_summaries_updated(
     updated(&state, &auth).await
 }
 
+/// A period's sales in total, beside the period before.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderTotalBody {
+    #[serde(flatten)]
+    pub dates: PeriodBody,
+    pub current: SalesTotalsBody,
+    pub previous: SalesTotalsBody,
+    /// When the store's figures last changed (RFC 3339; empty when they never did).
+    pub updated_at: String,
+}
+
+/// A period's sales in total, beside the period before.
+#[utoipa::path(get, path = "/order-reports/order-summaries/total", tag = "reports", params(PeriodQuery),
+    responses((status = 200, body = OrderTotalBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn order_summaries_total(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PeriodQuery>,
+) -> ApiResult<Json<OrderTotalBody>> {
+    let q = SummaryQuery { period: q.period, date: q.date, top: Some(1) };
+    let (period, r) = summary(&state, &auth, &q).await?;
+    Ok(Json(OrderTotalBody {
+        dates: dates!(period, r),
+        current: totals(r.current),
+        previous: totals(r.previous),
+        updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),
+    }))
+}
+
+/// A period's sales day by day.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderDailyBody {
+    #[serde(flatten)]
+    pub dates: PeriodBody,
+    /// Every day of the period, in order.
+    pub days: Vec<SalesPointBody>,
+    /// When the store's figures last changed (RFC 3339; empty when they never did).
+    pub updated_at: String,
+}
+
+/// The period's days, each one's sales in total (a chart's single "channel").
+fn days_of(chart: SalesChartBody) -> (PeriodBody, Vec<(String, SalesTotalsBody)>, String) {
+    let days = chart
+        .points
+        .into_iter()
+        .map(|p| (p.start, p.current.into_iter().next().map_or_else(|| totals(None), |c| c.totals)))
+        .collect();
+    (chart.dates, days, chart.updated_at)
+}
+
+/// A period's sales day by day (a year's 365 days).
+#[utoipa::path(get, path = "/order-reports/order-summaries/daily", tag = "reports", params(PeriodQuery),
+    responses((status = 200, body = OrderDailyBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn order_summaries_daily(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PeriodQuery>,
+) -> ApiResult<Json<OrderDailyBody>> {
+    let (dates, days, updated_at) = days_of(chart(&state, &auth, &q, false, true).await?);
+    let days = days.into_iter().map(|(start, totals)| SalesPointBody { start, totals }).collect();
+    Ok(Json(OrderDailyBody { dates, days, updated_at }))
+}
+
 /// Which period (for the calls that list no best sellers).
 #[derive(Debug, Deserialize, IntoParams, Default)]
 #[serde(default, rename_all = "kebab-case")]
@@ -394,12 +464,18 @@ pub struct SalesChartBody {
     pub updated_at: String,
 }
 
-async fn chart(state: &AppState, auth: &StoreAuth, q: &PeriodQuery, by_channel: bool) -> ApiResult<SalesChartBody> {
+async fn chart(
+    state: &AppState,
+    auth: &StoreAuth,
+    q: &PeriodQuery,
+    by_channel: bool,
+    daily: bool,
+) -> ApiResult<SalesChartBody> {
     auth.require(OWNER)?;
     let period = q.period()?;
     let r = state
         .client(ReportsServiceClient::new)?
-        .get_sales_series(auth.ctx().request(pb::GetSalesSeriesRequest { period, date: q.date(), by_channel }))
+        .get_sales_series(auth.ctx().request(pb::GetSalesSeriesRequest { period, date: q.date(), by_channel, daily }))
         .await?
         .into_inner();
     let entries = |list: Vec<pb::ChannelSales>| {
@@ -433,7 +509,7 @@ async fn sales_chart(
     auth: StoreAuth,
     Query(q): Query<PeriodQuery>,
 ) -> ApiResult<Json<SalesChartBody>> {
-    Ok(Json(chart(&state, &auth, &q, false).await?))
+    Ok(Json(chart(&state, &auth, &q, false, false).await?))
 }
 
 /// A period's sales over time per channel, beside the period before's (the sales-channel
@@ -446,7 +522,7 @@ async fn channels_chart(
     auth: StoreAuth,
     Query(q): Query<PeriodQuery>,
 ) -> ApiResult<Json<SalesChartBody>> {
-    Ok(Json(chart(&state, &auth, &q, true).await?))
+    Ok(Json(chart(&state, &auth, &q, true, false).await?))
 }
 
 /// What a period's sold SKUs add up to.
@@ -547,6 +623,59 @@ async fn sold_item_summaries_updated(
     auth: StoreAuth,
 ) -> ApiResult<Json<SummaryUpdatedBody>> {
     updated(&state, &auth).await
+}
+
+/// The SKUs a period sold, in total, beside the period before.
+#[utoipa::path(get, path = "/order-reports/sold-item-summaries/total", tag = "reports", params(PeriodQuery),
+    responses((status = 200, body = SoldItemSummaryBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn sold_item_summaries_total(
+    state: State<AppState>,
+    auth: StoreAuth,
+    q: Query<PeriodQuery>,
+) -> ApiResult<Json<SoldItemSummaryBody>> {
+    sold_item_summaries(state, auth, q).await
+}
+
+/// What the SKUs sold on one day add up to.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SoldDayBody {
+    /// YYYY-MM-DD.
+    pub date: String,
+    /// Units sold, less those cancelled.
+    pub total_qty: i64,
+    /// What they sold for.
+    pub total_net: String,
+    /// Net without VAT less cost.
+    pub profit: String,
+}
+
+/// The SKUs a period sold, day by day.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SoldDailyBody {
+    #[serde(flatten)]
+    pub dates: PeriodBody,
+    /// Every day of the period, in order.
+    pub days: Vec<SoldDayBody>,
+    /// When the store's figures last changed (RFC 3339; empty when they never did).
+    pub updated_at: String,
+}
+
+/// What the SKUs a period sold add up to, day by day (a year's 365 days).
+#[utoipa::path(get, path = "/order-reports/sold-item-summaries/daily", tag = "reports", params(PeriodQuery),
+    responses((status = 200, body = SoldDailyBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn sold_item_summaries_daily(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PeriodQuery>,
+) -> ApiResult<Json<SoldDailyBody>> {
+    let (dates, days, updated_at) = days_of(chart(&state, &auth, &q, false, true).await?);
+    let days = days
+        .into_iter()
+        .map(|(date, t)| SoldDayBody { date, total_qty: t.units, total_net: t.net, profit: t.profit })
+        .collect();
+    Ok(Json(SoldDailyBody { dates, days, updated_at }))
 }
 
 /// A SKU's sales in the period, beside the period before.
@@ -727,6 +856,119 @@ async fn top_areas(
             })
             .collect(),
         updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),
+    }))
+}
+
+/// Which period.
+#[derive(Debug, Deserialize, IntoParams, Default)]
+#[serde(default, rename_all = "kebab-case")]
+#[into_params(parameter_in = Query)]
+pub struct CustomerQuery {
+    /// daily, monthly (default), quarterly or yearly.
+    pub period: Option<String>,
+    /// Any day of the period, YYYY-MM-DD in Thailand's time (default today).
+    pub date: Option<String>,
+}
+
+/// The orders of one kind of customer: placed, cancelled, and their net less what was
+/// cancelled.
+#[derive(Debug, Serialize, ToSchema, Default)]
+pub struct CustomerCountBody {
+    pub orders: i64,
+    pub cancelled: i64,
+    pub net: String,
+}
+
+/// One kind of customer in the period, beside the period before.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CustomerKindBody {
+    #[serde(flatten)]
+    pub current: CustomerCountBody,
+    pub previous_orders: i64,
+    pub previous_cancelled: i64,
+    pub previous_net: String,
+}
+
+/// One day or month of the period.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CustomerPointBody {
+    /// Its first day, YYYY-MM-DD.
+    pub date: String,
+    pub new_customer: CustomerCountBody,
+    pub old_customer: CustomerCountBody,
+    pub guest: CustomerCountBody,
+}
+
+/// Who placed a period's orders: new customers (each one's first order), returning
+/// customers (their later orders) and guests (orders with no customer).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CustomerSummaryBody {
+    #[serde(flatten)]
+    pub dates: PeriodBody,
+    /// New customers: as many as their first orders.
+    pub new_customer: CustomerKindBody,
+    /// Returning customers' orders.
+    pub old_customer: CustomerKindBody,
+    /// Orders with no customer.
+    pub guest: CustomerKindBody,
+    /// day (daily, monthly, quarterly) or month (yearly).
+    pub bucket: String,
+    pub series: Vec<CustomerPointBody>,
+    /// When the store's figures last changed (RFC 3339; empty when they never did).
+    pub updated_at: String,
+}
+
+/// The figures of each kind, in the contract's order (new, returning, guest).
+fn customer_counts(kinds: &[pb::CustomerFigures]) -> [CustomerCountBody; 3] {
+    let of = |k: pb::CustomerKind| {
+        let f = kinds.iter().find(|c| c.kind == i32::from(k)).and_then(|c| c.figures).unwrap_or_default();
+        CustomerCountBody { orders: f.orders, cancelled: f.cancelled, net: baht(f.net) }
+    };
+    [of(pb::CustomerKind::New), of(pb::CustomerKind::Returning), of(pb::CustomerKind::Guest)]
+}
+
+/// Who placed a period's orders (the customer dashboard): new, returning and guest, beside
+/// the period before and over the period.
+#[utoipa::path(get, path = "/order-reports/customer-summaries", tag = "reports", params(CustomerQuery),
+    responses((status = 200, body = CustomerSummaryBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn customer_summaries(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<CustomerQuery>,
+) -> ApiResult<Json<CustomerSummaryBody>> {
+    auth.require(OWNER)?;
+    let period = enum_field::<pb::Period>("period", q.period.as_deref(), "validation.invalid")?;
+    let r = state
+        .client(ReportsServiceClient::new)?
+        .get_customer_summary(
+            auth.ctx().request(pb::GetCustomerSummaryRequest { period, date: q.date.clone().unwrap_or_default() }),
+        )
+        .await?
+        .into_inner();
+    let [now_new, now_old, now_guest] = customer_counts(&r.current);
+    let [was_new, was_old, was_guest] = customer_counts(&r.previous);
+    let beside = |current: CustomerCountBody, before: CustomerCountBody| CustomerKindBody {
+        current,
+        previous_orders: before.orders,
+        previous_cancelled: before.cancelled,
+        previous_net: before.net,
+    };
+    Ok(Json(CustomerSummaryBody {
+        new_customer: beside(now_new, was_new),
+        old_customer: beside(now_old, was_old),
+        guest: beside(now_guest, was_guest),
+        bucket: word::<pb::Bucket>(r.bucket),
+        series: r
+            .series
+            .into_iter()
+            .map(|p| {
+                let [new_customer, old_customer, guest] = customer_counts(&p.kinds);
+                CustomerPointBody { date: p.start, new_customer, old_customer, guest }
+            })
+            .collect(),
+        updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),
+        dates: dates!(period_word(period), r),
     }))
 }
 

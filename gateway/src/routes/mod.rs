@@ -17,6 +17,7 @@ pub mod receipts;
 pub mod reconcile;
 pub mod settings;
 pub mod status;
+pub mod stock_reports;
 pub mod stores;
 pub mod team;
 pub mod transfers;
@@ -106,6 +107,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(reconcile::router())
         .merge(parcels::router())
         .merge(dashboards::router())
+        .merge(stock_reports::router())
         .split_for_parts()
 }
 

@@ -199,8 +199,8 @@ async fn adjustments(state: &AppState, auth: &StoreAuth, page: PageQuery) -> Api
         .wms()
         .list_movements(auth.ctx().request(pb::ListMovementsRequest {
             kind: "adjust".into(),
-            sku_id: 0,
             page: Some(page.to_proto()),
+            ..Default::default()
         }))
         .await?
         .into_inner();

@@ -264,6 +264,31 @@ impl OrdersService for OrdersGrpc {
         Ok(Response::new(pb::CheckInvariantsResponse { problems }))
     }
 
+    async fn list_order_figures(
+        &self,
+        req: Request<pb::ListOrderFiguresRequest>,
+    ) -> Rpc<pb::ListOrderFiguresResponse> {
+        bo_kit::grpc::service_only(&req)?;
+        let r = req.into_inner();
+        let limit = match r.limit {
+            0 => 500,
+            n if (1..=1000).contains(&n) => i64::from(n),
+            _ => return Err(bo_kit::Error::invalid_field("limit", "validation.invalid").into()),
+        };
+        let page = self.orders.repo.figures_page(r.after_id, limit).await?;
+        let orders = page
+            .into_iter()
+            .map(|(row, figures)| pb::OrderFiguresEntry {
+                store_id: row.store_id,
+                order_id: row.id,
+                state: pb::OrderState::number(&row.state),
+                figures: Some(figures),
+                cancel_time: (row.cancelled_at > 0).then(|| bo_kit::time::ms_to_timestamp(row.cancelled_at)),
+            })
+            .collect();
+        Ok(Response::new(pb::ListOrderFiguresResponse { orders }))
+    }
+
     async fn reconcile(&self, req: Request<pb::ReconcileRequest>) -> Rpc<pb::ReconcileResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();

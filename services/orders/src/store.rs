@@ -599,6 +599,27 @@ impl Repo {
         Ok(out)
     }
 
+    /// Every store's orders after `after_id` as they are now, `limit` of them in id order,
+    /// each with its figures (the read models' check and rebuild).
+    pub async fn figures_page(&self, after_id: i64, limit: i64) -> Result<Vec<(OrderRow, ev::OrderFigures)>> {
+        let rows = sqlx::query_as::<_, OrderRow>(&format!(
+            "SELECT {ORDER_COLUMNS} FROM orders WHERE id > $1 ORDER BY id LIMIT $2"
+        ))
+        .bind(after_id)
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?;
+        let mut items = self.items(&rows.iter().map(|r| r.id).collect::<Vec<_>>()).await?;
+        Ok(rows
+            .into_iter()
+            .map(|r| {
+                let lines: Vec<Item> = items.remove(&r.id).unwrap_or_default().iter().map(ItemRow::item).collect();
+                let f = row_figures(&r, &lines);
+                (r, f)
+            })
+            .collect())
+    }
+
     /// The lines of orders, by order.
     pub async fn items(&self, order_ids: &[i64]) -> Result<HashMap<i64, Vec<ItemRow>>> {
         let mut out: HashMap<i64, Vec<ItemRow>> = HashMap::new();
@@ -838,19 +859,48 @@ async fn count(tx: &mut Tx, store_id: i64, st: &str, delta: i64) -> Result<()> {
 /// What an order sells at `version`, for the read models that count sales: its lines with
 /// their shares of the net ([`money::line_figures`]) and its money.
 fn figures(version: i64, placed_at: i64, d: &OrderData) -> ev::OrderFigures {
-    let lines: Vec<money::Line> = d
-        .items
+    sold(version, placed_at, &d.channel, d.customer_id, &d.items, &d.totals, &d.address)
+}
+
+/// The figures of an order as its row and lines keep it ([`figures`]).
+fn row_figures(r: &OrderRow, items: &[Item]) -> ev::OrderFigures {
+    let totals = money::Totals {
+        subtotal: r.subtotal,
+        discount_amount: r.discount_amount,
+        net: r.net,
+        shipping_charge: r.shipping_charge,
+        shipping_charge_inter: r.shipping_charge_inter,
+        shipping_total: r.shipping_charge.saturating_add(r.shipping_charge_inter),
+        additional_fee: r.additional_fee,
+        vat_amount: r.vat_amount,
+        total: r.total,
+        cost_total: r.cost_total,
+        net_ex_vat: r.net_ex_vat,
+        profit: r.profit,
+        per_warehouse: Default::default(),
+    };
+    sold(r.version, r.created_at, &r.channel, r.customer_id, items, &totals, &r.address())
+}
+
+fn sold(
+    version: i64,
+    placed_at: i64,
+    channel: &str,
+    customer_id: i64,
+    items: &[Item],
+    t: &money::Totals,
+    address: &Address,
+) -> ev::OrderFigures {
+    let lines: Vec<money::Line> = items
         .iter()
         .map(|i| money::Line { price: i.price, cost: i.cost, quantity: i.quantity, warehouse_id: i.warehouse_id })
         .collect();
-    let t = &d.totals;
     ev::OrderFigures {
         version,
         place_time: Some(bo_kit::time::ms_to_timestamp(placed_at)),
-        channel: d.channel.clone(),
-        customer_id: d.customer_id,
-        lines: d
-            .items
+        channel: channel.to_string(),
+        customer_id,
+        lines: items
             .iter()
             .zip(money::line_figures(&lines, t))
             .map(|(i, f)| ev::SoldLine {
@@ -874,10 +924,10 @@ fn figures(version: i64, placed_at: i64, d: &OrderData) -> ev::OrderFigures {
         total: t.total,
         net_ex_vat: t.net_ex_vat,
         cost: t.cost_total,
-        province: d.address.state_province.clone(),
-        district: d.address.district.clone(),
-        country: if d.address.country.is_empty() { "TH".to_string() } else { d.address.country.clone() },
-        city: d.address.city.clone(),
+        province: address.state_province.clone(),
+        district: address.district.clone(),
+        country: if address.country.is_empty() { "TH".to_string() } else { address.country.clone() },
+        city: address.city.clone(),
     }
 }
 

@@ -176,6 +176,10 @@ pub struct Content {
     /// Where it goes (absent from what was kept before the reports counted places).
     #[serde(default)]
     pub place: Place,
+    /// Who placed it: a customer's id, 0 for a guest (absent from what was kept before the
+    /// reports counted customers, which is counted nowhere).
+    #[serde(default)]
+    pub customer: Option<i64>,
 }
 
 /// Where an order goes: in Thailand a province and a district, abroad a country and a city.
@@ -231,7 +235,8 @@ impl AreaFigures {
         *self == AreaFigures::default()
     }
 
-    fn plus(self, o: AreaFigures, by: i64) -> AreaFigures {
+    /// These figures and `by` times `o`.
+    pub fn plus(self, o: AreaFigures, by: i64) -> AreaFigures {
         AreaFigures {
             orders: self.orders + by * o.orders,
             cancelled: self.cancelled + by * o.cancelled,
@@ -242,6 +247,12 @@ impl AreaFigures {
 
 /// The order states a cancellation counts back for.
 pub const CANCELLED: &str = "cancelled";
+
+/// Who placed an order, as the customer dashboard tells them apart (words of the proto's
+/// `CustomerKind`): a customer's first order, a later one, or an order with no customer.
+pub const NEW: &str = "new";
+pub const RETURNING: &str = "returning";
+pub const GUEST: &str = "guest";
 
 /// What the reports know of one order.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -257,13 +268,34 @@ pub struct Order {
     pub state_version: i64,
     /// The day it was cancelled, while it is.
     pub cancelled_day: Option<Day>,
+    /// When it was placed, epoch milliseconds (0 until its content came).
+    pub placed_at: i64,
+    /// Whether it is its customer's first order (placed earliest, the lower id first on a
+    /// tie): the storage decides it across the customer's orders.
+    pub first: bool,
+}
+
+impl Order {
+    /// Its customer (0 for a guest or while unknown).
+    pub fn customer(&self) -> i64 {
+        self.content.as_ref().and_then(|c| c.customer).unwrap_or(0)
+    }
+
+    /// Who placed it, if its content says.
+    pub fn customer_kind(&self) -> Option<&'static str> {
+        match self.content.as_ref()?.customer? {
+            0 => Some(GUEST),
+            _ if self.first => Some(NEW),
+            _ => Some(RETURNING),
+        }
+    }
 }
 
 /// What one event tells of an order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Change {
     /// Its content at a version (placed: version 1, state new; revised: a later version).
-    Content { version: i64, channel: String, placed_day: Day, content: Content, placed: bool },
+    Content { version: i64, channel: String, placed_day: Day, placed_at: i64, content: Content, placed: bool },
     /// Its state at a version, moved on `day`.
     State { version: i64, channel: String, placed_day: Day, state: String, day: Day },
 }
@@ -273,9 +305,16 @@ pub enum Change {
 pub fn apply(o: &mut Order, change: Change) -> bool {
     let before = o.clone();
     match change {
-        Change::Content { version, channel, placed_day, content, placed } => {
+        Change::Content { version, channel, placed_day, placed_at, content, placed } => {
             fill(o, &channel, placed_day);
+            if o.placed_at == 0 {
+                o.placed_at = placed_at;
+            }
             if version > o.content_version {
+                // Another customer's order now: whether it is their first is decided anew.
+                if o.content.as_ref().and_then(|c| c.customer) != content.customer {
+                    o.first = false;
+                }
                 o.content = Some(content);
                 o.content_version = version;
             }
@@ -307,19 +346,41 @@ fn fill(o: &mut Order, channel: &str, placed_day: Day) {
 }
 
 /// What one order adds to the daily tables: sales per (day, channel), SKUs per (day, SKU),
-/// orders per (placing day, state), sales per (day, area).
+/// orders per (placing day, state), sales per (day, area) and per (day, kind of customer).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Contribution {
     pub sales: BTreeMap<(Day, String), Figures>,
     pub skus: BTreeMap<(Day, i64), SkuFigures>,
     pub states: BTreeMap<(Day, String), i64>,
     pub areas: BTreeMap<(Day, Area), AreaFigures>,
+    pub customers: BTreeMap<(Day, String), AreaFigures>,
 }
 
 impl Contribution {
     /// Adds nothing anywhere.
     pub fn is_empty(&self) -> bool {
-        self.sales.is_empty() && self.skus.is_empty() && self.states.is_empty() && self.areas.is_empty()
+        self.sales.is_empty()
+            && self.skus.is_empty()
+            && self.states.is_empty()
+            && self.areas.is_empty()
+            && self.customers.is_empty()
+    }
+}
+
+/// Counts an order of `net` placed on `placed` (and cancelled on `cancelled`) under `key`:
+/// an order and its net on the day it was placed, a cancellation and its net back on the
+/// day it was cancelled.
+fn count<K: Ord + Clone>(
+    into: &mut BTreeMap<(Day, K), AreaFigures>,
+    key: K,
+    placed: Day,
+    cancelled: Option<Day>,
+    net: i64,
+) {
+    into.insert((placed, key.clone()), AreaFigures { orders: 1, cancelled: 0, net });
+    if let Some(day) = cancelled {
+        let e = into.entry((day, key)).or_default();
+        *e = e.plus(AreaFigures { orders: 0, cancelled: 1, net: -net }, 1);
     }
 }
 
@@ -366,16 +427,43 @@ pub fn contribution(o: &Order) -> Contribution {
         *e = *e + back;
     }
     for area in content.place.areas() {
-        c.areas.insert((o.placed_day, area.clone()), AreaFigures { orders: 1, cancelled: 0, net: content.net });
-        if let Some(day) = o.cancelled_day {
-            let e = c.areas.entry((day, area)).or_default();
-            *e = e.plus(AreaFigures { orders: 0, cancelled: 1, net: -content.net }, 1);
-        }
+        count(&mut c.areas, area, o.placed_day, o.cancelled_day, content.net);
+    }
+    if let Some(kind) = o.customer_kind() {
+        count(&mut c.customers, kind.to_string(), o.placed_day, o.cancelled_day, content.net);
     }
     c.skus.retain(|_, f| !f.is_zero());
     c.sales.retain(|_, f| !f.is_zero());
     c.areas.retain(|_, f| !f.is_zero());
+    c.customers.retain(|_, f| !f.is_zero());
     c
+}
+
+/// What `new` less `old` is per key, keys that come to nothing left out.
+fn counted_delta<K: Ord + Clone>(
+    old: &BTreeMap<K, AreaFigures>,
+    new: &BTreeMap<K, AreaFigures>,
+) -> BTreeMap<K, AreaFigures> {
+    let mut d = BTreeMap::new();
+    for (k, f) in new {
+        d.insert(k.clone(), f.plus(old.get(k).copied().unwrap_or_default(), -1));
+    }
+    for (k, f) in old {
+        if !new.contains_key(k) {
+            d.insert(k.clone(), AreaFigures::default().plus(*f, -1));
+        }
+    }
+    d.retain(|_, f| !f.is_zero());
+    d
+}
+
+/// Adds `d` to `total` per key, keys that come to nothing dropped.
+fn add_counted<K: Ord + Clone>(total: &mut BTreeMap<K, AreaFigures>, d: &BTreeMap<K, AreaFigures>) {
+    for (k, f) in d {
+        let e = total.entry(k.clone()).or_default();
+        *e = e.plus(*f, 1);
+    }
+    total.retain(|_, f| !f.is_zero());
 }
 
 /// What the daily tables must change by when an order's contribution goes from `old` to
@@ -406,18 +494,11 @@ pub fn delta(old: &Contribution, new: &Contribution) -> Contribution {
             d.states.insert(k.clone(), -n);
         }
     }
-    for (k, f) in &new.areas {
-        d.areas.insert(k.clone(), f.plus(old.areas.get(k).copied().unwrap_or_default(), -1));
-    }
-    for (k, f) in &old.areas {
-        if !new.areas.contains_key(k) {
-            d.areas.insert(k.clone(), AreaFigures::default().plus(*f, -1));
-        }
-    }
+    d.areas = counted_delta(&old.areas, &new.areas);
+    d.customers = counted_delta(&old.customers, &new.customers);
     d.sales.retain(|_, f| !f.is_zero());
     d.skus.retain(|_, f| !f.is_zero());
     d.states.retain(|_, n| *n != 0);
-    d.areas.retain(|_, f| !f.is_zero());
     d
 }
 
@@ -435,14 +516,11 @@ pub fn add_to(total: &mut Contribution, d: &Contribution) {
     for (k, n) in &d.states {
         *total.states.entry(k.clone()).or_default() += n;
     }
-    for (k, f) in &d.areas {
-        let e = total.areas.entry(k.clone()).or_default();
-        *e = e.plus(*f, 1);
-    }
+    add_counted(&mut total.areas, &d.areas);
+    add_counted(&mut total.customers, &d.customers);
     total.sales.retain(|_, f| !f.is_zero());
     total.skus.retain(|_, f| !f.is_zero());
     total.states.retain(|_, n| *n != 0);
-    total.areas.retain(|_, f| !f.is_zero());
 }
 
 fn diff_sku(a: SkuFigures, b: SkuFigures) -> SkuFigures {
@@ -452,6 +530,91 @@ fn diff_sku(a: SkuFigures, b: SkuFigures) -> SkuFigures {
         net_ex_vat: a.net_ex_vat - b.net_ex_vat,
         cost: a.cost - b.cost,
     }
+}
+
+/// What the daily tables must hold, worked out from the orders as their owner keeps them now
+/// (the check's side): orders are added one at a time, each with what it sells and its
+/// state, and a customer's first order is settled once all are in.
+#[derive(Debug, Default)]
+pub struct Expected {
+    stores: BTreeMap<i64, Contribution>,
+    /// Per (store, customer): the earliest order's (placed at, id) and what it counts as.
+    firsts: BTreeMap<(i64, i64), ((i64, i64), Day, Option<Day>, i64)>,
+    /// The orders added.
+    pub orders: i64,
+}
+
+impl Expected {
+    /// Adds an order of `store_id` as `changes` tell it.
+    pub fn add(&mut self, store_id: i64, order_id: i64, changes: Vec<Change>) {
+        let mut o = Order::default();
+        for c in changes {
+            apply(&mut o, c);
+        }
+        self.orders += 1;
+        let c = contribution(&o);
+        add_to(self.stores.entry(store_id).or_default(), &c);
+        let (customer, net) = (o.customer(), o.content.as_ref().map_or(0, |c| c.net));
+        if customer != 0 {
+            let at = (o.placed_at, order_id);
+            let e = self.firsts.entry((store_id, customer)).or_insert((at, o.placed_day, o.cancelled_day, net));
+            if at < e.0 {
+                *e = (at, o.placed_day, o.cancelled_day, net);
+            }
+        }
+    }
+
+    /// The daily tables per store: each customer's first order moved from returning to new.
+    pub fn finish(mut self) -> BTreeMap<i64, Contribution> {
+        for ((store_id, _), (_, placed, cancelled, net)) in std::mem::take(&mut self.firsts) {
+            let (mut returning, mut new) = (BTreeMap::new(), BTreeMap::new());
+            count(&mut returning, RETURNING.to_string(), placed, cancelled, net);
+            count(&mut new, NEW.to_string(), placed, cancelled, net);
+            let moved = Contribution { customers: counted_delta(&returning, &new), ..Default::default() };
+            add_to(self.stores.entry(store_id).or_default(), &moved);
+        }
+        self.stores
+    }
+}
+
+/// Where the daily tables (`actual`, per store) differ from what the orders add up to
+/// (`expected`), one sentence per table row, naming the store, the table, the day and by how
+/// much the tables are off (their figure less the orders').
+pub fn differences(expected: &BTreeMap<i64, Contribution>, actual: &BTreeMap<i64, Contribution>) -> Vec<String> {
+    let empty = Contribution::default();
+    let stores: std::collections::BTreeSet<i64> = expected.keys().chain(actual.keys()).copied().collect();
+    let mut out = Vec::new();
+    for store in stores {
+        let off = delta(expected.get(&store).unwrap_or(&empty), actual.get(&store).unwrap_or(&empty));
+        for ((day, channel), f) in &off.sales {
+            out.push(format!(
+                "store {store}, sales of {} on channel {channel:?}: off by {} orders, {} cancelled, {} units, {} satang net, {} satang cost",
+                day_text(*day), f.orders, f.cancelled, f.units, f.net, f.cost
+            ));
+        }
+        for ((day, sku), f) in &off.skus {
+            out.push(format!(
+                "store {store}, SKU {sku} on {}: off by {} units, {} satang net, {} satang cost",
+                day_text(*day), f.units, f.net, f.cost
+            ));
+        }
+        for ((day, state), n) in &off.states {
+            out.push(format!("store {store}, orders placed on {} now {state}: off by {n}", day_text(*day)));
+        }
+        for ((day, (kind, name, parent)), f) in &off.areas {
+            out.push(format!(
+                "store {store}, {kind} {name:?} ({parent:?}) on {}: off by {} orders, {} cancelled, {} satang net",
+                day_text(*day), f.orders, f.cancelled, f.net
+            ));
+        }
+        for ((day, kind), f) in &off.customers {
+            out.push(format!(
+                "store {store}, {kind} customers on {}: off by {} orders, {} cancelled, {} satang net",
+                day_text(*day), f.orders, f.cancelled, f.net
+            ));
+        }
+    }
+    out
 }
 
 /// A dashboard's length of time.
@@ -649,11 +812,11 @@ mod tests {
             country: "TH".into(),
             city: String::new(),
         };
-        Content { net, total: net + net * 7 / 100, net_ex_vat: net, cost: net / 2, shipping: 0, lines, place }
+        Content { net, total: net + net * 7 / 100, net_ex_vat: net, cost: net / 2, shipping: 0, lines, place, customer: None }
     }
 
     fn placed(day: Day, c: Content) -> Change {
-        Change::Content { version: 1, channel: "line".into(), placed_day: day, content: c, placed: true }
+        Change::Content { version: 1, channel: "line".into(), placed_day: day, placed_at: 0, content: c, placed: true }
     }
 
     fn moved(version: i64, state: &str, day: Day) -> Change {
@@ -736,6 +899,7 @@ mod tests {
                 version: 2,
                 channel: "line".into(),
                 placed_day: 2026_11_01,
+                placed_at: 0,
                 content: content(&[(7, 1, 100_00), (9, 4, 80_00)]),
                 placed: false,
             },
@@ -836,6 +1000,93 @@ mod tests {
         let home = Place { province: "ตาก".into(), ..Default::default() };
         assert_eq!(home.areas()[0], ("country".to_string(), "TH".to_string(), String::new()));
         assert!(Place::default().areas().is_empty());
+    }
+
+    #[test]
+    fn an_order_counts_under_who_placed_it_and_an_edit_to_another_customer_is_decided_anew() {
+        let with = |customer: Option<i64>| Content { customer, ..content(&[(7, 1, 100_00)]) };
+        let mut o = Order::default();
+        apply(&mut o, placed(2026_11_01, with(Some(0))));
+        assert_eq!(o.customer_kind(), Some(GUEST));
+        let mut known = Order::default();
+        apply(&mut known, placed(2026_11_01, with(Some(5))));
+        assert_eq!(known.customer_kind(), Some(RETURNING), "until the storage finds it is the first");
+        known.first = true;
+        let c = contribution(&known);
+        assert_eq!(c.customers[&(2026_11_01, NEW.to_string())], AreaFigures { orders: 1, cancelled: 0, net: 100_00 });
+        let edit = Change::Content {
+            version: 2,
+            channel: "line".into(),
+            placed_day: 2026_11_01,
+            placed_at: 0,
+            content: with(Some(6)),
+            placed: false,
+        };
+        apply(&mut known, edit);
+        assert!(!known.first, "another customer's first order is for the storage to decide");
+        let mut before = Order::default();
+        apply(&mut before, placed(2026_11_01, with(None)));
+        assert_eq!(before.customer_kind(), None, "what was kept before customers were counted counts nowhere");
+        assert!(contribution(&before).customers.is_empty());
+    }
+
+    #[test]
+    fn the_check_expects_what_the_orders_leave_and_names_a_difference() {
+        let with = |customer: i64, at: i64, day: Day, lines: &[(i64, i64, i64)]| Change::Content {
+            version: 1,
+            channel: "line".into(),
+            placed_day: day,
+            placed_at: at,
+            content: Content { customer: Some(customer), ..content(lines) },
+            placed: false,
+        };
+        let state = |version: i64, state: &str, day: Day| Change::State {
+            version,
+            channel: "line".into(),
+            placed_day: 0,
+            state: state.into(),
+            day,
+        };
+        // Customer 5's order 2 was placed before order 1; order 3 is a guest's, cancelled on
+        // the 5th.
+        let orders = [
+            (1, vec![with(5, 300, 2026_11_03, &[(7, 1, 100_00)]), state(1, "new", 2026_11_03)]),
+            (2, vec![with(5, 200, 2026_11_01, &[(7, 2, 200_00)]), state(2, "shipped", 2026_11_02)]),
+            (3, vec![with(0, 250, 2026_11_02, &[(8, 1, 50_00)]), state(3, CANCELLED, 2026_11_05)]),
+        ];
+        let mut e = Expected::default();
+        for (id, changes) in orders.clone() {
+            e.add(7, id, changes);
+        }
+        assert_eq!(e.orders, 3);
+        let expected = e.finish();
+        // What the events leave: the same orders, order 2 known as customer 5's first.
+        let mut live = Contribution::default();
+        for (id, changes) in orders {
+            let mut o = Order::default();
+            for c in changes {
+                apply(&mut o, c);
+            }
+            o.first = id == 2;
+            add_to(&mut live, &contribution(&o));
+        }
+        let mut actual = BTreeMap::from([(7, live)]);
+        assert_eq!(differences(&expected, &actual), Vec::<String>::new());
+        assert_eq!(expected[&7].customers[&(2026_11_01, NEW.to_string())].net, 200_00);
+        // A row the events never made is named, with what it is off by.
+        let sales = actual.get_mut(&7).unwrap().sales.get_mut(&(2026_11_03, "line".to_string())).unwrap();
+        sales.orders += 1;
+        sales.net += 99_00;
+        assert_eq!(
+            differences(&expected, &actual),
+            vec![
+                "store 7, sales of 2026-11-03 on channel \"line\": off by 1 orders, 0 cancelled, 0 units, 9900 satang net, 0 satang cost"
+                    .to_string()
+            ]
+        );
+        // A store the orders know nothing of.
+        let stray = BTreeMap::from([(9, Contribution { states: BTreeMap::from([((2026_11_01, "new".to_string()), 1)]), ..Default::default() })]);
+        assert_eq!(differences(&BTreeMap::new(), &stray), vec!["store 9, orders placed on 2026-11-01 now new: off by 1".to_string()]);
     }
 
     #[test]

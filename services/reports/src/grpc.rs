@@ -1,10 +1,12 @@
 //! The tonic service: reads the call, checks it (`domain`), reads the storage, maps back.
 
-use bo_kit::grpc::CallCtx;
+use bo_kit::grpc::{CallCtx, GrpcChannel, ServiceIdentity};
 use bo_kit::paging::PageRequest;
 use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::Error;
 use bo_proto::orders::v1::OrderState;
+use bo_proto::orders::v1 as opb;
+use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
 use bo_proto::reports::v1 as pb;
 use bo_proto::reports::v1::reports_service_server::ReportsService;
 use bo_proto::Wire as _;
@@ -13,18 +15,74 @@ use tonic::{Request, Response, Status};
 use crate::domain::{self, AreaFigures, Bucket, Figures, Period, Span};
 use crate::store::{AreaTotals, Repo, SkuSales, SoldSort, SoldTotals};
 
+fn area_figures(f: &AreaFigures) -> pb::AreaFigures {
+    pb::AreaFigures { orders: f.orders, cancelled: f.cancelled, net: f.net }
+}
+
+/// Every kind of customer's figures, in the contract's order (new, returning, guest).
+fn by_kind(figures: &std::collections::BTreeMap<String, AreaFigures>) -> Vec<pb::CustomerFigures> {
+    [pb::CustomerKind::New, pb::CustomerKind::Returning, pb::CustomerKind::Guest]
+        .into_iter()
+        .map(|k| pb::CustomerFigures {
+            kind: k.into(),
+            figures: Some(area_figures(&figures.get(k.wire()).copied().unwrap_or_default())),
+        })
+        .collect()
+}
+
 /// The reports service.
 #[derive(Clone)]
 pub struct ReportsGrpc {
     repo: Repo,
+    /// The orders service, the source of the check and the rebuild, with the identity it is
+    /// called with.
+    source: Option<(OrdersServiceClient<GrpcChannel>, ServiceIdentity)>,
 }
 
 type Rpc<T> = Result<Response<T>, Status>;
 
+/// Orders read from the source per call.
+pub const SOURCE_PAGE: i32 = 500;
+
 impl ReportsGrpc {
     /// The service on `repo`.
     pub fn new(repo: Repo) -> Self {
-        Self { repo }
+        Self { repo, source: None }
+    }
+
+    /// With the orders service to check and rebuild from.
+    pub fn with_source(mut self, orders: OrdersServiceClient<GrpcChannel>, identity: ServiceIdentity) -> Self {
+        self.source = Some((orders, identity));
+        self
+    }
+
+    /// Hands every order the source keeps now to `each`, a page at a time in id order;
+    /// answers how many there were.
+    async fn each_page<F, Fut>(&self, mut each: F) -> Result<i64, Status>
+    where
+        F: FnMut(Vec<opb::OrderFiguresEntry>) -> Fut,
+        Fut: std::future::Future<Output = Result<(), Status>>,
+    {
+        let (client, identity) =
+            self.source.as_ref().ok_or_else(|| Status::failed_precondition("the reports run without the orders service"))?;
+        let mut client = client.clone();
+        let (mut after_id, mut count) = (0, 0);
+        loop {
+            let page = client
+                .list_order_figures(identity.system().request(opb::ListOrderFiguresRequest { after_id, limit: SOURCE_PAGE }))
+                .await?
+                .into_inner()
+                .orders;
+            let n = page.len();
+            count += n as i64;
+            if let Some(last) = page.last() {
+                after_id = last.order_id;
+            }
+            each(page).await?;
+            if n < SOURCE_PAGE as usize {
+                return Ok(count);
+            }
+        }
     }
 }
 
@@ -141,7 +199,10 @@ impl ReportsService for ReportsGrpc {
     async fn get_sales_series(&self, req: Request<pb::GetSalesSeriesRequest>) -> Rpc<pb::GetSalesSeriesResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
-        let span = span_of(r.period(), &r.date)?;
+        let mut span = span_of(r.period(), &r.date)?;
+        if r.daily {
+            span.bucket = Bucket::Day;
+        }
         let current = self.repo.daily(ctx.store_id, span.from, span.to).await?;
         let previous = self.repo.daily(ctx.store_id, span.previous_from, span.previous_to).await?;
         let s = domain::series(&span, &current, &previous, r.by_channel);
@@ -230,8 +291,7 @@ impl ReportsService for ReportsGrpc {
             k => k,
         };
         let s = self.repo.top_areas(ctx.store_id, &span, kind.wire(), i64::from(top)).await?;
-        let figures = |f: &AreaFigures| pb::AreaFigures { orders: f.orders, cancelled: f.cancelled, net: f.net };
-        let totals = |t: &AreaTotals| pb::AreaTotals { areas: t.areas, figures: Some(figures(&t.figures)) };
+        let totals = |t: &AreaTotals| pb::AreaTotals { areas: t.areas, figures: Some(area_figures(&t.figures)) };
         Ok(Response::new(pb::GetTopAreasResponse {
             from: domain::day_text(span.from),
             to: domain::day_text(span.to),
@@ -246,9 +306,75 @@ impl ReportsService for ReportsGrpc {
                 .map(|a| pb::AreaSales {
                     name: a.name.clone(),
                     parent: a.parent.clone(),
-                    current: Some(figures(&a.current)),
-                    previous: Some(figures(&a.previous)),
+                    current: Some(area_figures(&a.current)),
+                    previous: Some(area_figures(&a.previous)),
                 })
+                .collect(),
+            update_time: s.updated_at.map(ms_to_timestamp),
+        }))
+    }
+
+    async fn check_figures(&self, req: Request<pb::CheckFiguresRequest>) -> Rpc<pb::CheckFiguresResponse> {
+        bo_kit::grpc::service_only(&req)?;
+        let expected = std::sync::Arc::new(std::sync::Mutex::new(domain::Expected::default()));
+        let orders = self
+            .each_page(|page| {
+                let expected = expected.clone();
+                async move {
+                    let mut e = expected.lock().map_err(|_| Status::internal("the check's tally broke"))?;
+                    for told in page.into_iter().map(crate::told_now).filter(|t| !t.is_empty()) {
+                        let (store_id, order_id) = (told[0].store_id, told[0].order_id);
+                        e.add(store_id, order_id, told.into_iter().map(|t| t.change).collect());
+                    }
+                    Ok(())
+                }
+            })
+            .await?;
+        let expected = std::mem::take(&mut *expected.lock().map_err(|_| Status::internal("the check's tally broke"))?);
+        let problems = domain::differences(&expected.finish(), &self.repo.tables().await?);
+        Ok(Response::new(pb::CheckFiguresResponse { problems, orders }))
+    }
+
+    async fn rebuild_figures(&self, req: Request<pb::RebuildFiguresRequest>) -> Rpc<pb::RebuildFiguresResponse> {
+        bo_kit::grpc::service_only(&req)?;
+        self.repo.clear().await?;
+        let repo = self.repo.clone();
+        let orders = self
+            .each_page(|page| {
+                let repo = repo.clone();
+                async move {
+                    let told: Vec<_> = page.into_iter().flat_map(crate::told_now).collect();
+                    let mut tx = repo.db().begin().await.map_err(bo_kit::Error::from)?;
+                    Repo::apply_all(&mut tx, told).await?;
+                    tx.commit().await.map_err(bo_kit::Error::from)?;
+                    Ok(())
+                }
+            })
+            .await?;
+        tracing::info!(orders, "rebuilt the reports' figures from the orders");
+        Ok(Response::new(pb::RebuildFiguresResponse { orders }))
+    }
+
+    async fn get_customer_summary(
+        &self,
+        req: Request<pb::GetCustomerSummaryRequest>,
+    ) -> Rpc<pb::GetCustomerSummaryResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let span = span_of(r.period(), &r.date)?;
+        let s = self.repo.customers(ctx.store_id, &span).await?;
+        Ok(Response::new(pb::GetCustomerSummaryResponse {
+            from: domain::day_text(span.from),
+            to: domain::day_text(span.to),
+            previous_from: domain::day_text(span.previous_from),
+            previous_to: domain::day_text(span.previous_to),
+            current: by_kind(&s.current),
+            previous: by_kind(&s.previous),
+            bucket: bucket(span.bucket),
+            series: s
+                .series
+                .iter()
+                .map(|(d, f)| pb::CustomerPoint { start: domain::day_text(*d), kinds: by_kind(f) })
                 .collect(),
             update_time: s.updated_at.map(ms_to_timestamp),
         }))
@@ -270,6 +396,14 @@ mod tests {
         assert_eq!(kinds.len(), 4);
         for k in kinds {
             assert!(pb::AreaKind::from_wire(&k).is_some(), "{k}");
+        }
+    }
+
+    /// The kinds of customer the figures are kept by are the ones the contract names.
+    #[test]
+    fn every_kind_of_customer_counted_is_a_customer_kind_of_the_contract() {
+        for k in [domain::NEW, domain::RETURNING, domain::GUEST] {
+            assert!(pb::CustomerKind::from_wire(k).is_some(), "{k}");
         }
     }
 }

@@ -16,6 +16,7 @@ use bo_kit::module::{Context, Module, Started};
 use bo_kit::outbox::Relay;
 use bo_kit::time::timestamp_to_ms;
 use bo_proto::events::v1::{OrderFigures, OrderPlaced, OrderRevised, OrderStateChanged};
+use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
 use bo_proto::orders::v1::OrderState;
 use bo_proto::reports::v1::reports_service_server::ReportsServiceServer;
 use bo_proto::Wire as _;
@@ -68,7 +69,8 @@ struct Sales;
 
 /// The change an order's figures make, and the names of the SKUs it sold.
 fn content_change(f: OrderFigures, placed: bool) -> (Change, Vec<SkuNames>) {
-    let placed_day = domain::day_of(f.place_time.as_ref().map(timestamp_to_ms).unwrap_or(0));
+    let placed_at = f.place_time.as_ref().map(timestamp_to_ms).unwrap_or(0);
+    let placed_day = domain::day_of(placed_at);
     let names = f
         .lines
         .iter()
@@ -92,9 +94,33 @@ fn content_change(f: OrderFigures, placed: bool) -> (Change, Vec<SkuNames>) {
         cost: f.cost,
         shipping: f.shipping,
         place: Place { province: f.province, district: f.district, country: f.country, city: f.city },
+        customer: Some(f.customer_id.max(0)),
     };
-    (Change::Content { version: f.version.max(1), channel: f.channel, placed_day, content, placed }, names)
+    (Change::Content { version: f.version.max(1), channel: f.channel, placed_day, placed_at, content, placed }, names)
 }
+
+/// What an order as the orders service keeps it now tells (the check's and the rebuild's
+/// source): its content and its state, both at the order's version, cancelled on the day it
+/// was. An order without figures tells nothing.
+pub fn told_now(e: bo_proto::orders::v1::OrderFiguresEntry) -> Vec<Told> {
+    let Some(f) = e.figures else { return Vec::new() };
+    let (version, channel) = (f.version.max(1), f.channel.clone());
+    let placed_at = f.place_time.as_ref().map(timestamp_to_ms).unwrap_or(0);
+    let cancelled_at = e.cancel_time.as_ref().map(timestamp_to_ms).unwrap_or(placed_at);
+    let (content, names) = content_change(f, false);
+    let state = Change::State {
+        version,
+        channel,
+        placed_day: domain::day_of(placed_at),
+        state: OrderState::word_of(e.state).to_string(),
+        day: domain::day_of(cancelled_at),
+    };
+    let told = |change, names| Told { store_id: e.store_id, order_id: e.order_id, event_id: REBUILD.into(), change, names };
+    vec![told(content, names), told(state, Vec::new())]
+}
+
+/// The event id the ledger's rows of a rebuild carry.
+pub const REBUILD: &str = "rebuild";
 
 /// What a placed or revised order's figures tell, if they were sent (an order placed before
 /// its events carried figures is counted by a rebuild).
@@ -165,9 +191,15 @@ impl Module for ReportsModule {
         vec![ev::OrderPlaced::TYPE, ev::OrderRevised::TYPE, ev::OrderStateChanged::TYPE]
     }
 
+    /// Orders: the source its check and rebuild read.
+    fn needs(&self) -> Vec<&'static str> {
+        vec!["orders"]
+    }
+
     async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
         let db = ctx.db()?;
-        let svc = Service::open(db.clone(), ctx.bus.clone()).await?;
+        let mut svc = Service::open(db.clone(), ctx.bus.clone()).await?;
+        svc.grpc = svc.grpc.with_source(ctx.client(OrdersServiceClient::new)?, ctx.identity());
         ctx.spawn_event_tasks(&svc.relay, Some(&svc.consumer))?;
         ctx.serve(svc.server());
         Ok(Started::default())

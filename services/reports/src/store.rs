@@ -109,6 +109,16 @@ pub struct TopAreas {
     pub updated_at: Option<i64>,
 }
 
+/// Who placed a period's orders: per kind of customer (a word of `domain::NEW`, `RETURNING`
+/// or `GUEST`) in the period and the one before, and per bucket of the period.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CustomerSales {
+    pub current: BTreeMap<String, AreaFigures>,
+    pub previous: BTreeMap<String, AreaFigures>,
+    pub series: Vec<(Day, BTreeMap<String, AreaFigures>)>,
+    pub updated_at: Option<i64>,
+}
+
 /// What one event tells of one order.
 #[derive(Debug, Clone)]
 pub struct Told {
@@ -130,6 +140,8 @@ struct OrderRow {
     state: String,
     state_version: i64,
     cancelled_day: Option<i64>,
+    placed_at: i64,
+    first_order: i64,
 }
 
 const SUMS: &str = "CAST(COALESCE(SUM(orders), 0) AS BIGINT), CAST(COALESCE(SUM(cancelled), 0) AS BIGINT), \
@@ -209,17 +221,23 @@ impl Repo {
         let mut daily: BTreeMap<i64, Contribution> = BTreeMap::new();
         let mut names: BTreeMap<(i64, i64), SkuNames> = BTreeMap::new();
         let mut touched: BTreeSet<(i64, i64)> = BTreeSet::new();
+        // The customers (per store) whose first order may have changed.
+        let mut customers: BTreeSet<(i64, i64)> = BTreeSet::new();
         for Told { store_id, order_id, event_id, change, names: sold } in told {
             let key = (store_id, order_id);
             let order = orders.entry(key).or_default();
             let before = domain::contribution(order);
             let content_before = order.content_version;
+            let customer_before = order.customer();
             if !domain::apply(order, change) {
                 changed.push(false);
                 continue;
             }
             changed.push(true);
             touched.insert(key);
+            if order.customer() != customer_before {
+                customers.extend([(store_id, customer_before), (store_id, order.customer())]);
+            }
             let d = domain::delta(&before, &domain::contribution(order));
             ledger.extend(ledger_rows(key, &event_id, &order.channel, &d));
             domain::add_to(daily.entry(store_id).or_default(), &d);
@@ -231,8 +249,13 @@ impl Repo {
             }
         }
         let facts: Vec<((i64, i64), Order)> =
-            touched.into_iter().map(|k| (k, orders.remove(&k).unwrap_or_default())).collect();
+            touched.iter().map(|k| (*k, orders.get(k).cloned().unwrap_or_default())).collect();
         write_facts(tx, &facts, now).await?;
+        customers.retain(|(_, c)| *c != 0);
+        if !customers.is_empty() {
+            let flipped = Self::settle_first_orders(tx, &customers, &mut orders, &mut daily).await?;
+            write_facts(tx, &flipped, now).await?;
+        }
         write_ledger(tx, &ledger, now).await?;
         for (store_id, d) in &daily {
             write_daily(tx, *store_id, d).await?;
@@ -242,12 +265,75 @@ impl Repo {
         Ok(changed)
     }
 
+    /// Marks each of `customers`' first order (placed earliest, the lower id first on a tie)
+    /// as their first and no other, once the batch's facts are written: an order that arrives
+    /// late but was placed before the one counted first takes its place, and the other
+    /// becomes a returning customer's. Adds what each change makes to the store's `daily`
+    /// difference and answers the orders changed, to be written again.
+    async fn settle_first_orders(
+        tx: &mut Tx,
+        customers: &BTreeSet<(i64, i64)>,
+        orders: &mut BTreeMap<(i64, i64), Order>,
+        daily: &mut BTreeMap<i64, Contribution>,
+    ) -> Result<Vec<((i64, i64), Order)>> {
+        let mut want: BTreeMap<(i64, i64), bool> = BTreeMap::new();
+        for &(store_id, customer) in customers {
+            let first: Option<i64> = sqlx::query_scalar(
+                "SELECT order_id FROM report_orders WHERE store_id = $1 AND customer_id = $2 \
+                 ORDER BY placed_at, order_id LIMIT 1",
+            )
+            .bind(store_id)
+            .bind(customer)
+            .fetch_optional(&mut **tx)
+            .await?;
+            let marked: Vec<i64> = sqlx::query_scalar(
+                "SELECT order_id FROM report_orders WHERE store_id = $1 AND customer_id = $2 AND first_order = 1",
+            )
+            .bind(store_id)
+            .bind(customer)
+            .fetch_all(&mut **tx)
+            .await?;
+            for id in marked.into_iter().filter(|id| Some(*id) != first) {
+                want.insert((store_id, id), false);
+            }
+            if let Some(id) = first {
+                want.insert((store_id, id), true);
+            }
+        }
+        let mut missing: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+        for (store_id, order_id) in want.keys().filter(|k| !orders.contains_key(k)) {
+            missing.entry(*store_id).or_default().insert(*order_id);
+        }
+        orders.extend(Self::orders_locked(tx, missing).await?);
+        let mut flipped = Vec::new();
+        for (key, first) in want {
+            let Some(order) = orders.get_mut(&key) else { continue };
+            if order.first == first {
+                continue;
+            }
+            let before = domain::contribution(order);
+            order.first = first;
+            let d = domain::delta(&before, &domain::contribution(order));
+            domain::add_to(daily.entry(key.0).or_default(), &d);
+            flipped.push((key, order.clone()));
+        }
+        Ok(flipped)
+    }
+
     /// What the reports know of the orders `told` is about, their rows locked.
     async fn orders_for_update(tx: &mut Tx, told: &[Told]) -> Result<BTreeMap<(i64, i64), Order>> {
         let mut by_store: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
         for t in told {
             by_store.entry(t.store_id).or_default().insert(t.order_id);
         }
+        Self::orders_locked(tx, by_store).await
+    }
+
+    /// What the reports know of the orders of each store's ids, their rows locked.
+    async fn orders_locked(
+        tx: &mut Tx,
+        by_store: BTreeMap<i64, BTreeSet<i64>>,
+    ) -> Result<BTreeMap<(i64, i64), Order>> {
         let lock = tx.for_update();
         let mut orders = BTreeMap::new();
         for (store_id, ids) in by_store {
@@ -255,8 +341,8 @@ impl Repo {
             for chunk in ids.chunks(MAX_PARAMS - 1) {
                 let list = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect::<Vec<_>>().join(", ");
                 let sql = format!(
-                    "SELECT order_id, channel, placed_day, content, content_version, state, state_version, cancelled_day \
-                     FROM report_orders WHERE store_id = $1 AND order_id IN ({list}) ORDER BY order_id{lock}"
+                    "SELECT order_id, channel, placed_day, content, content_version, state, state_version, cancelled_day, \
+                     placed_at, first_order FROM report_orders WHERE store_id = $1 AND order_id IN ({list}) ORDER BY order_id{lock}"
                 );
                 let mut q = sqlx::query_as::<_, OrderRow>(&sql).bind(store_id);
                 for id in chunk {
@@ -277,6 +363,8 @@ impl Repo {
                         state: r.state,
                         state_version: r.state_version,
                         cancelled_day: r.cancelled_day,
+                        placed_at: r.placed_at,
+                        first: r.first_order != 0,
                     };
                     orders.insert((store_id, r.order_id), order);
                 }
@@ -432,6 +520,114 @@ impl Repo {
             })
             .collect();
         Ok(TopAreas { current, previous, areas, updated_at: self.updated_at(store_id).await? })
+    }
+
+    /// Who placed a period's orders, beside the period before, and over the period.
+    pub async fn customers(&self, store_id: i64, span: &Span) -> Result<CustomerSales> {
+        let rows = sqlx::query(
+            "SELECT day, kind, orders, cancelled, net FROM daily_customers \
+             WHERE store_id = $1 AND day >= $2 AND day <= $3",
+        )
+        .bind(store_id)
+        .bind(span.previous_from.min(span.from))
+        .bind(span.to.max(span.previous_to))
+        .fetch_all(self.db.pool())
+        .await?;
+        let starts = domain::buckets(span.from, span.to, span.bucket);
+        let place: BTreeMap<Day, usize> = starts.iter().enumerate().map(|(i, d)| (*d, i)).collect();
+        let mut out = CustomerSales {
+            series: starts.iter().map(|d| (*d, BTreeMap::new())).collect(),
+            updated_at: self.updated_at(store_id).await?,
+            ..Default::default()
+        };
+        let add = |into: &mut BTreeMap<String, AreaFigures>, kind: &str, f: AreaFigures| {
+            let e = into.entry(kind.to_string()).or_default();
+            *e = e.plus(f, 1);
+        };
+        for r in rows {
+            let day: Day = r.try_get(0)?;
+            let kind: String = r.try_get(1)?;
+            let f = AreaFigures { orders: r.try_get(2)?, cancelled: r.try_get(3)?, net: r.try_get(4)? };
+            if (span.from..=span.to).contains(&day) {
+                add(&mut out.current, &kind, f);
+                if let Some(i) = place.get(&domain::bucket_of(day, span.bucket)) {
+                    add(&mut out.series[*i].1, &kind, f);
+                }
+            }
+            if (span.previous_from..=span.previous_to).contains(&day) {
+                add(&mut out.previous, &kind, f);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every store's daily tables as they are (rows that come to nothing left out), for the
+    /// check.
+    pub async fn tables(&self) -> Result<BTreeMap<i64, Contribution>> {
+        let pool = self.db.pool();
+        let mut out: BTreeMap<i64, Contribution> = BTreeMap::new();
+        let rows = sqlx::query(&format!("SELECT store_id, day, channel, {SUMS} FROM daily_sales GROUP BY store_id, day, channel"))
+            .fetch_all(pool)
+            .await?;
+        for r in rows {
+            let f = figures_at(&r, 3)?;
+            if !f.is_zero() {
+                out.entry(r.try_get(0)?).or_default().sales.insert((r.try_get(1)?, r.try_get(2)?), f);
+            }
+        }
+        for r in sqlx::query("SELECT store_id, day, sku_id, units, net, net_ex_vat, cost FROM daily_skus").fetch_all(pool).await? {
+            let f = SkuFigures { units: r.try_get(3)?, net: r.try_get(4)?, net_ex_vat: r.try_get(5)?, cost: r.try_get(6)? };
+            if f != SkuFigures::default() {
+                out.entry(r.try_get(0)?).or_default().skus.insert((r.try_get(1)?, r.try_get(2)?), f);
+            }
+        }
+        for r in sqlx::query("SELECT store_id, day, state, orders FROM daily_states WHERE orders <> 0").fetch_all(pool).await? {
+            out.entry(r.try_get(0)?).or_default().states.insert((r.try_get(1)?, r.try_get(2)?), r.try_get(3)?);
+        }
+        let counted = |r: &sqlx::any::AnyRow, at: usize| -> std::result::Result<AreaFigures, sqlx::Error> {
+            Ok(AreaFigures { orders: r.try_get(at)?, cancelled: r.try_get(at + 1)?, net: r.try_get(at + 2)? })
+        };
+        let sql = "SELECT store_id, day, kind, name, parent, orders, cancelled, net FROM daily_areas";
+        for r in sqlx::query(sql).fetch_all(pool).await? {
+            let f = counted(&r, 5)?;
+            if f != AreaFigures::default() {
+                let area = (r.try_get(2)?, r.try_get(3)?, r.try_get(4)?);
+                out.entry(r.try_get(0)?).or_default().areas.insert((r.try_get(1)?, area), f);
+            }
+        }
+        for r in sqlx::query("SELECT store_id, day, kind, orders, cancelled, net FROM daily_customers").fetch_all(pool).await? {
+            let f = counted(&r, 3)?;
+            if f != AreaFigures::default() {
+                out.entry(r.try_get(0)?).or_default().customers.insert((r.try_get(1)?, r.try_get(2)?), f);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Empties every read model (the first step of a rebuild), in one transaction: events
+    /// handled meanwhile wait for it (on PostgreSQL the stores' table is locked against every
+    /// writer first; SQLite has one writer), and those handled after it count on the empty
+    /// tables.
+    pub async fn clear(&self) -> Result<()> {
+        let mut tx = self.db.begin().await?;
+        if self.db.dialect() == bo_kit::db::Dialect::Postgres {
+            sqlx::query("LOCK TABLE report_stores IN EXCLUSIVE MODE").execute(&mut *tx).await?;
+        }
+        for table in [
+            "report_stores",
+            "report_orders",
+            "sales_ledger",
+            "daily_sales",
+            "daily_skus",
+            "daily_states",
+            "daily_areas",
+            "daily_customers",
+            "report_skus",
+        ] {
+            sqlx::query(&format!("DELETE FROM {table}")).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
     }
 
     /// When the store's figures last changed.
@@ -618,11 +814,12 @@ async fn write_facts(tx: &mut Tx, facts: &[((i64, i64), Order)], now: i64) -> Re
     insert_rows(
         tx,
         "INSERT INTO report_orders (store_id, order_id, channel, placed_day, content, content_version, state, \
-         state_version, cancelled_day, updated_at)",
+         state_version, cancelled_day, updated_at, customer_id, placed_at, first_order)",
         "ON CONFLICT (store_id, order_id) DO UPDATE SET channel = excluded.channel, placed_day = excluded.placed_day, \
          content = excluded.content, content_version = excluded.content_version, state = excluded.state, \
-         state_version = excluded.state_version, cancelled_day = excluded.cancelled_day, updated_at = excluded.updated_at",
-        10,
+         state_version = excluded.state_version, cancelled_day = excluded.cancelled_day, updated_at = excluded.updated_at, \
+         customer_id = excluded.customer_id, placed_at = excluded.placed_at, first_order = excluded.first_order",
+        13,
         &rows,
         |q, ((store_id, order_id), o, content)| {
             q.bind(*store_id)
@@ -635,6 +832,9 @@ async fn write_facts(tx: &mut Tx, facts: &[((i64, i64), Order)], now: i64) -> Re
                 .bind(o.state_version)
                 .bind(o.cancelled_day)
                 .bind(now)
+                .bind(o.customer())
+                .bind(o.placed_at)
+                .bind(i64::from(o.first))
         },
     )
     .await?;
@@ -734,6 +934,17 @@ async fn write_daily(tx: &mut Tx, store_id: i64, d: &Contribution) -> Result<()>
                 .bind(f.cancelled)
                 .bind(f.net)
         },
+    )
+    .await?;
+    let customers: Vec<(&(Day, String), &AreaFigures)> = d.customers.iter().collect();
+    insert_rows(
+        tx,
+        "INSERT INTO daily_customers (store_id, day, kind, orders, cancelled, net)",
+        "ON CONFLICT (store_id, day, kind) DO UPDATE SET orders = daily_customers.orders + excluded.orders, \
+         cancelled = daily_customers.cancelled + excluded.cancelled, net = daily_customers.net + excluded.net",
+        6,
+        &customers,
+        |q, ((day, kind), f)| q.bind(store_id).bind(*day).bind(kind.as_str()).bind(f.orders).bind(f.cancelled).bind(f.net),
     )
     .await?;
     let states: Vec<(&(Day, String), &i64)> = d.states.iter().collect();

@@ -27,6 +27,7 @@ fn content(lines: &[(i64, i64, i64)]) -> Content {
             country: "TH".into(),
             city: String::new(),
         },
+        customer: None,
     }
 }
 
@@ -52,7 +53,14 @@ async fn apply(db: &Db, store: i64, order: i64, event: &str, change: Change) -> 
 }
 
 fn placed(day: i64, channel: &str, c: Content) -> Change {
-    Change::Content { version: 1, channel: channel.into(), placed_day: day, content: c, placed: true }
+    Change::Content { version: 1, channel: channel.into(), placed_day: day, placed_at: 0, content: c, placed: true }
+}
+
+/// `c` placed on `day` at `at` (any increasing number: it only orders a customer's orders)
+/// by `customer` (0 for a guest).
+fn placed_by(day: i64, at: i64, customer: i64, c: Content) -> Change {
+    let content = Content { customer: Some(customer), ..c };
+    Change::Content { version: 1, channel: "line".into(), placed_day: day, placed_at: at, content, placed: true }
 }
 
 fn moved(version: i64, state: &str, day: i64) -> Change {
@@ -123,6 +131,7 @@ async fn an_edit_moves_the_figures_of_the_day_it_was_placed(db: Db) {
         version: 3,
         channel: "line".into(),
         placed_day: 2026_11_01,
+        placed_at: 0,
         content: content(&[(12, 4, 480_00)]),
         placed: false,
     };
@@ -132,6 +141,7 @@ async fn an_edit_moves_the_figures_of_the_day_it_was_placed(db: Db) {
         version: 2,
         channel: "line".into(),
         placed_day: 2026_11_01,
+        placed_at: 0,
         content: content(&[(10, 2, 200_00)]),
         placed: false,
     };
@@ -152,8 +162,10 @@ async fn tables(db: &Db) -> Vec<String> {
         "SELECT store_id, day, state, orders FROM daily_states WHERE orders <> 0 ORDER BY store_id, day, state",
         "SELECT store_id, day, kind, name, parent, orders, cancelled, net FROM daily_areas \
          WHERE orders <> 0 OR cancelled <> 0 OR net <> 0 ORDER BY store_id, day, kind, name, parent",
-        "SELECT store_id, order_id, channel, placed_day, content_version, state, state_version, cancelled_day \
-         FROM report_orders ORDER BY store_id, order_id",
+        "SELECT store_id, order_id, channel, placed_day, content_version, state, state_version, cancelled_day, \
+         customer_id, placed_at, first_order FROM report_orders ORDER BY store_id, order_id",
+        "SELECT store_id, day, kind, orders, cancelled, net FROM daily_customers \
+         WHERE orders <> 0 OR cancelled <> 0 OR net <> 0 ORDER BY store_id, day, kind",
         "SELECT store_id, sku_id, product_name, sku_code FROM report_skus ORDER BY store_id, sku_id",
         "SELECT store_id, day, channel, sku_id, CAST(SUM(orders) AS BIGINT), CAST(SUM(units) AS BIGINT), \
          CAST(SUM(net) AS BIGINT) FROM sales_ledger GROUP BY store_id, day, channel, sku_id \
@@ -184,19 +196,28 @@ fn story() -> Vec<Told> {
         },
         change,
     };
+    // Order 2 was a guest's until its edit gave it customer 6.
     let edit = |version, lines: &[(i64, i64, i64)]| Change::Content {
         version,
         channel: "line".into(),
         placed_day: 2026_11_02,
-        content: content(lines),
+        placed_at: 2,
+        content: Content { customer: Some(6), ..content(lines) },
         placed: false,
     };
+    // Customer 5's first order (3) arrives after their second (1).
+    let mut first = placed(2026_11_01, "facebook", content(&[(10, 2, 200_00), (11, 1, 100_00)]));
+    if let Change::Content { content, placed_at, .. } = &mut first {
+        content.customer = Some(5);
+        *placed_at = 10;
+    }
     vec![
-        told(7, 1, "a1", placed(2026_11_01, "facebook", content(&[(10, 2, 200_00), (11, 1, 100_00)]))),
+        told(7, 1, "a1", first),
         told(7, 2, "b2", moved(2, "ready_to_fulfillment", 2026_11_03)),
-        told(7, 2, "b1", placed(2026_11_02, "line", content(&[(10, 1, 100_00)]))),
+        told(7, 2, "b1", placed_by(2026_11_02, 2, 0, content(&[(10, 1, 100_00)]))),
         told(7, 2, "b3", edit(3, &[(10, 2, 200_00), (12, 5, 50_00)])),
-        told(8, 1, "c1", placed(2026_11_02, "shopee", content(&[(10, 9, 900_00)]))),
+        told(7, 3, "d1", placed_by(2026_10_31, 1, 5, content(&[(11, 1, 100_00)]))),
+        told(8, 1, "c1", placed_by(2026_11_02, 3, 5, content(&[(10, 9, 900_00)]))),
         told(7, 2, "b4", moved(4, "cancelled", 2026_11_06)),
         told(7, 2, "b3", edit(3, &[(10, 2, 200_00), (12, 5, 50_00)])),
         told(7, 2, "b0", edit(2, &[(10, 7, 700_00)])),
@@ -216,7 +237,7 @@ async fn a_batch_of_events_leaves_what_they_leave_one_by_one(db: Db) {
     }
     assert_eq!(
         one_by_one,
-        [true, true, true, true, true, true, false, false, true],
+        [true, true, true, true, true, true, true, false, false, true],
         "the repeat and the stale edit change nothing"
     );
     let by_one = tables(&db).await;
@@ -228,19 +249,17 @@ async fn a_batch_of_events_leaves_what_they_leave_one_by_one(db: Db) {
         by_one.iter().any(|r| r == "7|20261106|district|บางรัก|กรุงเทพมหานคร|0|1|-25000"),
         "and its net comes back out of its district: {by_one:?}"
     );
-    for table in [
-        "sales_ledger",
-        "daily_sales",
-        "daily_skus",
-        "daily_states",
-        "daily_areas",
-        "report_orders",
-        "report_skus",
-        "report_stores",
-    ] {
-        sqlx::query(&format!("DELETE FROM {table}")).execute(db.pool()).await.unwrap();
-    }
-    // All at once, in one transaction.
+    assert!(
+        by_one.iter().any(|r| r == "7|20261031|new|1|0|10000") && by_one.iter().any(|r| r == "7|20261101|returning|1|0|30000"),
+        "customer 5's earlier order is their first, though it came later: {by_one:?}"
+    );
+    assert!(
+        by_one.iter().any(|r| r == "7|20261102|new|1|0|25000") && !by_one.iter().any(|r| r.contains("|guest|")),
+        "the guest's order became customer 6's first: {by_one:?}"
+    );
+    // Emptied as a rebuild empties them, then all at once, in one transaction.
+    Repo::new(db.clone()).clear().await.unwrap();
+    assert_eq!(tables(&db).await, Vec::<String>::new());
     let mut tx = db.begin().await.unwrap();
     let together = Repo::apply_all(&mut tx, told).await.unwrap();
     tx.commit().await.unwrap();
@@ -291,7 +310,75 @@ async fn sold_skus_page_search_and_sit_beside_the_month_before(db: Db) {
     assert_eq!(repo.sold_items(8, &span, "", SoldSort::Net, page(1, 10)).await.unwrap().items.len(), 0);
 }
 
+async fn customers_are_new_returning_or_guests_whatever_the_order_of_their_events(db: Db) {
+    db.migrate(&bo_reports::MIGRATIONS_SQLITE, &bo_reports::MIGRATIONS_POSTGRES).await.unwrap();
+    let repo = Repo::new(db.clone());
+    let one = |sku, net| content(&[(sku, 1, net)]);
+    // October: customer 7's first order.
+    apply(&db, 7, 20, "g", placed_by(2026_10_20, 100, 7, one(10, 50_00))).await;
+    // November: customer 5's order of the 3rd arrives before their order of the 1st.
+    apply(&db, 7, 1, "a", placed_by(2026_11_03, 300, 5, one(10, 100_00))).await;
+    apply(&db, 7, 2, "b", placed_by(2026_11_01, 200, 5, one(10, 200_00))).await;
+    // A guest; customer 5 again, cancelled on the 6th; customer 7 back.
+    apply(&db, 7, 3, "c", placed_by(2026_11_02, 250, 0, one(10, 40_00))).await;
+    apply(&db, 7, 4, "d", placed_by(2026_11_05, 500, 5, one(10, 10_00))).await;
+    apply(&db, 7, 4, "d2", moved(2, "cancelled", 2026_11_06)).await;
+    apply(&db, 7, 21, "h", placed_by(2026_11_04, 400, 7, one(10, 70_00))).await;
+    // Customer 9's two orders placed at the same moment: the lower id is the first.
+    apply(&db, 7, 31, "i", placed_by(2026_11_07, 700, 9, one(10, 1_00))).await;
+    apply(&db, 7, 30, "j", placed_by(2026_11_07, 700, 9, one(10, 2_00))).await;
+    // Another store's order of customer 5 is that store's new customer.
+    apply(&db, 8, 1, "k", placed_by(2026_11_03, 50, 5, one(10, 900_00))).await;
+
+    let month = domain::span(Period::Monthly, 2026_11_15).unwrap();
+    let s = repo.customers(7, &month).await.unwrap();
+    let f = |m: &std::collections::BTreeMap<String, domain::AreaFigures>, k: &str| {
+        m.get(k).map(|f| (f.orders, f.cancelled, f.net)).unwrap_or_default()
+    };
+    assert_eq!(f(&s.current, "new"), (2, 0, 202_00), "customer 5's order of the 1st, customer 9's order 30");
+    assert_eq!(f(&s.current, "returning"), (4, 1, 171_00), "orders 1, 4 (cancelled), 21 and 31");
+    assert_eq!(f(&s.current, "guest"), (1, 0, 40_00));
+    assert_eq!(f(&s.previous, "new"), (1, 0, 50_00));
+    assert_eq!(s.series.len(), 30);
+    let on = |day: i64, k: &str| f(&s.series.iter().find(|(d, _)| *d == day).unwrap().1, k);
+    assert_eq!((on(2026_11_01, "new"), on(2026_11_03, "returning")), ((1, 0, 200_00), (1, 0, 100_00)));
+    assert_eq!(on(2026_11_06, "returning"), (0, 1, -10_00), "the cancellation counts back on its day");
+    assert_eq!(f(&repo.customers(8, &month).await.unwrap().current, "new"), (1, 0, 900_00));
+
+    // An edit that gives order 2 to customer 8: it is 8's first, and customer 5's first is now
+    // order 1.
+    let edit = Change::Content {
+        version: 2,
+        channel: "line".into(),
+        placed_day: 2026_11_01,
+        placed_at: 200,
+        content: Content { customer: Some(8), ..one(10, 200_00) },
+        placed: false,
+    };
+    assert!(apply(&db, 7, 2, "b2", edit).await);
+    let s = repo.customers(7, &month).await.unwrap();
+    assert_eq!(f(&s.current, "new"), (3, 0, 302_00));
+    assert_eq!(f(&s.current, "returning"), (3, 1, 71_00));
+    let firsts: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT customer_id, order_id FROM report_orders WHERE store_id = 7 AND first_order = 1 ORDER BY customer_id",
+    )
+    .fetch_all(db.pool())
+    .await
+    .unwrap();
+    assert_eq!(firsts, vec![(5, 1), (7, 20), (8, 2), (9, 30)], "one first order per customer");
+    // Every order counts under exactly one kind.
+    let (kinds, orders): (i64, i64) = sqlx::query_as(
+        "SELECT (SELECT CAST(SUM(orders) AS BIGINT) FROM daily_customers WHERE store_id = 7), \
+         (SELECT CAST(SUM(orders) AS BIGINT) FROM daily_sales WHERE store_id = 7)",
+    )
+    .fetch_one(db.pool())
+    .await
+    .unwrap();
+    assert_eq!(kinds, orders);
+}
+
 bo_kit::on_both_databases!(
+    customers_are_new_returning_or_guests_whatever_the_order_of_their_events,
     a_month_sums_its_orders_whatever_the_order_of_their_events,
     an_edit_moves_the_figures_of_the_day_it_was_placed,
     a_batch_of_events_leaves_what_they_leave_one_by_one,

@@ -2,6 +2,7 @@
 //! (`convert` maps between them).
 
 use bo_kit::outbox::Relay;
+use bo_kit::time::timestamp_to_ms;
 use bo_proto::wms::v1 as pb;
 use bo_proto::wms::v1::wms_service_server::WmsService;
 use bo_proto::Wire as _;
@@ -10,7 +11,7 @@ use tonic::{Request, Response, Status};
 use crate::convert;
 use crate::domain::{self, Line};
 use crate::store::receipts::ReceiptRecord;
-use crate::store::{Actor, Repo};
+use crate::store::{Actor, MovementFilter, Repo};
 
 /// The wms service.
 #[derive(Clone)]
@@ -161,7 +162,18 @@ impl WmsService for WmsGrpc {
     async fn list_movements(&self, req: Request<pb::ListMovementsRequest>) -> Rpc<pb::ListMovementsResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        let (movements, page) = self.repo.movements(who.store_id, &r.kind, r.sku_id, convert::page(r.page)).await?;
+        let kind = r.kind.trim();
+        if !kind.is_empty() && !domain::kind::ALL.contains(&kind) {
+            return Err(bo_kit::Error::invalid_field("kind", "validation.invalid").into());
+        }
+        let filter = MovementFilter {
+            kind: kind.to_string(),
+            sku_id: r.sku_id,
+            warehouse_id: r.warehouse_id,
+            from_ms: r.from_time.as_ref().map_or(i64::MIN, timestamp_to_ms),
+            to_ms: r.to_time.as_ref().map_or(i64::MAX, timestamp_to_ms),
+        };
+        let (movements, page) = self.repo.movements(who.store_id, &filter, convert::page(r.page)).await?;
         Ok(Response::new(pb::ListMovementsResponse {
             movements: movements.into_iter().map(convert::movement).collect(),
             page: Some(page.into()),

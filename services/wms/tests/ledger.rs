@@ -183,13 +183,36 @@ async fn stock_never_goes_below_what_is_reserved(db: Db) {
     // The ledger holds every movement, newest first, and each one left its event.
     let m = s
         .grpc
-        .list_movements(ctx().request(pb::ListMovementsRequest { kind: String::new(), sku_id: 3, page: None }))
+        .list_movements(ctx().request(pb::ListMovementsRequest { sku_id: 3, ..Default::default() }))
         .await
         .unwrap()
         .into_inner();
     let kinds: Vec<&str> = m.movements.iter().map(|m| m.kind.as_str()).collect();
     assert_eq!(kinds, ["release", "adjust", "reserve", "receive"]);
     assert_eq!(m.movements[1].reason, "ของเสียหาย");
+    // Filtered by warehouse, kind and time: another warehouse has none; the adjustment is
+    // within its own time and not before it.
+    let list = |r: pb::ListMovementsRequest| async {
+        s.grpc.list_movements(ctx().request(r)).await.unwrap().into_inner().movements
+    };
+    assert!(list(pb::ListMovementsRequest { warehouse_id: w + 1000, ..Default::default() }).await.is_empty());
+    assert_eq!(list(pb::ListMovementsRequest { warehouse_id: w, ..Default::default() }).await.len(), 4);
+    let at = m.movements[1].create_time.clone().unwrap();
+    let after = bo_kit::time::ms_to_timestamp(bo_kit::time::timestamp_to_ms(&at) + 1);
+    let adjusted = list(pb::ListMovementsRequest {
+        kind: "adjust".into(),
+        from_time: Some(at.clone()),
+        to_time: Some(after.clone()),
+        ..Default::default()
+    })
+    .await;
+    assert_eq!(adjusted.iter().map(|m| m.id).collect::<Vec<_>>(), vec![m.movements[1].id]);
+    assert!(list(pb::ListMovementsRequest { kind: "adjust".into(), from_time: Some(after), ..Default::default() })
+        .await
+        .is_empty());
+    assert!(list(pb::ListMovementsRequest { to_time: Some(at), kind: "adjust".into(), ..Default::default() })
+        .await
+        .is_empty());
     let events: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE event_type = 'wms.stock.moved'")
         .fetch_one(db.pool())
         .await

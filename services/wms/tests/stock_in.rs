@@ -301,7 +301,7 @@ async fn reservations_take_lots_first_expiry_first(db: Db) {
         .unwrap();
     let m = s
         .grpc
-        .list_movements(ctx().request(pb::ListMovementsRequest { kind: "adjust".into(), sku_id: 0, page: None }))
+        .list_movements(ctx().request(pb::ListMovementsRequest { kind: "adjust".into(), ..Default::default() }))
         .await
         .unwrap()
         .into_inner();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Dayjs } from 'dayjs';
-import { Button, Checkbox, Drawer, Form, Modal, Progress, Radio, Space, Table, Tag, Typography } from 'antd';
+import { Button, Card, Checkbox, Drawer, Form, Modal, Progress, Radio, Space, Table, Tag, Typography } from 'antd';
 import { DownloadOutlined, ExportOutlined, HistoryOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
@@ -16,13 +16,10 @@ type ExportValues = { range: [Dayjs | null, Dayjs | null] | null; states: string
 
 const EXPORT_COLOURS: Record<string, string> = { exporting: 'processing', exported: 'green', failed: 'red', expired: 'default' };
 
-/** The order list's export (SPEC §2 Reports: order, with export history; §7, §8): a date range
- * and states asked for, the spreadsheet built in the background, and the history of exports
- * with their progress, each downloaded while it is kept. */
-export function ExportOrders() {
+/** Asks for an export of a date range and states: the form, and its submission with every
+ * refusal shown where it belongs (`onAsked` runs once the export is being built). */
+function useExportForm(onAsked: () => void) {
   const { t, i18n } = useTranslation(['orders', 'common']);
-  const [asking, setAsking] = useState(false);
-  const [history, setHistory] = useState(false);
   const [form] = Form.useForm<ExportValues>();
   const [produce, { isLoading }] = useProduceOrderReportMutation();
 
@@ -34,8 +31,7 @@ export function ExportOrders() {
         orderReportInput: { dateFrom: from.format('YYYY-MM-DD'), dateTo: to.format('YYYY-MM-DD'), orderState: v.states, lang: v.lang },
       }).unwrap();
       notifySuccess(t('orders:exports.asked'));
-      setAsking(false);
-      setHistory(true);
+      onAsked();
     } catch (e) {
       const body = apiError(e);
       if (body?.code === 'no_data_for_export') {
@@ -50,6 +46,49 @@ export function ExportOrders() {
       if (!globalErrorKind(e as Parameters<typeof globalErrorKind>[0])) notifyError(t('orders:exports.failed'));
     }
   };
+
+  const fields = (
+    <Form<ExportValues>
+      form={form}
+      layout="vertical"
+      initialValues={{ range: [thailandToday().startOf('month'), thailandToday()], states: [], lang: i18n.language === 'en' ? 'en' : 'th' }}
+      onFinish={(v) => void submit(v)}
+      data-testid="export-form"
+    >
+      <Form.Item
+        name="range"
+        label={t('orders:exports.range')}
+        rules={[{ validator: (_r, v: ExportValues['range']) => (v?.[0] && v?.[1] ? Promise.resolve() : Promise.reject(new Error(t('common:validation.required')))) }]}
+      >
+        <EraRangePicker style={{ width: '100%', maxWidth: 420 }} data-testid="export-range" />
+      </Form.Item>
+      <Form.Item name="states" label={t('orders:exports.states')} extra={t('orders:exports.statesHint')}>
+        <Checkbox.Group options={COLUMNS.map((c) => ({ value: c, label: t(`orders:states.${c}`) }))} data-testid="export-states" />
+      </Form.Item>
+      <Form.Item name="lang" label={t('orders:exports.lang')}>
+        <Radio.Group
+          options={[
+            { value: 'th', label: t('orders:exports.langs.th') },
+            { value: 'en', label: t('orders:exports.langs.en') },
+          ]}
+        />
+      </Form.Item>
+    </Form>
+  );
+  return { form, fields, isLoading };
+}
+
+/** The order list's export (SPEC §2 Reports: order, with export history; §7, §8): a date range
+ * and states asked for, the spreadsheet built in the background, and the history of exports
+ * with their progress, each downloaded while it is kept. */
+export function ExportOrders() {
+  const { t } = useTranslation(['orders', 'common']);
+  const [asking, setAsking] = useState(false);
+  const [history, setHistory] = useState(false);
+  const { form, fields, isLoading } = useExportForm(() => {
+    setAsking(false);
+    setHistory(true);
+  });
 
   return (
     <>
@@ -69,38 +108,33 @@ export function ExportOrders() {
           okButtonProps={{ loading: isLoading, id: 'export-submit' }}
           cancelText={t('common:actions.cancel')}
         >
-          <Form<ExportValues>
-            form={form}
-            layout="vertical"
-            initialValues={{ range: [thailandToday().startOf('month'), thailandToday()], states: [], lang: i18n.language === 'en' ? 'en' : 'th' }}
-            onFinish={(v) => void submit(v)}
-            data-testid="export-form"
-          >
-            <Form.Item
-              name="range"
-              label={t('orders:exports.range')}
-              rules={[{ validator: (_r, v: ExportValues['range']) => (v?.[0] && v?.[1] ? Promise.resolve() : Promise.reject(new Error(t('common:validation.required')))) }]}
-            >
-              <EraRangePicker style={{ width: '100%' }} data-testid="export-range" />
-            </Form.Item>
-            <Form.Item name="states" label={t('orders:exports.states')} extra={t('orders:exports.statesHint')}>
-              <Checkbox.Group options={COLUMNS.map((c) => ({ value: c, label: t(`orders:states.${c}`) }))} data-testid="export-states" />
-            </Form.Item>
-            <Form.Item name="lang" label={t('orders:exports.lang')}>
-              <Radio.Group
-                options={[
-                  { value: 'th', label: t('orders:exports.langs.th') },
-                  { value: 'en', label: t('orders:exports.langs.en') },
-                ]}
-              />
-            </Form.Item>
-          </Form>
+          {fields}
         </Modal>
       ) : null}
       <Drawer open={history} onClose={() => setHistory(false)} title={t('orders:exports.history')} size={720} destroyOnHidden>
         {history ? <ExportHistory /> : null}
       </Drawer>
     </>
+  );
+}
+
+/** The order report (SPEC §2 Reports: order, with its export history): the export asked for
+ * on the page, and every export of the store below it. */
+export function OrderReportPanel() {
+  const { t } = useTranslation(['orders', 'common']);
+  const { form, fields, isLoading } = useExportForm(() => undefined);
+  return (
+    <Space orientation="vertical" size={16} style={{ width: '100%' }}>
+      <Card title={t('orders:exports.title')} data-testid="order-report">
+        {fields}
+        <Button type="primary" icon={<ExportOutlined />} loading={isLoading} onClick={() => form.submit()} data-testid="export-submit">
+          {t('orders:exports.submit')}
+        </Button>
+      </Card>
+      <Card title={t('orders:exports.history')}>
+        <ExportHistory />
+      </Card>
+    </Space>
   );
 }
 

@@ -21,6 +21,7 @@ export const DASHBOARD_TABS = [
   { key: 'saleChannel', path: 'dashboard/sale-channel' },
   { key: 'saleProduct', path: 'dashboard/sale-product' },
   { key: 'saleOrder', path: 'dashboard/sale-order' },
+  { key: 'customer', path: 'dashboard/customer' },
   { key: 'customerArea', path: 'dashboard/customer-area' },
 ] as const;
 

@@ -5,6 +5,7 @@ import { serveBy, refusal } from '@/shared/testing/fakeApi';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
 import { CHANNEL_LIST, renderDashboardAt, totals } from './dashboardTesting';
 import { areaName } from './AreasPage';
+import { returningShare } from './CustomersPage';
 import { cancelRate } from './OrdersPage';
 import { margin } from './ProductsPage';
 
@@ -273,5 +274,52 @@ describe('the customer-area dashboard', () => {
     expect(areaName('country', { name: 'JP', parent: '' }, 'en')).toBe('Japan');
     expect(areaName('city', { name: 'Osaka', parent: 'JP' }, 'en')).toBe('Osaka, Japan');
     expect(areaName('province', { name: 'ตาก', parent: '' }, 'en')).toBe('ตาก');
+  });
+});
+
+const count = (orders: number, net: string) => ({ orders, cancelled: 0, net });
+const kind = (orders: number, net: string, previous_orders: number, previous_net: string) => ({ ...count(orders, net), previous_orders, previous_cancelled: 0, previous_net });
+
+describe('the customer dashboard', () => {
+  it('tells new customers from returning ones and guests, over time and by share of sales', async () => {
+    const sent = serveBy((_m, _path) => ({
+      status: 200,
+      body: {
+        ...PERIOD,
+        new_customer: kind(2, '400.00', 1, '100.00'),
+        old_customer: kind(3, '500.00', 3, '300.00'),
+        guest: kind(1, '100.00', 0, '0.00'),
+        bucket: 'day',
+        series: Array.from({ length: 30 }, (_, i) =>
+          i === 26
+            ? { date: day(i), new_customer: count(2, '400.00'), old_customer: count(3, '500.00'), guest: count(1, '100.00') }
+            : { date: day(i), new_customer: count(0, '0.00'), old_customer: count(0, '0.00'), guest: count(0, '0.00') },
+        ),
+      },
+    }));
+    renderDashboardAt('/1/dashboard/customer?period=monthly&date=2026-11-15');
+    expect(await screen.findByTestId('figure-newCustomer-value')).toHaveTextContent('2');
+    expect(sent.some((s) => s.url === '/api/order-reports/customer-summaries?period=monthly&date=2026-11-15')).toBe(true);
+    expect(screen.getByTestId('figure-newCustomer')).toHaveTextContent('(before: 1)');
+    // Returning customers made 500 of 1,000 baht (50%), against 300 of 400 (75%) before.
+    expect(screen.getByTestId('figure-returning-share-value')).toHaveTextContent('50%');
+    expect(screen.getByTestId('figure-returning-share')).toHaveTextContent('(before: 75%)');
+    expect(screen.getByTestId('chart-customers').querySelectorAll('.recharts-bar').length).toBe(3);
+    const byKind = screen.getByTestId('customers-by-kind');
+    await userEvent.click(within(screen.getByTestId('customers-by-kind-view')).getByText('Table'));
+    const row = within(byKind).getAllByRole('row').find((r) => r.textContent?.includes('Returning customers'))!;
+    expect(row.textContent).toContain('500.00');
+    expect(row.textContent).toContain('50%');
+
+    await userEvent.click(within(screen.getByTestId('customers-over-time-view')).getByText('Table'));
+    const day27 = within(screen.getByTestId('customers-over-time')).getAllByRole('row').find((r) => r.textContent?.includes('27 Nov'))!;
+    expect(day27.textContent).toBe('27 Nov231');
+  });
+
+  it('works out returning customers\' share of the sales', () => {
+    const k = (net: string, previousNet: string) => ({ orders: 1, cancelled: 0, net, previousOrders: 1, previousCancelled: 0, previousNet });
+    const s = { newCustomer: k('100.00', '100.00'), oldCustomer: k('300.00', '0.00'), guest: k('0.00', '0.00') };
+    expect(returningShare(s)).toBe(75);
+    expect(returningShare(s, true)).toBe(0);
   });
 });

@@ -48,16 +48,16 @@ export function OverTime({ points, netLabel, ordersLabel }: { points: Point[]; n
   );
 }
 
-/** Each channel's share of the net. */
-export function ByChannel({ slices }: { slices: Slice[] }) {
-  const shown = slices.filter((s) => s.net > 0);
+/** Each channel's (or each kind's, in `colors`) share of the net. */
+export function ByChannel({ slices, colors }: { slices: Slice[]; colors?: string[] }) {
+  const shown = slices.map((s, i) => ({ ...s, color: colors?.[i] })).filter((s) => s.net > 0);
   return (
     <div aria-hidden="true" data-testid="chart-by-channel" style={{ width: '100%', height: 220 }}>
       <ResponsiveContainer width="100%" height="100%">
         <PieChart>
           <Pie data={shown} dataKey="net" nameKey="label" innerRadius="55%" outerRadius="85%" isAnimationActive={false}>
             {shown.map((s, i) => (
-              <Cell key={s.label} fill={COLORS[i % COLORS.length]} />
+              <Cell key={s.label} fill={s.color ?? COLORS[i % COLORS.length]} />
             ))}
           </Pie>
           <Tooltip formatter={(v) => baht(v)} />

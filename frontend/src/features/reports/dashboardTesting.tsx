@@ -7,6 +7,7 @@ import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 import { signedInStore } from '@/shared/testing/session';
 import AreasPage from './AreasPage';
 import ChannelsPage from './ChannelsPage';
+import CustomersPage from './CustomersPage';
 import DashboardPage from './DashboardPage';
 import OrdersPage from './OrdersPage';
 import ProductsPage from './ProductsPage';
@@ -59,6 +60,7 @@ export function renderDashboardAt(path: string) {
           <Route path="/:storeId/dashboard/sale-channel" element={<ChannelsPage />} />
           <Route path="/:storeId/dashboard/sale-product" element={<ProductsPage />} />
           <Route path="/:storeId/dashboard/sale-order" element={<OrdersPage />} />
+          <Route path="/:storeId/dashboard/customer" element={<CustomersPage />} />
           <Route path="/:storeId/dashboard/customer-area" element={<AreasPage />} />
         </Routes>
         <Where />

@@ -1,7 +1,8 @@
 // The owner's dashboards (SPEC §2 Dashboards, owner only): the overview at /dashboard, in
-// the Overviews group after getting started; the others are its tabs.
+// the Overviews group after getting started; the others are its tabs. The reports (SPEC §2
+// Reports) follow it: /report opens the first its reader may read; the others are its tabs.
 import type { FeatureRoute } from '@/shared/routes';
-import { DASHBOARDS } from './access';
+import { DASHBOARDS, MOVEMENT_REPORT, ORDER_REPORT, REPORTS } from './access';
 
 export const ROUTES: FeatureRoute[] = [
   {
@@ -15,5 +16,15 @@ export const ROUTES: FeatureRoute[] = [
   { path: 'dashboard/sale-channel', layout: 'default', access: DASHBOARDS, page: () => import('./ChannelsPage') },
   { path: 'dashboard/sale-product', layout: 'default', access: DASHBOARDS, page: () => import('./ProductsPage') },
   { path: 'dashboard/sale-order', layout: 'default', access: DASHBOARDS, page: () => import('./OrdersPage') },
+  { path: 'dashboard/customer', layout: 'default', access: DASHBOARDS, page: () => import('./CustomersPage') },
   { path: 'dashboard/customer-area', layout: 'default', access: DASHBOARDS, page: () => import('./AreasPage') },
+  {
+    path: 'report',
+    layout: 'default',
+    access: REPORTS,
+    menu: { group: 'overviews', label: 'menu.report', order: 30 },
+    page: () => import('./ReportFrame'),
+  },
+  { path: 'report/order', layout: 'default', access: ORDER_REPORT, page: () => import('./OrderReportPage') },
+  { path: 'report/movement', layout: 'default', access: MOVEMENT_REPORT, page: () => import('./MovementsReportPage') },
 ];

@@ -238,6 +238,7 @@ pub(super) async fn moving_transactions(
             kind: q.kind.unwrap_or_default(),
             sku_id: q.sku_id.unwrap_or(0),
             page: Some(crate::wire::page_request(q.page, q.limit)),
+            ..Default::default()
         }))
         .await?
         .into_inner();

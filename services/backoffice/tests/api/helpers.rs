@@ -23,6 +23,8 @@ pub struct TestApp {
     pub db_url: String,
     /// The orders database (tests that move bills' times read it).
     pub orders_db_url: String,
+    /// The reports database (tests that put a difference into a read model write it).
+    pub reports_db_url: String,
     pub demo_store: i64,
     /// The app's file storage.
     pub files: bo_kit::files::Files,
@@ -93,6 +95,7 @@ impl TestApp {
         let modules = modules.unwrap_or_else(|| bo_backoffice::resolve("all").unwrap());
         let files = bo_kit::files::Files::open(&cfg.files, &cfg.data_dir).unwrap();
         let orders_db_url = cfg.database_url("orders");
+        let reports_db_url = cfg.database_url("reports");
         let launched = app::launch(cfg, modules).await.expect("launch");
         let base = format!("http://{}/api", launched.http_addr);
         let demo_store = launched.demo.as_ref().map(|d| d.store_id).unwrap_or(0);
@@ -101,6 +104,7 @@ impl TestApp {
             client: reqwest::Client::new(),
             db_url,
             orders_db_url,
+            reports_db_url,
             demo_store,
             files,
             launched: Some(launched),
@@ -267,6 +271,32 @@ impl TestApp {
         panic!("the stock invariants: {broken:#?}");
     }
 
+    /// Fails the test when the reports' figures differ from what the orders add up to, once
+    /// the events in flight have been counted.
+    pub async fn check_reports(&self) {
+        let mut problems = Vec::new();
+        for _ in 0..100 {
+            problems = self.reports_differences().await;
+            if problems.is_empty() {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("the reports differ from the orders: {problems:#?}");
+    }
+
+    /// Where the reports' figures differ from the orders now (once, without waiting).
+    pub async fn reports_differences(&self) -> Vec<String> {
+        let launched = self.launched.as_ref().expect("running");
+        bo_backoffice::checks::reports(&launched.clients, &launched.identity()).await.unwrap().problems
+    }
+
+    /// Rebuilds the reports' figures from the orders; answers how many orders it counted.
+    pub async fn rebuild_reports(&self) -> i64 {
+        let launched = self.launched.as_ref().expect("running");
+        bo_backoffice::checks::rebuild_reports(&launched.clients, &launched.identity()).await.unwrap()
+    }
+
     /// What the invariants' check finds broken now (once, without waiting).
     pub async fn invariants(&self) -> Vec<String> {
         let launched = self.launched.as_ref().expect("running");
@@ -285,7 +315,8 @@ impl TestApp {
 }
 
 /// Runs a test body on the embedded stack and, when configured, on PostgreSQL with NATS, then
-/// checks the stock ledger's and the lots' invariants on what it left.
+/// checks the stock ledger's and the lots' invariants on what it left, and that the reports'
+/// figures equal what its orders add up to.
 #[macro_export]
 macro_rules! on_every_stack {
     ($($name:ident),* $(,)?) => {
@@ -294,6 +325,7 @@ macro_rules! on_every_stack {
                 let app = $crate::helpers::TestApp::start($crate::helpers::Stack::Embedded).await.unwrap();
                 super::$name(&app).await;
                 app.check_stock().await;
+                app.check_reports().await;
                 app.stop().await;
             })*
         }
@@ -302,6 +334,7 @@ macro_rules! on_every_stack {
                 if let Some(app) = $crate::helpers::TestApp::start($crate::helpers::Stack::Postgres).await {
                     super::$name(&app).await;
                     app.check_stock().await;
+                    app.check_reports().await;
                     app.stop().await;
                 }
             })*

@@ -1,7 +1,7 @@
 use std::time::Duration;
 
 use reqwest::StatusCode;
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::helpers::TestApp;
 use crate::on_every_stack;
@@ -34,4 +34,79 @@ async fn every_new_store_gets_a_default_warehouse(app: &TestApp) {
     assert_eq!((s, e["error"]["code"].as_str()), (StatusCode::FORBIDDEN, Some("store_mismatch")));
 }
 
-on_every_stack!(every_new_store_gets_a_default_warehouse);
+/// The movements report: every movement with its document and who made it, filtered by
+/// day, warehouse, kind and SKU code, newest first and paged; readers of the stock only; one
+/// store's movements kept from another's; bad filters refused with their field.
+async fn the_movements_report_filters_and_pages_the_ledger(app: &TestApp) {
+    let t = app.owner().await;
+    let w = crate::orders::main_warehouse(app, &t).await;
+    let (red, blue) = crate::orders::two_skus(app, &t, "MV1", w).await;
+    crate::orders::stock_up(app, &t, w, red, 10).await;
+    crate::orders::stock_up(app, &t, w, blue, 4).await;
+    let (s, v) = app
+        .post("/wms/goods-adjust", &t, json!({"warehouse_id": w, "sku_id": red, "quantity": -2, "reason": "แตกเสียหาย"}))
+        .await;
+    assert!(s.is_success(), "{v}");
+    // An order reserves one red.
+    crate::orders::create(app, &t, crate::orders::order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+
+    let report = |query: &str| {
+        let path = format!("/reports/stock-movement/histories{query}");
+        let tok = t.clone();
+        async move {
+            let (s, v) = app.get(&path, &tok).await;
+            assert_eq!(s, StatusCode::OK, "{path}: {v}");
+            v
+        }
+    };
+    let all = report("").await;
+    assert_eq!((all["total"].as_i64(), all["limit"].as_i64()), (Some(4), Some(20)), "{all}");
+    let first = &all["data"][0];
+    assert_eq!((first["kind"].as_str(), first["sku_code"].as_str(), first["reserved"].as_i64()), (Some("reserve"), Some("MV1-R"), Some(1)), "{all}");
+    assert!(first["reference"].as_str().is_some_and(|r| !r.is_empty()), "the order that reserved it: {first}");
+    let adjusted = report("?kind=adjust&sku-code=MV1-R").await;
+    let rows = adjusted["data"].as_array().unwrap();
+    assert_eq!(rows.iter().map(|r| r["on_hand"].as_i64().unwrap()).collect::<Vec<_>>(), vec![-2, 10], "{adjusted}");
+    assert_eq!((rows[0]["reason"].as_str(), rows[0]["product_name"].as_str()), (Some("แตกเสียหาย"), Some("เสื้อยืดคอกลม")));
+    assert_eq!(rows[0]["variant"], "แดง");
+    assert_eq!(rows[0]["created_by_name"].as_str().map(str::is_empty), Some(false), "{adjusted}");
+    assert!(!rows[0]["warehouse_name"].as_str().unwrap().is_empty());
+    // Paged: two per page, the second page holds the oldest two.
+    let second = report("?limit=2&page=2").await;
+    assert_eq!((second["pages"].as_i64(), second["data"][1]["sku_code"].as_str()), (Some(2), Some("MV1-R")), "{second}");
+    assert_eq!(second["data"][1]["on_hand"], 10);
+    // Today holds them all; yesterday none; another warehouse none; an unknown SKU none.
+    let now = ::time::OffsetDateTime::now_utc().to_offset(::time::macros::offset!(+7));
+    let day = |d: ::time::OffsetDateTime| format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day());
+    let today = day(now);
+    let yesterday = day(now - ::time::Duration::days(1));
+    assert_eq!(report(&format!("?date-from={today}&date-to={today}")).await["total"], 4);
+    assert_eq!(report(&format!("?date-from={yesterday}&date-to={yesterday}")).await["total"], 0);
+    assert_eq!(report(&format!("?warehouse-id={}", w + 1000)).await["total"], 0);
+    assert_eq!(report("?sku-code=NO-SUCH").await["total"], 0);
+
+    // Bad filters, each with its field.
+    for (query, field) in [
+        ("?date-from=2026-02-30", "date_from"),
+        (&format!("?date-from={today}&date-to={yesterday}"), "date_to"),
+        ("?kind=teleport", "kind"),
+        ("?limit=101", "limit"),
+        ("?limit=-1", "limit"),
+    ] {
+        let (s, v) = app.get(&format!("/reports/stock-movement/histories{query}"), &t).await;
+        assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{query}: {v}");
+        assert_eq!(v["error"]["fields"][0]["field"], field, "{query}: {v}");
+    }
+    // Readers of the stock only; another store sees none of these.
+    let clerk = app.member_with(app.demo_store, "clerk-mv@example.com", &["store.customer.read"]).await;
+    let (s, _) = app.get("/reports/stock-movement/histories", &clerk).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let reader = app.member_with(app.demo_store, "reader-mv@example.com", &["product.sku.read"]).await;
+    let (s, v) = app.get("/reports/stock-movement/histories?kind=adjust", &reader).await;
+    assert_eq!((s, v["total"].as_i64()), (StatusCode::OK, Some(3)), "{v}");
+    let (_, other) = app.other_owner("other-mv@example.com").await;
+    let (s, v) = app.get("/reports/stock-movement/histories", &other).await;
+    assert_eq!((s, v["total"].as_i64()), (StatusCode::OK, Some(0)), "{v}");
+}
+
+on_every_stack!(every_new_store_gets_a_default_warehouse, the_movements_report_filters_and_pages_the_ledger);

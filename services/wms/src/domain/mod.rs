@@ -24,6 +24,8 @@ pub mod kind {
     pub const TRANSFER_OUT: &str = "transfer_out";
     /// Units arriving from another warehouse.
     pub const TRANSFER_IN: &str = "transfer_in";
+    /// Every kind, as the ledger lists them.
+    pub const ALL: &[&str] = &[RECEIVE, ADJUST, RESERVE, RELEASE, COMMIT, TRANSFER_OUT, TRANSFER_IN];
 }
 
 /// Reservation line states.

@@ -51,6 +51,23 @@ impl LevelRow {
     }
 }
 
+/// Which movements: of a kind, SKU and warehouse (empty or 0 for any), made from `from_ms`
+/// (included) to `to_ms` (excluded).
+#[derive(Debug, Clone)]
+pub struct MovementFilter {
+    pub kind: String,
+    pub sku_id: i64,
+    pub warehouse_id: i64,
+    pub from_ms: i64,
+    pub to_ms: i64,
+}
+
+impl Default for MovementFilter {
+    fn default() -> Self {
+        Self { kind: String::new(), sku_id: 0, warehouse_id: 0, from_ms: i64::MIN, to_ms: i64::MAX }
+    }
+}
+
 /// A movement of the ledger.
 #[derive(Debug, Clone, FromRow)]
 pub struct MovementRow {
@@ -346,29 +363,35 @@ impl Repo {
         Ok((level, false))
     }
 
-    /// The ledger, newest first, paged in the database.
+    /// The ledger, newest first, filtered and paged in the database.
     pub async fn movements(
         &self,
         store_id: i64,
-        kind_filter: &str,
-        sku_id: i64,
+        f: &MovementFilter,
         page: PageRequest,
     ) -> Result<(Vec<MovementRecord>, Page)> {
-        let filter = "store_id = $1 AND ($2 = '' OR kind = $2) AND ($3 = 0 OR sku_id = $3)";
+        let filter = "store_id = $1 AND ($2 = '' OR kind = $2) AND ($3 = 0 OR sku_id = $3) \
+                      AND ($4 = 0 OR warehouse_id = $4) AND created_at >= $5 AND created_at < $6";
         let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM movements WHERE {filter}"))
             .bind(store_id)
-            .bind(kind_filter)
-            .bind(sku_id)
+            .bind(f.kind.as_str())
+            .bind(f.sku_id)
+            .bind(f.warehouse_id)
+            .bind(f.from_ms)
+            .bind(f.to_ms)
             .fetch_one(self.db.pool())
             .await?;
         let page = page.resolve(total);
         let rows = sqlx::query_as::<_, MovementRow>(&format!(
             "SELECT id, warehouse_id, sku_id, kind, on_hand_delta, reserved_delta, reason, reference, actor_user_id, \
-             created_at FROM movements WHERE {filter} ORDER BY id DESC LIMIT $4 OFFSET $5"
+             created_at FROM movements WHERE {filter} ORDER BY id DESC LIMIT $7 OFFSET $8"
         ))
         .bind(store_id)
-        .bind(kind_filter)
-        .bind(sku_id)
+        .bind(f.kind.as_str())
+        .bind(f.sku_id)
+        .bind(f.warehouse_id)
+        .bind(f.from_ms)
+        .bind(f.to_ms)
         .bind(page.fetch)
         .bind(page.offset)
         .fetch_all(self.db.pool())

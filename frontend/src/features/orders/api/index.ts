@@ -228,3 +228,4 @@ export type OrderRow = ListOrderBody['data'][number];
 export type ListedPaymentBody = import('./endpoints.gen').ListListedPaymentBody['data'][number];
 export type OrderChannel = NonNullable<import('./endpoints.gen').ListOrderChannelBody['data']>[number];
 export type Packaging = import('./endpoints.gen').ListParcelPackagingBody['data'][number];
+export { OrderReportPanel } from '../ExportOrders';

@@ -2,6 +2,18 @@
 import { baseApi as api } from '../../../app/api/baseApi';
 const injectedRtkApi = api.injectEndpoints({
   endpoints: (build) => ({
+    customerSummaries: build.query<
+      CustomerSummariesApiResponse,
+      CustomerSummariesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/customer-summaries`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
     customerSummariesUpdated: build.query<
       CustomerSummariesUpdatedApiResponse,
       CustomerSummariesUpdatedApiArg
@@ -52,6 +64,18 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    orderSummariesDaily: build.query<
+      OrderSummariesDailyApiResponse,
+      OrderSummariesDailyApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/order-summaries/daily`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
     orderSummariesUpdated: build.query<
       OrderSummariesUpdatedApiResponse,
       OrderSummariesUpdatedApiArg
@@ -67,12 +91,36 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    orderSummariesTotal: build.query<
+      OrderSummariesTotalApiResponse,
+      OrderSummariesTotalApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/order-summaries/total`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
     soldItemSummaries: build.query<
       SoldItemSummariesApiResponse,
       SoldItemSummariesApiArg
     >({
       query: (queryArg) => ({
         url: `/order-reports/sold-item-summaries`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
+    soldItemSummariesDaily: build.query<
+      SoldItemSummariesDailyApiResponse,
+      SoldItemSummariesDailyApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/sold-item-summaries/daily`,
         params: {
           period: queryArg.period,
           date: queryArg.date,
@@ -100,10 +148,47 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    soldItemSummariesTotal: build.query<
+      SoldItemSummariesTotalApiResponse,
+      SoldItemSummariesTotalApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/sold-item-summaries/total`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
+    movementHistories: build.query<
+      MovementHistoriesApiResponse,
+      MovementHistoriesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/reports/stock-movement/histories`,
+        params: {
+          dateFrom: queryArg.dateFrom,
+          dateTo: queryArg.dateTo,
+          warehouseId: queryArg.warehouseId,
+          kind: queryArg.kind,
+          skuCode: queryArg.skuCode,
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
   }),
   overrideExisting: false,
 });
 export { injectedRtkApi as enhancedApi };
+export type CustomerSummariesApiResponse =
+  /** status 200  */ CustomerSummaryBody;
+export type CustomerSummariesApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
 export type CustomerSummariesUpdatedApiResponse =
   /** status 200  */ SummaryUpdatedBody;
 export type CustomerSummariesUpdatedApiArg = void;
@@ -141,6 +226,13 @@ export type SalesChartApiArg = {
   /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
   date?: string;
 };
+export type OrderSummariesDailyApiResponse = /** status 200  */ OrderDailyBody;
+export type OrderSummariesDailyApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
 export type OrderSummariesUpdatedApiResponse =
   /** status 200  */ SummaryUpdatedBody;
 export type OrderSummariesUpdatedApiArg = void;
@@ -151,9 +243,24 @@ export type ChannelTableApiArg = {
   /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
   date?: string;
 };
+export type OrderSummariesTotalApiResponse = /** status 200  */ OrderTotalBody;
+export type OrderSummariesTotalApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
 export type SoldItemSummariesApiResponse =
   /** status 200  */ SoldItemSummaryBody;
 export type SoldItemSummariesApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
+export type SoldItemSummariesDailyApiResponse =
+  /** status 200  */ SoldDailyBody;
+export type SoldItemSummariesDailyApiArg = {
   /** daily, monthly (default), quarterly or yearly. */
   period?: string;
   /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
@@ -177,8 +284,70 @@ export type SoldItemTableApiArg = {
   /** Page size (10 by default). */
   limit?: number;
 };
-export type SummaryUpdatedBody = {
-  /** RFC 3339; empty when they never did. */
+export type SoldItemSummariesTotalApiResponse =
+  /** status 200  */ SoldItemSummaryBody;
+export type SoldItemSummariesTotalApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
+export type MovementHistoriesApiResponse =
+  /** status 200  */ ListMovementReportRow;
+export type MovementHistoriesApiArg = {
+  /** The first day, YYYY-MM-DD in Thailand's time (none: from the first movement). */
+  dateFrom?: string;
+  /** The last day, included (none: to now). */
+  dateTo?: string;
+  /** Only this warehouse. */
+  warehouseId?: number;
+  /** Only this kind: receive, adjust, reserve, release, commit, transfer_out or transfer_in. */
+  kind?: string;
+  /** Only this SKU, by its code. */
+  skuCode?: string;
+  /** Page number. */
+  page?: number;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number;
+};
+export type PeriodBody = {
+  /** The period's first and last days, YYYY-MM-DD. */
+  dateFrom: string;
+  dateTo: string;
+  /** daily, monthly, quarterly or yearly. */
+  period: string;
+  /** The period before it. */
+  previousFrom: string;
+  previousTo: string;
+};
+export type CustomerCountBody = {
+  cancelled: number;
+  net: string;
+  orders: number;
+};
+export type CustomerKindBody = CustomerCountBody & {
+  previousCancelled: number;
+  previousNet: string;
+  previousOrders: number;
+};
+export type CustomerPointBody = {
+  /** Its first day, YYYY-MM-DD. */
+  date: string;
+  guest: CustomerCountBody;
+  newCustomer: CustomerCountBody;
+  oldCustomer: CustomerCountBody;
+};
+export type CustomerSummaryBody = PeriodBody & {
+  /** day (daily, monthly, quarterly) or month (yearly). */
+  bucket: string;
+  /** Orders with no customer. */
+  guest: CustomerKindBody;
+  /** New customers: as many as their first orders. */
+  newCustomer: CustomerKindBody;
+  /** Returning customers' orders. */
+  oldCustomer: CustomerKindBody;
+  series: CustomerPointBody[];
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
   updatedAt: string;
 };
 export type FieldErrorBody = {
@@ -202,15 +371,9 @@ export type ErrorBody = {
   /** The error. */
   error: ErrorDetail;
 };
-export type PeriodBody = {
-  /** The period's first and last days, YYYY-MM-DD. */
-  dateFrom: string;
-  dateTo: string;
-  /** daily, monthly, quarterly or yearly. */
-  period: string;
-  /** The period before it. */
-  previousFrom: string;
-  previousTo: string;
+export type SummaryUpdatedBody = {
+  /** RFC 3339; empty when they never did. */
+  updatedAt: string;
 };
 export type AreaRowBody = {
   cancelled: number;
@@ -332,6 +495,12 @@ export type SalesChartBody = PeriodBody & {
   /** When the store's figures last changed (RFC 3339; empty when they never did). */
   updatedAt: string;
 };
+export type OrderDailyBody = PeriodBody & {
+  /** Every day of the period, in order. */
+  days: SalesPointBody[];
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
+};
 export type ChannelRowBody = {
   /** The channel's code (as `GET /orders/channels` lists them). */
   channel: string;
@@ -343,6 +512,12 @@ export type ChannelTableBody = PeriodBody & {
     that sold only before. */
   channels: ChannelRowBody[];
   /** The period's totals. */
+  current: SalesTotalsBody;
+  previous: SalesTotalsBody;
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
+};
+export type OrderTotalBody = PeriodBody & {
   current: SalesTotalsBody;
   previous: SalesTotalsBody;
   /** When the store's figures last changed (RFC 3339; empty when they never did). */
@@ -361,6 +536,22 @@ export type SoldTotalsBody = {
 export type SoldItemSummaryBody = PeriodBody & {
   current: SoldTotalsBody;
   previous: SoldTotalsBody;
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
+};
+export type SoldDayBody = {
+  /** YYYY-MM-DD. */
+  date: string;
+  /** Net without VAT less cost. */
+  profit: string;
+  /** What they sold for. */
+  totalNet: string;
+  /** Units sold, less those cancelled. */
+  totalQty: number;
+};
+export type SoldDailyBody = PeriodBody & {
+  /** Every day of the period, in order. */
+  days: SoldDayBody[];
   /** When the store's figures last changed (RFC 3339; empty when they never did). */
   updatedAt: string;
 };
@@ -398,15 +589,57 @@ export type ListSoldItemBody = {
   /** Rows matching. */
   total: number;
 };
+export type ListMovementReportRow = {
+  /** The rows. */
+  data: {
+    /** When (RFC 3339). */
+    createdAt: string;
+    /** Who. */
+    createdBy: number;
+    createdByName: string;
+    id: number;
+    /** receive, adjust, reserve, release, commit, transfer_out or transfer_in. */
+    kind: string;
+    /** Change to on hand. */
+    onHand: number;
+    /** The product's name and the SKU's options. */
+    productName: string;
+    /** Why (an adjustment's reason). */
+    reason: string;
+    /** The document that moved it: an order, a goods receipt, a transfer or an adjustment. */
+    reference: string;
+    /** Change to reserved. */
+    reserved: number;
+    skuCode: string;
+    skuId: number;
+    variant: string;
+    warehouseId: number;
+    warehouseName: string;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
 export const {
+  useCustomerSummariesQuery,
   useCustomerSummariesUpdatedQuery,
   useTopAreasQuery,
   useOrderSummariesQuery,
   useChannelsChartQuery,
   useSalesChartQuery,
+  useOrderSummariesDailyQuery,
   useOrderSummariesUpdatedQuery,
   useChannelTableQuery,
+  useOrderSummariesTotalQuery,
   useSoldItemSummariesQuery,
+  useSoldItemSummariesDailyQuery,
   useSoldItemSummariesUpdatedQuery,
   useSoldItemTableQuery,
+  useSoldItemSummariesTotalQuery,
+  useMovementHistoriesQuery,
 } = injectedRtkApi;

@@ -8,9 +8,11 @@ export const REFRESH_MS = 2_000;
 
 export const reportsApi = enhancedApi;
 
-export const { useOrderSummariesQuery, useSalesChartQuery, useChannelsChartQuery, useChannelTableQuery, useSoldItemSummariesQuery, useSoldItemTableQuery, useTopAreasQuery } =
+export const { useOrderSummariesQuery, useSalesChartQuery, useChannelsChartQuery, useChannelTableQuery, useSoldItemSummariesQuery, useSoldItemTableQuery, useTopAreasQuery, useCustomerSummariesQuery, useMovementHistoriesQuery } =
   reportsApi;
-import type { ListSoldItemBody } from './endpoints.gen';
-export type { AreaRowBody, ChannelRowBody, OrderSummaryBody, SalesTotalsBody } from './endpoints.gen';
+import type { ListMovementReportRow, ListSoldItemBody } from './endpoints.gen';
+export type { AreaRowBody, ChannelRowBody, CustomerSummaryBody, OrderSummaryBody, SalesTotalsBody } from './endpoints.gen';
 /** A SKU's sales in the period, beside the period before. */
 export type SoldItemBody = ListSoldItemBody['data'][number];
+/** One stock movement of the movements report. */
+export type MovementReportRow = ListMovementReportRow['data'][number];

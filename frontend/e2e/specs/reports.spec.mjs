@@ -1,0 +1,76 @@
+// The reports (SPEC §2 Reports), in Thai: the owner opens Reports from the sidebar and lands
+// on the order report, asks for this month's orders and downloads the spreadsheet from the
+// export history on the page; then the stock movements, filtered by kind and SKU code and
+// paged. Screenshots go to e2e/screenshots/report-*.png.
+import fs from 'node:fs';
+import path from 'node:path';
+
+import { orderByApi, root, still, stockUp } from '../fixtures.mjs';
+
+const SHOTS = (name) => path.join(root, 'e2e', 'screenshots', `report-${name}.png`);
+
+export const tests = [
+  {
+    name: 'the order report from the sidebar: this month exported on the page and downloaded',
+    run: async ({ page, api, url }) => {
+      const product = await api.product('REP-BAG', 'กระเป๋าผ้า ลายช้าง', { price: '250', cost: '90' });
+      const warehouse = await stockUp(api, product.skus[0].id, 5, 'e2e report');
+      const o = await orderByApi(api, {
+        channel: 'line',
+        warehouse_id: warehouse.id,
+        items: [{ sku_id: product.skus[0].id, quantity: 1 }],
+        shipping_address: { name: 'ปรีชา ดีใจ', tel: '0811112222', address: '5 ถนนเพชรบุรี', sub_district: 'ทุ่งพญาไท', district: 'ราชเทวี', state_province: 'กรุงเทพมหานคร', postcode: '10400' },
+      });
+      try {
+        await page.goto(url('getting-start'));
+        await page.getByTestId('sidebar').getByText('รายงาน', { exact: true }).click();
+        await page.waitForURL('**/1/report/order');
+        await page.getByTestId('order-report').getByTestId('export-form').waitFor();
+        await page.getByTestId('order-report').getByTestId('export-submit').click();
+        await page.getByText('กำลังเตรียมไฟล์ ดูได้ที่ประวัติการส่งออก').waitFor();
+        const row = page.getByTestId('export-history').locator('tr.ant-table-row').first();
+        await row.getByText('ส่งออกแล้ว').waitFor({ timeout: 30_000 });
+        await still(page);
+        await page.screenshot({ path: SHOTS('order'), fullPage: true });
+        const [download] = await Promise.all([page.waitForEvent('download'), row.getByRole('button', { name: /ดาวน์โหลด/ }).click()]);
+        const bytes = fs.readFileSync(await download.path());
+        if (bytes.length < 1000 || bytes.subarray(0, 2).toString() !== 'PK') throw new Error(`the file is not a spreadsheet (${bytes.length} bytes)`);
+      } finally {
+        await api.post(`/orders/${o.id}/cancel`, {}).catch(() => undefined);
+      }
+    },
+  },
+  {
+    name: 'the stock movements filtered by kind and SKU code, and paged',
+    run: async ({ page, api, url }) => {
+      const product = await api.product('REP-MOVE', 'ผ้าพันคอ ไหมไทย', { price: '390', cost: '150' });
+      const sku = product.skus[0].id;
+      const warehouse = await stockUp(api, sku, 30, 'e2e movements');
+      // 24 more counts of one unit off: 25 adjustments of this SKU, two pages of 20.
+      for (let i = 0; i < 24; i++) await api.post('/wms/goods-adjust', { warehouse_id: warehouse.id, sku_id: sku, quantity: -1, reason: `นับได้ขาด ${i + 1}` });
+      await page.goto(url('report'));
+      await page.waitForURL('**/1/report/order');
+      await page.getByTestId('report-tab-movement').click();
+      await page.waitForURL('**/1/report/movement');
+      await page.getByTestId('movements').locator('tr.ant-table-row').first().waitFor();
+      await page.getByTestId('movement-kind').click();
+      await page.locator('.ant-select-item-option', { hasText: 'ปรับสต๊อก' }).click();
+      await page.waitForURL(/kind=adjust/);
+      const search = page.getByTestId('movement-sku').getByRole('searchbox');
+      await search.fill('REP-MOVE');
+      await search.press('Enter');
+      await page.waitForURL(/sku-code=REP-MOVE/);
+      await page.getByText('25 รายการ').waitFor();
+      const rows = page.getByTestId('movements').locator('tr.ant-table-row');
+      await rows.first().getByText('นับได้ขาด 24').waitFor();
+      if ((await rows.count()) !== 20) throw new Error(`the first page holds ${await rows.count()} rows`);
+      await page.locator('.ant-pagination-item-2').click();
+      await page.waitForURL(/page=2/);
+      await rows.first().getByText('นับได้ขาด 4').waitFor();
+      await rows.last().getByText('e2e movements').waitFor();
+      if ((await rows.count()) !== 5) throw new Error(`the second page holds ${await rows.count()} rows`);
+      await still(page);
+      await page.screenshot({ path: SHOTS('movements'), fullPage: true });
+    },
+  },
+];

@@ -1,0 +1,119 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEventLib from '@testing-library/user-event';
+import { Provider } from 'react-redux';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
+
+import { serveBy } from '@/shared/testing/fakeApi';
+import { fastComputedStyle } from '@/shared/testing/fastStyles';
+import { signedInStore } from '@/shared/testing/session';
+import MovementsReportPage, { documentOf, signed } from './MovementsReportPage';
+import OrderReportPage from './OrderReportPage';
+import ReportIndexPage from './ReportFrame';
+
+fastComputedStyle();
+jest.setTimeout(60_000);
+const userEvent = userEventLib.setup({ pointerEventsCheck: 0 });
+
+function Where() {
+  const l = useLocation();
+  return <p data-testid="where">{l.pathname + l.search}</p>;
+}
+
+function renderAt(path: string, role = 'owner', permissions: string[] = []) {
+  render(
+    <Provider store={signedInStore(role, permissions)}>
+      <MemoryRouter initialEntries={[path]}>
+        <Routes>
+          <Route path="/:storeId/report" element={<ReportIndexPage />} />
+          <Route path="/:storeId/report/order" element={<OrderReportPage />} />
+          <Route path="/:storeId/report/movement" element={<MovementsReportPage />} />
+        </Routes>
+        <Where />
+      </MemoryRouter>
+    </Provider>,
+  );
+}
+
+const page = (data: unknown[], total = data.length, p = 1) => ({ data, total, limit: 20, page: p, pages: Math.max(1, Math.ceil(total / 20)) });
+const movement = (id: number, kind: string, onHand: number, reserved: number, extra: Record<string, unknown> = {}) => ({
+  id,
+  created_at: '2026-11-27T03:00:00Z',
+  warehouse_id: 1,
+  warehouse_name: 'คลังหลัก',
+  sku_id: 10,
+  sku_code: 'MV1-R',
+  product_name: 'เสื้อยืดคอกลม',
+  variant: 'แดง',
+  kind,
+  on_hand: onHand,
+  reserved,
+  reason: '',
+  reference: 'order:41',
+  created_by: 1,
+  created_by_name: 'สมชาย',
+  ...extra,
+});
+
+const WAREHOUSES = { data: [{ id: 1, name: 'คลังหลัก', code: 'MAIN', is_default: true, active: true }], total: 1, limit: -1, page: 1, pages: 1 };
+
+describe('the reports', () => {
+  it('open the order report, or the movements report for whoever reads only the stock', async () => {
+    serveBy(() => ({ status: 200, body: page([]) }));
+    renderAt('/1/report');
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/1/report/order'));
+    expect(await screen.findByTestId('order-report')).toBeInTheDocument();
+    expect(screen.getByTestId('report-tab-movement')).toBeInTheDocument();
+  });
+
+  it('send a stock reader to the movements, without the order tab', async () => {
+    serveBy((_m, path) => ({ status: 200, body: path === '/wms/warehouses' ? WAREHOUSES : page([]) }));
+    renderAt('/1/report', 'cashier', ['product.sku.read']);
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/1/report/movement'));
+    expect(await screen.findByTestId('report-tab-movement')).toBeInTheDocument();
+    expect(screen.queryByTestId('report-tab-order')).toBeNull();
+  });
+
+  it('list the movements with their documents, filtered and paged through the address', async () => {
+    const sent = serveBy((_m, path) => {
+      if (path === '/wms/warehouses') return { status: 200, body: WAREHOUSES };
+      return {
+        status: 200,
+        body: page([movement(3, 'reserve', 0, 1), movement(2, 'adjust', -2, 0, { reason: 'แตกเสียหาย', reference: 'adj-1' })], 45),
+      };
+    });
+    renderAt('/1/report/movement?kind=adjust');
+    const table = await screen.findByTestId('movements');
+    await within(table).findByText('แตกเสียหาย');
+    expect(sent.some((s) => s.url === '/api/reports/stock-movement/histories?kind=adjust&page=1&limit=20')).toBe(true);
+    const rows = within(table).getAllByRole('row');
+    expect(rows[1].textContent).toContain('Reserved for an order');
+    expect(rows[1].textContent).toContain('+1');
+    expect(within(rows[1]).getByRole('link', { name: 'Order #41' })).toHaveAttribute('href', '/1/order-detail/41');
+    expect(rows[2].textContent).toContain('−2');
+    expect(rows[2].textContent).toContain('adj-1');
+    expect(screen.getByText('45 movements')).toBeInTheDocument();
+
+    // A SKU code searched and the second page: both in the address and in the call.
+    const search = within(screen.getByTestId('movement-sku')).getByRole('searchbox');
+    await userEvent.type(search, 'MV1-R{Enter}');
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/1/report/movement?kind=adjust&sku-code=MV1-R'));
+    await userEvent.click(screen.getByTitle('2'));
+    await waitFor(() => expect(sent.some((s) => s.url === '/api/reports/stock-movement/histories?kind=adjust&sku-code=MV1-R&page=2&limit=20')).toBe(true));
+    expect(screen.getByTestId('where').textContent).toBe('/1/report/movement?kind=adjust&sku-code=MV1-R&page=2');
+  });
+
+  it('name the document a movement\'s reference points to', () => {
+    expect(documentOf('order:41')).toEqual({ kind: 'order', id: 41 });
+    expect(documentOf('gr:12')).toEqual({ kind: 'receipt', id: 12 });
+    expect(documentOf('tf:5')).toEqual({ kind: 'transfer', id: 5 });
+    expect(documentOf('adjust:01a2-ff')).toEqual({ kind: 'adjust' });
+    expect(documentOf('order:x')).toEqual({ kind: 'other' });
+    expect(documentOf('adj-1')).toEqual({ kind: 'other' });
+  });
+
+  it('write changes of units with their sign', () => {
+    expect(signed(5)).toBe('+5');
+    expect(signed(-1200)).toBe('−1,200');
+    expect(signed(0)).toBe('–');
+  });
+});
