@@ -1,7 +1,7 @@
 // The reports (SPEC §2 Reports), in Thai: the owner opens Reports from the sidebar and lands
 // on the order report, asks for this month's orders and downloads the spreadsheet from the
 // export history on the page; then the stock movements, filtered by kind and SKU code and
-// paged. Screenshots go to e2e/screenshots/report-*.png.
+// paged; and the owner's sales report. Screenshots go to e2e/screenshots/report-*.png.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -71,6 +71,41 @@ export const tests = [
       if ((await rows.count()) !== 5) throw new Error(`the second page holds ${await rows.count()} rows`);
       await still(page);
       await page.screenshot({ path: SHOTS('movements'), fullPage: true });
+    },
+  },
+  {
+    name: 'the sales report: the orders of the month by their state now, then the year',
+    run: async ({ page, api, url }) => {
+      await page.goto(url('report/order'));
+      await page.getByTestId('report-tab-sales').click();
+      await page.waitForURL('**/1/report/sales');
+      // The period's orders placed, as the report's total row counts them.
+      const placed = async () => Number((await page.getByTestId('sales-total').locator('td').nth(1).innerText()).split('\n')[0].replace(/,/g, ''));
+      await page.getByTestId('sales-total').waitFor();
+      const before = await placed();
+      const product = await api.product('REP-SALE', 'หมอนอิง ผ้าฝ้าย', { price: '320', cost: '120' });
+      const warehouse = await stockUp(api, product.skus[0].id, 5, 'e2e sales report');
+      const o = await orderByApi(api, {
+        channel: 'facebook',
+        warehouse_id: warehouse.id,
+        items: [{ sku_id: product.skus[0].id, quantity: 1 }],
+        shipping_address: { name: 'สมใจ ใจดี', tel: '0812345678', address: '1 ถนนสุขุมวิท', sub_district: 'คลองเตย', district: 'คลองเตย', state_province: 'กรุงเทพมหานคร', postcode: '10110' },
+      });
+      try {
+        // The order just placed counts among the month's orders once the figures follow it.
+        for (let i = 0; (await placed()) !== before + 1; i++) {
+          if (i > 40) throw new Error(`the new order never showed in the report (placed ${await placed()}, before ${before})`);
+          await page.reload();
+          await page.getByTestId('sales-total').waitFor();
+        }
+        await page.getByTestId('period').getByText('รายปี').click();
+        await page.waitForURL(/period=yearly/);
+        await page.getByTestId('sales-report').getByText('ธ.ค.').first().waitFor();
+        await still(page);
+        await page.screenshot({ path: SHOTS('sales'), fullPage: true });
+      } finally {
+        await api.post(`/orders/${o.id}/cancel`, {}).catch(() => undefined);
+      }
     },
   },
 ];

@@ -57,6 +57,7 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/report', meta: { store: true, permissions: [P.orderOrderRead, P.productSkuRead] } },
         { path: '/:storeId/report/order', meta: orderRead },
         { path: '/:storeId/report/movement', meta: skuRead },
+        { path: '/:storeId/report/sales', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/prepare-login' },
         { path: '/:storeId/access-denied' },
         { path: '/:storeId/order-list', meta: orderRead },
@@ -137,7 +138,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(75);
+    expect(by('default')).toHaveLength(76);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

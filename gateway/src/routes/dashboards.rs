@@ -27,6 +27,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(order_summaries_total))
         .routes(routes!(order_summaries_daily))
         .routes(routes!(channel_table))
+        .routes(routes!(state_table))
         .routes(routes!(sales_chart))
         .routes(routes!(channels_chart))
         .routes(routes!(sold_item_summaries))
@@ -428,6 +429,73 @@ async fn channel_table(
         previous: totals(r.previous),
         channels,
         updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),
+    }))
+}
+
+/// The orders in one state now, and their net.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StateSalesBody {
+    /// new, ready_to_fulfillment, shipped, closed, cancelled or failed.
+    pub state: String,
+    pub orders: i64,
+    pub net: String,
+}
+
+/// One day (or month) of the sales report: the orders placed then, by their state now.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StateRowBody {
+    /// Its first day, YYYY-MM-DD.
+    pub date: String,
+    pub states: Vec<StateSalesBody>,
+}
+
+/// The sales report: a period's orders by the day they were placed and their state now,
+/// with their net, beside the period before.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StateTableBody {
+    #[serde(flatten)]
+    pub dates: PeriodBody,
+    /// day or month: what one row covers.
+    pub bucket: String,
+    /// The period's orders by their state now.
+    pub current: Vec<StateSalesBody>,
+    pub previous: Vec<StateSalesBody>,
+    /// Every bucket of the period, in order.
+    pub rows: Vec<StateRowBody>,
+    /// When the store's figures last changed (RFC 3339; empty when they never did).
+    pub updated_at: String,
+}
+
+fn state_sales(list: Vec<pb::StateSales>) -> Vec<StateSalesBody> {
+    list.into_iter()
+        .map(|s| StateSalesBody { state: word::<OrderState>(s.state), orders: s.orders, net: baht(s.net) })
+        .collect()
+}
+
+/// The sales report (owner only): the period's orders by the day they were placed and their
+/// state now (open, sent, closed, cancelled), with their net, beside the period before.
+#[utoipa::path(get, path = "/order-reports/order-summaries/table-lists/states", tag = "reports", params(PeriodQuery),
+    responses((status = 200, body = StateTableBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn state_table(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PeriodQuery>,
+) -> ApiResult<Json<StateTableBody>> {
+    auth.require(OWNER)?;
+    let period = q.period()?;
+    let r = state
+        .client(ReportsServiceClient::new)?
+        .get_state_sales(auth.ctx().request(pb::GetStateSalesRequest { period, date: q.date() }))
+        .await?
+        .into_inner();
+    Ok(Json(StateTableBody {
+        bucket: word::<pb::Bucket>(r.bucket),
+        current: state_sales(r.current),
+        previous: state_sales(r.previous),
+        rows: r.points.into_iter().map(|p| StateRowBody { date: p.start, states: state_sales(p.states) }).collect(),
+        updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),
+        dates: dates!(period_word(period), r),
     }))
 }
 

@@ -112,7 +112,9 @@ async fn movement_histories(
         Some(code) => {
             let found = state
                 .products()
-                .describe_skus(auth.ctx().request(ppb::DescribeSkusRequest { ids: vec![], codes: vec![code.to_string()] }))
+                .describe_skus(
+                    auth.ctx().request(ppb::DescribeSkusRequest { ids: vec![], codes: vec![code.to_string()] }),
+                )
                 .await?
                 .into_inner();
             match found.skus.first().and_then(|d| d.sku.as_ref()) {
@@ -168,7 +170,13 @@ async fn movement_histories(
             let d = skus.get(&m.sku_id);
             let sku = d.and_then(|d| d.sku.as_ref());
             let variant = sku
-                .map(|s| [s.option1.as_str(), s.option2.as_str()].into_iter().filter(|o| !o.is_empty()).collect::<Vec<_>>().join(" / "))
+                .map(|s| {
+                    [s.option1.as_str(), s.option2.as_str()]
+                        .into_iter()
+                        .filter(|o| !o.is_empty())
+                        .collect::<Vec<_>>()
+                        .join(" / ")
+                })
                 .unwrap_or_default();
             MovementReportRow {
                 id: m.id,

@@ -268,9 +268,9 @@ async fn main() -> anyhow::Result<()> {
                 ReportsCommand::Check => bo_backoffice::checks::reports(&admin.clients, &admin.identity)
                     .await
                     .map(|r| (r.orders, r.problems)),
-                ReportsCommand::Rebuild => {
-                    bo_backoffice::checks::rebuild_reports(&admin.clients, &admin.identity).await.map(|n| (n, Vec::new()))
-                }
+                ReportsCommand::Rebuild => bo_backoffice::checks::rebuild_reports(&admin.clients, &admin.identity)
+                    .await
+                    .map(|n| (n, Vec::new())),
             };
             admin.stop().await;
             let (orders, problems) = done?;

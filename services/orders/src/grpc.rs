@@ -264,10 +264,7 @@ impl OrdersService for OrdersGrpc {
         Ok(Response::new(pb::CheckInvariantsResponse { problems }))
     }
 
-    async fn list_order_figures(
-        &self,
-        req: Request<pb::ListOrderFiguresRequest>,
-    ) -> Rpc<pb::ListOrderFiguresResponse> {
+    async fn list_order_figures(&self, req: Request<pb::ListOrderFiguresRequest>) -> Rpc<pb::ListOrderFiguresResponse> {
         bo_kit::grpc::service_only(&req)?;
         let r = req.into_inner();
         let limit = match r.limit {

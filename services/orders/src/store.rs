@@ -601,7 +601,7 @@ impl Repo {
 
     /// Every store's orders after `after_id` as they are now, `limit` of them in id order,
     /// each with its figures (the read models' check and rebuild).
-    pub async fn figures_page(&self, after_id: i64, limit: i64) -> Result<Vec<(OrderRow, ev::OrderFigures)>> {
+    pub async fn figures_page(&self, after_id: i64, limit: i64) -> Result<Vec<(OrderRow, pb::OrderFigures)>> {
         let rows = sqlx::query_as::<_, OrderRow>(&format!(
             "SELECT {ORDER_COLUMNS} FROM orders WHERE id > $1 ORDER BY id LIMIT $2"
         ))
@@ -858,12 +858,12 @@ async fn count(tx: &mut Tx, store_id: i64, st: &str, delta: i64) -> Result<()> {
 
 /// What an order sells at `version`, for the read models that count sales: its lines with
 /// their shares of the net ([`money::line_figures`]) and its money.
-fn figures(version: i64, placed_at: i64, d: &OrderData) -> ev::OrderFigures {
+fn figures(version: i64, placed_at: i64, d: &OrderData) -> pb::OrderFigures {
     sold(version, placed_at, &d.channel, d.customer_id, &d.items, &d.totals, &d.address)
 }
 
 /// The figures of an order as its row and lines keep it ([`figures`]).
-fn row_figures(r: &OrderRow, items: &[Item]) -> ev::OrderFigures {
+fn row_figures(r: &OrderRow, items: &[Item]) -> pb::OrderFigures {
     let totals = money::Totals {
         subtotal: r.subtotal,
         discount_amount: r.discount_amount,
@@ -890,12 +890,12 @@ fn sold(
     items: &[Item],
     t: &money::Totals,
     address: &Address,
-) -> ev::OrderFigures {
+) -> pb::OrderFigures {
     let lines: Vec<money::Line> = items
         .iter()
         .map(|i| money::Line { price: i.price, cost: i.cost, quantity: i.quantity, warehouse_id: i.warehouse_id })
         .collect();
-    ev::OrderFigures {
+    pb::OrderFigures {
         version,
         place_time: Some(bo_kit::time::ms_to_timestamp(placed_at)),
         channel: channel.to_string(),
@@ -903,7 +903,7 @@ fn sold(
         lines: items
             .iter()
             .zip(money::line_figures(&lines, t))
-            .map(|(i, f)| ev::SoldLine {
+            .map(|(i, f)| pb::SoldLine {
                 sku_id: i.sku_id,
                 product_id: i.product_id,
                 product_name: i.product_name.clone(),

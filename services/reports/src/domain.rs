@@ -354,6 +354,8 @@ pub struct Contribution {
     pub states: BTreeMap<(Day, String), i64>,
     pub areas: BTreeMap<(Day, Area), AreaFigures>,
     pub customers: BTreeMap<(Day, String), AreaFigures>,
+    /// Orders and their net per (placing day, state now): the sales report.
+    pub state_sales: BTreeMap<(Day, String), AreaFigures>,
 }
 
 impl Contribution {
@@ -364,6 +366,7 @@ impl Contribution {
             && self.states.is_empty()
             && self.areas.is_empty()
             && self.customers.is_empty()
+            && self.state_sales.is_empty()
     }
 }
 
@@ -432,10 +435,15 @@ pub fn contribution(o: &Order) -> Contribution {
     if let Some(kind) = o.customer_kind() {
         count(&mut c.customers, kind.to_string(), o.placed_day, o.cancelled_day, content.net);
     }
+    if !o.state.is_empty() {
+        c.state_sales
+            .insert((o.placed_day, o.state.clone()), AreaFigures { orders: 1, cancelled: 0, net: content.net });
+    }
     c.skus.retain(|_, f| !f.is_zero());
     c.sales.retain(|_, f| !f.is_zero());
     c.areas.retain(|_, f| !f.is_zero());
     c.customers.retain(|_, f| !f.is_zero());
+    c.state_sales.retain(|_, f| !f.is_zero());
     c
 }
 
@@ -496,6 +504,7 @@ pub fn delta(old: &Contribution, new: &Contribution) -> Contribution {
     }
     d.areas = counted_delta(&old.areas, &new.areas);
     d.customers = counted_delta(&old.customers, &new.customers);
+    d.state_sales = counted_delta(&old.state_sales, &new.state_sales);
     d.sales.retain(|_, f| !f.is_zero());
     d.skus.retain(|_, f| !f.is_zero());
     d.states.retain(|_, n| *n != 0);
@@ -518,6 +527,7 @@ pub fn add_to(total: &mut Contribution, d: &Contribution) {
     }
     add_counted(&mut total.areas, &d.areas);
     add_counted(&mut total.customers, &d.customers);
+    add_counted(&mut total.state_sales, &d.state_sales);
     total.sales.retain(|_, f| !f.is_zero());
     total.skus.retain(|_, f| !f.is_zero());
     total.states.retain(|_, n| *n != 0);
@@ -595,7 +605,10 @@ pub fn differences(expected: &BTreeMap<i64, Contribution>, actual: &BTreeMap<i64
         for ((day, sku), f) in &off.skus {
             out.push(format!(
                 "store {store}, SKU {sku} on {}: off by {} units, {} satang net, {} satang cost",
-                day_text(*day), f.units, f.net, f.cost
+                day_text(*day),
+                f.units,
+                f.net,
+                f.cost
             ));
         }
         for ((day, state), n) in &off.states {
@@ -604,13 +617,27 @@ pub fn differences(expected: &BTreeMap<i64, Contribution>, actual: &BTreeMap<i64
         for ((day, (kind, name, parent)), f) in &off.areas {
             out.push(format!(
                 "store {store}, {kind} {name:?} ({parent:?}) on {}: off by {} orders, {} cancelled, {} satang net",
-                day_text(*day), f.orders, f.cancelled, f.net
+                day_text(*day),
+                f.orders,
+                f.cancelled,
+                f.net
+            ));
+        }
+        for ((day, state), f) in &off.state_sales {
+            out.push(format!(
+                "store {store}, sales of orders placed on {} now {state}: off by {} orders, {} satang net",
+                day_text(*day),
+                f.orders,
+                f.net
             ));
         }
         for ((day, kind), f) in &off.customers {
             out.push(format!(
                 "store {store}, {kind} customers on {}: off by {} orders, {} cancelled, {} satang net",
-                day_text(*day), f.orders, f.cancelled, f.net
+                day_text(*day),
+                f.orders,
+                f.cancelled,
+                f.net
             ));
         }
     }
@@ -812,7 +839,16 @@ mod tests {
             country: "TH".into(),
             city: String::new(),
         };
-        Content { net, total: net + net * 7 / 100, net_ex_vat: net, cost: net / 2, shipping: 0, lines, place, customer: None }
+        Content {
+            net,
+            total: net + net * 7 / 100,
+            net_ex_vat: net,
+            cost: net / 2,
+            shipping: 0,
+            lines,
+            place,
+            customer: None,
+        }
     }
 
     fn placed(day: Day, c: Content) -> Change {
@@ -1085,8 +1121,14 @@ mod tests {
             ]
         );
         // A store the orders know nothing of.
-        let stray = BTreeMap::from([(9, Contribution { states: BTreeMap::from([((2026_11_01, "new".to_string()), 1)]), ..Default::default() })]);
-        assert_eq!(differences(&BTreeMap::new(), &stray), vec!["store 9, orders placed on 2026-11-01 now new: off by 1".to_string()]);
+        let stray = BTreeMap::from([(
+            9,
+            Contribution { states: BTreeMap::from([((2026_11_01, "new".to_string()), 1)]), ..Default::default() },
+        )]);
+        assert_eq!(
+            differences(&BTreeMap::new(), &stray),
+            vec!["store 9, orders placed on 2026-11-01 now new: off by 1".to_string()]
+        );
     }
 
     #[test]

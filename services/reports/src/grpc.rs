@@ -4,9 +4,9 @@ use bo_kit::grpc::{CallCtx, GrpcChannel, ServiceIdentity};
 use bo_kit::paging::PageRequest;
 use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::Error;
-use bo_proto::orders::v1::OrderState;
 use bo_proto::orders::v1 as opb;
 use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
+use bo_proto::orders::v1::OrderState;
 use bo_proto::reports::v1 as pb;
 use bo_proto::reports::v1::reports_service_server::ReportsService;
 use bo_proto::Wire as _;
@@ -17,6 +17,20 @@ use crate::store::{AreaTotals, Repo, SkuSales, SoldSort, SoldTotals};
 
 fn area_figures(f: &AreaFigures) -> pb::AreaFigures {
     pb::AreaFigures { orders: f.orders, cancelled: f.cancelled, net: f.net }
+}
+
+/// The states orders are in, in the contract's order, those with none left out.
+fn by_state(figures: &std::collections::BTreeMap<String, AreaFigures>) -> Vec<pb::StateSales> {
+    let mut out: Vec<pb::StateSales> = figures
+        .iter()
+        .filter(|(_, f)| f.orders != 0 || f.net != 0)
+        .filter_map(|(w, f)| {
+            let state = OrderState::from_wire(w)?;
+            Some(pb::StateSales { state: state.into(), orders: f.orders, net: f.net })
+        })
+        .collect();
+    out.sort_by_key(|s| s.state);
+    out
 }
 
 /// Every kind of customer's figures, in the contract's order (new, returning, guest).
@@ -63,13 +77,17 @@ impl ReportsGrpc {
         F: FnMut(Vec<opb::OrderFiguresEntry>) -> Fut,
         Fut: std::future::Future<Output = Result<(), Status>>,
     {
-        let (client, identity) =
-            self.source.as_ref().ok_or_else(|| Status::failed_precondition("the reports run without the orders service"))?;
+        let (client, identity) = self
+            .source
+            .as_ref()
+            .ok_or_else(|| Status::failed_precondition("the reports run without the orders service"))?;
         let mut client = client.clone();
         let (mut after_id, mut count) = (0, 0);
         loop {
             let page = client
-                .list_order_figures(identity.system().request(opb::ListOrderFiguresRequest { after_id, limit: SOURCE_PAGE }))
+                .list_order_figures(
+                    identity.system().request(opb::ListOrderFiguresRequest { after_id, limit: SOURCE_PAGE }),
+                )
                 .await?
                 .into_inner()
                 .orders;
@@ -309,6 +327,28 @@ impl ReportsService for ReportsGrpc {
                     current: Some(area_figures(&a.current)),
                     previous: Some(area_figures(&a.previous)),
                 })
+                .collect(),
+            update_time: s.updated_at.map(ms_to_timestamp),
+        }))
+    }
+
+    async fn get_state_sales(&self, req: Request<pb::GetStateSalesRequest>) -> Rpc<pb::GetStateSalesResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let span = span_of(r.period(), &r.date)?;
+        let s = self.repo.state_sales(ctx.store_id, &span).await?;
+        Ok(Response::new(pb::GetStateSalesResponse {
+            from: domain::day_text(span.from),
+            to: domain::day_text(span.to),
+            previous_from: domain::day_text(span.previous_from),
+            previous_to: domain::day_text(span.previous_to),
+            bucket: bucket(span.bucket),
+            current: by_state(&s.current),
+            previous: by_state(&s.previous),
+            points: s
+                .series
+                .iter()
+                .map(|(d, f)| pb::StateSalesPoint { start: domain::day_text(*d), states: by_state(f) })
                 .collect(),
             update_time: s.updated_at.map(ms_to_timestamp),
         }))

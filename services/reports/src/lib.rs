@@ -15,9 +15,9 @@ use bo_kit::inbox::{Consumer, Meta, OnAll};
 use bo_kit::module::{Context, Module, Started};
 use bo_kit::outbox::Relay;
 use bo_kit::time::timestamp_to_ms;
-use bo_proto::events::v1::{OrderFigures, OrderPlaced, OrderRevised, OrderStateChanged};
+use bo_proto::events::v1::{OrderPlaced, OrderRevised, OrderStateChanged};
 use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
-use bo_proto::orders::v1::OrderState;
+use bo_proto::orders::v1::{OrderFigures, OrderState};
 use bo_proto::reports::v1::reports_service_server::ReportsServiceServer;
 use bo_proto::Wire as _;
 use sqlx::migrate::Migrator;
@@ -115,7 +115,8 @@ pub fn told_now(e: bo_proto::orders::v1::OrderFiguresEntry) -> Vec<Told> {
         state: OrderState::word_of(e.state).to_string(),
         day: domain::day_of(cancelled_at),
     };
-    let told = |change, names| Told { store_id: e.store_id, order_id: e.order_id, event_id: REBUILD.into(), change, names };
+    let told =
+        |change, names| Told { store_id: e.store_id, order_id: e.order_id, event_id: REBUILD.into(), change, names };
     vec![told(content, names), told(state, Vec::new())]
 }
 

@@ -109,10 +109,11 @@ pub struct TopAreas {
     pub updated_at: Option<i64>,
 }
 
-/// Who placed a period's orders: per kind of customer (a word of `domain::NEW`, `RETURNING`
-/// or `GUEST`) in the period and the one before, and per bucket of the period.
+/// A period's orders counted by a key (a kind of customer, a word of `domain::NEW`,
+/// `RETURNING` or `GUEST`; or a state now), in the period and the one before, and per bucket
+/// of the period.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CustomerSales {
+pub struct KeyedSales {
     pub current: BTreeMap<String, AreaFigures>,
     pub previous: BTreeMap<String, AreaFigures>,
     pub series: Vec<(Day, BTreeMap<String, AreaFigures>)>,
@@ -330,10 +331,7 @@ impl Repo {
     }
 
     /// What the reports know of the orders of each store's ids, their rows locked.
-    async fn orders_locked(
-        tx: &mut Tx,
-        by_store: BTreeMap<i64, BTreeSet<i64>>,
-    ) -> Result<BTreeMap<(i64, i64), Order>> {
+    async fn orders_locked(tx: &mut Tx, by_store: BTreeMap<i64, BTreeSet<i64>>) -> Result<BTreeMap<(i64, i64), Order>> {
         let lock = tx.for_update();
         let mut orders = BTreeMap::new();
         for (store_id, ids) in by_store {
@@ -523,19 +521,28 @@ impl Repo {
     }
 
     /// Who placed a period's orders, beside the period before, and over the period.
-    pub async fn customers(&self, store_id: i64, span: &Span) -> Result<CustomerSales> {
-        let rows = sqlx::query(
-            "SELECT day, kind, orders, cancelled, net FROM daily_customers \
-             WHERE store_id = $1 AND day >= $2 AND day <= $3",
-        )
-        .bind(store_id)
-        .bind(span.previous_from.min(span.from))
-        .bind(span.to.max(span.previous_to))
-        .fetch_all(self.db.pool())
-        .await?;
+    pub async fn customers(&self, store_id: i64, span: &Span) -> Result<KeyedSales> {
+        self.keyed("SELECT day, kind, orders, cancelled, net FROM daily_customers", store_id, span).await
+    }
+
+    /// The period's orders by the day they were placed and their state now, beside the
+    /// period before (the sales report).
+    pub async fn state_sales(&self, store_id: i64, span: &Span) -> Result<KeyedSales> {
+        self.keyed("SELECT day, state, orders, CAST(0 AS BIGINT), net FROM daily_state_sales", store_id, span).await
+    }
+
+    /// The rows of `select` (day, key, orders, cancelled, net of a daily table) summed per key
+    /// over the period and the one before, and per key and bucket of the period.
+    async fn keyed(&self, select: &str, store_id: i64, span: &Span) -> Result<KeyedSales> {
+        let rows = sqlx::query(&format!("{select} WHERE store_id = $1 AND day >= $2 AND day <= $3"))
+            .bind(store_id)
+            .bind(span.previous_from.min(span.from))
+            .bind(span.to.max(span.previous_to))
+            .fetch_all(self.db.pool())
+            .await?;
         let starts = domain::buckets(span.from, span.to, span.bucket);
         let place: BTreeMap<Day, usize> = starts.iter().enumerate().map(|(i, d)| (*d, i)).collect();
-        let mut out = CustomerSales {
+        let mut out = KeyedSales {
             series: starts.iter().map(|d| (*d, BTreeMap::new())).collect(),
             updated_at: self.updated_at(store_id).await?,
             ..Default::default()
@@ -566,22 +573,31 @@ impl Repo {
     pub async fn tables(&self) -> Result<BTreeMap<i64, Contribution>> {
         let pool = self.db.pool();
         let mut out: BTreeMap<i64, Contribution> = BTreeMap::new();
-        let rows = sqlx::query(&format!("SELECT store_id, day, channel, {SUMS} FROM daily_sales GROUP BY store_id, day, channel"))
-            .fetch_all(pool)
-            .await?;
+        let rows = sqlx::query(&format!(
+            "SELECT store_id, day, channel, {SUMS} FROM daily_sales GROUP BY store_id, day, channel"
+        ))
+        .fetch_all(pool)
+        .await?;
         for r in rows {
             let f = figures_at(&r, 3)?;
             if !f.is_zero() {
                 out.entry(r.try_get(0)?).or_default().sales.insert((r.try_get(1)?, r.try_get(2)?), f);
             }
         }
-        for r in sqlx::query("SELECT store_id, day, sku_id, units, net, net_ex_vat, cost FROM daily_skus").fetch_all(pool).await? {
-            let f = SkuFigures { units: r.try_get(3)?, net: r.try_get(4)?, net_ex_vat: r.try_get(5)?, cost: r.try_get(6)? };
+        for r in sqlx::query("SELECT store_id, day, sku_id, units, net, net_ex_vat, cost FROM daily_skus")
+            .fetch_all(pool)
+            .await?
+        {
+            let f =
+                SkuFigures { units: r.try_get(3)?, net: r.try_get(4)?, net_ex_vat: r.try_get(5)?, cost: r.try_get(6)? };
             if f != SkuFigures::default() {
                 out.entry(r.try_get(0)?).or_default().skus.insert((r.try_get(1)?, r.try_get(2)?), f);
             }
         }
-        for r in sqlx::query("SELECT store_id, day, state, orders FROM daily_states WHERE orders <> 0").fetch_all(pool).await? {
+        for r in sqlx::query("SELECT store_id, day, state, orders FROM daily_states WHERE orders <> 0")
+            .fetch_all(pool)
+            .await?
+        {
             out.entry(r.try_get(0)?).or_default().states.insert((r.try_get(1)?, r.try_get(2)?), r.try_get(3)?);
         }
         let counted = |r: &sqlx::any::AnyRow, at: usize| -> std::result::Result<AreaFigures, sqlx::Error> {
@@ -595,10 +611,22 @@ impl Repo {
                 out.entry(r.try_get(0)?).or_default().areas.insert((r.try_get(1)?, area), f);
             }
         }
-        for r in sqlx::query("SELECT store_id, day, kind, orders, cancelled, net FROM daily_customers").fetch_all(pool).await? {
+        for r in sqlx::query("SELECT store_id, day, kind, orders, cancelled, net FROM daily_customers")
+            .fetch_all(pool)
+            .await?
+        {
             let f = counted(&r, 3)?;
             if f != AreaFigures::default() {
                 out.entry(r.try_get(0)?).or_default().customers.insert((r.try_get(1)?, r.try_get(2)?), f);
+            }
+        }
+        for r in sqlx::query("SELECT store_id, day, state, orders, CAST(0 AS BIGINT), net FROM daily_state_sales")
+            .fetch_all(pool)
+            .await?
+        {
+            let f = counted(&r, 3)?;
+            if f != AreaFigures::default() {
+                out.entry(r.try_get(0)?).or_default().state_sales.insert((r.try_get(1)?, r.try_get(2)?), f);
             }
         }
         Ok(out)
@@ -622,6 +650,7 @@ impl Repo {
             "daily_states",
             "daily_areas",
             "daily_customers",
+            "daily_state_sales",
             "report_skus",
         ] {
             sqlx::query(&format!("DELETE FROM {table}")).execute(&mut *tx).await?;
@@ -936,6 +965,17 @@ async fn write_daily(tx: &mut Tx, store_id: i64, d: &Contribution) -> Result<()>
         },
     )
     .await?;
+    let state_sales: Vec<(&(Day, String), &AreaFigures)> = d.state_sales.iter().collect();
+    insert_rows(
+        tx,
+        "INSERT INTO daily_state_sales (store_id, day, state, orders, net)",
+        "ON CONFLICT (store_id, day, state) DO UPDATE SET orders = daily_state_sales.orders + excluded.orders, \
+         net = daily_state_sales.net + excluded.net",
+        5,
+        &state_sales,
+        |q, ((day, state), f)| q.bind(store_id).bind(*day).bind(state.as_str()).bind(f.orders).bind(f.net),
+    )
+    .await?;
     let customers: Vec<(&(Day, String), &AreaFigures)> = d.customers.iter().collect();
     insert_rows(
         tx,
@@ -944,7 +984,9 @@ async fn write_daily(tx: &mut Tx, store_id: i64, d: &Contribution) -> Result<()>
          cancelled = daily_customers.cancelled + excluded.cancelled, net = daily_customers.net + excluded.net",
         6,
         &customers,
-        |q, ((day, kind), f)| q.bind(store_id).bind(*day).bind(kind.as_str()).bind(f.orders).bind(f.cancelled).bind(f.net),
+        |q, ((day, kind), f)| {
+            q.bind(store_id).bind(*day).bind(kind.as_str()).bind(f.orders).bind(f.cancelled).bind(f.net)
+        },
     )
     .await?;
     let states: Vec<(&(Day, String), &i64)> = d.states.iter().collect();

@@ -250,7 +250,8 @@ async fn a_batch_of_events_leaves_what_they_leave_one_by_one(db: Db) {
         "and its net comes back out of its district: {by_one:?}"
     );
     assert!(
-        by_one.iter().any(|r| r == "7|20261031|new|1|0|10000") && by_one.iter().any(|r| r == "7|20261101|returning|1|0|30000"),
+        by_one.iter().any(|r| r == "7|20261031|new|1|0|10000")
+            && by_one.iter().any(|r| r == "7|20261101|returning|1|0|30000"),
         "customer 5's earlier order is their first, though it came later: {by_one:?}"
     );
     assert!(

@@ -73,6 +73,33 @@ interface FrameProps extends Loading {
   children: ReactNode;
 }
 
+/** The period a page shows, and a way to choose another: a day, a month, a quarter or a
+ * year, and which one (in the Buddhist era in Thai). */
+export function PeriodPicker({ at }: { at: { period: Period; date: string; go: (p: Period, d: string) => void } }) {
+  const { t, i18n } = useTranslation('reports');
+  const lng = i18n.language;
+  return (
+    <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
+      <Segmented
+        value={at.period}
+        onChange={(v) => at.go(v as Period, at.date)}
+        options={PERIODS.map((x) => ({ value: x, label: t(`periods.${x}`) }))}
+        data-testid="period"
+      />
+      <DatePicker
+        picker={pickerOf(at.period)}
+        value={dayjs(at.date)}
+        allowClear={false}
+        locale={eraLocale(lng)}
+        format={(d: Dayjs) => periodLabel(at.period, d.format('YYYY-MM-DD'), lng)}
+        onChange={(d: Dayjs | null) => d && at.go(at.period, d.format('YYYY-MM-DD'))}
+        aria-label={t('pickPeriod')}
+        data-testid="period-date"
+      />
+    </div>
+  );
+}
+
 /** A dashboard page: its tabs, its head with the period, the line that names the period and
  * when its figures last changed, and the blocks (`children`) once loaded. */
 export function DashboardFrame({ at, ...p }: FrameProps) {
@@ -97,24 +124,7 @@ export function DashboardFrame({ at, ...p }: FrameProps) {
       />
       <div className="bo-page-head">
         <h1>{p.title}</h1>
-        <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
-          <Segmented
-            value={at.period}
-            onChange={(v) => at.go(v as Period, at.date)}
-            options={PERIODS.map((x) => ({ value: x, label: t(`periods.${x}`) }))}
-            data-testid="period"
-          />
-          <DatePicker
-            picker={pickerOf(at.period)}
-            value={dayjs(at.date)}
-            allowClear={false}
-            locale={eraLocale(lng)}
-            format={(d: Dayjs) => periodLabel(at.period, d.format('YYYY-MM-DD'), lng)}
-            onChange={(d: Dayjs | null) => d && at.go(at.period, d.format('YYYY-MM-DD'))}
-            aria-label={t('pickPeriod')}
-            data-testid="period-date"
-          />
-        </div>
+        <PeriodPicker at={at} />
       </div>
       {p.isError ? (
         <Alert type="error" showIcon title={t('failed')} action={<a onClick={() => void p.refetch()}>{t('retry')}</a>} />

@@ -5,23 +5,26 @@ import { Navigate, useNavigate, useParams } from 'react-router-dom';
 
 import type { Access } from '@/shared/perms';
 import { useCan } from '@/shared/useCan';
-import { MOVEMENT_REPORT, ORDER_REPORT } from './access';
+import { DASHBOARDS, MOVEMENT_REPORT, ORDER_REPORT } from './access';
 
 /** The reports' tabs (SPEC §2 Reports), each shown to whoever may read it. */
-export const REPORT_TABS: { key: 'order' | 'movement'; path: string; access: Access }[] = [
+export const REPORT_TABS: { key: 'order' | 'movement' | 'sales'; path: string; access: Access }[] = [
   { key: 'order', path: 'report/order', access: ORDER_REPORT },
   { key: 'movement', path: 'report/movement', access: MOVEMENT_REPORT },
+  { key: 'sales', path: 'report/sales', access: DASHBOARDS },
 ];
 
 function useReportTabs() {
   const order = useCan(ORDER_REPORT);
   const movement = useCan(MOVEMENT_REPORT);
-  const allowed = { order, movement };
+  const sales = useCan(DASHBOARDS);
+  const allowed = { order, movement, sales };
   return REPORT_TABS.filter((x) => allowed[x.key]);
 }
 
-/** A report page: the tabs of the reports its reader may open, its title, and the report. */
-export function ReportFrame({ tab, children }: { tab: (typeof REPORT_TABS)[number]['key']; children: ReactNode }) {
+/** A report page: the tabs of the reports its reader may open, its title (with `extra`
+ * beside it), and the report. */
+export function ReportFrame({ tab, extra, children }: { tab: (typeof REPORT_TABS)[number]['key']; extra?: ReactNode; children: ReactNode }) {
   const { t } = useTranslation('reports');
   const navigate = useNavigate();
   const { storeId } = useParams();
@@ -39,6 +42,7 @@ export function ReportFrame({ tab, children }: { tab: (typeof REPORT_TABS)[numbe
       />
       <div className="bo-page-head">
         <h1>{t(`report.titles.${tab}`)}</h1>
+        {extra}
       </div>
       {children}
     </div>

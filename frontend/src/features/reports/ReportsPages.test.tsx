@@ -8,6 +8,7 @@ import { fastComputedStyle } from '@/shared/testing/fastStyles';
 import { signedInStore } from '@/shared/testing/session';
 import MovementsReportPage, { documentOf, signed } from './MovementsReportPage';
 import OrderReportPage from './OrderReportPage';
+import SalesReportPage, { tally } from './SalesReportPage';
 import ReportIndexPage from './ReportFrame';
 
 fastComputedStyle();
@@ -27,6 +28,7 @@ function renderAt(path: string, role = 'owner', permissions: string[] = []) {
           <Route path="/:storeId/report" element={<ReportIndexPage />} />
           <Route path="/:storeId/report/order" element={<OrderReportPage />} />
           <Route path="/:storeId/report/movement" element={<MovementsReportPage />} />
+          <Route path="/:storeId/report/sales" element={<SalesReportPage />} />
         </Routes>
         <Where />
       </MemoryRouter>
@@ -109,6 +111,49 @@ describe('the reports', () => {
     expect(documentOf('adjust:01a2-ff')).toEqual({ kind: 'adjust' });
     expect(documentOf('order:x')).toEqual({ kind: 'other' });
     expect(documentOf('adj-1')).toEqual({ kind: 'other' });
+  });
+
+  it('show the owner the orders placed each day by their state now, with the period\'s totals', async () => {
+    const state = (s: string, orders: number, net: string) => ({ state: s, orders, net });
+    const sent = serveBy(() => ({
+      status: 200,
+      body: {
+        period: 'monthly',
+        date_from: '2026-11-01',
+        date_to: '2026-11-30',
+        previous_from: '2026-10-01',
+        previous_to: '2026-10-31',
+        bucket: 'day',
+        current: [state('new', 2, '1345.50'), state('shipped', 1, '100.00'), state('cancelled', 1, '199.00')],
+        previous: [state('closed', 4, '800.00')],
+        rows: Array.from({ length: 30 }, (_, i) => ({
+          date: `2026-11-${String(i + 1).padStart(2, '0')}`,
+          states: i === 26 ? [state('new', 2, '1345.50'), state('shipped', 1, '100.00'), state('cancelled', 1, '199.00')] : [],
+        })),
+        updated_at: '2026-11-27T08:00:00.000Z',
+      },
+    }));
+    renderAt('/1/report/sales?period=monthly&date=2026-11-15');
+    const table = await screen.findByTestId('sales-report');
+    expect(sent.some((s) => s.url === '/api/order-reports/order-summaries/table-lists/states?period=monthly&date=2026-11-15')).toBe(true);
+    const day27 = within(table).getAllByRole('row').find((r) => r.textContent?.startsWith('27 Nov'))!;
+    // Placed 4 (1,644.50), open 2, sent 1, closed 0, cancelled 1.
+    expect(day27.textContent).toBe('27 Nov41,644.5021,345.501100.0000.001199.00');
+    expect(screen.getByTestId('sales-total').textContent).toContain('41,644.50');
+    expect(screen.getByTestId('sales-before').textContent).toContain('4800.00');
+    expect(screen.getByTestId('report-tab-sales')).toBeInTheDocument();
+  });
+
+  it('gather the states into the report\'s columns', () => {
+    const t = tally([
+      { state: 'new', orders: 1, net: '10.10' },
+      { state: 'ready_to_fulfillment', orders: 2, net: '0.20' },
+      { state: 'failed', orders: 1, net: '5.00' },
+    ]);
+    expect(t.placed).toEqual({ orders: 4, satang: 1530 });
+    expect(t.open).toEqual({ orders: 3, satang: 1030 });
+    expect(t.cancelled).toEqual({ orders: 1, satang: 500 });
+    expect(t.sent).toEqual({ orders: 0, satang: 0 });
   });
 
   it('write changes of units with their sign', () => {

@@ -27,4 +27,5 @@ export const ROUTES: FeatureRoute[] = [
   },
   { path: 'report/order', layout: 'default', access: ORDER_REPORT, page: () => import('./OrderReportPage') },
   { path: 'report/movement', layout: 'default', access: MOVEMENT_REPORT, page: () => import('./MovementsReportPage') },
+  { path: 'report/sales', layout: 'default', access: DASHBOARDS, page: () => import('./SalesReportPage') },
 ];

@@ -275,13 +275,34 @@ async fn a_months_sales_add_up_to_the_orders_by_hand(app: &TestApp) {
     assert_eq!(y["products"].as_array().unwrap().len(), 1, "top=1");
     // The period's totals, and the year day by day (every day, today's figures on today).
     let (s, total) = app.get(&format!("/order-reports/order-summaries/total?date={day}"), &t).await;
-    assert_eq!((s, total["current"]["net"].as_str(), total["current"]["orders"].as_i64()), (StatusCode::OK, Some("1345.50"), Some(3)));
+    assert_eq!(
+        (s, total["current"]["net"].as_str(), total["current"]["orders"].as_i64()),
+        (StatusCode::OK, Some("1345.50"), Some(3))
+    );
     let (s, daily) = app.get(&format!("/order-reports/order-summaries/daily?period=yearly&date={day}"), &t).await;
     assert_eq!(s, StatusCode::OK, "{daily}");
     let days = daily["days"].as_array().unwrap();
     assert!(days.len() >= 365, "a year's every day: {}", days.len());
     assert_eq!(days.iter().find(|d| d["start"] == day.as_str()).unwrap()["totals"]["net"], "1345.50");
     assert_eq!(days.iter().map(|d| d["totals"]["orders"].as_i64().unwrap()).sum::<i64>(), 3);
+    // The sales report: today's orders by their state now, A and B open, C cancelled.
+    let (s, report) = app.get(&format!("/order-reports/order-summaries/table-lists/states?date={day}"), &t).await;
+    assert_eq!(s, StatusCode::OK, "{report}");
+    let states = |v: &Value| -> Vec<(String, i64, String)> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (s["state"].as_str().unwrap().into(), s["orders"].as_i64().unwrap(), s["net"].as_str().unwrap().into())
+            })
+            .collect()
+    };
+    let expected =
+        vec![("new".to_string(), 2, "1345.50".to_string()), ("cancelled".to_string(), 1, "199.00".to_string())];
+    assert_eq!(states(&report["current"]), expected, "{report}");
+    let today_row = report["rows"].as_array().unwrap().iter().find(|r| r["date"] == day.as_str()).unwrap();
+    assert_eq!(states(&today_row["states"]), expected);
+    assert_eq!(report["previous"], json!([]));
     let (s, sold) = app.get(&format!("/order-reports/sold-item-summaries/total?date={day}"), &t).await;
     assert_eq!((s, sold["current"]["total_qty"].as_i64()), (StatusCode::OK, Some(6)), "{sold}");
     let (s, sold_days) = app.get(&format!("/order-reports/sold-item-summaries/daily?date={day}"), &t).await;
@@ -374,7 +395,10 @@ async fn customers_are_new_returning_or_guests(app: &TestApp) {
     assert_eq!(v["new_customer"]["previous_orders"], 0);
     let points = v["series"].as_array().unwrap();
     assert_eq!(points.len(), 1, "a day is one point");
-    assert_eq!((points[0]["date"].as_str(), points[0]["old_customer"]["orders"].as_i64()), (Some(today().as_str()), Some(1)));
+    assert_eq!(
+        (points[0]["date"].as_str(), points[0]["old_customer"]["orders"].as_i64()),
+        (Some(today().as_str()), Some(1))
+    );
     assert!(!v["updated_at"].as_str().unwrap().is_empty());
 }
 
@@ -393,6 +417,7 @@ async fn only_the_owner_sees_the_dashboards_and_only_their_stores(app: &TestApp)
     for path in [
         "/order-reports/order-summaries/lastest-updated",
         "/order-reports/order-summaries/total",
+        "/order-reports/order-summaries/table-lists/states",
         "/order-reports/order-summaries/daily",
         "/order-reports/sold-item-summaries/total",
         "/order-reports/sold-item-summaries/daily",

@@ -62,7 +62,11 @@ async fn the_movements_report_filters_and_pages_the_ledger(app: &TestApp) {
     let all = report("").await;
     assert_eq!((all["total"].as_i64(), all["limit"].as_i64()), (Some(4), Some(20)), "{all}");
     let first = &all["data"][0];
-    assert_eq!((first["kind"].as_str(), first["sku_code"].as_str(), first["reserved"].as_i64()), (Some("reserve"), Some("MV1-R"), Some(1)), "{all}");
+    assert_eq!(
+        (first["kind"].as_str(), first["sku_code"].as_str(), first["reserved"].as_i64()),
+        (Some("reserve"), Some("MV1-R"), Some(1)),
+        "{all}"
+    );
     assert!(first["reference"].as_str().is_some_and(|r| !r.is_empty()), "the order that reserved it: {first}");
     let adjusted = report("?kind=adjust&sku-code=MV1-R").await;
     let rows = adjusted["data"].as_array().unwrap();
@@ -73,7 +77,11 @@ async fn the_movements_report_filters_and_pages_the_ledger(app: &TestApp) {
     assert!(!rows[0]["warehouse_name"].as_str().unwrap().is_empty());
     // Paged: two per page, the second page holds the oldest two.
     let second = report("?limit=2&page=2").await;
-    assert_eq!((second["pages"].as_i64(), second["data"][1]["sku_code"].as_str()), (Some(2), Some("MV1-R")), "{second}");
+    assert_eq!(
+        (second["pages"].as_i64(), second["data"][1]["sku_code"].as_str()),
+        (Some(2), Some("MV1-R")),
+        "{second}"
+    );
     assert_eq!(second["data"][1]["on_hand"], 10);
     // Today holds them all; yesterday none; another warehouse none; an unknown SKU none.
     let now = ::time::OffsetDateTime::now_utc().to_offset(::time::macros::offset!(+7));

@@ -91,6 +91,15 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    stateTable: build.query<StateTableApiResponse, StateTableApiArg>({
+      query: (queryArg) => ({
+        url: `/order-reports/order-summaries/table-lists/states`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
     orderSummariesTotal: build.query<
       OrderSummariesTotalApiResponse,
       OrderSummariesTotalApiArg
@@ -238,6 +247,13 @@ export type OrderSummariesUpdatedApiResponse =
 export type OrderSummariesUpdatedApiArg = void;
 export type ChannelTableApiResponse = /** status 200  */ ChannelTableBody;
 export type ChannelTableApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
+export type StateTableApiResponse = /** status 200  */ StateTableBody;
+export type StateTableApiArg = {
   /** daily, monthly (default), quarterly or yearly. */
   period?: string;
   /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
@@ -517,6 +533,28 @@ export type ChannelTableBody = PeriodBody & {
   /** When the store's figures last changed (RFC 3339; empty when they never did). */
   updatedAt: string;
 };
+export type StateSalesBody = {
+  net: string;
+  orders: number;
+  /** new, ready_to_fulfillment, shipped, closed, cancelled or failed. */
+  state: string;
+};
+export type StateRowBody = {
+  /** Its first day, YYYY-MM-DD. */
+  date: string;
+  states: StateSalesBody[];
+};
+export type StateTableBody = PeriodBody & {
+  /** day or month: what one row covers. */
+  bucket: string;
+  /** The period's orders by their state now. */
+  current: StateSalesBody[];
+  previous: StateSalesBody[];
+  /** Every bucket of the period, in order. */
+  rows: StateRowBody[];
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
+};
 export type OrderTotalBody = PeriodBody & {
   current: SalesTotalsBody;
   previous: SalesTotalsBody;
@@ -635,6 +673,7 @@ export const {
   useOrderSummariesDailyQuery,
   useOrderSummariesUpdatedQuery,
   useChannelTableQuery,
+  useStateTableQuery,
   useOrderSummariesTotalQuery,
   useSoldItemSummariesQuery,
   useSoldItemSummariesDailyQuery,
