@@ -41,7 +41,7 @@ export const tests = [
     },
   },
   {
-    name: 'the stock movements filtered by kind and SKU code, and paged',
+    name: 'the stock movements filtered by kind and SKU code, and paged; the stock now',
     run: async ({ page, api, url }) => {
       const product = await api.product('REP-MOVE', 'ผ้าพันคอ ไหมไทย', { price: '390', cost: '150' });
       const sku = product.skus[0].id;
@@ -71,10 +71,27 @@ export const tests = [
       if ((await rows.count()) !== 5) throw new Error(`the second page holds ${await rows.count()} rows`);
       await still(page);
       await page.screenshot({ path: SHOTS('movements'), fullPage: true });
+      // The stock now: 30 counted in, 24 counted off.
+      await page.getByTestId('report-tab-stock').click();
+      await page.waitForURL('**/1/report/stock');
+      const stock = page.getByTestId('stock-report').locator('tr.ant-table-row');
+      const scarf = stock.filter({ hasText: 'REP-MOVE' });
+      await stock.first().waitFor();
+      await still(page);
+      for (let p = 2; (await scarf.count()) === 0; p++) {
+        if (p > 20) throw new Error('the scarf is not in the stock report');
+        await page.locator(`.ant-pagination-item-${p}`).click();
+        await page.waitForURL(new RegExp(`page=${p}`));
+        await stock.first().waitFor();
+        await still(page);
+      }
+      if (!/\b6\b/.test(await scarf.innerText())) throw new Error(`the scarf's stock reads ${await scarf.innerText()}`);
+      await still(page);
+      await page.screenshot({ path: SHOTS('stock'), fullPage: true });
     },
   },
   {
-    name: 'the sales report: the orders of the month by their state now, then the year',
+    name: 'the sales report: the orders of the month by their state now, then the year; and who made them',
     run: async ({ page, api, url }) => {
       await page.goto(url('report/order'));
       await page.getByTestId('report-tab-sales').click();
@@ -103,6 +120,13 @@ export const tests = [
         await page.getByTestId('sales-report').getByText('ธ.ค.').first().waitFor();
         await still(page);
         await page.screenshot({ path: SHOTS('sales'), fullPage: true });
+        // Sales per employee: the owner made the order.
+        await page.getByTestId('report-tab-staff').click();
+        await page.waitForURL('**/1/report/staff');
+        await page.getByTestId('staff-report-view').getByText('ตาราง').click();
+        await page.getByTestId('staff-report').getByText('สมศรี ใจดี').waitFor();
+        await still(page);
+        await page.screenshot({ path: SHOTS('staff'), fullPage: true });
       } finally {
         await api.post(`/orders/${o.id}/cancel`, {}).catch(() => undefined);
       }

@@ -57,7 +57,9 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/report', meta: { store: true, permissions: [P.orderOrderRead, P.productSkuRead] } },
         { path: '/:storeId/report/order', meta: orderRead },
         { path: '/:storeId/report/movement', meta: skuRead },
+        { path: '/:storeId/report/stock', meta: skuRead },
         { path: '/:storeId/report/sales', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/report/staff', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/prepare-login' },
         { path: '/:storeId/access-denied' },
         { path: '/:storeId/order-list', meta: orderRead },
@@ -138,7 +140,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(76);
+    expect(by('default')).toHaveLength(78);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

@@ -37,6 +37,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(sold_item_table))
         .routes(routes!(top_areas))
         .routes(routes!(customer_summaries))
+        .routes(routes!(admin_performance))
         .routes(routes!(customer_summaries_updated))
 }
 
@@ -1033,6 +1034,73 @@ async fn customer_summaries(
             .map(|p| {
                 let [new_customer, old_customer, guest] = customer_counts(&p.kinds);
                 CustomerPointBody { date: p.start, new_customer, old_customer, guest }
+            })
+            .collect(),
+        updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),
+        dates: dates!(period_word(period), r),
+    }))
+}
+
+/// One member's sales in the period, beside the period before.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StaffRowBody {
+    /// The member (0: orders no person made, from a channel or the system).
+    pub user_id: i64,
+    /// Their name as the store's team lists them (empty for 0 or someone no longer there).
+    pub name: String,
+    pub orders: i64,
+    pub cancelled: i64,
+    /// Net less what was cancelled.
+    pub net: String,
+    pub previous_orders: i64,
+    pub previous_net: String,
+}
+
+/// The sales per employee: who made the period's orders, and for how much.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StaffTableBody {
+    #[serde(flatten)]
+    pub dates: PeriodBody,
+    /// Largest net first.
+    pub staff: Vec<StaffRowBody>,
+    /// When the store's figures last changed (RFC 3339; empty when they never did).
+    pub updated_at: String,
+}
+
+/// The sales per employee (owner only): the period's orders by the member who made them,
+/// with their net, beside the period before.
+#[utoipa::path(get, path = "/order-reports/admin-performance-summaries", tag = "reports", params(PeriodQuery),
+    responses((status = 200, body = StaffTableBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn admin_performance(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PeriodQuery>,
+) -> ApiResult<Json<StaffTableBody>> {
+    auth.require(OWNER)?;
+    let period = q.period()?;
+    let r = state
+        .client(ReportsServiceClient::new)?
+        .get_staff_sales(auth.ctx().request(pb::GetStaffSalesRequest { period, date: q.date() }))
+        .await?
+        .into_inner();
+    let names = crate::routes::receipts::member_names(&state, &auth).await?;
+    Ok(Json(StaffTableBody {
+        staff: r
+            .staff
+            .into_iter()
+            .map(|s| {
+                let now = s.current.unwrap_or_default();
+                let before = s.previous.unwrap_or_default();
+                StaffRowBody {
+                    user_id: s.user_id,
+                    name: names.get(&s.user_id).cloned().unwrap_or_default(),
+                    orders: now.orders,
+                    cancelled: now.cancelled,
+                    net: baht(now.net),
+                    previous_orders: before.orders,
+                    previous_net: baht(before.net),
+                }
             })
             .collect(),
         updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),

@@ -1,7 +1,8 @@
-//! The movements report (SPEC §2 Reports: movements, §7 `GET /reports/stock-movement/
-//! histories`): every movement of the stock ledger with its document, who made it and why,
-//! filtered by days, warehouse, kind and SKU, newest first, paged in the ledger. Whoever
-//! reads the stock may read it.
+//! The stock reports (SPEC §2 Reports: stock and movements, §7 `GET /reports/stock-movement/
+//! histories`): every SKU's stock per warehouse at the end of a day (on hand, reserved,
+//! available and the lots' value then), and every movement of the stock ledger with its
+//! document, who made it and why, filtered by days, warehouse, kind and SKU, newest first,
+//! paged in the ledger. Whoever reads the stock may read them.
 
 use std::collections::HashMap;
 
@@ -21,11 +22,11 @@ use crate::perms::Access;
 use crate::routes::orders::moment;
 use crate::routes::receipts::member_names;
 use crate::state::AppState;
-use crate::wire::{page_request, List, Query};
+use crate::wire::{baht, page_request, List, Query};
 use bo_kit::perms::keys;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(movement_histories))
+    OpenApiRouter::new().routes(routes!(movement_histories)).routes(routes!(stock_report))
 }
 
 /// The stock's readers.
@@ -53,6 +54,124 @@ pub struct MovementReportQuery {
     pub page: Option<i64>,
     /// Rows per page, 1 to 100 (default 20).
     pub limit: Option<i64>,
+}
+
+/// Which stock.
+#[derive(Debug, Deserialize, IntoParams, Default)]
+#[serde(default, rename_all = "kebab-case")]
+#[into_params(parameter_in = Query)]
+pub struct StockReportQuery {
+    /// The stock at the end of this day, YYYY-MM-DD in Thailand's time (none: now).
+    pub date: Option<String>,
+    /// Only this warehouse.
+    pub warehouse_id: Option<i64>,
+    /// Page number.
+    pub page: Option<i64>,
+    /// Rows per page, 1 to 100 (default 20).
+    pub limit: Option<i64>,
+}
+
+/// One SKU's stock in a warehouse then.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StockRowBody {
+    pub warehouse_id: i64,
+    pub warehouse_name: String,
+    pub sku_id: i64,
+    pub sku_code: String,
+    pub product_name: String,
+    pub on_hand: i64,
+    pub reserved: i64,
+    /// On hand less reserved.
+    pub available: i64,
+    /// The lots' units then at their own costs.
+    pub value: String,
+}
+
+/// The stock report: a page of SKUs holding stock then, and the totals of them all.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct StockReportBody {
+    /// The moment the stock is of (RFC 3339).
+    pub at: String,
+    pub data: Vec<StockRowBody>,
+    pub total: i64,
+    pub limit: i64,
+    pub page: i64,
+    pub pages: i64,
+    pub on_hand: i64,
+    pub reserved: i64,
+    pub available: i64,
+    pub value: String,
+}
+
+/// Every SKU's stock per warehouse at the end of a day (now when no day is named): on hand,
+/// reserved, available and the lots' value then, paged, with the totals (the stock report).
+#[utoipa::path(get, path = "/reports/stock", tag = "reports", params(StockReportQuery),
+    responses((status = 200, body = StockReportBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn stock_report(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<StockReportQuery>,
+) -> ApiResult<Json<StockReportBody>> {
+    auth.require(STOCK_READ)?;
+    let at = match q.date.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        Some(d) => moment("date", d, true)?.min(bo_kit::time::now_ms()),
+        None => bo_kit::time::now_ms(),
+    };
+    let limit = q.limit.unwrap_or(20);
+    if !(1..=PAGE_MAX).contains(&limit) {
+        return Err(ApiError::invalid_field("limit", "validation.invalid"));
+    }
+    let r = state
+        .wms()
+        .list_stock_at(auth.ctx().request(pb::ListStockAtRequest {
+            warehouse_id: q.warehouse_id.unwrap_or(0),
+            at: Some(ms_to_timestamp(at)),
+            page: Some(page_request(q.page, Some(limit))),
+        }))
+        .await?
+        .into_inner();
+    let warehouses = warehouse_names(&state, &auth).await?;
+    let p = r.page.unwrap_or_default();
+    Ok(Json(StockReportBody {
+        at: bo_kit::time::ms_to_rfc3339(at),
+        data: r
+            .rows
+            .into_iter()
+            .map(|s| StockRowBody {
+                warehouse_id: s.warehouse_id,
+                warehouse_name: warehouses.get(&s.warehouse_id).cloned().unwrap_or_default(),
+                sku_id: s.sku_id,
+                sku_code: s.sku_code,
+                product_name: s.product_name,
+                on_hand: s.on_hand,
+                reserved: s.reserved,
+                available: s.on_hand - s.reserved,
+                value: baht(s.value),
+            })
+            .collect(),
+        total: p.total,
+        limit: p.limit,
+        page: p.page.max(1),
+        pages: p.pages.max(1),
+        on_hand: r.on_hand,
+        reserved: r.reserved,
+        available: r.on_hand - r.reserved,
+        value: baht(r.value),
+    }))
+}
+
+/// The store's warehouses' names.
+async fn warehouse_names(state: &AppState, auth: &StoreAuth) -> ApiResult<HashMap<i64, String>> {
+    Ok(state
+        .wms()
+        .list_warehouses(auth.ctx().request(pb::ListWarehousesRequest {}))
+        .await?
+        .into_inner()
+        .warehouses
+        .into_iter()
+        .map(|w| (w.id, w.name))
+        .collect())
 }
 
 /// One movement of the stock, with its document.
@@ -152,15 +271,7 @@ async fn movement_histories(
             .filter_map(|d| Some((d.sku.as_ref()?.id, d)))
             .collect()
     };
-    let warehouses: HashMap<i64, String> = state
-        .wms()
-        .list_warehouses(auth.ctx().request(pb::ListWarehousesRequest {}))
-        .await?
-        .into_inner()
-        .warehouses
-        .into_iter()
-        .map(|w| (w.id, w.name))
-        .collect();
+    let warehouses = warehouse_names(&state, &auth).await?;
     let names = member_names(&state, &auth).await?;
     let page = r.page;
     let data = r

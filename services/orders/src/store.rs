@@ -532,7 +532,7 @@ impl Repo {
                 warehouse_id: d.warehouse_id,
                 total: d.totals.total,
                 units,
-                figures: Some(figures(1, now, d)),
+                figures: Some(figures(1, now, who.user_id, d)),
             },
         )
         .await?;
@@ -747,7 +747,7 @@ impl Repo {
             &ev::OrderRevised {
                 order_id: id,
                 order_no: row.order_no.clone(),
-                figures: Some(figures(row.version + 1, row.created_at, d)),
+                figures: Some(figures(row.version + 1, row.created_at, row.created_by, d)),
             },
         )
         .await?;
@@ -858,8 +858,17 @@ async fn count(tx: &mut Tx, store_id: i64, st: &str, delta: i64) -> Result<()> {
 
 /// What an order sells at `version`, for the read models that count sales: its lines with
 /// their shares of the net ([`money::line_figures`]) and its money.
-fn figures(version: i64, placed_at: i64, d: &OrderData) -> pb::OrderFigures {
-    sold(version, placed_at, &d.channel, d.customer_id, &d.items, &d.totals, &d.address)
+fn figures(version: i64, placed_at: i64, created_by: i64, d: &OrderData) -> pb::OrderFigures {
+    let who = Who { placed_at, created_by, channel: &d.channel, customer_id: d.customer_id };
+    sold(version, &who, &d.items, &d.totals, &d.address)
+}
+
+/// When an order was placed, by whom, on which channel and for which customer.
+struct Who<'a> {
+    placed_at: i64,
+    created_by: i64,
+    channel: &'a str,
+    customer_id: i64,
 }
 
 /// The figures of an order as its row and lines keep it ([`figures`]).
@@ -879,27 +888,22 @@ fn row_figures(r: &OrderRow, items: &[Item]) -> pb::OrderFigures {
         profit: r.profit,
         per_warehouse: Default::default(),
     };
-    sold(r.version, r.created_at, &r.channel, r.customer_id, items, &totals, &r.address())
+    let who =
+        Who { placed_at: r.created_at, created_by: r.created_by, channel: &r.channel, customer_id: r.customer_id };
+    sold(r.version, &who, items, &totals, &r.address())
 }
 
-fn sold(
-    version: i64,
-    placed_at: i64,
-    channel: &str,
-    customer_id: i64,
-    items: &[Item],
-    t: &money::Totals,
-    address: &Address,
-) -> pb::OrderFigures {
+fn sold(version: i64, who: &Who, items: &[Item], t: &money::Totals, address: &Address) -> pb::OrderFigures {
     let lines: Vec<money::Line> = items
         .iter()
         .map(|i| money::Line { price: i.price, cost: i.cost, quantity: i.quantity, warehouse_id: i.warehouse_id })
         .collect();
     pb::OrderFigures {
         version,
-        place_time: Some(bo_kit::time::ms_to_timestamp(placed_at)),
-        channel: channel.to_string(),
-        customer_id,
+        place_time: Some(bo_kit::time::ms_to_timestamp(who.placed_at)),
+        channel: who.channel.to_string(),
+        customer_id: who.customer_id,
+        created_by: who.created_by,
         lines: items
             .iter()
             .zip(money::line_figures(&lines, t))

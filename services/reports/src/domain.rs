@@ -180,6 +180,10 @@ pub struct Content {
     /// reports counted customers, which is counted nowhere).
     #[serde(default)]
     pub customer: Option<i64>,
+    /// Who made it: a member's user id, 0 when no person did (absent from what was kept
+    /// before the reports counted who made orders, which is counted nowhere).
+    #[serde(default)]
+    pub created_by: Option<i64>,
 }
 
 /// Where an order goes: in Thailand a province and a district, abroad a country and a city.
@@ -356,6 +360,8 @@ pub struct Contribution {
     pub customers: BTreeMap<(Day, String), AreaFigures>,
     /// Orders and their net per (placing day, state now): the sales report.
     pub state_sales: BTreeMap<(Day, String), AreaFigures>,
+    /// Sales per (day, member who made the order; 0 for none): the sales per employee.
+    pub staff: BTreeMap<(Day, i64), AreaFigures>,
 }
 
 impl Contribution {
@@ -367,6 +373,7 @@ impl Contribution {
             && self.areas.is_empty()
             && self.customers.is_empty()
             && self.state_sales.is_empty()
+            && self.staff.is_empty()
     }
 }
 
@@ -435,6 +442,9 @@ pub fn contribution(o: &Order) -> Contribution {
     if let Some(kind) = o.customer_kind() {
         count(&mut c.customers, kind.to_string(), o.placed_day, o.cancelled_day, content.net);
     }
+    if let Some(who) = content.created_by {
+        count(&mut c.staff, who, o.placed_day, o.cancelled_day, content.net);
+    }
     if !o.state.is_empty() {
         c.state_sales
             .insert((o.placed_day, o.state.clone()), AreaFigures { orders: 1, cancelled: 0, net: content.net });
@@ -444,6 +454,7 @@ pub fn contribution(o: &Order) -> Contribution {
     c.areas.retain(|_, f| !f.is_zero());
     c.customers.retain(|_, f| !f.is_zero());
     c.state_sales.retain(|_, f| !f.is_zero());
+    c.staff.retain(|_, f| !f.is_zero());
     c
 }
 
@@ -505,6 +516,7 @@ pub fn delta(old: &Contribution, new: &Contribution) -> Contribution {
     d.areas = counted_delta(&old.areas, &new.areas);
     d.customers = counted_delta(&old.customers, &new.customers);
     d.state_sales = counted_delta(&old.state_sales, &new.state_sales);
+    d.staff = counted_delta(&old.staff, &new.staff);
     d.sales.retain(|_, f| !f.is_zero());
     d.skus.retain(|_, f| !f.is_zero());
     d.states.retain(|_, n| *n != 0);
@@ -528,6 +540,7 @@ pub fn add_to(total: &mut Contribution, d: &Contribution) {
     add_counted(&mut total.areas, &d.areas);
     add_counted(&mut total.customers, &d.customers);
     add_counted(&mut total.state_sales, &d.state_sales);
+    add_counted(&mut total.staff, &d.staff);
     total.sales.retain(|_, f| !f.is_zero());
     total.skus.retain(|_, f| !f.is_zero());
     total.states.retain(|_, n| *n != 0);
@@ -542,14 +555,24 @@ fn diff_sku(a: SkuFigures, b: SkuFigures) -> SkuFigures {
     }
 }
 
+/// A customer's earliest order as the check knows it: when it was placed and its id (the
+/// lower first on a tie), and what it counts as.
+#[derive(Debug, Clone, Copy)]
+struct First {
+    at: (i64, i64),
+    placed: Day,
+    cancelled: Option<Day>,
+    net: i64,
+}
+
 /// What the daily tables must hold, worked out from the orders as their owner keeps them now
 /// (the check's side): orders are added one at a time, each with what it sells and its
 /// state, and a customer's first order is settled once all are in.
 #[derive(Debug, Default)]
 pub struct Expected {
     stores: BTreeMap<i64, Contribution>,
-    /// Per (store, customer): the earliest order's (placed at, id) and what it counts as.
-    firsts: BTreeMap<(i64, i64), ((i64, i64), Day, Option<Day>, i64)>,
+    /// Per (store, customer): their earliest order.
+    firsts: BTreeMap<(i64, i64), First>,
     /// The orders added.
     pub orders: i64,
 }
@@ -566,20 +589,20 @@ impl Expected {
         add_to(self.stores.entry(store_id).or_default(), &c);
         let (customer, net) = (o.customer(), o.content.as_ref().map_or(0, |c| c.net));
         if customer != 0 {
-            let at = (o.placed_at, order_id);
-            let e = self.firsts.entry((store_id, customer)).or_insert((at, o.placed_day, o.cancelled_day, net));
-            if at < e.0 {
-                *e = (at, o.placed_day, o.cancelled_day, net);
+            let first = First { at: (o.placed_at, order_id), placed: o.placed_day, cancelled: o.cancelled_day, net };
+            let e = self.firsts.entry((store_id, customer)).or_insert(first);
+            if first.at < e.at {
+                *e = first;
             }
         }
     }
 
     /// The daily tables per store: each customer's first order moved from returning to new.
     pub fn finish(mut self) -> BTreeMap<i64, Contribution> {
-        for ((store_id, _), (_, placed, cancelled, net)) in std::mem::take(&mut self.firsts) {
+        for ((store_id, _), f) in std::mem::take(&mut self.firsts) {
             let (mut returning, mut new) = (BTreeMap::new(), BTreeMap::new());
-            count(&mut returning, RETURNING.to_string(), placed, cancelled, net);
-            count(&mut new, NEW.to_string(), placed, cancelled, net);
+            count(&mut returning, RETURNING.to_string(), f.placed, f.cancelled, f.net);
+            count(&mut new, NEW.to_string(), f.placed, f.cancelled, f.net);
             let moved = Contribution { customers: counted_delta(&returning, &new), ..Default::default() };
             add_to(self.stores.entry(store_id).or_default(), &moved);
         }
@@ -628,6 +651,15 @@ pub fn differences(expected: &BTreeMap<i64, Contribution>, actual: &BTreeMap<i64
                 "store {store}, sales of orders placed on {} now {state}: off by {} orders, {} satang net",
                 day_text(*day),
                 f.orders,
+                f.net
+            ));
+        }
+        for ((day, who), f) in &off.staff {
+            out.push(format!(
+                "store {store}, sales made by user {who} on {}: off by {} orders, {} cancelled, {} satang net",
+                day_text(*day),
+                f.orders,
+                f.cancelled,
                 f.net
             ));
         }
@@ -848,6 +880,7 @@ mod tests {
             lines,
             place,
             customer: None,
+            created_by: None,
         }
     }
 

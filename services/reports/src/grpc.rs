@@ -354,6 +354,42 @@ impl ReportsService for ReportsGrpc {
         }))
     }
 
+    async fn get_staff_sales(&self, req: Request<pb::GetStaffSalesRequest>) -> Rpc<pb::GetStaffSalesResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let span = span_of(r.period(), &r.date)?;
+        let s = self.repo.staff(ctx.store_id, &span).await?;
+        let mut who: Vec<(i64, AreaFigures, AreaFigures)> = s
+            .current
+            .keys()
+            .chain(s.previous.keys())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .filter_map(|k| {
+                let id = k.parse::<i64>().ok()?;
+                let now = s.current.get(k).copied().unwrap_or_default();
+                let before = s.previous.get(k).copied().unwrap_or_default();
+                (now != AreaFigures::default() || before != AreaFigures::default()).then_some((id, now, before))
+            })
+            .collect();
+        who.sort_by(|a, b| b.1.net.cmp(&a.1.net).then(b.1.orders.cmp(&a.1.orders)).then(a.0.cmp(&b.0)));
+        Ok(Response::new(pb::GetStaffSalesResponse {
+            from: domain::day_text(span.from),
+            to: domain::day_text(span.to),
+            previous_from: domain::day_text(span.previous_from),
+            previous_to: domain::day_text(span.previous_to),
+            staff: who
+                .iter()
+                .map(|(id, now, before)| pb::StaffSales {
+                    user_id: *id,
+                    current: Some(area_figures(now)),
+                    previous: Some(area_figures(before)),
+                })
+                .collect(),
+            update_time: s.updated_at.map(ms_to_timestamp),
+        }))
+    }
+
     async fn check_figures(&self, req: Request<pb::CheckFiguresRequest>) -> Rpc<pb::CheckFiguresResponse> {
         bo_kit::grpc::service_only(&req)?;
         let expected = std::sync::Arc::new(std::sync::Mutex::new(domain::Expected::default()));

@@ -531,6 +531,12 @@ impl Repo {
         self.keyed("SELECT day, state, orders, CAST(0 AS BIGINT), net FROM daily_state_sales", store_id, span).await
     }
 
+    /// The period's sales by the member who made the orders (user id as text; 0 for none),
+    /// beside the period before (the sales per employee).
+    pub async fn staff(&self, store_id: i64, span: &Span) -> Result<KeyedSales> {
+        self.keyed("SELECT day, CAST(user_id AS TEXT), orders, cancelled, net FROM daily_staff", store_id, span).await
+    }
+
     /// The rows of `select` (day, key, orders, cancelled, net of a daily table) summed per key
     /// over the period and the one before, and per key and bucket of the period.
     async fn keyed(&self, select: &str, store_id: i64, span: &Span) -> Result<KeyedSales> {
@@ -629,6 +635,13 @@ impl Repo {
                 out.entry(r.try_get(0)?).or_default().state_sales.insert((r.try_get(1)?, r.try_get(2)?), f);
             }
         }
+        let sql = "SELECT store_id, day, user_id, orders, cancelled, net FROM daily_staff";
+        for r in sqlx::query(sql).fetch_all(pool).await? {
+            let f = counted(&r, 3)?;
+            if f != AreaFigures::default() {
+                out.entry(r.try_get(0)?).or_default().staff.insert((r.try_get(1)?, r.try_get(2)?), f);
+            }
+        }
         Ok(out)
     }
 
@@ -651,6 +664,7 @@ impl Repo {
             "daily_areas",
             "daily_customers",
             "daily_state_sales",
+            "daily_staff",
             "report_skus",
         ] {
             sqlx::query(&format!("DELETE FROM {table}")).execute(&mut *tx).await?;
@@ -974,6 +988,17 @@ async fn write_daily(tx: &mut Tx, store_id: i64, d: &Contribution) -> Result<()>
         5,
         &state_sales,
         |q, ((day, state), f)| q.bind(store_id).bind(*day).bind(state.as_str()).bind(f.orders).bind(f.net),
+    )
+    .await?;
+    let staff: Vec<(&(Day, i64), &AreaFigures)> = d.staff.iter().collect();
+    insert_rows(
+        tx,
+        "INSERT INTO daily_staff (store_id, day, user_id, orders, cancelled, net)",
+        "ON CONFLICT (store_id, day, user_id) DO UPDATE SET orders = daily_staff.orders + excluded.orders, \
+         cancelled = daily_staff.cancelled + excluded.cancelled, net = daily_staff.net + excluded.net",
+        6,
+        &staff,
+        |q, ((day, who), f)| q.bind(store_id).bind(*day).bind(*who).bind(f.orders).bind(f.cancelled).bind(f.net),
     )
     .await?;
     let customers: Vec<(&(Day, String), &AreaFigures)> = d.customers.iter().collect();

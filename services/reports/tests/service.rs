@@ -28,6 +28,7 @@ fn content(lines: &[(i64, i64, i64)]) -> Content {
             city: String::new(),
         },
         customer: None,
+        created_by: None,
     }
 }
 

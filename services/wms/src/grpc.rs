@@ -302,6 +302,33 @@ impl WmsService for WmsGrpc {
         }))
     }
 
+    async fn list_stock_at(&self, req: Request<pb::ListStockAtRequest>) -> Rpc<pb::ListStockAtResponse> {
+        let who = Actor::of(&req)?;
+        let r = req.into_inner();
+        let at = r.at.as_ref().map_or_else(bo_kit::time::now_ms, timestamp_to_ms);
+        let (rows, page, (on_hand, reserved, value)) =
+            crate::store::lots::stock_at(self.repo.pool(), who.store_id, r.warehouse_id, at, convert::page(r.page))
+                .await?;
+        Ok(Response::new(pb::ListStockAtResponse {
+            rows: rows
+                .into_iter()
+                .map(|s| pb::StockAt {
+                    warehouse_id: s.warehouse_id,
+                    sku_id: s.sku_id,
+                    sku_code: s.sku_code,
+                    product_name: s.product_name,
+                    on_hand: s.on_hand,
+                    reserved: s.reserved,
+                    value: s.value,
+                })
+                .collect(),
+            page: Some(page.into()),
+            on_hand,
+            reserved,
+            value,
+        }))
+    }
+
     async fn create_transfer(&self, req: Request<pb::CreateTransferRequest>) -> Rpc<pb::TransferResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();

@@ -8,17 +8,19 @@ import { useCan } from '@/shared/useCan';
 import { DASHBOARDS, MOVEMENT_REPORT, ORDER_REPORT } from './access';
 
 /** The reports' tabs (SPEC §2 Reports), each shown to whoever may read it. */
-export const REPORT_TABS: { key: 'order' | 'movement' | 'sales'; path: string; access: Access }[] = [
+export const REPORT_TABS: { key: 'order' | 'stock' | 'movement' | 'sales' | 'staff'; path: string; access: Access }[] = [
   { key: 'order', path: 'report/order', access: ORDER_REPORT },
+  { key: 'stock', path: 'report/stock', access: MOVEMENT_REPORT },
   { key: 'movement', path: 'report/movement', access: MOVEMENT_REPORT },
   { key: 'sales', path: 'report/sales', access: DASHBOARDS },
+  { key: 'staff', path: 'report/staff', access: DASHBOARDS },
 ];
 
 function useReportTabs() {
   const order = useCan(ORDER_REPORT);
   const movement = useCan(MOVEMENT_REPORT);
   const sales = useCan(DASHBOARDS);
-  const allowed = { order, movement, sales };
+  const allowed = { order, stock: movement, movement, sales, staff: sales };
   return REPORT_TABS.filter((x) => allowed[x.key]);
 }
 

@@ -9,6 +9,8 @@ import { signedInStore } from '@/shared/testing/session';
 import MovementsReportPage, { documentOf, signed } from './MovementsReportPage';
 import OrderReportPage from './OrderReportPage';
 import SalesReportPage, { tally } from './SalesReportPage';
+import StaffReportPage from './StaffReportPage';
+import StockReportPage from './StockReportPage';
 import ReportIndexPage from './ReportFrame';
 
 fastComputedStyle();
@@ -29,6 +31,8 @@ function renderAt(path: string, role = 'owner', permissions: string[] = []) {
           <Route path="/:storeId/report/order" element={<OrderReportPage />} />
           <Route path="/:storeId/report/movement" element={<MovementsReportPage />} />
           <Route path="/:storeId/report/sales" element={<SalesReportPage />} />
+          <Route path="/:storeId/report/staff" element={<StaffReportPage />} />
+          <Route path="/:storeId/report/stock" element={<StockReportPage />} />
         </Routes>
         <Where />
       </MemoryRouter>
@@ -67,10 +71,10 @@ describe('the reports', () => {
     expect(screen.getByTestId('report-tab-movement')).toBeInTheDocument();
   });
 
-  it('send a stock reader to the movements, without the order tab', async () => {
+  it('send a stock reader to the stock report, without the order tab', async () => {
     serveBy((_m, path) => ({ status: 200, body: path === '/wms/warehouses' ? WAREHOUSES : page([]) }));
     renderAt('/1/report', 'cashier', ['product.sku.read']);
-    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/1/report/movement'));
+    await waitFor(() => expect(screen.getByTestId('where').textContent).toBe('/1/report/stock'));
     expect(await screen.findByTestId('report-tab-movement')).toBeInTheDocument();
     expect(screen.queryByTestId('report-tab-order')).toBeNull();
   });
@@ -142,6 +146,62 @@ describe('the reports', () => {
     expect(screen.getByTestId('sales-total').textContent).toContain('41,644.50');
     expect(screen.getByTestId('sales-before').textContent).toContain('4800.00');
     expect(screen.getByTestId('report-tab-sales')).toBeInTheDocument();
+  });
+
+  it('show the owner who made the period\'s orders, orders from channels apart', async () => {
+    const row = (user_id: number, name: string, orders: number, net: string, previous_net: string) => ({ user_id, name, orders, cancelled: 0, net, previous_orders: 0, previous_net });
+    const sent = serveBy(() => ({
+      status: 200,
+      body: {
+        period: 'monthly',
+        date_from: '2026-11-01',
+        date_to: '2026-11-30',
+        previous_from: '2026-10-01',
+        previous_to: '2026-10-31',
+        staff: [row(1, 'สมศรี ใจดี', 3, '750.00', '500.00'), row(0, '', 1, '250.00', '0.00'), row(7, '', 1, '0.00', '100.00')],
+        updated_at: '2026-11-27T08:00:00.000Z',
+      },
+    }));
+    renderAt('/1/report/staff?period=monthly&date=2026-11-15');
+    await screen.findByTestId('staff-report');
+    expect(sent.some((s) => s.url === '/api/order-reports/admin-performance-summaries?period=monthly&date=2026-11-15')).toBe(true);
+    await userEvent.click(within(screen.getByTestId('staff-report-view')).getByText('Table'));
+    expect(screen.getByTestId('staff-1')).toHaveTextContent('สมศรี ใจดี');
+    expect(screen.getByTestId('staff-0')).toHaveTextContent('From channels and the system');
+    expect(screen.getByTestId('staff-7')).toHaveTextContent('Former member #7');
+    const owner = screen.getAllByRole('row').find((r) => r.textContent?.includes('สมศรี'))!;
+    // 750 of 1,000 baht: 75%, up by half on the month before.
+    expect(owner.textContent).toContain('75%');
+    expect(owner.textContent).toContain('50%');
+  });
+
+  it('show the stock at the end of a day, with the totals, the day in the address', async () => {
+    const sent = serveBy((_m, path) => {
+      if (path === '/wms/warehouses') return { status: 200, body: WAREHOUSES };
+      const row = (sku_id: number, sku_code: string, on_hand: number, reserved: number, value: string) => ({
+        warehouse_id: 1,
+        warehouse_name: 'คลังหลัก',
+        sku_id,
+        sku_code,
+        product_name: 'เสื้อยืดคอกลม',
+        on_hand,
+        reserved,
+        available: on_hand - reserved,
+        value,
+      });
+      return {
+        status: 200,
+        body: { at: '2026-11-20T16:59:59.999Z', data: [row(1, 'ST1-B', 3, 0, '600.00'), row(2, 'ST1-R', 8, 1, '960.00')], total: 2, limit: 20, page: 1, pages: 1, on_hand: 11, reserved: 1, available: 10, value: '1560.00' },
+      };
+    });
+    renderAt('/1/report/stock?date=2026-11-20');
+    const table = await screen.findByTestId('stock-report');
+    await within(table).findByText('ST1-R');
+    expect(sent.some((s) => s.url === '/api/reports/stock?date=2026-11-20&page=1&limit=20')).toBe(true);
+    const red = within(table).getAllByRole('row').find((r) => r.textContent?.includes('ST1-R'))!;
+    expect(red.textContent).toContain('960.00');
+    expect(screen.getByTestId('stock-total').textContent).toBe('2 SKUs in all111101,560.00');
+    expect(screen.getByTestId('stock-at')).toHaveTextContent('2026');
   });
 
   it('gather the states into the report\'s columns', () => {

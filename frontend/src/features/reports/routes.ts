@@ -26,6 +26,8 @@ export const ROUTES: FeatureRoute[] = [
     page: () => import('./ReportFrame'),
   },
   { path: 'report/order', layout: 'default', access: ORDER_REPORT, page: () => import('./OrderReportPage') },
+  { path: 'report/stock', layout: 'default', access: MOVEMENT_REPORT, page: () => import('./StockReportPage') },
   { path: 'report/movement', layout: 'default', access: MOVEMENT_REPORT, page: () => import('./MovementsReportPage') },
   { path: 'report/sales', layout: 'default', access: DASHBOARDS, page: () => import('./SalesReportPage') },
+  { path: 'report/staff', layout: 'default', access: DASHBOARDS, page: () => import('./StaffReportPage') },
 ];

@@ -402,6 +402,50 @@ async fn customers_are_new_returning_or_guests(app: &TestApp) {
     assert!(!v["updated_at"].as_str().unwrap().is_empty());
 }
 
+async fn sales_per_employee_name_who_made_the_orders(app: &TestApp) {
+    let t = app.owner().await;
+    let w = main_warehouse(app, &t).await;
+    let (red, blue) = two_skus(app, &t, "DB4", w).await;
+    stock_up(app, &t, w, red, 10).await;
+    stock_up(app, &t, w, blue, 10).await;
+    // The owner sells two red (398.00); a clerk sells one blue (350.50) and one red, which is
+    // cancelled (its 199.00 comes back).
+    create(app, &t, order(w, json!([{"sku_id": red, "quantity": 2}]))).await;
+    let clerk =
+        app.member_with(app.demo_store, "clerk-staff@example.com", &["order.order.*", "product.sku.read"]).await;
+    create(app, &clerk, order(w, json!([{"sku_id": blue, "quantity": 1}]))).await;
+    let gone = create(app, &clerk, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    let (s, v) = app.post(&format!("/orders/{}/cancel", gone["id"]), &clerk, json!({})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let path = format!("/order-reports/admin-performance-summaries?period=daily&date={}", today());
+    let mut v = Value::Null;
+    for _ in 0..200 {
+        let (s, got) = app.get(&path, &t).await;
+        assert_eq!(s, StatusCode::OK, "{got}");
+        v = got;
+        let cancelled: i64 = v["staff"].as_array().unwrap().iter().map(|r| r["cancelled"].as_i64().unwrap()).sum();
+        if v["staff"].as_array().unwrap().len() == 2 && cancelled == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let rows: Vec<(i64, i64, String)> = v["staff"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (r["orders"].as_i64().unwrap(), r["cancelled"].as_i64().unwrap(), r["net"].as_str().unwrap().to_string())
+        })
+        .collect();
+    assert_eq!(rows, vec![(1, 0, "398.00".to_string()), (2, 1, "350.50".to_string())], "the owner's first: {v}");
+    assert!(!v["staff"][0]["name"].as_str().unwrap().is_empty(), "the owner is named: {v}");
+    assert_ne!(v["staff"][0]["user_id"], v["staff"][1]["user_id"]);
+    assert_eq!(v["staff"][1]["previous_orders"], 0);
+    // The clerk may make orders but not see the owner's report.
+    let (s, _) = app.get(&path, &clerk).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+}
+
 async fn only_the_owner_sees_the_dashboards_and_only_their_stores(app: &TestApp) {
     let t = app.owner().await;
     let w = main_warehouse(app, &t).await;
@@ -418,6 +462,7 @@ async fn only_the_owner_sees_the_dashboards_and_only_their_stores(app: &TestApp)
         "/order-reports/order-summaries/lastest-updated",
         "/order-reports/order-summaries/total",
         "/order-reports/order-summaries/table-lists/states",
+        "/order-reports/admin-performance-summaries",
         "/order-reports/order-summaries/daily",
         "/order-reports/sold-item-summaries/total",
         "/order-reports/sold-item-summaries/daily",
@@ -483,6 +528,7 @@ async fn a_wrong_period_or_day_is_refused_with_its_field(app: &TestApp) {
 on_every_stack!(
     a_months_sales_add_up_to_the_orders_by_hand,
     customers_are_new_returning_or_guests,
+    sales_per_employee_name_who_made_the_orders,
     only_the_owner_sees_the_dashboards_and_only_their_stores,
     a_wrong_period_or_day_is_refused_with_its_field
 );

@@ -117,4 +117,99 @@ async fn the_movements_report_filters_and_pages_the_ledger(app: &TestApp) {
     assert_eq!((s, v["total"].as_i64()), (StatusCode::OK, Some(0)), "{v}");
 }
 
-on_every_stack!(every_new_store_gets_a_default_warehouse, the_movements_report_filters_and_pages_the_ledger);
+/// `n` pieces of `sku` come in through a goods receipt at `cost` baht, approved in store.
+async fn receive(app: &TestApp, t: &str, w: i64, sku: i64, n: i64, cost: &str) {
+    let body = json!({"type": "product", "warehouse_id": w, "expected_received_date": "2026-12-01",
+        "expected_received_time": "10:30", "products": [{"sku_id": sku, "request_qty": n, "cost": cost}]});
+    let (s, r) = app.post("/wms/goods-receipts", t, body).await;
+    assert_eq!(s, StatusCode::CREATED, "{r}");
+    let id = r["id"].as_i64().unwrap();
+    let (s, v) = app.post(&format!("/wms/goods-receipts/{id}/ready-to-warehouse"), t, json!({})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let line = r["items"][0]["id"].as_i64().unwrap();
+    let qc = json!({"items": [{"id": line, "receive_qty": n, "defect_qty": 0}]});
+    let (s, v) = app.post(&format!("/wms/goods-receipts/{id}/qc-check"), t, qc).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = app.post(&format!("/wms/goods-receipts/{id}/qc-approve/in-store"), t, json!({})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+}
+
+/// The stock report: every SKU's stock at the end of a day, its movements since taken back,
+/// with the lots' value then (a receipt's lots at their cost; a count's at none); an earlier
+/// day before any movement holds nothing.
+async fn the_stock_report_takes_back_what_moved_since(app: &TestApp) {
+    let t = app.owner().await;
+    let w = crate::orders::main_warehouse(app, &t).await;
+    let (red, blue) = crate::orders::two_skus(app, &t, "ST1", w).await;
+    crate::orders::stock_up(app, &t, w, red, 10).await;
+    receive(app, &t, w, blue, 4, "40.50").await;
+    let (s, v) = app
+        .post("/wms/goods-adjust", &t, json!({"warehouse_id": w, "sku_id": blue, "quantity": -1, "reason": "หาย"}))
+        .await;
+    assert!(s.is_success(), "{v}");
+    let (s, v) = app
+        .post("/wms/goods-adjust", &t, json!({"warehouse_id": w, "sku_id": red, "quantity": -2, "reason": "แตก"}))
+        .await;
+    assert!(s.is_success(), "{v}");
+    crate::orders::create(app, &t, crate::orders::order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    let now = ::time::OffsetDateTime::now_utc().to_offset(::time::macros::offset!(+7));
+    let day = |d: ::time::OffsetDateTime| format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day());
+    let report = |query: String| {
+        let tok = t.clone();
+        async move {
+            let (s, v) = app.get(&format!("/reports/stock{query}"), &tok).await;
+            assert_eq!(s, StatusCode::OK, "{query}: {v}");
+            v
+        }
+    };
+    // Now: red 8 on hand, 1 reserved, counted in (no cost); blue 3 of the receipt's 4 at 40.50.
+    let today = report(format!("?date={}", day(now))).await;
+    let rows: Vec<(String, i64, i64, i64, String)> = today["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            (
+                r["sku_code"].as_str().unwrap().to_string(),
+                r["on_hand"].as_i64().unwrap(),
+                r["reserved"].as_i64().unwrap(),
+                r["available"].as_i64().unwrap(),
+                r["value"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        rows,
+        vec![("ST1-B".to_string(), 3, 0, 3, "121.50".to_string()), ("ST1-R".to_string(), 8, 1, 7, "0.00".to_string())],
+        "{today}"
+    );
+    assert_eq!(
+        (today["on_hand"].as_i64(), today["available"].as_i64(), today["value"].as_str()),
+        (Some(11), Some(10), Some("121.50"))
+    );
+    assert!(!today["data"][0]["warehouse_name"].as_str().unwrap().is_empty());
+    assert_eq!(report(String::new()).await["value"], "121.50", "no day: now");
+    // Yesterday nothing had come in yet.
+    let before = report(format!("?date={}", day(now - ::time::Duration::days(1)))).await;
+    assert_eq!((before["total"].as_i64(), before["value"].as_str()), (Some(0), Some("0.00")), "{before}");
+    // Paged, and one warehouse.
+    let page = report("?limit=1&page=2".into()).await;
+    assert_eq!((page["pages"].as_i64(), page["data"][0]["sku_code"].as_str()), (Some(2), Some("ST1-R")));
+    assert_eq!(report(format!("?warehouse-id={}", w + 1000)).await["total"], 0);
+    for (query, field) in [("?date=2026-13-01", "date"), ("?limit=0", "limit")] {
+        let (s, v) = app.get(&format!("/reports/stock{query}"), &t).await;
+        assert_eq!(
+            (s, v["error"]["fields"][0]["field"].as_str()),
+            (StatusCode::UNPROCESSABLE_ENTITY, Some(field)),
+            "{v}"
+        );
+    }
+    let clerk = app.member_with(app.demo_store, "clerk-st@example.com", &["store.customer.read"]).await;
+    assert_eq!(app.get("/reports/stock", &clerk).await.0, StatusCode::FORBIDDEN);
+}
+
+on_every_stack!(
+    every_new_store_gets_a_default_warehouse,
+    the_movements_report_filters_and_pages_the_ledger,
+    the_stock_report_takes_back_what_moved_since
+);

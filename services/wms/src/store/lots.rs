@@ -608,6 +608,83 @@ pub async fn valuation(
     Ok((warehouses, skus, page))
 }
 
+/// A SKU's stock in a warehouse as it stood at a moment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StockAtRow {
+    pub warehouse_id: i64,
+    pub sku_id: i64,
+    pub sku_code: String,
+    pub product_name: String,
+    pub on_hand: i64,
+    pub reserved: i64,
+    /// At the lots' own costs.
+    pub value: i64,
+}
+
+/// The stock of every SKU and warehouse (one warehouse unless 0) as it stood at `at_ms`:
+/// what is kept now less every movement made since, and the lots' units then at their own
+/// costs (a lot's units then are its units now less what movements since added to it, plus
+/// what they took from it). Those holding nothing then are left out. A page of rows, in
+/// warehouse and SKU code order, and the totals of them all (on hand, reserved, value).
+pub async fn stock_at(
+    pool: &AnyPool,
+    store_id: i64,
+    warehouse_id: i64,
+    at_ms: i64,
+    page: PageRequest,
+) -> Result<(Vec<StockAtRow>, Page, (i64, i64, i64))> {
+    let since = "FROM movements m WHERE m.store_id = s.store_id AND m.warehouse_id = s.warehouse_id \
+                 AND m.sku_id = s.sku_id AND m.created_at >= $3";
+    let lot_then = "l.on_hand - COALESCE((SELECT SUM(CASE WHEN m.on_hand_delta > 0 THEN ml.quantity \
+                      WHEN m.on_hand_delta < 0 THEN -ml.quantity ELSE 0 END) FROM movement_lots ml \
+                      JOIN movements m ON m.id = ml.movement_id WHERE ml.lot_id = l.id AND m.created_at >= $3), 0)";
+    let then = format!(
+        "SELECT s.warehouse_id, s.sku_id, \
+           s.on_hand - COALESCE((SELECT SUM(m.on_hand_delta) {since}), 0) AS on_hand, \
+           s.reserved - COALESCE((SELECT SUM(m.reserved_delta) {since}), 0) AS reserved, \
+           COALESCE((SELECT SUM(({lot_then}) * l.unit_cost) FROM stock_lots l WHERE l.store_id = s.store_id \
+             AND l.warehouse_id = s.warehouse_id AND l.sku_id = s.sku_id), 0) AS value \
+         FROM stock s WHERE s.store_id = $1 AND ($2 = 0 OR s.warehouse_id = $2)"
+    );
+    let held = "t.on_hand <> 0 OR t.reserved <> 0";
+    let (total, on_hand, reserved, value): (i64, i64, i64, i64) = sqlx::query_as(&format!(
+        "SELECT COUNT(*), CAST(COALESCE(SUM(t.on_hand), 0) AS BIGINT), CAST(COALESCE(SUM(t.reserved), 0) AS BIGINT), \
+           CAST(COALESCE(SUM(t.value), 0) AS BIGINT) FROM ({then}) t WHERE {held}"
+    ))
+    .bind(store_id)
+    .bind(warehouse_id)
+    .bind(at_ms)
+    .fetch_one(pool)
+    .await?;
+    let page = page.resolve(total);
+    let rows: Vec<(i64, i64, i64, i64, i64, String, String)> = sqlx::query_as(&format!(
+        "SELECT t.warehouse_id, t.sku_id, CAST(t.on_hand AS BIGINT), CAST(t.reserved AS BIGINT), CAST(t.value AS BIGINT), \
+           COALESCE(k.code, ''), COALESCE(k.product_name, '') \
+         FROM ({then}) t LEFT JOIN skus k ON k.sku_id = t.sku_id WHERE {held} \
+         ORDER BY t.warehouse_id, k.code, t.sku_id LIMIT $4 OFFSET $5"
+    ))
+    .bind(store_id)
+    .bind(warehouse_id)
+    .bind(at_ms)
+    .bind(page.fetch)
+    .bind(page.offset)
+    .fetch_all(pool)
+    .await?;
+    let rows = rows
+        .into_iter()
+        .map(|(warehouse_id, sku_id, on_hand, reserved, value, sku_code, product_name)| StockAtRow {
+            warehouse_id,
+            sku_id,
+            sku_code,
+            product_name,
+            on_hand,
+            reserved,
+            value,
+        })
+        .collect();
+    Ok((rows, page, (on_hand, reserved, value)))
+}
+
 /// The lots to pick `lines` from in `warehouse_id`, first expiry first (over all units on
 /// hand, reserved or not: a pick list names shelves, not promises).
 pub async fn pick_lines(

@@ -2,6 +2,18 @@
 import { baseApi as api } from '../../../app/api/baseApi';
 const injectedRtkApi = api.injectEndpoints({
   endpoints: (build) => ({
+    adminPerformance: build.query<
+      AdminPerformanceApiResponse,
+      AdminPerformanceApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/admin-performance-summaries`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
     customerSummaries: build.query<
       CustomerSummariesApiResponse,
       CustomerSummariesApiArg
@@ -169,6 +181,17 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    stockReport: build.query<StockReportApiResponse, StockReportApiArg>({
+      query: (queryArg) => ({
+        url: `/reports/stock`,
+        params: {
+          date: queryArg.date,
+          warehouseId: queryArg.warehouseId,
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
     movementHistories: build.query<
       MovementHistoriesApiResponse,
       MovementHistoriesApiArg
@@ -190,6 +213,13 @@ const injectedRtkApi = api.injectEndpoints({
   overrideExisting: false,
 });
 export { injectedRtkApi as enhancedApi };
+export type AdminPerformanceApiResponse = /** status 200  */ StaffTableBody;
+export type AdminPerformanceApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
 export type CustomerSummariesApiResponse =
   /** status 200  */ CustomerSummaryBody;
 export type CustomerSummariesApiArg = {
@@ -308,6 +338,17 @@ export type SoldItemSummariesTotalApiArg = {
   /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
   date?: string;
 };
+export type StockReportApiResponse = /** status 200  */ StockReportBody;
+export type StockReportApiArg = {
+  /** The stock at the end of this day, YYYY-MM-DD in Thailand's time (none: now). */
+  date?: string;
+  /** Only this warehouse. */
+  warehouseId?: number;
+  /** Page number. */
+  page?: number;
+  /** Rows per page, 1 to 100 (default 20). */
+  limit?: number;
+};
 export type MovementHistoriesApiResponse =
   /** status 200  */ ListMovementReportRow;
 export type MovementHistoriesApiArg = {
@@ -335,6 +376,45 @@ export type PeriodBody = {
   /** The period before it. */
   previousFrom: string;
   previousTo: string;
+};
+export type StaffRowBody = {
+  cancelled: number;
+  /** Their name as the store's team lists them (empty for 0 or someone no longer there). */
+  name: string;
+  /** Net less what was cancelled. */
+  net: string;
+  orders: number;
+  previousNet: string;
+  previousOrders: number;
+  /** The member (0: orders no person made, from a channel or the system). */
+  userId: number;
+};
+export type StaffTableBody = PeriodBody & {
+  /** Largest net first. */
+  staff: StaffRowBody[];
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
+};
+export type FieldErrorBody = {
+  /** Message key. */
+  code: string;
+  /** The field, snake_case. */
+  field: string;
+};
+export type ErrorDetail = {
+  /** Stable code, e.g. `customer_phone_duplicate`: one of the `ErrorCode` schema's (kept a
+    plain string here, so the generated clients hold the list once). */
+  code: string;
+  /** Broken rules per field (`code` is a message key such as `validation.phone_digits`). */
+  fields?: FieldErrorBody[];
+  /** The message in English. */
+  message: string;
+  /** Message key the app translates, e.g. `error.customer_phone_duplicate`. */
+  messageKey: string;
+};
+export type ErrorBody = {
+  /** The error. */
+  error: ErrorDetail;
 };
 export type CustomerCountBody = {
   cancelled: number;
@@ -365,27 +445,6 @@ export type CustomerSummaryBody = PeriodBody & {
   series: CustomerPointBody[];
   /** When the store's figures last changed (RFC 3339; empty when they never did). */
   updatedAt: string;
-};
-export type FieldErrorBody = {
-  /** Message key. */
-  code: string;
-  /** The field, snake_case. */
-  field: string;
-};
-export type ErrorDetail = {
-  /** Stable code, e.g. `customer_phone_duplicate`: one of the `ErrorCode` schema's (kept a
-    plain string here, so the generated clients hold the list once). */
-  code: string;
-  /** Broken rules per field (`code` is a message key such as `validation.phone_digits`). */
-  fields?: FieldErrorBody[];
-  /** The message in English. */
-  message: string;
-  /** Message key the app translates, e.g. `error.customer_phone_duplicate`. */
-  messageKey: string;
-};
-export type ErrorBody = {
-  /** The error. */
-  error: ErrorDetail;
 };
 export type SummaryUpdatedBody = {
   /** RFC 3339; empty when they never did. */
@@ -627,6 +686,32 @@ export type ListSoldItemBody = {
   /** Rows matching. */
   total: number;
 };
+export type StockRowBody = {
+  /** On hand less reserved. */
+  available: number;
+  onHand: number;
+  productName: string;
+  reserved: number;
+  skuCode: string;
+  skuId: number;
+  /** The lots' units then at their own costs. */
+  value: string;
+  warehouseId: number;
+  warehouseName: string;
+};
+export type StockReportBody = {
+  /** The moment the stock is of (RFC 3339). */
+  at: string;
+  available: number;
+  data: StockRowBody[];
+  limit: number;
+  onHand: number;
+  page: number;
+  pages: number;
+  reserved: number;
+  total: number;
+  value: string;
+};
 export type ListMovementReportRow = {
   /** The rows. */
   data: {
@@ -664,6 +749,7 @@ export type ListMovementReportRow = {
   total: number;
 };
 export const {
+  useAdminPerformanceQuery,
   useCustomerSummariesQuery,
   useCustomerSummariesUpdatedQuery,
   useTopAreasQuery,
@@ -680,5 +766,6 @@ export const {
   useSoldItemSummariesUpdatedQuery,
   useSoldItemTableQuery,
   useSoldItemSummariesTotalQuery,
+  useStockReportQuery,
   useMovementHistoriesQuery,
 } = injectedRtkApi;
