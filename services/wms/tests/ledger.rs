@@ -197,12 +197,12 @@ async fn stock_never_goes_below_what_is_reserved(db: Db) {
     };
     assert!(list(pb::ListMovementsRequest { warehouse_id: w + 1000, ..Default::default() }).await.is_empty());
     assert_eq!(list(pb::ListMovementsRequest { warehouse_id: w, ..Default::default() }).await.len(), 4);
-    let at = m.movements[1].create_time.clone().unwrap();
+    let at = m.movements[1].create_time.unwrap();
     let after = bo_kit::time::ms_to_timestamp(bo_kit::time::timestamp_to_ms(&at) + 1);
     let adjusted = list(pb::ListMovementsRequest {
         kind: "adjust".into(),
-        from_time: Some(at.clone()),
-        to_time: Some(after.clone()),
+        from_time: Some(at),
+        to_time: Some(after),
         ..Default::default()
     })
     .await;
