@@ -122,6 +122,7 @@ describe('sidebar', () => {
         [
           { label: 'menu.gettingStart', path: 'getting-start' },
           { label: 'menu.dashboard', path: 'dashboard', roles: ['owner'] },
+          { label: 'menu.report', path: 'report', permissions: [P.orderOrderRead, P.productSkuRead] },
         ],
       ],
       [

@@ -34,6 +34,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(sold_item_summaries_updated))
         .routes(routes!(sold_item_summaries_total))
         .routes(routes!(sold_item_summaries_daily))
+        .routes(routes!(sold_item_chart))
         .routes(routes!(sold_item_table))
         .routes(routes!(top_areas))
         .routes(routes!(customer_summaries))
@@ -706,6 +707,19 @@ async fn sold_item_summaries_total(
     sold_item_summaries(state, auth, q).await
 }
 
+/// The units and net the period's SKUs sold over time, beside the period before's (one
+/// total series; the sold-products dashboard's chart).
+#[utoipa::path(get, path = "/order-reports/sold-item-summaries/charts/sales", tag = "reports", params(PeriodQuery),
+    responses((status = 200, body = SalesChartBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn sold_item_chart(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Query(q): Query<PeriodQuery>,
+) -> ApiResult<Json<SalesChartBody>> {
+    Ok(Json(chart(&state, &auth, &q, false, false).await?))
+}
+
 /// What the SKUs sold on one day add up to.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct SoldDayBody {
@@ -928,17 +942,6 @@ async fn top_areas(
     }))
 }
 
-/// Which period.
-#[derive(Debug, Deserialize, IntoParams, Default)]
-#[serde(default, rename_all = "kebab-case")]
-#[into_params(parameter_in = Query)]
-pub struct CustomerQuery {
-    /// daily, monthly (default), quarterly or yearly.
-    pub period: Option<String>,
-    /// Any day of the period, YYYY-MM-DD in Thailand's time (default today).
-    pub date: Option<String>,
-}
-
 /// The orders of one kind of customer: placed, cancelled, and their net less what was
 /// cancelled.
 #[derive(Debug, Serialize, ToSchema, Default)]
@@ -998,13 +1001,13 @@ fn customer_counts(kinds: &[pb::CustomerFigures]) -> [CustomerCountBody; 3] {
 
 /// Who placed a period's orders (the customer dashboard): new, returning and guest, beside
 /// the period before and over the period.
-#[utoipa::path(get, path = "/order-reports/customer-summaries", tag = "reports", params(CustomerQuery),
+#[utoipa::path(get, path = "/order-reports/customer-summaries", tag = "reports", params(PeriodQuery),
     responses((status = 200, body = CustomerSummaryBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
     security(("bearer" = [])))]
 async fn customer_summaries(
     State(state): State<AppState>,
     auth: StoreAuth,
-    Query(q): Query<CustomerQuery>,
+    Query(q): Query<PeriodQuery>,
 ) -> ApiResult<Json<CustomerSummaryBody>> {
     auth.require(OWNER)?;
     let period = enum_field::<pb::Period>("period", q.period.as_deref(), "validation.invalid")?;

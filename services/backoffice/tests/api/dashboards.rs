@@ -309,6 +309,10 @@ async fn a_months_sales_add_up_to_the_orders_by_hand(app: &TestApp) {
     assert_eq!(s, StatusCode::OK, "{sold_days}");
     let today_sold = sold_days["days"].as_array().unwrap().iter().find(|d| d["date"] == day.as_str()).unwrap().clone();
     assert_eq!((today_sold["total_qty"].as_i64(), today_sold["total_net"].as_str()), (Some(6), Some("1345.50")));
+    let (s, units) = app.get(&format!("/order-reports/sold-item-summaries/charts/sales?date={day}"), &t).await;
+    assert_eq!(s, StatusCode::OK, "{units}");
+    let point = units["points"].as_array().unwrap().iter().find(|p| p["start"] == day.as_str()).unwrap();
+    assert_eq!(point["current"][0]["totals"]["units"], 6, "{units}");
     // The check: the figures equal what the orders add up to; a difference put into a read
     // model is named; a rebuild from scratch leaves what the events left.
     app.check_reports().await;
@@ -466,6 +470,7 @@ async fn only_the_owner_sees_the_dashboards_and_only_their_stores(app: &TestApp)
         "/order-reports/order-summaries/daily",
         "/order-reports/sold-item-summaries/total",
         "/order-reports/sold-item-summaries/daily",
+        "/order-reports/sold-item-summaries/charts/sales",
         "/order-reports/order-summaries/table-lists/channels",
         "/order-reports/order-summaries/charts/sales",
         "/order-reports/order-summaries/charts/channels",

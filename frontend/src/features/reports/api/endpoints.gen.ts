@@ -136,6 +136,15 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    soldItemChart: build.query<SoldItemChartApiResponse, SoldItemChartApiArg>({
+      query: (queryArg) => ({
+        url: `/order-reports/sold-item-summaries/charts/sales`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
     soldItemSummariesDaily: build.query<
       SoldItemSummariesDailyApiResponse,
       SoldItemSummariesDailyApiArg
@@ -299,6 +308,13 @@ export type OrderSummariesTotalApiArg = {
 export type SoldItemSummariesApiResponse =
   /** status 200  */ SoldItemSummaryBody;
 export type SoldItemSummariesApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
+export type SoldItemChartApiResponse = /** status 200  */ SalesChartBody;
+export type SoldItemChartApiArg = {
   /** daily, monthly (default), quarterly or yearly. */
   period?: string;
   /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
@@ -762,6 +778,7 @@ export const {
   useStateTableQuery,
   useOrderSummariesTotalQuery,
   useSoldItemSummariesQuery,
+  useSoldItemChartQuery,
   useSoldItemSummariesDailyQuery,
   useSoldItemSummariesUpdatedQuery,
   useSoldItemTableQuery,
