@@ -263,6 +263,7 @@ function apiClient(base, who) {
     get: async (url) => (await ready(), call('GET', url)),
     post: async (url, body) => (await ready(), call('POST', url, body)),
     patch: async (url, body) => (await ready(), call('PATCH', url, body)),
+    put: async (url, body) => (await ready(), call('PUT', url, body)),
     del: async (url) => (await ready(), call('DELETE', url)),
     /** A product without variants (one SKU with the product's code) in the first category. */
     async product(code, name, extra = {}) {

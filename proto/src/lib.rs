@@ -91,6 +91,7 @@ events! {
     events::v1::WarehouseCreated => "wms.warehouse.created",
     events::v1::WarehouseUpdated => "wms.warehouse.updated",
     events::v1::GoodsReceiptApproved => "wms.goods_receipt.approved",
+    events::v1::FeesCharged => "wms.fees.charged",
     events::v1::ProductSaved => "products.product.saved",
     events::v1::ProductsDeleted => "products.product.deleted",
     events::v1::PaymentChannelSaved => "payments.store_channel.saved",

@@ -162,6 +162,59 @@ export const tests = [
     },
   },
   {
+    name: 'the warehouse fee plan set in settings, and a shipped order charged by it on the service-fee dashboard',
+    run: async ({ page, api, url }) => {
+      const product = await api.product('DASH-FEE', 'สบู่ก้อน', { price: '40', cost: '12' });
+      const sku = product.skus[0].id;
+      const warehouse = await stockUp(api, sku, 10, 'e2e service fees');
+      const zero = { receipt_line: '0', shelving: '0', pick: '0', pack: '0', packaging: '0', material: '0', additional: '0', shipping: '0', cod_percent: '0' };
+      const channel = await api.post('/logistics/store-channels', {
+        warehouse_id: warehouse.id, logistic_type: 'domestic', provider_name: 'thaipost', name: 'ไปรษณีย์ e2e ค่าบริการ', pricing_method: 'flat', price: '50',
+      });
+      try {
+        // The owner sets the main warehouse's plan in settings.
+        await page.goto(url('setting/warehouse-fee'));
+        await page.getByTestId(`fee-plan-${warehouse.id}-edit`).click();
+        for (const [field, value] of [['pick', '3'], ['pack', '10'], ['material', '2'], ['additional', '1.5'], ['codPercent', '2.5']]) {
+          await page.getByTestId(`field-${field}`).fill(value);
+        }
+        await page.getByTestId('fee-plan-save').click();
+        await page.getByTestId('fee-plan-form').waitFor({ state: 'detached' });
+        await page.getByTestId('fee-plan-table').getByText('2.50%').first().waitFor();
+        await still(page);
+        await page.screenshot({ path: SHOTS('fee-plan'), fullPage: true });
+
+        await page.goto(url('dashboard/service-fee?period=monthly'));
+        await page.getByTestId('figure-total-value').waitFor();
+        await page.getByTestId('fees-ex-vat').waitFor();
+        const before = await figure(page, 'total');
+        const orders = await figure(page, 'orders');
+        // One unit shipped in one parcel by a channel at 50.00 flat: 3.00 picked, 10.00
+        // packed, 2.00 material, 1.50 additional and the parcel's own 50.00 = 66.50.
+        const order = await orderByApi(api, { channel: 'line', warehouse_id: warehouse.id, logistic_store_channel_id: channel.id, items: [{ sku_id: sku, quantity: 1 }], shipping_address: ADDRESS });
+        await api.post(`/orders/${order.id}/ready-to-fulfillment`, {});
+        await api.post('/wms/parcels/in-store', { order_id: order.id, weight: '0.3', tracking_no: `FEE${order.id}TH` });
+        const shipped = await api.post('/wms/parcels/ship/in-store', { order_ids: [order.id] });
+        if (shipped.succeeded !== 1) throw new Error(`the order did not ship: ${JSON.stringify(shipped)}`);
+        const placed = Date.now();
+        while ((await figure(page, 'orders')) !== orders + 1) {
+          if (Date.now() - placed > 5_000) throw new Error('the shipped order did not show on the service-fee dashboard within 5 s');
+          await page.waitForTimeout(100);
+        }
+        const grown = (await figure(page, 'total')) - before;
+        if (Math.abs(grown - 66.5) > 0.001) throw new Error(`the fees grew by ${grown}, not 66.50`);
+        await page.getByTestId('fee-kinds').getByTestId('kind-picking').waitFor();
+        await page.getByTestId('fee-warehouses').getByTestId(`warehouse-${warehouse.id}`).waitFor();
+        await page.locator('[data-testid="chart-fees"] svg .recharts-bar-rectangle').first().waitFor();
+        await still(page);
+        await page.screenshot({ path: SHOTS('service-fee'), fullPage: true });
+      } finally {
+        await api.put(`/wms/warehouse-stores/pricing-plans/parcel-billing-by/${warehouse.id}`, zero).catch(() => undefined);
+        await api.del(`/logistics/store-channels/${channel.id}`).catch(() => undefined);
+      }
+    },
+  },
+  {
     name: 'on a phone every dashboard fits the screen',
     viewport: { width: 390, height: 844 },
     run: async ({ page, url }) => {
@@ -180,6 +233,7 @@ export const tests = [
         ['dashboard/sale-order', 'states'],
         ['dashboard/customer', 'customers-by-kind'],
         ['dashboard/customer-area', 'top-areas'],
+        ['dashboard/service-fee', 'fee-kinds'],
       ]) {
         await page.goto(url(`${path}?period=yearly`));
         await page.getByTestId(ready).waitFor();

@@ -112,6 +112,9 @@ describe('sidebar', () => {
     // The identity is the owner's alone.
     expect(keys({ permission: 'owner', permissions: [] })).toContain('setting/additional-info-identity');
     expect(keys({ permission: 'admin', permissions: [P.storeAll, P.userAll] })).not.toContain('setting/additional-info-identity');
+    // So are the warehouses' service fees: no permission opens them.
+    expect(keys({ permission: 'owner', permissions: [] })).toContain('setting/warehouse-fee');
+    expect(keys({ permission: 'admin', permissions: ['*'] })).not.toContain('setting/warehouse-fee');
   });
 
   it('is composed from the features\' routes, in SPEC order (§2)', () => {
@@ -155,6 +158,7 @@ describe('sidebar', () => {
           { label: 'menu.storeDetail', path: 'setting/store-detail' },
           { label: 'menu.paymentList', path: 'setting/payment-list', roles: ['owner'], permissions: [P.paymentStoreChannelAll] },
           { label: 'menu.logistic', path: 'setting/logistic', roles: ['owner'], permissions: [P.logisticStoreChannelAll] },
+          { label: 'menu.warehouseFee', path: 'setting/warehouse-fee', roles: ['owner'], permissions: [] },
           { label: 'menu.shippingRate', path: 'setting/shipping-rate' },
           { label: 'menu.eParcelConnecting', path: 'setting/e-parcel-connecting', hideKey: 'connect_e_parcel', roles: ['owner'], permissions: [P.logisticStoreChannelAll] },
           { label: 'menu.safetyStock', path: 'setting/safety-stock' },

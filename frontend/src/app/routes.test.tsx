@@ -54,6 +54,7 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/dashboard/sale-order', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/dashboard/customer', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/dashboard/customer-area', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/dashboard/service-fee', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/report', meta: { store: true, permissions: [P.orderOrderRead, P.productSkuRead] } },
         { path: '/:storeId/report/order', meta: orderRead },
         { path: '/:storeId/report/movement', meta: skuRead },
@@ -97,6 +98,7 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/stock-management-transfer', meta: { store: true, permissions: [P.wmsGoodsAdjustRead] } },
         { path: '/:storeId/stock-management-goods-adjust', meta: { store: true, permissions: [P.wmsGoodsAdjustRead] } },
         { path: '/:storeId/stock-management-warehouses', meta: skuRead },
+        { path: '/:storeId/setting/warehouse-fee', meta: { store: true, roles: ['owner'], permissions: [] } },
         { path: '/:storeId/setting' },
         { path: '/:storeId/setting/store-detail' },
         { path: '/:storeId/setting/store-edit', meta: { store: true, roles: ['owner'] } },
@@ -140,7 +142,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(78);
+    expect(by('default')).toHaveLength(80);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

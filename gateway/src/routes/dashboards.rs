@@ -43,7 +43,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// Dashboards: the owner only.
-const OWNER: Access = Access { roles: &["owner"], perms: &[] };
+pub(crate) const OWNER: Access = Access { roles: &["owner"], perms: &[] };
 
 /// Which period.
 #[derive(Debug, Deserialize, IntoParams, Default)]
@@ -84,6 +84,7 @@ macro_rules! dates {
         }
     };
 }
+pub(crate) use dates;
 
 /// Sales over some days (baht). An order counts on the day it was placed; a cancelled one
 /// also counts back on the day it was cancelled.
@@ -261,7 +262,7 @@ pub struct SummaryUpdatedBody {
 }
 
 /// When the store's figures last changed (every dashboard's "last updated").
-async fn updated(state: &AppState, auth: &StoreAuth) -> ApiResult<Json<SummaryUpdatedBody>> {
+pub(crate) async fn updated(state: &AppState, auth: &StoreAuth) -> ApiResult<Json<SummaryUpdatedBody>> {
     auth.require(OWNER)?;
     let r = state
         .client(ReportsServiceClient::new)?
@@ -358,16 +359,16 @@ pub struct PeriodQuery {
 }
 
 impl PeriodQuery {
-    fn period(&self) -> ApiResult<i32> {
+    pub(crate) fn period(&self) -> ApiResult<i32> {
         enum_field::<pb::Period>("period", self.period.as_deref(), "validation.invalid")
     }
 
-    fn date(&self) -> String {
+    pub(crate) fn date(&self) -> String {
         self.date.clone().unwrap_or_default()
     }
 }
 
-fn period_word(period: i32) -> String {
+pub(crate) fn period_word(period: i32) -> String {
     if period == 0 {
         "monthly".to_string()
     } else {

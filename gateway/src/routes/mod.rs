@@ -3,6 +3,7 @@
 pub mod auth;
 pub mod customers;
 pub mod dashboards;
+pub mod fee_plans;
 pub mod logistics;
 pub mod order_import;
 pub mod order_payments;
@@ -15,6 +16,7 @@ pub mod pos;
 pub mod products;
 pub mod receipts;
 pub mod reconcile;
+pub mod service_fees;
 pub mod settings;
 pub mod status;
 pub mod stock_reports;
@@ -108,6 +110,8 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(parcels::router())
         .merge(dashboards::router())
         .merge(stock_reports::router())
+        .merge(service_fees::router())
+        .merge(fee_plans::router())
         .split_for_parts()
 }
 

@@ -162,7 +162,7 @@ async fn stock_report(
 }
 
 /// The store's warehouses' names.
-async fn warehouse_names(state: &AppState, auth: &StoreAuth) -> ApiResult<HashMap<i64, String>> {
+pub(crate) async fn warehouse_names(state: &AppState, auth: &StoreAuth) -> ApiResult<HashMap<i64, String>> {
     Ok(state
         .wms()
         .list_warehouses(auth.ctx().request(pb::ListWarehousesRequest {}))

@@ -12,6 +12,9 @@
 //!   an order import of 10,000 rows (5,000 orders) read, checked and previewed (.csv, .xlsx);
 //!   a month-end statement of 5,000 lines matched against 50,000 open bills
 //!   (`benches/api/orders.rs`)
+//! - reports (embedded): a million orders, the read models' full rebuild, every dashboard
+//!   call at a month and a year, an order's effect on the dashboard, the year's export
+//!   (`benches/api/reports.rs`)
 //! - sign-in under a 200-way flood of wrong passwords
 //!
 //! 16 concurrent clients (8 for order creation), a fixed number of requests each; requests
@@ -33,6 +36,8 @@ use tokio::process::{Child, Command};
 #[path = "api/orders.rs"]
 mod orders;
 use orders::orders;
+#[path = "api/reports.rs"]
+mod reports;
 
 const CLIENTS: usize = 16;
 const PRODUCTS: usize = 10_000;
@@ -44,9 +49,15 @@ fn orders_only() -> bool {
     std::env::var("BENCH_ONLY").is_ok_and(|v| v == "orders")
 }
 
-/// Products seeded: 10,000, or a few for the orders alone.
+/// `BENCH_ONLY=reports` runs the reports' measurements at a million orders alone (embedded),
+/// on a small catalog.
+fn reports_only() -> bool {
+    std::env::var("BENCH_ONLY").is_ok_and(|v| v == "reports")
+}
+
+/// Products seeded: 10,000, or a few for the orders or the reports alone.
 fn products() -> usize {
-    if orders_only() {
+    if orders_only() || reports_only() {
         20
     } else {
         PRODUCTS
@@ -69,6 +80,9 @@ struct Target {
     stores_db: String,
     /// The orders database (seeded with 100,000 orders for the list).
     orders_db: String,
+    /// The process's services and an identity to call them with (embedded: the reports'
+    /// rebuild is measured there).
+    services: Option<(bo_kit::module::Clients, bo_kit::grpc::ServiceIdentity)>,
 }
 
 /// The distributed run's shared token key.
@@ -298,6 +312,10 @@ async fn measure(label: &str, t: Target) {
         sign_in_flood(&t).await;
         return;
     }
+    if reports_only() {
+        measure_reports(&t, &client, warehouse).await;
+        return;
+    }
     let get = |path: &str| getter(&t, &client, path, 1000);
     println!("{}", run(get("/products?page=1&limit=10")).await.line("GET /products page 1"));
     println!("{}", run(get("/products?page={n}&limit=10")).await.line("GET /products random deep page"));
@@ -346,6 +364,7 @@ async fn measure(label: &str, t: Target) {
     approve_receipts(&t, &client, warehouse).await;
     orders(&t, &client, warehouse).await;
     sign_in_flood(&t).await;
+    measure_reports(&t, &client, warehouse).await;
 }
 
 /// Sign-in under a flood: 200 clients send wrong passwords for 200 accounts without pause for
@@ -493,6 +512,18 @@ async fn approve_receipts(t: &Target, client: &reqwest::Client, warehouse: i64) 
     );
 }
 
+/// The reports at a million orders, where the services run in this process.
+async fn measure_reports(t: &Target, client: &reqwest::Client, warehouse: i64) {
+    let Some((clients, identity)) = t.services.clone() else {
+        println!("reports: measured embedded only (their rebuild runs in this process)");
+        return;
+    };
+    reports::reports(t, client, warehouse, || async move {
+        bo_backoffice::checks::rebuild_reports(&clients, &identity).await.unwrap().orders
+    })
+    .await;
+}
+
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
@@ -531,6 +562,7 @@ async fn embedded() {
             settle: None,
             stores_db: format!("sqlite://{}", dir.path().join("stores.db").display()),
             orders_db: format!("sqlite://{}", dir.path().join("orders.db").display()),
+            services: Some((launched.clients.clone(), launched.identity())),
         },
     )
     .await;
@@ -645,6 +677,7 @@ async fn distributed() {
             settle: Some(products_db.clone()),
             stores_db: stores_db.clone(),
             orders_db: orders_db.clone(),
+            services: None,
         },
     )
     .await;

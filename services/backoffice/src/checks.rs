@@ -44,8 +44,11 @@ pub async fn reports(clients: &Clients, identity: &ServiceIdentity) -> anyhow::R
 }
 
 /// Builds the reports' figures afresh from the orders, while events go on being counted
-/// (`backoffice admin reports rebuild`); answers how many orders were counted.
-pub async fn rebuild_reports(clients: &Clients, identity: &ServiceIdentity) -> anyhow::Result<i64> {
+/// (`backoffice admin reports rebuild`); answers how many orders and fee charges were counted.
+pub async fn rebuild_reports(
+    clients: &Clients,
+    identity: &ServiceIdentity,
+) -> anyhow::Result<rpb::RebuildFiguresResponse> {
     let mut reports = clients.client(ReportsServiceClient::new)?;
-    Ok(reports.rebuild_figures(identity.system().request(rpb::RebuildFiguresRequest {})).await?.into_inner().orders)
+    Ok(reports.rebuild_figures(identity.system().request(rpb::RebuildFiguresRequest {})).await?.into_inner())
 }

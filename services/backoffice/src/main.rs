@@ -267,20 +267,23 @@ async fn main() -> anyhow::Result<()> {
             let done = match command {
                 ReportsCommand::Check => bo_backoffice::checks::reports(&admin.clients, &admin.identity)
                     .await
-                    .map(|r| (r.orders, r.problems)),
+                    .map(|r| (r.orders, r.fee_charges, r.problems)),
                 ReportsCommand::Rebuild => bo_backoffice::checks::rebuild_reports(&admin.clients, &admin.identity)
                     .await
-                    .map(|n| (n, Vec::new())),
+                    .map(|r| (r.orders, r.fee_charges, Vec::new())),
             };
             admin.stop().await;
-            let (orders, problems) = done?;
+            let (orders, fee_charges, problems) = done?;
             for p in &problems {
                 println!("{p}");
             }
             if !problems.is_empty() {
-                anyhow::bail!("{} differences between the reports and the orders", problems.len());
+                anyhow::bail!("{} differences between the reports and their sources", problems.len());
             }
-            println!("{orders} orders: the reports' figures agree with them ({} ms).", started.elapsed().as_millis());
+            println!(
+                "{orders} orders and {fee_charges} fee charges: the reports' figures agree with them ({} ms).",
+                started.elapsed().as_millis()
+            );
             Ok(())
         }
         Some(Command::Admin { command: AdminCommand::DeadLetters { command } }) => rows(&cfg, command, true).await,

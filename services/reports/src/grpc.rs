@@ -9,6 +9,8 @@ use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
 use bo_proto::orders::v1::OrderState;
 use bo_proto::reports::v1 as pb;
 use bo_proto::reports::v1::reports_service_server::ReportsService;
+use bo_proto::wms::v1 as wpb;
+use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use bo_proto::Wire as _;
 use tonic::{Request, Response, Status};
 
@@ -48,9 +50,17 @@ fn by_kind(figures: &std::collections::BTreeMap<String, AreaFigures>) -> Vec<pb:
 #[derive(Clone)]
 pub struct ReportsGrpc {
     repo: Repo,
-    /// The orders service, the source of the check and the rebuild, with the identity it is
-    /// called with.
-    source: Option<(OrdersServiceClient<GrpcChannel>, ServiceIdentity)>,
+    /// The sources of the check and the rebuild (the orders service for sales, wms for fees),
+    /// with the identity they are called with.
+    source: Option<Sources>,
+}
+
+/// The services the check and the rebuild read.
+#[derive(Clone)]
+struct Sources {
+    orders: OrdersServiceClient<GrpcChannel>,
+    wms: WmsServiceClient<GrpcChannel>,
+    identity: ServiceIdentity,
 }
 
 type Rpc<T> = Result<Response<T>, Status>;
@@ -64,10 +74,43 @@ impl ReportsGrpc {
         Self { repo, source: None }
     }
 
-    /// With the orders service to check and rebuild from.
-    pub fn with_source(mut self, orders: OrdersServiceClient<GrpcChannel>, identity: ServiceIdentity) -> Self {
-        self.source = Some((orders, identity));
+    /// With the orders service and wms to check and rebuild from.
+    pub fn with_source(
+        mut self,
+        orders: OrdersServiceClient<GrpcChannel>,
+        wms: WmsServiceClient<GrpcChannel>,
+        identity: ServiceIdentity,
+    ) -> Self {
+        self.source = Some(Sources { orders, wms, identity });
         self
+    }
+
+    fn sources(&self) -> Result<&Sources, Status> {
+        self.source.as_ref().ok_or_else(|| Status::failed_precondition("the reports run without their sources"))
+    }
+
+    /// Every fee charge wms keeps, a page at a time in id order.
+    async fn fee_charges(&self) -> Result<Vec<crate::fees::Charge>, Status> {
+        let Sources { wms, identity, .. } = self.sources()?;
+        let mut wms = wms.clone();
+        let (mut after_id, mut out) = (0, Vec::new());
+        loop {
+            let page = wms
+                .list_fee_charges(
+                    identity.system().request(wpb::ListFeeChargesRequest { after_id, limit: SOURCE_PAGE * 2 }),
+                )
+                .await?
+                .into_inner()
+                .charges;
+            let n = page.len();
+            if let Some(last) = page.last() {
+                after_id = last.id;
+            }
+            out.extend(page.iter().filter_map(|e| crate::fees::Charge::of(e.store_id, e.charge.as_ref()?)));
+            if n < (SOURCE_PAGE * 2) as usize {
+                return Ok(out);
+            }
+        }
     }
 
     /// Hands every order the source keeps now to `each`, a page at a time in id order;
@@ -77,11 +120,8 @@ impl ReportsGrpc {
         F: FnMut(Vec<opb::OrderFiguresEntry>) -> Fut,
         Fut: std::future::Future<Output = Result<(), Status>>,
     {
-        let (client, identity) = self
-            .source
-            .as_ref()
-            .ok_or_else(|| Status::failed_precondition("the reports run without the orders service"))?;
-        let mut client = client.clone();
+        let Sources { orders, identity, .. } = self.sources()?;
+        let mut client = orders.clone();
         let (mut after_id, mut count) = (0, 0);
         loop {
             let page = client
@@ -407,8 +447,10 @@ impl ReportsService for ReportsGrpc {
             })
             .await?;
         let expected = std::mem::take(&mut *expected.lock().map_err(|_| Status::internal("the check's tally broke"))?);
-        let problems = domain::differences(&expected.finish(), &self.repo.tables().await?);
-        Ok(Response::new(pb::CheckFiguresResponse { problems, orders }))
+        let mut problems = domain::differences(&expected.finish(), &self.repo.tables().await?);
+        let charges = self.fee_charges().await?;
+        problems.extend(crate::fees::differences(&crate::fees::sums(&charges), &self.repo.fee_tables().await?));
+        Ok(Response::new(pb::CheckFiguresResponse { problems, orders, fee_charges: charges.len() as i64 }))
     }
 
     async fn rebuild_figures(&self, req: Request<pb::RebuildFiguresRequest>) -> Rpc<pb::RebuildFiguresResponse> {
@@ -427,8 +469,50 @@ impl ReportsService for ReportsGrpc {
                 }
             })
             .await?;
-        tracing::info!(orders, "rebuilt the reports' figures from the orders");
-        Ok(Response::new(pb::RebuildFiguresResponse { orders }))
+        let charges: Vec<_> = self.fee_charges().await?.into_iter().map(|c| (c, crate::REBUILD.to_string())).collect();
+        for chunk in charges.chunks(SOURCE_PAGE as usize) {
+            let mut tx = self.repo.db().begin().await.map_err(bo_kit::Error::from)?;
+            Repo::apply_fees(&mut tx, chunk).await?;
+            tx.commit().await.map_err(bo_kit::Error::from)?;
+        }
+        let fee_charges = charges.len() as i64;
+        tracing::info!(orders, fee_charges, "rebuilt the reports' figures from the orders and the fee charges");
+        Ok(Response::new(pb::RebuildFiguresResponse { orders, fee_charges }))
+    }
+
+    async fn get_fee_summary(&self, req: Request<pb::GetFeeSummaryRequest>) -> Rpc<pb::GetFeeSummaryResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let mut span = span_of(r.period(), &r.date)?;
+        if r.daily {
+            span.bucket = Bucket::Day;
+        }
+        let s = self.repo.fee_summary(ctx.store_id, &span).await?;
+        let figures = |f: &crate::fees::FeeFigures| pb::FeeFigures { amounts: Some(f.amounts()), total: f.total() };
+        Ok(Response::new(pb::GetFeeSummaryResponse {
+            from: domain::day_text(span.from),
+            to: domain::day_text(span.to),
+            previous_from: domain::day_text(span.previous_from),
+            previous_to: domain::day_text(span.previous_to),
+            current: Some(figures(&s.current)),
+            previous: Some(figures(&s.previous)),
+            warehouses: s
+                .warehouses
+                .iter()
+                .map(|(w, now, before)| pb::WarehouseFees {
+                    warehouse_id: *w,
+                    current: Some(figures(now)),
+                    previous: Some(figures(before)),
+                })
+                .collect(),
+            bucket: bucket(span.bucket),
+            points: s
+                .points
+                .iter()
+                .map(|(d, f)| pb::FeePoint { start: domain::day_text(*d), figures: Some(figures(f)) })
+                .collect(),
+            update_time: s.updated_at.map(ms_to_timestamp),
+        }))
     }
 
     async fn get_customer_summary(

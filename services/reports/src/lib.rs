@@ -1,10 +1,12 @@
 //! The reports service: the owner's numbers. It keeps a sales ledger and daily totals per
 //! store, day, channel and SKU from the orders service's events (placed, revised, moved),
+//! and the warehouses' service fees from wms's fee charges,
 //! in the transaction that records each event, so a dashboard sums daily rows and never
 //! reads orders (DESIGN.md: read models from events). Events that arrive together are
 //! applied together: one read of their orders and one write per table.
 
 pub mod domain;
+pub mod fees;
 pub mod grpc;
 pub mod store;
 
@@ -15,10 +17,11 @@ use bo_kit::inbox::{Consumer, Meta, OnAll};
 use bo_kit::module::{Context, Module, Started};
 use bo_kit::outbox::Relay;
 use bo_kit::time::timestamp_to_ms;
-use bo_proto::events::v1::{OrderPlaced, OrderRevised, OrderStateChanged};
+use bo_proto::events::v1::{FeesCharged, OrderPlaced, OrderRevised, OrderStateChanged};
 use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
 use bo_proto::orders::v1::{OrderFigures, OrderState};
 use bo_proto::reports::v1::reports_service_server::ReportsServiceServer;
+use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use bo_proto::Wire as _;
 use sqlx::migrate::Migrator;
 
@@ -54,7 +57,8 @@ impl Service {
         let consumer = Consumer::new(db.clone(), bus, "reports")
             .on_all::<OrderPlaced, _>(Sales)
             .on_all::<OrderRevised, _>(Sales)
-            .on_all::<OrderStateChanged, _>(Sales);
+            .on_all::<OrderStateChanged, _>(Sales)
+            .on_all::<FeesCharged, _>(Fees);
         Ok(Service { grpc, relay, consumer, db })
     }
 
@@ -174,6 +178,21 @@ impl OnAll<OrderStateChanged> for Sales {
     }
 }
 
+/// The service fees, from wms's fee charges.
+struct Fees;
+
+#[async_trait]
+impl OnAll<FeesCharged> for Fees {
+    async fn on_all(&self, tx: &mut Tx, events: Vec<(Meta, FeesCharged)>) -> anyhow::Result<()> {
+        let charges: Vec<_> = events
+            .into_iter()
+            .filter_map(|(m, e)| Some((fees::Charge::of(m.store_id, e.charge.as_ref()?)?, m.event_id)))
+            .collect();
+        Repo::apply_fees(tx, &charges).await?;
+        Ok(())
+    }
+}
+
 /// The reports module.
 pub struct ReportsModule;
 
@@ -190,18 +209,22 @@ impl Module for ReportsModule {
     fn subscribes(&self) -> Vec<&'static str> {
         use bo_proto::events::v1 as ev;
         use bo_proto::Event as _;
-        vec![ev::OrderPlaced::TYPE, ev::OrderRevised::TYPE, ev::OrderStateChanged::TYPE]
+        vec![ev::OrderPlaced::TYPE, ev::OrderRevised::TYPE, ev::OrderStateChanged::TYPE, ev::FeesCharged::TYPE]
     }
 
-    /// Orders: the source its check and rebuild read.
+    /// Orders and wms: the sources its check and rebuild read.
     fn needs(&self) -> Vec<&'static str> {
-        vec!["orders"]
+        vec!["orders", "wms"]
     }
 
     async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
         let db = ctx.db()?;
         let mut svc = Service::open(db.clone(), ctx.bus.clone()).await?;
-        svc.grpc = svc.grpc.with_source(ctx.client(OrdersServiceClient::new)?, ctx.identity());
+        svc.grpc = svc.grpc.with_source(
+            ctx.client(OrdersServiceClient::new)?,
+            ctx.client(WmsServiceClient::new)?,
+            ctx.identity(),
+        );
         ctx.spawn_event_tasks(&svc.relay, Some(&svc.consumer))?;
         ctx.serve(svc.server());
         Ok(Started::default())

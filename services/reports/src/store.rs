@@ -666,6 +666,8 @@ impl Repo {
             "daily_state_sales",
             "daily_staff",
             "report_skus",
+            "report_fee_charges",
+            "daily_fees",
         ] {
             sqlx::query(&format!("DELETE FROM {table}")).execute(&mut *tx).await?;
         }

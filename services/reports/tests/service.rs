@@ -7,6 +7,7 @@
 
 use bo_kit::db::Db;
 use bo_reports::domain::{self, Change, Content, Line, Period, Place};
+use bo_reports::fees::{self, Charge, FeeFigures};
 use bo_reports::store::{Repo, SkuNames, SoldSort, Told};
 
 fn content(lines: &[(i64, i64, i64)]) -> Content {
@@ -379,7 +380,69 @@ async fn customers_are_new_returning_or_guests_whatever_the_order_of_their_event
     assert_eq!(kinds, orders);
 }
 
+/// A fee charge of store 1 on a day.
+fn charge(document: &str, id: i64, warehouse: i64, day: i64, fees: FeeFigures) -> (Charge, String) {
+    let c = Charge { store_id: 1, document: document.into(), document_id: id, warehouse_id: warehouse, day, fees };
+    (c, format!("ev-{document}-{id}"))
+}
+
+async fn a_charge_told_twice_or_in_a_rebuild_counts_once(db: Db) {
+    db.migrate(&bo_reports::MIGRATIONS_SQLITE, &bo_reports::MIGRATIONS_POSTGRES).await.unwrap();
+    let repo = Repo::new(db.clone());
+    let order = |picking, cod| FeeFigures { orders: 1, picking, packing: 1_000, cod, ..FeeFigures::default() };
+    let receipt = FeeFigures { receipts: 1, goods_receipt: 1_000, shelving: 500, ..FeeFigures::default() };
+    let told = [
+        charge("order", 10, 1, 2026_11_02, order(300, 0)),
+        charge("order", 11, 1, 2026_11_02, order(600, 2_501)),
+        charge("goods_receipt", 10, 2, 2026_11_20, receipt),
+        // The month before.
+        charge("order", 9, 1, 2026_10_31, order(900, 0)),
+    ];
+    let mut tx = db.begin().await.unwrap();
+    assert_eq!(Repo::apply_fees(&mut tx, &told[..2]).await.unwrap(), 2);
+    tx.commit().await.unwrap();
+    // Every one again, with the first two: only the new ones count.
+    let mut tx = db.begin().await.unwrap();
+    assert_eq!(Repo::apply_fees(&mut tx, &told).await.unwrap(), 2);
+    tx.commit().await.unwrap();
+    let span = domain::span(Period::Monthly, 2026_11_15).unwrap();
+    let s = repo.fee_summary(1, &span).await.unwrap();
+    assert_eq!(
+        s.current,
+        FeeFigures {
+            orders: 2,
+            receipts: 1,
+            picking: 900,
+            packing: 2_000,
+            cod: 2_501,
+            goods_receipt: 1_000,
+            shelving: 500,
+            ..FeeFigures::default()
+        }
+    );
+    assert_eq!(s.current.total(), 900 + 2_000 + 2_501 + 1_000 + 500);
+    assert_eq!(s.previous, order(900, 0));
+    assert_eq!(s.points.len(), 30);
+    assert_eq!(s.points[1].1.orders, 2);
+    assert_eq!(s.warehouses.iter().map(|w| w.0).collect::<Vec<_>>(), [1, 2]);
+    assert!(s.updated_at.is_some());
+    // Another store sees none of it.
+    assert_eq!(repo.fee_summary(2, &span).await.unwrap().current, FeeFigures::default());
+    // The tables are what the charges add up to; a rebuild from scratch leaves the same.
+    let expected = fees::sums(told.iter().map(|(c, _)| c));
+    assert_eq!(repo.fee_tables().await.unwrap(), expected);
+    repo.clear().await.unwrap();
+    assert!(repo.fee_tables().await.unwrap().is_empty());
+    let rebuilt: Vec<_> = told.iter().map(|(c, _)| (c.clone(), "rebuild".to_string())).collect();
+    let mut tx = db.begin().await.unwrap();
+    assert_eq!(Repo::apply_fees(&mut tx, &rebuilt).await.unwrap(), 4);
+    tx.commit().await.unwrap();
+    assert_eq!(repo.fee_tables().await.unwrap(), expected);
+    assert!(fees::differences(&expected, &repo.fee_tables().await.unwrap()).is_empty());
+}
+
 bo_kit::on_both_databases!(
+    a_charge_told_twice_or_in_a_rebuild_counts_once,
     customers_are_new_returning_or_guests_whatever_the_order_of_their_events,
     a_month_sums_its_orders_whatever_the_order_of_their_events,
     an_edit_moves_the_figures_of_the_day_it_was_placed,

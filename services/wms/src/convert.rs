@@ -427,6 +427,40 @@ pub fn in_transit(r: &InTransitRow) -> pb::InTransit {
     pb::InTransit { warehouse_id: r.warehouse_id, sku_id: r.sku_id, quantity: r.quantity }
 }
 
+/// A warehouse's fee plan.
+pub fn fee_plan(p: &crate::store::fees::PlanRow) -> pb::FeePlan {
+    let f = &p.plan;
+    pb::FeePlan {
+        warehouse_id: p.warehouse_id,
+        receipt_line: f.receipt_line,
+        shelving: f.shelving,
+        pick: f.pick,
+        pack: f.pack,
+        packaging: f.packaging,
+        material: f.material,
+        additional: f.additional,
+        shipping: f.shipping,
+        cod_rate_bp: f.cod_rate_bp,
+        update_time: (p.updated_at > 0).then(|| bo_kit::time::ms_to_timestamp(p.updated_at)),
+        updated_by: p.updated_by,
+    }
+}
+
+/// The plan a fee plan of the contract asks for.
+pub fn plan_of(p: &pb::FeePlan) -> crate::domain::fees::Plan {
+    crate::domain::fees::Plan {
+        receipt_line: p.receipt_line,
+        shelving: p.shelving,
+        pick: p.pick,
+        pack: p.pack,
+        packaging: p.packaging,
+        material: p.material,
+        additional: p.additional,
+        shipping: p.shipping,
+        cod_rate_bp: p.cod_rate_bp,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

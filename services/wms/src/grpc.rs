@@ -482,6 +482,42 @@ impl WmsService for WmsGrpc {
         Ok(Response::new(pb::MarkParcelsPrintedResponse {}))
     }
 
+    async fn get_fee_plans(&self, req: Request<pb::GetFeePlansRequest>) -> Rpc<pb::GetFeePlansResponse> {
+        let who = Actor::of(&req)?;
+        let plans = self.repo.fee_plans(who.store_id).await?;
+        Ok(Response::new(pb::GetFeePlansResponse { plans: plans.iter().map(convert::fee_plan).collect() }))
+    }
+
+    async fn save_fee_plan(&self, req: Request<pb::SaveFeePlanRequest>) -> Rpc<pb::SaveFeePlanResponse> {
+        let who = Actor::of(&req)?;
+        let p = req.into_inner().plan.unwrap_or_default();
+        let plan = convert::plan_of(&p);
+        let row = self.repo.save_fee_plan(who, p.warehouse_id, &plan).await?;
+        Ok(Response::new(pb::SaveFeePlanResponse { plan: Some(convert::fee_plan(&row)) }))
+    }
+
+    async fn list_fee_charges(&self, req: Request<pb::ListFeeChargesRequest>) -> Rpc<pb::ListFeeChargesResponse> {
+        bo_kit::grpc::service_only(&req)?;
+        let r = req.into_inner();
+        let rows = self.repo.fee_charges(r.after_id, i64::from(r.limit.clamp(1, 1_000))).await?;
+        Ok(Response::new(pb::ListFeeChargesResponse {
+            charges: rows
+                .iter()
+                .map(|c| pb::FeeChargeEntry {
+                    id: c.id,
+                    store_id: c.store_id,
+                    charge: Some(crate::store::fees::fee_charge(
+                        c.warehouse_id,
+                        &c.document,
+                        c.document_id,
+                        c.charged_at,
+                        &c.amounts,
+                    )),
+                })
+                .collect(),
+        }))
+    }
+
     async fn ship_order(&self, req: Request<pb::ShipOrderRequest>) -> Rpc<pb::ShipOrderResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();

@@ -96,6 +96,7 @@ impl Module for WmsModule {
             ev::WarehouseCreated::TYPE,
             ev::WarehouseUpdated::TYPE,
             ev::GoodsReceiptApproved::TYPE,
+            ev::FeesCharged::TYPE,
         ]
     }
 

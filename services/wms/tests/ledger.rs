@@ -455,6 +455,25 @@ async fn shipping_an_order_ships_its_parcels_once(db: Db) {
     let e = s.grpc.ship_order(ctx().request(ship())).await.unwrap_err();
     assert_eq!(code(e), Code::ParcelTrackingMissing);
     assert_eq!(level(&s, w, 42).await.reserved, 4, "a refused ship changes nothing");
+    // The warehouse's fee plan the shipping is charged by.
+    let plan = pb::FeePlan {
+        warehouse_id: w,
+        pick: 300,
+        pack: 1_000,
+        material: 200,
+        shipping: 4_500,
+        cod_rate_bp: 250,
+        ..Default::default()
+    };
+    let bad = pb::FeePlan { pick: -1, cod_rate_bp: 10_001, ..plan };
+    let e = s.grpc.save_fee_plan(ctx().request(pb::SaveFeePlanRequest { plan: Some(bad) })).await.unwrap_err();
+    assert_eq!(code(e), Code::ValidationFailed);
+    let elsewhere = CallCtx::new(STORE + 1, 1).request(pb::SaveFeePlanRequest { plan: Some(plan) });
+    assert_eq!(code(s.grpc.save_fee_plan(elsewhere).await.unwrap_err()), Code::WarehouseNotFound);
+    let kept = s.grpc.save_fee_plan(ctx().request(pb::SaveFeePlanRequest { plan: Some(plan) })).await.unwrap();
+    assert!(kept.into_inner().plan.unwrap().update_time.is_some());
+    let plans = s.grpc.get_fee_plans(ctx().request(pb::GetFeePlansRequest {})).await.unwrap().into_inner().plans;
+    assert_eq!((plans.len(), plans[0].pick, plans[0].updated_by), (1, 300, 9));
     let numbered = pb::Parcel { id: saved.id, tracking_no: "EY123456785TH".into(), ..parcel };
     s.grpc.save_parcel(ctx().request(pb::SaveParcelRequest { parcel: Some(numbered) })).await.unwrap();
     let r = s.grpc.ship_order(ctx().request(ship())).await.unwrap().into_inner();
@@ -465,6 +484,29 @@ async fn shipping_an_order_ships_its_parcels_once(db: Db) {
     assert_eq!((again.committed, again.replayed, again.parcels.len()), (0, true, 1));
     let e = s.grpc.delete_parcel(ctx().request(pb::DeleteParcelRequest { id: saved.id })).await.unwrap_err();
     assert_eq!(code(e), Code::ParcelShipped);
+    // Charged once, at the plan: 4 units picked, the box at its catalogue price, the
+    // parcel's own shipping fee, no COD.
+    let charges = Repo::new(db.clone()).fee_charges(0, 10).await.unwrap();
+    assert_eq!(charges.len(), 1, "a replayed ship charges nothing more");
+    let c = &charges[0];
+    assert_eq!((c.store_id, c.warehouse_id, c.document.as_str(), c.document_id), (STORE, w, "order", 9));
+    assert_eq!(
+        c.amounts,
+        bo_wms::domain::fees::Amounts {
+            orders: 1,
+            picking: 1_200,
+            packing: 1_000,
+            packaging: 1_300,
+            material: 200,
+            shipping: 6_550,
+            ..Default::default()
+        }
+    );
+    let told: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM outbox WHERE event_type = 'wms.fees.charged'")
+        .fetch_one(db.pool())
+        .await
+        .unwrap();
+    assert_eq!(told, 1);
     // Another store sees none of it.
     let other = CallCtx::new(STORE + 1, 1);
     let p =

@@ -248,6 +248,13 @@ async fn concurrent_approves_add_once(db: Db) {
     }
     assert_eq!(fresh, 1);
     assert_eq!(level(&s, w, 7).await.on_hand, 36);
+    // Charged once, with no fee plan: the receipt counted, nothing to pay.
+    let charges = Repo::new(db.clone()).fee_charges(0, 10).await.unwrap();
+    assert_eq!(charges.len(), 1);
+    assert_eq!(
+        (charges[0].document.as_str(), charges[0].amounts.receipts, charges[0].amounts.goods_receipt),
+        ("goods_receipt", 1, 0)
+    );
 }
 
 async fn reservations_take_lots_first_expiry_first(db: Db) {

@@ -23,6 +23,7 @@ export const DASHBOARD_TABS = [
   { key: 'saleOrder', path: 'dashboard/sale-order' },
   { key: 'customer', path: 'dashboard/customer' },
   { key: 'customerArea', path: 'dashboard/customer-area' },
+  { key: 'serviceFee', path: 'dashboard/service-fee' },
 ] as const;
 
 /** The period the address asks for (a month and today unless it says otherwise), and a way
@@ -70,6 +71,8 @@ interface FrameProps extends Loading {
   previousFrom?: string;
   /** RFC 3339, empty when the figures never changed. */
   updatedAt?: string;
+  /** What the line says when they never did (default: no sales recorded yet). */
+  never?: string;
   children: ReactNode;
 }
 
@@ -134,7 +137,7 @@ export function DashboardFrame({ at, ...p }: FrameProps) {
         <>
           <Typography.Paragraph type="secondary" data-testid="period-label">
             {t('periodOf', { period: periodLabel(at.period, p.from, lng), previous: periodLabel(at.period, p.previousFrom ?? '', lng) })} ·{' '}
-            <span data-testid="updated-at">{p.updatedAt ? t('updatedAt', { at: formatDateTime(p.updatedAt, lng) }) : t('neverUpdated')}</span>
+            <span data-testid="updated-at">{p.updatedAt ? t('updatedAt', { at: formatDateTime(p.updatedAt, lng) }) : (p.never ?? t('neverUpdated'))}</span>
           </Typography.Paragraph>
           {p.children}
         </>

@@ -1,5 +1,5 @@
 import '@/shared/i18n/i18n';
-import { amount, change, dayParam, periodLabel, periodOf, pickerOf, pointLabel } from './dashboard';
+import { amount, change, dayParam, periodLabel, periodOf, pickerOf, pointLabel, satang } from './dashboard';
 
 describe('the overview dashboard', () => {
   it('reads the period from the address, monthly by default', () => {
@@ -27,6 +27,9 @@ describe('the overview dashboard', () => {
     expect(change(106.25, 100)).toBe(6.3);
     expect(amount('1345.50')).toBe(1345.5);
     expect(amount('x')).toBe(0);
+    expect(satang('1345.50')).toBe(134550);
+    expect(satang('10.05')).toBe(1005);
+    expect(satang(undefined)).toBe(0);
   });
 
   it('names periods in the Buddhist era in Thai', () => {

@@ -41,6 +41,11 @@ export function amount(v: string | null | undefined): number {
   return Number.isFinite(n) ? n : 0;
 }
 
+/** An amount of the API in satang: a whole number, to add and divide exactly. */
+export function satang(v: string | null | undefined): number {
+  return Math.round(amount(v) * 100);
+}
+
 /** A period's name: a day, a month, a quarter or a year, in the Buddhist era in Thai. */
 export function periodLabel(p: Period, from: string, lng: string): string {
   const d = dayjs(from);

@@ -11,6 +11,7 @@ import CustomersPage from './CustomersPage';
 import DashboardPage from './DashboardPage';
 import OrdersPage from './OrdersPage';
 import ProductsPage from './ProductsPage';
+import ServiceFeePage from './ServiceFeePage';
 import StatisticPage from './StatisticPage';
 
 /** A `SalesTotalsBody` of `orders` orders selling `net`, two units each, at no cost. */
@@ -62,6 +63,7 @@ export function renderDashboardAt(path: string) {
           <Route path="/:storeId/dashboard/sale-order" element={<OrdersPage />} />
           <Route path="/:storeId/dashboard/customer" element={<CustomersPage />} />
           <Route path="/:storeId/dashboard/customer-area" element={<AreasPage />} />
+          <Route path="/:storeId/dashboard/service-fee" element={<ServiceFeePage />} />
         </Routes>
         <Where />
       </MemoryRouter>

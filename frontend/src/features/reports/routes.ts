@@ -18,6 +18,7 @@ export const ROUTES: FeatureRoute[] = [
   { path: 'dashboard/sale-order', layout: 'default', access: DASHBOARDS, page: () => import('./OrdersPage') },
   { path: 'dashboard/customer', layout: 'default', access: DASHBOARDS, page: () => import('./CustomersPage') },
   { path: 'dashboard/customer-area', layout: 'default', access: DASHBOARDS, page: () => import('./AreasPage') },
+  { path: 'dashboard/service-fee', layout: 'default', access: DASHBOARDS, page: () => import('./ServiceFeePage') },
   {
     path: 'report',
     layout: 'default',

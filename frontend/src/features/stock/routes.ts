@@ -1,5 +1,6 @@
 // The stock screens (SPEC §2) and who may use them (SPEC §6). The overview lists SKUs, so it
 // takes the right to read them. Transfers, goods adjust and warehouses share one tab screen.
+// The warehouses' service fees are a settings entry, the owner's.
 import type { Access } from '@/shared/perms';
 import { P } from '@/shared/permissions.gen';
 import type { FeatureRoute } from '@/shared/routes';
@@ -15,6 +16,8 @@ export const RECEIPT_DELETE: Access = { permissions: [P.wmsGoodsReceiptDelete] }
 export const RECEIPT_APPROVE: Access = { permissions: [P.wmsGoodsReceiptApprove] };
 /** Adding and changing warehouses: the owner, or store.*. */
 export const WAREHOUSE_EDIT: Access = { roles: ['owner'], permissions: [P.storeAll] };
+/** What the warehouses charge the shop: the owner's alone (no permission opens it). */
+export const FEE_PLANS: Access = { roles: ['owner'], permissions: [] };
 
 const MOVES = () => import('./StockMovesPage');
 
@@ -72,5 +75,13 @@ export const ROUTES: FeatureRoute[] = [
     access: OVERVIEW_READ,
     menu: { group: 'stock', label: 'menu.warehouses', order: 50 },
     page: MOVES,
+  },
+  // A settings entry, after shipping (40).
+  {
+    path: 'setting/warehouse-fee',
+    layout: 'default',
+    access: FEE_PLANS,
+    menu: { group: 'settings', label: 'menu.warehouseFee', order: 45 },
+    page: () => import('./FeePlanPage'),
   },
 ];

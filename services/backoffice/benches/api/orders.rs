@@ -126,7 +126,7 @@ pub(super) async fn orders(t: &Target, client: &reqwest::Client, warehouse: i64)
 }
 
 /// The resident memory of this process, kB (Linux; 0 elsewhere).
-fn rss_kb() -> u64 {
+pub(super) fn rss_kb() -> u64 {
     std::fs::read_to_string("/proc/self/status")
         .ok()
         .and_then(|s| s.lines().find(|l| l.starts_with("VmRSS:")).map(|l| l.to_string()))
@@ -137,7 +137,7 @@ fn rss_kb() -> u64 {
 /// An export of every order (100,000) of the last year: from the request until its file is
 /// kept, and (embedded, where the services run in this process) how far the resident
 /// memory rose while it was built.
-async fn export_orders(t: &Target, client: &reqwest::Client) {
+pub(super) async fn export_orders(t: &Target, client: &reqwest::Client) {
     let now = ::time::OffsetDateTime::now_utc().to_offset(::time::macros::offset!(+7));
     let day = |d: ::time::OffsetDateTime| format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day());
     let embedded = t.orders_db.starts_with("sqlite");

@@ -294,7 +294,13 @@ impl TestApp {
     /// Rebuilds the reports' figures from the orders; answers how many orders it counted.
     pub async fn rebuild_reports(&self) -> i64 {
         let launched = self.launched.as_ref().expect("running");
-        bo_backoffice::checks::rebuild_reports(&launched.clients, &launched.identity()).await.unwrap()
+        bo_backoffice::checks::rebuild_reports(&launched.clients, &launched.identity()).await.unwrap().orders
+    }
+
+    /// Rebuilds the reports' figures; answers how many fee charges it counted.
+    pub async fn rebuild_fees(&self) -> i64 {
+        let launched = self.launched.as_ref().expect("running");
+        bo_backoffice::checks::rebuild_reports(&launched.clients, &launched.identity()).await.unwrap().fee_charges
     }
 
     /// What the invariants' check finds broken now (once, without waiting).

@@ -28,6 +28,7 @@ mod products;
 mod races;
 mod receipts;
 mod reconcile;
+mod service_fees;
 mod settings;
 mod statements;
 mod team;

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use bo_kit::{Error, FieldError, Result};
 
+pub mod fees;
 pub mod lots;
 pub mod parcels;
 pub mod receipt;

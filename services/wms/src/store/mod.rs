@@ -13,6 +13,7 @@ use sqlx::FromRow;
 
 use crate::domain::{kind, state, Line};
 
+pub mod fees;
 pub mod holds;
 pub mod lots;
 pub mod parcels;

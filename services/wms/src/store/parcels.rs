@@ -7,7 +7,8 @@ use bo_kit::Code;
 use bo_kit::{Error, Result};
 use sqlx::{FromRow, Row};
 
-use super::{check_warehouse, settle_in, Actor, Repo, Settled};
+use super::{check_warehouse, fees, settle_in, Actor, Repo, Settled};
+use crate::domain::fees::{document, ParcelFees};
 use crate::domain::parcels::{self as rules, Parcel, ParcelDraft, PENDING, SHIPPED};
 use crate::domain::state;
 
@@ -265,6 +266,21 @@ impl Repo {
         .bind(PENDING)
         .execute(&mut *tx)
         .await?;
+        // The order's fees, at the plan of the warehouse it ships from.
+        let warehouse_id = pending[0].warehouse_id;
+        let plan = fees::plan_in(&mut tx, who.store_id, warehouse_id).await?;
+        let sent: Vec<ParcelFees> = pending
+            .iter()
+            .map(|p| ParcelFees {
+                catalogue_box: !p.packaging_code.is_empty(),
+                box_price: p.packing_fee,
+                shipping_fee: p.shipping_fee,
+                cod_amount: p.cod_amount,
+                cod_fee: p.cod_fee,
+            })
+            .collect();
+        let amounts = crate::domain::fees::order(&plan, units, &sent);
+        fees::charge(&mut tx, who, warehouse_id, document::ORDER, order_id, &amounts).await?;
         let parcels = of_order(&mut tx, who.store_id, order_id).await?;
         tx.commit().await?;
         Ok((parcels, units, false))

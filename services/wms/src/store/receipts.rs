@@ -380,7 +380,7 @@ impl Repo {
             crate::registry::check(&mut tx, who.store_id, &good.iter().map(|l| l.sku_id).collect::<Vec<_>>())
                 .await
                 .map_err(|_| Error::failed_precondition(Code::GoodsReceiptSkuGone))?;
-            for l in good {
+            for l in &good {
                 let quantity = l.receive_qty - l.defect_qty;
                 let lot = lots::NewLot {
                     warehouse_id,
@@ -409,6 +409,10 @@ impl Repo {
                 .await?;
                 units += quantity;
             }
+            let plan = super::fees::plan_in(&mut tx, who.store_id, warehouse_id).await?;
+            let amounts = crate::domain::fees::receipt(&plan, good.len() as i64, units);
+            super::fees::charge(&mut tx, who, warehouse_id, crate::domain::fees::document::GOODS_RECEIPT, id, &amounts)
+                .await?;
         }
         outbox::enqueue(
             &mut tx,

@@ -124,6 +124,74 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    serviceFeeSummaries: build.query<
+      ServiceFeeSummariesApiResponse,
+      ServiceFeeSummariesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/service-fee-summaries`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
+    serviceFeeChart: build.query<
+      ServiceFeeChartApiResponse,
+      ServiceFeeChartApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/service-fee-summaries/charts/fees`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
+    serviceFeeSummariesDaily: build.query<
+      ServiceFeeSummariesDailyApiResponse,
+      ServiceFeeSummariesDailyApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/service-fee-summaries/daily`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
+    serviceFeeSummariesUpdated: build.query<
+      ServiceFeeSummariesUpdatedApiResponse,
+      ServiceFeeSummariesUpdatedApiArg
+    >({
+      query: () => ({
+        url: `/order-reports/service-fee-summaries/lastest-updated`,
+      }),
+    }),
+    serviceFeeTable: build.query<
+      ServiceFeeTableApiResponse,
+      ServiceFeeTableApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/service-fee-summaries/table-lists/warehouses`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
+    serviceFeeSummariesTotal: build.query<
+      ServiceFeeSummariesTotalApiResponse,
+      ServiceFeeSummariesTotalApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/service-fee-summaries/total`,
+        params: {
+          period: queryArg.period,
+          date: queryArg.date,
+        },
+      }),
+    }),
     soldItemSummaries: build.query<
       SoldItemSummariesApiResponse,
       SoldItemSummariesApiArg
@@ -300,6 +368,47 @@ export type StateTableApiArg = {
 };
 export type OrderSummariesTotalApiResponse = /** status 200  */ OrderTotalBody;
 export type OrderSummariesTotalApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
+export type ServiceFeeSummariesApiResponse =
+  /** status 200  */ ServiceFeeSummaryBody;
+export type ServiceFeeSummariesApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
+export type ServiceFeeChartApiResponse = /** status 200  */ FeeChartBody;
+export type ServiceFeeChartApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
+export type ServiceFeeSummariesDailyApiResponse =
+  /** status 200  */ FeeChartBody;
+export type ServiceFeeSummariesDailyApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
+export type ServiceFeeSummariesUpdatedApiResponse =
+  /** status 200  */ SummaryUpdatedBody;
+export type ServiceFeeSummariesUpdatedApiArg = void;
+export type ServiceFeeTableApiResponse = /** status 200  */ FeeTableBody;
+export type ServiceFeeTableApiArg = {
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string;
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string;
+};
+export type ServiceFeeSummariesTotalApiResponse =
+  /** status 200  */ FeeTotalBody;
+export type ServiceFeeSummariesTotalApiArg = {
   /** daily, monthly (default), quarterly or yearly. */
   period?: string;
   /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
@@ -636,6 +745,73 @@ export type OrderTotalBody = PeriodBody & {
   /** When the store's figures last changed (RFC 3339; empty when they never did). */
   updatedAt: string;
 };
+export type FeeTotalsBody = {
+  /** Additional services. */
+  additional: string;
+  cod: string;
+  /** Receiving goods-receipt lines. */
+  goodsReceipt: string;
+  /** Packaging material. */
+  material: string;
+  /** Orders shipped. */
+  orders: number;
+  /** Catalogue boxes. */
+  packaging: string;
+  /** Packing orders. */
+  packing: string;
+  /** Picking orders' units. */
+  picking: string;
+  /** Goods receipts approved. */
+  receipts: number;
+  /** Putting received units on the shelf. */
+  shelving: string;
+  shipping: string;
+  /** Every fee added up. */
+  total: string;
+};
+export type FeePointBody = {
+  fees: FeeTotalsBody;
+  /** Its first day, YYYY-MM-DD. */
+  start: string;
+};
+export type WarehouseFeesBody = {
+  current: FeeTotalsBody;
+  previous: FeeTotalsBody;
+  warehouseId: number;
+  /** Its name now (empty for a warehouse no longer listed). */
+  warehouseName: string;
+};
+export type ServiceFeeSummaryBody = PeriodBody & {
+  /** day or month: what one point covers. */
+  bucket: string;
+  current: FeeTotalsBody;
+  /** Every bucket of the period, in order. */
+  points: FeePointBody[];
+  previous: FeeTotalsBody;
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
+  /** Every warehouse charged in either period, the period's largest total first. */
+  warehouses: WarehouseFeesBody[];
+};
+export type FeeChartBody = PeriodBody & {
+  /** day or month: what one point covers. */
+  bucket: string;
+  points: FeePointBody[];
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
+};
+export type FeeTableBody = PeriodBody & {
+  /** The period's largest total first. */
+  rows: WarehouseFeesBody[];
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
+};
+export type FeeTotalBody = PeriodBody & {
+  current: FeeTotalsBody;
+  previous: FeeTotalsBody;
+  /** When the store's figures last changed (RFC 3339; empty when they never did). */
+  updatedAt: string;
+};
 export type SoldTotalsBody = {
   /** Net without VAT less cost. */
   profit: string;
@@ -777,6 +953,12 @@ export const {
   useChannelTableQuery,
   useStateTableQuery,
   useOrderSummariesTotalQuery,
+  useServiceFeeSummariesQuery,
+  useServiceFeeChartQuery,
+  useServiceFeeSummariesDailyQuery,
+  useServiceFeeSummariesUpdatedQuery,
+  useServiceFeeTableQuery,
+  useServiceFeeSummariesTotalQuery,
   useSoldItemSummariesQuery,
   useSoldItemChartQuery,
   useSoldItemSummariesDailyQuery,

@@ -8,10 +8,10 @@ export const REFRESH_MS = 2_000;
 
 export const reportsApi = enhancedApi;
 
-export const { useOrderSummariesQuery, useSalesChartQuery, useChannelsChartQuery, useChannelTableQuery, useSoldItemSummariesQuery, useSoldItemTableQuery, useTopAreasQuery, useCustomerSummariesQuery, useMovementHistoriesQuery, useStateTableQuery, useAdminPerformanceQuery, useStockReportQuery } =
+export const { useOrderSummariesQuery, useSalesChartQuery, useChannelsChartQuery, useChannelTableQuery, useSoldItemSummariesQuery, useSoldItemTableQuery, useTopAreasQuery, useCustomerSummariesQuery, useMovementHistoriesQuery, useStateTableQuery, useAdminPerformanceQuery, useStockReportQuery, useServiceFeeSummariesQuery } =
   reportsApi;
 import type { ListMovementReportRow, ListSoldItemBody } from './endpoints.gen';
-export type { AreaRowBody, ChannelRowBody, CustomerSummaryBody, OrderSummaryBody, SalesTotalsBody, StaffRowBody, StateSalesBody, StockRowBody } from './endpoints.gen';
+export type { AreaRowBody, ChannelRowBody, CustomerSummaryBody, FeeTotalsBody, OrderSummaryBody, SalesTotalsBody, ServiceFeeSummaryBody, StaffRowBody, StateSalesBody, StockRowBody, WarehouseFeesBody } from './endpoints.gen';
 /** A SKU's sales in the period, beside the period before. */
 export type SoldItemBody = ListSoldItemBody['data'][number];
 /** One stock movement of the movements report. */

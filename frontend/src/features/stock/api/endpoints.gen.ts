@@ -236,6 +236,18 @@ const injectedRtkApi = api.injectEndpoints({
         method: "POST",
       }),
     }),
+    feePlans: build.query<FeePlansApiResponse, FeePlansApiArg>({
+      query: () => ({
+        url: `/wms/warehouse-stores/pricing-plans/parcel-billing-by`,
+      }),
+    }),
+    saveFeePlan: build.mutation<SaveFeePlanApiResponse, SaveFeePlanApiArg>({
+      query: (queryArg) => ({
+        url: `/wms/warehouse-stores/pricing-plans/parcel-billing-by/${queryArg.warehouseId}`,
+        method: "PUT",
+        body: queryArg.feePlanInput,
+      }),
+    }),
     listWarehouses: build.query<
       ListWarehousesApiResponse,
       ListWarehousesApiArg
@@ -410,6 +422,13 @@ export type TransferPickListApiArg = {
 export type ReceiveTransferApiResponse = /** status 200  */ TransferBody;
 export type ReceiveTransferApiArg = {
   id: number;
+};
+export type FeePlansApiResponse = /** status 200  */ FeePlanList;
+export type FeePlansApiArg = void;
+export type SaveFeePlanApiResponse = /** status 200  */ FeePlanBody;
+export type SaveFeePlanApiArg = {
+  warehouseId: number;
+  feePlanInput: FeePlanInput;
 };
 export type ListWarehousesApiResponse = /** status 200  */ ListWarehouseBody;
 export type ListWarehousesApiArg = void;
@@ -977,6 +996,46 @@ export type TransferInput = {
   /** To. */
   toWarehouseId?: number;
 };
+export type FeePlanBody = {
+  /** Additional service per order. */
+  additional: string;
+  /** Percent of the cash collected, for parcels whose own COD fee is not set ("2.50"). */
+  codPercent: string;
+  /** Packaging material per parcel. */
+  material: string;
+  /** Per order packed. */
+  pack: string;
+  /** Per parcel in a catalogue box ("0.00": the box's catalogue price). */
+  packaging: string;
+  /** Per unit picked for an order. */
+  pick: string;
+  /** Per goods-receipt line approved. */
+  receiptLine: string;
+  /** Per unit a goods receipt puts on the shelf. */
+  shelving: string;
+  /** Per parcel whose own shipping fee is not set. */
+  shipping: string;
+  /** When it was last set (RFC 3339; empty when never). */
+  updatedAt: string;
+  warehouseId: number;
+  warehouseName: string;
+};
+export type FeePlanList = {
+  /** One per warehouse of the store, in the order they were added. */
+  data: FeePlanBody[];
+};
+export type Decimal = string | number;
+export type FeePlanInput = {
+  additional: Decimal;
+  codPercent: Decimal;
+  material: Decimal;
+  pack: Decimal;
+  packaging: Decimal;
+  pick: Decimal;
+  receiptLine: Decimal;
+  shelving: Decimal;
+  shipping: Decimal;
+};
 export type WarehouseBody = {
   /** Takes new stock (a deactivated warehouse keeps its stock and history). */
   active: boolean;
@@ -1029,6 +1088,8 @@ export const {
   useGetTransferQuery,
   useTransferPickListQuery,
   useReceiveTransferMutation,
+  useFeePlansQuery,
+  useSaveFeePlanMutation,
   useListWarehousesQuery,
   useCreateWarehouseMutation,
   useUpdateWarehouseMutation,

@@ -155,6 +155,22 @@ export type GoodsReceiptList = ReceiptListGen;
 // ---------------------------------------------------------------------------------------------
 
 // ---------------------------------------------------------------------------------------------
+// What each warehouse charges the shop (/setting/warehouse-fee, the owner's): the list
+// refreshes after a save.
+const FEE_PLANS = { type: 'FeePlan' as const, id: 'LIST' };
+
+export const feePlansApi = stockApi.enhanceEndpoints({ addTagTypes: ['FeePlan'] }).enhanceEndpoints({
+  endpoints: {
+    feePlans: { providesTags: [FEE_PLANS] },
+    saveFeePlan: { invalidatesTags: [FEE_PLANS] },
+  },
+});
+
+export const { useFeePlansQuery, useSaveFeePlanMutation } = feePlansApi;
+export type { FeePlanBody, FeePlanInput } from './endpoints.gen';
+// ---------------------------------------------------------------------------------------------
+
+// ---------------------------------------------------------------------------------------------
 // For other features' screens (an order's lines): the SKU picker with each SKU's stock in a
 // warehouse.
 export { SkuSelect, type SkuPick } from '../SkuSelect';
