@@ -65,8 +65,8 @@ struct Sources {
 
 type Rpc<T> = Result<Response<T>, Status>;
 
-/// Orders read from the source per call.
-pub const SOURCE_PAGE: i32 = 500;
+/// Orders read from the source per call (the most it gives).
+pub const SOURCE_PAGE: i32 = 1_000;
 
 impl ReportsGrpc {
     /// The service on `repo`.
@@ -97,7 +97,7 @@ impl ReportsGrpc {
         loop {
             let page = wms
                 .list_fee_charges(
-                    identity.system().request(wpb::ListFeeChargesRequest { after_id, limit: SOURCE_PAGE * 2 }),
+                    identity.system().request(wpb::ListFeeChargesRequest { after_id, limit: SOURCE_PAGE }),
                 )
                 .await?
                 .into_inner()
@@ -107,40 +107,37 @@ impl ReportsGrpc {
                 after_id = last.id;
             }
             out.extend(page.iter().filter_map(|e| crate::fees::Charge::of(e.store_id, e.charge.as_ref()?)));
-            if n < (SOURCE_PAGE * 2) as usize {
+            if n < SOURCE_PAGE as usize {
                 return Ok(out);
             }
         }
     }
 
-    /// Hands every order the source keeps now to `each`, a page at a time in id order;
-    /// answers how many there were.
+    /// Hands every order the source keeps now to `each`, a page at a time in id order, the
+    /// next page read while `each` works on this one; answers how many there were.
     async fn each_page<F, Fut>(&self, mut each: F) -> Result<i64, Status>
     where
         F: FnMut(Vec<opb::OrderFiguresEntry>) -> Fut,
         Fut: std::future::Future<Output = Result<(), Status>>,
     {
         let Sources { orders, identity, .. } = self.sources()?;
-        let mut client = orders.clone();
-        let (mut after_id, mut count) = (0, 0);
-        loop {
-            let page = client
-                .list_order_figures(
-                    identity.system().request(opb::ListOrderFiguresRequest { after_id, limit: SOURCE_PAGE }),
-                )
-                .await?
-                .into_inner()
-                .orders;
-            let n = page.len();
-            count += n as i64;
-            if let Some(last) = page.last() {
-                after_id = last.order_id;
+        let fetch = |after_id: i64| {
+            let (mut client, request) = (
+                orders.clone(),
+                identity.system().request(opb::ListOrderFiguresRequest { after_id, limit: SOURCE_PAGE }),
+            );
+            tokio::spawn(async move { client.list_order_figures(request).await.map(|r| r.into_inner().orders) })
+        };
+        let (mut pending, mut count) = (Some(fetch(0)), 0);
+        while let Some(reading) = pending.take() {
+            let page = reading.await.map_err(|e| Status::internal(format!("reading the orders stopped: {e}")))??;
+            count += page.len() as i64;
+            if let (true, Some(last)) = (page.len() == SOURCE_PAGE as usize, page.last()) {
+                pending = Some(fetch(last.order_id));
             }
             each(page).await?;
-            if n < SOURCE_PAGE as usize {
-                return Ok(count);
-            }
         }
+        Ok(count)
     }
 }
 
@@ -448,6 +445,7 @@ impl ReportsService for ReportsGrpc {
             .await?;
         let expected = std::mem::take(&mut *expected.lock().map_err(|_| Status::internal("the check's tally broke"))?);
         let mut problems = domain::differences(&expected.finish(), &self.repo.tables().await?);
+        problems.extend(self.repo.rollup_problems().await?);
         let charges = self.fee_charges().await?;
         problems.extend(crate::fees::differences(&crate::fees::sums(&charges), &self.repo.fee_tables().await?));
         Ok(Response::new(pb::CheckFiguresResponse { problems, orders, fee_charges: charges.len() as i64 }))

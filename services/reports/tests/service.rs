@@ -311,6 +311,22 @@ async fn sold_skus_page_search_and_sit_beside_the_month_before(db: Db) {
     let wild = repo.sold_items(7, &span, "S_1", SoldSort::Net, page(1, 10)).await.unwrap();
     assert_eq!(wild.page.unwrap().total, 0, "_ is a character, not a wildcard");
     assert_eq!(repo.sold_items(8, &span, "", SoldSort::Net, page(1, 10)).await.unwrap().items.len(), 0);
+    // A month reads the monthly sums, a day the daily ones: the same figures; and the monthly
+    // sums are their days' (the check says where they are not).
+    let day = domain::span(Period::Daily, 2026_11_03).unwrap();
+    let d = repo.sold_items(7, &day, "", SoldSort::Net, page(1, 10)).await.unwrap();
+    assert_eq!((d.current.skus, d.current.units, d.current.net), (2, 4, 700_00));
+    let year = domain::span(Period::Yearly, 2026_11_15).unwrap();
+    let y = repo.sold_items(7, &year, "", SoldSort::Net, page(1, 10)).await.unwrap();
+    assert_eq!((y.current.skus, y.current.units, y.current.net), (2, 8, 1_100_00));
+    assert!(repo.rollup_problems().await.unwrap().is_empty());
+    sqlx::query("UPDATE monthly_skus SET units = units + 1 WHERE store_id = 7 AND day = 20261101 AND sku_id = 11")
+        .execute(db.pool())
+        .await
+        .unwrap();
+    let problems = repo.rollup_problems().await.unwrap();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert!(problems[0].contains("SKU 11 in the month of 2026-11-01") && problems[0].contains("off by 1 units"));
 }
 
 async fn customers_are_new_returning_or_guests_whatever_the_order_of_their_events(db: Db) {

@@ -1,0 +1,157 @@
+//! The check's and the rebuild's side of the storage: every store's daily tables as they
+//! are, and emptying them.
+
+use std::collections::BTreeMap;
+
+use bo_kit::Result;
+use sqlx::Row;
+
+use super::*;
+use crate::domain::{self, AreaFigures, Contribution, Day, SkuFigures};
+
+impl Repo {
+    /// Every store's daily tables as they are (rows that come to nothing left out), for the
+    /// check.
+    pub async fn tables(&self) -> Result<BTreeMap<i64, Contribution>> {
+        let pool = self.db.pool();
+        let mut out: BTreeMap<i64, Contribution> = BTreeMap::new();
+        let rows = sqlx::query(&format!(
+            "SELECT store_id, day, channel, {SUMS} FROM daily_sales GROUP BY store_id, day, channel"
+        ))
+        .fetch_all(pool)
+        .await?;
+        for r in rows {
+            let f = figures_at(&r, 3)?;
+            if !f.is_zero() {
+                out.entry(r.try_get(0)?).or_default().sales.insert((r.try_get(1)?, r.try_get(2)?), f);
+            }
+        }
+        for r in sqlx::query("SELECT store_id, day, sku_id, units, net, net_ex_vat, cost FROM daily_skus")
+            .fetch_all(pool)
+            .await?
+        {
+            let f =
+                SkuFigures { units: r.try_get(3)?, net: r.try_get(4)?, net_ex_vat: r.try_get(5)?, cost: r.try_get(6)? };
+            if f != SkuFigures::default() {
+                out.entry(r.try_get(0)?).or_default().skus.insert((r.try_get(1)?, r.try_get(2)?), f);
+            }
+        }
+        for r in sqlx::query("SELECT store_id, day, state, orders FROM daily_states WHERE orders <> 0")
+            .fetch_all(pool)
+            .await?
+        {
+            out.entry(r.try_get(0)?).or_default().states.insert((r.try_get(1)?, r.try_get(2)?), r.try_get(3)?);
+        }
+        let counted = |r: &sqlx::any::AnyRow, at: usize| -> std::result::Result<AreaFigures, sqlx::Error> {
+            Ok(AreaFigures { orders: r.try_get(at)?, cancelled: r.try_get(at + 1)?, net: r.try_get(at + 2)? })
+        };
+        let sql = "SELECT store_id, day, kind, name, parent, orders, cancelled, net FROM daily_areas";
+        for r in sqlx::query(sql).fetch_all(pool).await? {
+            let f = counted(&r, 5)?;
+            if f != AreaFigures::default() {
+                let area = (r.try_get(2)?, r.try_get(3)?, r.try_get(4)?);
+                out.entry(r.try_get(0)?).or_default().areas.insert((r.try_get(1)?, area), f);
+            }
+        }
+        for r in sqlx::query("SELECT store_id, day, kind, orders, cancelled, net FROM daily_customers")
+            .fetch_all(pool)
+            .await?
+        {
+            let f = counted(&r, 3)?;
+            if f != AreaFigures::default() {
+                out.entry(r.try_get(0)?).or_default().customers.insert((r.try_get(1)?, r.try_get(2)?), f);
+            }
+        }
+        for r in sqlx::query("SELECT store_id, day, state, orders, CAST(0 AS BIGINT), net FROM daily_state_sales")
+            .fetch_all(pool)
+            .await?
+        {
+            let f = counted(&r, 3)?;
+            if f != AreaFigures::default() {
+                out.entry(r.try_get(0)?).or_default().state_sales.insert((r.try_get(1)?, r.try_get(2)?), f);
+            }
+        }
+        let sql = "SELECT store_id, day, user_id, orders, cancelled, net FROM daily_staff";
+        for r in sqlx::query(sql).fetch_all(pool).await? {
+            let f = counted(&r, 3)?;
+            if f != AreaFigures::default() {
+                out.entry(r.try_get(0)?).or_default().staff.insert((r.try_get(1)?, r.try_get(2)?), f);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Empties every read model (the first step of a rebuild), in one transaction: events
+    /// handled meanwhile wait for it (on PostgreSQL the stores' table is locked against every
+    /// writer first; SQLite has one writer), and those handled after it count on the empty
+    /// tables.
+    pub async fn clear(&self) -> Result<()> {
+        let mut tx = self.db.begin().await?;
+        if self.db.dialect() == bo_kit::db::Dialect::Postgres {
+            sqlx::query("LOCK TABLE report_stores IN EXCLUSIVE MODE").execute(&mut *tx).await?;
+        }
+        for table in [
+            "report_stores",
+            "report_orders",
+            "sales_ledger",
+            "daily_sales",
+            "daily_skus",
+            "monthly_skus",
+            "daily_states",
+            "daily_areas",
+            "daily_customers",
+            "daily_state_sales",
+            "daily_staff",
+            "report_skus",
+            "report_fee_charges",
+            "daily_fees",
+        ] {
+            sqlx::query(&format!("DELETE FROM {table}")).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Where the monthly sums of the SKUs' sales differ from their days', one sentence each.
+    pub async fn rollup_problems(&self) -> Result<Vec<String>> {
+        type Key = (i64, Day, i64);
+        let read = |table: &'static str| async move {
+            let mut out: BTreeMap<Key, SkuFigures> = BTreeMap::new();
+            let rows = sqlx::query(&format!("SELECT store_id, day, sku_id, units, net, net_ex_vat, cost FROM {table}"))
+                .fetch_all(self.db().pool())
+                .await?;
+            for r in rows {
+                let f = SkuFigures {
+                    units: r.try_get(3)?,
+                    net: r.try_get(4)?,
+                    net_ex_vat: r.try_get(5)?,
+                    cost: r.try_get(6)?,
+                };
+                let month = domain::bucket_of(r.try_get(1)?, domain::Bucket::Month);
+                let e = out.entry((r.try_get(0)?, month, r.try_get(2)?)).or_default();
+                *e = e.plus(f);
+            }
+            out.retain(|_, f| *f != SkuFigures::default());
+            Ok::<_, sqlx::Error>(out)
+        };
+        let (days, months) = (read("daily_skus").await?, read("monthly_skus").await?);
+        let keys: std::collections::BTreeSet<&Key> = days.keys().chain(months.keys()).collect();
+        let zero = SkuFigures::default();
+        Ok(keys
+            .into_iter()
+            .filter(|k| days.get(k).unwrap_or(&zero) != months.get(k).unwrap_or(&zero))
+            .map(|(store, month, sku)| {
+                let (d, m) = (
+                    days.get(&(*store, *month, *sku)).unwrap_or(&zero),
+                    months.get(&(*store, *month, *sku)).unwrap_or(&zero),
+                );
+                format!(
+                    "store {store}, SKU {sku} in the month of {}: the monthly sums are off by {} units, {} satang net",
+                    domain::day_text(*month),
+                    m.units - d.units,
+                    m.net - d.net
+                )
+            })
+            .collect())
+    }
+}
