@@ -258,8 +258,9 @@ impl ReportsService for ReportsGrpc {
         if r.daily {
             span.bucket = Bucket::Day;
         }
-        let current = self.repo.daily(ctx.store_id, span.from, span.to).await?;
-        let previous = self.repo.daily(ctx.store_id, span.previous_from, span.previous_to).await?;
+        let current = self.repo.daily(ctx.store_id, span.from, span.to, span.bucket, r.by_channel).await?;
+        let previous =
+            self.repo.daily(ctx.store_id, span.previous_from, span.previous_to, span.bucket, r.by_channel).await?;
         let s = domain::series(&span, &current, &previous, r.by_channel);
         let entries = |figures: &[Figures]| -> Vec<pb::ChannelSales> {
             s.channels

@@ -326,7 +326,7 @@ async fn sold_skus_page_search_and_sit_beside_the_month_before(db: Db) {
         .unwrap();
     let problems = repo.rollup_problems().await.unwrap();
     assert_eq!(problems.len(), 1, "{problems:?}");
-    assert!(problems[0].contains("SKU 11 in the month of 2026-11-01") && problems[0].contains("off by 1 units"));
+    assert!(problems[0].contains("SKU 11 in monthly_skus from 2026-11-01") && problems[0].contains("off by 1 units"));
 }
 
 async fn customers_are_new_returning_or_guests_whatever_the_order_of_their_events(db: Db) {

@@ -147,6 +147,32 @@ pub fn buckets(from: Day, to: Day, bucket: Bucket) -> Vec<Day> {
     out
 }
 
+/// The first day of the year a day falls in.
+pub fn year_of(day: Day) -> Day {
+    day / 10_000 * 10_000 + 101
+}
+
+/// The tables of the SKUs' sales summed over longer times, each with the first day of the
+/// time a day falls in: per month and per year.
+pub const ROLLUPS: [(&str, fn(Day) -> Day); 2] = [("monthly_skus", month_of), ("yearly_skus", year_of)];
+
+/// The first day of the month a day falls in.
+pub fn month_of(day: Day) -> Day {
+    day / 100 * 100 + 1
+}
+
+/// The table that sums the SKUs' sales from `from` to `to` with the fewest rows: the yearly
+/// one for whole years, the monthly one for whole months, else the daily one.
+pub fn skus_table(from: Day, to: Day) -> &'static str {
+    if from % 10_000 == 101 && to % 10_000 == 1231 && from <= to {
+        "yearly_skus"
+    } else if whole_months(from, to) {
+        "monthly_skus"
+    } else {
+        "daily_skus"
+    }
+}
+
 /// Whether the days from `from` to `to` are whole calendar months (the first of a month to
 /// the last of one): what a month, a quarter or a year is, and what the monthly sums answer.
 pub fn whole_months(from: Day, to: Day) -> bool {
@@ -307,6 +333,15 @@ mod tests {
         assert!(!whole_months(2026_12_01, 2026_11_30));
         let p = span(Period::Quarterly, 2026_05_20).unwrap();
         assert!(whole_months(p.from, p.to) && whole_months(p.previous_from, p.previous_to));
+        assert_eq!(skus_table(p.from, p.to), "monthly_skus");
+        let y = span(Period::Yearly, 2026_05_20).unwrap();
+        assert_eq!(
+            (skus_table(y.from, y.to), skus_table(y.previous_from, y.previous_to)),
+            ("yearly_skus", "yearly_skus")
+        );
+        let d = span(Period::Daily, 2026_05_20).unwrap();
+        assert_eq!(skus_table(d.from, d.to), "daily_skus");
+        assert_eq!((month_of(2026_05_20), year_of(2026_05_20)), (2026_05_01, 2026_01_01));
     }
 
     #[test]

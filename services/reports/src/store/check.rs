@@ -97,6 +97,7 @@ impl Repo {
             "daily_sales",
             "daily_skus",
             "monthly_skus",
+            "yearly_skus",
             "daily_states",
             "daily_areas",
             "daily_customers",
@@ -112,46 +113,52 @@ impl Repo {
         Ok(())
     }
 
-    /// Where the monthly sums of the SKUs' sales differ from their days', one sentence each.
+    /// Where the monthly and yearly sums of the SKUs' sales differ from their days', one
+    /// sentence each.
     pub async fn rollup_problems(&self) -> Result<Vec<String>> {
-        type Key = (i64, Day, i64);
-        let read = |table: &'static str| async move {
-            let mut out: BTreeMap<Key, SkuFigures> = BTreeMap::new();
-            let rows = sqlx::query(&format!("SELECT store_id, day, sku_id, units, net, net_ex_vat, cost FROM {table}"))
-                .fetch_all(self.db().pool())
-                .await?;
-            for r in rows {
+        type Sums = BTreeMap<(i64, Day, i64), SkuFigures>;
+        let rows = |table: &'static str| async move {
+            let mut out: Vec<(i64, Day, i64, SkuFigures)> = Vec::new();
+            let sql = format!("SELECT store_id, day, sku_id, units, net, net_ex_vat, cost FROM {table}");
+            for r in sqlx::query(&sql).fetch_all(self.db().pool()).await? {
                 let f = SkuFigures {
                     units: r.try_get(3)?,
                     net: r.try_get(4)?,
                     net_ex_vat: r.try_get(5)?,
                     cost: r.try_get(6)?,
                 };
-                let month = domain::bucket_of(r.try_get(1)?, domain::Bucket::Month);
-                let e = out.entry((r.try_get(0)?, month, r.try_get(2)?)).or_default();
-                *e = e.plus(f);
+                out.push((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?, f));
             }
-            out.retain(|_, f| *f != SkuFigures::default());
             Ok::<_, sqlx::Error>(out)
         };
-        let (days, months) = (read("daily_skus").await?, read("monthly_skus").await?);
-        let keys: std::collections::BTreeSet<&Key> = days.keys().chain(months.keys()).collect();
+        let sum = |rows: &[(i64, Day, i64, SkuFigures)], first_of: fn(Day) -> Day| {
+            let mut out = Sums::new();
+            for (store, day, sku, f) in rows {
+                let e = out.entry((*store, first_of(*day), *sku)).or_default();
+                *e = e.plus(*f);
+            }
+            out.retain(|_, f| *f != SkuFigures::default());
+            out
+        };
+        let days = rows("daily_skus").await?;
         let zero = SkuFigures::default();
-        Ok(keys
-            .into_iter()
-            .filter(|k| days.get(k).unwrap_or(&zero) != months.get(k).unwrap_or(&zero))
-            .map(|(store, month, sku)| {
-                let (d, m) = (
-                    days.get(&(*store, *month, *sku)).unwrap_or(&zero),
-                    months.get(&(*store, *month, *sku)).unwrap_or(&zero),
-                );
-                format!(
-                    "store {store}, SKU {sku} in the month of {}: the monthly sums are off by {} units, {} satang net",
-                    domain::day_text(*month),
-                    m.units - d.units,
-                    m.net - d.net
-                )
-            })
-            .collect())
+        let mut problems = Vec::new();
+        for (table, first_of) in domain::ROLLUPS {
+            let (want, kept) = (sum(&days, first_of), sum(&rows(table).await?, first_of));
+            let keys: std::collections::BTreeSet<&(i64, Day, i64)> = want.keys().chain(kept.keys()).collect();
+            for k in keys {
+                let (w, h) = (want.get(k).unwrap_or(&zero), kept.get(k).unwrap_or(&zero));
+                if w != h {
+                    let (store, day, sku) = k;
+                    problems.push(format!(
+                        "store {store}, SKU {sku} in {table} from {}: off by {} units, {} satang net",
+                        domain::day_text(*day),
+                        h.units - w.units,
+                        h.net - w.net
+                    ));
+                }
+            }
+        }
+        Ok(problems)
     }
 }

@@ -147,16 +147,6 @@ struct OrderRow {
     first_order: i64,
 }
 
-/// The table of the SKUs' sales that sums the days from `from` to `to` fastest: the monthly
-/// one for whole months, the daily one otherwise.
-fn skus_table(from: Day, to: Day) -> &'static str {
-    if domain::whole_months(from, to) {
-        "monthly_skus"
-    } else {
-        "daily_skus"
-    }
-}
-
 const SUMS: &str = "CAST(COALESCE(SUM(orders), 0) AS BIGINT), CAST(COALESCE(SUM(cancelled), 0) AS BIGINT), \
     CAST(COALESCE(SUM(units), 0) AS BIGINT), CAST(COALESCE(SUM(net), 0) AS BIGINT), \
     CAST(COALESCE(SUM(total), 0) AS BIGINT), CAST(COALESCE(SUM(net_ex_vat), 0) AS BIGINT), \
@@ -233,14 +223,16 @@ impl Repo {
             *e = *e + figures_at(r, 1)?;
         }
         let top = sqlx::query_as::<_, SkuSales>(&format!(
-            "SELECT d.sku_id, CAST(COALESCE(MAX(n.product_id), 0) AS BIGINT) AS product_id, COALESCE(MAX(n.product_name), '') AS product_name, \
-             COALESCE(MAX(n.sku_code), '') AS sku_code, COALESCE(MAX(n.variant), '') AS variant, \
-             CAST(SUM(d.units) AS BIGINT) AS units, CAST(SUM(d.net) AS BIGINT) AS net, \
-             CAST(SUM(d.net_ex_vat) AS BIGINT) AS net_ex_vat, CAST(SUM(d.cost) AS BIGINT) AS cost \
-             FROM {} d LEFT JOIN report_skus n ON n.store_id = d.store_id AND n.sku_id = d.sku_id \
-             WHERE d.store_id = $1 AND d.day >= $2 AND d.day <= $3 GROUP BY d.sku_id \
-             HAVING SUM(d.units) <> 0 OR SUM(d.net) <> 0 ORDER BY SUM(d.net) DESC, d.sku_id LIMIT $4",
-            skus_table(span.from, span.to)
+            // The best sellers first, then their names: only the top few are joined.
+            "SELECT s.sku_id, CAST(COALESCE(n.product_id, 0) AS BIGINT) AS product_id, \
+             COALESCE(n.product_name, '') AS product_name, COALESCE(n.sku_code, '') AS sku_code, \
+             COALESCE(n.variant, '') AS variant, s.units, s.net, s.net_ex_vat, s.cost FROM ( \
+             SELECT sku_id, CAST(SUM(units) AS BIGINT) AS units, CAST(SUM(net) AS BIGINT) AS net, \
+             CAST(SUM(net_ex_vat) AS BIGINT) AS net_ex_vat, CAST(SUM(cost) AS BIGINT) AS cost FROM {} \
+             WHERE store_id = $1 AND day >= $2 AND day <= $3 GROUP BY sku_id \
+             HAVING SUM(units) <> 0 OR SUM(net) <> 0 ORDER BY SUM(net) DESC, sku_id LIMIT $4) s \
+             LEFT JOIN report_skus n ON n.store_id = $1 AND n.sku_id = s.sku_id ORDER BY s.net DESC, s.sku_id",
+            domain::skus_table(span.from, span.to)
         ))
         .bind(store_id)
         .bind(span.from)
@@ -404,11 +396,25 @@ impl Repo {
             .await?)
     }
 
-    /// A store's sales from `from` to `to` per day and channel.
-    pub async fn daily(&self, store_id: i64, from: Day, to: Day) -> Result<Vec<(Day, String, Figures)>> {
+    /// A store's sales from `from` to `to` per bucket (its first day) and channel, the
+    /// channels summed under the empty one unless `by_channel`: a year's are twelve rows per
+    /// channel, not 365.
+    pub async fn daily(
+        &self,
+        store_id: i64,
+        from: Day,
+        to: Day,
+        bucket: domain::Bucket,
+        by_channel: bool,
+    ) -> Result<Vec<(Day, String, Figures)>> {
+        let point = match bucket {
+            domain::Bucket::Day => "day",
+            domain::Bucket::Month => "day / 100 * 100 + 1",
+        };
+        let channel = if by_channel { "channel" } else { "CAST('' AS TEXT)" };
         let rows = sqlx::query(&format!(
-            "SELECT day, channel, {SUMS} FROM daily_sales WHERE store_id = $1 AND day >= $2 AND day <= $3 \
-             GROUP BY day, channel ORDER BY day, channel"
+            "SELECT CAST({point} AS BIGINT) AS point, {channel} AS ch, {SUMS} FROM daily_sales \
+             WHERE store_id = $1 AND day >= $2 AND day <= $3 GROUP BY 1, 2 ORDER BY 1, 2"
         ))
         .bind(store_id)
         .bind(from)
@@ -440,7 +446,7 @@ impl Repo {
                  SELECT sku_id, SUM(units) AS units, SUM(net) AS net, SUM(net_ex_vat) AS net_ex_vat, SUM(cost) AS cost \
                  FROM {} WHERE store_id = $1 AND day >= $2 AND day <= $3 GROUP BY sku_id \
                  HAVING SUM(units) <> 0 OR SUM(net) <> 0) s",
-                skus_table(from, to)
+                domain::skus_table(from, to)
             ))
             .bind(store_id)
             .bind(from)
@@ -468,28 +474,49 @@ impl Repo {
             "FROM {} d LEFT JOIN report_skus n ON n.store_id = d.store_id AND n.sku_id = d.sku_id \
              WHERE d.store_id = $1 AND d.day >= $2 AND d.day <= $3{filter} GROUP BY d.sku_id \
              HAVING SUM(d.units) <> 0 OR SUM(d.net) <> 0",
-            skus_table(span.from, span.to)
+            domain::skus_table(span.from, span.to)
         );
-        let count_sql = format!("SELECT CAST(COUNT(*) AS BIGINT) FROM (SELECT d.sku_id {grouped}) s");
-        let mut q = sqlx::query_scalar::<_, i64>(&count_sql).bind(store_id).bind(span.from).bind(span.to);
-        if !term.is_empty() {
-            q = q.bind(pattern.as_str());
-        }
-        let matching = q.fetch_one(pool).await?;
-        let page = page.resolve(matching);
-        let order = match sort {
-            SoldSort::Net => "SUM(d.net)",
-            SoldSort::Units => "SUM(d.units)",
-            SoldSort::Profit => "SUM(d.net_ex_vat) - SUM(d.cost)",
+        // Without a search every SKU sold is a match (the period's totals counted them), and
+        // a page is summed first and named after: only its rows are joined to their names.
+        let matching = if term.is_empty() {
+            current.skus
+        } else {
+            let count_sql = format!("SELECT CAST(COUNT(*) AS BIGINT) FROM (SELECT d.sku_id {grouped}) s");
+            sqlx::query_scalar::<_, i64>(&count_sql)
+                .bind(store_id)
+                .bind(span.from)
+                .bind(span.to)
+                .bind(pattern.as_str())
+                .fetch_one(pool)
+                .await?
         };
-        let (limit_at, offset_at) = if term.is_empty() { (4, 5) } else { (5, 6) };
-        let sql = format!(
-            "SELECT d.sku_id, CAST(COALESCE(MAX(n.product_id), 0) AS BIGINT) AS product_id, COALESCE(MAX(n.product_name), '') AS product_name, \
-             COALESCE(MAX(n.sku_code), '') AS sku_code, COALESCE(MAX(n.variant), '') AS variant, \
-             CAST(SUM(d.units) AS BIGINT) AS units, CAST(SUM(d.net) AS BIGINT) AS net, \
-             CAST(SUM(d.net_ex_vat) AS BIGINT) AS net_ex_vat, CAST(SUM(d.cost) AS BIGINT) AS cost \
-             {grouped} ORDER BY {order} DESC, d.sku_id LIMIT ${limit_at} OFFSET ${offset_at}"
-        );
+        let page = page.resolve(matching);
+        let (order, outer) = match sort {
+            SoldSort::Net => ("SUM(d.net)", "s.net"),
+            SoldSort::Units => ("SUM(d.units)", "s.units"),
+            SoldSort::Profit => ("SUM(d.net_ex_vat) - SUM(d.cost)", "s.net_ex_vat - s.cost"),
+        };
+        let sql = if term.is_empty() {
+            format!(
+                "SELECT s.sku_id, CAST(COALESCE(n.product_id, 0) AS BIGINT) AS product_id, \
+                 COALESCE(n.product_name, '') AS product_name, COALESCE(n.sku_code, '') AS sku_code, \
+                 COALESCE(n.variant, '') AS variant, s.units, s.net, s.net_ex_vat, s.cost FROM ( \
+                 SELECT d.sku_id, CAST(SUM(d.units) AS BIGINT) AS units, CAST(SUM(d.net) AS BIGINT) AS net, \
+                 CAST(SUM(d.net_ex_vat) AS BIGINT) AS net_ex_vat, CAST(SUM(d.cost) AS BIGINT) AS cost FROM {} d \
+                 WHERE d.store_id = $1 AND d.day >= $2 AND d.day <= $3 GROUP BY d.sku_id \
+                 HAVING SUM(d.units) <> 0 OR SUM(d.net) <> 0 ORDER BY {order} DESC, d.sku_id LIMIT $4 OFFSET $5) s \
+                 LEFT JOIN report_skus n ON n.store_id = $1 AND n.sku_id = s.sku_id ORDER BY {outer} DESC, s.sku_id",
+                domain::skus_table(span.from, span.to)
+            )
+        } else {
+            format!(
+                "SELECT d.sku_id, CAST(COALESCE(MAX(n.product_id), 0) AS BIGINT) AS product_id, COALESCE(MAX(n.product_name), '') AS product_name, \
+                 COALESCE(MAX(n.sku_code), '') AS sku_code, COALESCE(MAX(n.variant), '') AS variant, \
+                 CAST(SUM(d.units) AS BIGINT) AS units, CAST(SUM(d.net) AS BIGINT) AS net, \
+                 CAST(SUM(d.net_ex_vat) AS BIGINT) AS net_ex_vat, CAST(SUM(d.cost) AS BIGINT) AS cost \
+                 {grouped} ORDER BY {order} DESC, d.sku_id LIMIT $5 OFFSET $6"
+            )
+        };
         let mut q = sqlx::query_as::<_, SkuSales>(&sql).bind(store_id).bind(span.from).bind(span.to);
         if !term.is_empty() {
             q = q.bind(pattern.as_str());
@@ -502,7 +529,7 @@ impl Repo {
                 "SELECT sku_id, CAST(SUM(units) AS BIGINT) AS units, CAST(SUM(net) AS BIGINT) AS net, \
                  CAST(SUM(net_ex_vat) AS BIGINT) AS net_ex_vat, CAST(SUM(cost) AS BIGINT) AS cost \
                  FROM {} WHERE store_id = $1 AND day >= $2 AND day <= $3 AND sku_id IN ({list}) GROUP BY sku_id",
-                skus_table(span.previous_from, span.previous_to)
+                domain::skus_table(span.previous_from, span.previous_to)
             );
             let mut q = sqlx::query(&sql).bind(store_id).bind(span.previous_from).bind(span.previous_to);
             for r in &rows {

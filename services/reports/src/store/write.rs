@@ -331,14 +331,18 @@ async fn write_daily(tx: &mut Tx, store_id: i64, d: &Contribution) -> Result<()>
         },
     )
     .await?;
-    // The SKUs per day, and the same changes per month.
-    let mut months: BTreeMap<(Day, i64), SkuFigures> = BTreeMap::new();
-    for ((day, sku), f) in &d.skus {
-        let e = months.entry((domain::bucket_of(*day, domain::Bucket::Month), *sku)).or_default();
-        *e = e.plus(*f);
+    // The SKUs per day, and the same changes per month and per year.
+    let mut tables: Vec<(&str, BTreeMap<(Day, i64), SkuFigures>)> = vec![("daily_skus", d.skus.clone())];
+    for (table, first_of) in domain::ROLLUPS {
+        let mut sums: BTreeMap<(Day, i64), SkuFigures> = BTreeMap::new();
+        for ((day, sku), f) in &d.skus {
+            let e = sums.entry((first_of(*day), *sku)).or_default();
+            *e = e.plus(*f);
+        }
+        tables.push((table, sums));
     }
-    for (table, rows) in [("daily_skus", d.skus.iter().collect::<Vec<_>>()), ("monthly_skus", months.iter().collect())]
-    {
+    for (table, sums) in &tables {
+        let rows: Vec<(&(Day, i64), &SkuFigures)> = sums.iter().collect();
         insert_rows(
             tx,
             &format!("INSERT INTO {table} (store_id, day, sku_id, units, net, net_ex_vat, cost)"),
