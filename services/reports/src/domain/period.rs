@@ -154,7 +154,10 @@ pub fn year_of(day: Day) -> Day {
 
 /// The tables of the SKUs' sales summed over longer times, each with the first day of the
 /// time a day falls in: per month and per year.
-pub const ROLLUPS: [(&str, fn(Day) -> Day); 2] = [("monthly_skus", month_of), ("yearly_skus", year_of)];
+pub const ROLLUPS: [(&str, FirstDay); 2] = [("monthly_skus", month_of), ("yearly_skus", year_of)];
+
+/// The first day of the time a day falls in.
+pub type FirstDay = fn(Day) -> Day;
 
 /// The first day of the month a day falls in.
 pub fn month_of(day: Day) -> Day {

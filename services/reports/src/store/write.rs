@@ -332,7 +332,8 @@ async fn write_daily(tx: &mut Tx, store_id: i64, d: &Contribution) -> Result<()>
     )
     .await?;
     // The SKUs per day, and the same changes per month and per year.
-    let mut tables: Vec<(&str, BTreeMap<(Day, i64), SkuFigures>)> = vec![("daily_skus", d.skus.clone())];
+    type Sums = BTreeMap<(Day, i64), SkuFigures>;
+    let mut tables: Vec<(&str, Sums)> = vec![("daily_skus", d.skus.clone())];
     for (table, first_of) in domain::ROLLUPS {
         let mut sums: BTreeMap<(Day, i64), SkuFigures> = BTreeMap::new();
         for ((day, sku), f) in &d.skus {
