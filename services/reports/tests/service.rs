@@ -363,6 +363,14 @@ async fn customers_are_new_returning_or_guests_whatever_the_order_of_their_event
     assert_eq!((on(2026_11_01, "new"), on(2026_11_03, "returning")), ((1, 0, 200_00), (1, 0, 100_00)));
     assert_eq!(on(2026_11_06, "returning"), (0, 1, -10_00), "the cancellation counts back on its day");
     assert_eq!(f(&repo.customers(8, &month).await.unwrap().current, "new"), (1, 0, 900_00));
+    // A year sums the same per month: November holds the month's figures, October the
+    // month before's.
+    let year = domain::span(Period::Yearly, 2026_11_15).unwrap();
+    let y = repo.customers(7, &year).await.unwrap();
+    assert_eq!((f(&y.current, "new"), f(&y.current, "returning")), ((3, 0, 252_00), (4, 1, 171_00)));
+    assert_eq!(y.series.len(), 12);
+    let in_month = |day: i64, k: &str| f(&y.series.iter().find(|(d, _)| *d == day).unwrap().1, k);
+    assert_eq!((in_month(2026_11_01, "new"), in_month(2026_10_01, "new")), ((2, 0, 202_00), (1, 0, 50_00)));
 
     // An edit that gives order 2 to customer 8: it is 8's first, and customer 5's first is now
     // order 1.

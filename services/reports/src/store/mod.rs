@@ -336,30 +336,51 @@ impl Repo {
 
     /// Who placed a period's orders, beside the period before, and over the period.
     pub async fn customers(&self, store_id: i64, span: &Span) -> Result<KeyedSales> {
-        self.keyed("SELECT day, kind, orders, cancelled, net FROM daily_customers", store_id, span).await
+        self.keyed("SELECT day, kind AS k, orders AS o, cancelled AS c, net AS n FROM daily_customers", store_id, span)
+            .await
     }
 
     /// The period's orders by the day they were placed and their state now, beside the
     /// period before (the sales report).
     pub async fn state_sales(&self, store_id: i64, span: &Span) -> Result<KeyedSales> {
-        self.keyed("SELECT day, state, orders, CAST(0 AS BIGINT), net FROM daily_state_sales", store_id, span).await
+        self.keyed(
+            "SELECT day, state AS k, orders AS o, CAST(0 AS BIGINT) AS c, net AS n FROM daily_state_sales",
+            store_id,
+            span,
+        )
+        .await
     }
 
     /// The period's sales by the member who made the orders (user id as text; 0 for none),
     /// beside the period before (the sales per employee).
     pub async fn staff(&self, store_id: i64, span: &Span) -> Result<KeyedSales> {
-        self.keyed("SELECT day, CAST(user_id AS TEXT), orders, cancelled, net FROM daily_staff", store_id, span).await
+        self.keyed(
+            "SELECT day, CAST(user_id AS TEXT) AS k, orders AS o, cancelled AS c, net AS n FROM daily_staff",
+            store_id,
+            span,
+        )
+        .await
     }
 
-    /// The rows of `select` (day, key, orders, cancelled, net of a daily table) summed per key
+    /// The rows of `select` (day, and a daily table's key `k`, orders `o`, cancelled `c` and
+    /// net `n`) summed per key
     /// over the period and the one before, and per key and bucket of the period.
     async fn keyed(&self, select: &str, store_id: i64, span: &Span) -> Result<KeyedSales> {
-        let rows = sqlx::query(&format!("{select} WHERE store_id = $1 AND day >= $2 AND day <= $3"))
-            .bind(store_id)
-            .bind(span.previous_from.min(span.from))
-            .bind(span.to.max(span.previous_to))
-            .fetch_all(self.db.pool())
-            .await?;
+        // Summed per point in the database: a month's days, a year's months (the periods of
+        // monthly points are whole months, so each point falls in one of the two periods).
+        let point = match span.bucket {
+            domain::Bucket::Day => "day",
+            domain::Bucket::Month => "day / 100 * 100 + 1",
+        };
+        let rows = sqlx::query(&format!(
+            "SELECT CAST({point} AS BIGINT), k, CAST(SUM(o) AS BIGINT), CAST(SUM(c) AS BIGINT), CAST(SUM(n) AS BIGINT) \
+             FROM ({select} WHERE store_id = $1 AND day >= $2 AND day <= $3) x GROUP BY 1, 2"
+        ))
+        .bind(store_id)
+        .bind(span.previous_from.min(span.from))
+        .bind(span.to.max(span.previous_to))
+        .fetch_all(self.db.pool())
+        .await?;
         let starts = domain::buckets(span.from, span.to, span.bucket);
         let place: BTreeMap<Day, usize> = starts.iter().enumerate().map(|(i, d)| (*d, i)).collect();
         let mut out = KeyedSales {
