@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Card, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -40,6 +41,10 @@ export default function MovementsReportPage() {
   const lng = i18n.language;
   const { storeId } = useParams();
   const [params, setParams] = useSearchParams();
+  const latest = useRef(params);
+  useEffect(() => {
+    latest.current = params;
+  }, [params]);
   const from = params.get('date-from') ?? '';
   const to = params.get('date-to') ?? '';
   const warehouseId = Number(params.get('warehouse-id') ?? 0) || undefined;
@@ -47,7 +52,9 @@ export default function MovementsReportPage() {
   const skuCode = params.get('sku-code') ?? '';
   const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
   const set = (changes: Record<string, string | number | undefined>) => {
-    const next = new URLSearchParams(params);
+    // The address as it is now, not as the render that made this handler saw it: a page
+    // turned by a handler the table kept from before a filter keeps the filter.
+    const next = new URLSearchParams(latest.current);
     for (const [k, v] of Object.entries(changes)) {
       if (v === undefined || v === '' || v === 0) next.delete(k);
       else next.set(k, String(v));

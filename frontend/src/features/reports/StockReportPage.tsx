@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Card, Select, Space, Table, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -19,11 +20,17 @@ export default function StockReportPage() {
   const { t, i18n } = useTranslation(['reports', 'common']);
   const lng = i18n.language;
   const [params, setParams] = useSearchParams();
+  const latest = useRef(params);
+  useEffect(() => {
+    latest.current = params;
+  }, [params]);
   const date = params.get('date') ?? '';
   const warehouseId = Number(params.get('warehouse-id') ?? 0) || undefined;
   const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
   const set = (changes: Record<string, string | number | undefined>) => {
-    const next = new URLSearchParams(params);
+    // The address as it is now, not as the render that made this handler saw it: a page
+    // turned by a handler the table kept from before a filter keeps the filter.
+    const next = new URLSearchParams(latest.current);
     for (const [k, v] of Object.entries(changes)) {
       if (v === undefined || v === '' || v === 0) next.delete(k);
       else next.set(k, String(v));
