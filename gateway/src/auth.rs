@@ -408,6 +408,11 @@ impl StoreAuth {
         Ok(())
     }
 
+    /// Whether the route's role or permission check would pass.
+    pub fn allows(&self, access: Access) -> bool {
+        access.allows(&self.permission, &self.perms)
+    }
+
     /// Refuses a path store id that is not the token's store.
     pub fn same_store(&self, store_id: i64) -> Result<(), ApiError> {
         if store_id == self.store_id {

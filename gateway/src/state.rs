@@ -68,6 +68,12 @@ impl Inner {
         self.identity.system()
     }
 
+    /// The gateway acting for `user` in `store`, for a call no request token covers (a
+    /// download link the gateway signed for them).
+    pub fn acting(&self, store: i64, user: i64) -> bo_kit::grpc::CallCtx {
+        self.identity.acting(store, user)
+    }
+
     /// A typed client of any service: `state.client(OrdersServiceClient::new)`. A service
     /// that runs elsewhere without a configured address answers 503.
     pub fn client<C: bo_proto::ServiceName>(&self, make: fn(GrpcChannel) -> C) -> Result<C, ApiError> {

@@ -71,6 +71,18 @@ export const tests = [
       if ((await rows.count()) !== 5) throw new Error(`the second page holds ${await rows.count()} rows`);
       await still(page);
       await page.screenshot({ path: SHOTS('movements'), fullPage: true });
+      // The movements as filtered, exported: the history opens beside them and the file
+      // downloads once built.
+      await page.getByTestId('movement-export').click();
+      const drawer = page.locator('.ant-drawer').getByTestId('export-history');
+      const exported = drawer.locator('tr.ant-table-row').first();
+      await exported.getByText('ความเคลื่อนไหวสต๊อก', { exact: false }).waitFor();
+      await exported.getByText('ส่งออกแล้ว').waitFor({ timeout: 30_000 });
+      const [download] = await Promise.all([page.waitForEvent('download'), exported.getByRole('button', { name: /ดาวน์โหลด/ }).click()]);
+      if (!/^stock-movements-.*\.xlsx$/.test(download.suggestedFilename())) throw new Error(`the file is named ${download.suggestedFilename()}`);
+      const bytes = fs.readFileSync(await download.path());
+      if (bytes.subarray(0, 2).toString() !== 'PK') throw new Error('the movements file is not a spreadsheet');
+      await page.locator('.ant-drawer-close').click();
       // The stock now: 30 counted in, 24 counted off.
       await page.getByTestId('report-tab-stock').click();
       await page.waitForURL('**/1/report/stock');
@@ -80,8 +92,15 @@ export const tests = [
       await still(page);
       for (let p = 2; (await scarf.count()) === 0; p++) {
         if (p > 20) throw new Error('the scarf is not in the stock report');
+        // The table keeps the page before on screen until the new page has answered.
+        const turned = page.waitForResponse((r) => {
+          const u = new URL(r.url());
+          return u.pathname === '/api/reports/stock' && u.searchParams.get('page') === String(p);
+        });
         await page.locator(`.ant-pagination-item-${p}`).click();
         await page.waitForURL(new RegExp(`page=${p}`));
+        await turned;
+        await page.getByTestId('stock-report').locator('.ant-spin-spinning').waitFor({ state: 'detached' });
         await stock.first().waitFor();
         await still(page);
       }

@@ -3,11 +3,11 @@
 pub mod auth;
 pub mod customers;
 pub mod dashboards;
+pub mod exports;
 pub mod fee_plans;
 pub mod logistics;
 pub mod order_import;
 pub mod order_payments;
-pub mod order_reports;
 pub mod orders;
 pub mod parcels;
 pub mod payments;
@@ -104,7 +104,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(logistics::router())
         .merge(orders::router())
         .merge(order_payments::router())
-        .merge(order_reports::router())
+        .merge(exports::router())
         .merge(order_import::router())
         .merge(reconcile::router())
         .merge(parcels::router())

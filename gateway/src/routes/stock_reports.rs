@@ -30,7 +30,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 }
 
 /// The stock's readers.
-const STOCK_READ: Access = Access { roles: &[], perms: &[keys::PRODUCT_SKU_READ] };
+pub(crate) const STOCK_READ: Access = Access { roles: &[], perms: &[keys::PRODUCT_SKU_READ] };
 
 /// The most rows one page of the report holds.
 pub const PAGE_MAX: i64 = 100;
@@ -174,6 +174,16 @@ pub(crate) async fn warehouse_names(state: &AppState, auth: &StoreAuth) -> ApiRe
         .collect())
 }
 
+/// The id of the store's SKU of `code`, if it has one.
+pub(crate) async fn sku_of_code(state: &AppState, auth: &StoreAuth, code: &str) -> ApiResult<Option<i64>> {
+    let found = state
+        .products()
+        .describe_skus(auth.ctx().request(ppb::DescribeSkusRequest { ids: vec![], codes: vec![code.to_string()] }))
+        .await?
+        .into_inner();
+    Ok(found.skus.first().and_then(|d| d.sku.as_ref()).map(|s| s.id))
+}
+
 /// One movement of the stock, with its document.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct MovementReportRow {
@@ -228,20 +238,11 @@ async fn movement_histories(
     }
     let sku_id = match q.sku_code.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => 0,
-        Some(code) => {
-            let found = state
-                .products()
-                .describe_skus(
-                    auth.ctx().request(ppb::DescribeSkusRequest { ids: vec![], codes: vec![code.to_string()] }),
-                )
-                .await?
-                .into_inner();
-            match found.skus.first().and_then(|d| d.sku.as_ref()) {
-                Some(s) => s.id,
-                // No such SKU: nothing moved.
-                None => return Ok(Json(List { data: Vec::new(), total: 0, limit, page: 1, pages: 1 })),
-            }
-        }
+        Some(code) => match sku_of_code(&state, &auth, code).await? {
+            Some(id) => id,
+            // No such SKU: nothing moved.
+            None => return Ok(Json(List { data: Vec::new(), total: 0, limit, page: 1, pages: 1 })),
+        },
     };
     let r = state
         .wms()
@@ -252,6 +253,7 @@ async fn movement_histories(
             warehouse_id: q.warehouse_id.unwrap_or(0),
             from_time: from.map(ms_to_timestamp),
             to_time: to.map(ms_to_timestamp),
+            ..Default::default()
         }))
         .await?
         .into_inner();

@@ -32,6 +32,11 @@ pub const AUD_CALL: &str = "backoffice-call";
 pub const AUD_DEVICE: &str = "backoffice-device";
 /// Lifetime of device tokens: 90 days, renewed on every sign-in.
 pub const DEVICE_TOKEN_SECS: i64 = 90 * 24 * 3600;
+/// Audience of a download link's token: one file of one store, for a few minutes, to a
+/// browser that follows a link and sends no header.
+pub const AUD_LINK: &str = "backoffice-link";
+/// Lifetime of download links.
+pub const LINK_TOKEN_SECS: i64 = 300;
 /// Lifetime of call tokens: the longest request's time.
 pub const CALL_TOKEN_SECS: i64 = 300;
 const ISSUER: &str = "backoffice";
@@ -189,6 +194,36 @@ impl Keys {
         Ok(jsonwebtoken::encode(&Header::new(Algorithm::HS256), &c, &self.enc)?)
     }
 
+    /// Signs a download link's token for the file `what` (e.g. `export:42`) of `store`,
+    /// asked by `user`; answers it and when it expires (seconds).
+    pub fn link_token(&self, user: i64, store: i64, what: &str) -> anyhow::Result<(String, i64)> {
+        let now = crate::time::now_ms() / 1000;
+        let c = Claims {
+            sub: user.to_string(),
+            aud: AUD_LINK.into(),
+            iss: ISSUER.into(),
+            iat: now,
+            exp: now + LINK_TOKEN_SECS,
+            sid: what.into(),
+            store: Some(store),
+            perm: None,
+            role: None,
+            perms: Vec::new(),
+            mv: None,
+        };
+        Ok((jsonwebtoken::encode(&Header::new(Algorithm::HS256), &c, &self.enc)?, c.exp))
+    }
+
+    /// The store and user of a download link's token for `what`; refused when it is for
+    /// another file, expired or forged.
+    pub fn verify_link(&self, token: &str, what: &str) -> Result<(i64, i64), crate::Error> {
+        let c = self.verify(token, &[AUD_LINK])?;
+        match (c.sid == what, c.store, c.sub.parse::<i64>()) {
+            (true, Some(store), Ok(user)) => Ok((store, user)),
+            _ => Err(crate::Error::unauthenticated(Code::Unauthenticated)),
+        }
+    }
+
     /// Signs a device token for the account `email` of `user`.
     pub fn device_token(&self, user: i64, email: &str) -> anyhow::Result<String> {
         let now = crate::time::now_ms() / 1000;
@@ -296,6 +331,21 @@ fn getrandom(buf: &mut [u8]) -> anyhow::Result<()> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_link_opens_its_own_file_only() {
+        let keys = Keys::new(b"0123456789abcdefghijklmnopqrstuvwxyzABCDEF", 15).unwrap();
+        let (token, exp) = keys.link_token(3, 7, "export:42").unwrap();
+        assert!(exp > crate::time::now_ms() / 1000);
+        assert_eq!(keys.verify_link(&token, "export:42").unwrap(), (7, 3));
+        assert!(keys.verify_link(&token, "export:43").is_err(), "another file");
+        assert!(keys.verify(&token, &[AUD_STORE, AUD_CALL]).is_err(), "never a store or call token");
+        let other = Keys::new(b"ZYXWVUTSRQPONMLKJIHGFEDCBAzyxwvutsrqponmlk", 15).unwrap();
+        assert!(other.verify_link(&token, "export:42").is_err(), "another key's");
+        let (store_token, _) = keys.store_token(3, "s", 7, StoreGrant::default()).unwrap();
+        assert!(keys.verify_link(&store_token, "export:42").is_err(), "a store token is no link");
+    }
+
     use super::*;
 
     #[test]

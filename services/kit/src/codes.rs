@@ -122,7 +122,7 @@ codes! {
     MembershipChanged = "membership_changed" => "Your rights in this store have changed; the page will load them again",
     MembershipInactive = "membership_inactive" => "You have no right, contact the shop owner",
     MethodNotAllowed = "method_not_allowed" => "This API route does not accept this method",
-    NoDataForExport = "no_data_for_export" => "No order matches the export's filters",
+    NoDataForExport = "no_data_for_export" => "There is no data for this export",
     NoLabels = "no_labels" => "No line is marked to print labels",
     NotAMember = "not_a_member" => "You have no right, contact the shop owner",
     NotFound = "not_found" => "Not found",

@@ -1,5 +1,5 @@
 //! Between storage's rows and the contract's messages: orders, their lines, bills,
-//! payments, exports and timelines as the calls answer them, and addresses between the
+//! payments and timelines as the calls answer them, and addresses between the
 //! order's own type and the messages that carry one (orders' own, and the stores service's
 //! address book), each written once.
 
@@ -12,7 +12,7 @@ use bo_proto::Wire;
 
 use crate::domain;
 use crate::domain::draft::Address;
-use crate::store::{BillRow, EventRow, ExportRow, ItemRow, OrderRow, PaymentRow};
+use crate::store::{BillRow, EventRow, ItemRow, OrderRow, PaymentRow};
 
 /// Moves every field of one address type into another with the same field names.
 macro_rules! address_fields {
@@ -167,23 +167,40 @@ impl BillRow {
     }
 }
 
-impl ExportRow {
-    /// The record as the API sees it.
-    pub fn to_proto(&self) -> pb::OrderExport {
-        pb::OrderExport {
+impl OrderRow {
+    /// The order as an export writes it.
+    pub fn to_export(&self, items: &[ItemRow]) -> pb::ExportOrder {
+        let place = [&self.ship_address, &self.ship_sub_district, &self.ship_district, &self.ship_city]
+            .iter()
+            .filter(|s| !s.is_empty())
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(" ");
+        pb::ExportOrder {
             id: self.id,
-            file_name: self.file_name.clone(),
-            state: pb::ExportState::number(&self.state),
-            date_from_ms: self.date_from,
-            date_to_ms: self.date_to,
-            states: self.state_list().iter().map(|s| pb::OrderState::number(s)).collect(),
+            order_no: self.order_no.clone(),
+            created_at_ms: self.created_at,
+            channel: self.channel.clone(),
+            reference: self.reference.clone(),
+            state: pb::OrderState::number(&self.state),
+            payment_state: pb::PaymentState::number(&self.payment_state),
+            ship_name: self.ship_name.clone(),
+            ship_tel: self.ship_tel.clone(),
+            ship_place: place,
+            ship_province: self.ship_state_province.clone(),
+            ship_postcode: self.ship_postcode.clone(),
+            lines: items
+                .iter()
+                .map(|i| pb::ExportLine { sku_code: i.sku_code.clone(), quantity: i.quantity })
+                .collect(),
+            subtotal: self.subtotal,
+            discount: self.discount_amount,
+            shipping: self.shipping_charge + self.shipping_charge_inter,
+            additional_fee: self.additional_fee,
+            vat: self.vat_amount,
             total: self.total,
-            done: self.done,
-            file_size: self.file_size,
-            created_by: self.created_by,
-            create_time: Some(ms_to_timestamp(self.created_at)),
-            finished_at_ms: self.finished_at,
-            expires_at_ms: self.expires_at,
+            tracking_no: self.tracking_no.clone(),
+            note: self.note.clone(),
         }
     }
 }

@@ -353,30 +353,32 @@ impl OrdersService for OrdersGrpc {
         }))
     }
 
-    async fn produce_order_report(&self, req: Request<pb::ProduceOrderReportRequest>) -> Rpc<pb::OrderExportResponse> {
+    async fn list_orders_for_export(
+        &self,
+        req: Request<pb::ListOrdersForExportRequest>,
+    ) -> Rpc<pb::ListOrdersForExportResponse> {
+        // The reports' export builder, acting in the store of the one who asked.
+        bo_kit::grpc::service_only(&req)?;
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
-        let states: Vec<String> = r.states().map(|s| s.wire().to_string()).filter(|s| !s.is_empty()).collect();
-        let e = self.orders.produce_report(&ctx, r.date_from_ms, r.date_to_ms, &states, &r.lang).await?;
-        Ok(Response::new(pb::OrderExportResponse { export: Some(e.to_proto()) }))
-    }
-
-    async fn list_order_reports(&self, req: Request<pb::ListOrderReportsRequest>) -> Rpc<pb::ListOrderReportsResponse> {
-        let ctx = CallCtx::store_scoped(&req)?;
-        let (rows, page) = self.orders.repo.exports(ctx.store_id, PageRequest::from(req.into_inner().page)).await?;
-        Ok(Response::new(pb::ListOrderReportsResponse {
-            exports: rows.iter().map(|e| e.to_proto()).collect(),
-            page: Some(page.into()),
-        }))
-    }
-
-    async fn get_order_report_file(
-        &self,
-        req: Request<pb::GetOrderReportFileRequest>,
-    ) -> Rpc<pb::GetOrderReportFileResponse> {
-        let ctx = CallCtx::store_scoped(&req)?;
-        let (key, file_name) = self.orders.report_file(&ctx, req.into_inner().id).await?;
-        Ok(Response::new(pb::GetOrderReportFileResponse { key, file_name }))
+        if !(0..=1000).contains(&r.limit) {
+            return Err(bo_kit::Error::invalid_field("limit", "validation.invalid").into());
+        }
+        let mut states: Vec<String> = r.states().map(|s| s.wire().to_string()).filter(|s| !s.is_empty()).collect();
+        states.sort();
+        states.dedup();
+        let (from, to) = (r.date_from_ms, r.date_to_ms);
+        let total =
+            if r.with_total { self.orders.repo.count_for_export(ctx.store_id, from, to, &states).await? } else { 0 };
+        if r.limit == 0 {
+            return Ok(Response::new(pb::ListOrdersForExportResponse { orders: Vec::new(), total }));
+        }
+        let page =
+            self.orders.repo.export_page(ctx.store_id, from, to, &states, r.after_id, i64::from(r.limit)).await?;
+        let ids: Vec<i64> = page.iter().map(|o| o.id).collect();
+        let mut items = self.orders.repo.items(&ids).await?;
+        let orders = page.iter().map(|o| o.to_export(&items.remove(&o.id).unwrap_or_default())).collect();
+        Ok(Response::new(pb::ListOrdersForExportResponse { orders, total }))
     }
 
     async fn get_payment_attachment(

@@ -10,7 +10,6 @@
 pub mod arrivals;
 pub mod convert;
 pub mod domain;
-pub mod exports;
 pub mod grpc;
 pub mod import;
 pub mod matching;
@@ -222,7 +221,6 @@ impl Module for OrdersModule {
                 },
             ),
         );
-        ctx.spawn("exports", exports::run(svc.orders().clone(), ctx.cancel.clone()));
         ctx.serve(svc.server());
         Ok(Started::default())
     }

@@ -67,7 +67,7 @@ mod tests {
     use bo_proto::Wire;
 
     use super::*;
-    use crate::domain::{bill, export, payment, state};
+    use crate::domain::{bill, payment, state};
 
     /// The states the domain keeps in storage are the proto enums' words, one for one, so
     /// every state a row holds has its value on the wire and back.
@@ -79,7 +79,6 @@ mod tests {
         assert_eq!(words::<pb::OrderState>(), state::STATES);
         assert_eq!(words::<pb::PaymentState>(), payment::STATES);
         assert_eq!(words::<pb::BillState>(), bill::STATES);
-        assert_eq!(words::<pb::ExportState>(), export::STATES);
         let stock = domain::stock::ALL;
         assert_eq!(words::<pb::StockState>(), stock);
         for s in state::STATES {

@@ -18,11 +18,10 @@ use bo_proto::Wire as _;
 use sqlx::{AnyPool, FromRow};
 
 mod bills;
-mod exports;
+mod export_rows;
 mod payments;
 
 pub use bills::{BillRow, BillTerms, DueBill};
-pub use exports::ExportRow;
 pub use payments::{source, Confirmation, ListedPayment, PaymentInput, PaymentRow, Proof, SlipRow, SLIPS_PER_BILL};
 
 use crate::domain::draft::Address;

@@ -1,20 +1,19 @@
 //! The tonic service: reads the call, checks it (`domain`), reads the storage, maps back.
 
-use bo_kit::grpc::{CallCtx, GrpcChannel, ServiceIdentity};
+use bo_kit::grpc::CallCtx;
 use bo_kit::paging::PageRequest;
 use bo_kit::time::{ms_to_timestamp, now_ms};
 use bo_kit::Error;
 use bo_proto::orders::v1 as opb;
-use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
 use bo_proto::orders::v1::OrderState;
 use bo_proto::reports::v1 as pb;
 use bo_proto::reports::v1::reports_service_server::ReportsService;
 use bo_proto::wms::v1 as wpb;
-use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use bo_proto::Wire as _;
 use tonic::{Request, Response, Status};
 
 use crate::domain::{self, AreaFigures, Bucket, Figures, Period, Span};
+use crate::exports::{kinds_of, Exports, Sources};
 use crate::store::{AreaTotals, Repo, SkuSales, SoldSort, SoldTotals};
 
 fn area_figures(f: &AreaFigures) -> pb::AreaFigures {
@@ -53,14 +52,8 @@ pub struct ReportsGrpc {
     /// The sources of the check and the rebuild (the orders service for sales, wms for fees),
     /// with the identity they are called with.
     source: Option<Sources>,
-}
-
-/// The services the check and the rebuild read.
-#[derive(Clone)]
-struct Sources {
-    orders: OrdersServiceClient<GrpcChannel>,
-    wms: WmsServiceClient<GrpcChannel>,
-    identity: ServiceIdentity,
+    /// The report exports.
+    exports: Exports,
 }
 
 type Rpc<T> = Result<Response<T>, Status>;
@@ -69,19 +62,14 @@ type Rpc<T> = Result<Response<T>, Status>;
 pub const SOURCE_PAGE: i32 = 1_000;
 
 impl ReportsGrpc {
-    /// The service on `repo`.
-    pub fn new(repo: Repo) -> Self {
-        Self { repo, source: None }
+    /// The service on `repo`, its exports `exports`.
+    pub fn new(repo: Repo, exports: Exports) -> Self {
+        Self { repo, source: None, exports }
     }
 
-    /// With the orders service and wms to check and rebuild from.
-    pub fn with_source(
-        mut self,
-        orders: OrdersServiceClient<GrpcChannel>,
-        wms: WmsServiceClient<GrpcChannel>,
-        identity: ServiceIdentity,
-    ) -> Self {
-        self.source = Some(Sources { orders, wms, identity });
+    /// With the services to check and rebuild from.
+    pub fn with_source(mut self, sources: Sources) -> Self {
+        self.source = Some(sources);
         self
     }
 
@@ -167,7 +155,7 @@ fn invalid(field: &str, code: &str) -> Status {
 }
 
 /// The period asked for (monthly when unsaid) holding `date` (today when empty).
-fn span_of(period: pb::Period, date: &str) -> Result<Span, Status> {
+pub(crate) fn span_of(period: pb::Period, date: &str) -> Result<Span, Status> {
     let period = match period {
         pb::Period::Daily => Period::Daily,
         pb::Period::Monthly | pb::Period::Unspecified => Period::Monthly,
@@ -512,6 +500,29 @@ impl ReportsService for ReportsGrpc {
                 .collect(),
             update_time: s.updated_at.map(ms_to_timestamp),
         }))
+    }
+
+    async fn produce_export(&self, req: Request<pb::ProduceExportRequest>) -> Rpc<pb::ExportResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let e = self.exports.produce(&ctx, req.into_inner()).await?;
+        Ok(Response::new(pb::ExportResponse { export: Some(e.to_proto()) }))
+    }
+
+    async fn list_exports(&self, req: Request<pb::ListExportsRequest>) -> Rpc<pb::ListExportsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let (rows, page) = self.exports.list(&ctx, &kinds_of(&r.kinds), PageRequest::from(r.page)).await?;
+        Ok(Response::new(pb::ListExportsResponse {
+            exports: rows.iter().map(|e| e.to_proto()).collect(),
+            page: Some(page.into()),
+        }))
+    }
+
+    async fn get_export_file(&self, req: Request<pb::GetExportFileRequest>) -> Rpc<pb::GetExportFileResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let (key, file_name, kind) = self.exports.file(&ctx, r.id, &kinds_of(&r.kinds)).await?;
+        Ok(Response::new(pb::GetExportFileResponse { key, file_name, kind: pb::ExportKind::number(kind.word()) }))
     }
 
     async fn get_customer_summary(

@@ -6,6 +6,7 @@
 //! applied together: one read of their orders and one write per table.
 
 pub mod domain;
+pub mod exports;
 pub mod fees;
 pub mod grpc;
 pub mod store;
@@ -20,11 +21,14 @@ use bo_kit::time::timestamp_to_ms;
 use bo_proto::events::v1::{FeesCharged, OrderPlaced, OrderRevised, OrderStateChanged};
 use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
 use bo_proto::orders::v1::{OrderFigures, OrderState};
+use bo_proto::products::v1::products_service_client::ProductsServiceClient;
 use bo_proto::reports::v1::reports_service_server::ReportsServiceServer;
+use bo_proto::stores::v1::stores_service_client::StoresServiceClient;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use bo_proto::Wire as _;
 use sqlx::migrate::Migrator;
 
+pub use exports::{Exports, Sources};
 pub use grpc::ReportsGrpc;
 
 use crate::domain::{Change, Content, Line, Place};
@@ -44,6 +48,8 @@ pub struct Service {
     pub relay: Relay,
     /// Keeps the sales figures from orders' events (run it as a task).
     pub consumer: Consumer,
+    /// The report exports (their builder runs as a task).
+    pub exports: Exports,
     /// The database.
     pub db: Db,
 }
@@ -53,13 +59,22 @@ impl Service {
     pub async fn open(db: Db, bus: SharedBus) -> anyhow::Result<Service> {
         db.migrate(&MIGRATIONS_SQLITE, &MIGRATIONS_POSTGRES).await?;
         let relay = Relay::new(db.clone(), bus.clone());
-        let grpc = ReportsGrpc::new(Repo::new(db.clone()));
+        let exports = Exports::new(Repo::new(db.clone()));
+        let grpc = ReportsGrpc::new(Repo::new(db.clone()), exports.clone());
         let consumer = Consumer::new(db.clone(), bus, "reports")
             .on_all::<OrderPlaced, _>(Sales)
             .on_all::<OrderRevised, _>(Sales)
             .on_all::<OrderStateChanged, _>(Sales)
             .on_all::<FeesCharged, _>(Fees);
-        Ok(Service { grpc, relay, consumer, db })
+        Ok(Service { grpc, relay, consumer, exports, db })
+    }
+
+    /// The service reading `sources` (checks, rebuilds and exports) and keeping its exports'
+    /// files in `files`.
+    pub fn with_sources(mut self, sources: Sources, files: Option<bo_kit::files::Files>) -> Service {
+        self.exports = self.exports.clone().with(Some(sources.clone()), files);
+        self.grpc = ReportsGrpc::new(Repo::new(self.db.clone()), self.exports.clone()).with_source(sources);
+        self
     }
 
     /// The tonic server.
@@ -212,19 +227,27 @@ impl Module for ReportsModule {
         vec![ev::OrderPlaced::TYPE, ev::OrderRevised::TYPE, ev::OrderStateChanged::TYPE, ev::FeesCharged::TYPE]
     }
 
-    /// Orders and wms: the sources its check and rebuild read.
+    /// Orders and wms: the sources its check, rebuild and exports read; products and stores:
+    /// the names its exports write.
     fn needs(&self) -> Vec<&'static str> {
-        vec!["orders", "wms"]
+        vec!["orders", "wms", "products", "stores"]
+    }
+
+    fn uses_files(&self) -> bool {
+        true
     }
 
     async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
         let db = ctx.db()?;
-        let mut svc = Service::open(db.clone(), ctx.bus.clone()).await?;
-        svc.grpc = svc.grpc.with_source(
-            ctx.client(OrdersServiceClient::new)?,
-            ctx.client(WmsServiceClient::new)?,
-            ctx.identity(),
-        );
+        let sources = Sources {
+            orders: ctx.client(OrdersServiceClient::new)?,
+            wms: ctx.client(WmsServiceClient::new)?,
+            products: ctx.client(ProductsServiceClient::new)?,
+            stores: ctx.client(StoresServiceClient::new)?,
+            identity: ctx.identity(),
+        };
+        let svc = Service::open(db.clone(), ctx.bus.clone()).await?.with_sources(sources, Some(ctx.files()?));
+        ctx.spawn("exports", exports::build::run(svc.exports.clone(), ctx.cancel.clone()));
         ctx.spawn_event_tasks(&svc.relay, Some(&svc.consumer))?;
         ctx.serve(svc.server());
         Ok(Started::default())

@@ -172,6 +172,8 @@ impl WmsService for WmsGrpc {
             warehouse_id: r.warehouse_id,
             from_ms: r.from_time.as_ref().map_or(i64::MIN, timestamp_to_ms),
             to_ms: r.to_time.as_ref().map_or(i64::MAX, timestamp_to_ms),
+            before_id: r.before_id.max(0),
+            no_total: r.no_total,
         };
         let (movements, page) = self.repo.movements(who.store_id, &filter, convert::page(r.page)).await?;
         Ok(Response::new(pb::ListMovementsResponse {

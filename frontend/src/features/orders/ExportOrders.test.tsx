@@ -17,6 +17,9 @@ beforeEach(() => {
 const EMPTY = { data: [], total: 0, limit: 10, page: 1, pages: 1 };
 const exported = (over: Record<string, unknown> = {}) => ({
   id: 4,
+  kind: 'orders',
+  table: '',
+  failure: '',
   file_name: 'orders-2026-11-01-2026-11-26.xlsx',
   state: 'exported',
   date_from: '2026-10-31T17:00:00Z',
@@ -77,5 +80,43 @@ describe('exporting orders', () => {
     await userEvent.click(screen.getByText('Export', { selector: '#export-submit span' }));
     await waitFor(() => expect(screen.getByTestId('dialog-title')).toHaveTextContent('Nothing to export'));
     expect(screen.getByTestId('dialog-message')).toHaveTextContent('No order was made in those days in those states.');
+  });
+
+  it('lists every kind of export it may read, says why one failed, and downloads by a link', async () => {
+    const click = jest.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const sent = serve((method, path) => {
+      if (method === 'GET' && path === '/orders') return { status: 200, body: EMPTY };
+      if (method === 'GET' && path === '/orders/reports')
+        return {
+          status: 200,
+          body: {
+            data: [
+              exported({ id: 7, kind: 'sold_items', table: 'skus', total: 12, done: 12, order_states: [], file_name: 'sold-items-2026-11-01-2026-11-30.xlsx' }),
+              exported({ id: 6, kind: 'stock_movements', state: 'failed', failure: 'service_unavailable', file_name: 'stock-movements.xlsx' }),
+            ],
+            total: 2,
+            limit: 10,
+            page: 1,
+            pages: 1,
+          },
+        };
+      if (method === 'GET' && path === '/reports/exports/7/download-url')
+        return { status: 200, body: { url: '/reports/exports/7/file?token=abc', file_name: 'sold-items-2026-11-01-2026-11-30.xlsx', expires_at: '2026-11-26T03:05:00Z' } };
+      return undefined;
+    });
+    renderAt('/1/order-list');
+    await userEvent.click(await screen.findByTestId('order-export-history'));
+    const history = await screen.findByTestId('export-history');
+    expect(await within(history).findByTestId('export-7-what')).toHaveTextContent('Sold items (by SKU) · 12 rows');
+    expect(within(history).getByTestId('export-6-state')).toHaveTextContent('Failed');
+    expect(within(history).getByText(/Could not be built/)).toBeInTheDocument();
+    expect(within(history).queryByTestId('export-6-download')).toBeNull();
+    await userEvent.click(within(history).getByTestId('export-7-download'));
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    const anchor = click.mock.contexts[0] as HTMLAnchorElement;
+    expect(anchor.getAttribute('href')).toBe('/api/reports/exports/7/file?token=abc');
+    expect(anchor.download).toBe('sold-items-2026-11-01-2026-11-30.xlsx');
+    expect(sent.some((s) => s.url === '/api/reports/exports/7/download-url')).toBe(true);
+    click.mockRestore();
   });
 });

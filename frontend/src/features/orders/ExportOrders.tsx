@@ -9,7 +9,8 @@ import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { EraRangePicker } from '@/shared/form/EraDatePicker';
 import { formatDateTime, thailandToday } from '@/shared/i18n/i18n';
-import { useDownloadReportFileMutation, useOrderReportsQuery, useProduceOrderReportMutation, type OrderExportBody } from './api';
+import { useLazyExportDownloadUrlQuery } from '@/features/reports/api';
+import { useOrderReportsQuery, useProduceOrderReportMutation, type ExportBody } from './api';
 import { COLUMNS } from './orders';
 
 type ExportValues = { range: [Dayjs | null, Dayjs | null] | null; states: string[]; lang: 'th' | 'en' };
@@ -138,32 +139,42 @@ export function OrderReportPanel() {
   );
 }
 
-/** The store's exports, newest first; refreshed while one is being built. */
-function ExportHistory() {
-  const { t, i18n } = useTranslation(['orders', 'common']);
+/** What an export holds, in words: its kind (and table) and how many orders or rows. */
+function describe(e: ExportBody, t: (k: string | string[], o?: Record<string, unknown>) => string) {
+  if (e.kind === 'orders') {
+    const states = e.orderStates.length ? e.orderStates.map((s) => t(`orders:states.${s}`)).join(', ') : t('orders:exports.allStates');
+    return `${t('orders:exports.count', { count: e.total })} · ${states}`;
+  }
+  const table = e.table ? ` (${t(`orders:exports.tables.${e.table}`, { defaultValue: e.table })})` : '';
+  return `${t(`orders:exports.kinds.${e.kind}`, { defaultValue: e.kind })}${table} · ${t('orders:exports.rows', { count: e.total })}`;
+}
+
+/** The exports of the store the member may read, newest first; refreshed while one is being
+ * built. A download follows a short-lived link, so the browser saves the file as it comes. */
+export function ExportHistory() {
+  const { t, i18n } = useTranslation(['orders', 'common', 'codes']);
   const [page, setPage] = useState(1);
   // Open only while looked at: it follows the builds every two seconds.
   const { data, isFetching } = useOrderReportsQuery({ page, limit: 10 }, { pollingInterval: 2000, skipPollingIfUnfocused: true });
-  const [download, { isLoading: downloading, originalArgs }] = useDownloadReportFileMutation();
+  const [link, { isFetching: linking, originalArgs }] = useLazyExportDownloadUrlQuery();
   const lng = i18n.language;
 
-  const save = async (e: OrderExportBody) => {
+  const save = async (e: ExportBody) => {
     try {
-      const url = await download({ id: e.id }).unwrap();
+      const got = await link({ id: e.id }).unwrap();
       const a = document.createElement('a');
-      a.href = url;
-      a.download = e.fileName;
+      a.href = `/api${got.url}`;
+      a.download = got.fileName;
       document.body.appendChild(a);
       a.click();
       a.remove();
-      setTimeout(() => URL.revokeObjectURL(url), 60_000);
     } catch {
       notifyError(t('orders:exports.downloadFailed'));
     }
   };
 
   return (
-    <Table<OrderExportBody>
+    <Table<ExportBody>
       rowKey="id"
       size="small"
       loading={isFetching && !data}
@@ -175,12 +186,11 @@ function ExportHistory() {
         {
           title: t('orders:exports.file'),
           key: 'file',
-          render: (_: unknown, e: OrderExportBody) => (
+          render: (_: unknown, e: ExportBody) => (
             <Space orientation="vertical" size={0}>
               <Typography.Text strong>{e.fileName}</Typography.Text>
-              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {t('orders:exports.count', { count: e.total })}
-                {e.orderStates.length ? ` · ${e.orderStates.map((s) => t(`orders:states.${s}`)).join(', ')}` : ` · ${t('orders:exports.allStates')}`}
+              <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`export-${e.id}-what`}>
+                {describe(e, t)}
               </Typography.Text>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                 {t('orders:exports.by', { name: e.exporter || '-', at: formatDateTime(e.createdAt, lng) })}
@@ -192,7 +202,7 @@ function ExportHistory() {
           title: t('orders:exports.stateTitle'),
           key: 'state',
           width: 170,
-          render: (_: unknown, e: OrderExportBody) =>
+          render: (_: unknown, e: ExportBody) =>
             e.state === 'exporting' ? (
               <Progress percent={e.progress} size="small" data-testid={`export-${e.id}-progress`} />
             ) : (
@@ -200,6 +210,11 @@ function ExportHistory() {
                 <Tag color={EXPORT_COLOURS[e.state] ?? 'default'} data-testid={`export-${e.id}-state`}>
                   {t(`orders:exports.stateLabels.${e.state}`, { defaultValue: e.state })}
                 </Tag>
+                {e.state === 'failed' && e.failure ? (
+                  <Typography.Text type="danger" style={{ fontSize: 12 }}>
+                    {t('orders:exports.failedBecause', { why: t(`codes:${e.failure}`, { defaultValue: e.failure }) })}
+                  </Typography.Text>
+                ) : null}
                 {e.state === 'exported' && e.expiresAt ? (
                   <Typography.Text type="secondary" style={{ fontSize: 12 }}>
                     {t('orders:exports.keptUntil', { at: formatDateTime(e.expiresAt, lng) })}
@@ -212,9 +227,9 @@ function ExportHistory() {
           title: '',
           key: 'download',
           width: 120,
-          render: (_: unknown, e: OrderExportBody) =>
+          render: (_: unknown, e: ExportBody) =>
             e.state === 'exported' ? (
-              <Button size="small" icon={<DownloadOutlined />} loading={downloading && originalArgs?.id === e.id} onClick={() => void save(e)} data-testid={`export-${e.id}-download`}>
+              <Button size="small" icon={<DownloadOutlined />} loading={linking && originalArgs?.id === e.id} onClick={() => void save(e)} data-testid={`export-${e.id}-download`}>
                 {t('orders:exports.download')}
               </Button>
             ) : null,

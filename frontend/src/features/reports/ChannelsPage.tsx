@@ -7,6 +7,7 @@ import { REFRESH_MS, useChannelsChartQuery, useChannelTableQuery, type ChannelRo
 import { amount, percent, pointLabel } from './dashboard';
 import { ChartOrTable, DashboardFrame, dated, together, FigureCard, FigureRow, Moved, useChannelLabel, usePeriodParams } from './DashboardFrame';
 import { BarsOverTime, COLORS } from './SalesCharts';
+import { ExportButton } from './ExportButton';
 
 /** /dashboard/sale-channel (SPEC §2 Dashboards, owner only): each channel's sales over the
  * period, stacked over time, and a table of every channel (orders, units, sales, the average
@@ -43,6 +44,7 @@ export default function ChannelsPage() {
       title={t('tabs.saleChannel')}
       testId="sale-channel"
       at={{ period, date, go }}
+      actions={<ExportButton kind="order-summaries" tables={['channels']} at={{ period, date }} />}
       {...together(table, chart)}
       {...dated(data)}
     >

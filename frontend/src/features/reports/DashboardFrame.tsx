@@ -73,6 +73,8 @@ interface FrameProps extends Loading {
   updatedAt?: string;
   /** What the line says when they never did (default: no sales recorded yet). */
   never?: string;
+  /** Beside the period: what may be done with it (an export). */
+  actions?: ReactNode;
   children: ReactNode;
 }
 
@@ -127,7 +129,10 @@ export function DashboardFrame({ at, ...p }: FrameProps) {
       />
       <div className="bo-page-head">
         <h1>{p.title}</h1>
-        <PeriodPicker at={at} />
+        <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
+          <PeriodPicker at={at} />
+          {p.actions}
+        </div>
       </div>
       {p.isError ? (
         <Alert type="error" showIcon title={t('failed')} action={<a onClick={() => void p.refetch()}>{t('retry')}</a>} />

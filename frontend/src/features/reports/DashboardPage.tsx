@@ -7,6 +7,7 @@ import { REFRESH_MS, useOrderSummariesQuery, type SalesTotalsBody } from './api'
 import { amount, percent, pointLabel } from './dashboard';
 import { ChartOrTable, DashboardFrame, dated, together, FigureCard, FigureRow, useChannelLabel, usePeriodParams } from './DashboardFrame';
 import { ByChannel, COLORS, OverTime } from './SalesCharts';
+import { ExportButton } from './ExportButton';
 
 type Figure = 'net' | 'orders' | 'average' | 'profit' | 'cancelled';
 const FIGURES: Figure[] = ['net', 'orders', 'average', 'profit', 'cancelled'];
@@ -48,6 +49,7 @@ export default function DashboardPage() {
       title={t('reports:title')}
       testId="dashboard"
       at={{ period, date, go }}
+      actions={<ExportButton kind="order-summaries" tables={['daily', 'channels', 'states']} at={{ period, date }} />}
       {...together(summary)}
       {...dated(data)}
     >

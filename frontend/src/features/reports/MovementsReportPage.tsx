@@ -1,13 +1,16 @@
-import { useEffect, useRef } from 'react';
-import { Card, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import { Button, Card, Input, Select, Space, Table, Tag, Typography } from 'antd';
+import { ExportOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router-dom';
 
 import { useListWarehousesQuery } from '@/features/stock/api';
 import { EraRangePicker } from '@/shared/form/EraDatePicker';
-import { formatDateTime } from '@/shared/i18n/i18n';
-import { useMovementHistoriesQuery, type MovementReportRow } from './api';
+import { notifySuccess } from '@/shared/dialogs/notify';
+import { formatDateTime, thailandToday } from '@/shared/i18n/i18n';
+import { useExportStockMovementsMutation, useMovementHistoriesQuery, type MovementReportRow } from './api';
+import { explainRefusal, HistoryDrawer } from './ExportButton';
 import { ReportFrame } from './ReportFrame';
 
 /** The stock ledger's kinds of movement, as the report filters them. */
@@ -73,6 +76,28 @@ export default function MovementsReportPage() {
     limit: PAGE_SIZE,
   });
   const rows = report.data?.data ?? [];
+  const [ask, asking] = useExportStockMovementsMutation();
+  const [history, setHistory] = useState(false);
+  // The movements as filtered, of the days chosen (this month so far when none are).
+  const exportThem = async () => {
+    const today = thailandToday();
+    try {
+      await ask({
+        movementExportInput: {
+          dateFrom: from || today.startOf('month').format('YYYY-MM-DD'),
+          dateTo: to || today.format('YYYY-MM-DD'),
+          kind: kind || undefined,
+          skuCode: skuCode || undefined,
+          warehouseId,
+          lang: lng === 'en' ? 'en' : 'th',
+        },
+      }).unwrap();
+      notifySuccess(t('reports:export.asked'));
+      setHistory(true);
+    } catch (e) {
+      explainRefusal(e, t('reports:export.failed'));
+    }
+  };
 
   return (
     <ReportFrame tab="movement">
@@ -114,7 +139,11 @@ export default function MovementsReportPage() {
             style={{ width: 220 }}
             data-testid="movement-sku"
           />
+          <Button icon={<ExportOutlined />} loading={asking.isLoading} onClick={() => void exportThem()} data-testid="movement-export">
+            {t('reports:export.button')}
+          </Button>
         </Space>
+        <HistoryDrawer open={history} onClose={() => setHistory(false)} />
         <Table<MovementReportRow>
           rowKey="id"
           size="small"

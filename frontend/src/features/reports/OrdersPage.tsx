@@ -6,6 +6,7 @@ import { REFRESH_MS, useOrderSummariesQuery, useSalesChartQuery } from './api';
 import { percent, pointLabel } from './dashboard';
 import { ChartOrTable, DashboardFrame, dated, together, FigureCard, FigureRow, usePeriodParams } from './DashboardFrame';
 import { BarsOverTime, COLORS } from './SalesCharts';
+import { ExportButton } from './ExportButton';
 
 /** Cancelled orders as a share of those placed, in percent (0 without orders). */
 export function cancelRate(orders: number, cancelled: number): number {
@@ -42,6 +43,7 @@ export default function OrdersPage() {
       title={t('reports:tabs.saleOrder')}
       testId="sale-order"
       at={{ period, date, go }}
+      actions={<ExportButton kind="order-summaries" tables={['states']} at={{ period, date }} />}
       {...together(summary, chart)}
       {...dated(data)}
     >

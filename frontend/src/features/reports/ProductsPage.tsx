@@ -6,6 +6,7 @@ import { REFRESH_MS, useSoldItemSummariesQuery, useSoldItemTableQuery, type Sold
 import { amount, percent } from './dashboard';
 import { DashboardFrame, dated, together, FigureCard, FigureRow, Moved, usePeriodParams } from './DashboardFrame';
 import { Ranked } from './SalesCharts';
+import { ExportButton } from './ExportButton';
 
 const SORTS = ['net', 'quantity', 'profit'] as const;
 type Sort = (typeof SORTS)[number];
@@ -49,6 +50,7 @@ export default function ProductsPage() {
       title={t('tabs.saleProduct')}
       testId="sale-product"
       at={{ period, date, go: (p, d) => go(p, d, { sort }) }}
+      actions={<ExportButton kind="sold-item-summaries" tables={['skus']} at={{ period, date }} />}
       {...together(summary, table)}
       {...dated(data)}
     >

@@ -44,7 +44,7 @@ export function ReportFrame({ tab, extra, children }: { tab: (typeof REPORT_TABS
       />
       <div className="bo-page-head">
         <h1>{t(`report.titles.${tab}`)}</h1>
-        {extra}
+        {extra ? <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>{extra}</div> : null}
       </div>
       {children}
     </div>

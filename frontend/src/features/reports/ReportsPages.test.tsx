@@ -108,6 +108,60 @@ describe('the reports', () => {
     expect(screen.getByTestId('where').textContent).toBe('/1/report/movement?kind=adjust&sku-code=MV1-R&page=2');
   });
 
+  it('export the movements as filtered, and follow the export in the history', async () => {
+    let asked = false;
+    const exporting = {
+      id: 5,
+      kind: 'stock_movements',
+      file_name: 'stock-movements-2026-11-01-2026-11-27.xlsx',
+      state: 'exporting',
+      date_from: '2026-10-31T17:00:00Z',
+      date_to: '2026-11-27T17:00:00Z',
+      order_states: [],
+      table: '',
+      total: 45,
+      done: 9,
+      progress: 20,
+      file_size: 0,
+      exporter_id: 1,
+      exporter: 'สมชาย',
+      created_at: '2026-11-27T03:00:00Z',
+      finished_at: null,
+      expires_at: null,
+      failure: '',
+    };
+    const sent = serveBy((m, path) => {
+      if (path === '/wms/warehouses') return { status: 200, body: WAREHOUSES };
+      if (m === 'POST' && path === '/reports/stock-movement') {
+        asked = true;
+        return { status: 201, body: exporting };
+      }
+      if (path === '/orders/reports') return { status: 200, body: page(asked ? [exporting] : []) };
+      return { status: 200, body: page([movement(3, 'adjust', -1, 0)], 45) };
+    });
+    renderAt('/1/report/movement?date-from=2026-11-01&date-to=2026-11-27&kind=adjust&sku-code=MV1-R&warehouse-id=1');
+    await within(await screen.findByTestId('movements')).findByText('MV1-R');
+    await userEvent.click(screen.getByTestId('movement-export'));
+    const post = await waitFor(() => {
+      const p = sent.find((x) => x.method === 'POST');
+      expect(p).toBeDefined();
+      return p!;
+    });
+    expect(post.url).toBe('/api/reports/stock-movement');
+    expect(Object.fromEntries(new URLSearchParams(post.body))).toEqual({
+      date_from: '2026-11-01',
+      date_to: '2026-11-27',
+      kind: 'adjust',
+      sku_code: 'MV1-R',
+      warehouse_id: '1',
+      lang: 'en',
+    });
+    const history = await screen.findByTestId('export-history');
+    expect(await within(history).findByTestId('export-5-what')).toHaveTextContent('Stock movements · 45 rows');
+    expect(within(history).getByTestId('export-5-progress')).toBeInTheDocument();
+  });
+
+
   it('name the document a movement\'s reference points to', () => {
     expect(documentOf('order:41')).toEqual({ kind: 'order', id: 41 });
     expect(documentOf('gr:12')).toEqual({ kind: 'receipt', id: 12 });

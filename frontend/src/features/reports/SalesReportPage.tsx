@@ -7,6 +7,7 @@ import { formatBaht } from '@/shared/money';
 import { useStateTableQuery, type StateSalesBody } from './api';
 import { amount, periodLabel, pointLabel } from './dashboard';
 import { PeriodPicker, usePeriodParams } from './DashboardFrame';
+import { ExportButton } from './ExportButton';
 import { ReportFrame } from './ReportFrame';
 
 /** The report's columns: every order placed, then those open, sent, closed and cancelled now. */
@@ -62,7 +63,12 @@ export default function SalesReportPage() {
   );
 
   return (
-    <ReportFrame tab="sales" extra={<PeriodPicker at={{ period, date, go }} />}>
+    <ReportFrame tab="sales" extra={
+        <>
+          <PeriodPicker at={{ period, date, go }} />
+          <ExportButton kind="order-summaries" tables={['states', 'daily']} at={{ period, date }} />
+        </>
+      }>
       {report.isError ? (
         <Alert type="error" showIcon title={t('failed')} action={<a onClick={() => void report.refetch()}>{t('retry')}</a>} />
       ) : !data ? (

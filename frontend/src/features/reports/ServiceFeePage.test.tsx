@@ -3,7 +3,8 @@ import userEventLib from '@testing-library/user-event';
 import i18n from 'i18next';
 
 import thReports from '@/locales/th/reports.json';
-import { serveBy } from '@/shared/testing/fakeApi';
+import { closeAllDialogs } from '@/shared/dialogs/dialogs';
+import { refusal, serveBy } from '@/shared/testing/fakeApi';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
 import { satang } from './dashboard';
 import { renderDashboardAt } from './dashboardTesting';
@@ -158,6 +159,75 @@ describe('the service-fee dashboard', () => {
     expect(await screen.findByTestId('updated-at')).toHaveTextContent('No service fees recorded yet');
     expect(screen.getByTestId('figure-per-order-value')).toHaveTextContent('0.00');
     expect(within(screen.getByTestId('fees-over-time')).getAllByText('No service fees in this period').length).toBeGreaterThan(0);
+  });
+});
+
+/** An export as the gateway answers it, being built. */
+const EXPORTING = {
+  id: 9,
+  kind: 'service_fees',
+  file_name: 'service-fees-warehouses-2026-11-01-2026-11-30.xlsx',
+  state: 'exporting',
+  date_from: '2026-10-31T17:00:00Z',
+  date_to: '2026-11-30T17:00:00Z',
+  order_states: [],
+  table: 'warehouses',
+  total: 2,
+  done: 0,
+  progress: 0,
+  file_size: 0,
+  exporter_id: 1,
+  exporter: 'สมศรี ใจดี',
+  created_at: '2026-11-27T08:00:00Z',
+  finished_at: null,
+  expires_at: null,
+  failure: '',
+};
+
+describe('exporting a dashboard', () => {
+  afterEach(() => closeAllDialogs());
+
+  it('asks for the chosen table of the period shown, then opens the history to follow it', async () => {
+    let asked = false;
+    const sent = serveBy((m, path) => {
+      if (path === '/order-reports/service-fee-summaries') return { status: 200, body: SUMMARY };
+      if (m === 'POST' && path === '/order-reports/service-fee-summaries/export-excel/warehouses') {
+        asked = true;
+        return { status: 201, body: EXPORTING };
+      }
+      if (path === '/orders/reports') return { status: 200, body: { data: asked ? [EXPORTING] : [], total: asked ? 1 : 0, limit: 10, page: 1, pages: 1 } };
+      return { status: 404 };
+    });
+    renderDashboardAt('/1/dashboard/service-fee?period=quarterly&date=2026-11-15');
+    await screen.findByTestId('figure-total-value');
+    await userEvent.click(screen.getByTestId('export-service-fee-summaries'));
+    await userEvent.click(await screen.findByTestId('export-service-fee-summaries-warehouses'));
+    const post = await waitFor(() => {
+      const p = sent.find((s) => s.method === 'POST');
+      expect(p).toBeDefined();
+      return p!;
+    });
+    expect(post.url).toBe('/api/order-reports/service-fee-summaries/export-excel/warehouses');
+    expect(Object.fromEntries(new URLSearchParams(post.body))).toMatchObject({ period: 'quarterly', date: '2026-11-15', lang: 'en' });
+    expect(await screen.findByText('The spreadsheet is being prepared; it appears in the export history')).toBeInTheDocument();
+    const history = await screen.findByTestId('export-history');
+    expect(await within(history).findByTestId('export-9-what')).toHaveTextContent('Service fees (by warehouse) · 2 rows');
+    expect(within(history).getByTestId('export-9-progress')).toBeInTheDocument();
+  });
+
+  it('says plainly when the period has nothing to export', async () => {
+    serveBy((m, path) => {
+      if (path === '/order-reports/service-fee-summaries') return { status: 200, body: SUMMARY };
+      if (m === 'POST') return refusal(422, 'no_data_for_export');
+      return { status: 404 };
+    });
+    renderDashboardAt('/1/dashboard/service-fee?period=monthly&date=2026-11-15');
+    await screen.findByTestId('figure-total-value');
+    await userEvent.click(screen.getByTestId('export-service-fee-summaries'));
+    await userEvent.click(await screen.findByTestId('export-service-fee-summaries-daily'));
+    await waitFor(() => expect(screen.getByTestId('dialog-title')).toHaveTextContent('Nothing to export'));
+    expect(screen.getByTestId('dialog-message')).toHaveTextContent('This period has nothing to export.');
+    expect(screen.queryByTestId('export-history')).toBeNull();
   });
 });
 

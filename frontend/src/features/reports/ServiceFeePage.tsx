@@ -7,6 +7,7 @@ import { REFRESH_MS, useServiceFeeSummariesQuery, type FeeTotalsBody, type Wareh
 import { amount, pointLabel, satang } from './dashboard';
 import { ChartOrTable, DashboardFrame, dated, together, FigureCard, FigureRow, Moved, usePeriodParams } from './DashboardFrame';
 import { BarsOverTime, COLORS } from './SalesCharts';
+import { ExportButton } from './ExportButton';
 
 /** The kinds of fee the warehouse charges, as the summary names them, in the order shown. */
 export const FEE_KINDS = ['shelving', 'goodsReceipt', 'picking', 'packing', 'packaging', 'material', 'additional', 'shipping', 'cod'] as const;
@@ -49,6 +50,7 @@ export default function ServiceFeePage() {
       title={t('tabs.serviceFee')}
       testId="service-fee"
       at={{ period, date, go }}
+      actions={<ExportButton kind="service-fee-summaries" tables={['daily', 'warehouses']} at={{ period, date }} />}
       never={t('serviceFee.never')}
       {...together(summary)}
       {...dated(data)}

@@ -6,6 +6,7 @@ import { formatBaht } from '@/shared/money';
 import { useAdminPerformanceQuery, type StaffRowBody } from './api';
 import { amount, percent, periodLabel } from './dashboard';
 import { ChartOrTable, Moved, PeriodPicker, usePeriodParams } from './DashboardFrame';
+import { ExportButton } from './ExportButton';
 import { ReportFrame } from './ReportFrame';
 import { Ranked } from './SalesCharts';
 
@@ -23,7 +24,12 @@ export default function StaffReportPage() {
   const who = (r: StaffRowBody) => (r.userId === 0 ? t('report.staff.nobody') : r.name || t('report.staff.former', { id: r.userId }));
 
   return (
-    <ReportFrame tab="staff" extra={<PeriodPicker at={{ period, date, go }} />}>
+    <ReportFrame tab="staff" extra={
+        <>
+          <PeriodPicker at={{ period, date, go }} />
+          <ExportButton kind="admin-performance-summaries" at={{ period, date }} />
+        </>
+      }>
       {report.isError ? (
         <Alert type="error" showIcon title={t('failed')} action={<a onClick={() => void report.refetch()}>{t('retry')}</a>} />
       ) : !data ? (

@@ -6,6 +6,7 @@ import { REFRESH_MS, useSalesChartQuery, type SalesTotalsBody } from './api';
 import { amount, pointLabel } from './dashboard';
 import { ChartOrTable, DashboardFrame, dated, together, FigureCard, FigureRow, Moved, shownValue, usePeriodParams } from './DashboardFrame';
 import { ComparedOverTime } from './SalesCharts';
+import { ExportButton } from './ExportButton';
 
 const FIGURES = ['net', 'orders', 'average', 'profit', 'units', 'cancelled'] as const;
 type Figure = (typeof FIGURES)[number];
@@ -69,6 +70,7 @@ export default function StatisticPage() {
       title={t('tabs.statistic')}
       testId="statistic"
       at={{ period, date, go: (p, d) => go(p, d, { figure }) }}
+      actions={<ExportButton kind="order-summaries" tables={['daily']} at={{ period, date }} />}
       {...together(chart)}
       {...dated(data)}
     >

@@ -4,6 +4,7 @@ import { render } from '@testing-library/react';
 import { Provider } from 'react-redux';
 import { MemoryRouter, Route, Routes, useLocation } from 'react-router-dom';
 
+import { DialogHost } from '@/shared/dialogs/DialogHost';
 import { signedInStore } from '@/shared/testing/session';
 import AreasPage from './AreasPage';
 import ChannelsPage from './ChannelsPage';
@@ -66,6 +67,7 @@ export function renderDashboardAt(path: string) {
           <Route path="/:storeId/dashboard/service-fee" element={<ServiceFeePage />} />
         </Routes>
         <Where />
+        <DialogHost />
       </MemoryRouter>
     </Provider>,
   );

@@ -1,8 +1,9 @@
-//! Order report exports through the API (SPEC §3 report export record, §4 Report export, §7,
-//! §8 no data for an export): asked for a date range and states, built in the background
-//! with its progress, downloaded as a spreadsheet whose rows are the orders asked, whose
-//! text that looks like a formula stays text, refused when nothing matches; who may, and one
-//! store's exports kept from another.
+//! Report exports through the API (SPEC §3 report export record, §4 Report export, §7, §8 no
+//! data for an export): the orders of a date range and states, built in the background with
+//! its progress, downloaded as a spreadsheet whose rows are the orders asked, whose text that
+//! looks like a formula stays text, refused when nothing matches; the dashboards' summaries,
+//! the stock movements and the download link; who may, and one store's exports kept from
+//! another.
 
 use std::time::Duration;
 
@@ -171,11 +172,11 @@ async fn a_store_queues_three_exports_at_most(app: &TestApp) {
     stock_up(app, &t, w, red, 5).await;
     create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
     // Three being built by a builder that holds on to them (claimed in the future).
-    let db = bo_kit::db::Db::connect(&app.orders_db_url).await.unwrap();
+    let db = bo_kit::db::Db::connect(&app.reports_db_url).await.unwrap();
     for _ in 0..3 {
         sqlx::query(
-            "INSERT INTO order_exports (store_id, file_name, state, date_from, date_to, claimed_by, claimed_at, created_at) \
-             VALUES ($1, 'orders.xlsx', 'exporting', 1, 2, 'elsewhere', $2, $2)",
+            "INSERT INTO report_exports (store_id, kind, scope, file_name, state, claimed_by, claimed_at, created_at) \
+             VALUES ($1, 'orders', '{}', 'orders.xlsx', 'exporting', 'elsewhere', $2, $2)",
         )
         .bind(app.demo_store)
         .bind(bo_kit::time::now_ms() + 3_600_000)
@@ -191,7 +192,7 @@ async fn a_store_queues_three_exports_at_most(app: &TestApp) {
     let (s, v) = app.post("/orders/reports/produce-order-report", &other, ask.clone()).await;
     assert_eq!(v["error"]["code"], "no_data_for_export", "another store is not held up: {s} {v}");
     // One of them finishes: the store may ask again.
-    sqlx::query("UPDATE order_exports SET state = 'failed' WHERE id = (SELECT MIN(id) FROM order_exports)")
+    sqlx::query("UPDATE report_exports SET state = 'failed' WHERE id = (SELECT MIN(id) FROM report_exports)")
         .execute(db.pool())
         .await
         .unwrap();
@@ -200,4 +201,181 @@ async fn a_store_queues_three_exports_at_most(app: &TestApp) {
     assert_eq!(s, StatusCode::CREATED, "{v}");
 }
 
-on_every_stack!(an_export_of_new_orders_downloads_as_a_spreadsheet, a_store_queues_three_exports_at_most);
+/// The spreadsheet at a download link the API gives, and its sheet's cells.
+async fn by_link(app: &TestApp, t: &str, id: i64, sheet_name: &str) -> bo_kit::sheet::SheetCells {
+    let (s, link) = app.get(&format!("/reports/exports/{id}/download-url"), t).await;
+    assert_eq!(s, StatusCode::OK, "{link}");
+    let url = link["url"].as_str().unwrap();
+    assert!(url.starts_with(&format!("/reports/exports/{id}/file?token=")), "{url}");
+    // No header: the link is the key.
+    let r = app.client.get(format!("{}{url}", app.base)).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::OK);
+    assert!(r.headers()["content-disposition"].to_str().unwrap().contains(link["file_name"].as_str().unwrap()));
+    let bytes = r.bytes().await.unwrap();
+    sheet::read(&bytes, 10 << 20, Some(sheet_name), 1000).unwrap()
+}
+
+/// The dashboards' summaries as spreadsheets: the days of the month, the channels, the
+/// states, the SKUs sold and the sales per employee, figures as the dashboards count them;
+/// the owner's only; a table a summary has not is refused; a link opens its own file only.
+async fn the_summaries_export_what_the_dashboards_show(app: &TestApp) {
+    let t = app.owner().await;
+    let w = main_warehouse(app, &t).await;
+    let (red, blue) = two_skus(app, &t, "EXS", w).await;
+    stock_up(app, &t, w, red, 10).await;
+    stock_up(app, &t, w, blue, 10).await;
+    let a = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 2}, {"sku_id": blue, "quantity": 1}]))).await;
+    let b = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    let (_, s) = app.get(&format!("/order-reports/order-summaries?period=monthly&date={}", today()), &t).await;
+    // The figures follow the orders' events.
+    let mut summary = s;
+    for _ in 0..100 {
+        if summary["current"]["orders"] == 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        summary = app.get(&format!("/order-reports/order-summaries?period=monthly&date={}", today()), &t).await.1;
+    }
+    assert_eq!(summary["current"]["orders"], 2, "{summary}");
+    let net = |o: &Value| bo_kit::money::Satang::parse_baht(o["net"].as_str().unwrap()).unwrap().0;
+    let month = json!({"period": "monthly", "date": today(), "lang": "en"});
+
+    // The days of the month: one row, today's, with both orders.
+    let (s, e) = app.post("/order-reports/order-summaries/export-excel", &t, month.clone()).await;
+    assert_eq!(s, StatusCode::CREATED, "{e}");
+    assert_eq!((e["kind"].as_str(), e["table"].as_str()), (Some("order_summary"), Some("daily")));
+    let done = exported(app, &t, e["id"].as_i64().unwrap()).await;
+    assert_eq!((done["state"].as_str(), done["done"].as_i64()), (Some("exported"), Some(1)), "{done}");
+    let cells = by_link(app, &t, e["id"].as_i64().unwrap(), "Daily sales").await;
+    assert_eq!(text(cells.rows[&0].get(&0)), "Day");
+    let row = &cells.rows[&1];
+    assert_eq!(text(row.get(&1)), "2", "orders");
+    assert_eq!(sheet::satang_of(row.get(&4), i64::MAX).unwrap(), net(&a) + net(&b), "net sales");
+
+    // The channels, in Thai by default, named as people call them.
+    let (s, e) = app
+        .post("/order-reports/order-summaries/export-excel/channels", &t, json!({"period": "monthly", "date": today()}))
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{e}");
+    exported(app, &t, e["id"].as_i64().unwrap()).await;
+    let cells = by_link(app, &t, e["id"].as_i64().unwrap(), "ช่องทางขาย").await;
+    assert_eq!(text(cells.rows[&0].get(&0)), "ช่องทางขาย");
+    assert_eq!(cells.non_empty.len(), 2, "the headers and the one channel");
+
+    // The states now.
+    let (s, e) = app.post("/order-reports/order-summaries/export-excel/states", &t, month.clone()).await;
+    assert_eq!(s, StatusCode::CREATED, "{e}");
+    exported(app, &t, e["id"].as_i64().unwrap()).await;
+    let cells = by_link(app, &t, e["id"].as_i64().unwrap(), "Order states").await;
+    assert_eq!((text(cells.rows[&1].get(&0)), text(cells.rows[&1].get(&1))), ("New".to_string(), "2".to_string()));
+
+    // The SKUs sold, the largest net first.
+    let (s, e) = app.post("/order-reports/sold-item-summaries/export-excel", &t, month.clone()).await;
+    assert_eq!(s, StatusCode::CREATED, "{e}");
+    let done = exported(app, &t, e["id"].as_i64().unwrap()).await;
+    assert_eq!(done["done"], 2);
+    let cells = by_link(app, &t, e["id"].as_i64().unwrap(), "Sold items").await;
+    assert_eq!((text(cells.rows[&1].get(&0)), text(cells.rows[&1].get(&3))), ("EXS-R".to_string(), "3".to_string()));
+
+    // Who sold them: the owner.
+    let (s, e) = app.post("/order-reports/admin-performance-summaries/export-excel", &t, month.clone()).await;
+    assert_eq!(s, StatusCode::CREATED, "{e}");
+    exported(app, &t, e["id"].as_i64().unwrap()).await;
+    let cells = by_link(app, &t, e["id"].as_i64().unwrap(), "Sales per employee").await;
+    assert_eq!(text(cells.rows[&1].get(&1)), "2");
+    assert_ne!(text(cells.rows[&1].get(&0)), "", "named");
+
+    // Refused: a table the summary has not, a period with nothing, an admin, another
+    // store's link; the link of one export opens no other.
+    let (s, v) = app.post("/order-reports/sold-item-summaries/export-excel/channels", &t, month.clone()).await;
+    assert_eq!(
+        (s, v["error"]["fields"][0]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("table")),
+        "{v}"
+    );
+    let (s, v) = app
+        .post("/order-reports/service-fee-summaries/export-excel", &t, json!({"period": "daily", "date": "2020-01-01"}))
+        .await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("no_data_for_export")));
+    let admin = app.member_with(app.demo_store, "export-admin@example.com", &["order.order.read"]).await;
+    let (s, _) = app.post("/order-reports/order-summaries/export-excel", &admin, month.clone()).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let (_, l) = app.get("/orders/reports", &admin).await;
+    assert!(
+        l["data"].as_array().unwrap().iter().all(|e| e["kind"] == "orders"),
+        "a reader of orders sees order exports only: {l}"
+    );
+    let (s, _) = app.get(&format!("/reports/exports/{}/download-url", e["id"]), &admin).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "not among the kinds they may read");
+    let (_, link) = app.get(&format!("/reports/exports/{}/download-url", e["id"]), &t).await;
+    let forged = link["url"]
+        .as_str()
+        .unwrap()
+        .replace(&format!("/exports/{}/", e["id"]), &format!("/exports/{}/", e["id"].as_i64().unwrap() - 1));
+    let r = app.client.get(format!("{}{forged}", app.base)).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    let r = app.client.get(format!("{}/reports/exports/{}/file?token=x", app.base, e["id"])).send().await.unwrap();
+    assert_eq!(r.status(), StatusCode::UNAUTHORIZED);
+    let (_, other) = app.other_owner("export-summaries-other@example.com").await;
+    let (s, _) = app.get(&format!("/reports/exports/{}/download-url", e["id"]), &other).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+/// The stock movements of a range as a spreadsheet, filtered as the report is, newest first,
+/// across pages of the source; a reader of the stock may, a reader of orders may not.
+async fn the_stock_movements_export_filtered(app: &TestApp) {
+    let t = app.owner().await;
+    let w = main_warehouse(app, &t).await;
+    let (red, blue) = two_skus(app, &t, "EXM", w).await;
+    stock_up(app, &t, w, blue, 3).await;
+    // More movements than the builder reads at once.
+    for i in 0..520 {
+        let (s, v) = app
+            .post(
+                "/wms/goods-adjust",
+                &t,
+                json!({"warehouse_id": w, "sku_id": red, "quantity": 1, "reason": format!("นับได้เกิน {i}")}),
+            )
+            .await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+    }
+    let ask = json!({"date_from": today(), "date_to": today(), "kind": "adjust", "sku_code": "EXM-R", "lang": "en"});
+    let (s, e) = app.post("/reports/stock-movement", &t, ask.clone()).await;
+    assert_eq!(s, StatusCode::CREATED, "{e}");
+    assert_eq!((e["kind"].as_str(), e["total"].as_i64()), (Some("stock_movements"), Some(520)));
+    let done = exported(app, &t, e["id"].as_i64().unwrap()).await;
+    assert_eq!((done["state"].as_str(), done["done"].as_i64()), (Some("exported"), Some(520)), "{done}");
+    let cells = by_link(app, &t, e["id"].as_i64().unwrap(), "Stock movements").await;
+    assert_eq!(cells.non_empty.len(), 521, "the headers and every adjustment of the red SKU");
+    assert_eq!(text(cells.rows[&1].get(&8)), "นับได้เกิน 519", "newest first");
+    assert_eq!(text(cells.rows[&520].get(&8)), "นับได้เกิน 0");
+    assert_eq!(
+        (text(cells.rows[&1].get(&2)), text(cells.rows[&1].get(&4))),
+        ("EXM-R".to_string(), "Adjusted".to_string())
+    );
+
+    // Nothing of a SKU that is not, or of a kind that moved none.
+    let (s, v) = app
+        .post("/reports/stock-movement", &t, json!({"date_from": today(), "date_to": today(), "sku_code": "NONE"}))
+        .await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("no_data_for_export")));
+    let (s, v) = app
+        .post("/reports/stock-movement", &t, json!({"date_from": today(), "date_to": today(), "kind": "lost"}))
+        .await;
+    assert_eq!((s, v["error"]["fields"][0]["field"].as_str()), (StatusCode::UNPROCESSABLE_ENTITY, Some("kind")), "{v}");
+    let reader = app.member_with(app.demo_store, "export-stock@example.com", &["order.order.read"]).await;
+    let (s, _) = app.post("/reports/stock-movement", &reader, ask.clone()).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let stock = app.member_with(app.demo_store, "export-stock-reader@example.com", &["product.sku.read"]).await;
+    let (s, e) = app.post("/reports/stock-movement", &stock, ask).await;
+    assert_eq!(s, StatusCode::CREATED, "{e}");
+    let (_, l) = app.get("/orders/reports", &stock).await;
+    assert!(l["data"].as_array().unwrap().iter().all(|e| e["kind"] == "stock_movements"), "{l}");
+}
+
+on_every_stack!(
+    an_export_of_new_orders_downloads_as_a_spreadsheet,
+    a_store_queues_three_exports_at_most,
+    the_summaries_export_what_the_dashboards_show,
+    the_stock_movements_export_filtered
+);

@@ -5,7 +5,6 @@
 pub mod bill;
 pub mod check;
 pub mod draft;
-pub mod export;
 pub mod money;
 pub mod payment;
 pub mod state;

@@ -37,13 +37,12 @@ use crate::domain::payment::PayAction;
 use crate::domain::state::{self, Action};
 use crate::domain::{self, bill, problem, stock};
 use crate::store::{
-    source, Actor, BillRow, BillTerms, Confirmation, ExportRow, Filter, Item, ItemRow, Moved, OrderData, OrderRow,
-    PaymentInput, PaymentRow, Repo,
+    source, Actor, BillRow, BillTerms, Confirmation, Filter, Item, ItemRow, Moved, OrderData, OrderRow, PaymentInput,
+    PaymentRow, Repo,
 };
 use bo_kit::files::{Files, Key};
 use bo_kit::images;
 
-mod exports;
 mod imports;
 mod orders;
 mod parcels;
@@ -85,10 +84,8 @@ pub struct Orders {
     clients: Option<Clients>,
     identity: Option<ServiceIdentity>,
     pub(crate) settings: Settings,
-    /// Where slips and exports are kept.
+    /// Where slips are kept.
     files: Option<Files>,
-    /// Wakes the export builder.
-    pub(crate) exports_waiting: Arc<Notify>,
     /// Wakes the filler.
     pub(crate) fills: Arc<Notify>,
     /// The stores' warehouses lately listed by wms.
@@ -188,7 +185,6 @@ impl Orders {
             identity: None,
             settings,
             files: None,
-            exports_waiting: Arc::new(Notify::new()),
             fills: Arc::new(Notify::new()),
             warehouses: Arc::new(std::sync::Mutex::new(HashMap::new())),
         }

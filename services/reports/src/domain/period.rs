@@ -176,6 +176,16 @@ pub fn skus_table(from: Day, to: Day) -> &'static str {
     }
 }
 
+/// The table that sums the places' sales from `from` to `to` with the fewest rows: the
+/// monthly one for whole months, else the daily one.
+pub fn areas_table(from: Day, to: Day) -> &'static str {
+    if whole_months(from, to) {
+        "monthly_areas"
+    } else {
+        "daily_areas"
+    }
+}
+
 /// Whether the days from `from` to `to` are whole calendar months (the first of a month to
 /// the last of one): what a month, a quarter or a year is, and what the monthly sums answer.
 pub fn whole_months(from: Day, to: Day) -> bool {

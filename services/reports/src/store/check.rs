@@ -100,6 +100,7 @@ impl Repo {
             "yearly_skus",
             "daily_states",
             "daily_areas",
+            "monthly_areas",
             "daily_customers",
             "daily_state_sales",
             "daily_staff",
@@ -159,6 +160,43 @@ impl Repo {
                 }
             }
         }
+        problems.extend(self.area_rollup_problems().await?);
         Ok(problems)
+    }
+
+    /// Where the monthly sums of the places' sales differ from their days', one sentence each.
+    async fn area_rollup_problems(&self) -> Result<Vec<String>> {
+        type Key = (i64, String, Day, String, String);
+        let sums = |table: &'static str| async move {
+            let sql = format!("SELECT store_id, kind, day, name, parent, orders, cancelled, net FROM {table}");
+            let mut out: BTreeMap<Key, AreaFigures> = BTreeMap::new();
+            for r in sqlx::query(&sql).fetch_all(self.db().pool()).await? {
+                let day: Day = r.try_get(2)?;
+                let key = (r.try_get(0)?, r.try_get(1)?, domain::month_of(day), r.try_get(3)?, r.try_get(4)?);
+                let f = AreaFigures { orders: r.try_get(5)?, cancelled: r.try_get(6)?, net: r.try_get(7)? };
+                let e = out.entry(key).or_default();
+                *e = e.plus(f, 1);
+            }
+            out.retain(|_, f| *f != AreaFigures::default());
+            Ok::<_, sqlx::Error>(out)
+        };
+        let (want, kept) = (sums("daily_areas").await?, sums("monthly_areas").await?);
+        let zero = AreaFigures::default();
+        let keys: std::collections::BTreeSet<&Key> = want.keys().chain(kept.keys()).collect();
+        Ok(keys
+            .into_iter()
+            .filter_map(|k| {
+                let (w, h) = (want.get(k).unwrap_or(&zero), kept.get(k).unwrap_or(&zero));
+                let (store, kind, day, name, _) = k;
+                (w != h).then(|| {
+                    format!(
+                        "store {store}, {kind} {name} in monthly_areas from {}: off by {} orders, {} satang net",
+                        domain::day_text(*day),
+                        h.orders - w.orders,
+                        h.net - w.net
+                    )
+                })
+            })
+            .collect())
     }
 }

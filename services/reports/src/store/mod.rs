@@ -270,16 +270,22 @@ impl Repo {
     /// and every place's totals in both periods.
     pub async fn top_areas(&self, store_id: i64, span: &Span, kind: &str, limit: i64) -> Result<TopAreas> {
         let pool = self.db.pool();
-        let grouped = "FROM daily_areas WHERE store_id = $1 AND kind = $2 AND day >= $3 AND day <= $4 \
-                       GROUP BY name, parent HAVING SUM(orders) <> 0 OR SUM(cancelled) <> 0 OR SUM(net) <> 0";
-        let totals_sql = format!(
-            "SELECT CAST(COUNT(*) AS BIGINT), CAST(COALESCE(SUM(o), 0) AS BIGINT), CAST(COALESCE(SUM(c), 0) AS BIGINT), \
-             CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM (SELECT SUM(orders) AS o, SUM(cancelled) AS c, SUM(net) AS n {grouped}) s"
-        );
+        // Whole months (a month, a quarter, a year) sum a row per place and month.
+        let grouped = |from: Day, to: Day| {
+            format!(
+                "FROM {} WHERE store_id = $1 AND kind = $2 AND day >= $3 AND day <= $4 \
+                 GROUP BY name, parent HAVING SUM(orders) <> 0 OR SUM(cancelled) <> 0 OR SUM(net) <> 0",
+                domain::areas_table(from, to)
+            )
+        };
         let totals = |from: Day, to: Day| {
-            let sql = totals_sql.as_str();
+            let sql = format!(
+                "SELECT CAST(COUNT(*) AS BIGINT), CAST(COALESCE(SUM(o), 0) AS BIGINT), CAST(COALESCE(SUM(c), 0) AS BIGINT), \
+                 CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM (SELECT SUM(orders) AS o, SUM(cancelled) AS c, SUM(net) AS n {}) s",
+                grouped(from, to)
+            );
             async move {
-                let r = sqlx::query(sql).bind(store_id).bind(kind).bind(from).bind(to).fetch_one(pool).await?;
+                let r = sqlx::query(&sql).bind(store_id).bind(kind).bind(from).bind(to).fetch_one(pool).await?;
                 Ok::<_, sqlx::Error>(AreaTotals {
                     areas: r.try_get(0)?,
                     figures: AreaFigures { orders: r.try_get(1)?, cancelled: r.try_get(2)?, net: r.try_get(3)? },
@@ -290,7 +296,8 @@ impl Repo {
         let previous = totals(span.previous_from, span.previous_to).await?;
         let rows = sqlx::query(&format!(
             "SELECT name, parent, CAST(SUM(orders) AS BIGINT), CAST(SUM(cancelled) AS BIGINT), CAST(SUM(net) AS BIGINT) \
-             {grouped} ORDER BY SUM(net) DESC, SUM(orders) DESC, name, parent LIMIT $5"
+             {} ORDER BY SUM(net) DESC, SUM(orders) DESC, name, parent LIMIT $5",
+            grouped(span.from, span.to)
         ))
         .bind(store_id)
         .bind(kind)
@@ -312,8 +319,9 @@ impl Repo {
             let list = (0..top.len()).map(|i| format!("${}", i + 5)).collect::<Vec<_>>().join(", ");
             let sql = format!(
                 "SELECT name, parent, CAST(SUM(orders) AS BIGINT), CAST(SUM(cancelled) AS BIGINT), CAST(SUM(net) AS BIGINT) \
-                 FROM daily_areas WHERE store_id = $1 AND kind = $2 AND day >= $3 AND day <= $4 AND name IN ({list}) \
-                 GROUP BY name, parent"
+                 FROM {} WHERE store_id = $1 AND kind = $2 AND day >= $3 AND day <= $4 AND name IN ({list}) \
+                 GROUP BY name, parent",
+                domain::areas_table(span.previous_from, span.previous_to)
             );
             let mut q = sqlx::query(&sql).bind(store_id).bind(kind).bind(span.previous_from).bind(span.previous_to);
             for (name, _, _) in &top {

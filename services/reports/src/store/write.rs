@@ -360,26 +360,36 @@ async fn write_daily(tx: &mut Tx, store_id: i64, d: &Contribution) -> Result<()>
         )
         .await?;
     }
-    let areas: Vec<(&(Day, Area), &AreaFigures)> = d.areas.iter().collect();
-    insert_rows(
-        tx,
-        "INSERT INTO daily_areas (store_id, day, kind, name, parent, orders, cancelled, net)",
-        "ON CONFLICT (store_id, kind, day, name, parent) DO UPDATE SET orders = daily_areas.orders + excluded.orders, \
-         cancelled = daily_areas.cancelled + excluded.cancelled, net = daily_areas.net + excluded.net",
-        8,
-        &areas,
-        |q, ((day, (kind, name, parent)), f)| {
-            q.bind(store_id)
-                .bind(*day)
-                .bind(kind.as_str())
-                .bind(name.as_str())
-                .bind(parent.as_str())
-                .bind(f.orders)
-                .bind(f.cancelled)
-                .bind(f.net)
-        },
-    )
-    .await?;
+    // The places per day, and the same changes per month.
+    let mut monthly: BTreeMap<(Day, Area), AreaFigures> = BTreeMap::new();
+    for ((day, area), f) in &d.areas {
+        let e = monthly.entry((domain::month_of(*day), area.clone())).or_default();
+        *e = e.plus(*f, 1);
+    }
+    for (table, sums) in [("daily_areas", &d.areas), ("monthly_areas", &monthly)] {
+        let areas: Vec<(&(Day, Area), &AreaFigures)> = sums.iter().collect();
+        insert_rows(
+            tx,
+            &format!("INSERT INTO {table} (store_id, day, kind, name, parent, orders, cancelled, net)"),
+            &format!(
+                "ON CONFLICT (store_id, kind, day, name, parent) DO UPDATE SET orders = {table}.orders + excluded.orders, \
+                 cancelled = {table}.cancelled + excluded.cancelled, net = {table}.net + excluded.net"
+            ),
+            8,
+            &areas,
+            |q, ((day, (kind, name, parent)), f)| {
+                q.bind(store_id)
+                    .bind(*day)
+                    .bind(kind.as_str())
+                    .bind(name.as_str())
+                    .bind(parent.as_str())
+                    .bind(f.orders)
+                    .bind(f.cancelled)
+                    .bind(f.net)
+            },
+        )
+        .await?;
+    }
     let state_sales: Vec<(&(Day, String), &AreaFigures)> = d.state_sales.iter().collect();
     insert_rows(
         tx,

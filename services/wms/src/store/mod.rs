@@ -61,11 +61,23 @@ pub struct MovementFilter {
     pub warehouse_id: i64,
     pub from_ms: i64,
     pub to_ms: i64,
+    /// Only those before this id (0 for no bound).
+    pub before_id: i64,
+    /// Leave the count out.
+    pub no_total: bool,
 }
 
 impl Default for MovementFilter {
     fn default() -> Self {
-        Self { kind: String::new(), sku_id: 0, warehouse_id: 0, from_ms: i64::MIN, to_ms: i64::MAX }
+        Self {
+            kind: String::new(),
+            sku_id: 0,
+            warehouse_id: 0,
+            from_ms: i64::MIN,
+            to_ms: i64::MAX,
+            before_id: 0,
+            no_total: false,
+        }
     }
 }
 
@@ -372,20 +384,26 @@ impl Repo {
         page: PageRequest,
     ) -> Result<(Vec<MovementRecord>, Page)> {
         let filter = "store_id = $1 AND ($2 = '' OR kind = $2) AND ($3 = 0 OR sku_id = $3) \
-                      AND ($4 = 0 OR warehouse_id = $4) AND created_at >= $5 AND created_at < $6";
-        let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM movements WHERE {filter}"))
-            .bind(store_id)
-            .bind(f.kind.as_str())
-            .bind(f.sku_id)
-            .bind(f.warehouse_id)
-            .bind(f.from_ms)
-            .bind(f.to_ms)
-            .fetch_one(self.db.pool())
-            .await?;
-        let page = page.resolve(total);
+                      AND ($4 = 0 OR warehouse_id = $4) AND created_at >= $5 AND created_at < $6 \
+                      AND ($7 = 0 OR id < $7)";
+        let page = if f.no_total {
+            PageRequest { page: 1, ..page }.resolve(0)
+        } else {
+            let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM movements WHERE {filter}"))
+                .bind(store_id)
+                .bind(f.kind.as_str())
+                .bind(f.sku_id)
+                .bind(f.warehouse_id)
+                .bind(f.from_ms)
+                .bind(f.to_ms)
+                .bind(f.before_id)
+                .fetch_one(self.db.pool())
+                .await?;
+            page.resolve(total)
+        };
         let rows = sqlx::query_as::<_, MovementRow>(&format!(
             "SELECT id, warehouse_id, sku_id, kind, on_hand_delta, reserved_delta, reason, reference, actor_user_id, \
-             created_at FROM movements WHERE {filter} ORDER BY id DESC LIMIT $7 OFFSET $8"
+             created_at FROM movements WHERE {filter} ORDER BY id DESC LIMIT $8 OFFSET $9"
         ))
         .bind(store_id)
         .bind(f.kind.as_str())
@@ -393,6 +411,7 @@ impl Repo {
         .bind(f.warehouse_id)
         .bind(f.from_ms)
         .bind(f.to_ms)
+        .bind(f.before_id)
         .bind(page.fetch)
         .bind(page.offset)
         .fetch_all(self.db.pool())

@@ -227,6 +227,7 @@ const injectedRtkApi = api.injectEndpoints({
         params: {
           page: queryArg.page,
           limit: queryArg.limit,
+          kind: queryArg.kind,
         },
       }),
     }),
@@ -586,12 +587,14 @@ export type BulkReadyToFulfillmentApiResponse =
 export type BulkReadyToFulfillmentApiArg = {
   orderBulkInput: OrderBulkInput;
 };
-export type OrderReportsApiResponse = /** status 200  */ ListOrderExportBody;
+export type OrderReportsApiResponse = /** status 200  */ ListExportBody;
 export type OrderReportsApiArg = {
   page?: number;
   limit?: number;
+  /** Only this kind (none: every kind the caller may read). */
+  kind?: string;
 };
-export type ProduceOrderReportApiResponse = /** status 201  */ OrderExportBody;
+export type ProduceOrderReportApiResponse = /** status 201  */ ExportBody;
 export type ProduceOrderReportApiArg = {
   orderReportInput: OrderReportInput;
 };
@@ -1397,30 +1400,38 @@ export type ShipInput = {
   /** Prepared orders (at most the selection limit). */
   orderIds?: number[];
 };
-export type ListOrderExportBody = {
+export type ListExportBody = {
   /** The rows. */
   data: {
     createdAt: string;
     dateFrom: string;
     dateTo: string;
-    /** Orders written so far. */
+    /** Rows written so far. */
     done: number;
     /** When its file is removed. */
     expiresAt?: string | null;
     exporter: string;
     /** Who asked, and their name. */
     exporterId: number;
+    /** Why it failed (an error code), or empty. */
+    failure: string;
     fileName: string;
     /** Bytes. */
     fileSize: number;
     finishedAt?: string | null;
     id: number;
+    /** orders, order_summary, sold_items, service_fees, admin_performance or
+        stock_movements. */
+    kind: string;
+    /** The orders' states (orders). */
     orderStates: string[];
     /** Percent written (0 to 100). */
     progress: number;
     /** exporting, exported, failed or expired. */
     state: string;
-    /** Orders in it. */
+    /** The summary's table (daily, channels, states, skus, warehouses), or empty. */
+    table: string;
+    /** Rows in it (as counted when asked, as written once exported). */
     total: number;
   }[];
   /** Page size (-1 for all). */
@@ -1432,28 +1443,36 @@ export type ListOrderExportBody = {
   /** Rows matching. */
   total: number;
 };
-export type OrderExportBody = {
+export type ExportBody = {
   createdAt: string;
   dateFrom: string;
   dateTo: string;
-  /** Orders written so far. */
+  /** Rows written so far. */
   done: number;
   /** When its file is removed. */
   expiresAt?: string | null;
   exporter: string;
   /** Who asked, and their name. */
   exporterId: number;
+  /** Why it failed (an error code), or empty. */
+  failure: string;
   fileName: string;
   /** Bytes. */
   fileSize: number;
   finishedAt?: string | null;
   id: number;
+  /** orders, order_summary, sold_items, service_fees, admin_performance or
+    stock_movements. */
+  kind: string;
+  /** The orders' states (orders). */
   orderStates: string[];
   /** Percent written (0 to 100). */
   progress: number;
   /** exporting, exported, failed or expired. */
   state: string;
-  /** Orders in it. */
+  /** The summary's table (daily, channels, states, skus, warehouses), or empty. */
+  table: string;
+  /** Rows in it (as counted when asked, as written once exported). */
   total: number;
 };
 export type OrderReportInput = {

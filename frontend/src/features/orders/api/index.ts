@@ -88,14 +88,6 @@ const pdfApi = ordersApi.injectEndpoints({
         return { url: '/orders/attachment/upload', method: 'POST', body: form };
       },
     }),
-    /** An export's file, read with the member's token into a URL to save. */
-    downloadReportFile: build.mutation<string, { id: number }>({
-      query: ({ id }) => ({
-        url: `/orders/reports/${id}/files/1/download`,
-        method: 'POST',
-        responseHandler: async (r: Response) => (r.ok ? URL.createObjectURL(await r.blob()) : r.json()),
-      }),
-    }),
     /** An order file read (dry run) or imported (multipart). Importing makes orders one by
      * one, so it may take longer than other requests. */
     importOrdersFile: build.mutation<OrderImportBody, { file: File; channel: string; warehouseId: number; dryRun: boolean }>({
@@ -156,7 +148,6 @@ export const {
   usePickListPdfMutation,
   useUploadSlipMutation,
   usePaymentAttachmentUrlQuery,
-  useDownloadReportFileMutation,
   useImportOrdersFileMutation,
   useImportTemplateFileMutation,
   useReceiveArrivalsFileMutation,
@@ -209,7 +200,7 @@ export type {
   OrderPaymentBody,
   PaymentConfirmBody,
   PaymentConfirmsBody,
-  OrderExportBody,
+  ExportBody,
   OrderImportBody,
   ShortageBody,
   ArrivalsBody,
@@ -228,4 +219,4 @@ export type OrderRow = ListOrderBody['data'][number];
 export type ListedPaymentBody = import('./endpoints.gen').ListListedPaymentBody['data'][number];
 export type OrderChannel = NonNullable<import('./endpoints.gen').ListOrderChannelBody['data']>[number];
 export type Packaging = import('./endpoints.gen').ListParcelPackagingBody['data'][number];
-export { OrderReportPanel } from '../ExportOrders';
+export { ExportHistory, OrderReportPanel } from '../ExportOrders';

@@ -14,6 +14,16 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    exportAdminPerformanceSummaries: build.mutation<
+      ExportAdminPerformanceSummariesApiResponse,
+      ExportAdminPerformanceSummariesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/admin-performance-summaries/export-excel`,
+        method: "POST",
+        body: queryArg.summaryExportInput,
+      }),
+    }),
     customerSummaries: build.query<
       CustomerSummariesApiResponse,
       CustomerSummariesApiArg
@@ -88,6 +98,26 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    exportOrderSummaries: build.mutation<
+      ExportOrderSummariesApiResponse,
+      ExportOrderSummariesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/order-summaries/export-excel`,
+        method: "POST",
+        body: queryArg.summaryExportInput,
+      }),
+    }),
+    exportOrderSummariesTable: build.mutation<
+      ExportOrderSummariesTableApiResponse,
+      ExportOrderSummariesTableApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/order-summaries/export-excel/${queryArg.table}`,
+        method: "POST",
+        body: queryArg.summaryExportInput,
+      }),
+    }),
     orderSummariesUpdated: build.query<
       OrderSummariesUpdatedApiResponse,
       OrderSummariesUpdatedApiArg
@@ -160,6 +190,26 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    exportServiceFeeSummaries: build.mutation<
+      ExportServiceFeeSummariesApiResponse,
+      ExportServiceFeeSummariesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/service-fee-summaries/export-excel`,
+        method: "POST",
+        body: queryArg.summaryExportInput,
+      }),
+    }),
+    exportServiceFeeSummariesTable: build.mutation<
+      ExportServiceFeeSummariesTableApiResponse,
+      ExportServiceFeeSummariesTableApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/service-fee-summaries/export-excel/${queryArg.table}`,
+        method: "POST",
+        body: queryArg.summaryExportInput,
+      }),
+    }),
     serviceFeeSummariesUpdated: build.query<
       ServiceFeeSummariesUpdatedApiResponse,
       ServiceFeeSummariesUpdatedApiArg
@@ -225,6 +275,26 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    exportSoldItemSummaries: build.mutation<
+      ExportSoldItemSummariesApiResponse,
+      ExportSoldItemSummariesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/sold-item-summaries/export-excel`,
+        method: "POST",
+        body: queryArg.summaryExportInput,
+      }),
+    }),
+    exportSoldItemSummariesTable: build.mutation<
+      ExportSoldItemSummariesTableApiResponse,
+      ExportSoldItemSummariesTableApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/order-reports/sold-item-summaries/export-excel/${queryArg.table}`,
+        method: "POST",
+        body: queryArg.summaryExportInput,
+      }),
+    }),
     soldItemSummariesUpdated: build.query<
       SoldItemSummariesUpdatedApiResponse,
       SoldItemSummariesUpdatedApiArg
@@ -258,6 +328,22 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    exportDownloadUrl: build.query<
+      ExportDownloadUrlApiResponse,
+      ExportDownloadUrlApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/reports/exports/${queryArg.id}/download-url`,
+      }),
+    }),
+    exportFile: build.query<ExportFileApiResponse, ExportFileApiArg>({
+      query: (queryArg) => ({
+        url: `/reports/exports/${queryArg.id}/file`,
+        params: {
+          token: queryArg.token,
+        },
+      }),
+    }),
     stockReport: build.query<StockReportApiResponse, StockReportApiArg>({
       query: (queryArg) => ({
         url: `/reports/stock`,
@@ -267,6 +353,16 @@ const injectedRtkApi = api.injectEndpoints({
           page: queryArg.page,
           limit: queryArg.limit,
         },
+      }),
+    }),
+    exportStockMovements: build.mutation<
+      ExportStockMovementsApiResponse,
+      ExportStockMovementsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/reports/stock-movement`,
+        method: "POST",
+        body: queryArg.movementExportInput,
       }),
     }),
     movementHistories: build.query<
@@ -296,6 +392,11 @@ export type AdminPerformanceApiArg = {
   period?: string;
   /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
   date?: string;
+};
+export type ExportAdminPerformanceSummariesApiResponse =
+  /** status 201  */ ExportBody;
+export type ExportAdminPerformanceSummariesApiArg = {
+  summaryExportInput: SummaryExportInput;
 };
 export type CustomerSummariesApiResponse =
   /** status 200  */ CustomerSummaryBody;
@@ -349,6 +450,17 @@ export type OrderSummariesDailyApiArg = {
   /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
   date?: string;
 };
+export type ExportOrderSummariesApiResponse = /** status 201  */ ExportBody;
+export type ExportOrderSummariesApiArg = {
+  summaryExportInput: SummaryExportInput;
+};
+export type ExportOrderSummariesTableApiResponse =
+  /** status 201  */ ExportBody;
+export type ExportOrderSummariesTableApiArg = {
+  /** daily, channels or states */
+  table: string;
+  summaryExportInput: SummaryExportInput;
+};
 export type OrderSummariesUpdatedApiResponse =
   /** status 200  */ SummaryUpdatedBody;
 export type OrderSummariesUpdatedApiArg = void;
@@ -396,6 +508,18 @@ export type ServiceFeeSummariesDailyApiArg = {
   /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
   date?: string;
 };
+export type ExportServiceFeeSummariesApiResponse =
+  /** status 201  */ ExportBody;
+export type ExportServiceFeeSummariesApiArg = {
+  summaryExportInput: SummaryExportInput;
+};
+export type ExportServiceFeeSummariesTableApiResponse =
+  /** status 201  */ ExportBody;
+export type ExportServiceFeeSummariesTableApiArg = {
+  /** daily or warehouses */
+  table: string;
+  summaryExportInput: SummaryExportInput;
+};
 export type ServiceFeeSummariesUpdatedApiResponse =
   /** status 200  */ SummaryUpdatedBody;
 export type ServiceFeeSummariesUpdatedApiArg = void;
@@ -437,6 +561,17 @@ export type SoldItemSummariesDailyApiArg = {
   /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
   date?: string;
 };
+export type ExportSoldItemSummariesApiResponse = /** status 201  */ ExportBody;
+export type ExportSoldItemSummariesApiArg = {
+  summaryExportInput: SummaryExportInput;
+};
+export type ExportSoldItemSummariesTableApiResponse =
+  /** status 201  */ ExportBody;
+export type ExportSoldItemSummariesTableApiArg = {
+  /** skus */
+  table: string;
+  summaryExportInput: SummaryExportInput;
+};
 export type SoldItemSummariesUpdatedApiResponse =
   /** status 200  */ SummaryUpdatedBody;
 export type SoldItemSummariesUpdatedApiArg = void;
@@ -463,6 +598,15 @@ export type SoldItemSummariesTotalApiArg = {
   /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
   date?: string;
 };
+export type ExportDownloadUrlApiResponse = /** status 200  */ DownloadUrlBody;
+export type ExportDownloadUrlApiArg = {
+  id: number;
+};
+export type ExportFileApiResponse = /** status 200 the spreadsheet */ Blob;
+export type ExportFileApiArg = {
+  id: number;
+  token?: string;
+};
 export type StockReportApiResponse = /** status 200  */ StockReportBody;
 export type StockReportApiArg = {
   /** The stock at the end of this day, YYYY-MM-DD in Thailand's time (none: now). */
@@ -473,6 +617,10 @@ export type StockReportApiArg = {
   page?: number;
   /** Rows per page, 1 to 100 (default 20). */
   limit?: number;
+};
+export type ExportStockMovementsApiResponse = /** status 201  */ ExportBody;
+export type ExportStockMovementsApiArg = {
+  movementExportInput: MovementExportInput;
 };
 export type MovementHistoriesApiResponse =
   /** status 200  */ ListMovementReportRow;
@@ -540,6 +688,46 @@ export type ErrorDetail = {
 export type ErrorBody = {
   /** The error. */
   error: ErrorDetail;
+};
+export type ExportBody = {
+  createdAt: string;
+  dateFrom: string;
+  dateTo: string;
+  /** Rows written so far. */
+  done: number;
+  /** When its file is removed. */
+  expiresAt?: string | null;
+  exporter: string;
+  /** Who asked, and their name. */
+  exporterId: number;
+  /** Why it failed (an error code), or empty. */
+  failure: string;
+  fileName: string;
+  /** Bytes. */
+  fileSize: number;
+  finishedAt?: string | null;
+  id: number;
+  /** orders, order_summary, sold_items, service_fees, admin_performance or
+    stock_movements. */
+  kind: string;
+  /** The orders' states (orders). */
+  orderStates: string[];
+  /** Percent written (0 to 100). */
+  progress: number;
+  /** exporting, exported, failed or expired. */
+  state: string;
+  /** The summary's table (daily, channels, states, skus, warehouses), or empty. */
+  table: string;
+  /** Rows in it (as counted when asked, as written once exported). */
+  total: number;
+};
+export type SummaryExportInput = {
+  /** Any day of the period, YYYY-MM-DD in Thailand's time (default today). */
+  date?: string | null;
+  /** th (default) or en. */
+  lang?: string | null;
+  /** daily, monthly (default), quarterly or yearly. */
+  period?: string | null;
 };
 export type CustomerCountBody = {
   cancelled: number;
@@ -878,6 +1066,13 @@ export type ListSoldItemBody = {
   /** Rows matching. */
   total: number;
 };
+export type DownloadUrlBody = {
+  /** When the link stops working (RFC 3339). */
+  expiresAt: string;
+  fileName: string;
+  /** Relative to the API's root (`/api`). */
+  url: string;
+};
 export type StockRowBody = {
   /** On hand less reserved. */
   available: number;
@@ -903,6 +1098,20 @@ export type StockReportBody = {
   reserved: number;
   total: number;
   value: string;
+};
+export type MovementExportInput = {
+  /** The first day (YYYY-MM-DD, Thailand's time) or moment (RFC 3339). */
+  dateFrom?: string | null;
+  /** The last day (YYYY-MM-DD, included) or moment (RFC 3339, excluded). */
+  dateTo?: string | null;
+  /** receive, adjust, reserve, release, commit, transfer_out or transfer_in (none: all). */
+  kind?: string | null;
+  /** th (default) or en. */
+  lang?: string | null;
+  /** One SKU's code (none: all). */
+  skuCode?: string | null;
+  /** One warehouse (none: all). */
+  warehouseId?: number | null;
 };
 export type ListMovementReportRow = {
   /** The rows. */
@@ -942,6 +1151,7 @@ export type ListMovementReportRow = {
 };
 export const {
   useAdminPerformanceQuery,
+  useExportAdminPerformanceSummariesMutation,
   useCustomerSummariesQuery,
   useCustomerSummariesUpdatedQuery,
   useTopAreasQuery,
@@ -949,6 +1159,8 @@ export const {
   useChannelsChartQuery,
   useSalesChartQuery,
   useOrderSummariesDailyQuery,
+  useExportOrderSummariesMutation,
+  useExportOrderSummariesTableMutation,
   useOrderSummariesUpdatedQuery,
   useChannelTableQuery,
   useStateTableQuery,
@@ -956,15 +1168,22 @@ export const {
   useServiceFeeSummariesQuery,
   useServiceFeeChartQuery,
   useServiceFeeSummariesDailyQuery,
+  useExportServiceFeeSummariesMutation,
+  useExportServiceFeeSummariesTableMutation,
   useServiceFeeSummariesUpdatedQuery,
   useServiceFeeTableQuery,
   useServiceFeeSummariesTotalQuery,
   useSoldItemSummariesQuery,
   useSoldItemChartQuery,
   useSoldItemSummariesDailyQuery,
+  useExportSoldItemSummariesMutation,
+  useExportSoldItemSummariesTableMutation,
   useSoldItemSummariesUpdatedQuery,
   useSoldItemTableQuery,
   useSoldItemSummariesTotalQuery,
+  useExportDownloadUrlQuery,
+  useExportFileQuery,
   useStockReportQuery,
+  useExportStockMovementsMutation,
   useMovementHistoriesQuery,
 } = injectedRtkApi;

@@ -1,7 +1,7 @@
-//! Order report exports (SPEC §3 report export record, §4 Report export): a spreadsheet of a
-//! store's orders of a date range and states, built in the background. Its states are one
-//! table; what each row holds, and how a text that a spreadsheet would run as a formula is
-//! kept as text, are decided here.
+//! Report exports (SPEC §3 report export record, §4 Report export): a spreadsheet of a report
+//! built in the background. Its states are one table; the kinds, the tables a kind offers,
+//! the files' names, and how a text that a spreadsheet would run as a formula is kept as
+//! text, are decided here.
 //!
 //! ```text
 //! exporting ──built──▶ exported ──its time passed──▶ expired
@@ -23,11 +23,98 @@ pub const STATES: [&str; 4] = [EXPORTING, EXPORTED, FAILED, EXPIRED];
 
 /// How long a file is kept: seven days.
 pub const KEEP_MS: i64 = 7 * 24 * 3600 * 1000;
-/// The most days one export may cover.
 /// How many exports a store may have waiting to be built at once (the builders take every
 /// store's in turn, so one store's queue never holds up another's).
 pub const MAX_WAITING: i64 = 3;
+/// The most days one export may cover.
 pub const MAX_DAYS: i64 = 366;
+
+/// What an export holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// The orders of a range, one row each.
+    Orders,
+    /// The order summary's table of a period.
+    OrderSummary,
+    /// The SKUs a period sold.
+    SoldItems,
+    /// The service fees of a period.
+    ServiceFees,
+    /// The sales per employee of a period.
+    AdminPerformance,
+    /// The stock movements of a range.
+    StockMovements,
+}
+
+impl Kind {
+    /// Every kind.
+    pub const ALL: [Kind; 6] = [
+        Kind::Orders,
+        Kind::OrderSummary,
+        Kind::SoldItems,
+        Kind::ServiceFees,
+        Kind::AdminPerformance,
+        Kind::StockMovements,
+    ];
+
+    /// Its word, as records keep it.
+    pub fn word(self) -> &'static str {
+        match self {
+            Kind::Orders => "orders",
+            Kind::OrderSummary => "order_summary",
+            Kind::SoldItems => "sold_items",
+            Kind::ServiceFees => "service_fees",
+            Kind::AdminPerformance => "admin_performance",
+            Kind::StockMovements => "stock_movements",
+        }
+    }
+
+    /// The kind of a word.
+    pub fn of(word: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|k| k.word() == word)
+    }
+
+    /// The tables it may write, its first the one written when none is named.
+    pub fn tables(self) -> &'static [&'static str] {
+        match self {
+            Kind::OrderSummary => &["daily", "channels", "states"],
+            Kind::SoldItems => &["skus"],
+            Kind::ServiceFees => &["daily", "warehouses"],
+            Kind::Orders | Kind::AdminPerformance | Kind::StockMovements => &[""],
+        }
+    }
+
+    /// The table it writes for `asked` ('' its first), or None when it has no such table.
+    pub fn table(self, asked: &str) -> Option<&'static str> {
+        let asked = asked.trim();
+        if asked.is_empty() {
+            return self.tables().first().copied();
+        }
+        self.tables().iter().copied().find(|t| !t.is_empty() && t.eq_ignore_ascii_case(asked))
+    }
+
+    /// Whether its range is a dashboard's period (rather than any range of days).
+    pub fn by_period(self) -> bool {
+        !matches!(self, Kind::Orders | Kind::StockMovements)
+    }
+
+    /// Its file's name before the days.
+    fn stem(self, table: &str) -> String {
+        let base = match self {
+            Kind::Orders => "orders",
+            Kind::OrderSummary => "order-summary",
+            Kind::SoldItems => "sold-items",
+            Kind::ServiceFees => "service-fees",
+            Kind::AdminPerformance => "sales-per-employee",
+            Kind::StockMovements => "stock-movements",
+        };
+        if table.is_empty() || self.tables().len() < 2 {
+            base.to_string()
+        } else {
+            format!("{base}-{table}")
+        }
+    }
+}
 
 /// What happens to an export.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,8 +169,8 @@ impl Lang {
     }
 }
 
-/// The columns, in order.
-pub fn headers(lang: Lang) -> [&'static str; 21] {
+/// The order export's columns, in order.
+pub fn order_headers(lang: Lang) -> [&'static str; 21] {
     match lang {
         Lang::Th => [
             "เลขที่คำสั่งซื้อ",
@@ -178,10 +265,11 @@ pub fn moment(ms: i64, lang: Lang) -> String {
     format!("{:02}/{:02}/{} {:02}:{:02}", at.day(), u8::from(at.month()), year, at.hour(), at.minute())
 }
 
-/// The file's name: `orders-2569-11-01-2569-11-30.xlsx` (days in the store's calendar).
-pub fn file_name(from_ms: i64, to_ms: i64, lang: Lang) -> String {
+/// The file's name: `orders-2569-11-01-2569-11-30.xlsx` (days in the store's calendar, the
+/// range [from, to) of unix ms).
+pub fn file_name(kind: Kind, table: &str, from_ms: i64, to_ms: i64, lang: Lang) -> String {
     let day = |ms: i64| moment(ms, lang).split(' ').next().unwrap_or("").split('/').rev().collect::<Vec<_>>().join("-");
-    format!("orders-{}-{}.xlsx", day(from_ms), day(to_ms - 1))
+    format!("{}-{}-{}.xlsx", kind.stem(table), day(from_ms), day(to_ms - 1))
 }
 
 #[cfg(test)]
@@ -229,8 +317,28 @@ mod tests {
         let day = 24 * 3600 * 1000;
         // The 1st to the 30th of November 2026, Bangkok days.
         let from = 1_793_466_000_000;
-        assert_eq!(file_name(from, from + 30 * day, Lang::Th), "orders-2569-11-01-2569-11-30.xlsx");
-        assert_eq!(file_name(from, from + 30 * day, Lang::En), "orders-2026-11-01-2026-11-30.xlsx");
+        assert_eq!(file_name(Kind::Orders, "", from, from + 30 * day, Lang::Th), "orders-2569-11-01-2569-11-30.xlsx");
+        assert_eq!(file_name(Kind::Orders, "", from, from + 30 * day, Lang::En), "orders-2026-11-01-2026-11-30.xlsx");
+        assert_eq!(
+            file_name(Kind::ServiceFees, "warehouses", from, from + day, Lang::En),
+            "service-fees-warehouses-2026-11-01-2026-11-01.xlsx"
+        );
+        assert_eq!(
+            file_name(Kind::SoldItems, "skus", from, from + day, Lang::En),
+            "sold-items-2026-11-01-2026-11-01.xlsx"
+        );
+    }
+
+    #[test]
+    fn kinds_name_their_tables() {
+        for k in Kind::ALL {
+            assert_eq!(Kind::of(k.word()), Some(k));
+            assert_eq!(k.table(""), k.tables().first().copied());
+        }
+        assert_eq!(Kind::OrderSummary.table("Channels"), Some("channels"));
+        assert_eq!(Kind::OrderSummary.table("skus"), None);
+        assert_eq!(Kind::Orders.table("daily"), None);
+        assert!(Kind::SoldItems.by_period() && !Kind::StockMovements.by_period());
     }
 
     #[test]
@@ -238,6 +346,6 @@ mod tests {
         assert_eq!(state_label("ready_to_fulfillment", Lang::Th), "เตรียมจัดส่ง");
         assert_eq!(state_label("ready_to_fulfillment", Lang::En), "Preparing shipment");
         assert_eq!(payment_label("pending", Lang::En), "Payment pending");
-        assert_eq!(headers(Lang::Th).len(), headers(Lang::En).len());
+        assert_eq!(order_headers(Lang::Th).len(), order_headers(Lang::En).len());
     }
 }
