@@ -232,123 +232,76 @@ async fn produce_summary(
     produce(state, auth, kind, scope, b.lang).await
 }
 
-/// Asks for the order summary of a period as a spreadsheet: its sales day by day.
-#[utoipa::path(post, path = "/order-reports/order-summaries/export-excel", tag = "reports",
-    request_body = SummaryExportInput,
-    responses((status = 201, body = ExportBody), (status = 403, body = ErrorBody),
-        (status = 422, body = ErrorBody, description = "no_data_for_export, or a field's rule"),
-        (status = 429, body = ErrorBody, description = "export_queue_full")),
-    security(("bearer" = [])))]
-async fn export_order_summaries(
-    State(state): State<AppState>,
-    auth: StoreAuth,
-    Body(b): Body<SummaryExportInput>,
-) -> ApiResult<(StatusCode, Json<ExportBody>)> {
-    auth.require(OWNER)?;
-    produce_summary(&state, &auth, pb::ExportKind::OrderSummary, String::new(), b).await
+/// A handler that asks for a summary's export (owner only): `whole` for the summary's first
+/// table, `table` for the one the path names.
+macro_rules! summary_export {
+    ($(#[$doc:meta])* whole $name:ident, $path:literal, $kind:ident) => {
+        $(#[$doc])*
+        #[utoipa::path(post, path = $path, tag = "reports", request_body = SummaryExportInput,
+            responses((status = 201, body = ExportBody), (status = 403, body = ErrorBody),
+                (status = 422, body = ErrorBody, description = "no_data_for_export, or a field's rule"),
+                (status = 429, body = ErrorBody, description = "export_queue_full")),
+            security(("bearer" = [])))]
+        async fn $name(
+            State(state): State<AppState>,
+            auth: StoreAuth,
+            Body(b): Body<SummaryExportInput>,
+        ) -> ApiResult<(StatusCode, Json<ExportBody>)> {
+            auth.require(OWNER)?;
+            produce_summary(&state, &auth, pb::ExportKind::$kind, String::new(), b).await
+        }
+    };
+    ($(#[$doc:meta])* table $name:ident, $path:literal, $kind:ident, $tables:literal) => {
+        $(#[$doc])*
+        #[utoipa::path(post, path = $path, tag = "reports",
+            params(("table" = String, Path, description = $tables)),
+            request_body = SummaryExportInput,
+            responses((status = 201, body = ExportBody), (status = 403, body = ErrorBody),
+                (status = 422, body = ErrorBody, description = "no_data_for_export, or a field's rule"),
+                (status = 429, body = ErrorBody, description = "export_queue_full")),
+            security(("bearer" = [])))]
+        async fn $name(
+            State(state): State<AppState>,
+            auth: StoreAuth,
+            Path(table): Path<String>,
+            Body(b): Body<SummaryExportInput>,
+        ) -> ApiResult<(StatusCode, Json<ExportBody>)> {
+            auth.require(OWNER)?;
+            produce_summary(&state, &auth, pb::ExportKind::$kind, table, b).await
+        }
+    };
 }
 
-/// Asks for one table of the order summary of a period: daily, channels or states.
-#[utoipa::path(post, path = "/order-reports/order-summaries/export-excel/{table}", tag = "reports",
-    params(("table" = String, Path, description = "daily, channels or states")),
-    request_body = SummaryExportInput,
-    responses((status = 201, body = ExportBody), (status = 403, body = ErrorBody),
-        (status = 422, body = ErrorBody, description = "no_data_for_export, or a field's rule"),
-        (status = 429, body = ErrorBody, description = "export_queue_full")),
-    security(("bearer" = [])))]
-async fn export_order_summaries_table(
-    State(state): State<AppState>,
-    auth: StoreAuth,
-    Path(table): Path<String>,
-    Body(b): Body<SummaryExportInput>,
-) -> ApiResult<(StatusCode, Json<ExportBody>)> {
-    auth.require(OWNER)?;
-    produce_summary(&state, &auth, pb::ExportKind::OrderSummary, table, b).await
-}
-
-/// Asks for the SKUs a period sold as a spreadsheet, the largest net first.
-#[utoipa::path(post, path = "/order-reports/sold-item-summaries/export-excel", tag = "reports",
-    request_body = SummaryExportInput,
-    responses((status = 201, body = ExportBody), (status = 403, body = ErrorBody),
-        (status = 422, body = ErrorBody, description = "no_data_for_export, or a field's rule"),
-        (status = 429, body = ErrorBody, description = "export_queue_full")),
-    security(("bearer" = [])))]
-async fn export_sold_item_summaries(
-    State(state): State<AppState>,
-    auth: StoreAuth,
-    Body(b): Body<SummaryExportInput>,
-) -> ApiResult<(StatusCode, Json<ExportBody>)> {
-    auth.require(OWNER)?;
-    produce_summary(&state, &auth, pb::ExportKind::SoldItems, String::new(), b).await
-}
-
-/// Asks for one table of the sold items of a period: skus.
-#[utoipa::path(post, path = "/order-reports/sold-item-summaries/export-excel/{table}", tag = "reports",
-    params(("table" = String, Path, description = "skus")),
-    request_body = SummaryExportInput,
-    responses((status = 201, body = ExportBody), (status = 403, body = ErrorBody),
-        (status = 422, body = ErrorBody, description = "no_data_for_export, or a field's rule"),
-        (status = 429, body = ErrorBody, description = "export_queue_full")),
-    security(("bearer" = [])))]
-async fn export_sold_item_summaries_table(
-    State(state): State<AppState>,
-    auth: StoreAuth,
-    Path(table): Path<String>,
-    Body(b): Body<SummaryExportInput>,
-) -> ApiResult<(StatusCode, Json<ExportBody>)> {
-    auth.require(OWNER)?;
-    produce_summary(&state, &auth, pb::ExportKind::SoldItems, table, b).await
-}
-
-/// Asks for the service fees of a period as a spreadsheet, day by day.
-#[utoipa::path(post, path = "/order-reports/service-fee-summaries/export-excel", tag = "reports",
-    request_body = SummaryExportInput,
-    responses((status = 201, body = ExportBody), (status = 403, body = ErrorBody),
-        (status = 422, body = ErrorBody, description = "no_data_for_export, or a field's rule"),
-        (status = 429, body = ErrorBody, description = "export_queue_full")),
-    security(("bearer" = [])))]
-async fn export_service_fee_summaries(
-    State(state): State<AppState>,
-    auth: StoreAuth,
-    Body(b): Body<SummaryExportInput>,
-) -> ApiResult<(StatusCode, Json<ExportBody>)> {
-    auth.require(OWNER)?;
-    produce_summary(&state, &auth, pb::ExportKind::ServiceFees, String::new(), b).await
-}
-
-/// Asks for one table of the service fees of a period: daily or warehouses.
-#[utoipa::path(post, path = "/order-reports/service-fee-summaries/export-excel/{table}", tag = "reports",
-    params(("table" = String, Path, description = "daily or warehouses")),
-    request_body = SummaryExportInput,
-    responses((status = 201, body = ExportBody), (status = 403, body = ErrorBody),
-        (status = 422, body = ErrorBody, description = "no_data_for_export, or a field's rule"),
-        (status = 429, body = ErrorBody, description = "export_queue_full")),
-    security(("bearer" = [])))]
-async fn export_service_fee_summaries_table(
-    State(state): State<AppState>,
-    auth: StoreAuth,
-    Path(table): Path<String>,
-    Body(b): Body<SummaryExportInput>,
-) -> ApiResult<(StatusCode, Json<ExportBody>)> {
-    auth.require(OWNER)?;
-    produce_summary(&state, &auth, pb::ExportKind::ServiceFees, table, b).await
-}
-
-/// Asks for the sales per employee of a period as a spreadsheet.
-#[utoipa::path(post, path = "/order-reports/admin-performance-summaries/export-excel", tag = "reports",
-    request_body = SummaryExportInput,
-    responses((status = 201, body = ExportBody), (status = 403, body = ErrorBody),
-        (status = 422, body = ErrorBody, description = "no_data_for_export, or a field's rule"),
-        (status = 429, body = ErrorBody, description = "export_queue_full")),
-    security(("bearer" = [])))]
-async fn export_admin_performance_summaries(
-    State(state): State<AppState>,
-    auth: StoreAuth,
-    Body(b): Body<SummaryExportInput>,
-) -> ApiResult<(StatusCode, Json<ExportBody>)> {
-    auth.require(OWNER)?;
-    produce_summary(&state, &auth, pb::ExportKind::AdminPerformance, String::new(), b).await
-}
+summary_export!(
+    /// Asks for the order summary of a period as a spreadsheet: its sales day by day.
+    whole export_order_summaries, "/order-reports/order-summaries/export-excel", OrderSummary
+);
+summary_export!(
+    /// Asks for one table of the order summary of a period: daily, channels or states.
+    table export_order_summaries_table, "/order-reports/order-summaries/export-excel/{table}", OrderSummary,
+    "daily, channels or states"
+);
+summary_export!(
+    /// Asks for the SKUs a period sold as a spreadsheet, the largest net first.
+    whole export_sold_item_summaries, "/order-reports/sold-item-summaries/export-excel", SoldItems
+);
+summary_export!(
+    /// Asks for one table of the sold items of a period: skus.
+    table export_sold_item_summaries_table, "/order-reports/sold-item-summaries/export-excel/{table}", SoldItems, "skus"
+);
+summary_export!(
+    /// Asks for the service fees of a period as a spreadsheet, day by day.
+    whole export_service_fee_summaries, "/order-reports/service-fee-summaries/export-excel", ServiceFees
+);
+summary_export!(
+    /// Asks for one table of the service fees of a period: daily or warehouses.
+    table export_service_fee_summaries_table, "/order-reports/service-fee-summaries/export-excel/{table}", ServiceFees,
+    "daily or warehouses"
+);
+summary_export!(
+    /// Asks for the sales per employee of a period as a spreadsheet.
+    whole export_admin_performance_summaries, "/order-reports/admin-performance-summaries/export-excel", AdminPerformance
+);
 
 /// Which stock movements to export.
 #[derive(Debug, Deserialize, ToSchema, Default)]

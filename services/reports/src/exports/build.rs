@@ -62,6 +62,19 @@ pub fn movements_request(scope: &Scope, before: i64, limit: i64) -> wpb::ListMov
     }
 }
 
+/// The orders request of `scope`: `limit` of them after id `after` (0 with `with_total`
+/// counts them alone).
+pub fn orders_request(scope: &Scope, after: i64, limit: i32, with_total: bool) -> opb::ListOrdersForExportRequest {
+    opb::ListOrdersForExportRequest {
+        date_from_ms: scope.from_ms,
+        date_to_ms: scope.to_ms,
+        states: scope.order_states.iter().map(|w| opb::OrderState::from_wire(w).map_or(0, i32::from)).collect(),
+        after_id: after,
+        limit,
+        with_total,
+    }
+}
+
 /// The rows of a summary export (every kind but orders and stock movements), from the
 /// reports' own tables: at most a year's days, a store's channels, warehouses or members,
 /// except the SKUs, which `sold_page` reads a page at a time.
@@ -273,20 +286,7 @@ impl Exports {
                 let r = s
                     .orders
                     .clone()
-                    .list_orders_for_export(
-                        ctx.request(opb::ListOrdersForExportRequest {
-                            date_from_ms: scope.from_ms,
-                            date_to_ms: scope.to_ms,
-                            states: scope
-                                .order_states
-                                .iter()
-                                .map(|w| opb::OrderState::from_wire(w).map_or(0, i32::from))
-                                .collect(),
-                            after_id: cursor,
-                            limit: PAGE,
-                            with_total: false,
-                        }),
-                    )
+                    .list_orders_for_export(ctx.request(orders_request(scope, cursor, PAGE, false)))
                     .await
                     .map_err(Error::from)?
                     .into_inner();

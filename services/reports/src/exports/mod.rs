@@ -185,18 +185,7 @@ impl Exports {
                     .orders
                     .clone()
                     .list_orders_for_export(
-                        s.identity.acting(ctx.store_id, ctx.user_id).request(opb::ListOrdersForExportRequest {
-                            date_from_ms: scope.from_ms,
-                            date_to_ms: scope.to_ms,
-                            states: scope
-                                .order_states
-                                .iter()
-                                .map(|w| opb::OrderState::from_wire(w).map_or(0, i32::from))
-                                .collect(),
-                            after_id: 0,
-                            limit: 0,
-                            with_total: true,
-                        }),
+                        s.identity.acting(ctx.store_id, ctx.user_id).request(build::orders_request(scope, 0, 0, true)),
                     )
                     .await
                     .map_err(Error::from)?;
