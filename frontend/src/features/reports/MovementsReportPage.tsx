@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
 import { Button, Card, Input, Select, Space, Table, Tag, Typography } from 'antd';
 import { ExportOutlined } from '@ant-design/icons';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useParams } from 'react-router-dom';
 
 import { useListWarehousesQuery } from '@/features/stock/api';
 import { EraRangePicker } from '@/shared/form/EraDatePicker';
@@ -11,6 +11,7 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime, thailandToday } from '@/shared/i18n/i18n';
 import { useExportStockMovementsMutation, useMovementHistoriesQuery, type MovementReportRow } from './api';
 import { explainRefusal, HistoryDrawer } from './ExportButton';
+import { useAddressParams } from './addressParams';
 import { ReportFrame } from './ReportFrame';
 
 /** The stock ledger's kinds of movement, as the report filters them. */
@@ -43,28 +44,13 @@ export default function MovementsReportPage() {
   const { t, i18n } = useTranslation(['reports', 'common']);
   const lng = i18n.language;
   const { storeId } = useParams();
-  const [params, setParams] = useSearchParams();
-  const latest = useRef(params);
-  useEffect(() => {
-    latest.current = params;
-  }, [params]);
+  const { params, set } = useAddressParams();
   const from = params.get('date-from') ?? '';
   const to = params.get('date-to') ?? '';
   const warehouseId = Number(params.get('warehouse-id') ?? 0) || undefined;
   const kind = params.get('kind') ?? '';
   const skuCode = params.get('sku-code') ?? '';
   const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
-  const set = (changes: Record<string, string | number | undefined>) => {
-    // The address as it is now, not as the render that made this handler saw it: a page
-    // turned by a handler the table kept from before a filter keeps the filter.
-    const next = new URLSearchParams(latest.current);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === undefined || v === '' || v === 0) next.delete(k);
-      else next.set(k, String(v));
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next);
-  };
   const warehouses = useListWarehousesQuery();
   const report = useMovementHistoriesQuery({
     dateFrom: from || undefined,

@@ -1,14 +1,13 @@
-import { useEffect, useRef } from 'react';
 import { Card, Select, Space, Table, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
 
 import { useListWarehousesQuery } from '@/features/stock/api';
 import { EraDatePicker } from '@/shared/form/EraDatePicker';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { formatBaht } from '@/shared/money';
 import { useStockReportQuery, type StockRowBody } from './api';
+import { useAddressParams } from './addressParams';
 import { ReportFrame } from './ReportFrame';
 
 const PAGE_SIZE = 20;
@@ -19,25 +18,10 @@ const PAGE_SIZE = 20;
 export default function StockReportPage() {
   const { t, i18n } = useTranslation(['reports', 'common']);
   const lng = i18n.language;
-  const [params, setParams] = useSearchParams();
-  const latest = useRef(params);
-  useEffect(() => {
-    latest.current = params;
-  }, [params]);
+  const { params, set } = useAddressParams();
   const date = params.get('date') ?? '';
   const warehouseId = Number(params.get('warehouse-id') ?? 0) || undefined;
   const page = Math.max(1, Number(params.get('page') ?? 1) || 1);
-  const set = (changes: Record<string, string | number | undefined>) => {
-    // The address as it is now, not as the render that made this handler saw it: a page
-    // turned by a handler the table kept from before a filter keeps the filter.
-    const next = new URLSearchParams(latest.current);
-    for (const [k, v] of Object.entries(changes)) {
-      if (v === undefined || v === '' || v === 0) next.delete(k);
-      else next.set(k, String(v));
-    }
-    if (!('page' in changes)) next.delete('page');
-    setParams(next);
-  };
   const warehouses = useListWarehousesQuery();
   const report = useStockReportQuery({ date: date || undefined, warehouseId, page, limit: PAGE_SIZE });
   const data = report.data;

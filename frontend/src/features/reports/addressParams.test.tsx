@@ -1,0 +1,28 @@
+import { act, renderHook } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { MemoryRouter } from 'react-router-dom';
+
+import { useAddressParams } from './addressParams';
+
+const at = (path: string) =>
+  function Router({ children }: { children: ReactNode }) {
+    return <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>;
+  };
+
+describe('a report’s filters in the address', () => {
+  it('build each change on the last one asked for, even before the screen follows', () => {
+    const { result } = renderHook(() => useAddressParams(), { wrapper: at('/1/report/movement?kind=adjust&page=3') });
+    // A filter and a page turned by one handler, before any render between them.
+    act(() => {
+      result.current.set({ 'sku-code': 'MV1-R' });
+      result.current.set({ page: 2 });
+    });
+    expect(result.current.params.toString()).toBe('kind=adjust&sku-code=MV1-R&page=2');
+  });
+
+  it('go back to the first page on a filter, and drop a filter set to nothing', () => {
+    const { result } = renderHook(() => useAddressParams(), { wrapper: at('/1/report/stock?warehouse-id=2&page=4') });
+    act(() => result.current.set({ 'warehouse-id': undefined, date: '2026-11-20' }));
+    expect(result.current.params.toString()).toBe('date=2026-11-20');
+  });
+});
