@@ -217,6 +217,12 @@ export async function newPage(browser, viewport = { width: 1280, height: 860 }, 
   const context = await browser.newContext({ viewport, locale: 'th-TH', storageState });
   const page = await context.newPage();
   page.setDefaultTimeout(15000);
+  // E2E_CPU_SLOWDOWN=4 runs the page's scripts four times slower (Chromium's CPU throttling),
+  // as a busy machine would: races between the screen and a quick hand show up here.
+  const slowdown = Number(process.env.E2E_CPU_SLOWDOWN ?? 1);
+  if (slowdown > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: slowdown });
+  const latency = Number(process.env.E2E_LATENCY_MS ?? 0);
+  if (latency > 0) await (await context.newCDPSession(page)).send('Network.emulateNetworkConditions', { offline: false, latency, downloadThroughput: -1, uploadThroughput: -1 });
   return { context, page };
 }
 

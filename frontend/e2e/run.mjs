@@ -5,6 +5,8 @@
 //
 //   node e2e/run.mjs                  every spec
 //   node e2e/run.mjs customers stock  only these specs (e2e/specs/<name>.spec.mjs)
+//   E2E_GREP=paged node e2e/run.mjs reports   only its tests whose name holds "paged"
+//   E2E_CPU_SLOWDOWN=4 node e2e/run.mjs       the page's scripts four times slower
 //
 // A spec exports `tests`: [{ name, as?: 'owner' | 'reader' | null, viewport?, run }], run in
 // order; with `as` (default owner) the test starts signed in on the demo store's
@@ -23,6 +25,8 @@ fs.mkdirSync(shots, { recursive: true });
 
 const specDir = path.join(root, 'e2e', 'specs');
 const only = process.argv.slice(2);
+// E2E_GREP=words: only the tests whose name holds them.
+const grep = process.env.E2E_GREP ?? '';
 const specs = fs
   .readdirSync(specDir)
   .filter((f) => f.endsWith('.spec.mjs'))
@@ -104,7 +108,7 @@ try {
       report(false, spec, `cannot load the spec: ${firstLine(e)}`);
       continue;
     }
-    for (const test of tests) await runTest(fx, spec, test);
+    for (const test of tests) if (!grep || test.name.includes(grep)) await runTest(fx, spec, test);
   }
 } catch (e) {
   console.error(e);

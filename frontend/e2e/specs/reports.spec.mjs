@@ -66,6 +66,8 @@ export const tests = [
       if ((await rows.count()) !== 20) throw new Error(`the first page holds ${await rows.count()} rows`);
       await page.locator('.ant-pagination-item-2').click();
       await page.waitForURL(/page=2/);
+      // The page turned keeps the filters it turned under.
+      if (!/kind=adjust/.test(page.url()) || !/sku-code=REP-MOVE/.test(page.url())) throw new Error(`the filters were lost: ${page.url()}`);
       await rows.first().getByText('นับได้ขาด 4').waitFor();
       await rows.last().getByText('e2e movements').waitFor();
       if ((await rows.count()) !== 5) throw new Error(`the second page holds ${await rows.count()} rows`);
