@@ -531,7 +531,7 @@ impl Repo {
                 warehouse_id: d.warehouse_id,
                 total: d.totals.total,
                 units,
-                figures: Some(figures(1, now, who.user_id, d)),
+                figures: Some(figures(1, now, who.user_id, d, 0)),
             },
         )
         .await?;
@@ -608,12 +608,14 @@ impl Repo {
         .bind(limit)
         .fetch_all(self.db.pool())
         .await?;
-        let mut items = self.items(&rows.iter().map(|r| r.id).collect::<Vec<_>>()).await?;
+        let ids: Vec<i64> = rows.iter().map(|r| r.id).collect();
+        let mut items = self.items(&ids).await?;
+        let paid = payments::paid_of(&mut *self.db.pool().acquire().await?, &ids).await?;
         Ok(rows
             .into_iter()
             .map(|r| {
                 let lines: Vec<Item> = items.remove(&r.id).unwrap_or_default().iter().map(ItemRow::item).collect();
-                let f = row_figures(&r, &lines);
+                let f = row_figures(&r, &lines, paid.get(&r.id).copied().unwrap_or(0));
                 (r, f)
             })
             .collect())
@@ -738,6 +740,7 @@ impl Repo {
         sqlx::query("DELETE FROM order_items WHERE order_id = $1").bind(id).execute(&mut *tx).await?;
         write_items(&mut tx, who.store_id, id, &d.items).await?;
         bills::sync_bills(&mut tx, who.store_id, id, &bills, &d.bill_terms, now).await?;
+        let paid = payments::paid_of(&mut tx, &[id]).await?.remove(&id).unwrap_or(0);
         event(&mut tx, who, id, "edited", &row.state, &row.state, detail).await?;
         outbox::enqueue(
             &mut tx,
@@ -746,7 +749,7 @@ impl Repo {
             &ev::OrderRevised {
                 order_id: id,
                 order_no: row.order_no.clone(),
-                figures: Some(figures(row.version + 1, row.created_at, row.created_by, d)),
+                figures: Some(figures(row.version + 1, row.created_at, row.created_by, d, paid)),
             },
         )
         .await?;
@@ -857,9 +860,9 @@ async fn count(tx: &mut Tx, store_id: i64, st: &str, delta: i64) -> Result<()> {
 
 /// What an order sells at `version`, for the read models that count sales: its lines with
 /// their shares of the net ([`money::line_figures`]) and its money.
-fn figures(version: i64, placed_at: i64, created_by: i64, d: &OrderData) -> pb::OrderFigures {
+fn figures(version: i64, placed_at: i64, created_by: i64, d: &OrderData, paid: i64) -> pb::OrderFigures {
     let who = Who { placed_at, created_by, channel: &d.channel, customer_id: d.customer_id };
-    sold(version, &who, &d.items, &d.totals, &d.address)
+    sold(version, &who, &d.items, &d.totals, &d.address, paid)
 }
 
 /// When an order was placed, by whom, on which channel and for which customer.
@@ -870,8 +873,8 @@ struct Who<'a> {
     customer_id: i64,
 }
 
-/// The figures of an order as its row and lines keep it ([`figures`]).
-fn row_figures(r: &OrderRow, items: &[Item]) -> pb::OrderFigures {
+/// The figures of an order as its row and lines keep it, `paid` of it ([`figures`]).
+pub(crate) fn row_figures(r: &OrderRow, items: &[Item], paid: i64) -> pb::OrderFigures {
     let totals = money::Totals {
         subtotal: r.subtotal,
         discount_amount: r.discount_amount,
@@ -889,10 +892,10 @@ fn row_figures(r: &OrderRow, items: &[Item]) -> pb::OrderFigures {
     };
     let who =
         Who { placed_at: r.created_at, created_by: r.created_by, channel: &r.channel, customer_id: r.customer_id };
-    sold(r.version, &who, items, &totals, &r.address())
+    sold(r.version, &who, items, &totals, &r.address(), paid)
 }
 
-fn sold(version: i64, who: &Who, items: &[Item], t: &money::Totals, address: &Address) -> pb::OrderFigures {
+fn sold(version: i64, who: &Who, items: &[Item], t: &money::Totals, address: &Address, paid: i64) -> pb::OrderFigures {
     let lines: Vec<money::Line> = items
         .iter()
         .map(|i| money::Line { price: i.price, cost: i.cost, quantity: i.quantity, warehouse_id: i.warehouse_id })
@@ -931,7 +934,19 @@ fn sold(version: i64, who: &Who, items: &[Item], t: &money::Totals, address: &Ad
         district: address.district.clone(),
         country: if address.country.is_empty() { "TH".to_string() } else { address.country.clone() },
         city: address.city.clone(),
+        paid,
     }
+}
+
+/// An order's lines, in the transaction that writes it.
+pub(crate) async fn items_in(tx: &mut Tx, order_id: i64) -> Result<Vec<Item>> {
+    let rows = sqlx::query_as::<_, ItemRow>(&format!(
+        "SELECT {ITEM_COLUMNS} FROM order_items WHERE order_id = $1 ORDER BY position"
+    ))
+    .bind(order_id)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows.iter().map(ItemRow::item).collect())
 }
 
 /// The next gap-free order number of the store in the current Buddhist-era year: the

@@ -12,7 +12,7 @@ use bo_proto::wms::v1 as wpb;
 use bo_proto::Wire as _;
 use tonic::{Request, Response, Status};
 
-use crate::domain::{self, AreaFigures, Bucket, Figures, Period, Span};
+use crate::domain::{self, AreaFigures, Bucket, Figures, Period, Span, StateFigures};
 use crate::exports::{kinds_of, Exports, Sources};
 use crate::store::{AreaTotals, Repo, SkuSales, SoldSort, SoldTotals};
 
@@ -21,13 +21,20 @@ fn area_figures(f: &AreaFigures) -> pb::AreaFigures {
 }
 
 /// The states orders are in, in the contract's order, those with none left out.
-fn by_state(figures: &std::collections::BTreeMap<String, AreaFigures>) -> Vec<pb::StateSales> {
+fn by_state(figures: &std::collections::BTreeMap<String, StateFigures>) -> Vec<pb::StateSales> {
     let mut out: Vec<pb::StateSales> = figures
         .iter()
-        .filter(|(_, f)| f.orders != 0 || f.net != 0)
+        .filter(|(_, f)| **f != StateFigures::default())
         .filter_map(|(w, f)| {
             let state = OrderState::from_wire(w)?;
-            Some(pb::StateSales { state: state.into(), orders: f.orders, net: f.net })
+            Some(pb::StateSales {
+                state: state.into(),
+                orders: f.orders,
+                net: f.net,
+                total: f.total,
+                paid: f.paid,
+                balance: f.balance(),
+            })
         })
         .collect();
     out.sort_by_key(|s| s.state);

@@ -115,6 +115,7 @@ fn content_change(f: OrderFigures, placed: bool) -> (Change, Vec<SkuNames>) {
         place: Place { province: f.province, district: f.district, country: f.country, city: f.city },
         customer: Some(f.customer_id.max(0)),
         created_by: Some(f.created_by.max(0)),
+        paid: f.paid,
     };
     (Change::Content { version: f.version.max(1), channel: f.channel, placed_day, placed_at, content, placed }, names)
 }

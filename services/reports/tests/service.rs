@@ -30,6 +30,7 @@ fn content(lines: &[(i64, i64, i64)]) -> Content {
         },
         customer: None,
         created_by: None,
+        paid: 0,
     }
 }
 

@@ -172,7 +172,15 @@ describe('the reports', () => {
   });
 
   it('show the owner the orders placed each day by their state now, with the period\'s totals', async () => {
-    const state = (s: string, orders: number, net: string) => ({ state: s, orders, net });
+    // Net, then what the orders come to and what of it is paid; the balance is the rest.
+    const state = (s: string, orders: number, net: string, total = net, paid = '0.00') => ({
+      state: s,
+      orders,
+      net,
+      total,
+      paid,
+      balance: (Number(total) - Number(paid)).toFixed(2),
+    });
     const sent = serveBy(() => ({
       status: 200,
       body: {
@@ -182,11 +190,11 @@ describe('the reports', () => {
         previous_from: '2026-10-01',
         previous_to: '2026-10-31',
         bucket: 'day',
-        current: [state('new', 2, '1345.50'), state('shipped', 1, '100.00'), state('cancelled', 1, '199.00')],
+        current: [state('new', 2, '1345.50', '1439.69', '500.00'), state('shipped', 1, '100.00', '107.00', '107.00'), state('cancelled', 1, '199.00', '212.93', '212.93')],
         previous: [state('closed', 4, '800.00')],
         rows: Array.from({ length: 30 }, (_, i) => ({
           date: `2026-11-${String(i + 1).padStart(2, '0')}`,
-          states: i === 26 ? [state('new', 2, '1345.50'), state('shipped', 1, '100.00'), state('cancelled', 1, '199.00')] : [],
+          states: i === 26 ? [state('new', 2, '1345.50', '1439.69', '500.00'), state('shipped', 1, '100.00', '107.00', '107.00'), state('cancelled', 1, '199.00', '212.93', '212.93')] : [],
         })),
         updated_at: '2026-11-27T08:00:00.000Z',
       },
@@ -195,9 +203,12 @@ describe('the reports', () => {
     const table = await screen.findByTestId('sales-report');
     expect(sent.some((s) => s.url === '/api/order-reports/order-summaries/table-lists/states?period=monthly&date=2026-11-15')).toBe(true);
     const day27 = within(table).getAllByRole('row').find((r) => r.textContent?.startsWith('27 Nov'))!;
-    // Placed 4 (1,644.50), open 2, sent 1, closed 0, cancelled 1.
-    expect(day27.textContent).toBe('27 Nov41,644.5021,345.501100.0000.001199.00');
+    // Placed 4 (1,644.50), open 2, sent 1, closed 0, cancelled 1; of those that stand 607.00
+    // paid and 939.69 owed (the cancelled order's money is not a balance).
+    expect(day27.textContent).toBe('27 Nov41,644.5021,345.501100.0000.001199.00607.00939.69');
     expect(screen.getByTestId('sales-total').textContent).toContain('41,644.50');
+    expect(screen.getByTestId('sales-total').textContent).toMatch(/607\.00939\.69$/);
+    expect(within(table).getByRole('columnheader', { name: 'Balance due' })).toBeInTheDocument();
     expect(screen.getByTestId('sales-before').textContent).toContain('4800.00');
     expect(screen.getByTestId('report-tab-sales')).toBeInTheDocument();
   });
@@ -260,14 +271,16 @@ describe('the reports', () => {
 
   it('gather the states into the report\'s columns', () => {
     const t = tally([
-      { state: 'new', orders: 1, net: '10.10' },
-      { state: 'ready_to_fulfillment', orders: 2, net: '0.20' },
-      { state: 'failed', orders: 1, net: '5.00' },
+      { state: 'new', orders: 1, net: '10.10', total: '10.81', paid: '0.00', balance: '10.81' },
+      { state: 'ready_to_fulfillment', orders: 2, net: '0.20', total: '0.21', paid: '0.10', balance: '0.11' },
+      { state: 'failed', orders: 1, net: '5.00', total: '5.35', paid: '5.35', balance: '0.00' },
     ]);
     expect(t.placed).toEqual({ orders: 4, satang: 1530 });
     expect(t.open).toEqual({ orders: 3, satang: 1030 });
     expect(t.cancelled).toEqual({ orders: 1, satang: 500 });
     expect(t.sent).toEqual({ orders: 0, satang: 0 });
+    // The failed order's payment is not counted as paid for what stands, nor owed.
+    expect([t.paid, t.balance]).toEqual([10, 1092]);
   });
 
   it('write changes of units with their sign', () => {

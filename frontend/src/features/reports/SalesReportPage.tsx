@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { formatBaht } from '@/shared/money';
 import { useStateTableQuery, type StateSalesBody } from './api';
-import { amount, periodLabel, pointLabel } from './dashboard';
+import { periodLabel, pointLabel, satang } from './dashboard';
 import { PeriodPicker, usePeriodParams } from './DashboardFrame';
 import { ExportButton } from './ExportButton';
 import { ReportFrame } from './ReportFrame';
@@ -20,27 +20,40 @@ const MEMBERS: Record<Exclude<SalesGroup, 'placed'>, string[]> = {
   cancelled: ['cancelled', 'failed'],
 };
 
-/** Orders and their net in satang (whole numbers, summed exactly). */
-export type Tally = Record<SalesGroup, { orders: number; satang: number }>;
+/** The balances beside the columns: paid, and still owed. */
+const BALANCES = ['paid', 'balance'] as const;
 
-/** Orders by their state now, gathered into the report's columns. */
+/** Orders and their net in satang (whole numbers, summed exactly). */
+export type Tally = Record<SalesGroup, { orders: number; satang: number }> & {
+  /** What the buyers of the orders not cancelled have paid, and still owe, satang. */
+  paid: number;
+  balance: number;
+};
+
+/** Orders by their state now, gathered into the report's columns; the balances are those of
+ * the orders that still stand (a cancelled or failed order owes nothing). */
 export function tally(states: StateSalesBody[]): Tally {
-  const out = Object.fromEntries(SALES_GROUPS.map((g) => [g, { orders: 0, satang: 0 }])) as Tally;
+  const out = { ...Object.fromEntries(SALES_GROUPS.map((g) => [g, { orders: 0, satang: 0 }])), paid: 0, balance: 0 } as Tally;
   for (const s of states) {
-    const satang = Math.round(amount(s.net) * 100);
+    const net = satang(s.net);
     const add = (g: SalesGroup) => {
       out[g].orders += s.orders;
-      out[g].satang += satang;
+      out[g].satang += net;
     };
     add('placed');
     for (const [g, members] of Object.entries(MEMBERS)) if (members.includes(s.state)) add(g as SalesGroup);
+    if (!MEMBERS.cancelled.includes(s.state)) {
+      out.paid += satang(s.paid);
+      out.balance += satang(s.balance);
+    }
   }
   return out;
 }
 
 /** /report/sales (SPEC §2 Reports: sales, owner only): the orders placed day by day (month
  * by month in a year), how many of them are open, sent, closed or cancelled now and for how
- * much, with the period's totals beside the period before's. */
+ * much, what their buyers have paid and still owe, with the period's totals beside the
+ * period before's. */
 export default function SalesReportPage() {
   const { t, i18n } = useTranslation(['reports']);
   const lng = i18n.language;
@@ -89,6 +102,7 @@ export default function SalesReportPage() {
             columns={[
               { title: t(`point.${data.bucket === 'month' ? 'month' : 'day'}`), dataIndex: 'label', fixed: 'left' },
               ...SALES_GROUPS.map((g) => ({ title: t(`report.sales.groups.${g}`), key: g, align: 'right' as const, render: (_: unknown, r: Tally) => cell(r[g]) })),
+              ...BALANCES.map((b) => ({ title: t(`report.sales.${b}`), key: b, align: 'right' as const, render: (_: unknown, r: Tally) => formatBaht(r[b] / 100) })),
             ]}
             summary={() => (
               <Table.Summary fixed>
@@ -101,12 +115,22 @@ export default function SalesReportPage() {
                       <strong>{cell(now[g])}</strong>
                     </Table.Summary.Cell>
                   ))}
+                  {BALANCES.map((b, i) => (
+                    <Table.Summary.Cell key={b} index={SALES_GROUPS.length + i + 1} align="right">
+                      <strong>{formatBaht(now[b] / 100)}</strong>
+                    </Table.Summary.Cell>
+                  ))}
                 </Table.Summary.Row>
                 <Table.Summary.Row data-testid="sales-before">
                   <Table.Summary.Cell index={0}>{t('previousPeriod')}</Table.Summary.Cell>
                   {SALES_GROUPS.map((g, i) => (
                     <Table.Summary.Cell key={g} index={i + 1} align="right">
                       {cell(before[g])}
+                    </Table.Summary.Cell>
+                  ))}
+                  {BALANCES.map((b, i) => (
+                    <Table.Summary.Cell key={b} index={SALES_GROUPS.length + i + 1} align="right">
+                      {formatBaht(before[b] / 100)}
                     </Table.Summary.Cell>
                   ))}
                 </Table.Summary.Row>

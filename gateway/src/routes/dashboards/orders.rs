@@ -294,13 +294,18 @@ async fn channel_table(
     }))
 }
 
-/// The orders in one state now, and their net.
+/// The orders in one state now: their net, what their buyers pay, what of it is paid and
+/// what is still owed (baht).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct StateSalesBody {
     /// new, ready_to_fulfillment, shipped, closed, cancelled or failed.
     pub state: String,
     pub orders: i64,
     pub net: String,
+    pub total: String,
+    pub paid: String,
+    /// total less paid.
+    pub balance: String,
 }
 
 /// One day (or month) of the sales report: the orders placed then, by their state now.
@@ -330,7 +335,14 @@ pub struct StateTableBody {
 
 fn state_sales(list: Vec<pb::StateSales>) -> Vec<StateSalesBody> {
     list.into_iter()
-        .map(|s| StateSalesBody { state: word::<OrderState>(s.state), orders: s.orders, net: baht(s.net) })
+        .map(|s| StateSalesBody {
+            state: word::<OrderState>(s.state),
+            orders: s.orders,
+            net: baht(s.net),
+            total: baht(s.total),
+            paid: baht(s.paid),
+            balance: baht(s.balance),
+        })
         .collect()
 }
 

@@ -56,15 +56,15 @@ async fn a_months_sales_add_up_to_the_orders_by_hand(app: &TestApp) {
     a["shipping_address"]["district"] = json!("บางรัก");
     a["shipping_address"]["state_province"] = json!("กรุงเทพมหานคร");
     a["shipping_address"]["postcode"] = json!("10500");
-    create(app, &t, a).await;
+    let a = create(app, &t, a).await;
     let mut b = order(w, json!([{"sku_id": red, "quantity": 1}]));
     b["channel"] = json!("line");
     let b = create(app, &t, b).await;
     let c = create(app, &t, order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
     let mut edit = order(w, json!([{"sku_id": red, "quantity": 3}]));
     edit["channel"] = json!("line");
-    let (s, v) = app.patch(&format!("/orders/{}", b["id"]), &t, edit).await;
-    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, edited) = app.patch(&format!("/orders/{}", b["id"]), &t, edit).await;
+    assert_eq!(s, StatusCode::OK, "{edited}");
     let (s, v) = app.post(&format!("/orders/{}/cancel", c["id"]), &t, json!({})).await;
     assert_eq!(s, StatusCode::OK, "{v}");
 
@@ -303,6 +303,47 @@ async fn a_months_sales_add_up_to_the_orders_by_hand(app: &TestApp) {
     let today_row = report["rows"].as_array().unwrap().iter().find(|r| r["date"] == day.as_str()).unwrap();
     assert_eq!(states(&today_row["states"]), expected);
     assert_eq!(report["previous"], json!([]));
+    // Balances: nothing paid yet, so the open orders owe what they come to; B is paid (a
+    // slip, confirmed), and the report follows: B's total paid, A's still owed.
+    let by_state = |v: &Value, k: &str| -> Vec<(String, String)> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| (s["state"].as_str().unwrap().into(), s[k].as_str().unwrap().into()))
+            .collect()
+    };
+    let (a_total, b_total) = (a["total"].as_str().unwrap().to_string(), edited["total"].as_str().unwrap().to_string());
+    let cents = |x: &str| (x.parse::<f64>().unwrap() * 100.0).round() as i64;
+    let both = format!("{:.2}", (cents(&a_total) + cents(&b_total)) as f64 / 100.0);
+    assert_eq!(by_state(&report["current"], "balance")[0], ("new".to_string(), both.clone()), "{report}");
+    assert_eq!(by_state(&report["current"], "paid")[0], ("new".to_string(), "0.00".to_string()));
+    let (_, bank) = crate::order_payments::accounts(app, &t).await;
+    let (s, kept) = crate::order_payments::attachment(app, &t, crate::photos::png(20, 20)).await;
+    assert_eq!(s, StatusCode::CREATED, "{kept}");
+    let (s, paying) = app
+        .post(&format!("/orders/{}/pay", b["id"]), &t, json!({"attachment": kept["name"], "store_channel_id": bank}))
+        .await;
+    assert_eq!(s, StatusCode::CREATED, "{paying}");
+    let p = &paying["payments"][0];
+    let (s, v) = app
+        .post(&format!("/orders/{}/invoices/{}/payments/{}/confirm", b["id"], p["bill_id"], p["id"]), &t, json!({}))
+        .await;
+    assert_eq!((s, v["payment_state"].as_str()), (StatusCode::OK, Some("paid")), "{v}");
+    let mut report = report.clone();
+    for _ in 0..200 {
+        if by_state(&report["current"], "paid")[0].1 != "0.00" {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        report = app.get(&format!("/order-reports/order-summaries/table-lists/states?date={day}"), &t).await.1;
+    }
+    let new = &report["current"][0];
+    assert_eq!(
+        (new["state"].as_str(), new["orders"].as_i64(), new["net"].as_str(), new["total"].as_str()),
+        (Some("new"), Some(2), Some("1345.50"), Some(both.as_str())),
+        "{report}"
+    );
+    assert_eq!((new["paid"].as_str(), new["balance"].as_str()), (Some(b_total.as_str()), Some(a_total.as_str())));
     let (s, sold) = app.get(&format!("/order-reports/sold-item-summaries/total?date={day}"), &t).await;
     assert_eq!((s, sold["current"]["total_qty"].as_i64()), (StatusCode::OK, Some(6)), "{sold}");
     let (s, sold_days) = app.get(&format!("/order-reports/sold-item-summaries/daily?date={day}"), &t).await;

@@ -134,6 +134,12 @@ pub fn order_state(bills: &[&str]) -> &'static str {
     UNPAID
 }
 
+/// What the buyer has paid of an order, satang: the amounts of its bills (amount, the
+/// state of the bill's newest payment, none for a bill without one) whose payment is paid.
+pub fn paid(bills: &[(i64, Option<&str>)]) -> i64 {
+    bills.iter().filter(|(_, s)| *s == Some(PAID)).map(|(amount, _)| *amount).sum()
+}
+
 /// Why an edit that makes an order's bills `after` (warehouse, amount) from `now` is
 /// refused: money a buyer sent (or says they sent) is for the bills as they are, so an order
 /// whose payment is pending or paid keeps its bills' warehouses and amounts.
@@ -245,5 +251,14 @@ mod tests {
         assert_eq!(order_state(&[VOIDED]), VOIDED);
         assert_eq!(order_state(&[CANCELLED, CANCELLED]), CANCELLED);
         assert_eq!(order_state(&[CANCELLED, UNPAID]), UNPAID);
+    }
+
+    #[test]
+    fn what_is_paid_is_the_bills_whose_payment_is() {
+        assert_eq!(paid(&[]), 0);
+        assert_eq!(paid(&[(35_000, None)]), 0);
+        assert_eq!(paid(&[(35_000, Some(PAID)), (12_000, Some(PENDING))]), 35_000);
+        assert_eq!(paid(&[(35_000, Some(PAID)), (12_000, Some(PAID))]), 47_000);
+        assert_eq!(paid(&[(35_000, Some(VOIDED)), (12_000, Some(CANCELLED)), (9_000, Some(UNPAID))]), 0);
     }
 }

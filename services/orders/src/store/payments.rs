@@ -4,9 +4,11 @@
 //! payment never both succeed.
 
 use bo_kit::db::Tx;
+use bo_kit::outbox;
 use bo_kit::time::now_ms;
 use bo_kit::Code;
 use bo_kit::{Error, Result};
+use bo_proto::events::v1 as ev;
 use sqlx::FromRow;
 
 use super::bills::BillRow;
@@ -152,16 +154,50 @@ async fn live_payment(tx: &mut Tx, bill_id: i64) -> Result<Option<PaymentRow>> {
     .await?)
 }
 
-/// Sets the order's payment state from its bills' newest payments; answers it.
+/// What the buyers have paid of orders, by order ([`payment::paid`]; an
+/// order with no bill is left out).
+pub(crate) async fn paid_of(
+    conn: &mut sqlx::AnyConnection,
+    order_ids: &[i64],
+) -> Result<std::collections::HashMap<i64, i64>> {
+    let mut bills: std::collections::HashMap<i64, Vec<(i64, Option<String>)>> = std::collections::HashMap::new();
+    for chunk in order_ids.chunks(200) {
+        let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 1)).collect();
+        let sql = format!(
+            "SELECT b.order_id, b.amount, (SELECT p.state FROM order_payments p WHERE p.bill_id = b.id ORDER BY p.id DESC LIMIT 1) \
+             FROM order_bills b WHERE b.order_id IN ({})",
+            placeholders.join(", ")
+        );
+        let mut q = sqlx::query_as::<_, (i64, i64, Option<String>)>(&sql);
+        for id in chunk {
+            q = q.bind(*id);
+        }
+        for (order_id, amount, state) in q.fetch_all(&mut *conn).await? {
+            bills.entry(order_id).or_default().push((amount, state));
+        }
+    }
+    Ok(bills
+        .into_iter()
+        .map(|(id, b)| {
+            let b: Vec<(i64, Option<&str>)> = b.iter().map(|(a, s)| (*a, s.as_deref())).collect();
+            (id, payment::paid(&b))
+        })
+        .collect())
+}
+
+/// Sets the order's payment state from its bills' newest payments, and tells the read models
+/// that count sales what the buyer has paid now (`OrderRevised` at the new version); answers
+/// the state.
 async fn settle_order(tx: &mut Tx, who: Actor, order_id: i64, now: i64) -> Result<&'static str> {
     let rows: Vec<(i64, Option<String>)> = sqlx::query_as(
-        "SELECT b.id, (SELECT p.state FROM order_payments p WHERE p.bill_id = b.id ORDER BY p.id DESC LIMIT 1) \
+        "SELECT b.amount, (SELECT p.state FROM order_payments p WHERE p.bill_id = b.id ORDER BY p.id DESC LIMIT 1) \
          FROM order_bills b WHERE b.order_id = $1 ORDER BY b.id",
     )
     .bind(order_id)
     .fetch_all(&mut **tx)
     .await?;
-    let states: Vec<&str> = rows.iter().map(|(_, s)| s.as_deref().unwrap_or(payment::UNPAID)).collect();
+    let bills: Vec<(i64, Option<&str>)> = rows.iter().map(|(a, s)| (*a, s.as_deref())).collect();
+    let states: Vec<&str> = bills.iter().map(|(_, s)| s.unwrap_or(payment::UNPAID)).collect();
     let to = payment::order_state(&states);
     sqlx::query(
         "UPDATE orders SET payment_state = $1, updated_at = $2, updated_by = $3, version = version + 1 WHERE id = $4",
@@ -173,6 +209,14 @@ async fn settle_order(tx: &mut Tx, who: Actor, order_id: i64, now: i64) -> Resul
     .execute(&mut **tx)
     .await?;
     super::bills::announce_bills(tx, who.store_id, order_id).await?;
+    let order = order_in(tx, who.store_id, order_id).await?;
+    let items = super::items_in(tx, order_id).await?;
+    let revised = ev::OrderRevised {
+        order_id,
+        order_no: order.order_no.clone(),
+        figures: Some(super::row_figures(&order, &items, payment::paid(&bills))),
+    };
+    outbox::enqueue(tx, who.store_id, who.user_id, &revised).await?;
     Ok(to)
 }
 

@@ -98,10 +98,12 @@ pub fn differences(expected: &BTreeMap<i64, Contribution>, actual: &BTreeMap<i64
         }
         for ((day, state), f) in &off.state_sales {
             out.push(format!(
-                "store {store}, sales of orders placed on {} now {state}: off by {} orders, {} satang net",
+                "store {store}, sales of orders placed on {} now {state}: off by {} orders, {} satang net, {} satang total, {} satang paid",
                 day_text(*day),
                 f.orders,
-                f.net
+                f.net,
+                f.total,
+                f.paid
             ));
         }
         for ((day, who), f) in &off.staff {

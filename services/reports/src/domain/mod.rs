@@ -160,6 +160,10 @@ pub struct Content {
     /// before the reports counted who made orders, which is counted nowhere).
     #[serde(default)]
     pub created_by: Option<i64>,
+    /// What the buyer has paid of it, satang (0 in what was kept before the reports counted
+    /// payments, until a rebuild).
+    #[serde(default)]
+    pub paid: i64,
 }
 
 /// Where an order goes: in Thailand a province and a district, abroad a country and a city.
@@ -221,6 +225,52 @@ impl AreaFigures {
             orders: self.orders + by * o.orders,
             cancelled: self.cancelled + by * o.cancelled,
             net: self.net + by * o.net,
+        }
+    }
+}
+
+/// The orders placed on a day that are in one state now (the sales report): how many, their
+/// net, what their buyers pay (`total`) and what of it is paid; the balance owed is
+/// `total - paid`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct StateFigures {
+    pub orders: i64,
+    pub net: i64,
+    pub total: i64,
+    pub paid: i64,
+}
+
+impl StateFigures {
+    /// What is still owed of these orders.
+    pub fn balance(&self) -> i64 {
+        self.total - self.paid
+    }
+}
+
+/// Figures kept per key of a daily table: they add up, and a key whose figures come to
+/// nothing is not kept.
+pub trait Counted: Copy + Default + PartialEq {
+    /// These figures and `by` times `o`.
+    fn plus(self, o: Self, by: i64) -> Self;
+
+    fn is_zero(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+impl Counted for AreaFigures {
+    fn plus(self, o: Self, by: i64) -> Self {
+        AreaFigures::plus(self, o, by)
+    }
+}
+
+impl Counted for StateFigures {
+    fn plus(self, o: Self, by: i64) -> Self {
+        StateFigures {
+            orders: self.orders + by * o.orders,
+            net: self.net + by * o.net,
+            total: self.total + by * o.total,
+            paid: self.paid + by * o.paid,
         }
     }
 }
@@ -334,8 +384,9 @@ pub struct Contribution {
     pub states: BTreeMap<(Day, String), i64>,
     pub areas: BTreeMap<(Day, Area), AreaFigures>,
     pub customers: BTreeMap<(Day, String), AreaFigures>,
-    /// Orders and their net per (placing day, state now): the sales report.
-    pub state_sales: BTreeMap<(Day, String), AreaFigures>,
+    /// Orders, their net, total and what is paid per (placing day, state now): the sales
+    /// report.
+    pub state_sales: BTreeMap<(Day, String), StateFigures>,
     /// Sales per (day, member who made the order; 0 for none): the sales per employee.
     pub staff: BTreeMap<(Day, i64), AreaFigures>,
 }
@@ -422,8 +473,10 @@ pub fn contribution(o: &Order) -> Contribution {
         count(&mut c.staff, who, o.placed_day, o.cancelled_day, content.net);
     }
     if !o.state.is_empty() {
-        c.state_sales
-            .insert((o.placed_day, o.state.clone()), AreaFigures { orders: 1, cancelled: 0, net: content.net });
+        c.state_sales.insert(
+            (o.placed_day, o.state.clone()),
+            StateFigures { orders: 1, net: content.net, total: content.total, paid: content.paid },
+        );
     }
     c.skus.retain(|_, f| !f.is_zero());
     c.sales.retain(|_, f| !f.is_zero());
@@ -435,17 +488,14 @@ pub fn contribution(o: &Order) -> Contribution {
 }
 
 /// What `new` less `old` is per key, keys that come to nothing left out.
-fn counted_delta<K: Ord + Clone>(
-    old: &BTreeMap<K, AreaFigures>,
-    new: &BTreeMap<K, AreaFigures>,
-) -> BTreeMap<K, AreaFigures> {
+fn counted_delta<K: Ord + Clone, F: Counted>(old: &BTreeMap<K, F>, new: &BTreeMap<K, F>) -> BTreeMap<K, F> {
     let mut d = BTreeMap::new();
     for (k, f) in new {
         d.insert(k.clone(), f.plus(old.get(k).copied().unwrap_or_default(), -1));
     }
     for (k, f) in old {
         if !new.contains_key(k) {
-            d.insert(k.clone(), AreaFigures::default().plus(*f, -1));
+            d.insert(k.clone(), F::default().plus(*f, -1));
         }
     }
     d.retain(|_, f| !f.is_zero());
@@ -453,7 +503,7 @@ fn counted_delta<K: Ord + Clone>(
 }
 
 /// Adds `d` to `total` per key, keys that come to nothing dropped.
-fn add_counted<K: Ord + Clone>(total: &mut BTreeMap<K, AreaFigures>, d: &BTreeMap<K, AreaFigures>) {
+fn add_counted<K: Ord + Clone, F: Counted>(total: &mut BTreeMap<K, F>, d: &BTreeMap<K, F>) {
     for (k, f) in d {
         let e = total.entry(k.clone()).or_default();
         *e = e.plus(*f, 1);
@@ -558,6 +608,7 @@ mod tests {
             place,
             customer: None,
             created_by: None,
+            paid: 0,
         }
     }
 
@@ -624,6 +675,44 @@ mod tests {
         );
         assert_eq!(c.skus[&(2026_11_03, 8)], SkuFigures { units: -1, net: -50_00, net_ex_vat: -50_00, cost: -25_00 });
         assert_eq!(c.states, BTreeMap::from([((2026_11_01, "cancelled".to_string()), 1)]));
+    }
+
+    #[test]
+    fn the_sales_report_follows_what_is_paid_under_the_state_now() {
+        let mut o = Order::default();
+        apply(&mut o, placed(2026_11_01, content(&[(7, 2, 200_00)])));
+        let before = contribution(&o);
+        let key = (2026_11_01, "new".to_string());
+        assert_eq!(before.state_sales[&key], StateFigures { orders: 1, net: 200_00, total: 214_00, paid: 0 });
+        assert_eq!(before.state_sales[&key].balance(), 214_00);
+        // Paid: a later version of the same content, now with what was paid.
+        let paid = Content { paid: 214_00, ..content(&[(7, 2, 200_00)]) };
+        let revised = Change::Content {
+            version: 2,
+            channel: "line".into(),
+            placed_day: 2026_11_01,
+            placed_at: 0,
+            content: paid,
+            placed: false,
+        };
+        assert!(apply(&mut o, revised));
+        let after = contribution(&o);
+        assert_eq!(after.state_sales[&key].balance(), 0);
+        // Only the sales report moves: the sales, SKUs and states stay as they were.
+        let d = delta(&before, &after);
+        assert_eq!(d.state_sales, BTreeMap::from([(key, StateFigures { orders: 0, net: 0, total: 0, paid: 214_00 })]));
+        assert!(d.sales.is_empty() && d.skus.is_empty() && d.states.is_empty() && d.areas.is_empty());
+        // Shipped: the paid order moves to its new state whole.
+        apply(&mut o, moved(3, "shipped", 2026_11_02));
+        let shipped = delta(&after, &contribution(&o)).state_sales;
+        assert_eq!(
+            shipped[&(2026_11_01, "new".to_string())],
+            StateFigures { orders: -1, net: -200_00, total: -214_00, paid: -214_00 }
+        );
+        assert_eq!(
+            shipped[&(2026_11_01, "shipped".to_string())],
+            StateFigures { orders: 1, net: 200_00, total: 214_00, paid: 214_00 }
+        );
     }
 
     #[test]

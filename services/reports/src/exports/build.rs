@@ -26,6 +26,7 @@ use super::domain::{self as export, ExportEvent, Kind, Lang};
 use super::sheets::{self, Cell, MovementNames, Sheet};
 use super::store::{ExportRow, Scope};
 use super::{export_span, Exports};
+use crate::domain::Counted as _;
 use crate::fees::FeeFigures;
 use crate::store::{Repo, SoldSort};
 
@@ -109,9 +110,7 @@ pub async fn summary_rows(
         (Kind::OrderSummary, "states") => {
             let s = repo.state_sales(store_id, &span).await?;
             opb::OrderState::words()
-                .filter_map(|w| {
-                    Some(sheets::state_row(w, s.current.get(w).filter(|f| f.orders != 0 || f.net != 0)?, lang))
-                })
+                .filter_map(|w| Some(sheets::state_row(w, s.current.get(w).filter(|f| !f.is_zero())?, lang)))
                 .collect()
         }
         (Kind::OrderSummary, _) => repo

@@ -6,7 +6,7 @@ use bo_proto::wms::v1 as wpb;
 use bo_proto::Wire as _;
 
 use super::domain::{self as export, Kind, Lang};
-use crate::domain::{AreaFigures, Day, Figures};
+use crate::domain::{AreaFigures, Day, Figures, StateFigures};
 use crate::fees::FeeFigures;
 use crate::store::SkuSales;
 
@@ -81,7 +81,14 @@ pub fn sheet(kind: Kind, table: &str, lang: Lang) -> Sheet {
         },
         (Kind::OrderSummary, "channels") => with(("ช่องทางขาย", "Channel"), &FIGURES, ("ช่องทางขาย", "Channels")),
         (Kind::OrderSummary, "states") => {
-            with(("สถานะ", "State"), &[FIGURES[0], FIGURES[3]], ("สถานะคำสั่งซื้อ", "Order states"))
+            let rest = [
+                FIGURES[0],
+                FIGURES[3],
+                FIGURES[4],
+                ("ชำระแล้ว (บาท)", "Paid (THB)"),
+                ("ยอดค้างชำระ (บาท)", "Balance due (THB)"),
+            ];
+            with(("สถานะ", "State"), &rest, ("สถานะคำสั่งซื้อ", "Order states"))
         }
         (Kind::OrderSummary, _) => with(("วันที่", "Day"), &FIGURES, ("ยอดขายรายวัน", "Daily sales")),
         (Kind::SoldItems, _) => {
@@ -161,8 +168,15 @@ pub fn figures_row(name: String, f: &Figures) -> Vec<Cell> {
 }
 
 /// A row of the orders' states.
-pub fn state_row(state: &str, f: &AreaFigures, lang: Lang) -> Vec<Cell> {
-    vec![Cell::Text(export::state_label(state, lang).to_string()), Cell::Count(f.orders), Cell::Money(f.net)]
+pub fn state_row(state: &str, f: &StateFigures, lang: Lang) -> Vec<Cell> {
+    vec![
+        Cell::Text(export::state_label(state, lang).to_string()),
+        Cell::Count(f.orders),
+        Cell::Money(f.net),
+        Cell::Money(f.total),
+        Cell::Money(f.paid),
+        Cell::Money(f.balance()),
+    ]
 }
 
 /// A row of the sales per employee.
@@ -299,7 +313,8 @@ mod tests {
         assert_eq!(figures_row("x".into(), &f).len(), len(Kind::OrderSummary, "daily"));
         assert_eq!(figures_row("x".into(), &f).len(), len(Kind::OrderSummary, "channels"));
         let a = AreaFigures { orders: 3, cancelled: 1, net: 30_001 };
-        assert_eq!(state_row("new", &a, Lang::Th).len(), len(Kind::OrderSummary, "states"));
+        let st = StateFigures { orders: 3, net: 30_001, total: 32_101, paid: 10_700 };
+        assert_eq!(state_row("new", &st, Lang::Th).len(), len(Kind::OrderSummary, "states"));
         assert_eq!(staff_row("x".into(), &a).len(), len(Kind::AdminPerformance, ""));
         assert_eq!(sku_row(&SkuSales::default()).len(), len(Kind::SoldItems, "skus"));
         assert_eq!(fee_row("x".into(), &FeeFigures::default()).len(), len(Kind::ServiceFees, "daily"));
@@ -319,6 +334,10 @@ mod tests {
         // 100.01 baht over 3 orders: 33.34 baht, rounded half away from zero.
         let s = staff_row("สมชาย".into(), &AreaFigures { orders: 3, cancelled: 0, net: 10_001 });
         assert_eq!(s[4], Cell::Money(3_334));
+        // Of 321.01 baht, 107 paid: 214.01 still owed.
+        let st = state_row("shipped", &StateFigures { orders: 3, net: 30_001, total: 32_101, paid: 10_700 }, Lang::En);
+        assert_eq!(st[0], Cell::Text("Sent".into()));
+        assert_eq!(st[4..], [Cell::Money(10_700), Cell::Money(21_401)]);
         assert_eq!(day_label(2026_01_05, Lang::En), "05/01/2026");
         assert_eq!(movement_label("transfer_in", Lang::Th), "โอนเข้า");
     }

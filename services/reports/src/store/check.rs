@@ -7,7 +7,7 @@ use bo_kit::Result;
 use sqlx::Row;
 
 use super::*;
-use crate::domain::{self, AreaFigures, Contribution, Day, SkuFigures};
+use crate::domain::{self, AreaFigures, Contribution, Day, SkuFigures, StateFigures};
 
 impl Repo {
     /// Every store's daily tables as they are (rows that come to nothing left out), for the
@@ -62,12 +62,13 @@ impl Repo {
                 out.entry(r.try_get(0)?).or_default().customers.insert((r.try_get(1)?, r.try_get(2)?), f);
             }
         }
-        for r in sqlx::query("SELECT store_id, day, state, orders, CAST(0 AS BIGINT), net FROM daily_state_sales")
+        for r in sqlx::query("SELECT store_id, day, state, orders, net, total, paid FROM daily_state_sales")
             .fetch_all(pool)
             .await?
         {
-            let f = counted(&r, 3)?;
-            if f != AreaFigures::default() {
+            let f =
+                StateFigures { orders: r.try_get(3)?, net: r.try_get(4)?, total: r.try_get(5)?, paid: r.try_get(6)? };
+            if f != StateFigures::default() {
                 out.entry(r.try_get(0)?).or_default().state_sales.insert((r.try_get(1)?, r.try_get(2)?), f);
             }
         }

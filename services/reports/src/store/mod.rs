@@ -9,7 +9,7 @@ use bo_kit::paging::{Page, PageRequest};
 use bo_kit::Result;
 use sqlx::{FromRow, Row};
 
-use crate::domain::{self, AreaFigures, Change, Day, Figures, Span};
+use crate::domain::{self, AreaFigures, Change, Counted, Day, Figures, Span, StateFigures};
 
 mod check;
 mod write;
@@ -115,11 +115,16 @@ pub struct TopAreas {
 /// `RETURNING` or `GUEST`; or a state now), in the period and the one before, and per bucket
 /// of the period.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct KeyedSales {
-    pub current: BTreeMap<String, AreaFigures>,
-    pub previous: BTreeMap<String, AreaFigures>,
-    pub series: Vec<(Day, BTreeMap<String, AreaFigures>)>,
+pub struct KeyedSales<F = AreaFigures> {
+    pub current: BTreeMap<String, F>,
+    pub previous: BTreeMap<String, F>,
+    pub series: Vec<(Day, BTreeMap<String, F>)>,
     pub updated_at: Option<i64>,
+}
+
+/// Orders, cancellations and net, as three sums.
+fn counted(m: &[i64]) -> AreaFigures {
+    AreaFigures { orders: m[0], cancelled: m[1], net: m[2] }
 }
 
 /// What one event tells of one order.
@@ -344,45 +349,47 @@ impl Repo {
 
     /// Who placed a period's orders, beside the period before, and over the period.
     pub async fn customers(&self, store_id: i64, span: &Span) -> Result<KeyedSales> {
-        self.keyed("SELECT day, kind AS k, orders AS o, cancelled AS c, net AS n FROM daily_customers", store_id, span)
-            .await
+        let select = "SELECT day, kind AS k, orders AS o, cancelled AS c, net AS n FROM daily_customers";
+        self.keyed(select, &["o", "c", "n"], counted, store_id, span).await
     }
 
-    /// The period's orders by the day they were placed and their state now, beside the
-    /// period before (the sales report).
-    pub async fn state_sales(&self, store_id: i64, span: &Span) -> Result<KeyedSales> {
-        self.keyed(
-            "SELECT day, state AS k, orders AS o, CAST(0 AS BIGINT) AS c, net AS n FROM daily_state_sales",
-            store_id,
-            span,
-        )
-        .await
+    /// The period's orders by the day they were placed and their state now, with what they
+    /// come to and what of it is paid, beside the period before (the sales report).
+    pub async fn state_sales(&self, store_id: i64, span: &Span) -> Result<KeyedSales<StateFigures>> {
+        let select = "SELECT day, state AS k, orders AS o, net AS n, total AS t, paid AS p FROM daily_state_sales";
+        let decode = |m: &[i64]| StateFigures { orders: m[0], net: m[1], total: m[2], paid: m[3] };
+        self.keyed(select, &["o", "n", "t", "p"], decode, store_id, span).await
     }
 
     /// The period's sales by the member who made the orders (user id as text; 0 for none),
     /// beside the period before (the sales per employee).
     pub async fn staff(&self, store_id: i64, span: &Span) -> Result<KeyedSales> {
-        self.keyed(
-            "SELECT day, CAST(user_id AS TEXT) AS k, orders AS o, cancelled AS c, net AS n FROM daily_staff",
-            store_id,
-            span,
-        )
-        .await
+        let select = "SELECT day, CAST(user_id AS TEXT) AS k, orders AS o, cancelled AS c, net AS n FROM daily_staff";
+        self.keyed(select, &["o", "c", "n"], counted, store_id, span).await
     }
 
-    /// The rows of `select` (day, and a daily table's key `k`, orders `o`, cancelled `c` and
-    /// net `n`) summed per key
-    /// over the period and the one before, and per key and bucket of the period.
-    async fn keyed(&self, select: &str, store_id: i64, span: &Span) -> Result<KeyedSales> {
+    /// The rows of `select` (day, a daily table's key `k` and its `measures`) summed per key
+    /// over the period and the one before, and per key and bucket of the period; `decode`
+    /// makes the figures of a key's sums (in the order of `measures`).
+    async fn keyed<F: Counted>(
+        &self,
+        select: &str,
+        measures: &[&str],
+        decode: impl Fn(&[i64]) -> F,
+        store_id: i64,
+        span: &Span,
+    ) -> Result<KeyedSales<F>> {
         // Summed per point in the database: a month's days, a year's months (the periods of
         // monthly points are whole months, so each point falls in one of the two periods).
         let point = match span.bucket {
             domain::Bucket::Day => "day",
             domain::Bucket::Month => "day / 100 * 100 + 1",
         };
+        let sums: Vec<String> = measures.iter().map(|m| format!("CAST(SUM({m}) AS BIGINT)")).collect();
         let rows = sqlx::query(&format!(
-            "SELECT CAST({point} AS BIGINT), k, CAST(SUM(o) AS BIGINT), CAST(SUM(c) AS BIGINT), CAST(SUM(n) AS BIGINT) \
-             FROM ({select} WHERE store_id = $1 AND day >= $2 AND day <= $3) x GROUP BY 1, 2"
+            "SELECT CAST({point} AS BIGINT), k, {} FROM ({select} WHERE store_id = $1 AND day >= $2 AND day <= $3) x \
+             GROUP BY 1, 2",
+            sums.join(", ")
         ))
         .bind(store_id)
         .bind(span.previous_from.min(span.from))
@@ -392,18 +399,20 @@ impl Repo {
         let starts = domain::buckets(span.from, span.to, span.bucket);
         let place: BTreeMap<Day, usize> = starts.iter().enumerate().map(|(i, d)| (*d, i)).collect();
         let mut out = KeyedSales {
+            current: BTreeMap::new(),
+            previous: BTreeMap::new(),
             series: starts.iter().map(|d| (*d, BTreeMap::new())).collect(),
             updated_at: self.updated_at(store_id).await?,
-            ..Default::default()
         };
-        let add = |into: &mut BTreeMap<String, AreaFigures>, kind: &str, f: AreaFigures| {
+        let add = |into: &mut BTreeMap<String, F>, kind: &str, f: F| {
             let e = into.entry(kind.to_string()).or_default();
             *e = e.plus(f, 1);
         };
         for r in rows {
             let day: Day = r.try_get(0)?;
             let kind: String = r.try_get(1)?;
-            let f = AreaFigures { orders: r.try_get(2)?, cancelled: r.try_get(3)?, net: r.try_get(4)? };
+            let m = (0..measures.len()).map(|i| r.try_get(i + 2)).collect::<std::result::Result<Vec<i64>, _>>()?;
+            let f = decode(&m);
             if (span.from..=span.to).contains(&day) {
                 add(&mut out.current, &kind, f);
                 if let Some(i) = place.get(&domain::bucket_of(day, span.bucket)) {

@@ -8,7 +8,9 @@ use bo_kit::time::now_ms;
 use bo_kit::Result;
 
 use super::*;
-use crate::domain::{self, Area, AreaFigures, Change, Content, Contribution, Day, Figures, Order, SkuFigures};
+use crate::domain::{
+    self, Area, AreaFigures, Change, Content, Contribution, Day, Figures, Order, SkuFigures, StateFigures,
+};
 
 impl Repo {
     /// Applies what an event tells of an order, inside the event's transaction (see
@@ -390,15 +392,18 @@ async fn write_daily(tx: &mut Tx, store_id: i64, d: &Contribution) -> Result<()>
         )
         .await?;
     }
-    let state_sales: Vec<(&(Day, String), &AreaFigures)> = d.state_sales.iter().collect();
+    let state_sales: Vec<(&(Day, String), &StateFigures)> = d.state_sales.iter().collect();
     insert_rows(
         tx,
-        "INSERT INTO daily_state_sales (store_id, day, state, orders, net)",
+        "INSERT INTO daily_state_sales (store_id, day, state, orders, net, total, paid)",
         "ON CONFLICT (store_id, day, state) DO UPDATE SET orders = daily_state_sales.orders + excluded.orders, \
-         net = daily_state_sales.net + excluded.net",
-        5,
+         net = daily_state_sales.net + excluded.net, total = daily_state_sales.total + excluded.total, \
+         paid = daily_state_sales.paid + excluded.paid",
+        7,
         &state_sales,
-        |q, ((day, state), f)| q.bind(store_id).bind(*day).bind(state.as_str()).bind(f.orders).bind(f.net),
+        |q, ((day, state), f)| {
+            q.bind(store_id).bind(*day).bind(state.as_str()).bind(f.orders).bind(f.net).bind(f.total).bind(f.paid)
+        },
     )
     .await?;
     let staff: Vec<(&(Day, i64), &AreaFigures)> = d.staff.iter().collect();

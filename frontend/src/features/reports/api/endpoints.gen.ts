@@ -906,10 +906,14 @@ export type ChannelTableBody = PeriodBody & {
   updatedAt: string;
 };
 export type StateSalesBody = {
+  /** total less paid. */
+  balance: string;
   net: string;
   orders: number;
+  paid: string;
   /** new, ready_to_fulfillment, shipped, closed, cancelled or failed. */
   state: string;
+  total: string;
 };
 export type StateRowBody = {
   /** Its first day, YYYY-MM-DD. */
