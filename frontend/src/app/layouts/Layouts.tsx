@@ -3,7 +3,9 @@
 import { useState } from 'react';
 import { Drawer, Input, Layout } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useMatches, useSearchParams } from 'react-router-dom';
+import { Outlet, useMatches } from 'react-router-dom';
+
+import { useAddressParams } from '@/shared/useAddressParams';
 
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
@@ -11,7 +13,7 @@ import { useIsMobile } from './useDevice';
 
 function SearchBar({ mobile }: { mobile: boolean }) {
   const { t } = useTranslation('common');
-  const [params, setParams] = useSearchParams();
+  const { params, set } = useAddressParams();
   // Each search-bar screen names what its search finds (route handle `search`).
   const matches = useMatches();
   const what = [...matches].reverse().map((m) => (m.handle as { search?: string } | undefined)?.search).find(Boolean) ?? 'any';
@@ -22,13 +24,7 @@ function SearchBar({ mobile }: { mobile: boolean }) {
       placeholder={t(`search.${what}`)}
       defaultValue={params.get('search') ?? ''}
       data-testid="search-bar"
-      onSearch={(v) => {
-        const next = new URLSearchParams(params);
-        if (v.trim()) next.set('search', v.trim());
-        else next.delete('search');
-        next.delete('page');
-        setParams(next);
-      }}
+      onSearch={(v) => set({ search: v.trim() })}
     />
   );
 }

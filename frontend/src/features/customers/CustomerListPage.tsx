@@ -1,10 +1,11 @@
 import { Button, Card, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { Pager } from '@/shared/pager/Pager';
+import { useAddressParams } from '@/shared/useAddressParams';
 import { useCan } from '@/shared/useCan';
 import { useIsMobile } from '@/app/layouts/useDevice';
 import { HeadActions } from '@/shared/list/Actions';
@@ -19,7 +20,7 @@ export default function CustomerListPage() {
   const { t, i18n } = useTranslation(['customers', 'common']);
   const { storeId } = useParams();
   const id = Number(storeId);
-  const [params, setParams] = useSearchParams();
+  const { params, set } = useAddressParams();
   const search = params.get('search') ?? '';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const { data, isFetching } = useListCustomersQuery({ id, search: search || undefined, page, limit: PAGE_SIZE });
@@ -78,11 +79,7 @@ export default function CustomerListPage() {
         page={data?.page ?? page}
         pages={data?.pages ?? 1}
         total={data?.total ?? 0}
-        onChange={(p) => {
-          const next = new URLSearchParams(params);
-          next.set('page', String(p));
-          setParams(next);
-        }}
+        onChange={(p) => set({ page: p })}
       />
     </Card>
   );

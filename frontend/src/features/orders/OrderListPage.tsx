@@ -3,7 +3,7 @@ import { Badge, Button, Card, Form, Input, Modal, Select, Space, Tabs, Tag, Typo
 import { DollarOutlined, FileTextOutlined, PlusOutlined, InboxOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 
 import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifySuccess } from '@/shared/dialogs/notify';
@@ -18,6 +18,7 @@ import { ColumnSettings } from '@/shared/list/ColumnSettings';
 import { arrange, useColumnPrefs } from '@/shared/list/columns';
 import { Filters } from '@/shared/list/Filters';
 import { ListView } from '@/shared/list/ListView';
+import { useAddressParams } from '@/shared/useAddressParams';
 import { useListWarehousesQuery } from '@/features/stock/api';
 import {
   useBulkCancelMutation,
@@ -83,7 +84,7 @@ export default function OrderListPage() {
   const { storeId } = useParams();
   const sid = storeId ?? '';
   const navigate = useNavigate();
-  const [params, setParams] = useSearchParams();
+  const { params, set: setAddress } = useAddressParams();
   const column: Column = isColumn(params.get('state')) ? (params.get('state') as Column) : 'new';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const filters = {
@@ -124,14 +125,8 @@ export default function OrderListPage() {
   /** The same view with some of the address' query changed (back to page 1 unless named);
    * the chosen rows are let go (they were of another view). */
   const go = (change: Record<string, string | undefined>) => {
-    const next = new URLSearchParams(params);
-    next.delete('page');
-    for (const [k, v] of Object.entries(change)) {
-      if (v) next.set(k, v);
-      else next.delete(k);
-    }
     if (!('page' in change)) setSelected([]);
-    setParams(next);
+    setAddress(change);
   };
   const anyFilter = FILTERS.some((k) => params.get(k));
   // The filters folded into the drawer on a phone (the days count as one).

@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { Button, Card, Select, Space, Tag, Typography } from 'antd';
 import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 
 import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { Pager } from '@/shared/pager/Pager';
+import { useAddressParams } from '@/shared/useAddressParams';
 import { useCan } from '@/shared/useCan';
 import { useIsMobile } from '@/app/layouts/useDevice';
 import { BottomBar, HeadActions } from '@/shared/list/Actions';
@@ -32,7 +33,7 @@ export default function ProductListPage() {
   const { t, i18n } = useTranslation(['products', 'common']);
   const { storeId } = useParams();
   const id = Number(storeId);
-  const [params, setParams] = useSearchParams();
+  const { params, set } = useAddressParams();
   const search = params.get('search') ?? '';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const categoryId = Number(params.get('category')) || undefined;
@@ -49,13 +50,7 @@ export default function ProductListPage() {
   const navigate = useNavigate();
   const mobile = useIsMobile();
 
-  const setParam = (key: string, value: string | undefined) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    next.delete('page');
-    setParams(next);
-  };
+  const setParam = (key: string, value: string | undefined) => set({ [key]: value });
   /** Opens a product as its name's link does: the edit screen for editors, read-only for readers. */
   const open = (p: ProductBody) => {
     if (canEdit) navigate(`/${id}/product-edit/${STORE_CHANNEL}/${p.id}`);
@@ -179,11 +174,7 @@ export default function ProductListPage() {
       {mobile ? (
         <Filters
           active={(categoryId ? 1 : 0) + (status ? 1 : 0)}
-          onClear={() => {
-            const next = new URLSearchParams(params);
-            for (const k of ['category', 'status', 'page']) next.delete(k);
-            setParams(next);
-          }}
+          onClear={() => set({ category: undefined, status: undefined })}
         >
           {filters}
         </Filters>
@@ -208,11 +199,7 @@ export default function ProductListPage() {
         page={data?.page ?? page}
         pages={data?.pages ?? 1}
         total={data?.total ?? 0}
-        onChange={(p) => {
-          const next = new URLSearchParams(params);
-          next.set('page', String(p));
-          setParams(next);
-        }}
+        onChange={(p) => set({ page: p })}
       />
       {mobile ? bulkBar : null}
       <ProductViewDrawer productId={viewing} categoryName={categoryName} onClose={() => setViewing(null)} />

@@ -11,7 +11,7 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime, thailandToday } from '@/shared/i18n/i18n';
 import { useExportStockMovementsMutation, useMovementHistoriesQuery, type MovementReportRow } from './api';
 import { explainRefusal, HistoryDrawer } from './ExportButton';
-import { useAddressParams } from './addressParams';
+import { useAddressParams } from '@/shared/useAddressParams';
 import { ReportFrame } from './ReportFrame';
 
 /** The stock ledger's kinds of movement, as the report filters them. */

@@ -7,7 +7,7 @@ import { EraDatePicker } from '@/shared/form/EraDatePicker';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { formatBaht } from '@/shared/money';
 import { useStockReportQuery, type StockRowBody } from './api';
-import { useAddressParams } from './addressParams';
+import { useAddressParams } from '@/shared/useAddressParams';
 import { ReportFrame } from './ReportFrame';
 
 const PAGE_SIZE = 20;

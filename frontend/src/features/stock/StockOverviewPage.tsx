@@ -2,13 +2,14 @@ import { useState, type ReactNode } from 'react';
 import { Card, Checkbox, InputNumber, Segmented, Select, Space, Spin, Table, Tag, Typography } from 'antd';
 import { DownOutlined, UpOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useParams, useSearchParams } from 'react-router-dom';
+import { useParams } from 'react-router-dom';
 
 import { useIsMobile } from '@/app/layouts/useDevice';
 import { Filters } from '@/shared/list/Filters';
 import { ListView } from '@/shared/list/ListView';
 import { formatBaht } from '@/shared/money';
 import { Pager } from '@/shared/pager/Pager';
+import { useAddressParams } from '@/shared/useAddressParams';
 import { useCan } from '@/shared/useCan';
 import { useSkuInventoriesQuery, type SkuInventoryBody } from '@/features/products/api';
 import { useListInTransitQuery, useListStockLotsQuery, useListWarehousesQuery, useStockValuationQuery, type StockLotRow, type WarehouseValueBody } from './api';
@@ -25,7 +26,7 @@ type View = 'skus' | 'expiring';
 export default function StockOverviewPage() {
   const { t } = useTranslation(['stock', 'products', 'common']);
   useParams();
-  const [params, setParams] = useSearchParams();
+  const { params, set: setAddress } = useAddressParams();
   const search = params.get('search') ?? '';
   const page = Math.max(1, Number(params.get('page')) || 1);
   const warehouseId = Number(params.get('warehouse')) || undefined;
@@ -36,20 +37,10 @@ export default function StockOverviewPage() {
   const { data: warehouses } = useListWarehousesQuery();
   const warehouseName = (wid: number) => warehouses?.data.find((w) => w.id === wid)?.name ?? '—';
   const mobile = useIsMobile();
-  const set = (key: string, value: string | undefined) => {
-    const next = new URLSearchParams(params);
-    if (value) next.set(key, value);
-    else next.delete(key);
-    next.delete('page');
-    setParams(next);
-  };
+  const set = (key: string, value: string | undefined) => setAddress({ [key]: value });
   /** On a phone, the filters in the drawer that are in force (the days when not the default). */
   const folded = (warehouseId ? 1 : 0) + (below && view === 'skus' ? 1 : 0) + (days !== DEFAULT_EXPIRY_DAYS ? 1 : 0);
-  const clearFolded = () => {
-    const next = new URLSearchParams(params);
-    for (const k of ['warehouse', 'below', 'days', 'page']) next.delete(k);
-    setParams(next);
-  };
+  const clearFolded = () => setAddress({ warehouse: undefined, below: undefined, days: undefined });
 
   const warehouseSelect = (
     <Select
@@ -133,19 +124,13 @@ export default function StockOverviewPage() {
           </>
         )}
         {view === 'expiring' ? (
-          <ExpiringLots warehouseId={warehouseId} days={days} page={page} warehouseName={warehouseName} onPage={(p) => setParams(withPage(params, p))} />
+          <ExpiringLots warehouseId={warehouseId} days={days} page={page} warehouseName={warehouseName} onPage={(p) => setAddress({ page: p })} />
         ) : (
-          <SkuStock search={search} warehouseId={warehouseId} below={below} days={days} page={page} warehouseName={warehouseName} onPage={(p) => setParams(withPage(params, p))} />
+          <SkuStock search={search} warehouseId={warehouseId} below={below} days={days} page={page} warehouseName={warehouseName} onPage={(p) => setAddress({ page: p })} />
         )}
       </Card>
     </Space>
   );
-}
-
-function withPage(params: URLSearchParams, p: number): URLSearchParams {
-  const next = new URLSearchParams(params);
-  next.set('page', String(p));
-  return next;
 }
 
 /** The warehouse a row's stock is in: its own, or the one filtered on (a SKU never stocked

@@ -2,14 +2,14 @@ import { act, renderHook } from '@testing-library/react';
 import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router-dom';
 
-import { shown, useAddressParams } from './addressParams';
+import { shown, useAddressParams } from './useAddressParams';
 
 const at = (path: string) =>
   function Router({ children }: { children: ReactNode }) {
     return <MemoryRouter initialEntries={[path]}>{children}</MemoryRouter>;
   };
 
-describe('a report’s filters in the address', () => {
+describe('a screen’s filters in the address', () => {
   it('build each change on the last one asked for, even before the screen follows', () => {
     const { result } = renderHook(() => useAddressParams(), { wrapper: at('/1/report/movement?kind=adjust&page=3') });
     // A filter and a page turned by one handler, before any render between them.

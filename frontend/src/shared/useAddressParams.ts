@@ -1,7 +1,7 @@
 import { useCallback, useLayoutEffect, useRef } from 'react';
 import { useSearchParams } from 'react-router-dom';
 
-/** A change of a report's filters: a value, or nothing (`undefined`, `''`, `0`) to drop it. */
+/** A change of a screen's filters: a value, or nothing (`undefined`, `''`, `0`) to drop it. */
 export type ParamChanges = Record<string, string | number | undefined>;
 
 /** What the screen showing the address `now` leaves of the addresses asked for and not shown
@@ -13,7 +13,7 @@ export function shown(asked: string[], now: string): { waiting: string[]; caught
   return { waiting, caughtUp: waiting.length === 0 };
 }
 
-/** A report's filters kept in the address, and a way to change some of them. A change starts
+/** A screen's filters and page kept in the address, and a way to change some of them. A change starts
  * from the address as last asked for, not as the screen shows it now: a page turned right
  * after a filter keeps the filter, however slowly the screen follows. Any change but the
  * page's own goes back to the first page. */
