@@ -14,7 +14,7 @@ use tonic::{Request, Response, Status};
 
 use crate::domain::{self, AreaFigures, Bucket, Figures, Period, Span, StateFigures};
 use crate::exports::{kinds_of, Exports, Sources};
-use crate::store::{AreaTotals, Repo, SkuSales, SoldSort, SoldTotals};
+use crate::store::{AreaTotals, Parts, Repo, SkuSales, SoldSort, SoldTotals};
 
 fn area_figures(f: &AreaFigures) -> pb::AreaFigures {
     pb::AreaFigures { orders: f.orders, cancelled: f.cancelled, net: f.net }
@@ -217,7 +217,12 @@ impl ReportsService for ReportsGrpc {
             _ => return Err(invalid("top", "validation.invalid")),
         };
         let span = span_of(r.period(), &r.date)?;
-        let s = self.repo.summary(ctx.store_id, &span, i64::from(top)).await?;
+        let parts = match r.parts() {
+            pb::SummaryParts::Unspecified => Parts::All,
+            pb::SummaryParts::Channels => Parts::Channels,
+            pb::SummaryParts::Totals => Parts::Totals,
+        };
+        let s = self.repo.summary(ctx.store_id, &span, i64::from(top), parts).await?;
         Ok(Response::new(pb::GetSalesSummaryResponse {
             from: domain::day_text(span.from),
             to: domain::day_text(span.to),
@@ -254,8 +259,11 @@ impl ReportsService for ReportsGrpc {
             span.bucket = Bucket::Day;
         }
         let current = self.repo.daily(ctx.store_id, span.from, span.to, span.bucket, r.by_channel).await?;
-        let previous =
-            self.repo.daily(ctx.store_id, span.previous_from, span.previous_to, span.bucket, r.by_channel).await?;
+        let previous = if r.current_only {
+            Vec::new()
+        } else {
+            self.repo.daily(ctx.store_id, span.previous_from, span.previous_to, span.bucket, r.by_channel).await?
+        };
         let s = domain::series(&span, &current, &previous, r.by_channel);
         let entries = |figures: &[Figures]| -> Vec<pb::ChannelSales> {
             s.channels
@@ -271,7 +279,7 @@ impl ReportsService for ReportsGrpc {
                 start: domain::day_text(p.start),
                 previous_start: if p.previous_start == 0 { String::new() } else { domain::day_text(p.previous_start) },
                 current: entries(&p.current),
-                previous: entries(&p.previous),
+                previous: if r.current_only { Vec::new() } else { entries(&p.previous) },
             })
             .collect();
         Ok(Response::new(pb::GetSalesSeriesResponse {
@@ -298,7 +306,11 @@ impl ReportsService for ReportsGrpc {
             pb::SoldItemSort::Quantity => SoldSort::Units,
             pb::SoldItemSort::Profit => SoldSort::Profit,
         };
-        let s = self.repo.sold_items(ctx.store_id, &span, &r.search, sort, PageRequest::from(r.page)).await?;
+        let s = if r.totals_only {
+            self.repo.sold_totals(ctx.store_id, &span).await?
+        } else {
+            self.repo.sold_items(ctx.store_id, &span, &r.search, sort, PageRequest::from(r.page)).await?
+        };
         Ok(Response::new(pb::ListSoldItemsResponse {
             from: domain::day_text(span.from),
             to: domain::day_text(span.to),

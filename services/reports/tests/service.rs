@@ -8,7 +8,7 @@
 use bo_kit::db::Db;
 use bo_reports::domain::{self, Change, Content, Line, Period, Place};
 use bo_reports::fees::{self, Charge, FeeFigures};
-use bo_reports::store::{Repo, SkuNames, SoldSort, Told};
+use bo_reports::store::{Parts, Repo, SkuNames, SoldSort, Told};
 
 fn content(lines: &[(i64, i64, i64)]) -> Content {
     let lines: Vec<Line> = lines
@@ -86,7 +86,7 @@ async fn a_month_sums_its_orders_whatever_the_order_of_their_events(db: Db) {
     apply(&db, 8, 1, "e4", placed(2026_11_01, "facebook", content(&[(10, 9, 900_00)]))).await;
 
     let span = domain::span(Period::Monthly, 2026_11_15).unwrap();
-    let s = repo.summary(7, &span, 10).await.unwrap();
+    let s = repo.summary(7, &span, 10, Parts::All).await.unwrap();
     assert_eq!((s.current.orders, s.current.cancelled, s.current.units), (2, 1, 3));
     assert_eq!(s.current.net, 300_00, "400.00 sold, 100.00 of it cancelled");
     assert_eq!(s.current.shipping, 40_00);
@@ -105,6 +105,15 @@ async fn a_month_sums_its_orders_whatever_the_order_of_their_events(db: Db) {
     assert_eq!(s.top[0].product_name, "เสื้อ");
     assert_eq!(s.states, vec![("cancelled".to_string(), 1), ("new".to_string(), 1)]);
     assert!(s.updated_at.is_some());
+    // Asked for less, the summary reads less: the same totals, nothing else.
+    let totals = repo.summary(7, &span, 10, Parts::Totals).await.unwrap();
+    assert_eq!((totals.current, totals.previous, totals.updated_at), (s.current, s.previous, s.updated_at));
+    assert!(
+        totals.channels.is_empty() && totals.series.is_empty() && totals.top.is_empty() && totals.states.is_empty()
+    );
+    let channels = repo.summary(7, &span, 10, Parts::Channels).await.unwrap();
+    assert_eq!((channels.current, &channels.channels), (s.current, &s.channels));
+    assert!(channels.series.is_empty() && channels.top.is_empty());
 
     // The ledger's order rows sum to the daily sales.
     let (ledger_net, daily_net): (i64, i64) = sqlx::query_as(
@@ -116,13 +125,13 @@ async fn a_month_sums_its_orders_whatever_the_order_of_their_events(db: Db) {
     .unwrap();
     assert_eq!((ledger_net, daily_net), (300_00, 300_00));
     // The quarter and the year hold the month; the year is in months.
-    let q = repo.summary(7, &domain::span(Period::Quarterly, 2026_11_15).unwrap(), 1).await.unwrap();
+    let q = repo.summary(7, &domain::span(Period::Quarterly, 2026_11_15).unwrap(), 1, Parts::All).await.unwrap();
     assert_eq!((q.current.net, q.top.len()), (300_00, 1));
-    let y = repo.summary(7, &domain::span(Period::Yearly, 2026_11_15).unwrap(), 10).await.unwrap();
+    let y = repo.summary(7, &domain::span(Period::Yearly, 2026_11_15).unwrap(), 10, Parts::All).await.unwrap();
     assert_eq!(y.series.len(), 12);
     assert_eq!(y.series[10].1.orders, 2);
     // A store without sales.
-    let none = repo.summary(9, &span, 10).await.unwrap();
+    let none = repo.summary(9, &span, 10, Parts::All).await.unwrap();
     assert_eq!((none.current.orders, none.updated_at, none.top.len()), (0, None, 0));
 }
 
@@ -149,7 +158,7 @@ async fn an_edit_moves_the_figures_of_the_day_it_was_placed(db: Db) {
         placed: false,
     };
     assert!(!apply(&db, 7, 1, "e3", stale).await);
-    let s = repo.summary(7, &domain::span(Period::Daily, 2026_11_01).unwrap(), 10).await.unwrap();
+    let s = repo.summary(7, &domain::span(Period::Daily, 2026_11_01).unwrap(), 10, Parts::All).await.unwrap();
     assert_eq!((s.current.orders, s.current.units, s.current.net), (1, 4, 480_00));
     assert_eq!(s.top.iter().map(|t| (t.sku_id, t.units)).collect::<Vec<_>>(), vec![(12, 4)], "SKU 10 no longer sold");
 }
@@ -302,6 +311,8 @@ async fn sold_skus_page_search_and_sit_beside_the_month_before(db: Db) {
         s.items.iter().map(|(c, p)| (c.sku_id, c.units, p.units)).collect::<Vec<_>>()
     };
     assert_eq!(ids(&s), vec![(11, 3, 0), (10, 1, 4)]);
+    let totals = repo.sold_totals(7, &span).await.unwrap();
+    assert_eq!((totals.current, totals.previous, totals.items.len(), totals.page), (s.current, s.previous, 0, None));
     let by_units = repo.sold_items(7, &span, "", SoldSort::Units, page(2, 1)).await.unwrap();
     assert_eq!((ids(&by_units), by_units.page.unwrap().pages), (vec![(10, 1, 4)], 2));
     let found = repo.sold_items(7, &span, "s-1", SoldSort::Profit, page(1, 10)).await.unwrap();

@@ -99,6 +99,7 @@ async fn summary(
     state: &AppState,
     auth: &StoreAuth,
     q: &SummaryQuery,
+    parts: pb::SummaryParts,
 ) -> ApiResult<(String, pb::GetSalesSummaryResponse)> {
     auth.require(OWNER)?;
     let period = enum_field::<pb::Period>("period", q.period.as_deref(), "validation.invalid")?;
@@ -108,6 +109,7 @@ async fn summary(
             period,
             date: q.date.clone().unwrap_or_default(),
             top: q.top.unwrap_or(0),
+            parts: parts.into(),
         }))
         .await?
         .into_inner();
@@ -125,7 +127,7 @@ async fn order_summaries(
     auth: StoreAuth,
     Query(q): Query<SummaryQuery>,
 ) -> ApiResult<Json<OrderSummaryBody>> {
-    let (period, r) = summary(&state, &auth, &q).await?;
+    let (period, r) = summary(&state, &auth, &q, pb::SummaryParts::Unspecified).await?;
     Ok(Json(OrderSummaryBody {
         dates: dates!(period, r),
         current: totals(r.current),
@@ -190,8 +192,8 @@ async fn order_summaries_total(
     auth: StoreAuth,
     Query(q): Query<PeriodQuery>,
 ) -> ApiResult<Json<OrderTotalBody>> {
-    let q = SummaryQuery { period: q.period, date: q.date, top: Some(1) };
-    let (period, r) = summary(&state, &auth, &q).await?;
+    let q = SummaryQuery { period: q.period, date: q.date, top: None };
+    let (period, r) = summary(&state, &auth, &q, pb::SummaryParts::Totals).await?;
     Ok(Json(OrderTotalBody {
         dates: dates!(period, r),
         current: totals(r.current),
@@ -269,8 +271,8 @@ async fn channel_table(
     auth: StoreAuth,
     Query(q): Query<PeriodQuery>,
 ) -> ApiResult<Json<ChannelTableBody>> {
-    let summary_q = SummaryQuery { period: q.period.clone(), date: q.date.clone(), top: Some(1) };
-    let (period, r) = summary(&state, &auth, &summary_q).await?;
+    let summary_q = SummaryQuery { period: q.period.clone(), date: q.date.clone(), top: None };
+    let (period, r) = summary(&state, &auth, &summary_q, pb::SummaryParts::Channels).await?;
     let mut before: Vec<pb::ChannelSales> = r.previous_channels;
     let mut channels: Vec<ChannelRowBody> = r
         .channels
@@ -406,6 +408,8 @@ pub struct SalesChartBody {
     pub updated_at: String,
 }
 
+/// A period's sales as points, one series in total or one per channel; `daily`: a point per
+/// day whatever the period, of the period's own days only (what `days_of` reads).
 pub(super) async fn chart(
     state: &AppState,
     auth: &StoreAuth,
@@ -417,7 +421,13 @@ pub(super) async fn chart(
     let period = q.period()?;
     let r = state
         .client(ReportsServiceClient::new)?
-        .get_sales_series(auth.ctx().request(pb::GetSalesSeriesRequest { period, date: q.date(), by_channel, daily }))
+        .get_sales_series(auth.ctx().request(pb::GetSalesSeriesRequest {
+            period,
+            date: q.date(),
+            by_channel,
+            daily,
+            current_only: daily,
+        }))
         .await?
         .into_inner();
     let entries = |list: Vec<pb::ChannelSales>| {

@@ -81,6 +81,7 @@ async fn sold_items(
     state: &AppState,
     auth: &StoreAuth,
     q: &SoldItemQuery,
+    totals_only: bool,
 ) -> ApiResult<(String, pb::ListSoldItemsResponse)> {
     auth.require(OWNER)?;
     let period = enum_field::<pb::Period>("period", q.period.as_deref(), "validation.invalid")?;
@@ -93,6 +94,7 @@ async fn sold_items(
             search: q.search.clone().unwrap_or_default(),
             sort,
             page: Some(page_request(q.page, q.limit)),
+            totals_only,
         }))
         .await?
         .into_inner();
@@ -109,8 +111,8 @@ async fn sold_item_summaries(
     auth: StoreAuth,
     Query(q): Query<PeriodQuery>,
 ) -> ApiResult<Json<SoldItemSummaryBody>> {
-    let q = SoldItemQuery { period: q.period, date: q.date, limit: Some(1), ..Default::default() };
-    let (period, r) = sold_items(&state, &auth, &q).await?;
+    let q = SoldItemQuery { period: q.period, date: q.date, ..Default::default() };
+    let (period, r) = sold_items(&state, &auth, &q, true).await?;
     Ok(Json(SoldItemSummaryBody {
         dates: dates!(period, r),
         current: sold_totals(r.current),
@@ -231,7 +233,7 @@ async fn sold_item_table(
     auth: StoreAuth,
     Query(q): Query<SoldItemQuery>,
 ) -> ApiResult<Json<List<SoldItemBody>>> {
-    let (_, r) = sold_items(&state, &auth, &q).await?;
+    let (_, r) = sold_items(&state, &auth, &q, false).await?;
     let data = r
         .items
         .into_iter()

@@ -176,6 +176,31 @@ pub fn skus_table(from: Day, to: Day) -> &'static str {
     }
 }
 
+/// The SKUs' sales from `from` to `to` as rows of `sku_id, units, net, net_ex_vat, cost`, one
+/// per SKU that sold (or gave back) anything, read from [`skus_table`]: where the period is one
+/// row of that table per SKU (a day, a month, a year) its rows as they are, else summed per
+/// SKU. Its store, first and last days are the parameters $1, $2 and $3.
+pub fn sku_sums(from: Day, to: Day) -> String {
+    let table = skus_table(from, to);
+    let one_row = match table {
+        "yearly_skus" => from / 10_000 == to / 10_000,
+        "monthly_skus" => from / 100 == to / 100,
+        _ => from == to,
+    };
+    if one_row {
+        format!(
+            "SELECT sku_id, units, net, net_ex_vat, cost FROM {table} \
+             WHERE store_id = $1 AND day >= $2 AND day <= $3 AND (units <> 0 OR net <> 0)"
+        )
+    } else {
+        format!(
+            "SELECT sku_id, CAST(SUM(units) AS BIGINT) AS units, CAST(SUM(net) AS BIGINT) AS net, \
+             CAST(SUM(net_ex_vat) AS BIGINT) AS net_ex_vat, CAST(SUM(cost) AS BIGINT) AS cost FROM {table} \
+             WHERE store_id = $1 AND day >= $2 AND day <= $3 GROUP BY sku_id HAVING SUM(units) <> 0 OR SUM(net) <> 0"
+        )
+    }
+}
+
 /// The table that sums the places' sales from `from` to `to` with the fewest rows: the
 /// monthly one for whole months, else the daily one.
 pub fn areas_table(from: Day, to: Day) -> &'static str {
@@ -355,6 +380,14 @@ mod tests {
         let d = span(Period::Daily, 2026_05_20).unwrap();
         assert_eq!(skus_table(d.from, d.to), "daily_skus");
         assert_eq!((month_of(2026_05_20), year_of(2026_05_20)), (2026_05_01, 2026_01_01));
+        // A day, a month, a year: one row per SKU, read as it is; a quarter or a week summed.
+        let summed = |from, to| sku_sums(from, to).contains("GROUP BY");
+        assert!(!summed(d.from, d.to) && !summed(y.from, y.to));
+        let m = span(Period::Monthly, 2026_05_20).unwrap();
+        assert!(!summed(m.from, m.to) && !summed(m.previous_from, m.previous_to));
+        assert!(summed(p.from, p.to), "a quarter is three months");
+        assert!(summed(2026_05_20, 2026_05_26), "days of a month");
+        assert!(summed(2025_01_01, 2026_12_31), "two years");
     }
 
     #[test]

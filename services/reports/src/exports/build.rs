@@ -32,6 +32,10 @@ use crate::store::{Repo, SoldSort};
 
 /// Rows read per page.
 pub const PAGE: i32 = 500;
+
+/// How often a builder says how far it got (and renews its claim).
+const PROGRESS_EVERY: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// A claim not renewed for this long is taken over.
 pub const STALE_MS: i64 = 60_000;
 /// The largest file an export may write.
@@ -99,7 +103,7 @@ pub async fn summary_rows(
     };
     Ok(match (kind, scope.table.as_str()) {
         (Kind::OrderSummary, "channels") => {
-            let s = repo.summary(store_id, &span, 0).await?;
+            let s = repo.summary(store_id, &span, 0, crate::store::Parts::Channels).await?;
             s.channels
                 .iter()
                 .map(|(code, f)| {
@@ -391,6 +395,7 @@ impl Exports {
             move || write_book(path, sheet, rx)
         });
         let (mut cursor, mut done, mut kept) = (0, 0, true);
+        let mut told = std::time::Instant::now();
         let read = async {
             loop {
                 let (rows, next) = self.page(&ctx, e, &scope, &names, lang, cursor).await?;
@@ -398,9 +403,14 @@ impl Exports {
                 if tx.send(rows).is_err() {
                     break;
                 }
-                if !self.repo.export_progress(e.id, holder, done).await? {
-                    kept = false;
-                    break;
+                // The progress, and the claim renewed with it, at most once a second (the
+                // claim goes stale after a minute), not a write per page.
+                if told.elapsed() >= PROGRESS_EVERY {
+                    if !self.repo.export_progress(e.id, holder, done).await? {
+                        kept = false;
+                        break;
+                    }
+                    told = std::time::Instant::now();
                 }
                 match next {
                     Some(n) => cursor = n,

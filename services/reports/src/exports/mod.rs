@@ -203,11 +203,7 @@ impl Exports {
                     .map_err(Error::from)?;
                 Ok(r.into_inner().page.map_or(0, |p| p.total))
             }
-            Kind::SoldItems => {
-                let span = export_span(scope);
-                let page = PageRequest::new(1, 1);
-                Ok(self.repo.sold_items(ctx.store_id, &span, "", crate::store::SoldSort::Net, page).await?.current.skus)
-            }
+            Kind::SoldItems => Ok(self.repo.sold_totals(ctx.store_id, &export_span(scope)).await?.current.skus),
             // The other summaries' tables are small: counted by reading them.
             _ => Ok(build::summary_rows(&self.repo, ctx.store_id, kind, scope, Lang::En, &build::Names::default())
                 .await?

@@ -56,6 +56,15 @@ pub struct Summary {
     pub updated_at: Option<i64>,
 }
 
+/// What of a [`Summary`] to read: all of it, the totals and the channels, or the totals
+/// alone (the rest left empty).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Parts {
+    All,
+    Channels,
+    Totals,
+}
+
 /// How sold SKUs are ordered (largest first, then by SKU).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SoldSort {
@@ -188,12 +197,17 @@ impl Repo {
     }
 
     /// A period's figures, its previous period's totals, and the store's last change.
-    pub async fn summary(&self, store_id: i64, span: &Span, top: i64) -> Result<Summary> {
+    pub async fn summary(&self, store_id: i64, span: &Span, top: i64, parts: Parts) -> Result<Summary> {
         let pool = self.db.pool();
         let total_sql = format!("SELECT {SUMS} FROM daily_sales WHERE store_id = $1 AND day >= $2 AND day <= $3");
         let total = |from: Day, to: Day| sqlx::query(&total_sql).bind(store_id).bind(from).bind(to);
         let current = figures_at(&total(span.from, span.to).fetch_one(pool).await?, 0)?;
         let previous = figures_at(&total(span.previous_from, span.previous_to).fetch_one(pool).await?, 0)?;
+        let updated_at = self.updated_at(store_id).await?;
+        let mut out = Summary { current, previous, updated_at, ..Default::default() };
+        if parts == Parts::Totals {
+            return Ok(out);
+        }
         let channels_sql = format!(
             "SELECT channel, {SUMS} FROM daily_sales WHERE store_id = $1 AND day >= $2 AND day <= $3 GROUP BY channel"
         );
@@ -210,10 +224,18 @@ impl Repo {
                 Ok::<_, sqlx::Error>(channels)
             }
         };
-        let channels = by_channel(span.from, span.to).await?;
-        let previous_channels = by_channel(span.previous_from, span.previous_to).await?;
+        out.channels = by_channel(span.from, span.to).await?;
+        out.previous_channels = by_channel(span.previous_from, span.previous_to).await?;
+        if parts == Parts::Channels {
+            return Ok(out);
+        }
+        // Summed per point in the database: a year's months are twelve rows, not 365.
+        let point = match span.bucket {
+            domain::Bucket::Day => "day",
+            domain::Bucket::Month => "day / 100 * 100 + 1",
+        };
         let rows = sqlx::query(&format!(
-            "SELECT day, {SUMS} FROM daily_sales WHERE store_id = $1 AND day >= $2 AND day <= $3 GROUP BY day"
+            "SELECT CAST({point} AS BIGINT), {SUMS} FROM daily_sales WHERE store_id = $1 AND day >= $2 AND day <= $3 GROUP BY 1"
         ))
         .bind(store_id)
         .bind(span.from)
@@ -232,12 +254,9 @@ impl Repo {
             "SELECT s.sku_id, CAST(COALESCE(n.product_id, 0) AS BIGINT) AS product_id, \
              COALESCE(n.product_name, '') AS product_name, COALESCE(n.sku_code, '') AS sku_code, \
              COALESCE(n.variant, '') AS variant, s.units, s.net, s.net_ex_vat, s.cost FROM ( \
-             SELECT sku_id, CAST(SUM(units) AS BIGINT) AS units, CAST(SUM(net) AS BIGINT) AS net, \
-             CAST(SUM(net_ex_vat) AS BIGINT) AS net_ex_vat, CAST(SUM(cost) AS BIGINT) AS cost FROM {} \
-             WHERE store_id = $1 AND day >= $2 AND day <= $3 GROUP BY sku_id \
-             HAVING SUM(units) <> 0 OR SUM(net) <> 0 ORDER BY SUM(net) DESC, sku_id LIMIT $4) s \
+             SELECT * FROM ({}) x ORDER BY x.net DESC, x.sku_id LIMIT $4) s \
              LEFT JOIN report_skus n ON n.store_id = $1 AND n.sku_id = s.sku_id ORDER BY s.net DESC, s.sku_id",
-            domain::skus_table(span.from, span.to)
+            domain::sku_sums(span.from, span.to)
         ))
         .bind(store_id)
         .bind(span.from)
@@ -245,7 +264,7 @@ impl Repo {
         .bind(top)
         .fetch_all(pool)
         .await?;
-        let states: Vec<(String, i64)> = sqlx::query_as(
+        out.states = sqlx::query_as(
             "SELECT state, CAST(SUM(orders) AS BIGINT) FROM daily_states WHERE store_id = $1 AND day >= $2 AND day <= $3 \
              GROUP BY state HAVING SUM(orders) <> 0 ORDER BY state",
         )
@@ -254,20 +273,9 @@ impl Repo {
         .bind(span.to)
         .fetch_all(pool)
         .await?;
-        let updated_at: Option<i64> = sqlx::query_scalar("SELECT updated_at FROM report_stores WHERE store_id = $1")
-            .bind(store_id)
-            .fetch_optional(pool)
-            .await?;
-        Ok(Summary {
-            current,
-            previous,
-            channels,
-            previous_channels,
-            series: by_bucket.into_iter().collect(),
-            top,
-            states,
-            updated_at,
-        })
+        out.series = by_bucket.into_iter().collect();
+        out.top = top;
+        Ok(out)
     }
 
     /// The places of one kind a period's orders went to, the `limit` with the largest net
@@ -477,30 +485,7 @@ impl Repo {
         page: PageRequest,
     ) -> Result<SoldItems> {
         let pool = self.db.pool();
-        let totals = |from: Day, to: Day| async move {
-            let r = sqlx::query(&format!(
-                "SELECT CAST(COUNT(*) AS BIGINT), CAST(COALESCE(SUM(units), 0) AS BIGINT), CAST(COALESCE(SUM(net), 0) AS BIGINT), \
-                 CAST(COALESCE(SUM(net_ex_vat), 0) AS BIGINT), CAST(COALESCE(SUM(cost), 0) AS BIGINT) FROM ( \
-                 SELECT sku_id, SUM(units) AS units, SUM(net) AS net, SUM(net_ex_vat) AS net_ex_vat, SUM(cost) AS cost \
-                 FROM {} WHERE store_id = $1 AND day >= $2 AND day <= $3 GROUP BY sku_id \
-                 HAVING SUM(units) <> 0 OR SUM(net) <> 0) s",
-                domain::skus_table(from, to)
-            ))
-            .bind(store_id)
-            .bind(from)
-            .bind(to)
-            .fetch_one(pool)
-            .await?;
-            Ok::<_, sqlx::Error>(SoldTotals {
-                skus: r.try_get(0)?,
-                units: r.try_get(1)?,
-                net: r.try_get(2)?,
-                net_ex_vat: r.try_get(3)?,
-                cost: r.try_get(4)?,
-            })
-        };
-        let current = totals(span.from, span.to).await?;
-        let previous = totals(span.previous_from, span.previous_to).await?;
+        let SoldItems { current, previous, updated_at, .. } = self.sold_totals(store_id, span).await?;
         let term = search.trim().to_lowercase();
         let filter = if term.is_empty() {
             ""
@@ -529,22 +514,19 @@ impl Repo {
                 .await?
         };
         let page = page.resolve(matching);
-        let (order, outer) = match sort {
-            SoldSort::Net => ("SUM(d.net)", "s.net"),
-            SoldSort::Units => ("SUM(d.units)", "s.units"),
-            SoldSort::Profit => ("SUM(d.net_ex_vat) - SUM(d.cost)", "s.net_ex_vat - s.cost"),
+        let (order, inner, outer) = match sort {
+            SoldSort::Net => ("SUM(d.net)", "x.net", "s.net"),
+            SoldSort::Units => ("SUM(d.units)", "x.units", "s.units"),
+            SoldSort::Profit => ("SUM(d.net_ex_vat) - SUM(d.cost)", "x.net_ex_vat - x.cost", "s.net_ex_vat - s.cost"),
         };
         let sql = if term.is_empty() {
             format!(
                 "SELECT s.sku_id, CAST(COALESCE(n.product_id, 0) AS BIGINT) AS product_id, \
                  COALESCE(n.product_name, '') AS product_name, COALESCE(n.sku_code, '') AS sku_code, \
                  COALESCE(n.variant, '') AS variant, s.units, s.net, s.net_ex_vat, s.cost FROM ( \
-                 SELECT d.sku_id, CAST(SUM(d.units) AS BIGINT) AS units, CAST(SUM(d.net) AS BIGINT) AS net, \
-                 CAST(SUM(d.net_ex_vat) AS BIGINT) AS net_ex_vat, CAST(SUM(d.cost) AS BIGINT) AS cost FROM {} d \
-                 WHERE d.store_id = $1 AND d.day >= $2 AND d.day <= $3 GROUP BY d.sku_id \
-                 HAVING SUM(d.units) <> 0 OR SUM(d.net) <> 0 ORDER BY {order} DESC, d.sku_id LIMIT $4 OFFSET $5) s \
+                 SELECT * FROM ({}) x ORDER BY {inner} DESC, x.sku_id LIMIT $4 OFFSET $5) s \
                  LEFT JOIN report_skus n ON n.store_id = $1 AND n.sku_id = s.sku_id ORDER BY {outer} DESC, s.sku_id",
-                domain::skus_table(span.from, span.to)
+                domain::sku_sums(span.from, span.to)
             )
         } else {
             format!(
@@ -600,6 +582,37 @@ impl Repo {
                 (r, b)
             })
             .collect();
-        Ok(SoldItems { current, previous, page: Some(page), items, updated_at: self.updated_at(store_id).await? })
+        Ok(SoldItems { current, previous, page: Some(page), items, updated_at })
+    }
+
+    /// What the SKUs a period sold add up to, and the period before's (no page of them).
+    pub async fn sold_totals(&self, store_id: i64, span: &Span) -> Result<SoldItems> {
+        let pool = self.db.pool();
+        let totals = |from: Day, to: Day| async move {
+            let r = sqlx::query(&format!(
+                "SELECT CAST(COUNT(*) AS BIGINT), CAST(COALESCE(SUM(units), 0) AS BIGINT), CAST(COALESCE(SUM(net), 0) AS BIGINT), \
+                 CAST(COALESCE(SUM(net_ex_vat), 0) AS BIGINT), CAST(COALESCE(SUM(cost), 0) AS BIGINT) FROM ({}) s",
+                domain::sku_sums(from, to)
+            ))
+            .bind(store_id)
+            .bind(from)
+            .bind(to)
+            .fetch_one(pool)
+            .await?;
+            Ok::<_, sqlx::Error>(SoldTotals {
+                skus: r.try_get(0)?,
+                units: r.try_get(1)?,
+                net: r.try_get(2)?,
+                net_ex_vat: r.try_get(3)?,
+                cost: r.try_get(4)?,
+            })
+        };
+        Ok(SoldItems {
+            current: totals(span.from, span.to).await?,
+            previous: totals(span.previous_from, span.previous_to).await?,
+            page: None,
+            items: Vec::new(),
+            updated_at: self.updated_at(store_id).await?,
+        })
     }
 }
