@@ -115,9 +115,14 @@ function parseTargets({ json, from }) {
         fail(`${from}: '${t.name}' needs '${need}', which is not another service in the list`);
       }
     }
+    // A secret setting becomes part of a variable's and a secret key's name.
+    const secrets = t.secrets ?? [];
+    if (!Array.isArray(secrets) || secrets.some((k) => typeof k !== 'string' || !/^[a-z][a-z0-9_]*$/.test(k))) {
+      fail(`${from}: '${t.name}'.secrets must be a list of setting names (lowercase letters, digits, _)`);
+    }
     // In the list's order whatever order the binary names them in, so the files stay put.
     const needs = names.filter((n) => t.needs.includes(n));
-    return { name: t.name, database: t.database, files: t.files, needs };
+    return { name: t.name, database: t.database, files: t.files, needs, secrets };
   });
   const gateway = targets.find((t) => t.name === GATEWAY);
   if (!gateway) fail(`${from}: no '${GATEWAY}' target`);
@@ -147,6 +152,10 @@ function compose({ gateway, services, targets }) {
     '# (MinIO), and one container per target.',
     '# Secrets are never shipped here: give them when starting, e.g.',
     '#   export BO_AUTH__JWT_SECRET="$(head -c 48 /dev/urandom | base64)" BO_FILES__SECRET_ACCESS_KEY="$(head -c 24 /dev/urandom | base64)"',
+    // A service's own secrets: 32 random bytes in hex.
+    ...targets.flatMap((t) =>
+      t.secrets.map((k) => `#   export BO_SERVICES__${env(t.name)}__${k.toUpperCase()}="$(head -c 32 /dev/urandom | xxd -p -c 64)"`),
+    ),
     '#   docker compose -f deploy/docker-compose.yml up --build   → http://localhost:8080',
     'services:',
   ];
@@ -219,6 +228,10 @@ function compose({ gateway, services, targets }) {
       `      BO_GRPC__ADDR: 0.0.0.0:${GRPC_PORT}`,
     );
     if (t.files) L.push(...filesEnv);
+    for (const k of t.secrets) {
+      const name = `BO_SERVICES__${env(t.name)}__${k.toUpperCase()}`;
+      L.push(`      ${name}: \${${name}:?set ${name} (docs/operations.md)}`);
+    }
     L.push('    depends_on:');
     if (t.database) {
       // The first database is PostgreSQL's own; the others wait for postgres-init.
@@ -310,6 +323,9 @@ function k8sTarget(t, isGateway) {
   );
   if (t.database) L.push(...secretEnv(`BO_SERVICES__${env(t.name)}__DATABASE_URL`, `${t.name}-database-url`));
   L.push(...secretEnv('BO_AUTH__JWT_SECRET', 'jwt-secret'));
+  for (const k of t.secrets) {
+    L.push(...secretEnv(`BO_SERVICES__${env(t.name)}__${k.toUpperCase()}`, `${t.name}-${k.replaceAll('_', '-')}`));
+  }
   if (t.files) {
     L.push(
       ...secretEnv('BO_FILES__ACCESS_KEY_ID', 'files-access-key-id'),

@@ -78,6 +78,7 @@ services! {
     logistics::v1::logistics_service_client::LogisticsServiceClient<T> => "logistics",
     orders::v1::orders_service_client::OrdersServiceClient<T> => "orders",
     reports::v1::reports_service_client::ReportsServiceClient<T> => "reports",
+    marketplaces::v1::marketplaces_service_client::MarketplacesServiceClient<T> => "marketplaces",
 }
 
 events! {

@@ -6,6 +6,7 @@ pub mod dashboards;
 pub mod exports;
 pub mod fee_plans;
 pub mod logistics;
+pub mod marketplaces;
 pub mod order_import;
 pub mod order_payments;
 pub mod orders;
@@ -44,7 +45,7 @@ Bodies are snake_case JSON or form-encoded (nested keys in bracket form); query 
 lists answer {data, total, limit, page, pages} and limit=-1 means all, up to 1,000 rows (a longer list comes in pages of 1,000, as pages says). \
 Writes accept an Idempotency-Key header."),
     modifiers(&BearerAuth, &PermissionKeys, &ErrorCodes),
-    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "pos"), (name = "payments"), (name = "logistics"), (name = "orders"), (name = "reports"), (name = "status"))
+    tags((name = "auth"), (name = "users"), (name = "stores"), (name = "team"), (name = "customers"), (name = "products"), (name = "wms"), (name = "settings"), (name = "pos"), (name = "payments"), (name = "logistics"), (name = "marketplaces"), (name = "orders"), (name = "reports"), (name = "status"))
 )]
 struct ApiDoc;
 
@@ -112,6 +113,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(stock_reports::router())
         .merge(service_fees::router())
         .merge(fee_plans::router())
+        .merge(marketplaces::router())
         .split_for_parts()
 }
 

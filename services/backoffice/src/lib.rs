@@ -28,6 +28,7 @@ pub fn modules() -> Vec<SharedModule> {
         Arc::new(bo_logistics::LogisticsModule),
         Arc::new(bo_orders::OrdersModule),
         Arc::new(bo_reports::ReportsModule),
+        Arc::new(bo_marketplaces::MarketplacesModule),
     ])
 }
 
@@ -37,7 +38,7 @@ pub fn target_names() -> Vec<&'static str> {
 }
 
 /// Every module as the deployment manifests need it (`--list-targets --json`): its name,
-/// whether it keeps a database and files, and the modules it calls.
+/// whether it keeps a database and files, the modules it calls and its own secret settings.
 pub fn targets_json() -> String {
     let targets: Vec<serde_json::Value> = modules()
         .iter()
@@ -47,6 +48,7 @@ pub fn targets_json() -> String {
                 "database": m.has_database(),
                 "files": m.uses_files(),
                 "needs": m.needs(),
+                "secrets": m.secrets(),
             })
         })
         .collect();

@@ -303,10 +303,16 @@ pub fn check_secret(secret: &[u8]) -> anyhow::Result<()> {
 /// The embedded target's signing key: generated on first start and kept under the data
 /// folder, readable by its owner only.
 pub fn load_or_create_key(data_dir: &std::path::Path) -> anyhow::Result<Vec<u8>> {
+    load_or_create_named_key(data_dir, "jwt.key")
+}
+
+/// A 32-byte key kept in `data_dir/<name>` (hex), made on first use: the embedded target's
+/// stand-in for a key the operator sets.
+pub fn load_or_create_named_key(data_dir: &std::path::Path, name: &str) -> anyhow::Result<Vec<u8>> {
     use anyhow::Context as _;
-    let path = data_dir.join("jwt.key");
+    let path = data_dir.join(name);
     if let Ok(hex_key) = std::fs::read_to_string(&path) {
-        return hex::decode(hex_key.trim()).context("reading data/jwt.key");
+        return hex::decode(hex_key.trim()).with_context(|| format!("reading {}", path.display()));
     }
     crate::files::private_dir(data_dir)?;
     let mut key = [0u8; 32];

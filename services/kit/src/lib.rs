@@ -17,6 +17,7 @@ pub mod images;
 pub mod inbox;
 pub mod module;
 pub mod money;
+pub mod outbound;
 pub mod outbox;
 pub mod pace;
 pub mod paging;

@@ -51,6 +51,13 @@ pub trait Module: Send + Sync + 'static {
     fn subscribes(&self) -> Vec<&'static str> {
         Vec::new()
     }
+    /// Its own settings that hold a secret and must be given outside the embedded target
+    /// (`token_key` for `services.<name>.token_key`): the deployment manifests take them from
+    /// the secret store.
+    fn secrets(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
+
     /// Whether it keeps files in the process's file storage (`files.url`), so a process
     /// running it apart needs the shared bucket.
     fn uses_files(&self) -> bool {

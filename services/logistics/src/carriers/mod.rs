@@ -88,25 +88,7 @@ impl CarrierError {
 
     /// What a failed request or body read means: a timeout or a network error.
     pub(crate) fn from_http(carrier: &str, e: &reqwest::Error) -> Self {
-        let what = if e.is_timeout() {
-            "timed out"
-        } else if e.is_connect() {
-            "connection failed"
-        } else if e.is_builder() {
-            "request could not be built"
-        } else {
-            "transport error"
-        };
-        // reqwest's text names the URL, which holds no secret (keys travel in headers and
-        // bodies); the error chain says why.
-        let mut detail = format!("{carrier}: {what}: {e}");
-        let mut source = std::error::Error::source(e);
-        while let Some(s) = source {
-            detail.push_str(": ");
-            detail.push_str(&s.to_string());
-            source = s.source();
-        }
-        CarrierError::Unreachable(clip(&detail))
+        CarrierError::Unreachable(clip(&bo_kit::outbound::describe(carrier, e)))
     }
 }
 
@@ -129,11 +111,7 @@ impl From<CarrierError> for bo_kit::Error {
 
 /// Cuts a carrier's text to [`MESSAGE_MAX`] characters.
 pub(crate) fn clip(s: &str) -> String {
-    let s = s.trim();
-    match s.char_indices().nth(MESSAGE_MAX) {
-        Some((i, _)) => format!("{}…", &s[..i]),
-        None => s.to_string(),
-    }
+    bo_kit::outbound::clip(s, MESSAGE_MAX)
 }
 
 /// Where a parcel is, in words common to every carrier.
@@ -312,51 +290,31 @@ impl CarrierConfig {
     }
 }
 
-/// The HTTP client every adapter shares: the configured time limit for the whole request
-/// (connecting included), no redirects (a carrier's API never moves; following one would
-/// send our token elsewhere).
+/// The HTTP client every adapter shares ([`bo_kit::outbound::client`] with the configured
+/// time limit).
 pub fn http_client(config: &CarrierConfig) -> anyhow::Result<reqwest::Client> {
-    let timeout = config.timeout();
-    Ok(reqwest::Client::builder()
-        .timeout(timeout)
-        .connect_timeout(timeout)
-        .redirect(reqwest::redirect::Policy::none())
-        .user_agent(concat!("backoffice/", env!("CARGO_PKG_VERSION")))
-        .build()?)
+    Ok(bo_kit::outbound::client(config.timeout())?)
 }
 
 /// `base` joined with path segments, each escaped (a tracking number cannot reach another
 /// path).
 pub(crate) fn url(carrier: &str, base: &str, segments: &[&str]) -> Result<reqwest::Url, CarrierError> {
-    let bad = || CarrierError::Unreachable(format!("{carrier}: base URL {base:?} is not a URL"));
-    let mut url = reqwest::Url::parse(base).map_err(|_| bad())?;
-    {
-        let mut path = url.path_segments_mut().map_err(|_| bad())?;
-        path.pop_if_empty();
-        path.extend(segments);
-    }
-    Ok(url)
+    bo_kit::outbound::join(base, segments)
+        .ok_or_else(|| CarrierError::Unreachable(format!("{carrier}: base URL {base:?} is not a URL")))
 }
 
-/// An answer's body, refused past `limit` bytes (checked as it arrives, not only by its
-/// declared length).
+/// An answer's body, refused past `limit` bytes.
 pub(crate) async fn read_bounded(
     carrier: &str,
-    mut res: reqwest::Response,
+    res: reqwest::Response,
     limit: usize,
 ) -> Result<bytes::Bytes, CarrierError> {
-    let too_big = || CarrierError::Malformed(format!("{carrier}: answer over {limit} bytes"));
-    if res.content_length().is_some_and(|n| n > limit as u64) {
-        return Err(too_big());
-    }
-    let mut body = bytes::BytesMut::new();
-    while let Some(chunk) = res.chunk().await.map_err(|e| CarrierError::from_http(carrier, &e))? {
-        if body.len() + chunk.len() > limit {
-            return Err(too_big());
+    bo_kit::outbound::read_bounded(carrier, res, limit).await.map_err(|e| match e {
+        bo_kit::outbound::Unread::Transport(why) => CarrierError::Unreachable(clip(&why)),
+        bo_kit::outbound::Unread::TooBig(limit) => {
+            CarrierError::Malformed(format!("{carrier}: answer over {limit} bytes"))
         }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body.freeze())
+    })
 }
 
 /// Sends a request, mapping transport failures.
@@ -370,7 +328,7 @@ pub(crate) async fn send(carrier: &str, req: reqwest::RequestBuilder) -> Result<
 
 /// The failure a carrier's own trouble means: 5xx and 429 (try later).
 pub(crate) fn server_trouble(carrier: &str, status: reqwest::StatusCode) -> Option<CarrierError> {
-    (status.is_server_error() || status == reqwest::StatusCode::TOO_MANY_REQUESTS).then(|| {
+    bo_kit::outbound::is_their_trouble(status).then(|| {
         tracing::warn!(carrier, %status, "carrier answered with a failure");
         CarrierError::Unreachable(format!("{carrier}: answered {status}"))
     })

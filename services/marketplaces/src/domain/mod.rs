@@ -1,0 +1,74 @@
+//! The marketplaces service's pure rules: which marketplaces there are, what their order
+//! statuses mean for our orders ([`status`]), and their money in satang ([`money`]).
+
+pub mod channel;
+pub mod money;
+pub mod status;
+
+use serde::{Deserialize, Serialize};
+
+/// A marketplace we connect shops of.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Marketplace {
+    /// Shopee Open Platform v2.
+    Shopee,
+    /// Lazada Open Platform (Thailand).
+    Lazada,
+    /// TikTok Shop Partner API (202309).
+    TiktokShop,
+}
+
+impl Marketplace {
+    /// Every marketplace, in the order the app lists them.
+    pub const ALL: [Marketplace; 3] = [Marketplace::Shopee, Marketplace::Lazada, Marketplace::TiktokShop];
+
+    /// Its code, as orders keep it (`tiktok_shop`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Marketplace::Shopee => "shopee",
+            Marketplace::Lazada => "lazada",
+            Marketplace::TiktokShop => "tiktok_shop",
+        }
+    }
+
+    /// How it is written in API paths (`tiktok-shop`, SPEC §7).
+    pub fn path(self) -> &'static str {
+        match self {
+            Marketplace::Shopee => "shopee",
+            Marketplace::Lazada => "lazada",
+            Marketplace::TiktokShop => "tiktok-shop",
+        }
+    }
+
+    /// The marketplace of a code or a path word.
+    pub fn parse(s: &str) -> Option<Marketplace> {
+        Marketplace::ALL.into_iter().find(|m| m.code() == s || m.path() == s)
+    }
+
+    /// Its name as sellers know it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Marketplace::Shopee => "Shopee",
+            Marketplace::Lazada => "Lazada",
+            Marketplace::TiktokShop => "TikTok Shop",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_and_paths_read_back() {
+        for m in Marketplace::ALL {
+            assert_eq!(Marketplace::parse(m.code()), Some(m));
+            assert_eq!(Marketplace::parse(m.path()), Some(m));
+        }
+        assert_eq!(Marketplace::TiktokShop.path(), "tiktok-shop");
+        assert_eq!(Marketplace::TiktokShop.code(), "tiktok_shop");
+        assert_eq!(Marketplace::parse("tiktok"), None);
+        assert_eq!(Marketplace::parse(""), None);
+    }
+}

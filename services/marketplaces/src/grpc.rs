@@ -1,0 +1,261 @@
+//! The tonic service: connecting shops (authorize link, the redirect's code spent for
+//! tokens) and their settings, checked against wms, logistics and payments.
+
+use std::sync::Arc;
+
+use bo_kit::grpc::{CallCtx, GrpcChannel};
+use bo_kit::time::now_ms;
+use bo_kit::{Code, Error};
+use bo_proto::logistics::v1::logistics_service_client::LogisticsServiceClient;
+use bo_proto::marketplaces::v1 as pb;
+use bo_proto::marketplaces::v1::marketplaces_service_server::MarketplacesService;
+use bo_proto::payments::v1::payments_service_client::PaymentsServiceClient;
+use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
+use bo_proto::Wire as _;
+use tonic::{Request, Response, Status};
+
+use crate::adapters::{Adapter, Grant};
+use crate::domain::channel::Status as ChannelStatus;
+use crate::domain::Marketplace;
+use crate::store::{ChannelRow, Filter, Repo, Settings as ChannelSettings, StateRow};
+use crate::Settings;
+
+type Rpc<T> = Result<Response<T>, Status>;
+
+/// How long an authorize link's state lives, ms.
+const STATE_MS: i64 = 30 * 60 * 1000;
+
+/// The other services a shop's settings are checked with.
+#[derive(Clone, Default)]
+pub struct Peers {
+    pub wms: Option<WmsServiceClient<GrpcChannel>>,
+    pub logistics: Option<LogisticsServiceClient<GrpcChannel>>,
+    pub payments: Option<PaymentsServiceClient<GrpcChannel>>,
+}
+
+/// The marketplaces service.
+#[derive(Clone)]
+pub struct MarketplacesGrpc {
+    repo: Repo,
+    settings: Arc<Settings>,
+    adapters: Arc<Vec<Arc<dyn Adapter>>>,
+    peers: Peers,
+}
+
+fn marketplace_of(n: i32) -> Option<Marketplace> {
+    Marketplace::parse(pb::Marketplace::word_of(n))
+}
+
+fn pb_marketplace(m: Marketplace) -> pb::Marketplace {
+    pb::Marketplace::from_wire(m.code()).unwrap_or_default()
+}
+
+fn timestamp(ms: i64) -> Option<prost_types::Timestamp> {
+    (ms > 0).then(|| bo_kit::time::ms_to_timestamp(ms))
+}
+
+/// A kept shop as the contract shows it (never its tokens).
+pub fn channel(r: &ChannelRow) -> pb::StoreChannel {
+    pb::StoreChannel {
+        id: r.id,
+        marketplace: r.marketplace().map(pb_marketplace).unwrap_or_default().into(),
+        shop_id: r.shop_id.clone(),
+        shop_name: r.shop_name.clone(),
+        region: r.region.clone(),
+        warehouse_id: r.warehouse_id,
+        logistic_channel_id: r.logistic_channel_id,
+        payment_channel_id: r.payment_channel_id,
+        status: pb::ChannelStatus::from_wire(r.status().as_str()).unwrap_or_default().into(),
+        token_expired: r.token_expired != 0,
+        authorization_expire_time: timestamp(r.refresh_expires_at * 1000),
+        last_order_sync_time: timestamp(r.last_order_sync_at),
+        last_stock_push_time: timestamp(r.last_stock_push_at),
+        create_time: timestamp(r.created_at),
+        update_time: timestamp(r.updated_at),
+    }
+}
+
+/// A random state for a store: `<store id>.<marketplace>.<32 hex digits>`; the app's
+/// redirect page reads the store and the marketplace from it.
+fn new_state(store_id: i64, marketplace: Marketplace) -> String {
+    use ring::rand::SecureRandom as _;
+    let mut bytes = [0u8; 16];
+    ring::rand::SystemRandom::new().fill(&mut bytes).expect("the system's random source");
+    format!("{store_id}.{}.{}", marketplace.path(), hex::encode(bytes))
+}
+
+impl MarketplacesGrpc {
+    /// The service over `repo` with the marketplaces of `settings`.
+    pub fn new(repo: Repo, settings: Arc<Settings>, adapters: Vec<Arc<dyn Adapter>>, peers: Peers) -> Self {
+        MarketplacesGrpc { repo, settings, adapters: Arc::new(adapters), peers }
+    }
+
+    fn adapter(&self, m: Marketplace) -> bo_kit::Result<&Arc<dyn Adapter>> {
+        self.adapters
+            .iter()
+            .find(|a| a.marketplace() == m)
+            .ok_or_else(|| Error::failed_precondition(Code::MarketplaceNotConfigured))
+    }
+
+    async fn check_settings(&self, ctx: &CallCtx, s: &ChannelSettings, was: &ChannelRow) -> bo_kit::Result<()> {
+        let unavailable = || Error::new(bo_kit::error::Kind::Unavailable, Code::WarehousesUnavailable);
+        if s.warehouse_id != was.warehouse_id && s.warehouse_id != 0 {
+            let mut wms = self.peers.wms.clone().ok_or_else(unavailable)?;
+            let list = wms
+                .list_warehouses(ctx.request(bo_proto::wms::v1::ListWarehousesRequest {}))
+                .await
+                .map_err(|e| Error::from_status(&e))?
+                .into_inner();
+            if !list.warehouses.iter().any(|w| w.id == s.warehouse_id) {
+                return Err(Error::invalid_field("warehouse_id", "validation.warehouse_unknown"));
+            }
+        }
+        if s.logistic_channel_id != was.logistic_channel_id && s.logistic_channel_id != 0 {
+            let mut logistics = self.peers.logistics.clone().ok_or_else(unavailable)?;
+            let r = bo_proto::logistics::v1::GetStoreChannelRequest {
+                r#ref: Some(bo_proto::logistics::v1::ChannelRef { id: s.logistic_channel_id, ..Default::default() }),
+            };
+            if logistics.get_store_channel(ctx.request(r)).await.is_err() {
+                return Err(Error::invalid_field("logistic_channel_id", "validation.logistic_channel_unknown"));
+            }
+        }
+        if s.payment_channel_id != was.payment_channel_id && s.payment_channel_id != 0 {
+            let mut payments = self.peers.payments.clone().ok_or_else(unavailable)?;
+            let r = bo_proto::payments::v1::GetStoreChannelRequest { id: s.payment_channel_id };
+            if payments.get_store_channel(ctx.request(r)).await.is_err() {
+                return Err(Error::invalid_field("payment_channel_id", "validation.payment_channel_unknown"));
+            }
+        }
+        Ok(())
+    }
+}
+
+#[tonic::async_trait]
+impl MarketplacesService for MarketplacesGrpc {
+    async fn list_marketplaces(&self, req: Request<pb::ListMarketplacesRequest>) -> Rpc<pb::ListMarketplacesResponse> {
+        CallCtx::store_scoped(&req)?;
+        let marketplaces = Marketplace::ALL
+            .into_iter()
+            .map(|m| {
+                let missing = self.settings.app(m).missing(m);
+                pb::MarketplaceInfo {
+                    marketplace: pb_marketplace(m).into(),
+                    name: m.name().to_string(),
+                    configured: missing.is_empty(),
+                    missing_settings: missing,
+                }
+            })
+            .collect();
+        Ok(Response::new(pb::ListMarketplacesResponse { marketplaces }))
+    }
+
+    async fn get_auth_url(&self, req: Request<pb::GetAuthUrlRequest>) -> Rpc<pb::GetAuthUrlResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let m =
+            marketplace_of(r.marketplace).ok_or_else(|| Error::invalid_field("marketplace", "validation.invalid"))?;
+        let adapter = self.adapter(m)?;
+        if r.store_channel_id != 0 && self.repo.get(ctx.store_id, r.store_channel_id).await?.is_none() {
+            return Err(Error::not_found(Code::MarketplaceChannelNotFound).into());
+        }
+        let state = new_state(ctx.store_id, m);
+        let at = StateRow {
+            store_id: ctx.store_id,
+            user_id: ctx.user_id,
+            marketplace: m.code().to_string(),
+            store_channel_id: r.store_channel_id,
+        };
+        self.repo.save_state(&state, &at, now_ms() + STATE_MS).await?;
+        let url = adapter.authorize_url(&self.settings.redirect_url(), &state, now_ms() / 1000).map_err(Error::from)?;
+        Ok(Response::new(pb::GetAuthUrlResponse { url, link_token: state }))
+    }
+
+    async fn connect_shops(&self, req: Request<pb::ConnectShopsRequest>) -> Rpc<pb::ConnectShopsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let m =
+            marketplace_of(r.marketplace).ok_or_else(|| Error::invalid_field("marketplace", "validation.invalid"))?;
+        let adapter = self.adapter(m)?.clone();
+        if r.code.trim().is_empty() {
+            return Err(Error::invalid_field("code", "validation.required").into());
+        }
+        // The state is spent whatever follows: a link is good for one try.
+        let kept = self.repo.take_state(r.link_token.trim()).await?;
+        match kept {
+            Some(k) if k.store_id == ctx.store_id && k.user_id == ctx.user_id && k.marketplace == m.code() => {}
+            _ => return Err(Error::failed_precondition(Code::MarketplaceStateInvalid).into()),
+        }
+        let grant = Grant { code: r.code.trim().to_string(), shop_id: r.shop_id.trim().to_string() };
+        let authorized = adapter.connect(&grant).await.map_err(|e| {
+            tracing::warn!(marketplace = m.code(), error = %e, "connecting a shop failed");
+            Error::from(e)
+        })?;
+        let mut channels = Vec::with_capacity(authorized.shops.len());
+        for shop in &authorized.shops {
+            let row = self.repo.connect(ctx.store_id, ctx.user_id, m, shop, &authorized.tokens).await?;
+            tracing::info!(marketplace = m.code(), store_channel = row.id, "shop connected");
+            channels.push(channel(&row));
+        }
+        Ok(Response::new(pb::ConnectShopsResponse { channels }))
+    }
+
+    async fn list_store_channels(
+        &self,
+        req: Request<pb::ListStoreChannelsRequest>,
+    ) -> Rpc<pb::ListStoreChannelsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let f = Filter {
+            marketplace: marketplace_of(r.marketplace),
+            token_expired: r.token_expired,
+            status: ChannelStatus::parse(pb::ChannelStatus::word_of(r.status)),
+        };
+        let rows = self.repo.list(ctx.store_id, &f).await?;
+        Ok(Response::new(pb::ListStoreChannelsResponse { channels: rows.iter().map(channel).collect() }))
+    }
+
+    async fn get_store_channel(&self, req: Request<pb::GetStoreChannelRequest>) -> Rpc<pb::StoreChannelResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let row = self.repo.get(ctx.store_id, req.into_inner().id).await?;
+        let row = row.ok_or_else(|| Error::not_found(Code::MarketplaceChannelNotFound))?;
+        Ok(Response::new(pb::StoreChannelResponse { channel: Some(channel(&row)) }))
+    }
+
+    async fn update_store_channel(&self, req: Request<pb::UpdateStoreChannelRequest>) -> Rpc<pb::StoreChannelResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let was = self
+            .repo
+            .get(ctx.store_id, r.id)
+            .await?
+            .ok_or_else(|| Error::not_found(Code::MarketplaceChannelNotFound))?;
+        let status = ChannelStatus::parse(pb::ChannelStatus::word_of(r.status))
+            .ok_or_else(|| Error::invalid_field("status", "validation.status"))?;
+        let mut bad = Vec::new();
+        for (field, v) in [
+            ("warehouse_id", r.warehouse_id),
+            ("logistic_channel_id", r.logistic_channel_id),
+            ("payment_channel_id", r.payment_channel_id),
+        ] {
+            if v < 0 {
+                bad.push(bo_kit::error::FieldError::new(field, "validation.invalid"));
+            }
+        }
+        if !bad.is_empty() {
+            return Err(Error::invalid(bad).into());
+        }
+        let s = ChannelSettings {
+            warehouse_id: r.warehouse_id,
+            logistic_channel_id: r.logistic_channel_id,
+            payment_channel_id: r.payment_channel_id,
+            status,
+        };
+        self.check_settings(&ctx, &s, &was).await?;
+        let row = self
+            .repo
+            .update_settings(ctx.store_id, r.id, ctx.user_id, &s)
+            .await?
+            .ok_or_else(|| Error::not_found(Code::MarketplaceChannelNotFound))?;
+        Ok(Response::new(pb::StoreChannelResponse { channel: Some(channel(&row)) }))
+    }
+}

@@ -1,0 +1,169 @@
+//! The marketplaces service: Shopee, Lazada and TikTok Shop shops connected to a store, their
+//! orders taken in and our stock pushed out to them (DESIGN.md, "Sales channels").
+//!
+//! It holds the pure rules ([`domain`]: marketplaces, what their statuses mean, their money,
+//! a shop's states), one HTTP adapter per marketplace behind one trait ([`adapters`]), the
+//! sealing of their tokens at rest ([`vault`]), the storage of connected shops ([`store`])
+//! and the gRPC service that connects them ([`grpc`]).
+
+pub mod adapters;
+pub mod domain;
+pub mod grpc;
+pub mod store;
+pub mod vault;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use bo_kit::config::Secret;
+use bo_kit::module::{Context, Module, Started};
+use bo_proto::logistics::v1::logistics_service_client::LogisticsServiceClient;
+use bo_proto::marketplaces::v1::marketplaces_service_server::MarketplacesServiceServer;
+use bo_proto::payments::v1::payments_service_client::PaymentsServiceClient;
+use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
+use serde::{Deserialize, Serialize};
+use sqlx::migrate::Migrator;
+
+use crate::adapters::{Adapter, AppConfig};
+use crate::domain::Marketplace;
+pub use crate::grpc::{MarketplacesGrpc, Peers};
+
+/// SQLite migrations.
+pub static MIGRATIONS_SQLITE: Migrator = sqlx::migrate!("./migrations/sqlite");
+/// PostgreSQL migrations.
+pub static MIGRATIONS_POSTGRES: Migrator = sqlx::migrate!("./migrations/postgres");
+
+/// The service's settings (`services.marketplaces.*`). A marketplace whose app keys are not
+/// set cannot be connected; the connect screen names the settings to set.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// Shopee's partner app (`api_url`; its partner id as `app_key`, its partner key as
+    /// `app_secret`).
+    pub shopee: AppConfig,
+    /// Lazada's app (`api_url`, `auth_url`, `authorize_url`, `app_key`, `app_secret`).
+    pub lazada: AppConfig,
+    /// TikTok Shop's app (`api_url`, `auth_url`, `authorize_url`, `app_key`, `app_secret`,
+    /// `service_id`).
+    pub tiktok_shop: AppConfig,
+    /// The back-office's public address, where marketplaces send sellers back
+    /// (`<public_url>/sale-channel-redirect`) and push to.
+    pub public_url: String,
+    /// The key tokens are sealed with (64 hex digits); the embedded target makes one in its
+    /// data folder when it is not set.
+    pub token_key: Secret,
+    /// Older keys, still opening what they sealed.
+    pub previous_token_keys: Vec<Secret>,
+    /// The longest a marketplace call may take, ms.
+    pub timeout_ms: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        let app = |api: &str, auth: &str, authorize: &str| AppConfig {
+            api_url: api.into(),
+            auth_url: auth.into(),
+            authorize_url: authorize.into(),
+            ..Default::default()
+        };
+        Settings {
+            shopee: app("https://partner.shopeemobile.com", "", ""),
+            lazada: app(
+                "https://api.lazada.co.th/rest",
+                "https://auth.lazada.com/rest",
+                "https://auth.lazada.com/oauth/authorize",
+            ),
+            tiktok_shop: app(
+                "https://open-api.tiktokglobalshop.com",
+                "https://auth.tiktok-shops.com",
+                "https://services.tiktokshop.com/open/authorize",
+            ),
+            public_url: "http://localhost:8080".into(),
+            token_key: Secret::default(),
+            previous_token_keys: Vec::new(),
+            timeout_ms: 15_000,
+        }
+    }
+}
+
+impl Settings {
+    /// The app of `m`.
+    pub fn app(&self, m: Marketplace) -> &AppConfig {
+        match m {
+            Marketplace::Shopee => &self.shopee,
+            Marketplace::Lazada => &self.lazada,
+            Marketplace::TiktokShop => &self.tiktok_shop,
+        }
+    }
+
+    /// Where marketplaces send a seller back after authorizing.
+    pub fn redirect_url(&self) -> String {
+        format!("{}/sale-channel-redirect", self.public_url.trim_end_matches('/'))
+    }
+
+    /// An adapter for every marketplace whose app keys are set.
+    pub fn adapters(&self, http: &reqwest::Client) -> Vec<Arc<dyn Adapter>> {
+        let mut out: Vec<Arc<dyn Adapter>> = Vec::new();
+        for m in Marketplace::ALL {
+            let app = self.app(m).clone();
+            if !app.is_set() {
+                continue;
+            }
+            out.push(match m {
+                Marketplace::Shopee => Arc::new(adapters::shopee::Shopee::new(http.clone(), app)),
+                Marketplace::Lazada => Arc::new(adapters::lazada::Lazada::new(http.clone(), app)),
+                Marketplace::TiktokShop => Arc::new(adapters::tiktok::TiktokShop::new(http.clone(), app)),
+            });
+        }
+        out
+    }
+}
+
+/// The marketplaces module.
+pub struct MarketplacesModule;
+
+#[async_trait]
+impl Module for MarketplacesModule {
+    fn name(&self) -> &'static str {
+        "marketplaces"
+    }
+
+    fn migrations(&self) -> Option<bo_kit::module::Migrations> {
+        Some(bo_kit::module::Migrations { sqlite: &MIGRATIONS_SQLITE, postgres: &MIGRATIONS_POSTGRES })
+    }
+
+    fn needs(&self) -> Vec<&'static str> {
+        vec!["wms", "logistics", "payments"]
+    }
+
+    fn secrets(&self) -> Vec<&'static str> {
+        vec!["token_key"]
+    }
+
+    async fn start(&self, ctx: &Context) -> anyhow::Result<Started> {
+        let db = ctx.db()?;
+        db.migrate(&MIGRATIONS_SQLITE, &MIGRATIONS_POSTGRES).await?;
+        let settings: Settings = ctx.settings()?;
+        let key = if !settings.token_key.is_empty() {
+            settings.token_key.clone()
+        } else {
+            anyhow::ensure!(
+                ctx.embedded,
+                "services.marketplaces.token_key (BO_SERVICES__MARKETPLACES__TOKEN_KEY) is required outside the embedded \
+                 target: it seals the marketplaces' tokens (head -c 32 /dev/urandom | xxd -p -c 64)"
+            );
+            Secret::new(hex::encode(bo_kit::auth::load_or_create_named_key(&ctx.data_dir, "marketplaces-token.key")?))
+        };
+        let vault = vault::Vault::new(&key, &settings.previous_token_keys)?;
+        let http = adapters::http_client(std::time::Duration::from_millis(settings.timeout_ms.max(1)))?;
+        let peers = Peers {
+            wms: Some(ctx.client(WmsServiceClient::new)?),
+            logistics: Some(ctx.client(LogisticsServiceClient::new)?),
+            payments: Some(ctx.client(PaymentsServiceClient::new)?),
+        };
+        let adapters = settings.adapters(&http);
+        let grpc = MarketplacesGrpc::new(store::Repo::new(db, vault), Arc::new(settings), adapters, peers);
+        ctx.serve(MarketplacesServiceServer::new(grpc));
+        Ok(Started::default())
+    }
+}

@@ -1,0 +1,556 @@
+//! Shopee Open Platform v2 as it behaves, for one partner app.
+//!
+//! Every call's query carries `partner_id`, `timestamp` (seconds; refused more than five
+//! minutes away) and `sign`, recomputed here as lower-case hex HMAC-SHA256 under the partner
+//! key of `partner_id + path + timestamp`, plus `access_token + shop_id` for a shop's call.
+//! A refusal is `{"request_id","error","message"}` (`error_param`, `error_sign`,
+//! `error_auth`), HTTP 400 or 403. Codes are single use for ten minutes; a refresh token is
+//! spent by its use (the next call with it is refused) and lasts 30 days; an access token
+//! lasts four hours. Pushes are signed over `callback URL + "|" + raw body`; a push the
+//! owner drops is kept for `get_lost_push_message` until confirmed.
+
+use std::collections::{BTreeMap, HashMap};
+
+use axum::body::Bytes;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde_json::{json, Value};
+
+use crate::{hmac_hex, now_s, serve_on, token, Order, Server, Shared, Throttle};
+
+/// Access token life, seconds.
+const ACCESS_S: i64 = 4 * 3600;
+/// Refresh token life, seconds.
+const REFRESH_S: i64 = 30 * 24 * 3600;
+
+/// A shop of the sandbox.
+#[derive(Debug, Clone, Default)]
+pub struct ShopData {
+    name: String,
+    /// (item, model) → seller stock.
+    stock: BTreeMap<(i64, i64), i64>,
+    orders: BTreeMap<String, Order>,
+}
+
+#[derive(Default)]
+struct Inner {
+    partner_id: i64,
+    partner_key: String,
+    shops: BTreeMap<i64, ShopData>,
+    codes: HashMap<String, (i64, i64)>,
+    access: HashMap<String, (i64, i64)>,
+    refresh: HashMap<String, (i64, i64)>,
+    lost: Vec<(i64, i64, String)>,
+    next_lost_id: i64,
+    throttle: Throttle,
+    stock_calls: u64,
+    refreshes: u64,
+}
+
+/// A running Shopee sandbox.
+pub struct ShopeeSandbox {
+    /// Its base URL (the API host).
+    pub base_url: String,
+    state: Shared<Inner>,
+    _server: Server,
+}
+
+type Answer = Response;
+
+fn refuse(status: StatusCode, error: &str, message: &str) -> Answer {
+    (status, Json(json!({ "request_id": token("", 8), "error": error, "message": message }))).into_response()
+}
+
+fn ok(mut fields: Value) -> Answer {
+    let obj = fields.as_object_mut().expect("an object");
+    obj.insert("request_id".into(), json!(token("", 8)));
+    obj.entry("error").or_insert(json!(""));
+    obj.entry("message").or_insert(json!(""));
+    Json(fields).into_response()
+}
+
+impl ShopeeSandbox {
+    /// A sandbox for the partner `partner_id` with its key, on a port of its own.
+    pub async fn start(partner_id: i64, partner_key: &str) -> anyhow::Result<ShopeeSandbox> {
+        ShopeeSandbox::start_on("127.0.0.1:0", partner_id, partner_key).await
+    }
+
+    /// A sandbox listening on `addr`.
+    pub async fn start_on(addr: &str, partner_id: i64, partner_key: &str) -> anyhow::Result<ShopeeSandbox> {
+        let state = Shared::new(Inner {
+            partner_id,
+            partner_key: partner_key.into(),
+            next_lost_id: 1000,
+            ..Default::default()
+        });
+        let app = Router::new()
+            .route("/api/v2/shop/auth_partner", get(auth_page))
+            .route("/sandbox/shopee/authorize", post(authorize_form))
+            .route("/api/v2/auth/token/get", post(token_get))
+            .route("/api/v2/auth/access_token/get", post(token_refresh))
+            .route("/api/v2/shop/get_shop_info", get(shop_info))
+            .route("/api/v2/order/get_order_list", get(order_list))
+            .route("/api/v2/order/get_order_detail", get(order_detail))
+            .route("/api/v2/product/update_stock", post(update_stock))
+            .route("/api/v2/push/get_lost_push_message", get(lost))
+            .route("/api/v2/push/confirm_consumed_lost_push_message", post(confirm_lost))
+            .with_state(state.clone());
+        let server = serve_on(addr, app).await?;
+        Ok(ShopeeSandbox { base_url: server.base_url.clone(), state, _server: server })
+    }
+
+    /// Adds a shop.
+    pub fn add_shop(&self, shop_id: i64, name: &str) {
+        self.state.lock().shops.entry(shop_id).or_default().name = name.into();
+    }
+
+    /// Puts a listing's model with its stock (`model_id` 0 for an item without models).
+    pub fn add_listing(&self, shop_id: i64, item_id: i64, model_id: i64, stock: i64) {
+        self.state.lock().shops.entry(shop_id).or_default().stock.insert((item_id, model_id), stock);
+    }
+
+    /// A listing's stock as we last set it.
+    pub fn stock(&self, shop_id: i64, item_id: i64, model_id: i64) -> Option<i64> {
+        self.state.lock().shops.get(&shop_id).and_then(|s| s.stock.get(&(item_id, model_id)).copied())
+    }
+
+    /// How many `update_stock` calls were taken.
+    pub fn stock_calls(&self) -> u64 {
+        self.state.lock().stock_calls
+    }
+
+    /// How many refreshes were taken.
+    pub fn refreshes(&self) -> u64 {
+        self.state.lock().refreshes
+    }
+
+    /// Places or replaces an order (its `updated_at` as given).
+    pub fn put_order(&self, shop_id: i64, order: Order) {
+        self.state.lock().shops.entry(shop_id).or_default().orders.insert(order.id.clone(), order);
+    }
+
+    /// Moves an order to `status` now.
+    pub fn set_status(&self, shop_id: i64, order_sn: &str, status: &str) -> Option<Order> {
+        let mut s = self.state.lock();
+        let o = s.shops.get_mut(&shop_id)?.orders.get_mut(order_sn)?;
+        o.status = status.into();
+        o.updated_at = now_s().max(o.updated_at + 1);
+        Some(o.clone())
+    }
+
+    /// A seller of `shop_id` authorizes the app: the code the redirect would carry.
+    pub fn authorize(&self, shop_id: i64) -> String {
+        let code = token("", 16);
+        self.state.lock().codes.insert(code.clone(), (shop_id, now_s() + 600));
+        code
+    }
+
+    /// Every access token of the shop ends now (the next shop call is refused).
+    pub fn expire_access(&self, shop_id: i64) {
+        for (_, (shop, exp)) in self.state.lock().access.iter_mut() {
+            if *shop == shop_id {
+                *exp = 0;
+            }
+        }
+    }
+
+    /// The seller's authorization ends: every token of the shop is refused.
+    pub fn end_authorization(&self, shop_id: i64) {
+        let mut s = self.state.lock();
+        s.access.retain(|_, (shop, _)| *shop != shop_id);
+        s.refresh.retain(|_, (shop, _)| *shop != shop_id);
+    }
+
+    /// Refuses calls past `per_second` a second (0: no limit); returns calls refused so far.
+    pub fn throttle(&self, per_second: u32) -> u64 {
+        let mut s = self.state.lock();
+        s.throttle.per_second = per_second;
+        s.throttle.refused
+    }
+
+    /// The body of an order-status push (code 3) for the order as it stands.
+    pub fn order_push_body(&self, shop_id: i64, order_sn: &str) -> Option<String> {
+        let s = self.state.lock();
+        let o = s.shops.get(&shop_id)?.orders.get(order_sn)?;
+        Some(
+            json!({"data": {"items": [], "ordersn": o.id, "status": o.status, "completed_scenario": "", "update_time": o.updated_at},
+                   "shop_id": shop_id, "code": 3, "timestamp": now_s()})
+            .to_string(),
+        )
+    }
+
+    /// The `Authorization` header of a push of `body` to `url`.
+    pub fn push_signature(&self, url: &str, body: &str) -> String {
+        let key = self.state.lock().partner_key.clone();
+        hmac_hex(key.as_bytes(), format!("{url}|{body}").as_bytes())
+    }
+
+    /// Pushes an order's status to `url`, signed: the HTTP status it was answered with.
+    pub async fn push_order(&self, shop_id: i64, order_sn: &str, url: &str) -> u16 {
+        let Some(body) = self.order_push_body(shop_id, order_sn) else { return 0 };
+        let signature = self.push_signature(url, &body);
+        let (status, _) = crate::deliver(url, &[("authorization", signature)], body.clone()).await;
+        if !(200..300).contains(&status) {
+            self.drop_push(shop_id, body);
+        }
+        status
+    }
+
+    /// A push that was not delivered: kept for `get_lost_push_message`.
+    pub fn drop_order_push(&self, shop_id: i64, order_sn: &str) {
+        if let Some(body) = self.order_push_body(shop_id, order_sn) {
+            self.drop_push(shop_id, body);
+        }
+    }
+
+    fn drop_push(&self, shop_id: i64, body: String) {
+        let mut s = self.state.lock();
+        s.next_lost_id += 1;
+        let id = s.next_lost_id;
+        s.lost.push((id, shop_id, body));
+    }
+
+    /// Lost pushes not yet confirmed.
+    pub fn lost_pending(&self) -> usize {
+        self.state.lock().lost.len()
+    }
+}
+
+/// The query of a call, checked: partner, timestamp and signature, and for a shop's call its
+/// access token. The shop id on success.
+fn check(s: &mut Inner, path: &str, q: &HashMap<String, String>, shop_call: bool) -> Result<Option<i64>, Answer> {
+    if !s.throttle.take() {
+        return Err(refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            "error_too_many_request",
+            "Too many requests, please try later.",
+        ));
+    }
+    let partner_id = q
+        .get("partner_id")
+        .ok_or_else(|| refuse(StatusCode::BAD_REQUEST, "error_param", "There is no partner_id in query."))?;
+    if partner_id.parse::<i64>().ok() != Some(s.partner_id) {
+        return Err(refuse(StatusCode::FORBIDDEN, "error_param", "Invalid partner_id."));
+    }
+    let ts: i64 = q
+        .get("timestamp")
+        .and_then(|t| t.parse().ok())
+        .ok_or_else(|| refuse(StatusCode::BAD_REQUEST, "error_param", "no timestamp"))?;
+    if (now_s() - ts).abs() > 300 {
+        return Err(refuse(StatusCode::FORBIDDEN, "error_param", "Invalid timestamp"));
+    }
+    let sign =
+        q.get("sign").ok_or_else(|| refuse(StatusCode::BAD_REQUEST, "error_param", "There is no sign in query."))?;
+    let mut base = format!("{partner_id}{path}{ts}");
+    let mut shop = None;
+    if shop_call {
+        let token = q
+            .get("access_token")
+            .ok_or_else(|| refuse(StatusCode::BAD_REQUEST, "error_param", "There is no access_token in query."))?;
+        let shop_id = q.get("shop_id").cloned().unwrap_or_default();
+        base.push_str(token);
+        base.push_str(&shop_id);
+        if hmac_hex(s.partner_key.as_bytes(), base.as_bytes()) != *sign {
+            return Err(refuse(StatusCode::FORBIDDEN, "error_sign", "Wrong sign."));
+        }
+        match (s.access.get(token), shop_id.parse::<i64>()) {
+            (Some((owner, exp)), Ok(id)) if *owner == id && *exp > now_s() => shop = Some(id),
+            _ => return Err(refuse(StatusCode::FORBIDDEN, "error_auth", "Invalid access_token.")),
+        }
+    } else if hmac_hex(s.partner_key.as_bytes(), base.as_bytes()) != *sign {
+        return Err(refuse(StatusCode::FORBIDDEN, "error_sign", "Wrong sign."));
+    }
+    Ok(shop)
+}
+
+fn new_tokens(s: &mut Inner, shop_id: i64) -> (String, String) {
+    let access = token("", 16);
+    let refresh = token("", 16);
+    s.access.insert(access.clone(), (shop_id, now_s() + ACCESS_S));
+    s.refresh.insert(refresh.clone(), (shop_id, now_s() + REFRESH_S));
+    (access, refresh)
+}
+
+/// The page a seller sees: it names the app and authorizes with one button.
+async fn auth_page(State(state): State<Shared<Inner>>, Query(q): Query<HashMap<String, String>>) -> Answer {
+    let mut s = state.lock();
+    if let Err(refused) = check(&mut s, "/api/v2/shop/auth_partner", &q, false) {
+        return refused;
+    }
+    let redirect = q.get("redirect").cloned().unwrap_or_default();
+    let shops: String = s
+        .shops
+        .iter()
+        .map(|(id, shop)| format!(r#"<option value="{id}">{} ({id})</option>"#, html_escape(&shop.name)))
+        .collect();
+    Html(format!(
+        r#"<!doctype html><meta charset="utf-8"><title>Shopee Open Platform (sandbox)</title>
+<h1>Shopee Open Platform (sandbox)</h1><p>Authorize partner app {} to reach your shop.</p>
+<form method="post" action="/sandbox/shopee/authorize"><input type="hidden" name="redirect" value="{}">
+<select name="shop_id">{shops}</select> <button type="submit" id="authorize">Confirm authorization</button></form>"#,
+        s.partner_id,
+        html_escape(&redirect)
+    ))
+    .into_response()
+}
+
+async fn authorize_form(State(state): State<Shared<Inner>>, body: Bytes) -> Answer {
+    let form: HashMap<String, String> = url_form(&body);
+    let shop_id: i64 = form.get("shop_id").and_then(|s| s.parse().ok()).unwrap_or(0);
+    let code = token("", 16);
+    state.lock().codes.insert(code.clone(), (shop_id, now_s() + 600));
+    let redirect = form.get("redirect").cloned().unwrap_or_default();
+    let sep = if redirect.contains('?') { '&' } else { '?' };
+    Redirect::to(&format!("{redirect}{sep}code={code}&shop_id={shop_id}")).into_response()
+}
+
+async fn token_get(
+    State(state): State<Shared<Inner>>,
+    Query(q): Query<HashMap<String, String>>,
+    body: Bytes,
+) -> Answer {
+    let mut s = state.lock();
+    if let Err(refused) = check(&mut s, "/api/v2/auth/token/get", &q, false) {
+        return refused;
+    }
+    let Ok(b) = serde_json::from_slice::<Value>(&body) else {
+        return refuse(StatusCode::BAD_REQUEST, "error_param", "parse data failed");
+    };
+    let code = b["code"].as_str().unwrap_or_default();
+    let shop_id = b["shop_id"].as_i64().unwrap_or(0);
+    if b["partner_id"].as_i64() != Some(s.partner_id) {
+        return refuse(StatusCode::FORBIDDEN, "error_param", "Invalid partner_id.");
+    }
+    match s.codes.remove(code) {
+        Some((owner, exp)) if owner == shop_id && exp > now_s() => {
+            let (access, refresh) = new_tokens(&mut s, shop_id);
+            ok(json!({ "access_token": access, "refresh_token": refresh, "expire_in": ACCESS_S - 88 }))
+        }
+        _ => refuse(StatusCode::FORBIDDEN, "error_auth", "Invalid code"),
+    }
+}
+
+async fn token_refresh(
+    State(state): State<Shared<Inner>>,
+    Query(q): Query<HashMap<String, String>>,
+    body: Bytes,
+) -> Answer {
+    let mut s = state.lock();
+    if let Err(refused) = check(&mut s, "/api/v2/auth/access_token/get", &q, false) {
+        return refused;
+    }
+    let Ok(b) = serde_json::from_slice::<Value>(&body) else {
+        return refuse(StatusCode::BAD_REQUEST, "error_param", "parse data failed");
+    };
+    let shop_id = b["shop_id"].as_i64().unwrap_or(0);
+    let given = b["refresh_token"].as_str().unwrap_or_default();
+    // Spent by its use: the token is gone whatever happens next.
+    match s.refresh.remove(given) {
+        Some((owner, exp)) if owner == shop_id && exp > now_s() => {
+            s.refreshes += 1;
+            let (access, refresh) = new_tokens(&mut s, shop_id);
+            ok(
+                json!({ "partner_id": s.partner_id, "shop_id": shop_id, "access_token": access, "refresh_token": refresh, "expire_in": ACCESS_S }),
+            )
+        }
+        Some(_) => refuse(StatusCode::FORBIDDEN, "error_auth", "Invalid refresh_token."),
+        None => refuse(StatusCode::FORBIDDEN, "error_auth", "Invalid refresh_token."),
+    }
+}
+
+async fn shop_info(State(state): State<Shared<Inner>>, Query(q): Query<HashMap<String, String>>) -> Answer {
+    let mut s = state.lock();
+    let shop_id = match check(&mut s, "/api/v2/shop/get_shop_info", &q, true) {
+        Ok(id) => id.unwrap_or(0),
+        Err(refused) => return refused,
+    };
+    let name = s.shops.get(&shop_id).map(|x| x.name.clone()).unwrap_or_default();
+    ok(
+        json!({ "shop_name": name, "region": "TH", "status": "NORMAL", "is_cb": false, "auth_time": now_s(), "expire_time": now_s() + 365 * 24 * 3600 }),
+    )
+}
+
+async fn order_list(State(state): State<Shared<Inner>>, Query(q): Query<HashMap<String, String>>) -> Answer {
+    let mut s = state.lock();
+    let shop_id = match check(&mut s, "/api/v2/order/get_order_list", &q, true) {
+        Ok(id) => id.unwrap_or(0),
+        Err(refused) => return refused,
+    };
+    let num = |k: &str| q.get(k).and_then(|v| v.parse::<i64>().ok());
+    let (Some(from), Some(to), Some(size)) = (num("time_from"), num("time_to"), num("page_size")) else {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "error_param",
+            "Wrong parameters, detail: time_from, time_to and page_size are required.",
+        );
+    };
+    if q.get("time_range_field").map(String::as_str) != Some("update_time")
+        && q.get("time_range_field").map(String::as_str) != Some("create_time")
+    {
+        return refuse(StatusCode::BAD_REQUEST, "error_param", "Wrong parameters, detail: time_range_field.");
+    }
+    if to <= from || to - from > 15 * 24 * 3600 {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "order.order_list_invalid_time",
+            "Start time must be earlier than end time and diff in 15days.",
+        );
+    }
+    if !(1..=100).contains(&size) {
+        return refuse(StatusCode::BAD_REQUEST, "error_param", "Wrong parameters, detail: page_size.");
+    }
+    let by_create = q.get("time_range_field").map(String::as_str) == Some("create_time");
+    let mut orders: Vec<&Order> = s
+        .shops
+        .get(&shop_id)
+        .map(|x| {
+            x.orders
+                .values()
+                .filter(|o| (from..=to).contains(&if by_create { o.created_at } else { o.updated_at }))
+                .collect()
+        })
+        .unwrap_or_default();
+    orders.sort_by(|a, b| (a.updated_at, &a.id).cmp(&(b.updated_at, &b.id)));
+    let start: usize = q.get("cursor").and_then(|c| c.parse().ok()).unwrap_or(0);
+    let page: Vec<Value> = orders
+        .iter()
+        .skip(start)
+        .take(size as usize)
+        .map(|o| json!({ "order_sn": o.id, "order_status": o.status, "booking_sn": "" }))
+        .collect();
+    let more = start + page.len() < orders.len();
+    ok(
+        json!({ "response": { "more": more, "next_cursor": if more { (start + page.len()).to_string() } else { String::new() }, "order_list": page } }),
+    )
+}
+
+async fn order_detail(State(state): State<Shared<Inner>>, Query(q): Query<HashMap<String, String>>) -> Answer {
+    let mut s = state.lock();
+    let shop_id = match check(&mut s, "/api/v2/order/get_order_detail", &q, true) {
+        Ok(id) => id.unwrap_or(0),
+        Err(refused) => return refused,
+    };
+    let list: Vec<&str> =
+        q.get("order_sn_list").map(|l| l.split(',').filter(|x| !x.is_empty()).collect()).unwrap_or_default();
+    if list.is_empty() || list.len() > 50 {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "error_param",
+            "Wrong parameters, detail: order_sn_list should be 1-50.",
+        );
+    }
+    let shop = s.shops.get(&shop_id).cloned().unwrap_or_default();
+    let orders: Vec<Value> = list
+        .iter()
+        .filter_map(|sn| shop.orders.get(*sn))
+        .map(|o| {
+            let items: Vec<Value> = o
+                .lines
+                .iter()
+                .map(|l| {
+                    json!({ "item_id": l.item_id.parse::<i64>().unwrap_or(0), "item_name": l.name, "item_sku": "",
+                        "model_id": l.model_id.parse::<i64>().unwrap_or(0), "model_name": "", "model_sku": l.seller_sku,
+                        "model_quantity_purchased": l.quantity,
+                        "model_original_price": crate::satang(&l.price) as f64 / 100.0,
+                        "model_discounted_price": crate::satang(&l.paid_price) as f64 / 100.0 })
+                })
+                .collect();
+            let total = o.items_satang() + crate::satang(&o.shipping_fee);
+            json!({ "order_sn": o.id, "region": "TH", "currency": "THB", "cod": o.cod, "order_status": o.status,
+                "create_time": o.created_at, "update_time": o.updated_at, "message_to_seller": "", "buyer_username": o.buyer,
+                "total_amount": total as f64 / 100.0, "estimated_shipping_fee": crate::satang(&o.shipping_fee) as f64 / 100.0,
+                "actual_shipping_fee": 0, "payment_method": if o.cod { "Cash on Delivery" } else { "Online Payment" },
+                "recipient_address": { "name": o.buyer, "phone": o.phone, "town": "", "district": o.district, "city": o.district,
+                    "state": o.province, "region": "TH", "zipcode": o.postcode, "full_address": o.address },
+                "item_list": items })
+        })
+        .collect();
+    ok(json!({ "response": { "order_list": orders }, "warning": [] }))
+}
+
+async fn update_stock(
+    State(state): State<Shared<Inner>>,
+    Query(q): Query<HashMap<String, String>>,
+    body: Bytes,
+) -> Answer {
+    let mut s = state.lock();
+    let shop_id = match check(&mut s, "/api/v2/product/update_stock", &q, true) {
+        Ok(id) => id.unwrap_or(0),
+        Err(refused) => return refused,
+    };
+    let Ok(b) = serde_json::from_slice::<Value>(&body) else {
+        return refuse(StatusCode::BAD_REQUEST, "product.error_param", "parse data failed");
+    };
+    let item_id = b["item_id"].as_i64().unwrap_or(0);
+    let list = b["stock_list"].as_array().cloned().unwrap_or_default();
+    if list.is_empty() || list.len() > 50 {
+        return refuse(StatusCode::BAD_REQUEST, "product.error_param", "invalid field StockList: length must be 1-50");
+    }
+    s.stock_calls += 1;
+    let shop = s.shops.entry(shop_id).or_default();
+    if !shop.stock.keys().any(|(i, _)| *i == item_id) {
+        return refuse(StatusCode::BAD_REQUEST, "product.error_item_not_found", "Item not found.");
+    }
+    let (mut success, mut failure) = (Vec::new(), Vec::new());
+    for m in list {
+        let model_id = m["model_id"].as_i64().unwrap_or(0);
+        let stock = m["seller_stock"][0]["stock"].as_i64();
+        match (shop.stock.get_mut(&(item_id, model_id)), stock) {
+            (Some(level), Some(n)) if n >= 0 => {
+                *level = n;
+                success.push(json!({ "model_id": model_id, "location_id": "-", "stock": n }));
+            }
+            (None, _) => failure.push(json!({ "model_id": model_id, "failed_reason": "Wrong model_id." })),
+            _ => failure.push(json!({ "model_id": model_id, "failed_reason": "Invalid stock." })),
+        }
+    }
+    ok(json!({ "response": { "success_list": success, "failure_list": failure }, "warning": "" }))
+}
+
+async fn lost(State(state): State<Shared<Inner>>, Query(q): Query<HashMap<String, String>>) -> Answer {
+    let mut s = state.lock();
+    if let Err(refused) = check(&mut s, "/api/v2/push/get_lost_push_message", &q, false) {
+        return refused;
+    }
+    let page: Vec<Value> = s
+        .lost
+        .iter()
+        .take(100)
+        .map(|(_, shop, body)| json!({ "shop_id": shop, "code": 3, "timestamp": now_s(), "data": body }))
+        .collect();
+    let last = s.lost[..s.lost.len().min(100)].last().map(|(id, _, _)| *id).unwrap_or(0);
+    ok(
+        json!({ "response": { "push_message_list": page, "has_next_page": s.lost.len() > 100, "last_message_id": last } }),
+    )
+}
+
+async fn confirm_lost(
+    State(state): State<Shared<Inner>>,
+    Query(q): Query<HashMap<String, String>>,
+    body: Bytes,
+) -> Answer {
+    let mut s = state.lock();
+    if let Err(refused) = check(&mut s, "/api/v2/push/confirm_consumed_lost_push_message", &q, false) {
+        return refused;
+    }
+    let last = serde_json::from_slice::<Value>(&body).ok().and_then(|b| b["last_message_id"].as_i64());
+    let Some(last) = last else {
+        return refuse(StatusCode::BAD_REQUEST, "error_param", "Wrong parameters, detail: last_message_id.");
+    };
+    s.lost.retain(|(id, _, _)| *id > last);
+    ok(json!({}))
+}
+
+/// `a=1&b=2` read into a map.
+pub(crate) fn url_form(body: &[u8]) -> HashMap<String, String> {
+    reqwest::Url::parse(&format!("http://x/?{}", String::from_utf8_lossy(body)))
+        .map(|u| u.query_pairs().into_owned().collect())
+        .unwrap_or_default()
+}
+
+pub(crate) fn html_escape(s: &str) -> String {
+    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
