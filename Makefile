@@ -1,5 +1,5 @@
 # The two commands a newcomer needs are `make run` and `make test` (see README.md).
-.PHONY: run run-binary test e2e bench fuzz lint fmt build app app-deps
+.PHONY: run run-binary channels-sandbox test e2e bench fuzz lint fmt build app app-deps
 
 CARGO ?= cargo
 NPM ?= npm
@@ -12,6 +12,10 @@ run: ## Build the admin app and the binary side by side, then start every module
 # It takes every core beside the app's build (no share of make's job slots).
 run-binary:
 	MAKEFLAGS= $(CARGO) build --locked --profile quick -p bo-backoffice --bin backoffice
+
+channels-sandbox: app ## The marketplace sandboxes (Shopee, Lazada, TikTok Shop) and a back-office pointed at them, demo store, on http://localhost:8080
+	MAKEFLAGS= $(CARGO) build --locked --profile quick -p bo-backoffice --bin backoffice -p bo-sandbox --bin channels-sandbox
+	scripts/channels-sandbox.sh
 
 test: ## Every suite: Rust (SQLite; PostgreSQL and NATS when TEST_DATABASE_URL and TEST_NATS_URL are set), the app, Chromium end-to-end
 	scripts/test.sh

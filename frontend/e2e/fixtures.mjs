@@ -14,6 +14,8 @@ import { chromium } from 'playwright-core';
 
 export const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const bin = process.env.BACKOFFICE_BIN || path.join(process.env.CARGO_TARGET_DIR || path.join(root, '..', 'target'), 'debug', 'backoffice');
+// The marketplaces' sandboxes, built beside the binary (`cargo build -p bo-sandbox`).
+const sandboxBin = process.env.CHANNELS_SANDBOX_BIN || path.join(path.dirname(bin), 'channels-sandbox');
 const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 
 /** The demo store every test works in. */
@@ -146,12 +148,26 @@ export async function startFixture() {
     BO_DEMO__PASSWORD: USERS.owner.password,
     RUST_LOG: 'warn',
   };
-  const server = spawn(bin, ['--target', 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
+  // The marketplaces' sandboxes on ports of their own; the back-office takes the settings
+  // they print.
+  const ports = { SHOPEE_PORT: await freePort(), LAZADA_PORT: await freePort(), TIKTOK_PORT: await freePort() };
+  const sandbox = spawn(sandboxBin, [], { env: { ...process.env, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])), BO_SERVICES__MARKETPLACES__PUBLIC_URL: base }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const printed = await new Promise((resolve, reject) => {
+    let out = '';
+    sandbox.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('PUBLIC_URL=')) resolve(out);
+    });
+    sandbox.on('exit', (code) => reject(new Error(`channels-sandbox exited with ${code}`)));
+  });
+  for (const m of printed.matchAll(/export (BO_SERVICES__MARKETPLACES__\w+)=(\S+)/g)) env[m[1]] = m[2];
+  const server = spawn(bin, ['--target', 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   let browser;
   const close = async () => {
     if (browser) await browser.close().catch(() => undefined);
     server.kill('SIGTERM');
+    sandbox.kill('SIGTERM');
     fs.rmSync(data, { recursive: true, force: true });
   };
   try {

@@ -42,7 +42,7 @@ describe('sidebar', () => {
     const reader = { permission: 'cashier', permissions: [P.storeCustomerRead] };
     expect(visibleMenu(MENU, reader, []).map((g) => g.key)).toEqual(['overviews', 'customers', 'settings']);
     const owner = { permission: 'owner', permissions: ['*'] };
-    expect(visibleMenu(MENU, owner, []).map((g) => g.key)).toEqual(['overviews', 'orders', 'products', 'stock', 'customers', 'settings']);
+    expect(visibleMenu(MENU, owner, []).map((g) => g.key)).toEqual(['overviews', 'orders', 'products', 'salesChannels', 'stock', 'customers', 'settings']);
     // Order management shows what the member may open: the list to readers, creating to makers.
     const orderReader = { permission: 'cashier', permissions: [P.orderOrderRead] };
     expect(visibleMenu(MENU, orderReader, []).find((g) => g.key === 'orders')?.items.map((e) => e.path)).toEqual(['order-list', 'order-payment-review']);
@@ -139,6 +139,7 @@ describe('sidebar', () => {
         ],
       ],
       ['products', 'menu.products', [{ label: 'menu.productList', path: 'product-list/store', permissions: [P.productSkuRead] }]],
+      ['salesChannels', 'menu.salesChannels', [{ label: 'menu.saleChannelList', path: 'sale-channel-list', roles: ['owner'] }]],
       [
         'stock',
         'menu.stock',

@@ -130,6 +130,10 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/pos-setting/cashier/:cashierId/edit', meta: posEdit },
         { path: '/:storeId/pos-setting/seller/create', meta: posEdit },
         { path: '/:storeId/pos-setting/seller/:sellerId/edit', meta: posEdit },
+        { path: '/:storeId/sale-channel-list', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/sale-channel-auth/:saleChannel', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/sale-channel-setting/:saleChannel/:storeChannelId', meta: { store: true, roles: ['owner'] } },
+        { path: '/sale-channel-redirect' },
         { path: '/invitations/:key' },
         { path: '/:storeId/*' },
         { path: '/*' },
@@ -139,10 +143,10 @@ describe('routes (SPEC §2)', () => {
 
   it('put each screen on its layout', () => {
     const by = (layout: string) => ROUTES.filter((r) => r.layout === layout).map((r) => r.path);
-    expect(by('none')).toEqual(['/login', '/maintain-system', '/invitations/:key']);
+    expect(by('none')).toEqual(['/login', '/maintain-system', '/sale-channel-redirect', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(80);
+    expect(by('default')).toHaveLength(83);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

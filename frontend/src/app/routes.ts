@@ -3,6 +3,7 @@
 import { ROUTES as AUTH } from '@/features/auth/routes';
 import { ROUTES as CUSTOMERS } from '@/features/customers/routes';
 import { ROUTES as LOGISTICS } from '@/features/logistics/routes';
+import { ROUTES as MARKETPLACES } from '@/features/marketplaces/routes';
 import { ROUTES as ORDERS } from '@/features/orders/routes';
 import { ROUTES as PAYMENTS } from '@/features/payments/routes';
 import { ROUTES as POS } from '@/features/pos/routes';
@@ -14,7 +15,7 @@ import { ROUTES as STORE } from '@/features/store/routes';
 import { ROUTES as TEAM } from '@/features/team/routes';
 import type { FeatureRoute } from '@/shared/routes';
 
-export const ROUTES: FeatureRoute[] = [...AUTH, ...STORE, ...REPORTS, ...ORDERS, ...CUSTOMERS, ...PRODUCTS, ...STOCK, ...SETTINGS, ...PAYMENTS, ...LOGISTICS, ...TEAM, ...POS];
+export const ROUTES: FeatureRoute[] = [...AUTH, ...STORE, ...REPORTS, ...ORDERS, ...CUSTOMERS, ...PRODUCTS, ...STOCK, ...SETTINGS, ...PAYMENTS, ...LOGISTICS, ...MARKETPLACES, ...TEAM, ...POS];
 
 /** Screens under /{storeId}/ have relative paths. */
 export const inStore = (r: FeatureRoute) => !r.path.startsWith('/');

@@ -37,8 +37,27 @@ impl fmt::Display for Secret {
 
 impl<'de> Deserialize<'de> for Secret {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        String::deserialize(d).map(Secret)
+        text(d).map(Secret)
     }
+}
+
+/// A setting that is text even where the environment's value reads as a number (an app key
+/// `100001` set as `BO_…=100001`): `#[serde(deserialize_with = "bo_kit::config::text")]`.
+pub fn text<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Read {
+        Words(String),
+        Signed(i64),
+        Unsigned(u64),
+        Real(f64),
+    }
+    Ok(match Read::deserialize(d)? {
+        Read::Words(s) => s,
+        Read::Signed(n) => n.to_string(),
+        Read::Unsigned(n) => n.to_string(),
+        Read::Real(n) => n.to_string(),
+    })
 }
 
 /// Serialises the value itself: configuration layering (defaults → file → environment)

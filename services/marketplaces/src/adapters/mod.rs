@@ -126,11 +126,13 @@ pub struct AppConfig {
     pub auth_url: String,
     /// The page a seller is sent to authorize us, where it is not on the API host.
     pub authorize_url: String,
-    /// Shopee's partner id, Lazada's and TikTok's app key.
+    /// Shopee's partner id, Lazada's and TikTok's app key (text, even when it is digits).
+    #[serde(deserialize_with = "bo_kit::config::text")]
     pub app_key: String,
     /// Shopee's partner key, Lazada's and TikTok's app secret.
     pub app_secret: Secret,
     /// TikTok Shop's service id (its authorize link names the app by it).
+    #[serde(deserialize_with = "bo_kit::config::text")]
     pub service_id: String,
 }
 
@@ -535,6 +537,14 @@ mod tests {
             hmac_hex(b"Jefe", b"what do ya want for nothing?"),
             "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843"
         );
+    }
+
+    #[test]
+    fn digits_from_the_environment_are_text() {
+        let c: AppConfig =
+            serde_json::from_value(serde_json::json!({"app_key": 100001, "app_secret": 42, "service_id": 7100}))
+                .unwrap();
+        assert_eq!((c.app_key.as_str(), c.app_secret.expose(), c.service_id.as_str()), ("100001", "42", "7100"));
     }
 
     #[test]

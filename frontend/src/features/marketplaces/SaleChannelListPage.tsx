@@ -1,0 +1,200 @@
+import { useState } from 'react';
+import { Alert, Button, Card, Empty, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import { LinkOutlined, ReloadOutlined, SettingOutlined, WarningFilled } from '@ant-design/icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useParams } from 'react-router-dom';
+
+import { useListWarehousesQuery } from '@/features/stock/api';
+import { notifySuccess } from '@/shared/dialogs/notify';
+import { formatDateTime } from '@/shared/i18n/i18n';
+import { notifyRefusal } from '@/shared/refusal';
+import { useLazyAuthUrlQuery, useListMarketplaceChannelsQuery, useMarketplacesQuery, useUpdateMarketplaceChannelMutation, type MarketplaceBody, type MarketplaceShop } from './api';
+import { ago, endsSoon, pathOf } from './marketplaces';
+
+/** /sale-channel-list (SPEC §2 Sale channels, owner only): each marketplace with its connect
+ * button and its connected shops (name, status, warehouse, last order sync and stock push,
+ * when the authorization ends, a red mark when the connection is lost), to turn on or off,
+ * set up, or connect again. A marketplace this installation has no app keys for says which
+ * settings the operator must set. */
+export default function SaleChannelListPage() {
+  const { t, i18n } = useTranslation(['marketplaces', 'common']);
+  const { storeId } = useParams();
+  const id = Number(storeId);
+  const navigate = useNavigate();
+  const marketplaces = useMarketplacesQuery();
+  const shops = useListMarketplaceChannelsQuery({});
+  const warehouses = useListWarehousesQuery();
+  const [askLink] = useLazyAuthUrlQuery();
+  const [update] = useUpdateMarketplaceChannelMutation();
+  const [busy, setBusy] = useState<string | null>(null);
+  // When the page opened: authorizations ending within 7 days of it are marked.
+  const [now] = useState(() => Date.now());
+
+  const warehouseName = (wid: number) => (wid ? (warehouses.data?.data.find((w) => w.id === wid)?.name ?? `#${wid}`) : '');
+
+  const go = async (m: MarketplaceBody, shop?: MarketplaceShop) => {
+    const key = shop ? `shop-${shop.id}` : m.path;
+    setBusy(key);
+    try {
+      const link = await askLink({ mp: m.path, storeChannelId: shop?.id }).unwrap();
+      window.location.assign(link.url);
+    } catch (e) {
+      notifyRefusal(e, t, 'marketplaces', { fallback: 'marketplaces:errors.connect_failed' });
+      setBusy(null);
+    }
+  };
+
+  const onStatus = async (shop: MarketplaceShop, on: boolean) => {
+    setBusy(`status-${shop.id}`);
+    try {
+      await update({ id: shop.id, marketplaceChannelInput: { status: on ? 'active' : 'inactive' } }).unwrap();
+      notifySuccess(t(on ? 'marketplaces:list.turnedOn' : 'marketplaces:list.turnedOff', { name: shop.shopName }));
+    } catch (e) {
+      notifyRefusal(e, t, 'marketplaces');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const columns = (m: MarketplaceBody) => [
+    {
+      title: t('marketplaces:fields.shop'),
+      key: 'shop',
+      render: (_: unknown, s: MarketplaceShop) => (
+        <Space orientation="vertical" size={0}>
+          <Typography.Text strong>{s.shopName}</Typography.Text>
+          <Typography.Text type="secondary">{t('marketplaces:fields.shopId', { id: s.shopId })}</Typography.Text>
+          {s.isTokenExpire ? (
+            <Tag color="red" icon={<WarningFilled />} data-testid={`shop-${s.id}-lost`}>
+              {t('marketplaces:list.connectionLost')}
+            </Tag>
+          ) : null}
+        </Space>
+      ),
+    },
+    {
+      title: t('marketplaces:fields.status'),
+      key: 'status',
+      width: 130,
+      render: (_: unknown, s: MarketplaceShop) => (
+        <Space size={6} wrap={false}>
+          <Switch
+            checked={s.status === 'active'}
+            loading={busy === `status-${s.id}`}
+            onChange={(on) => void onStatus(s, on)}
+            aria-label={t('marketplaces:fields.status')}
+            data-testid={`shop-${s.id}-status`}
+          />
+          <Typography.Text type={s.status === 'active' ? undefined : 'secondary'}>{t(`marketplaces:status.${s.status}`, { defaultValue: s.status })}</Typography.Text>
+        </Space>
+      ),
+    },
+    {
+      title: t('marketplaces:fields.warehouse'),
+      key: 'warehouse',
+      render: (_: unknown, s: MarketplaceShop) =>
+        s.warehouseId ? warehouseName(s.warehouseId) : <Typography.Text type="warning">{t('marketplaces:list.notSetUp')}</Typography.Text>,
+    },
+    {
+      title: t('marketplaces:fields.lastOrderSync'),
+      key: 'sync',
+      render: (_: unknown, s: MarketplaceShop) => ago(s.lastOrderSyncAt, i18n.language) || <Typography.Text type="secondary">{t('marketplaces:list.never')}</Typography.Text>,
+    },
+    {
+      title: t('marketplaces:fields.lastStockPush'),
+      key: 'push',
+      render: (_: unknown, s: MarketplaceShop) => ago(s.lastStockPushAt, i18n.language) || <Typography.Text type="secondary">{t('marketplaces:list.never')}</Typography.Text>,
+    },
+    {
+      title: t('marketplaces:fields.tokenExpireAt'),
+      key: 'expiry',
+      render: (_: unknown, s: MarketplaceShop) => (
+        <Typography.Text type={s.isTokenExpire || endsSoon(s.tokenExpireAt, now) ? 'danger' : undefined} data-testid={`shop-${s.id}-expiry`}>
+          {formatDateTime(s.tokenExpireAt, i18n.language)}
+        </Typography.Text>
+      ),
+    },
+    {
+      title: t('marketplaces:fields.actions'),
+      key: 'actions',
+      align: 'right' as const,
+      render: (_: unknown, s: MarketplaceShop) => (
+        <Space size={4} wrap={false}>
+          <Button size="small" icon={<SettingOutlined />} onClick={() => navigate(`/${id}/sale-channel-setting/${m.path}/${s.id}`)} data-testid={`shop-${s.id}-setting`}>
+            {t('marketplaces:list.setting')}
+          </Button>
+          <Button
+            size="small"
+            type={s.isTokenExpire ? 'primary' : 'default'}
+            danger={s.isTokenExpire}
+            icon={<ReloadOutlined />}
+            loading={busy === `shop-${s.id}`}
+            disabled={!m.configured}
+            onClick={() => void go(m, s)}
+            data-testid={`shop-${s.id}-reconnect`}
+          >
+            {t('marketplaces:list.reconnect')}
+          </Button>
+        </Space>
+      ),
+    },
+  ];
+
+  const lost = (shops.data?.data ?? []).filter((s) => s.isTokenExpire);
+
+  return (
+    <Card data-testid="sale-channel-list">
+      <div className="bo-page-head">
+        <h1>{t('marketplaces:page.title')}</h1>
+      </div>
+      <Typography.Paragraph type="secondary">{t('marketplaces:page.hint')}</Typography.Paragraph>
+      {lost.length > 0 ? (
+        <Alert type="error" showIcon style={{ marginBottom: 16 }} title={t('marketplaces:list.lostBanner', { count: lost.length })} data-testid="sale-channel-lost" />
+      ) : null}
+      <Space orientation="vertical" size={24} style={{ width: '100%' }}>
+        {(marketplaces.data?.data ?? []).map((m) => {
+          const mine = (shops.data?.data ?? []).filter((s) => pathOf(s.marketplace) === m.path);
+          return (
+            <section key={m.path} data-testid={`marketplace-${m.path}`}>
+              <div className="bo-page-head">
+                <h2 style={{ margin: 0 }}>{m.name}</h2>
+                {m.configured ? (
+                  <Button type="primary" icon={<LinkOutlined />} loading={busy === m.path} onClick={() => void go(m)} data-testid={`connect-${m.path}`}>
+                    {t('marketplaces:list.connect')}
+                  </Button>
+                ) : (
+                  <Tooltip title={t('marketplaces:list.missingSettings', { settings: m.missingSettings.join(', ') })}>
+                    <Button icon={<LinkOutlined />} disabled data-testid={`connect-${m.path}`}>
+                      {t('marketplaces:list.connect')}
+                    </Button>
+                  </Tooltip>
+                )}
+              </div>
+              {m.configured ? null : (
+                <Alert
+                  type="info"
+                  showIcon
+                  style={{ marginBottom: 12 }}
+                  title={t('marketplaces:list.notConfigured', { name: m.name })}
+                  description={m.missingSettings.join(', ')}
+                  data-testid={`not-configured-${m.path}`}
+                />
+              )}
+              <Table<MarketplaceShop>
+                rowKey="id"
+                size="middle"
+                loading={shops.isFetching}
+                columns={columns(m)}
+                dataSource={mine}
+                pagination={false}
+                scroll={{ x: 960 }}
+                locale={{ emptyText: <Empty description={t('marketplaces:list.empty', { name: m.name })} /> }}
+                data-testid={`shops-${m.path}`}
+              />
+            </section>
+          );
+        })}
+      </Space>
+    </Card>
+  );
+}

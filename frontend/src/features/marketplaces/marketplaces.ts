@@ -1,0 +1,43 @@
+// The marketplaces' words the screens share: the three marketplaces and their path words,
+// what the redirect's state says, and how a shop's times read.
+import dayjs from 'dayjs';
+import relativeTime from 'dayjs/plugin/relativeTime';
+
+dayjs.extend(relativeTime);
+
+/** The marketplaces, as paths write them (`tiktok-shop`, SPEC §7). */
+export const MARKETPLACES = ['shopee', 'lazada', 'tiktok-shop'] as const;
+export type MarketplacePath = (typeof MARKETPLACES)[number];
+
+/** The path word of a marketplace code (`tiktok_shop` → `tiktok-shop`); null for another. */
+export function pathOf(code: string | null | undefined): MarketplacePath | null {
+  const word = (code ?? '').replace(/_/g, '-');
+  return (MARKETPLACES as readonly string[]).includes(word) ? (word as MarketplacePath) : null;
+}
+
+/** The code of a path word (`tiktok-shop` → `tiktok_shop`). */
+export const codeOf = (path: MarketplacePath): string => path.replace(/-/g, '_');
+
+/** What a connect link's state names: `<store id>.<marketplace>.<random>`; null when it is
+ * not one of ours. */
+export function readState(state: string | null | undefined): { storeId: number; marketplace: MarketplacePath } | null {
+  const m = /^(\d+)\.([a-z-]+)\.[0-9a-f]{16,}$/.exec(state ?? '');
+  if (!m) return null;
+  const marketplace = pathOf(m[2]);
+  const storeId = Number(m[1]);
+  return marketplace && storeId > 0 ? { storeId, marketplace } : null;
+}
+
+/** "5 minutes ago" in the screen's language; empty for never. */
+export function ago(iso: string | null | undefined, lng: string): string {
+  if (!iso) return '';
+  const d = dayjs(iso);
+  return d.isValid() ? d.locale(lng === 'th' ? 'th' : 'en').fromNow() : '';
+}
+
+/** True when an authorization ends within `days` (SPEC: warn 7 days ahead). */
+export function endsSoon(iso: string | null | undefined, now: number, days = 7): boolean {
+  if (!iso) return false;
+  const at = dayjs(iso).valueOf();
+  return Number.isFinite(at) && at - now < days * 86_400_000;
+}

@@ -1,0 +1,24 @@
+// Sales channels (SPEC §2 Sale channels, owner only): the list of marketplaces with their
+// connected shops, the screen the marketplace's redirect hands over to, a shop's settings,
+// and /sale-channel-redirect, outside any store and without a sign-in check, where the
+// marketplaces send a seller back.
+import type { FeatureRoute } from '@/shared/routes';
+import { SALE_CHANNELS } from './api';
+
+export const ROUTES: FeatureRoute[] = [
+  {
+    path: 'sale-channel-list',
+    layout: 'default',
+    access: SALE_CHANNELS,
+    menu: { group: 'salesChannels', label: 'menu.saleChannelList', order: 10 },
+    page: () => import('./SaleChannelListPage'),
+  },
+  { path: 'sale-channel-auth/:saleChannel', layout: 'default', access: SALE_CHANNELS, page: () => import('./SaleChannelAuthPage') },
+  {
+    path: 'sale-channel-setting/:saleChannel/:storeChannelId',
+    layout: 'default',
+    access: SALE_CHANNELS,
+    page: () => import('./SaleChannelSettingPage'),
+  },
+  { path: '/sale-channel-redirect', layout: 'none', page: () => import('./SaleChannelRedirectPage') },
+];
