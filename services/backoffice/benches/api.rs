@@ -615,9 +615,11 @@ async fn distributed() {
     let mut services = Command::new(&bin);
     env(&mut services);
     let mut services = services
-        // Payments, logistics and reports keep their SQLite files under the data folder: the
-        // bench only reaches them through orders, but the gateway needs every service.
-        .args(["--target", "stores,wms,products,payments,logistics,orders,reports"])
+        // Payments, logistics, reports and marketplaces keep their SQLite files under the data
+        // folder: the bench only reaches them through orders, but the gateway needs every
+        // service.
+        .args(["--target", "stores,wms,products,payments,logistics,orders,reports,marketplaces"])
+        .env("BO_SERVICES__MARKETPLACES__TOKEN_KEY", "ef".repeat(32))
         .env("BO_SERVICES__ORDERS__DATABASE_URL", &orders_db)
         .env("BO_SERVICES__STORES__DATABASE_URL", &stores_db)
         .env("BO_SERVICES__WMS__DATABASE_URL", &wms_db)
@@ -658,6 +660,7 @@ async fn distributed() {
         .env("BO_SERVICES__LOGISTICS__ADDR", &addr)
         .env("BO_SERVICES__ORDERS__ADDR", &addr)
         .env("BO_SERVICES__REPORTS__ADDR", &addr)
+        .env("BO_SERVICES__MARKETPLACES__ADDR", &addr)
         .env("BO_HTTP__ADDR", format!("127.0.0.1:{gw_http}"))
         .spawn()
         .unwrap();

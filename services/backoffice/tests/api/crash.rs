@@ -50,6 +50,7 @@ impl Stack {
             .env("BO_DEMO__ENABLED", "true")
             .env("BO_DEMO__CATALOG", "false")
             .env("BO_AUTH__LOGIN_ATTEMPTS_PER_MINUTE", "100000")
+            .envs(module_secrets())
             .envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -536,6 +537,16 @@ bulk_seeds!(kill_mid_bulk_seed_1 = 1, kill_mid_bulk_seed_2 = 2, kill_mid_bulk_se
 async fn kill_the_orders_service_mid_bulk_while_nats_runs_on() {
     let Some(stack) = distributed().await else { return };
     kill_in_the_middle_of_bulk_actions(stack, 7).await;
+}
+
+/// A value for every module's own secret setting (a module running apart refuses to start
+/// without it): 64 hex digits.
+fn module_secrets() -> Vec<(String, String)> {
+    bo_backoffice::modules()
+        .iter()
+        .flat_map(|m| m.secrets().into_iter().map(move |k| (m.name(), k)))
+        .map(|(m, k)| (format!("BO_SERVICES__{}__{}", m.to_uppercase(), k.to_uppercase()), "ab".repeat(32)))
+        .collect()
 }
 
 /// Every service module (all but the gateway).

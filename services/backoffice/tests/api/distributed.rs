@@ -30,6 +30,7 @@ async fn gateway_and_stores_run_as_two_processes() {
     let Some((payments_url, _payments_pg)) = testing::postgres_url().await else { return };
     let Some((logistics_url, _logistics_pg)) = testing::postgres_url().await else { return };
     let Some((reports_url, _reports_pg)) = testing::postgres_url().await else { return };
+    let Some((marketplaces_url, _marketplaces_pg)) = testing::postgres_url().await else { return };
     let Some((orders_url, _orders_pg)) = testing::postgres_url().await else { return };
     let Some(nats_url) = testing::backend_url(Backend::Nats) else { return };
     let prefix = testing::unique_prefix();
@@ -82,9 +83,11 @@ async fn gateway_and_stores_run_as_two_processes() {
     let mut money = Command::new(bin);
     common(&mut money);
     let mut money = money
-        .args(["--target", "payments,logistics,orders,reports"])
+        .args(["--target", "payments,logistics,orders,reports,marketplaces"])
         .env("BO_SERVICES__PAYMENTS__DATABASE_URL", &payments_url)
         .env("BO_SERVICES__REPORTS__DATABASE_URL", &reports_url)
+        .env("BO_SERVICES__MARKETPLACES__DATABASE_URL", &marketplaces_url)
+        .env("BO_SERVICES__MARKETPLACES__TOKEN_KEY", "cd".repeat(32))
         .env("BO_SERVICES__LOGISTICS__DATABASE_URL", &logistics_url)
         .env("BO_SERVICES__ORDERS__DATABASE_URL", &orders_url)
         .env("BO_SERVICES__WMS__ADDR", format!("http://127.0.0.1:{grpc_port}"))
@@ -120,6 +123,7 @@ async fn gateway_and_stores_run_as_two_processes() {
         .env("BO_SERVICES__LOGISTICS__ADDR", format!("http://127.0.0.1:{money_grpc}"))
         .env("BO_SERVICES__ORDERS__ADDR", format!("http://127.0.0.1:{money_grpc}"))
         .env("BO_SERVICES__REPORTS__ADDR", format!("http://127.0.0.1:{money_grpc}"))
+        .env("BO_SERVICES__MARKETPLACES__ADDR", format!("http://127.0.0.1:{money_grpc}"))
         .env("BO_HTTP__ADDR", format!("127.0.0.1:{gateway_http}"))
         .spawn()
         .unwrap();

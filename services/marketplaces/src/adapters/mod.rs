@@ -491,6 +491,28 @@ pub(crate) fn hmac_matches(key: &[u8], message: &[u8], given: &str) -> bool {
     ring::hmac::verify(&key, message, &tag).is_ok()
 }
 
+/// Each level with what the marketplace said of it: refused with the reason `refusal` gives
+/// for its variation, set otherwise.
+pub(crate) fn outcomes(levels: &[StockLevel], refusal: impl Fn(&str) -> Option<String>) -> Vec<StockOutcome> {
+    levels
+        .iter()
+        .map(|l| StockOutcome {
+            item_id: l.item_id.clone(),
+            model_id: l.model_id.clone(),
+            refused: refusal(&l.model_id),
+        })
+        .collect()
+}
+
+/// True when a push carries in `Authorization` the hex HMAC-SHA256 under the app secret of
+/// `app_key + raw body` (Lazada's and TikTok Shop's pushes).
+pub(crate) fn signed_with_app_key(app: &AppConfig, headers: &http::HeaderMap, body: &[u8]) -> bool {
+    let given = headers.get(http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()).unwrap_or_default();
+    let mut base = app.app_key.trim().as_bytes().to_vec();
+    base.extend_from_slice(body);
+    hmac_matches(app.app_secret.expose().as_bytes(), &base, given)
+}
+
 /// A JSON answer read into `T`.
 pub(crate) fn json<T: serde::de::DeserializeOwned>(who: &str, body: &[u8]) -> Result<T, ChannelError> {
     serde_json::from_slice(body).map_err(|e| ChannelError::Malformed(format!("{who}: {}", clip(&e.to_string()))))

@@ -560,14 +560,7 @@ impl Adapter for Shopee {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(levels
-            .iter()
-            .map(|l| StockOutcome {
-                item_id: l.item_id.clone(),
-                model_id: l.model_id.clone(),
-                refused: failures.iter().find(|(m, _)| *m == l.model_id).map(|(_, r)| r.clone()),
-            })
-            .collect())
+        Ok(super::outcomes(levels, |model| failures.iter().find(|(m, _)| m == model).map(|(_, r)| r.clone())))
     }
 
     fn read_push(&self, url: &str, headers: &http::HeaderMap, body: &[u8]) -> Result<Vec<Push>, PushError> {

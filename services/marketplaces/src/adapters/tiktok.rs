@@ -20,8 +20,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::{
-    answer, hmac_hex, hmac_matches, json, send, Adapter, AppConfig, Authorized, Changed, ChangesPage, ChannelError,
-    Grant, Limits, MarketLine, MarketOrder, Push, PushError, Secret, Session, Shop, StockLevel, StockOutcome, Tokens,
+    answer, hmac_hex, json, send, Adapter, AppConfig, Authorized, Changed, ChangesPage, ChannelError, Grant, Limits,
+    MarketLine, MarketOrder, Push, PushError, Secret, Session, Shop, StockLevel, StockOutcome, Tokens,
 };
 use crate::domain::money::satang_of;
 use crate::domain::status;
@@ -489,21 +489,14 @@ impl Adapter for TiktokShop {
                     .collect()
             })
             .unwrap_or_default();
-        Ok(levels
-            .iter()
-            .map(|l| StockOutcome {
-                item_id: l.item_id.clone(),
-                model_id: l.model_id.clone(),
-                refused: refused.iter().find(|(s, _)| *s == l.model_id || s.is_empty()).map(|(_, r)| r.clone()),
-            })
-            .collect())
+        // An error that names no SKU is the whole call's.
+        Ok(super::outcomes(levels, |sku| {
+            refused.iter().find(|(s, _)| s == sku || s.is_empty()).map(|(_, r)| r.clone())
+        }))
     }
 
     fn read_push(&self, _url: &str, headers: &http::HeaderMap, body: &[u8]) -> Result<Vec<Push>, PushError> {
-        let given = headers.get(http::header::AUTHORIZATION).and_then(|v| v.to_str().ok()).unwrap_or_default();
-        let mut base = self.config.app_key.trim().as_bytes().to_vec();
-        base.extend_from_slice(body);
-        if !hmac_matches(self.config.app_secret.expose().as_bytes(), &base, given) {
+        if !super::signed_with_app_key(&self.config, headers, body) {
             return Err(PushError::BadSignature);
         }
         parse_push(body)
