@@ -308,6 +308,25 @@ function apiClient(base, who) {
       form.append('files', new Blob([fs.readFileSync(file(name))], { type: 'image/png' }), name);
       return api.post(`/products/${productId}/photos`, form);
     },
+    /** Waits until the stock ledger knows a new SKU (it learns of it from the catalog's
+     * event). The probe takes a unit away from nothing, which the ledger refuses without a
+     * trace: `sku_not_found` while the SKU is unknown, another refusal once it is known. */
+    async ledgerKnows(skuId) {
+      const warehouses = await api.get('/wms/warehouses');
+      const probe = { warehouse_id: warehouses.data[0].id, sku_id: skuId, quantity: -1, reason: 'probe' };
+      for (let i = 0; i < 200; i++) {
+        let refused;
+        try {
+          await api.post('/wms/goods-adjust', probe);
+        } catch (e) {
+          refused = String(e.message);
+        }
+        if (refused === undefined) throw new Error('the probe took a unit away');
+        if (!refused.includes('sku_not_found')) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      throw new Error(`the stock ledger never learnt of SKU ${skuId}`);
+    },
     /** Adds stock to the default warehouse and waits until the overview, which follows the
      * ledger's events, shows it. */
     async stock(skuId, code, quantity) {
