@@ -121,6 +121,8 @@ impl OrderRow {
             closed_at_ms: self.closed_at,
             failed_at_ms: self.failed_at,
             voided_at_ms: self.voided_at,
+            store_channel_id: self.store_channel_id,
+            channel_shop: self.channel_shop.clone(),
         }
     }
 }
@@ -144,6 +146,7 @@ impl ItemRow {
             quantity: self.quantity,
             weight_g: self.weight_g,
             line_total: self.line_total,
+            listing: self.listing.clone(),
         }
     }
 }

@@ -264,6 +264,12 @@ impl OrdersService for OrdersGrpc {
         Ok(Response::new(pb::CheckInvariantsResponse { problems }))
     }
 
+    async fn take_channel_order(&self, req: Request<pb::TakeChannelOrderRequest>) -> Rpc<pb::TakeChannelOrderResponse> {
+        bo_kit::grpc::service_only(&req)?;
+        let ctx = CallCtx::store_scoped(&req)?;
+        Ok(Response::new(self.orders.take_channel_order(&ctx, req.into_inner()).await?))
+    }
+
     async fn list_order_figures(&self, req: Request<pb::ListOrderFiguresRequest>) -> Rpc<pb::ListOrderFiguresResponse> {
         bo_kit::grpc::service_only(&req)?;
         let r = req.into_inner();

@@ -48,6 +48,21 @@ pub struct Item {
     pub warehouse_id: i64,
     pub quantity: i64,
     pub weight_g: i64,
+    /// The marketplace listing it was sold as (empty for orders made here).
+    pub listing: String,
+}
+
+/// Where a marketplace order came from.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChannelOrigin {
+    /// The shop (marketplaces' store channel).
+    pub store_channel_id: i64,
+    /// Its name.
+    pub shop: String,
+    /// When the marketplace last changed the order, unix ms.
+    pub changed_at: i64,
+    /// The buyer has paid the marketplace.
+    pub paid: bool,
 }
 
 /// Everything an order's create or edit writes.
@@ -73,6 +88,8 @@ pub struct OrderData {
     pub imported: bool,
     /// The store's bill-expiry setting for bills made now.
     pub bill_terms: BillTerms,
+    /// A marketplace order: the buyer pays the marketplace, so it has no bills.
+    pub origin: Option<ChannelOrigin>,
 }
 
 const ORDER_COLUMNS: &str = "id, store_id, order_no, channel, reference, note, state, payment_state, problems, \
@@ -82,7 +99,8 @@ const ORDER_COLUMNS: &str = "id, store_id, order_no, channel, reference, note, s
     shipping_charge, shipping_charge_inter, additional_fee, vat_amount, total, cost_total, net_ex_vat, profit, \
     logistic_store_channel_id, shipping_name, shipping_provider, cod, tracking_no, estimated_weight_g, imported, \
     bill_expire_at, stock_state, stock_state_at, hold_revision, created_by, version, created_at, updated_at, ready_at, \
-    shipped_at, cancelled_at, closed_at, failed_at, voided_at";
+    shipped_at, cancelled_at, closed_at, failed_at, voided_at, store_channel_id, channel_shop, channel_changed_at, \
+    unlinked_items";
 
 /// An order row.
 #[derive(Debug, Clone, FromRow)]
@@ -147,12 +165,20 @@ pub struct OrderRow {
     pub closed_at: i64,
     pub failed_at: i64,
     pub voided_at: i64,
+    pub store_channel_id: i64,
+    pub channel_shop: String,
+    pub channel_changed_at: i64,
+    pub unlinked_items: i64,
 }
 
 impl OrderRow {
-    /// Its problems, in the order they are shown.
+    /// Its problems, in the order they are shown (lines without a SKU are counted apart).
     pub fn problems(&self) -> Vec<String> {
-        problems_of(&self.problems)
+        let mut out = problems_of(&self.problems);
+        if self.unlinked_items > 0 {
+            out.push(problem::SKU_NOT_LINKED.to_string());
+        }
+        out
     }
 
     /// Its shipping address.
@@ -285,7 +311,7 @@ pub struct EventRow {
 
 const ITEM_COLUMNS: &str =
     "id, order_id, position, sku_id, product_id, product_name, product_code, sku_code, variant, \
-    price, cost, hs_code, packing_options, note, warehouse_id, quantity, weight_g, line_total";
+    price, cost, hs_code, packing_options, note, warehouse_id, quantity, weight_g, line_total, listing";
 
 /// A line row.
 #[derive(Debug, Clone, FromRow)]
@@ -308,6 +334,7 @@ pub struct ItemRow {
     pub quantity: i64,
     pub weight_g: i64,
     pub line_total: i64,
+    pub listing: String,
 }
 
 impl ItemRow {
@@ -328,6 +355,7 @@ impl ItemRow {
             warehouse_id: self.warehouse_id,
             quantity: self.quantity,
             weight_g: self.weight_g,
+            listing: self.listing.clone(),
         }
     }
 }
@@ -398,7 +426,8 @@ impl Filter {
         }
         match self.problem.as_str() {
             "" => {}
-            "any" => sql.push_str(" AND problems <> ''"),
+            "any" => sql.push_str(" AND (problems <> '' OR unlinked_items > 0)"),
+            problem::SKU_NOT_LINKED => sql.push_str(" AND unlinked_items > 0"),
             p => next(&mut sql, " AND problems LIKE ?", Bind::Text(format!("%{p}%"))),
         }
         if !self.search.is_empty() {
@@ -491,7 +520,7 @@ impl Repo {
             .bind(who.store_id)
             .bind(&order_no)
             .bind(state::NEW)
-            .bind(payment::UNPAID)
+            .bind(if d.origin.as_ref().is_some_and(|o| o.paid) { payment::PAID } else { payment::UNPAID })
             .bind(problems_text(false, address_problem))
             .bind(i64::from(d.imported))
             .bind(stock::PENDING)
@@ -512,8 +541,25 @@ impl Repo {
         };
         let id = row.id;
         let items = write_items(&mut tx, who.store_id, id, &d.items).await?;
-        let bills =
-            bills::open_bills(&mut tx, who.store_id, id, &money::bill_amounts(&d.totals), &d.bill_terms, now).await?;
+        if let Some(o) = &d.origin {
+            let unlinked = d.items.iter().filter(|i| i.sku_id == 0).count() as i64;
+            sqlx::query(
+                "UPDATE orders SET store_channel_id = $1, channel_shop = $2, channel_changed_at = $3, unlinked_items = $4 \
+                 WHERE id = $5",
+            )
+            .bind(o.store_channel_id)
+            .bind(&o.shop)
+            .bind(o.changed_at)
+            .bind(unlinked)
+            .bind(id)
+            .execute(&mut *tx)
+            .await?;
+            (row.store_channel_id, row.channel_shop, row.channel_changed_at, row.unlinked_items) =
+                (o.store_channel_id, o.shop.clone(), o.changed_at, unlinked);
+        }
+        // A marketplace's buyer pays the marketplace: its orders have no bills.
+        let amounts = if d.origin.is_some() { Vec::new() } else { money::bill_amounts(&d.totals) };
+        let bills = bills::open_bills(&mut tx, who.store_id, id, &amounts, &d.bill_terms, now).await?;
         if d.bill_terms.expires_at > 0 && !bills.is_empty() {
             row.bill_expire_at = d.bill_terms.expires_at;
         }
@@ -782,8 +828,8 @@ async fn pending_at(tx: &mut Tx, store_id: i64, id: i64, revision: i64, stock_st
 }
 
 async fn write_items(tx: &mut Tx, store_id: i64, order_id: i64, items: &[Item]) -> Result<Vec<ItemRow>> {
-    // One statement for every line (at most 200 lines of 18 values).
-    const COLS: usize = 18;
+    // One statement for every line (at most 200 lines of 19 values).
+    const COLS: usize = 19;
     if items.is_empty() {
         return Ok(Vec::new());
     }
@@ -795,7 +841,8 @@ async fn write_items(tx: &mut Tx, store_id: i64, order_id: i64, items: &[Item]) 
         .collect();
     let sql = format!(
         "INSERT INTO order_items (store_id, order_id, position, sku_id, product_id, product_name, product_code, \
-         sku_code, variant, price, cost, hs_code, packing_options, note, warehouse_id, quantity, weight_g, line_total) \
+         sku_code, variant, price, cost, hs_code, packing_options, note, warehouse_id, quantity, weight_g, line_total, \
+         listing) \
          VALUES {} RETURNING {ITEM_COLUMNS}",
         values.join(", ")
     );
@@ -819,7 +866,8 @@ async fn write_items(tx: &mut Tx, store_id: i64, order_id: i64, items: &[Item]) 
             .bind(it.warehouse_id)
             .bind(it.quantity)
             .bind(it.weight_g)
-            .bind(it.price.saturating_mul(it.quantity));
+            .bind(it.price.saturating_mul(it.quantity))
+            .bind(it.listing.clone());
     }
     // A multi-row insert's rows come back in no promised order.
     let mut rows = q.fetch_all(&mut **tx).await?;
@@ -966,6 +1014,7 @@ async fn next_number(tx: &mut Tx, store_id: i64, now: i64) -> Result<String> {
 }
 
 // After `bind_all!`, which they use.
+mod channel;
 mod holds;
 mod lists;
 mod moves;

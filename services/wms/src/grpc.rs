@@ -524,7 +524,8 @@ impl WmsService for WmsGrpc {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
         domain::check_reference(&r.reference)?;
-        let (parcels, committed, replayed) = self.repo.ship_order(who, r.order_id, r.reference.trim()).await?;
+        let (parcels, committed, replayed) =
+            self.repo.ship_order(who, r.order_id, r.reference.trim(), r.by_channel).await?;
         if !replayed {
             self.relay.wake();
         }

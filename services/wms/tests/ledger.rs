@@ -457,7 +457,7 @@ async fn shipping_an_order_ships_its_parcels_once(db: Db) {
     let (s, w) = setup(&db).await;
     receive(&s, "gr-1", vec![line(w, 42, 10)]).await;
     s.grpc.hold(ctx().request(hold("order:9", 1, vec![line(w, 42, 4)]))).await.unwrap();
-    let ship = || pb::ShipOrderRequest { order_id: 9, reference: "order:9".into() };
+    let ship = || pb::ShipOrderRequest { order_id: 9, reference: "order:9".into(), by_channel: false };
     let e = s.grpc.ship_order(ctx().request(ship())).await.unwrap_err();
     assert_eq!(code(e), Code::ParcelRequired);
     let parcel = pb::Parcel {
@@ -534,6 +534,42 @@ async fn shipping_an_order_ships_its_parcels_once(db: Db) {
     assert!(p.into_inner().parcels.is_empty());
 }
 
+/// An order a marketplace shipped with its own labels leaves without parcels of ours, once,
+/// charged the warehouse's picking and packing (no parcel, no shipping fee).
+async fn a_marketplace_ships_without_our_parcels(db: Db) {
+    let (s, w) = setup(&db).await;
+    receive(&s, "gr-1", vec![line(w, 42, 10)]).await;
+    s.grpc.hold(ctx().request(hold("order:7", 1, vec![line(w, 42, 3)]))).await.unwrap();
+    let plan = pb::FeePlan { warehouse_id: w, pick: 300, pack: 1_000, shipping: 4_500, ..Default::default() };
+    s.grpc.save_fee_plan(ctx().request(pb::SaveFeePlanRequest { plan: Some(plan) })).await.unwrap();
+    let ship = |by_channel| pb::ShipOrderRequest { order_id: 7, reference: "order:7".into(), by_channel };
+    assert_eq!(code(s.grpc.ship_order(ctx().request(ship(false))).await.unwrap_err()), Code::ParcelRequired);
+    let r = s.grpc.ship_order(ctx().request(ship(true))).await.unwrap().into_inner();
+    assert_eq!((r.committed, r.replayed, r.parcels.len()), (3, false, 0));
+    let l = level(&s, w, 42).await;
+    assert_eq!((l.on_hand, l.reserved), (7, 0));
+    let again = s.grpc.ship_order(ctx().request(ship(true))).await.unwrap().into_inner();
+    assert_eq!((again.committed, again.replayed), (0, true));
+    let charges = Repo::new(db.clone()).fee_charges(0, 10).await.unwrap();
+    assert_eq!(charges.len(), 1);
+    let a = &charges[0].amounts;
+    assert_eq!((charges[0].warehouse_id, a.orders, a.picking, a.packing, a.shipping), (w, 1, 900, 1_000, 0));
+    // Nothing held, nothing to ship.
+    assert_eq!(
+        code(
+            s.grpc
+                .ship_order(ctx().request(pb::ShipOrderRequest {
+                    order_id: 8,
+                    reference: "order:8".into(),
+                    by_channel: true
+                }))
+                .await
+                .unwrap_err()
+        ),
+        Code::NothingReserved
+    );
+}
+
 /// Every test ends by checking the ledger's invariants on what it left.
 async fn checked(db: Db, test: impl std::future::Future<Output = ()>) {
     test.await;
@@ -550,5 +586,6 @@ bo_kit::on_both_databases!(checked by super::checked; two_hundred_clients_cannot
     stock_commands_name_only_known_skus_of_their_store,
     holds_move_by_the_difference,
     thirty_concurrent_holds_of_ten_units_never_oversell,
-    shipping_an_order_ships_its_parcels_once
+    shipping_an_order_ships_its_parcels_once,
+    a_marketplace_ships_without_our_parcels
 );

@@ -131,7 +131,11 @@ async fn finishes_a_ship_that_wms_made(stack: Stack) {
     // wms shipped it; the order never heard.
     let (mut client, ctx) = wms(&app);
     client
-        .ship_order(ctx.request(wpb::ShipOrderRequest { order_id: id, reference: format!("order:{id}") }))
+        .ship_order(ctx.request(wpb::ShipOrderRequest {
+            order_id: id,
+            reference: format!("order:{id}"),
+            by_channel: false,
+        }))
         .await
         .unwrap();
     left_in_flight(&app, id, "stock_state = 'committing'").await;

@@ -50,8 +50,10 @@ pub mod problem {
     pub const STOCK: &str = "stock_not_enough";
     /// Its shipping address is incomplete.
     pub const ADDRESS: &str = "address_incomplete";
-    /// Both, in the order they are shown.
-    pub const ALL: [&str; 2] = [STOCK, ADDRESS];
+    /// A marketplace line matches none of our SKUs: it holds no stock until one is picked.
+    pub const SKU_NOT_LINKED: &str = "sku_not_linked";
+    /// Every problem, in the order they are shown.
+    pub const ALL: [&str; 3] = [STOCK, ADDRESS, SKU_NOT_LINKED];
 }
 
 /// Where an order's stock stands in wms.

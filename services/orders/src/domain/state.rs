@@ -130,6 +130,29 @@ pub fn allowed_actions(state: &str) -> Vec<&'static str> {
 /// Failure causes (SPEC §4).
 pub const CAUSES: [&str; 2] = ["fulfillment_failed", "cancelled_by_warehouse"];
 
+/// The actions that take a marketplace order from our `from` to the marketplace's `to`, in
+/// turn; empty when it is there already or only a person may move it back (a marketplace
+/// never takes an order backwards: an order our staff prepared stays prepared while the
+/// marketplace still says paid). Cancelled after shipping is a void; a marketplace's
+/// failure before shipping cancels a new order and fails a prepared one, and after shipping
+/// changes nothing (returned goods are received again).
+pub fn channel_steps(from: &str, to: &str) -> Vec<Action> {
+    use Action::*;
+    match (from, to) {
+        (NEW, READY) => vec![Prepare],
+        (NEW, SHIPPED) => vec![Prepare, Ship],
+        (NEW, CLOSED) => vec![Prepare, Ship, Close],
+        (READY, SHIPPED) => vec![Ship],
+        (READY, CLOSED) => vec![Ship, Close],
+        (SHIPPED, CLOSED) => vec![Close],
+        (NEW | READY | FAILED, CANCELLED) => vec![Cancel],
+        (SHIPPED | CLOSED, CANCELLED) => vec![Void],
+        (NEW, FAILED) => vec![Cancel],
+        (READY, FAILED) => vec![Fail],
+        _ => Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -203,6 +226,62 @@ mod tests {
         assert_eq!(Action::parse("explode"), None);
         for a in Action::ALL {
             assert_eq!(Action::parse(&a.name().replace('_', "-")), Some(a));
+        }
+    }
+
+    /// Every (ours, marketplace's) pair: the steps, each of them allowed by the table in turn.
+    #[test]
+    fn marketplace_states_are_reached_by_allowed_steps() {
+        use Action::*;
+        let expected: &[(&str, &str, &[Action])] = &[
+            (NEW, NEW, &[]),
+            (NEW, READY, &[Prepare]),
+            (NEW, SHIPPED, &[Prepare, Ship]),
+            (NEW, CLOSED, &[Prepare, Ship, Close]),
+            (NEW, CANCELLED, &[Cancel]),
+            (NEW, FAILED, &[Cancel]),
+            (READY, NEW, &[]),
+            (READY, READY, &[]),
+            (READY, SHIPPED, &[Ship]),
+            (READY, CLOSED, &[Ship, Close]),
+            (READY, CANCELLED, &[Cancel]),
+            (READY, FAILED, &[Fail]),
+            (SHIPPED, NEW, &[]),
+            (SHIPPED, READY, &[]),
+            (SHIPPED, SHIPPED, &[]),
+            (SHIPPED, CLOSED, &[Close]),
+            (SHIPPED, CANCELLED, &[Void]),
+            (SHIPPED, FAILED, &[]),
+            (CLOSED, NEW, &[]),
+            (CLOSED, READY, &[]),
+            (CLOSED, SHIPPED, &[]),
+            (CLOSED, CLOSED, &[]),
+            (CLOSED, CANCELLED, &[Void]),
+            (CLOSED, FAILED, &[]),
+            (CANCELLED, NEW, &[]),
+            (CANCELLED, READY, &[]),
+            (CANCELLED, SHIPPED, &[]),
+            (CANCELLED, CLOSED, &[]),
+            (CANCELLED, CANCELLED, &[]),
+            (CANCELLED, FAILED, &[]),
+            (FAILED, NEW, &[]),
+            (FAILED, READY, &[]),
+            (FAILED, SHIPPED, &[]),
+            (FAILED, CLOSED, &[]),
+            (FAILED, CANCELLED, &[Cancel]),
+            (FAILED, FAILED, &[]),
+        ];
+        assert_eq!(expected.len(), STATES.len() * STATES.len(), "every pair");
+        for (from, to, steps) in expected {
+            assert_eq!(channel_steps(from, to), steps.to_vec(), "{from} → {to}");
+            let mut at = *from;
+            for a in *steps {
+                at = next(at, *a).unwrap_or_else(|e| panic!("{from} → {to}: {a:?} refused at {at} ({e:?})"));
+            }
+            if !steps.is_empty() {
+                let lands = if *to == FAILED && *from == NEW { CANCELLED } else { to };
+                assert_eq!(at, lands, "{from} → {to}");
+            }
         }
     }
 

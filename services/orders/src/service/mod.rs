@@ -43,6 +43,7 @@ use crate::store::{
 use bo_kit::files::{Files, Key};
 use bo_kit::images;
 
+mod channel;
 mod imports;
 mod orders;
 mod parcels;
@@ -131,9 +132,11 @@ fn is_definite(e: &Error) -> bool {
     !matches!(e.kind, bo_kit::error::Kind::Unavailable | bo_kit::error::Kind::Internal)
 }
 
+/// The stock lines an order holds: a marketplace line without a SKU holds nothing.
 fn lines_of(items: &[Item]) -> Vec<wpb::StockLine> {
     items
         .iter()
+        .filter(|i| i.sku_id > 0)
         .map(|i| wpb::StockLine {
             warehouse_id: i.warehouse_id,
             sku_id: i.sku_id,

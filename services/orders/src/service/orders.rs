@@ -354,6 +354,7 @@ impl Orders {
             estimated_weight_g,
             imported: d.imported,
             bill_terms,
+            origin: None,
         })
     }
 

@@ -60,7 +60,11 @@ impl Orders {
             .clients()?
             .wms
             .clone()
-            .ship_order(ctx.request(wpb::ShipOrderRequest { order_id: row.id, reference: domain::reference(row.id) }))
+            .ship_order(ctx.request(wpb::ShipOrderRequest {
+                order_id: row.id,
+                reference: domain::reference(row.id),
+                by_channel: false,
+            }))
             .await
             .map_err(Error::from);
         match shipped {

@@ -251,7 +251,10 @@ impl Repo {
         .fetch_all(self.db.pool())
         .await?;
         let lines: Vec<(i64, i64, i64, i64)> =
-            sqlx::query_as("SELECT order_id, warehouse_id, sku_id, quantity FROM order_items ORDER BY order_id")
+            // A marketplace line without a SKU holds nothing.
+            sqlx::query_as(
+                "SELECT order_id, warehouse_id, sku_id, quantity FROM order_items WHERE sku_id > 0 ORDER BY order_id",
+            )
                 .fetch_all(self.db.pool())
                 .await?;
         let mut by_order: HashMap<i64, Vec<(i64, i64, i64)>> = HashMap::new();

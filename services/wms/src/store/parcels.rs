@@ -224,7 +224,13 @@ impl Repo {
     /// Ships an order: what `reference` holds leaves the shelf and the order's pending parcels
     /// (at least one, each with a tracking number) are shipped, in one transaction. A repeat
     /// answers the shipped parcels with `replayed`. Answers (parcels, units, replayed).
-    pub async fn ship_order(&self, who: Actor, order_id: i64, reference: &str) -> Result<(Vec<ParcelRow>, i64, bool)> {
+    pub async fn ship_order(
+        &self,
+        who: Actor,
+        order_id: i64,
+        reference: &str,
+        by_channel: bool,
+    ) -> Result<(Vec<ParcelRow>, i64, bool)> {
         let mut tx = self.db.begin().await?;
         let units = match settle_in(&mut tx, who, reference, true).await? {
             Settled::Before => {
@@ -248,10 +254,10 @@ impl Repo {
         };
         let pending: Vec<ParcelRow> =
             of_order(&mut tx, who.store_id, order_id).await?.into_iter().filter(|p| p.state == PENDING).collect();
-        if pending.is_empty() {
+        if pending.is_empty() && !by_channel {
             return Err(Error::failed_precondition(Code::ParcelRequired));
         }
-        if pending.iter().any(|p| p.tracking_no.is_empty()) {
+        if !by_channel && pending.iter().any(|p| p.tracking_no.is_empty()) {
             return Err(Error::failed_precondition(Code::ParcelTrackingMissing));
         }
         let now = now_ms();
@@ -267,7 +273,10 @@ impl Repo {
         .execute(&mut *tx)
         .await?;
         // The order's fees, at the plan of the warehouse it ships from.
-        let warehouse_id = pending[0].warehouse_id;
+        let warehouse_id = match pending.first() {
+            Some(p) => p.warehouse_id,
+            None => reserved_warehouse(&mut tx, who.store_id, reference).await?,
+        };
         let plan = fees::plan_in(&mut tx, who.store_id, warehouse_id).await?;
         let sent: Vec<ParcelFees> = pending
             .iter()
@@ -285,4 +294,17 @@ impl Repo {
         tx.commit().await?;
         Ok((parcels, units, false))
     }
+}
+
+/// The warehouse an order's stock was held in (its first line's), for an order shipped
+/// without parcels of ours.
+async fn reserved_warehouse(tx: &mut Tx, store_id: i64, reference: &str) -> Result<i64> {
+    let w: Option<i64> = sqlx::query_scalar(
+        "SELECT warehouse_id FROM reservation_lines WHERE store_id = $1 AND reference = $2 ORDER BY warehouse_id LIMIT 1",
+    )
+    .bind(store_id)
+    .bind(reference)
+    .fetch_optional(&mut **tx)
+    .await?;
+    Ok(w.unwrap_or_default())
 }

@@ -1,0 +1,430 @@
+//! Orders taken in from marketplace shops (the marketplaces service hands them over): made
+//! the first time one is seen, holding the stock of its lines that match our SKUs, then moved
+//! along as the marketplace moves it. Keyed by channel and number, so a repeat finds the
+//! order it made; a change no newer than the one followed changes nothing.
+
+use super::*;
+use bo_kit::Code;
+use bo_proto::Wire as _;
+
+/// The most lines of a marketplace order, and the longest texts it brings.
+const NAME_MAX: usize = 300;
+const SELLER_SKU_MAX: usize = 100;
+const LISTING_MAX: usize = 100;
+const SHOP_MAX: usize = 200;
+
+/// What a marketplace order says, checked.
+#[derive(Debug, Clone)]
+struct Taken {
+    store_channel_id: i64,
+    shop: String,
+    channel: String,
+    reference: String,
+    changed_at: i64,
+    state: &'static str,
+    payment: pb::ChannelPayment,
+    status_word: String,
+    cod: bool,
+    warehouse_id: i64,
+    address: Address,
+    lines: Vec<pb::ChannelLine>,
+    shipping_charge: i64,
+    discount: i64,
+    note: String,
+}
+
+fn too_long(s: &str, max: usize) -> bool {
+    s.chars().count() > max
+}
+
+/// Checks what the marketplaces service sent, every broken rule at once. The address is
+/// kept as the marketplace gives it (often masked): it never refuses an order.
+fn check(r: pb::TakeChannelOrderRequest) -> Result<Taken> {
+    let mut errs = Vec::new();
+    let channel = r.channel.trim().to_string();
+    if domain::channel_of(&channel).is_none_or(|c| c.kind != "marketplace") {
+        errs.push(FieldError::new("channel", "validation.channel_unknown"));
+    }
+    let reference = r.reference.trim().to_string();
+    if reference.is_empty() {
+        errs.push(FieldError::new("reference", "validation.required"));
+    } else if too_long(&reference, draft::REFERENCE_MAX) {
+        errs.push(FieldError::new("reference", "validation.too_long"));
+    }
+    if r.store_channel_id <= 0 {
+        errs.push(FieldError::new("store_channel_id", "validation.required"));
+    }
+    let state = match pb::OrderState::try_from(r.state).ok().filter(|s| *s != pb::OrderState::Unspecified) {
+        Some(s) => s.wire(),
+        None => {
+            errs.push(FieldError::new("state", "validation.invalid"));
+            state::NEW
+        }
+    };
+    let payment = pb::ChannelPayment::try_from(r.payment).unwrap_or(pb::ChannelPayment::Unspecified);
+    if r.lines.is_empty() {
+        errs.push(FieldError::new("lines", "validation.required"));
+    } else if r.lines.len() > draft::MAX_ITEMS {
+        errs.push(FieldError::new("lines", "validation.too_many"));
+    }
+    let mut lines = r.lines;
+    for (i, l) in lines.iter_mut().enumerate() {
+        let at = |f: &str| format!("lines[{i}].{f}");
+        l.seller_sku = l.seller_sku.trim().to_string();
+        l.name = l.name.trim().to_string();
+        if l.quantity <= 0 || l.quantity > draft::MAX_QUANTITY {
+            errs.push(FieldError::new(at("quantity"), "validation.quantity"));
+        }
+        if !(0..=draft::MAX_PRICE).contains(&l.unit_price) {
+            errs.push(FieldError::new(at("unit_price"), "validation.price"));
+        }
+        if too_long(&l.name, NAME_MAX) || too_long(&l.seller_sku, SELLER_SKU_MAX) || too_long(&l.listing, LISTING_MAX) {
+            errs.push(FieldError::new(at("name"), "validation.too_long"));
+        }
+    }
+    for (field, v) in [("shipping_charge", r.shipping_charge), ("discount", r.discount)] {
+        if !(0..=draft::MAX_CHARGE).contains(&v) {
+            errs.push(FieldError::new(field, "validation.price"));
+        }
+    }
+    if !errs.is_empty() {
+        return Err(Error::invalid(errs));
+    }
+    // Marketplaces mask phones and write addresses their own way: what reads is normalised,
+    // the rest kept as it came (the order then shows its address as incomplete).
+    let mut ignored = Vec::new();
+    let address = crate::convert::address_of(r.address).normalise("shipping_address.", &mut ignored);
+    let clip = |s: String, max: usize| s.trim().chars().take(max).collect::<String>();
+    Ok(Taken {
+        store_channel_id: r.store_channel_id,
+        shop: clip(r.shop_name, SHOP_MAX),
+        channel,
+        reference,
+        changed_at: r.changed_at_ms.max(0),
+        state,
+        payment,
+        status_word: clip(r.status_word, 100),
+        cod: r.cod,
+        warehouse_id: r.warehouse_id,
+        address,
+        lines,
+        shipping_charge: r.shipping_charge,
+        discount: r.discount,
+        note: clip(r.note, draft::NOTE_MAX),
+    })
+}
+
+impl Orders {
+    /// Takes in a marketplace order: makes it, or moves the one made before.
+    pub async fn take_channel_order(
+        &self,
+        ctx: &CallCtx,
+        r: pb::TakeChannelOrderRequest,
+    ) -> Result<pb::TakeChannelOrderResponse> {
+        let t = check(r)?;
+        let (row, outcome) = match self.repo.by_reference(ctx.store_id, &t.channel, &t.reference).await? {
+            Some(row) => self.follow_channel(ctx, row, &t, false).await?,
+            None => match self.make_channel_order(ctx, &t).await {
+                Ok(row) => self.follow_channel(ctx, row, &t, true).await?,
+                // Made meanwhile by the same change arriving twice at once.
+                Err(e) if e.code == Code::DuplicateOrderReference => {
+                    let row = self
+                        .repo
+                        .by_reference(ctx.store_id, &t.channel, &t.reference)
+                        .await?
+                        .ok_or_else(|| Error::conflict(Code::OrderBusy))?;
+                    self.follow_channel(ctx, row, &t, false).await?
+                }
+                Err(e) => return Err(e),
+            },
+        };
+        Ok(pb::TakeChannelOrderResponse {
+            order_id: row.id,
+            order_no: row.order_no.clone(),
+            outcome: outcome as i32,
+            state: pb::OrderState::number(&row.state),
+        })
+    }
+
+    /// Makes a marketplace order as new, its lines matched to our SKUs by seller SKU, and
+    /// holds the stock of the matched ones (or saves it short).
+    async fn make_channel_order(&self, ctx: &CallCtx, t: &Taken) -> Result<OrderRow> {
+        let warehouses = self.warehouses(ctx, false).await?;
+        let warehouse_id = if warehouses.iter().any(|(id, _)| *id == t.warehouse_id) {
+            t.warehouse_id
+        } else {
+            // A shop whose warehouse is not set (or gone) takes from the store's first one.
+            warehouses
+                .iter()
+                .find(|(_, active)| *active)
+                .or(warehouses.first())
+                .map(|(id, _)| *id)
+                .ok_or_else(|| Error::invalid_field("warehouse_id", "validation.warehouse_unknown"))?
+        };
+        let mut codes: Vec<String> = t.lines.iter().map(|l| l.seller_sku.clone()).filter(|c| !c.is_empty()).collect();
+        codes.sort();
+        codes.dedup();
+        let described = if codes.is_empty() {
+            Vec::new()
+        } else {
+            self.clients()?
+                .products
+                .clone()
+                .describe_skus(ctx.request(ppb::DescribeSkusRequest { ids: Vec::new(), codes }))
+                .await
+                .map_err(Error::from)?
+                .into_inner()
+                .skus
+        };
+        let by_code: HashMap<String, ppb::SkuDescription> = described
+            .into_iter()
+            .filter_map(|d| d.sku.as_ref().map(|s| s.code.clone()).map(|c| (c, d.clone())))
+            .collect();
+        let items: Vec<Item> = t
+            .lines
+            .iter()
+            .map(|l| match by_code.get(&l.seller_sku) {
+                Some(d) => {
+                    let sku = d.sku.clone().unwrap_or_default();
+                    Item {
+                        sku_id: sku.id,
+                        product_id: d.product_id,
+                        product_name: d.product_name.clone(),
+                        product_code: d.product_code.clone(),
+                        sku_code: sku.code.clone(),
+                        variant: [&sku.option1, &sku.option2]
+                            .iter()
+                            .filter(|o| !o.is_empty())
+                            .map(|o| o.as_str())
+                            .collect::<Vec<_>>()
+                            .join(" / "),
+                        price: l.unit_price,
+                        cost: sku.cost,
+                        hs_code: d.hs_code.clone(),
+                        warehouse_id,
+                        quantity: l.quantity,
+                        weight_g: d.weight_grams,
+                        listing: l.listing.clone(),
+                        ..Default::default()
+                    }
+                }
+                // Sold as a listing none of our SKUs matches: kept as sold, holding nothing.
+                None => Item {
+                    sku_id: 0,
+                    product_name: if l.name.is_empty() { l.seller_sku.clone() } else { l.name.clone() },
+                    sku_code: l.seller_sku.clone(),
+                    price: l.unit_price,
+                    warehouse_id,
+                    quantity: l.quantity,
+                    listing: l.listing.clone(),
+                    ..Default::default()
+                },
+            })
+            .collect();
+        let money_lines: Vec<money::Line> = items
+            .iter()
+            .map(|i| money::Line { price: i.price, cost: i.cost, quantity: i.quantity, warehouse_id: i.warehouse_id })
+            .collect();
+        let discount = if t.discount > 0 { money::Discount::Fixed(t.discount) } else { money::Discount::None };
+        let charges = Charges {
+            discount,
+            // Marketplace prices are what the buyer pays, VAT included.
+            vat_included: true,
+            shipping_charge: t.shipping_charge,
+            shipping_charge_inter: 0,
+            additional_fee: 0,
+        };
+        let totals =
+            money::totals(&money_lines, &charges).map_err(|_| Error::invalid_field("lines", "validation.price"))?;
+        let data = OrderData {
+            channel: t.channel.clone(),
+            reference: t.reference.clone(),
+            note: t.note.clone(),
+            warehouse_id,
+            address: t.address.clone(),
+            discount_type: if t.discount > 0 { draft::FIXED.into() } else { String::new() },
+            discount_value: t.discount,
+            vat_included: true,
+            totals,
+            cod: t.cod,
+            estimated_weight_g: items.iter().map(|i| i.weight_g.saturating_mul(i.quantity)).sum(),
+            items,
+            // The change is recorded once the order has reached where it says (below).
+            origin: Some(crate::store::ChannelOrigin {
+                store_channel_id: t.store_channel_id,
+                shop: t.shop.clone(),
+                changed_at: 0,
+                paid: t.payment == pb::ChannelPayment::Paid,
+            }),
+            ..Default::default()
+        };
+        let written = self.repo.insert(Self::actor(ctx), &data).await?;
+        self.relay.wake();
+        let id = written.row.id;
+        let held = match self.hold(ctx, id, 1, lines_of(&data.items)).await {
+            Ok(_) => Some(true),
+            Err(e) if e.code == Code::InsufficientStock => Some(false),
+            Err(e) => {
+                tracing::warn!(order = id, error = %e, "could not hold a marketplace order's stock yet");
+                None
+            }
+        };
+        if let Some(held) = held {
+            self.repo.settle_new(Self::actor(ctx), id, held, !data.address.is_complete()).await?;
+        }
+        self.repo.order(ctx.store_id, id).await
+    }
+
+    /// Moves a marketplace order to where the marketplace has it and records the change
+    /// followed. A change no newer than the one followed changes nothing; a move the order
+    /// cannot make now (its stock is short or still settling) is left for the next change or
+    /// poll, which finds the change not yet followed.
+    async fn follow_channel(
+        &self,
+        ctx: &CallCtx,
+        row: OrderRow,
+        t: &Taken,
+        created: bool,
+    ) -> Result<(OrderRow, pb::ChannelTake)> {
+        if !created && row.channel_changed_at >= t.changed_at {
+            let outcome = if row.channel_changed_at == t.changed_at {
+                pb::ChannelTake::Unchanged
+            } else {
+                pb::ChannelTake::Stale
+            };
+            return Ok((row, outcome));
+        }
+        let who = Self::actor(ctx);
+        if t.payment == pb::ChannelPayment::Paid && row.payment_state == crate::domain::payment::UNPAID {
+            self.repo.mark_paid_at_channel(who, row.id, &t.status_word).await?;
+        }
+        let mut reached = true;
+        for action in state::channel_steps(&row.state, t.state) {
+            if !self.channel_step(ctx, row.id, action, &t.status_word).await? {
+                reached = false;
+                break;
+            }
+        }
+        if reached {
+            self.repo.follow_channel(who, row.id, t.changed_at, &t.status_word).await?;
+        }
+        self.relay.wake();
+        let row = self.repo.order(ctx.store_id, row.id).await?;
+        Ok((row, if created { pb::ChannelTake::Created } else { pb::ChannelTake::Updated }))
+    }
+
+    /// One move of a marketplace order; false when the order could not make it now.
+    async fn channel_step(&self, ctx: &CallCtx, id: i64, action: Action, status_word: &str) -> Result<bool> {
+        if action == Action::Ship {
+            return self.ship_by_channel(ctx, id).await;
+        }
+        let cause = if action == Action::Fail { state::CAUSES[0] } else { "" };
+        let moved = self.repo.change_state(Self::actor(ctx), &[id], action, cause, status_word, &|_| None).await?;
+        let Some(m) = moved.first() else { return Ok(false) };
+        if let Some(why) = m.refused {
+            tracing::info!(order = id, ?action, ?why, "a marketplace order could not follow its marketplace yet");
+            return Ok(false);
+        }
+        if m.release {
+            if let Err(e) = self.release(ctx, &[id]).await {
+                // The reconciler releases it.
+                tracing::warn!(order = id, error = %e, "could not release a cancelled marketplace order's stock yet");
+            }
+        }
+        Ok(true)
+    }
+
+    /// Ships a prepared marketplace order the marketplace says has left: its held stock
+    /// leaves without parcels of ours. An order whose lines match none of our SKUs holds
+    /// nothing and simply ships.
+    async fn ship_by_channel(&self, ctx: &CallCtx, id: i64) -> Result<bool> {
+        if !self.repo.begin_ship(ctx.store_id, id).await? {
+            return Ok(false);
+        }
+        let shipped = self
+            .clients()?
+            .wms
+            .clone()
+            .ship_order(ctx.request(wpb::ShipOrderRequest {
+                order_id: id,
+                reference: domain::reference(id),
+                by_channel: true,
+            }))
+            .await
+            .map_err(Error::from);
+        let tracking = match shipped {
+            Ok(r) => r.into_inner().parcels.iter().map(|p| p.tracking_no.clone()).filter(|t| !t.is_empty()).collect(),
+            Err(e) if e.code == Code::NothingReserved => Vec::new(),
+            Err(e) if is_definite(&e) => {
+                self.repo.abandon_ship(ctx.store_id, id).await?;
+                tracing::info!(order = id, error = %e, "wms would not ship a marketplace order");
+                return Ok(false);
+            }
+            Err(e) => return Err(e),
+        };
+        Ok(self.repo.finish_ship(Self::actor(ctx), id, &tracking.join(","), now_ms()).await?.is_some())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request() -> pb::TakeChannelOrderRequest {
+        pb::TakeChannelOrderRequest {
+            store_channel_id: 3,
+            shop_name: "ร้านทดสอบ".into(),
+            channel: "shopee".into(),
+            reference: "2611280ABC".into(),
+            changed_at_ms: 1_000,
+            state: pb::OrderState::New as i32,
+            payment: pb::ChannelPayment::Paid as i32,
+            lines: vec![pb::ChannelLine {
+                seller_sku: " TS-001 ".into(),
+                name: "เสื้อยืด".into(),
+                listing: "100:200".into(),
+                quantity: 2,
+                unit_price: 19_900,
+            }],
+            address: Some(pb::Address { name: "ส****".into(), tel: "******78".into(), ..Default::default() }),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn a_marketplace_order_is_read_and_its_masked_address_kept() {
+        let t = check(request()).unwrap();
+        assert_eq!((t.channel.as_str(), t.state, t.lines[0].seller_sku.as_str()), ("shopee", state::NEW, "TS-001"));
+        assert_eq!(t.address.tel, "******78", "a masked phone is kept as given");
+        assert!(!t.address.is_complete());
+    }
+
+    #[test]
+    fn every_broken_rule_is_named() {
+        let e = check(pb::TakeChannelOrderRequest {
+            store_channel_id: 0,
+            channel: "facebook".into(),
+            reference: String::new(),
+            state: 0,
+            lines: vec![pb::ChannelLine { quantity: 0, unit_price: -1, ..Default::default() }],
+            discount: -5,
+            ..request()
+        })
+        .unwrap_err();
+        let fields: Vec<(&str, &str)> = e.fields.iter().map(|f| (f.field.as_str(), f.code.as_str())).collect();
+        assert_eq!(
+            fields,
+            [
+                ("channel", "validation.channel_unknown"),
+                ("reference", "validation.required"),
+                ("store_channel_id", "validation.required"),
+                ("state", "validation.invalid"),
+                ("lines[0].quantity", "validation.quantity"),
+                ("lines[0].unit_price", "validation.price"),
+                ("discount", "validation.price"),
+            ]
+        );
+        let none = check(pb::TakeChannelOrderRequest { lines: Vec::new(), ..request() }).unwrap_err();
+        assert_eq!(none.fields[0].field, "lines");
+    }
+}
