@@ -17,6 +17,9 @@ pub struct AuthConfig {
     pub login_attempts_per_minute: u32,
     /// Slips a bill's public page takes per client address, and per bill, per minute.
     pub slips_per_minute: u32,
+    /// Unsigned pushes a marketplace push path takes from one client address per minute
+    /// before it answers 429 to that address (signed pushes are never counted).
+    pub unsigned_pushes_per_minute: u32,
     /// How long a gateway trusts its last check of a store token's membership, in
     /// milliseconds (decision 0012). A change made through this gateway takes effect on the
     /// next request whatever this is; one made through another replica within this time.
@@ -31,6 +34,7 @@ impl Default for AuthConfig {
             token_ttl_minutes: 12 * 60,
             login_attempts_per_minute: 10,
             slips_per_minute: 5,
+            unsigned_pushes_per_minute: 30,
             membership_check_ms: 1000,
         }
     }

@@ -74,6 +74,7 @@ impl Module for GatewayModule {
             memberships: MembershipCache::new(Duration::from_millis(auth_cfg.membership_check_ms)),
             limiter: LoginLimiter::new(auth_cfg.login_attempts_per_minute),
             slip_limiter: LoginLimiter::new(auth_cfg.slips_per_minute),
+            push_limiter: LoginLimiter::new(auth_cfg.unsigned_pushes_per_minute),
             maintenance: maintenance.enabled,
             files,
             body_limit: http.body_limit.unwrap_or(2 * 1024 * 1024),

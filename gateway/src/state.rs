@@ -36,6 +36,8 @@ pub struct Inner {
     pub limiter: LoginLimiter,
     /// Slips sent on bills' pages, per address and per bill.
     pub slip_limiter: LoginLimiter,
+    /// Unsigned marketplace pushes, per address.
+    pub push_limiter: LoginLimiter,
     /// Under maintenance.
     pub maintenance: bool,
     /// File storage: uploads are staged here, downloads stream from here.

@@ -77,6 +77,7 @@ export const ERROR_CODES = [
   'marketplace_bad_answer',
   'marketplace_channel_not_found',
   'marketplace_not_configured',
+  'marketplace_push_unsigned',
   'marketplace_rejected',
   'marketplace_shop_taken',
   'marketplace_state_invalid',

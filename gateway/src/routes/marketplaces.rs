@@ -13,7 +13,7 @@ use bo_proto::marketplaces::v1::marketplaces_service_client::MarketplacesService
 use bo_proto::Wire as _;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::auth::StoreAuth;
@@ -30,7 +30,12 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(reconnect))
         .routes(routes!(list_marketplace_channels))
         .routes(routes!(get_marketplace_channel, update_marketplace_channel))
+        .routes(routes!(produce_missing_orders))
+        .routes(routes!(marketplace_push).layer(axum::extract::DefaultBodyLimit::max(PUSH_MAX_BYTES)))
 }
+
+/// The largest push a marketplace sends, bytes (an order-status push is well under 2 KiB).
+const PUSH_MAX_BYTES: usize = 256 * 1024;
 
 /// Reading shops: any member of the store.
 const READ: Access = Access { roles: &[], perms: &[] };
@@ -351,4 +356,102 @@ async fn update_marketplace_channel(
         .await?
         .into_inner();
     Ok(Json(r.channel.unwrap_or_default().into()))
+}
+
+/// A marketplace's push (Shopee, Lazada, TikTok Shop), outside the signed-in API: the
+/// address to give the marketplace is `<public url>/api/marketplaces/{mp}/push`. Its signature
+/// is checked over the raw body before anything reads it; it is kept and answered at once
+/// (Shopee: 204 with an empty body; Lazada and TikTok Shop: 200), and handled after.
+/// Addresses sending unsigned pushes are slowed down; signed ones never are.
+#[utoipa::path(post, path = "/marketplaces/{mp}/push", tag = "marketplaces", params(("mp" = String, Path)),
+    request_body(content = String, content_type = "application/json"),
+    responses((status = 200, description = "kept"), (status = 204, description = "kept (Shopee)"),
+        (status = 401, body = ErrorBody, description = "marketplace_push_unsigned"),
+        (status = 404, body = ErrorBody, description = "marketplace_not_configured"), (status = 413, body = ErrorBody),
+        (status = 429, body = ErrorBody)))]
+async fn marketplace_push(
+    State(state): State<AppState>,
+    axum::extract::ConnectInfo(peer): axum::extract::ConnectInfo<std::net::SocketAddr>,
+    Path(mp): Path<String>,
+    headers: axum::http::HeaderMap,
+    body: bytes::Bytes,
+) -> ApiResult<axum::response::Response> {
+    use axum::response::IntoResponse as _;
+    let ip = crate::auth::client_ip(peer.ip(), &headers, &state.trusted_proxies);
+    let limit_key = format!("push:{ip}");
+    // Only refusals count: the check itself is let go at once.
+    match state.push_limiter.begin(ip, &limit_key) {
+        Some(check) => drop(check),
+        None => return Err(ApiError::new(StatusCode::TOO_MANY_REQUESTS, bo_kit::Code::TooManyAttempts)),
+    }
+    let marketplace = marketplace(&mp)?;
+    let kept = headers
+        .iter()
+        .filter_map(|(n, v)| v.to_str().ok().map(|v| (n.as_str().to_ascii_lowercase(), v.to_string())))
+        .collect();
+    let answer = state
+        .client(MarketplacesServiceClient::new)?
+        .receive_push(state.system().request(pb::ReceivePushRequest {
+            marketplace,
+            headers: kept,
+            body: body.to_vec(),
+        }))
+        .await;
+    let r = match answer {
+        Ok(r) => r.into_inner(),
+        Err(e) => {
+            let e = ApiError::from(e);
+            if e.status == StatusCode::UNAUTHORIZED {
+                if let Some(refused) = state.push_limiter.begin(ip, &limit_key) {
+                    refused.failed();
+                }
+            }
+            return Err(e);
+        }
+    };
+    let status = StatusCode::from_u16(u16::try_from(r.http_status).unwrap_or(200)).unwrap_or(StatusCode::OK);
+    Ok((status, r.body).into_response())
+}
+
+/// Which shops to take missed orders in from.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(default)]
+pub struct MissingOrdersInput {
+    /// One shop (leave out for every connected shop of the store).
+    pub store_channel_id: Option<i64>,
+}
+
+/// What taking missed orders in did.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct MissingOrdersBody {
+    /// Shops polled.
+    pub shops: i32,
+    /// Marketplace orders taken in (made or moved).
+    pub orders: i32,
+    /// Shops that could not be polled now (unreachable, or their connection is still lost).
+    pub failed_store_channel_ids: Vec<i64>,
+}
+
+/// Takes in now the orders the store's marketplace shops changed since they were last
+/// polled (owner): after a reconnect, those made while the connection was lost.
+#[utoipa::path(post, path = "/orders/produce-missing-mkp-order-after-token-expire", tag = "marketplaces",
+    request_body = MissingOrdersInput,
+    responses((status = 200, body = MissingOrdersBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn produce_missing_orders(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Body(b): Body<MissingOrdersInput>,
+) -> ApiResult<Json<MissingOrdersBody>> {
+    auth.require(OWNER)?;
+    let r = state
+        .client(MarketplacesServiceClient::new)?
+        .sync_orders(auth.ctx().request(pb::SyncOrdersRequest { store_channel_id: b.store_channel_id.unwrap_or(0) }))
+        .await?
+        .into_inner();
+    Ok(Json(MissingOrdersBody {
+        shops: r.shops,
+        orders: r.orders,
+        failed_store_channel_ids: r.failed_store_channel_ids,
+    }))
 }

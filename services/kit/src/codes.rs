@@ -122,6 +122,7 @@ codes! {
     MarketplaceBadAnswer = "marketplace_bad_answer" => "The marketplace answered something we cannot read, please try again",
     MarketplaceChannelNotFound = "marketplace_channel_not_found" => "The marketplace shop was not found",
     MarketplaceNotConfigured = "marketplace_not_configured" => "This marketplace's app keys are not set; ask the operator to set them",
+    MarketplacePushUnsigned = "marketplace_push_unsigned" => "This push is not signed by the marketplace",
     MarketplaceRejected = "marketplace_rejected" => "The marketplace refused the request",
     MarketplaceShopTaken = "marketplace_shop_taken" => "This marketplace shop is already connected to another store",
     MarketplaceStateInvalid = "marketplace_state_invalid" => "The connect link has expired or was already used; connect again",

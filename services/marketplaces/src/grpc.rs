@@ -17,6 +17,7 @@ use tonic::{Request, Response, Status};
 use crate::adapters::{Adapter, Grant};
 use crate::domain::channel::Status as ChannelStatus;
 use crate::domain::Marketplace;
+use crate::intake::Intake;
 use crate::store::{ChannelRow, Filter, Repo, Settings as ChannelSettings, StateRow};
 use crate::Settings;
 
@@ -40,6 +41,7 @@ pub struct MarketplacesGrpc {
     settings: Arc<Settings>,
     adapters: Arc<Vec<Arc<dyn Adapter>>>,
     peers: Peers,
+    intake: Intake,
 }
 
 fn marketplace_of(n: i32) -> Option<Marketplace> {
@@ -86,8 +88,14 @@ fn new_state(store_id: i64, marketplace: Marketplace) -> String {
 
 impl MarketplacesGrpc {
     /// The service over `repo` with the marketplaces of `settings`.
-    pub fn new(repo: Repo, settings: Arc<Settings>, adapters: Vec<Arc<dyn Adapter>>, peers: Peers) -> Self {
-        MarketplacesGrpc { repo, settings, adapters: Arc::new(adapters), peers }
+    pub fn new(
+        repo: Repo,
+        settings: Arc<Settings>,
+        adapters: Arc<Vec<Arc<dyn Adapter>>>,
+        peers: Peers,
+        intake: Intake,
+    ) -> Self {
+        MarketplacesGrpc { repo, settings, adapters, peers, intake }
     }
 
     fn adapter(&self, m: Marketplace) -> bo_kit::Result<&Arc<dyn Adapter>> {
@@ -257,5 +265,36 @@ impl MarketplacesService for MarketplacesGrpc {
             .await?
             .ok_or_else(|| Error::not_found(Code::MarketplaceChannelNotFound))?;
         Ok(Response::new(pb::StoreChannelResponse { channel: Some(channel(&row)) }))
+    }
+
+    async fn receive_push(&self, req: Request<pb::ReceivePushRequest>) -> Rpc<pb::ReceivePushResponse> {
+        bo_kit::grpc::service_only(&req)?;
+        let r = req.into_inner();
+        let m = marketplace_of(r.marketplace).ok_or_else(|| Error::not_found(Code::MarketplaceNotConfigured))?;
+        let mut headers = http::HeaderMap::new();
+        for (name, value) in &r.headers {
+            if let (Ok(n), Ok(v)) =
+                (http::HeaderName::try_from(name.as_str()), http::HeaderValue::try_from(value.as_str()))
+            {
+                headers.insert(n, v);
+            }
+        }
+        let (status, body, kept) = self.intake.receive(m, &headers, &r.body).await?;
+        Ok(Response::new(pb::ReceivePushResponse {
+            http_status: i32::from(status),
+            body: body.into(),
+            kept: kept as i32,
+        }))
+    }
+
+    async fn sync_orders(&self, req: Request<pb::SyncOrdersRequest>) -> Rpc<pb::SyncOrdersResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let (shops, orders, failed) = self.intake.sync_store(ctx.store_id, r.store_channel_id).await?;
+        Ok(Response::new(pb::SyncOrdersResponse {
+            shops: shops as i32,
+            orders: orders as i32,
+            failed_store_channel_ids: failed,
+        }))
     }
 }

@@ -9,6 +9,7 @@
 pub mod adapters;
 pub mod domain;
 pub mod grpc;
+pub mod intake;
 pub mod store;
 pub mod vault;
 
@@ -19,6 +20,7 @@ use bo_kit::config::Secret;
 use bo_kit::module::{Context, Module, Started};
 use bo_proto::logistics::v1::logistics_service_client::LogisticsServiceClient;
 use bo_proto::marketplaces::v1::marketplaces_service_server::MarketplacesServiceServer;
+use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
 use bo_proto::payments::v1::payments_service_client::PaymentsServiceClient;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use serde::{Deserialize, Serialize};
@@ -56,6 +58,10 @@ pub struct Settings {
     pub previous_token_keys: Vec<Secret>,
     /// The longest a marketplace call may take, ms.
     pub timeout_ms: u64,
+    /// How often each connected shop is polled for changed orders, behind its pushes, ms.
+    pub poll_every_ms: u64,
+    /// How far before its watermark a poll looks again (changes a marketplace dates late), s.
+    pub poll_overlap_s: u64,
 }
 
 impl Default for Settings {
@@ -82,6 +88,8 @@ impl Default for Settings {
             token_key: Secret::default(),
             previous_token_keys: Vec::new(),
             timeout_ms: 15_000,
+            poll_every_ms: 180_000,
+            poll_overlap_s: 120,
         }
     }
 }
@@ -133,7 +141,7 @@ impl Module for MarketplacesModule {
     }
 
     fn needs(&self) -> Vec<&'static str> {
-        vec!["wms", "logistics", "payments"]
+        vec!["wms", "logistics", "payments", "orders"]
     }
 
     fn secrets(&self) -> Vec<&'static str> {
@@ -161,8 +169,53 @@ impl Module for MarketplacesModule {
             logistics: Some(ctx.client(LogisticsServiceClient::new)?),
             payments: Some(ctx.client(PaymentsServiceClient::new)?),
         };
-        let adapters = settings.adapters(&http);
-        let grpc = MarketplacesGrpc::new(store::Repo::new(db, vault), Arc::new(settings), adapters, peers);
+        let adapters = Arc::new(settings.adapters(&http));
+        let settings = Arc::new(settings);
+        let repo = store::Repo::new(db.clone(), vault);
+        let intake = intake::Intake::new(
+            repo.clone(),
+            settings.clone(),
+            adapters.clone(),
+            Some(ctx.client(OrdersServiceClient::new)?),
+            Some(ctx.identity()),
+        );
+        ctx.spawn("pushes", intake.clone().run_pushes(ctx.cancel.clone()));
+        let polling = intake.clone();
+        let every = std::time::Duration::from_millis((settings.poll_every_ms / 6).clamp(100, 30_000));
+        ctx.spawn(
+            "poll",
+            bo_kit::schedule::every(db.clone(), "marketplaces.poll", every, ctx.cancel.clone(), move || {
+                let intake = polling.clone();
+                async move {
+                    let n = intake.poll_due().await?;
+                    if n > 0 {
+                        tracing::info!(orders = n, "took in marketplace orders by polling");
+                    }
+                    Ok(())
+                }
+            }),
+        );
+        let purging = repo.clone();
+        ctx.spawn(
+            "purge",
+            bo_kit::schedule::every(
+                db,
+                "marketplaces.purge",
+                std::time::Duration::from_secs(3600),
+                ctx.cancel.clone(),
+                move || {
+                    let repo = purging.clone();
+                    async move {
+                        let n = repo.purge_pushes(store::PUSHES_KEPT_MS).await?;
+                        if n > 0 {
+                            tracing::info!(pushes = n, "purged handled marketplace pushes");
+                        }
+                        Ok(())
+                    }
+                },
+            ),
+        );
+        let grpc = MarketplacesGrpc::new(repo, settings, adapters, peers, intake);
         ctx.serve(MarketplacesServiceServer::new(grpc));
         Ok(Started::default())
     }

@@ -13,6 +13,9 @@ use crate::domain::channel::{Link, Status};
 use crate::domain::Marketplace;
 use crate::vault::Vault;
 
+mod intake;
+pub use intake::{outcome, PushRow, CLAIM_MS, PUSHES_KEPT_MS};
+
 /// A connected shop as kept (tokens sealed).
 #[derive(Debug, Clone, FromRow)]
 pub struct ChannelRow {
@@ -204,8 +207,9 @@ impl Repo {
                     "INSERT INTO store_channels (store_id, marketplace, shop_id, shop_name, region, cipher, warehouse_id, \
                      logistic_channel_id, payment_channel_id, status, token_expired, access_token, refresh_token, \
                      access_expires_at, refresh_expires_at, orders_watermark, last_order_sync_at, last_stock_push_at, \
-                     created_by, updated_by, created_at, updated_at, version) \
-                     VALUES ($1, $2, $3, $4, $5, $6, 0, 0, 0, $7, 0, '', '', 0, 0, $8, 0, 0, $9, $9, $8, $8, 1) RETURNING id",
+                     created_by, updated_by, created_at, updated_at, version, polled_at) \
+                     VALUES ($1, $2, $3, $4, $5, $6, 0, 0, 0, $7, 0, '', '', 0, 0, $8, 0, 0, $9, $9, $10, $10, 1, $10) \
+                     RETURNING id",
                 )
                 .bind(store_id)
                 .bind(marketplace.code())
@@ -216,6 +220,7 @@ impl Repo {
                 .bind(Status::Active.as_str())
                 .bind(now / 1000)
                 .bind(user_id)
+                .bind(now)
                 .fetch_one(&mut *tx)
                 .await?;
                 id
@@ -312,6 +317,12 @@ impl Repo {
 
     /// A shop's tokens, opened.
     pub async fn tokens(&self, id: i64) -> Result<Tokens> {
+        Ok(self.tokens_fenced(id).await?.0)
+    }
+
+    /// A shop's tokens, opened, with the fence a refresh of them writes under (the sealed
+    /// refresh token: it changes with every write of the tokens, and only then).
+    pub async fn tokens_fenced(&self, id: i64) -> Result<(Tokens, String)> {
         let (access, refresh, access_at, refresh_at): (String, String, i64, i64) = sqlx::query_as(
             "SELECT access_token, refresh_token, access_expires_at, refresh_expires_at FROM store_channels WHERE id = $1",
         )
@@ -324,29 +335,75 @@ impl Repo {
                 Error::failed_precondition(Code::MarketplaceTokenExpired)
             })
         };
-        Ok(Tokens {
+        let tokens = Tokens {
             access: open("access", &access)?,
             refresh: open("refresh", &refresh)?,
             access_expires_at_s: access_at,
             refresh_expires_at_s: refresh_at,
-        })
+        };
+        Ok((tokens, refresh))
     }
 
-    /// Writes refreshed tokens if the row is still at `version` (no other refresher wrote
-    /// first): true when written.
-    pub async fn save_refreshed(&self, id: i64, version: i64, tokens: &Tokens) -> Result<bool> {
+    /// Writes refreshed tokens if the row still holds the tokens of `fence` (no other
+    /// refresher wrote first, and no reconnect): true when written. An edit of the shop's
+    /// settings meanwhile does not stand in the way (a spent single-use refresh token must
+    /// not be lost to it).
+    pub async fn save_refreshed(&self, id: i64, fence: &str, tokens: &Tokens) -> Result<bool> {
         let mut tx = self.db.begin().await?;
-        let bumped = sqlx::query("UPDATE store_channels SET version = version + 1 WHERE id = $1 AND version = $2")
-            .bind(id)
-            .bind(version)
-            .execute(&mut *tx)
-            .await?;
+        let bumped =
+            sqlx::query("UPDATE store_channels SET version = version + 1 WHERE id = $1 AND refresh_token = $2")
+                .bind(id)
+                .bind(fence)
+                .execute(&mut *tx)
+                .await?;
         if !changed(&bumped) {
             return Ok(false);
         }
         self.write_tokens(&mut tx, id, tokens).await?;
         tx.commit().await?;
         Ok(true)
+    }
+
+    /// The database (for the kit's leases).
+    pub fn db(&self) -> &Db {
+        &self.db
+    }
+
+    /// Forgets when a shop's access token ends (the marketplace refused it early): the next
+    /// call refreshes it.
+    pub async fn expire_access(&self, id: i64) -> Result<()> {
+        sqlx::query("UPDATE store_channels SET access_expires_at = 0 WHERE id = $1")
+            .bind(id)
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Records when a shop's authorization ends, as the marketplace announced it (unix s).
+    pub async fn set_authorization_end(&self, id: i64, ends_at_s: i64) -> Result<()> {
+        sqlx::query("UPDATE store_channels SET refresh_expires_at = $1, updated_at = $2 WHERE id = $3")
+            .bind(ends_at_s)
+            .bind(now_ms())
+            .bind(id)
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Takes (or renews) the lease `name` for this process until `ttl` from now: false when
+    /// another holds it.
+    pub async fn lease(&self, name: &str, ttl: std::time::Duration) -> Result<bool> {
+        bo_kit::schedule::try_lease(&self.db, name, bo_kit::schedule::holder_id(), ttl).await.map_err(Error::internal)
+    }
+
+    /// Gives the lease `name` back early.
+    pub async fn release_lease(&self, name: &str) -> Result<()> {
+        sqlx::query("DELETE FROM leases WHERE name = $1 AND holder = $2")
+            .bind(name)
+            .bind(bo_kit::schedule::holder_id())
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
     }
 
     /// Marks a shop's authorization lost (its jobs stop until it is connected again).
@@ -402,10 +459,12 @@ mod tests {
         // The same shop on another marketplace is another shop.
         r.connect(2, 9, Marketplace::Lazada, &shop("55"), &tokens("c")).await.unwrap();
 
-        // Two refreshers of one version: one writes.
-        let v = r.get(1, a.id).await.unwrap().unwrap().version;
-        assert!(r.save_refreshed(a.id, v, &tokens("r1")).await.unwrap());
-        assert!(!r.save_refreshed(a.id, v, &tokens("r2")).await.unwrap());
+        // Two refreshers of the same tokens: one writes, even when the settings changed meanwhile.
+        let (_, fence) = r.tokens_fenced(a.id).await.unwrap();
+        let s = Settings { warehouse_id: 1, logistic_channel_id: 0, payment_channel_id: 0, status: Status::Active };
+        r.update_settings(1, a.id, 9, &s).await.unwrap().unwrap();
+        assert!(r.save_refreshed(a.id, &fence, &tokens("r1")).await.unwrap());
+        assert!(!r.save_refreshed(a.id, &fence, &tokens("r2")).await.unwrap());
         assert_eq!(r.tokens(a.id).await.unwrap().refresh.expose(), "refresh-r1");
 
         // Lost, then reconnected.

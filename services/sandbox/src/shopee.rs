@@ -48,6 +48,8 @@ struct Inner {
     throttle: Throttle,
     stock_calls: u64,
     refreshes: u64,
+    /// The push callback URL the partner registered (pushes are signed over it).
+    callback_url: Option<String>,
 }
 
 /// A running Shopee sandbox.
@@ -182,9 +184,20 @@ impl ShopeeSandbox {
         )
     }
 
-    /// The `Authorization` header of a push of `body` to `url`.
+    /// Registers the partner's push callback URL, as the partner gives it to Shopee (behind a
+    /// proxy it differs from where a push is delivered): pushes are signed over it.
+    pub fn register_callback(&self, url: &str) {
+        self.state.lock().callback_url = Some(url.into());
+    }
+
+    /// The `Authorization` header of a push of `body` to `url` (or to the registered
+    /// callback URL, when there is one).
     pub fn push_signature(&self, url: &str, body: &str) -> String {
-        let key = self.state.lock().partner_key.clone();
+        let (key, callback) = {
+            let s = self.state.lock();
+            (s.partner_key.clone(), s.callback_url.clone())
+        };
+        let url = callback.as_deref().unwrap_or(url);
         hmac_hex(key.as_bytes(), format!("{url}|{body}").as_bytes())
     }
 

@@ -6,7 +6,7 @@ import { P } from '@/shared/permissions.gen';
 import type { Reply } from '@/shared/testing/fakeApi';
 import { fastComputedStyle } from '@/shared/testing/fastStyles';
 import { atWidth, DESKTOP, PHONE } from '@/shared/testing/viewport';
-import { bill, formBody, order, parcel, payment, refusal, renderAt, serve } from './testing';
+import { bill, formBody, item, order, parcel, payment, refusal, renderAt, serve } from './testing';
 
 fastComputedStyle();
 jest.setTimeout(90_000);
@@ -65,6 +65,31 @@ describe('an order', () => {
     await waitFor(() => expect(screen.getByTestId('dialog-title')).toHaveTextContent('There was a problem while preparing shipment'));
     expect(screen.getByTestId('dialog-message')).toHaveTextContent('Stock is not enough. Please check your order detail.');
     expect(sent.some((s) => s.method === 'POST' && s.url === '/api/orders/9/ready-to-fulfillment')).toBe(true);
+  });
+
+  it('shows a marketplace order: its shop, a line not linked to a SKU, and its marketplace timeline', async () => {
+    serveOrder(
+      order({
+        channel: 'shopee',
+        reference: '2611280001',
+        store_channel_id: 3,
+        channel_shop: 'ร้านเสื้อ Shopee',
+        payment_state: 'paid',
+        problems: ['sku_not_linked'],
+        problem: 'sku_not_linked',
+        items: [item(1), item(2, { sku_id: 0, sku_code: 'GIFT-9', product_name: 'ของแถม', listing: '1002' })],
+        events: [
+          { id: 1, action: 'created', from_state: '', to_state: 'new', user_id: 0, user_name: '', detail: '', created_at: '2026-11-28T10:00:00Z' },
+          { id: 2, action: 'channel_changed', from_state: 'new', to_state: 'new', user_id: 0, user_name: '', detail: 'PROCESSED', created_at: '2026-11-28T10:05:00Z' },
+        ],
+      }),
+    );
+    renderAt('/1/order-detail/9');
+    expect(await screen.findByText('Order SO2569-000009')).toBeInTheDocument();
+    expect(within(screen.getByTestId('order-header')).getByText('Shopee · ร้านเสื้อ Shopee')).toBeInTheDocument();
+    expect(screen.getByTestId('item-2-unlinked')).toHaveTextContent('SKU not linked');
+    expect(screen.queryByTestId('item-1-unlinked')).not.toBeInTheDocument();
+    expect(within(screen.getByTestId('order-timeline')).getByText('Marketplace status: PROCESSED')).toBeInTheDocument();
   });
 
   it('cancels with a reason; a refused cancel also says to contact customer support', async () => {

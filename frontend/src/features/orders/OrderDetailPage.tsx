@@ -277,7 +277,7 @@ function Header({ o, warehouseName, channel, lng, sid }: { o: OrderBody; warehou
   const canCustomers = useCan(CUSTOMER_PICK);
   const at = (label: string, iso: string | null | undefined) => (iso ? [{ key: label, label: t(`orders:dates.${label}`), children: formatDateTime(iso, lng) }] : []);
   const items: { key: string; label: string; children: ReactNode }[] = [
-    { key: 'channel', label: t('orders:fields.channel'), children: channel },
+    { key: 'channel', label: t('orders:fields.channel'), children: o.channelShop ? `${channel} · ${o.channelShop}` : channel },
     { key: 'reference', label: t('orders:fields.reference'), children: o.reference || '-' },
     { key: 'warehouse', label: t('orders:fields.warehouse'), children: warehouseName || '-' },
     {
@@ -334,7 +334,10 @@ function ItemsTable({ o }: { o: OrderBody }) {
             <strong>{formatBaht(i.lineTotal)}</strong>
           </div>
           <div className="bo-card-row bo-card-sub">
-            <span>{[i.skuCode, i.variant].filter(Boolean).join(' · ')}</span>
+            <span>
+              {[i.skuCode, i.variant].filter(Boolean).join(' · ')}
+              {i.skuId === 0 ? <Tag color="orange">{t('orders:problems.sku_not_linked')}</Tag> : null}
+            </span>
             <span>
               {i.quantity} × {formatBaht(i.price)}
             </span>
@@ -351,7 +354,21 @@ function ItemsTable({ o }: { o: OrderBody }) {
       )}
       columns={[
         { title: '#', key: 'n', width: 44, render: (_: unknown, _i: OrderItemBody, n: number) => n + 1 },
-        { title: t('orders:fields.skuCode'), dataIndex: 'skuCode', key: 'sku', width: 130 },
+        {
+          title: t('orders:fields.skuCode'),
+          key: 'sku',
+          width: 130,
+          render: (_: unknown, i: OrderItemBody) => (
+            <Space orientation="vertical" size={0}>
+              <span>{i.skuCode}</span>
+              {i.skuId === 0 ? (
+                <Tag color="orange" data-testid={`item-${i.id}-unlinked`}>
+                  {t('orders:problems.sku_not_linked')}
+                </Tag>
+              ) : null}
+            </Space>
+          ),
+        },
         {
           title: t('orders:fields.product'),
           key: 'product',

@@ -57,6 +57,30 @@ describe('the order list', () => {
     expect(sent.some((s) => s.url === '/api/orders/count?search=0812')).toBe(true);
   });
 
+  it('shows a marketplace order with its number, its shop and a line not linked to a SKU', async () => {
+    const shopee = order({
+      id: 12,
+      order_no: 'SO2569-000012',
+      channel: 'shopee',
+      reference: '2611280001',
+      store_channel_id: 3,
+      channel_shop: 'ร้านเสื้อ Shopee',
+      problems: ['sku_not_linked'],
+      problem: 'sku_not_linked',
+      payment_state: 'paid',
+    });
+    serve((method, path) => {
+      if (path === '/orders' && method === 'GET') return list([shopee], { limit: 10 });
+      if (path === '/orders/count') return COUNTS;
+      return undefined;
+    });
+    renderAt('/1/order-list');
+    const row = (await screen.findByText('SO2569-000012')).closest('tr') as HTMLElement;
+    expect(within(row).getByText('2611280001')).toBeInTheDocument();
+    expect(within(row).getByTestId('order-12-shop')).toHaveTextContent('ร้านเสื้อ Shopee');
+    expect(within(row).getByText('SKU not linked')).toBeInTheDocument();
+  });
+
   it('prepares the chosen orders and lists those that could not move, with their reason', async () => {
     const sent = serve((method, path) => {
       if (path === '/orders' && method === 'GET') return list(ROWS, { limit: 10 });

@@ -243,7 +243,21 @@ export default function OrderListPage() {
           <Typography.Text type="secondary">{t('orders:list.noReceiver')}</Typography.Text>
         ),
     },
-    { title: t('orders:fields.channel'), key: 'channel', render: (_: unknown, o: OrderRow) => channelName(o.channel, channels?.data, lng) },
+    {
+      title: t('orders:fields.channel'),
+      key: 'channel',
+      render: (_: unknown, o: OrderRow) =>
+        o.channelShop ? (
+          <Space orientation="vertical" size={0}>
+            <span>{channelName(o.channel, channels?.data, lng)}</span>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }} data-testid={`order-${o.id}-shop`}>
+              {o.channelShop}
+            </Typography.Text>
+          </Space>
+        ) : (
+          channelName(o.channel, channels?.data, lng)
+        ),
+    },
     {
       title: t('orders:fields.items'),
       key: 'items',

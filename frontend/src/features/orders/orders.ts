@@ -37,7 +37,7 @@ export const STATE_COLOURS: Record<string, string> = {
 export const PAYMENT_STATES = ['unpaid', 'pending', 'paid', 'voided', 'cancelled'] as const;
 export const PAYMENT_COLOURS: Record<string, string> = { unpaid: 'default', pending: 'gold', paid: 'green', voided: 'purple', cancelled: 'red' };
 
-export const PROBLEMS = ['stock_not_enough', 'address_incomplete'] as const;
+export const PROBLEMS = ['stock_not_enough', 'address_incomplete', 'sku_not_linked'] as const;
 
 /** Failure causes (SPEC §4). */
 export const FAIL_CAUSES = ['fulfillment_failed', 'cancelled_by_warehouse'] as const;

@@ -67,6 +67,7 @@ export const item = (id: number, over: Record<string, unknown> = {}) => {
     quantity: 2,
     weight: '0.300',
     line_total: '398.00',
+    listing: '',
   } satisfies Wire<OrderItemBody>;
   return { ...base, ...over };
 };
@@ -144,6 +145,8 @@ const orderFields = (over: Record<string, unknown>) => {
     tracking_no: '',
     estimated_weight: '0.600',
     imported: false,
+    store_channel_id: 0,
+    channel_shop: '',
     bill_expire_at: '2026-11-28T12:00:00Z',
     bills: [bill()],
     payments: [],

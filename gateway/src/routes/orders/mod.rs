@@ -127,6 +127,9 @@ pub struct OrderItemBody {
     pub weight: String,
     /// price × quantity, baht.
     pub line_total: String,
+    /// The marketplace listing it was sold as (marketplace orders; `item:variation`). A line
+    /// whose seller SKU matches none of ours has `sku_id` 0 and holds no stock.
+    pub listing: String,
 }
 
 /// The discount.
@@ -258,6 +261,9 @@ pub struct OrderBody {
     /// kg.
     pub estimated_weight: String,
     pub imported: bool,
+    /// The marketplace shop it came from (0 for orders made here), and that shop's name.
+    pub store_channel_id: i64,
+    pub channel_shop: String,
     /// When its first active bill expires (none: never).
     pub bill_expire_at: Option<String>,
     /// Its bills, one per warehouse (one order only).
@@ -382,6 +388,7 @@ pub(crate) fn order_body(o: pb::Order, costs: bool, names: &HashMap<i64, String>
                 quantity: i.quantity,
                 weight: kilograms(i.weight_g),
                 line_total: baht(i.line_total),
+                listing: i.listing,
             })
             .collect(),
         discount: OrderDiscountBody {
@@ -414,6 +421,8 @@ pub(crate) fn order_body(o: pb::Order, costs: bool, names: &HashMap<i64, String>
         tracking_no: o.tracking_no,
         estimated_weight: kilograms(o.estimated_weight_g),
         imported: o.imported,
+        store_channel_id: o.store_channel_id,
+        channel_shop: o.channel_shop,
         bill_expire_at: when(o.bill_expire_at_ms),
         bills: o.bills.into_iter().map(bill_body).collect(),
         payments: o.payments.into_iter().map(crate::routes::order_payments::payment_body).collect(),

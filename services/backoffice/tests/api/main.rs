@@ -16,6 +16,7 @@ mod hardening;
 mod import;
 mod isolation;
 mod logistics;
+mod marketplace_orders;
 mod marketplaces;
 mod order_import;
 mod order_payments;

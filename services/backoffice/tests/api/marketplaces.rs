@@ -11,13 +11,13 @@ use serde_json::{json, Value};
 
 use crate::helpers::{Stack, TestApp};
 
-struct Sandboxes {
-    shopee: ShopeeSandbox,
-    lazada: LazadaSandbox,
-    tiktok: TiktokSandbox,
+pub(crate) struct Sandboxes {
+    pub shopee: ShopeeSandbox,
+    pub lazada: LazadaSandbox,
+    pub tiktok: TiktokSandbox,
 }
 
-async fn sandboxes() -> Sandboxes {
+pub(crate) async fn sandboxes() -> Sandboxes {
     let shopee = ShopeeSandbox::start(2001887, "shopee-partner-key").await.unwrap();
     shopee.add_shop(14701711, "ร้านเสื้อ Shopee");
     shopee.add_shop(14701712, "ร้านที่สอง Shopee");
@@ -29,7 +29,7 @@ async fn sandboxes() -> Sandboxes {
     Sandboxes { shopee, lazada, tiktok }
 }
 
-async fn with_sandboxes(stack: Stack, sb: &Sandboxes) -> Option<TestApp> {
+pub(crate) async fn with_sandboxes(stack: Stack, sb: &Sandboxes) -> Option<TestApp> {
     let settings = |v: Value| figment::value::Value::serialize(v).unwrap();
     let shopee =
         settings(json!({"api_url": sb.shopee.base_url, "app_key": "2001887", "app_secret": "shopee-partner-key"}));
@@ -47,12 +47,14 @@ async fn with_sandboxes(stack: Stack, sb: &Sandboxes) -> Option<TestApp> {
         s.insert("tiktok_shop".into(), tiktok);
         s.insert("public_url".into(), figment::value::Value::from("https://bo.example"));
         s.insert("timeout_ms".into(), figment::value::Value::from(5000));
+        // Tests poll when they mean to (the scheduled poll would race them).
+        s.insert("poll_every_ms".into(), figment::value::Value::from(3_600_000));
     })
     .await
 }
 
 /// The store's default warehouse, once wms has made it.
-async fn warehouse(app: &TestApp, token: &str) -> i64 {
+pub(crate) async fn warehouse(app: &TestApp, token: &str) -> i64 {
     for _ in 0..200 {
         let (_, w) = app.get("/wms/warehouses", token).await;
         if let Some(id) = w["data"][0]["id"].as_i64() {

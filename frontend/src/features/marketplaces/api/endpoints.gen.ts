@@ -51,11 +51,31 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.marketplaceConnectInput,
       }),
     }),
+    marketplacePush: build.mutation<
+      MarketplacePushApiResponse,
+      MarketplacePushApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/${queryArg.mp}/push`,
+        method: "POST",
+        body: queryArg.body,
+      }),
+    }),
     reconnect: build.mutation<ReconnectApiResponse, ReconnectApiArg>({
       query: (queryArg) => ({
         url: `/marketplaces/${queryArg.mp}/reconnect`,
         method: "POST",
         body: queryArg.marketplaceConnectInput,
+      }),
+    }),
+    produceMissingOrders: build.mutation<
+      ProduceMissingOrdersApiResponse,
+      ProduceMissingOrdersApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/produce-missing-mkp-order-after-token-expire`,
+        method: "POST",
+        body: queryArg.missingOrdersInput,
       }),
     }),
   }),
@@ -96,11 +116,21 @@ export type ConnectApiArg = {
   mp: string;
   marketplaceConnectInput: MarketplaceConnectInput;
 };
+export type MarketplacePushApiResponse = unknown;
+export type MarketplacePushApiArg = {
+  mp: string;
+  body: string;
+};
 export type ReconnectApiResponse =
   /** status 200  */ ListMarketplaceChannelBody;
 export type ReconnectApiArg = {
   mp: string;
   marketplaceConnectInput: MarketplaceConnectInput;
+};
+export type ProduceMissingOrdersApiResponse =
+  /** status 200  */ MissingOrdersBody;
+export type ProduceMissingOrdersApiArg = {
+  missingOrdersInput: MissingOrdersInput;
 };
 export type ListMarketplaceBody = {
   /** The rows. */
@@ -245,6 +275,18 @@ export type MarketplaceConnectInput = {
   /** The state of the authorize link. */
   state?: string;
 };
+export type MissingOrdersBody = {
+  /** Shops that could not be polled now (unreachable, or their connection is still lost). */
+  failedStoreChannelIds: number[];
+  /** Marketplace orders taken in (made or moved). */
+  orders: number;
+  /** Shops polled. */
+  shops: number;
+};
+export type MissingOrdersInput = {
+  /** One shop (leave out for every connected shop of the store). */
+  storeChannelId?: number | null;
+};
 export const {
   useMarketplacesQuery,
   useListMarketplaceChannelsQuery,
@@ -252,5 +294,7 @@ export const {
   useUpdateMarketplaceChannelMutation,
   useAuthUrlQuery,
   useConnectMutation,
+  useMarketplacePushMutation,
   useReconnectMutation,
+  useProduceMissingOrdersMutation,
 } = injectedRtkApi;

@@ -748,6 +748,9 @@ export type OrderItemBody = {
   id: number;
   /** price × quantity, baht. */
   lineTotal: string;
+  /** The marketplace listing it was sold as (marketplace orders; `item:variation`). A line
+    whose seller SKU matches none of ours has `sku_id` 0 and holds no stock. */
+  listing: string;
   note: string;
   packingOptions: string[];
   /** Baht. */
@@ -874,6 +877,7 @@ export type ListOrderBody = {
     bills: OrderBillBody[];
     cancelledAt?: string | null;
     channel: string;
+    channelShop: string;
     closedAt?: string | null;
     cod: boolean;
     createdAt: string;
@@ -924,6 +928,8 @@ export type ListOrderBody = {
     state: string;
     /** held, short, pending, releasing, released, committing or committed. */
     stockState: string;
+    /** The marketplace shop it came from (0 for orders made here), and that shop's name. */
+    storeChannelId: number;
     /** Baht: Σ lines. */
     subtotal: string;
     /** What the buyer pays. */
@@ -978,6 +984,7 @@ export type OrderBody = {
   bills: OrderBillBody[];
   cancelledAt?: string | null;
   channel: string;
+  channelShop: string;
   closedAt?: string | null;
   cod: boolean;
   createdAt: string;
@@ -1028,6 +1035,8 @@ export type OrderBody = {
   state: string;
   /** held, short, pending, releasing, released, committing or committed. */
   stockState: string;
+  /** The marketplace shop it came from (0 for orders made here), and that shop's name. */
+  storeChannelId: number;
   /** Baht: Σ lines. */
   subtotal: string;
   /** What the buyer pays. */
