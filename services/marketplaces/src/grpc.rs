@@ -201,6 +201,8 @@ impl MarketplacesService for MarketplacesGrpc {
         let mut channels = Vec::with_capacity(authorized.shops.len());
         for shop in &authorized.shops {
             let row = self.repo.connect(ctx.store_id, ctx.user_id, m, shop, &authorized.tokens).await?;
+            // Connected again: every linked listing's stock is pushed again.
+            self.repo.reassert(row.id).await?;
             tracing::info!(marketplace = m.code(), store_channel = row.id, "shop connected");
             channels.push(channel(&row));
         }

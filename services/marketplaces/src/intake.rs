@@ -14,6 +14,8 @@
 //! marks the shop `token expired`, which stops its pushes and polls until it is connected
 //! again; its watermark stays, so the first poll after the reconnect takes in what was missed.
 
+mod stock;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -22,6 +24,7 @@ use bo_kit::time::now_ms;
 use bo_kit::{Code, Error};
 use bo_proto::orders::v1 as opb;
 use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
+use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
@@ -29,8 +32,9 @@ use crate::adapters::{Adapter, ChannelError, MarketOrder, Push, PushError, Secre
 use crate::domain::channel::runs;
 use crate::domain::status::{OrderState, Stage};
 use crate::domain::Marketplace;
-use crate::store::{outcome, ChannelRow, PushRow, Repo};
+use crate::store::{outcome, ChannelRow, Learnt, PushRow, Repo};
 use crate::Settings;
+pub use stock::StockLinks;
 
 /// Pushes handled at once.
 const PUSH_BATCH: i64 = 32;
@@ -92,6 +96,7 @@ struct Inner {
     settings: Arc<Settings>,
     adapters: Arc<Vec<Arc<dyn Adapter>>>,
     orders: Option<OrdersServiceClient<GrpcChannel>>,
+    wms: Option<WmsServiceClient<GrpcChannel>>,
     identity: Option<ServiceIdentity>,
     wake: Notify,
 }
@@ -198,15 +203,17 @@ fn backoff_ms(attempts: i64) -> i64 {
 }
 
 impl Intake {
-    /// The intake over `repo`, handing orders to `orders` as `identity`.
+    /// The intake over `repo`, handing orders to `orders` and reading the stock ledger
+    /// (`wms`) as `identity`.
     pub fn new(
         repo: Repo,
         settings: Arc<Settings>,
         adapters: Arc<Vec<Arc<dyn Adapter>>>,
         orders: Option<OrdersServiceClient<GrpcChannel>>,
+        wms: Option<WmsServiceClient<GrpcChannel>>,
         identity: Option<ServiceIdentity>,
     ) -> Intake {
-        Intake { inner: Arc::new(Inner { repo, settings, adapters, orders, identity, wake: Notify::new() }) }
+        Intake { inner: Arc::new(Inner { repo, settings, adapters, orders, wms, identity, wake: Notify::new() }) }
     }
 
     fn adapter(&self, m: Marketplace) -> Option<&Arc<dyn Adapter>> {
@@ -443,6 +450,19 @@ impl Intake {
             .into_inner();
         let stage_word =
             serde_json::to_value(stage).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
+        // The listings sold as our SKUs are linked, and their stock is pushed from now on.
+        let learnt: Vec<Learnt> = o
+            .lines
+            .iter()
+            .zip(&r.line_sku_ids)
+            .map(|(l, sku)| Learnt {
+                item_id: l.item_id.clone(),
+                model_id: l.model_id.clone(),
+                seller_sku: l.seller_sku.clone(),
+                sku_id: *sku,
+            })
+            .collect();
+        self.inner.repo.learn_links(ch.store_id, ch.id, &learnt).await?;
         self.inner.repo.record_taken(ch.id, &o.order_id, o.updated_at_s, &stage_word, r.order_id).await?;
         Ok(matches!(r.outcome(), opb::ChannelTake::Created | opb::ChannelTake::Updated))
     }

@@ -62,6 +62,12 @@ pub struct Settings {
     pub poll_every_ms: u64,
     /// How far before its watermark a poll looks again (changes a marketplace dates late), s.
     pub poll_overlap_s: u64,
+    /// How often due stock pushes are sent, ms.
+    pub stock_push_every_ms: u64,
+    /// Stock calls per second to one shop (each marketplace's limit is higher).
+    pub stock_calls_per_second: u32,
+    /// How often every linked listing's stock is pushed again whatever changed, ms.
+    pub reassert_every_ms: u64,
 }
 
 impl Default for Settings {
@@ -90,6 +96,9 @@ impl Default for Settings {
             timeout_ms: 15_000,
             poll_every_ms: 180_000,
             poll_overlap_s: 120,
+            stock_push_every_ms: 1_000,
+            stock_calls_per_second: 5,
+            reassert_every_ms: 6 * 3600 * 1000,
         }
     }
 }
@@ -144,6 +153,11 @@ impl Module for MarketplacesModule {
         vec!["wms", "logistics", "payments", "orders"]
     }
 
+    fn subscribes(&self) -> Vec<&'static str> {
+        use bo_proto::Event as _;
+        vec![bo_proto::events::v1::StockMoved::TYPE]
+    }
+
     fn secrets(&self) -> Vec<&'static str> {
         vec!["token_key"]
     }
@@ -177,7 +191,38 @@ impl Module for MarketplacesModule {
             settings.clone(),
             adapters.clone(),
             Some(ctx.client(OrdersServiceClient::new)?),
+            peers.wms.clone(),
             Some(ctx.identity()),
+        );
+        // The ledger's movements tell which listings' stock is due.
+        let relay = bo_kit::outbox::Relay::new(db.clone(), ctx.bus.clone());
+        let consumer = bo_kit::inbox::Consumer::new(db.clone(), ctx.bus.clone(), "marketplaces")
+            .on::<bo_proto::events::v1::StockMoved, _>(intake::StockLinks);
+        ctx.spawn_event_tasks(&relay, Some(&consumer))?;
+        let pushing = intake.clone();
+        let every = std::time::Duration::from_millis(settings.stock_push_every_ms.max(50));
+        ctx.spawn(
+            "stock",
+            bo_kit::schedule::every(db.clone(), "marketplaces.stock", every, ctx.cancel.clone(), move || {
+                let intake = pushing.clone();
+                async move {
+                    intake.push_stock().await?;
+                    Ok(())
+                }
+            }),
+        );
+        let reasserting = repo.clone();
+        let every = std::time::Duration::from_millis(settings.reassert_every_ms.max(1000));
+        ctx.spawn(
+            "reassert",
+            bo_kit::schedule::every(db.clone(), "marketplaces.reassert", every, ctx.cancel.clone(), move || {
+                let repo = reasserting.clone();
+                async move {
+                    let n = repo.reassert(0).await?;
+                    tracing::info!(listings = n, "re-asserting the stock of every linked listing");
+                    Ok(())
+                }
+            }),
         );
         ctx.spawn("pushes", intake.clone().run_pushes(ctx.cancel.clone()));
         let polling = intake.clone();

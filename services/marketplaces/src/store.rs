@@ -14,7 +14,9 @@ use crate::domain::Marketplace;
 use crate::vault::Vault;
 
 mod intake;
+mod links;
 pub use intake::{outcome, PushRow, CLAIM_MS, PUSHES_KEPT_MS};
+pub use links::{linked_by, Learnt, LinkRow, STOCK_LOG_KEPT_MS};
 
 /// A connected shop as kept (tokens sealed).
 #[derive(Debug, Clone, FromRow)]

@@ -50,6 +50,17 @@ async fn order_of(app: &TestApp, t: &str, channel: &str, number: &str, until: im
     panic!("the {channel} order {number} never came in as expected: {last}");
 }
 
+/// Waits until a sandbox's listing shows `quantity`.
+async fn shows(what: &str, quantity: i64, read: impl Fn() -> Option<i64>) {
+    for _ in 0..200 {
+        if read() == Some(quantity) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("{what} shows {:?}, not {quantity}", read());
+}
+
 fn state_is(state: &'static str) -> impl Fn(&Value) -> bool {
     move |o: &Value| o["state"] == state
 }
@@ -65,6 +76,8 @@ async fn orders_come_in_once_and_follow_their_marketplace(stack: Stack) {
     stock_up(&app, &t, w, blue, 5).await;
     let shopee = connect(&app, &t, "shopee", sb.shopee.authorize(14701711), "14701711", w).await;
     let push_url = format!("{}/marketplaces/shopee/push", app.base);
+    sb.shopee.add_listing(14701711, 1001, 2001, 50);
+    sb.shopee.add_listing(14701711, 1003, 2003, 50);
 
     // A paid Shopee order: one line of ours, one listing that matches none of our SKUs.
     sb.shopee.put_order(
@@ -89,6 +102,8 @@ async fn orders_come_in_once_and_follow_their_marketplace(stack: Stack) {
     assert_eq!(o["total"], "448.00", "2 × 199 + 10 + 40 shipping: {o}");
     assert!(o["bills"].as_array().unwrap().is_empty(), "the buyer paid the marketplace");
     assert_eq!(level(&app, &t, w, red).await, (10, 2), "only the matched line holds stock");
+    // The listing it sold as is linked to our SKU: it shows what is available, absolutely.
+    shows("Shopee 1001:2001", 8, || sb.shopee.stock(14701711, 1001, 2001)).await;
     let id = o["id"].as_i64().unwrap();
     let (_, v) = app.get("/orders?problem=sku_not_linked", &t).await;
     assert_eq!(v["data"][0]["id"].as_i64(), Some(id), "{v}");
@@ -174,6 +189,7 @@ async fn orders_come_in_once_and_follow_their_marketplace(stack: Stack) {
 
     // TikTok Shop pushes are answered 200.
     let tiktok = connect(&app, &t, "tiktok-shop", sb.tiktok.authorize("seller"), "", w).await;
+    sb.tiktok.add_listing("7494049642642441621", "1729", "1730", 50);
     sb.tiktok.put_order(
         "7494049642642441621",
         Order::new("579000111", "AWAITING_SHIPMENT", vec![line("1729", "1730", "MKP-R", "เสื้อ", 1, "199.00")]),
@@ -185,6 +201,12 @@ async fn orders_come_in_once_and_follow_their_marketplace(stack: Stack) {
     assert_eq!(status, 200);
     let o = order_of(&app, &t, "tiktok_shop", "579000111", |_| true).await;
     assert_eq!(o["store_channel_id"].as_i64(), Some(tiktok));
+    // One ledger: the TikTok sale lowers what Shopee shows too, and a count reaches both.
+    shows("TikTok 1729:1730", 7, || sb.tiktok.stock("7494049642642441621", "1729", "1730")).await;
+    shows("Shopee 1001:2001", 7, || sb.shopee.stock(14701711, 1001, 2001)).await;
+    stock_up(&app, &t, w, red, 5).await;
+    shows("Shopee 1001:2001", 12, || sb.shopee.stock(14701711, 1001, 2001)).await;
+    shows("TikTok 1729:1730", 12, || sb.tiktok.stock("7494049642642441621", "1729", "1730")).await;
 
     // An authorization Lazada no longer honours: the shop turns to "token expired".
     sb.lazada.expire_access("100200300");

@@ -49,6 +49,7 @@ pub(crate) async fn with_sandboxes(stack: Stack, sb: &Sandboxes) -> Option<TestA
         s.insert("timeout_ms".into(), figment::value::Value::from(5000));
         // Tests poll when they mean to (the scheduled poll would race them).
         s.insert("poll_every_ms".into(), figment::value::Value::from(3_600_000));
+        s.insert("stock_push_every_ms".into(), figment::value::Value::from(100));
     })
     .await
 }

@@ -421,7 +421,7 @@ impl Adapter for Lazada {
     }
 
     fn limits(&self) -> Limits {
-        Limits { window_s: 30 * 24 * 3600, details_per_call: 50, stock_per_call: 50 }
+        Limits { window_s: 30 * 24 * 3600, details_per_call: 50, stock_per_call: 50, stock_one_item: false }
     }
 
     fn authorize_url(&self, redirect: &str, state: &str, _now_s: i64) -> Result<String, ChannelError> {

@@ -383,6 +383,8 @@ pub struct Limits {
     pub details_per_call: usize,
     /// Stock levels per call (Shopee: the models of one item, up to 50).
     pub stock_per_call: usize,
+    /// A stock call sets the variations of one listing only (Shopee, TikTok Shop).
+    pub stock_one_item: bool,
 }
 
 /// A marketplace, for the shops of one app.

@@ -421,7 +421,7 @@ impl Adapter for Shopee {
     }
 
     fn limits(&self) -> Limits {
-        Limits { window_s: WINDOW_S, details_per_call: 50, stock_per_call: 50 }
+        Limits { window_s: WINDOW_S, details_per_call: 50, stock_per_call: 50, stock_one_item: true }
     }
 
     fn authorize_url(&self, redirect: &str, state: &str, now_s: i64) -> Result<String, ChannelError> {

@@ -368,7 +368,7 @@ impl Adapter for TiktokShop {
     }
 
     fn limits(&self) -> Limits {
-        Limits { window_s: 30 * 24 * 3600, details_per_call: 50, stock_per_call: 100 }
+        Limits { window_s: 30 * 24 * 3600, details_per_call: 50, stock_per_call: 100, stock_one_item: true }
     }
 
     fn authorize_url(&self, _redirect: &str, state: &str, _now_s: i64) -> Result<String, ChannelError> {

@@ -138,11 +138,14 @@ impl Orders {
                 Err(e) => return Err(e),
             },
         };
+        // The order's lines are the request's, in its order.
+        let items = self.repo.items(&[row.id]).await?.remove(&row.id).unwrap_or_default();
         Ok(pb::TakeChannelOrderResponse {
             order_id: row.id,
             order_no: row.order_no.clone(),
             outcome: outcome as i32,
             state: pb::OrderState::number(&row.state),
+            line_sku_ids: items.iter().map(|i| i.sku_id).collect(),
         })
     }
 

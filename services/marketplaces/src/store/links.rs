@@ -1,0 +1,259 @@
+//! SQL of our stock out: listings linked to our SKUs, the quantity each should show (the
+//! ledger's newest, by movement id) and what it was last sent, the pushes due, and the log
+//! of every push.
+
+use bo_kit::db::{changed, Tx};
+use bo_kit::time::now_ms;
+use bo_kit::Result;
+use sqlx::FromRow;
+
+use super::Repo;
+use crate::domain::channel::Status;
+
+/// A listing linked to one of our SKUs.
+#[derive(Debug, Clone, FromRow)]
+pub struct LinkRow {
+    pub id: i64,
+    pub store_id: i64,
+    pub store_channel_id: i64,
+    pub item_id: String,
+    pub model_id: String,
+    pub seller_sku: String,
+    pub sku_id: i64,
+    pub linked_by: String,
+    /// The quantity it should show (-1 until the ledger is asked).
+    pub wanted: i64,
+    pub wanted_movement: i64,
+    /// What it was last sent (-1: never).
+    pub sent: i64,
+    pub sent_at: i64,
+    pub due_at: i64,
+    pub attempts: i64,
+    pub last_answer: String,
+}
+
+const LINK_COLUMNS: &str = "id, store_id, store_channel_id, item_id, model_id, seller_sku, sku_id, linked_by, wanted, \
+    wanted_movement, sent, sent_at, due_at, attempts, last_answer";
+
+/// Who linked a listing.
+pub mod linked_by {
+    /// Learnt from an order whose line's seller SKU is our SKU's code.
+    pub const ORDER: &str = "order";
+}
+
+/// A listing an order sold as one of our SKUs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Learnt {
+    pub item_id: String,
+    pub model_id: String,
+    pub seller_sku: String,
+    pub sku_id: i64,
+}
+
+/// How long the push log is kept, ms.
+pub const STOCK_LOG_KEPT_MS: i64 = 30 * 24 * 3600 * 1000;
+
+impl Repo {
+    /// Links listings an order sold to our SKUs, unless linked already: the ids of those
+    /// new, whose stock is due to be pushed.
+    pub async fn learn_links(&self, store_id: i64, store_channel_id: i64, learnt: &[Learnt]) -> Result<Vec<i64>> {
+        let now = now_ms();
+        let mut out = Vec::new();
+        for l in learnt.iter().filter(|l| l.sku_id > 0 && !l.item_id.is_empty()) {
+            let id: Option<i64> = sqlx::query_scalar(
+                "INSERT INTO listing_links (store_id, store_channel_id, item_id, model_id, seller_sku, sku_id, linked_by, \
+                 wanted, wanted_movement, sent, sent_at, due_at, attempts, last_answer, created_at, updated_at) \
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, -1, 0, -1, 0, $8, 0, '', $8, $8) \
+                 ON CONFLICT (store_channel_id, item_id, model_id) DO NOTHING RETURNING id",
+            )
+            .bind(store_id)
+            .bind(store_channel_id)
+            .bind(&l.item_id)
+            .bind(&l.model_id)
+            .bind(&l.seller_sku)
+            .bind(l.sku_id)
+            .bind(linked_by::ORDER)
+            .bind(now)
+            .fetch_optional(self.db.pool())
+            .await?;
+            out.extend(id);
+        }
+        Ok(out)
+    }
+
+    /// The ledger's level of a SKU in a warehouse after movement `movement`: every listing
+    /// linked to it in the store's shops of that warehouse should show `available`, and is
+    /// due to be pushed unless it already is (a burst of changes is one push). Older
+    /// movements than the one applied change nothing. Run in the inbox's transaction.
+    pub async fn apply_level(
+        tx: &mut Tx,
+        store_id: i64,
+        warehouse_id: i64,
+        sku_id: i64,
+        available: i64,
+        movement: i64,
+    ) -> Result<u64> {
+        let now = now_ms();
+        let r = sqlx::query(
+            "UPDATE listing_links SET wanted = $1, wanted_movement = $2, updated_at = $3, \
+             due_at = CASE WHEN due_at = 0 AND sent <> $1 THEN $3 ELSE due_at END \
+             WHERE store_id = $4 AND sku_id = $5 AND wanted_movement < $2 \
+             AND store_channel_id IN (SELECT id FROM store_channels WHERE store_id = $4 AND warehouse_id = $6)",
+        )
+        .bind(available.max(0))
+        .bind(movement)
+        .bind(now)
+        .bind(store_id)
+        .bind(sku_id)
+        .bind(warehouse_id)
+        .execute(&mut **tx)
+        .await?;
+        Ok(r.rows_affected())
+    }
+
+    /// Sets what a listing should show from a reading of the ledger, unless a movement's
+    /// event has told it since (a reading is never newer than an event applied).
+    pub async fn read_level(&self, id: i64, available: i64) -> Result<bool> {
+        let r =
+            sqlx::query("UPDATE listing_links SET wanted = $1, updated_at = $2 WHERE id = $3 AND wanted_movement = 0")
+                .bind(available.max(0))
+                .bind(now_ms())
+                .bind(id)
+                .execute(self.db.pool())
+                .await?;
+        Ok(changed(&r))
+    }
+
+    /// Up to `limit` links due now, of active, connected shops, longest waiting first.
+    pub async fn due_links(&self, limit: i64) -> Result<Vec<LinkRow>> {
+        Ok(sqlx::query_as::<_, LinkRow>(&format!(
+            "SELECT {LINK_COLUMNS} FROM listing_links WHERE due_at > 0 AND due_at <= $1 AND store_channel_id IN \
+             (SELECT id FROM store_channels WHERE status = $2 AND token_expired = 0) ORDER BY due_at, id LIMIT $3"
+        ))
+        .bind(now_ms())
+        .bind(Status::Active.as_str())
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+
+    /// The links of a shop (or of every shop of the store with 0).
+    pub async fn links(&self, store_id: i64, store_channel_id: i64) -> Result<Vec<LinkRow>> {
+        Ok(sqlx::query_as::<_, LinkRow>(&format!(
+            "SELECT {LINK_COLUMNS} FROM listing_links WHERE store_id = $1 AND ($2 = 0 OR store_channel_id = $2) ORDER BY id"
+        ))
+        .bind(store_id)
+        .bind(store_channel_id)
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+
+    /// Records what the marketplace said of a push of `quantity` to a link: taken (`refused`
+    /// None) or refused with its reason (not tried again until the level changes). The link
+    /// stays due when the ledger moved meanwhile. Logged either way.
+    pub async fn pushed(&self, link: &LinkRow, quantity: i64, refused: Option<&str>) -> Result<()> {
+        let now = now_ms();
+        let answer = refused.unwrap_or_default();
+        let mut tx = self.db.begin().await?;
+        sqlx::query(
+            "UPDATE listing_links SET sent = CASE WHEN $1 = '' THEN $2 ELSE sent END, sent_at = $3, attempts = 0, \
+             last_answer = $1, due_at = CASE WHEN wanted = $2 THEN 0 ELSE due_at END WHERE id = $4",
+        )
+        .bind(answer)
+        .bind(quantity)
+        .bind(now)
+        .bind(link.id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "INSERT INTO stock_pushes (store_id, store_channel_id, sku_id, item_id, model_id, quantity, outcome, answer, sent_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+        )
+        .bind(link.store_id)
+        .bind(link.store_channel_id)
+        .bind(link.sku_id)
+        .bind(&link.item_id)
+        .bind(&link.model_id)
+        .bind(quantity)
+        .bind(if refused.is_some() { "refused" } else { "set" })
+        .bind(answer)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query("UPDATE store_channels SET last_stock_push_at = $1 WHERE id = $2")
+            .bind(now)
+            .bind(link.store_channel_id)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Puts links' pushes off by `wait_ms` (the marketplace throttled us or could not be
+    /// reached), with why.
+    pub async fn push_later(&self, ids: &[i64], wait_ms: i64, why: &str) -> Result<()> {
+        let at = now_ms() + wait_ms.max(1);
+        for id in ids {
+            sqlx::query(
+                "UPDATE listing_links SET due_at = $1, attempts = attempts + 1, last_answer = $2 WHERE id = $3 AND due_at > 0",
+            )
+            .bind(at)
+            .bind(why)
+            .bind(id)
+            .execute(self.db.pool())
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Leaves links' pushes (their shop has no warehouse set): nothing is due until it has.
+    pub async fn push_none(&self, ids: &[i64], why: &str) -> Result<()> {
+        for id in ids {
+            sqlx::query("UPDATE listing_links SET due_at = 0, last_answer = $1 WHERE id = $2")
+                .bind(why)
+                .bind(id)
+                .execute(self.db.pool())
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Makes every link of a shop (or of every shop with 0) due again: a re-assert of what
+    /// the marketplaces show. Those whose ledger level was never read are read first.
+    pub async fn reassert(&self, store_channel_id: i64) -> Result<u64> {
+        let r =
+            sqlx::query("UPDATE listing_links SET due_at = $1 WHERE due_at = 0 AND ($2 = 0 OR store_channel_id = $2)")
+                .bind(now_ms())
+                .bind(store_channel_id)
+                .execute(self.db.pool())
+                .await?;
+        Ok(r.rows_affected())
+    }
+
+    /// The newest pushes of a SKU's listings, newest first.
+    pub async fn stock_log(
+        &self,
+        store_id: i64,
+        sku_id: i64,
+        limit: i64,
+    ) -> Result<Vec<(i64, String, String, i64, String, String, i64)>> {
+        Ok(sqlx::query_as(
+            "SELECT store_channel_id, item_id, model_id, quantity, outcome, answer, sent_at FROM stock_pushes \
+             WHERE store_id = $1 AND sku_id = $2 ORDER BY id DESC LIMIT $3",
+        )
+        .bind(store_id)
+        .bind(sku_id)
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+
+    /// Drops push log entries older than `older_than_ms`: how many.
+    pub async fn purge_stock_log(&self, older_than_ms: i64) -> Result<u64> {
+        let r = sqlx::query("DELETE FROM stock_pushes WHERE sent_at < $1")
+            .bind(now_ms() - older_than_ms)
+            .execute(self.db.pool())
+            .await?;
+        Ok(r.rows_affected())
+    }
+}
