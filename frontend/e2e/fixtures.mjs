@@ -225,7 +225,9 @@ export async function startFixture() {
     return { context, page, start };
   };
 
-  return { base, api: apiClient(base, USERS.owner), open, close };
+  // The sandboxes' own control routes (placing and pushing orders, reading stock).
+  const sandboxes = { shopee: env.BO_SERVICES__MARKETPLACES__SHOPEE__API_URL };
+  return { base, api: apiClient(base, USERS.owner), open, close, sandboxes };
 }
 
 /** A fresh context and page: nothing stored from other tests unless `storageState` says so. */

@@ -10,8 +10,9 @@
 //
 // A spec exports `tests`: [{ name, as?: 'owner' | 'reader' | null, viewport?, run }], run in
 // order; with `as` (default owner) the test starts signed in on the demo store's
-// getting-start, with null on a blank page. `run` gets { page, base, api, url, another },
-// `another()` opening a second, blank browser context (another person).
+// getting-start, with null on a blank page. `run` gets { page, base, api, url, another,
+// sandboxes }, `another()` opening a second, blank browser context (another person), and
+// `sandboxes` the marketplace sandboxes' addresses (`sandboxes.shopee`).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -69,7 +70,7 @@ async function runTest(fx, spec, test) {
         extra.push(other);
         return other.page;
       };
-      await test.run({ page, base: fx.base, api: fx.api, url: (p) => `${fx.base}/${STORE_ID}/${p}`, another });
+      await test.run({ page, base: fx.base, api: fx.api, url: (p) => `${fx.base}/${STORE_ID}/${p}`, another, sandboxes: fx.sandboxes });
     };
     const timeout = new Promise((_, reject) => {
       timer = setTimeout(() => reject(new Error(`timed out after ${TEST_TIMEOUT_MS / 1000} s`)), TEST_TIMEOUT_MS);

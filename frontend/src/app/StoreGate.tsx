@@ -8,6 +8,7 @@ import { currentStoreSet } from './session';
 import { menuHidingLoaded, storeLoaded } from './storeSlice';
 import { useLazyGetMenuHidingQuery, useLazyGetStoreQuery } from '@/features/store/api';
 import { NOT_FOUND } from '@/features/store/routes';
+import { TokenExpiryNotice } from '@/features/marketplaces/TokenExpiryNotice';
 
 const NotFoundPage = lazy(NOT_FOUND);
 // Rarely shown, so kept out of the first download.
@@ -91,7 +92,12 @@ export function StoreShell() {
       <BlockingLoader />
     );
   }
-  return <Outlet />;
+  return (
+    <>
+      <TokenExpiryNotice storeId={loaded.id} />
+      <Outlet />
+    </>
+  );
 }
 
 

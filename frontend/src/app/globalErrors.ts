@@ -9,8 +9,9 @@ import { globalErrorKind } from './api/errors';
 import { loggedOut } from './session';
 import { showDialogOnce } from '@/shared/dialogs/dialogs';
 
-/** Endpoints whose errors their screen explains itself. */
-const SCREEN_HANDLED = new Set(['login']);
+/** Endpoints whose errors their screen explains itself (the token-expiry notice's check
+ * fails silently, SPEC §4). */
+const SCREEN_HANDLED = new Set(['login', 'marketplaceConnections']);
 
 export const globalErrors = createListenerMiddleware();
 

@@ -22,6 +22,8 @@ async fn main() -> anyhow::Result<()> {
 
     let shopee = ShopeeSandbox::start_on(&format!("{host}:{}", port("SHOPEE_PORT", 18081)), SHOPEE.0, SHOPEE.1).await?;
     shopee.add_shop(14701711, "ร้านเสื้อผ้าใจดี (Shopee)");
+    // Shopee signs its pushes over the callback URL the partner registered.
+    shopee.register_callback(&format!("{}/api/marketplaces/shopee/push", public.trim_end_matches('/')));
     shopee.add_listing(14701711, 1001, 501, 25);
     shopee.add_listing(14701711, 1001, 502, 25);
     shopee.put_order(
@@ -75,6 +77,11 @@ async fn main() -> anyhow::Result<()> {
     env("TIKTOK_SHOP__APP_SECRET", TIKTOK.1);
     env("TIKTOK_SHOP__SERVICE_ID", "7100");
     env("PUBLIC_URL", &public);
+    println!("Place a Shopee order and push it to the back-office:");
+    println!(
+        "  curl -X POST {}/sandbox/shopee/orders -H 'content-type: application/json' -d '{{\"shop_id\": 14701711, \"order_sn\": \"2611280002SHP\", \"item_id\": \"1001\", \"model_id\": \"502\", \"seller_sku\": \"TEE-RED-L\", \"name\": \"เสื้อยืดสีแดง L\", \"quantity\": 1, \"price\": \"199.00\"}}'",
+        shopee.base_url
+    );
     tokio::signal::ctrl_c().await?;
     Ok(())
 }

@@ -99,6 +99,9 @@ impl ShopeeSandbox {
             .route("/api/v2/product/update_stock", post(update_stock))
             .route("/api/v2/push/get_lost_push_message", get(lost))
             .route("/api/v2/push/confirm_consumed_lost_push_message", post(confirm_lost))
+            .route("/sandbox/shopee/orders", post(control_order))
+            .route("/sandbox/shopee/stock", get(control_stock))
+            .route("/sandbox/shopee/end-authorization", post(control_end))
             .with_state(state.clone());
         let server = serve_on(addr, app).await?;
         Ok(ShopeeSandbox { base_url: server.base_url.clone(), state, _server: server })
@@ -161,9 +164,7 @@ impl ShopeeSandbox {
 
     /// The seller's authorization ends: every token of the shop is refused.
     pub fn end_authorization(&self, shop_id: i64) {
-        let mut s = self.state.lock();
-        s.access.retain(|_, (shop, _)| *shop != shop_id);
-        s.refresh.retain(|_, (shop, _)| *shop != shop_id);
+        end_authorization(&self.state, shop_id);
     }
 
     /// Refuses calls past `per_second` a second (0: no limit); returns calls refused so far.
@@ -175,13 +176,7 @@ impl ShopeeSandbox {
 
     /// The body of an order-status push (code 3) for the order as it stands.
     pub fn order_push_body(&self, shop_id: i64, order_sn: &str) -> Option<String> {
-        let s = self.state.lock();
-        let o = s.shops.get(&shop_id)?.orders.get(order_sn)?;
-        Some(
-            json!({"data": {"items": [], "ordersn": o.id, "status": o.status, "completed_scenario": "", "update_time": o.updated_at},
-                   "shop_id": shop_id, "code": 3, "timestamp": now_s()})
-            .to_string(),
-        )
+        push_body(&self.state, shop_id, order_sn)
     }
 
     /// Registers the partner's push callback URL, as the partner gives it to Shopee (behind a
@@ -193,43 +188,127 @@ impl ShopeeSandbox {
     /// The `Authorization` header of a push of `body` to `url` (or to the registered
     /// callback URL, when there is one).
     pub fn push_signature(&self, url: &str, body: &str) -> String {
-        let (key, callback) = {
-            let s = self.state.lock();
-            (s.partner_key.clone(), s.callback_url.clone())
-        };
-        let url = callback.as_deref().unwrap_or(url);
-        hmac_hex(key.as_bytes(), format!("{url}|{body}").as_bytes())
+        signature(&self.state, url, body)
     }
 
     /// Pushes an order's status to `url`, signed: the HTTP status it was answered with.
     pub async fn push_order(&self, shop_id: i64, order_sn: &str, url: &str) -> u16 {
-        let Some(body) = self.order_push_body(shop_id, order_sn) else { return 0 };
-        let signature = self.push_signature(url, &body);
-        let (status, _) = crate::deliver(url, &[("authorization", signature)], body.clone()).await;
-        if !(200..300).contains(&status) {
-            self.drop_push(shop_id, body);
-        }
-        status
+        push(&self.state, shop_id, order_sn, url).await
     }
 
     /// A push that was not delivered: kept for `get_lost_push_message`.
     pub fn drop_order_push(&self, shop_id: i64, order_sn: &str) {
         if let Some(body) = self.order_push_body(shop_id, order_sn) {
-            self.drop_push(shop_id, body);
+            drop_push(&self.state, shop_id, body);
         }
-    }
-
-    fn drop_push(&self, shop_id: i64, body: String) {
-        let mut s = self.state.lock();
-        s.next_lost_id += 1;
-        let id = s.next_lost_id;
-        s.lost.push((id, shop_id, body));
     }
 
     /// Lost pushes not yet confirmed.
     pub fn lost_pending(&self) -> usize {
         self.state.lock().lost.len()
     }
+}
+
+fn push_body(state: &Shared<Inner>, shop_id: i64, order_sn: &str) -> Option<String> {
+    let s = state.lock();
+    let o = s.shops.get(&shop_id)?.orders.get(order_sn)?;
+    Some(
+        json!({"data": {"items": [], "ordersn": o.id, "status": o.status, "completed_scenario": "", "update_time": o.updated_at},
+               "shop_id": shop_id, "code": 3, "timestamp": now_s()})
+        .to_string(),
+    )
+}
+
+fn signature(state: &Shared<Inner>, url: &str, body: &str) -> String {
+    let (key, callback) = {
+        let s = state.lock();
+        (s.partner_key.clone(), s.callback_url.clone())
+    };
+    let url = callback.as_deref().unwrap_or(url);
+    hmac_hex(key.as_bytes(), format!("{url}|{body}").as_bytes())
+}
+
+async fn push(state: &Shared<Inner>, shop_id: i64, order_sn: &str, url: &str) -> u16 {
+    let Some(body) = push_body(state, shop_id, order_sn) else { return 0 };
+    let signed = signature(state, url, &body);
+    let (status, _) = crate::deliver(url, &[("authorization", signed)], body.clone()).await;
+    if !(200..300).contains(&status) {
+        drop_push(state, shop_id, body);
+    }
+    status
+}
+
+fn drop_push(state: &Shared<Inner>, shop_id: i64, body: String) {
+    let mut s = state.lock();
+    s.next_lost_id += 1;
+    let id = s.next_lost_id;
+    s.lost.push((id, shop_id, body));
+}
+
+/// What a person (or an end-to-end test) asks of the sandbox: an order placed or moved and
+/// pushed to the registered callback URL, a listing's stock read, an authorization ended.
+#[derive(Debug, serde::Deserialize)]
+struct ControlOrder {
+    shop_id: i64,
+    order_sn: String,
+    #[serde(default)]
+    status: String,
+    #[serde(default)]
+    item_id: String,
+    #[serde(default)]
+    model_id: String,
+    #[serde(default)]
+    seller_sku: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    quantity: i64,
+    #[serde(default)]
+    price: String,
+}
+
+/// Places an order (or, without lines, moves one to `status`) and pushes it to the
+/// registered callback URL: the back-office's answer.
+async fn control_order(State(state): State<Shared<Inner>>, Json(c): Json<ControlOrder>) -> Answer {
+    let Some(url) = state.lock().callback_url.clone() else {
+        return (StatusCode::CONFLICT, Json(json!({"error": "no callback URL registered"}))).into_response();
+    };
+    {
+        let mut s = state.lock();
+        let shop = s.shops.entry(c.shop_id).or_default();
+        if c.item_id.is_empty() {
+            let Some(o) = shop.orders.get_mut(&c.order_sn) else {
+                return (StatusCode::NOT_FOUND, Json(json!({"error": "no such order"}))).into_response();
+            };
+            o.status = c.status.clone();
+            o.updated_at = now_s().max(o.updated_at + 1);
+        } else {
+            let status = if c.status.is_empty() { "READY_TO_SHIP" } else { c.status.as_str() };
+            let lines = vec![crate::line(&c.item_id, &c.model_id, &c.seller_sku, &c.name, c.quantity.max(1), &c.price)];
+            shop.orders.insert(c.order_sn.clone(), Order::new(&c.order_sn, status, lines));
+        }
+    }
+    let answered = push(&state, c.shop_id, &c.order_sn, &url).await;
+    Json(json!({"pushed_to": url, "answered": answered})).into_response()
+}
+
+async fn control_stock(State(state): State<Shared<Inner>>, Query(q): Query<HashMap<String, String>>) -> Answer {
+    let n = |k: &str| q.get(k).and_then(|v| v.parse::<i64>().ok()).unwrap_or(0);
+    let stock =
+        state.lock().shops.get(&n("shop_id")).and_then(|s| s.stock.get(&(n("item_id"), n("model_id"))).copied());
+    Json(json!({"stock": stock})).into_response()
+}
+
+fn end_authorization(state: &Shared<Inner>, shop_id: i64) {
+    let mut s = state.lock();
+    s.access.retain(|_, (shop, _)| *shop != shop_id);
+    s.refresh.retain(|_, (shop, _)| *shop != shop_id);
+}
+
+async fn control_end(State(state): State<Shared<Inner>>, Query(q): Query<HashMap<String, String>>) -> Answer {
+    let shop_id: i64 = q.get("shop_id").and_then(|v| v.parse().ok()).unwrap_or(0);
+    end_authorization(&state, shop_id);
+    Json(json!({"ended": shop_id})).into_response()
 }
 
 /// The query of a call, checked: partner, timestamp and signature, and for a shop's call its

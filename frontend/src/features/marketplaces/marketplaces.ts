@@ -41,3 +41,34 @@ export function endsSoon(iso: string | null | undefined, now: number, days = 7):
   const at = dayjs(iso).valueOf();
   return Number.isFinite(at) && at - now < days * 86_400_000;
 }
+
+/** The token-expiry notice asks at most this often per store (SPEC §4, §9). */
+export const TOKEN_CHECK_MS = 300_000;
+const lastTokenCheck = new Map<number, number>();
+
+/** Entering a store: its next screen checks at once. */
+export function resetTokenCheck(storeId: number): void {
+  lastTokenCheck.set(storeId, 0);
+}
+
+/** True when the store's shops may be checked now; the check is then counted as made (a
+ * failed one lets navigation go on and is not retried before its time). */
+export function takeTokenCheck(storeId: number, now: number): boolean {
+  if (now - (lastTokenCheck.get(storeId) ?? 0) < TOKEN_CHECK_MS) return false;
+  lastTokenCheck.set(storeId, now);
+  return true;
+}
+
+interface ShopConnection {
+  shopName: string;
+  isTokenExpire: boolean;
+  tokenExpireAt?: string | null;
+}
+
+/** The shops whose connection is lost, and those whose connection ends within 7 days. */
+export function connectionTrouble<T extends ShopConnection>(shops: T[], now: number): { lost: T[]; endingSoon: T[] } {
+  return {
+    lost: shops.filter((s) => s.isTokenExpire),
+    endingSoon: shops.filter((s) => !s.isTokenExpire && endsSoon(s.tokenExpireAt, now)),
+  };
+}

@@ -21,6 +21,19 @@ export const marketplacesApi = enhancedApi.enhanceEndpoints({ addTagTypes: ['Mar
   },
 });
 
+/** The token-expiry notice's own reading of the shops: never cached, and a failure says
+ * nothing (the app's global error dialogs leave it alone). */
+const withNotice = marketplacesApi.injectEndpoints({
+  endpoints: (build) => ({
+    marketplaceConnections: build.query<ListMarketplaceChannelBody, { status: 'active' }>({
+      query: (arg) => ({ url: '/marketplaces/store-channels', params: arg }),
+      keepUnusedDataFor: 0,
+    }),
+  }),
+});
+
+export const { useLazyMarketplaceConnectionsQuery } = withNotice;
+
 export const {
   useMarketplacesQuery,
   useListMarketplaceChannelsQuery,
