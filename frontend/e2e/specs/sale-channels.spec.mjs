@@ -72,7 +72,7 @@ export const tests = [
   },
   {
     name: 'an order pushed by Shopee shows in the order list with its shop, and our stock reaches its listing',
-    run: async ({ page, api, url, sandboxes }) => {
+    run: async ({ page, api, sandboxes }) => {
       const made = await api.product('TEE-RED-M', 'เสื้อยืดสีแดง M');
       await api.stock(made.skus[0].id, 'TEE-RED-M', 10);
       const placed = await shopee(sandboxes, 'POST', '/sandbox/shopee/orders', {

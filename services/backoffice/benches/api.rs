@@ -16,6 +16,9 @@
 //!   call at a month and a year, an order's effect on the dashboard, the year's export
 //!   (`benches/api/reports.rs`)
 //! - sign-in under a 200-way flood of wrong passwords
+//! - marketplaces (embedded, against the three sandboxes): 5,000 pushed orders, lost pushes
+//!   recovered by polling, a flash sale, a re-assert of 10,000 listings
+//!   (`benches/api/marketplaces.rs`; `BENCH_ONLY=marketplaces` runs it alone)
 //!
 //! 16 concurrent clients (8 for order creation), a fixed number of requests each; requests
 //! per second and p50/p99.
@@ -36,6 +39,8 @@ use tokio::process::{Child, Command};
 #[path = "api/orders.rs"]
 mod orders;
 use orders::orders;
+#[path = "api/marketplaces.rs"]
+mod marketplaces;
 #[path = "api/reports.rs"]
 mod reports;
 
@@ -693,11 +698,18 @@ async fn distributed() {
 
 fn main() {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+    // RUST_LOG=… shows the services' logs (none by default: they would cost the measurements).
+    let _logs = std::env::var("RUST_LOG").is_ok().then(|| bo_kit::telemetry::init("bench", false).ok());
     rt.block_on(async {
         println!(
             "{CLIENTS} concurrent clients, {REQUESTS_PER_CLIENT} requests each; {PRODUCTS} products with 2 SKUs each"
         );
+        if std::env::var("BENCH_ONLY").is_ok_and(|v| v == "marketplaces") {
+            marketplaces::marketplaces().await;
+            return;
+        }
         embedded().await;
+        marketplaces::marketplaces().await;
         distributed().await;
     });
 }

@@ -289,6 +289,28 @@ impl MarketplacesService for MarketplacesGrpc {
         }))
     }
 
+    async fn link_listing(&self, req: Request<pb::LinkListingRequest>) -> Rpc<pb::LinkListingResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let ch = self
+            .repo
+            .get(ctx.store_id, r.store_channel_id)
+            .await?
+            .ok_or_else(|| Error::not_found(Code::MarketplaceChannelNotFound))?;
+        let (item, model) = r.listing.trim().split_once(':').unwrap_or((r.listing.trim(), ""));
+        if item.is_empty() || r.sku_id <= 0 {
+            return Err(Error::invalid_field("listing", "validation.required").into());
+        }
+        let link = crate::store::Learnt {
+            item_id: item.to_string(),
+            model_id: model.to_string(),
+            seller_sku: r.seller_sku.trim().to_string(),
+            sku_id: r.sku_id,
+        };
+        self.repo.link_by_person(ctx.store_id, ch.id, &link).await?;
+        Ok(Response::new(pb::LinkListingResponse {}))
+    }
+
     async fn sync_orders(&self, req: Request<pb::SyncOrdersRequest>) -> Rpc<pb::SyncOrdersResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();

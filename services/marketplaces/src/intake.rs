@@ -123,7 +123,13 @@ fn order_state(s: OrderState) -> opb::OrderState {
 /// the buyer pays for them, the seller's order-wide discounts apart (what the lines' prices
 /// do not already take off), shipping as the buyer pays it. The marketplace's own discounts
 /// are the marketplace's money and are not the shop's.
-pub fn take_request(ch: &ChannelRow, o: &MarketOrder, stage: Stage) -> opb::TakeChannelOrderRequest {
+/// `linked` names the SKU each listing is linked to, where it is.
+pub fn take_request(
+    ch: &ChannelRow,
+    o: &MarketOrder,
+    stage: Stage,
+    linked: &std::collections::HashMap<(String, String), i64>,
+) -> opb::TakeChannelOrderRequest {
     let meaning = stage.order();
     // A paid price of 0 says nothing (Shopee's bundle items): the line is at its unit price.
     let paid = |l: &crate::adapters::MarketLine| {
@@ -143,6 +149,7 @@ pub fn take_request(ch: &ChannelRow, o: &MarketOrder, stage: Stage) -> opb::Take
             listing: if l.model_id.is_empty() { l.item_id.clone() } else { format!("{}:{}", l.item_id, l.model_id) },
             quantity: l.quantity,
             unit_price: paid(l),
+            sku_id: linked.get(&(l.item_id.clone(), l.model_id.clone())).copied().unwrap_or(0),
         })
         .collect();
     let a = &o.address;
@@ -442,7 +449,9 @@ impl Intake {
         let unavailable = || Error::new(bo_kit::error::Kind::Unavailable, Code::ServiceUnavailable);
         let mut orders = self.inner.orders.clone().ok_or_else(unavailable)?;
         let identity = self.inner.identity.as_ref().ok_or_else(unavailable)?;
-        let req = take_request(ch, o, stage);
+        let listings: Vec<(String, String)> = o.lines.iter().map(|l| (l.item_id.clone(), l.model_id.clone())).collect();
+        let linked = self.inner.repo.linked_skus(ch.id, &listings).await?.into_iter().collect();
+        let req = take_request(ch, o, stage, &linked);
         let r = orders
             .take_channel_order(identity.acting(ch.store_id, 0).request(req))
             .await
@@ -645,7 +654,9 @@ mod tests {
 
     #[test]
     fn a_marketplace_order_is_handed_over_at_what_the_shop_earns() {
-        let r = take_request(&row(), &order(), Stage::Paid);
+        let linked = [(("2".to_string(), String::new()), 42)].into_iter().collect();
+        let r = take_request(&row(), &order(), Stage::Paid, &linked);
+        assert_eq!((r.lines[0].sku_id, r.lines[1].sku_id), (0, 42), "a linked listing comes as its SKU");
         assert_eq!((r.store_channel_id, r.channel.as_str(), r.reference.as_str()), (7, "lazada", "LZ-555"));
         assert_eq!((r.state, r.payment), (opb::OrderState::New as i32, opb::ChannelPayment::Paid as i32));
         assert_eq!(r.lines[0].listing, "1:11");
@@ -663,7 +674,7 @@ mod tests {
 
     #[test]
     fn a_cancellation_says_nothing_of_the_payment() {
-        let r = take_request(&row(), &order(), Stage::Cancelled);
+        let r = take_request(&row(), &order(), Stage::Cancelled, &Default::default());
         assert_eq!((r.state, r.payment), (opb::OrderState::Cancelled as i32, opb::ChannelPayment::Unspecified as i32));
     }
 

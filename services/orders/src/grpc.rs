@@ -270,6 +270,12 @@ impl OrdersService for OrdersGrpc {
         Ok(Response::new(self.orders.take_channel_order(&ctx, req.into_inner()).await?))
     }
 
+    async fn link_channel_line(&self, req: Request<pb::LinkChannelLineRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        Ok(one(self.orders.link_channel_line(&ctx, r.order_id, r.item_id, r.sku_id).await?))
+    }
+
     async fn list_order_figures(&self, req: Request<pb::ListOrderFiguresRequest>) -> Rpc<pb::ListOrderFiguresResponse> {
         bo_kit::grpc::service_only(&req)?;
         let r = req.into_inner();

@@ -92,6 +92,44 @@ describe('an order', () => {
     expect(within(screen.getByTestId('order-timeline')).getByText('Marketplace status: PROCESSED')).toBeInTheDocument();
   });
 
+  it('links an unlinked marketplace line to one of our SKUs', async () => {
+    const unlinked = item(2, { sku_id: 0, sku_code: 'GIFT-9', product_name: 'ของแถม', listing: '1002', cost: '0.00' });
+    const shopee = order({ channel: 'shopee', store_channel_id: 3, channel_shop: 'ร้านเสื้อ Shopee', problems: ['sku_not_linked'], problem: 'sku_not_linked', items: [item(1), unlinked] });
+    const linked = { ...shopee, problems: [], problem: '', items: [item(1), { ...unlinked, sku_id: 8, sku_code: 'MUG-02', product_name: 'แก้วมัค' }] };
+    const inventories = {
+      status: 200,
+      body: {
+        data: [{ sku_id: 8, sku_code: 'MUG-02', product_id: 8, product_name: 'แก้วมัค', option1: '', option2: '', safety_stock: 0, inventory: { warehouse_id: 1, available: 6, preorder: 0, quantity: 6, reserve: 0 } }],
+        total: 1,
+        limit: 20,
+        page: 1,
+        pages: 1,
+      },
+    };
+    const sent = serveOrder(shopee, (method, path) => {
+      if (path === '/products/sku-inventories') return inventories;
+      if (method === 'POST' && path === '/orders/9/items/2/sku') return { status: 200, body: linked };
+      return undefined;
+    });
+    renderAt('/1/order-detail/9');
+    await userEvent.click(await screen.findByTestId('item-2-link'));
+    expect(await screen.findByText('Which of our SKUs is GIFT-9?')).toBeInTheDocument();
+    await userEvent.click(document.getElementById('link-sku-save') as HTMLElement);
+    expect(await screen.findByTestId('link-sku-error')).toHaveTextContent('Choose a SKU');
+    const select = screen.getByTestId('link-sku-pick').closest('.ant-select') as HTMLElement;
+    await userEvent.click(select.querySelector('[role="combobox"]') as HTMLElement);
+    const option = await waitFor(() => {
+      const found = screen.getAllByText(/MUG-02/).filter((o) => o.closest('.ant-select-item-option') && !o.closest('.ant-select-dropdown-hidden'));
+      if (!found.length) throw new Error('no option');
+      return found[0];
+    });
+    await userEvent.click(option);
+    await userEvent.click(document.getElementById('link-sku-save') as HTMLElement);
+    await waitFor(() => expect(sent.some((s) => s.method === 'POST' && s.url === '/api/orders/9/items/2/sku')).toBe(true));
+    expect(sent.find((s) => s.url === '/api/orders/9/items/2/sku')?.body).toBe('sku_id=8');
+    await waitFor(() => expect(screen.queryByTestId('item-2-unlinked')).not.toBeInTheDocument());
+  });
+
   it('cancels with a reason; a refused cancel also says to contact customer support', async () => {
     let refuse = true;
     const sent = serveOrder(order(), (method, path) => {

@@ -31,7 +31,7 @@ import { ListView } from '@/shared/list/ListView';
 import { BottomBar, HeadActions } from '@/shared/list/Actions';
 import { useIsMobile } from '@/app/layouts/useDevice';
 import { useListAddressesQuery, type AddressBody } from '@/features/customers/api';
-import { useListWarehousesQuery } from '@/features/stock/api';
+import { SkuSelect, useListWarehousesQuery } from '@/features/stock/api';
 import {
   useAddParcelMutation,
   useChangeOrderStateMutation,
@@ -39,6 +39,7 @@ import {
   useClearShippingAddressMutation,
   useDeleteParcelMutation,
   useGetOrderQuery,
+  useLinkLineSkuMutation,
   useOrderChannelsQuery,
   usePackagingsQuery,
   useParcelLabelPdfMutation,
@@ -220,7 +221,7 @@ export default function OrderDetailPage() {
       </Card>
 
       <Card title={t('orders:detail.items')}>
-        <ItemsTable o={o} />
+        <ItemsTable o={o} canLink={canEdit && o.state === 'new'} />
         <Row gutter={16} style={{ marginTop: 16 }}>
           <Col xs={24} md={12}>
             {o.profit ? <ProfitView o={o} /> : null}
@@ -315,10 +316,58 @@ function Header({ o, warehouseName, channel, lng, sid }: { o: OrderBody; warehou
   return <Descriptions size="small" bordered column={{ xs: 1, md: 2 }} items={items} data-testid="order-header" />;
 }
 
-function ItemsTable({ o }: { o: OrderBody }) {
+/** Gives a marketplace line that matched none of our SKUs one of them: it holds its stock at
+ * once, and the shop's next orders of the listing come as that SKU. */
+function LinkSkuModal({ o, line, onClose }: { o: OrderBody; line: OrderItemBody; onClose: () => void }) {
+  const { t } = useTranslation(['orders', 'common']);
+  const [skuId, setSkuId] = useState<number>();
+  const [link, { isLoading }] = useLinkLineSkuMutation();
+  const [error, setError] = useState<string>();
+  const save = async () => {
+    if (!skuId) {
+      setError(t('orders:link.pick'));
+      return;
+    }
+    try {
+      await link({ id: o.id, itemId: line.id, lineSkuInput: { skuId } }).unwrap();
+      notifySuccess(t('orders:link.done', { sku: line.skuCode }));
+      onClose();
+    } catch (e) {
+      const err = apiError(e);
+      setError(err?.fields?.[0] ? t(err.fields[0].code, { ns: ['orders', 'common'], defaultValue: err.message }) : t(`codes:${err?.code ?? 'internal'}`));
+    }
+  };
+  return (
+    <Modal
+      open
+      title={t('orders:link.title', { sku: line.skuCode || line.productName })}
+      onCancel={onClose}
+      onOk={save}
+      okText={t('orders:link.save')}
+      cancelText={t('common:actions.cancel')}
+      confirmLoading={isLoading}
+      okButtonProps={{ id: 'link-sku-save' }}
+    >
+      <Typography.Paragraph type="secondary">{t('orders:link.hint', { listing: line.listing || '-' })}</Typography.Paragraph>
+      <SkuSelect value={skuId} onChange={setSkuId} warehouseId={line.warehouseId} testId="link-sku-pick" placeholder={t('orders:link.pick')} />
+      {error ? <Alert type="error" showIcon style={{ marginTop: 12 }} title={error} data-testid="link-sku-error" /> : null}
+    </Modal>
+  );
+}
+
+function ItemsTable({ o, canLink }: { o: OrderBody; canLink: boolean }) {
   const { t } = useTranslation(['orders', 'common']);
   const costs = o.items.some((i) => i.cost !== null && i.cost !== undefined);
+  const [linking, setLinking] = useState<OrderItemBody | null>(null);
+  const linkButton = (i: OrderItemBody) =>
+    canLink ? (
+      <Button size="small" onClick={() => setLinking(i)} data-testid={`item-${i.id}-link`}>
+        {t('orders:link.button')}
+      </Button>
+    ) : null;
   return (
+    <>
+    {linking ? <LinkSkuModal o={o} line={linking} onClose={() => setLinking(null)} /> : null}
     <ListView<OrderItemBody>
       rowKey="id"
       size="small"
@@ -337,6 +386,7 @@ function ItemsTable({ o }: { o: OrderBody }) {
             <span>
               {[i.skuCode, i.variant].filter(Boolean).join(' · ')}
               {i.skuId === 0 ? <Tag color="orange">{t('orders:problems.sku_not_linked')}</Tag> : null}
+              {i.skuId === 0 ? linkButton(i) : null}
             </span>
             <span>
               {i.quantity} × {formatBaht(i.price)}
@@ -362,9 +412,12 @@ function ItemsTable({ o }: { o: OrderBody }) {
             <Space orientation="vertical" size={0}>
               <span>{i.skuCode}</span>
               {i.skuId === 0 ? (
-                <Tag color="orange" data-testid={`item-${i.id}-unlinked`}>
-                  {t('orders:problems.sku_not_linked')}
-                </Tag>
+                <>
+                  <Tag color="orange" data-testid={`item-${i.id}-unlinked`}>
+                    {t('orders:problems.sku_not_linked')}
+                  </Tag>
+                  {linkButton(i)}
+                </>
               ) : null}
             </Space>
           ),
@@ -393,6 +446,7 @@ function ItemsTable({ o }: { o: OrderBody }) {
         { title: t('orders:fields.lineTotal'), key: 'total', width: 130, align: 'right' as const, render: (_: unknown, i: OrderItemBody) => formatBaht(i.lineTotal) },
       ]}
     />
+    </>
   );
 }
 

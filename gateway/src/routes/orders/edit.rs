@@ -8,6 +8,7 @@ pub(super) fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(change_shipping_address))
         .routes(routes!(clear_shipping_address))
         .routes(routes!(handle_out_of_stock))
+        .routes(routes!(link_line_sku))
 }
 
 /// A line as sent.
@@ -236,6 +237,54 @@ pub(super) async fn clear_shipping_address(
         .clear_shipping_address(auth.ctx().request(pb::GetOrderRequest { id, with_events: true }))
         .await?
         .into_inner();
+    Ok(Json(one_order(&state, &auth, r).await?))
+}
+
+/// The SKU a marketplace line is.
+#[derive(Debug, Deserialize, ToSchema, Default)]
+#[serde(default)]
+pub struct LineSkuInput {
+    pub sku_id: i64,
+}
+
+/// Gives a new marketplace order's line that matched none of our SKUs one of them: the line
+/// holds its stock at once, and the shop's listing is linked to the SKU for its next orders
+/// (and its stock pushed from now on).
+#[utoipa::path(post, path = "/orders/{id}/items/{item_id}/sku", tag = "orders",
+    params(("id" = i64, Path), ("item_id" = i64, Path)), request_body = LineSkuInput,
+    responses((status = 200, body = OrderBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody, description = "order_not_editable, order_busy"), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+pub(super) async fn link_line_sku(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path((id, item_id)): Path<(i64, i64)>,
+    Body(b): Body<LineSkuInput>,
+) -> ApiResult<Json<OrderBody>> {
+    auth.require(EDIT)?;
+    let r = state
+        .orders()
+        .link_channel_line(auth.ctx().request(pb::LinkChannelLineRequest { order_id: id, item_id, sku_id: b.sku_id }))
+        .await?
+        .into_inner();
+    if let Some(o) = r.order.as_ref().filter(|o| o.store_channel_id > 0) {
+        if let Some(line) = o.items.iter().find(|i| i.id == item_id && !i.listing.is_empty()) {
+            let link = bo_proto::marketplaces::v1::LinkListingRequest {
+                store_channel_id: o.store_channel_id,
+                listing: line.listing.clone(),
+                seller_sku: String::new(),
+                sku_id: b.sku_id,
+            };
+            // The order is linked whatever becomes of the listing's link (a shop removed since).
+            if let Err(e) = state
+                .client(bo_proto::marketplaces::v1::marketplaces_service_client::MarketplacesServiceClient::new)?
+                .link_listing(auth.ctx().request(link))
+                .await
+            {
+                tracing::info!(order = id, error = %e.message(), "a marketplace listing was not linked");
+            }
+        }
+    }
     Ok(Json(one_order(&state, &auth, r).await?))
 }
 

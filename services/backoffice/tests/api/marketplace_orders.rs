@@ -78,6 +78,7 @@ async fn orders_come_in_once_and_follow_their_marketplace(stack: Stack) {
     let push_url = format!("{}/marketplaces/shopee/push", app.base);
     sb.shopee.add_listing(14701711, 1001, 2001, 50);
     sb.shopee.add_listing(14701711, 1003, 2003, 50);
+    sb.shopee.add_listing(14701711, 1002, 0, 50);
 
     // A paid Shopee order: one line of ours, one listing that matches none of our SKUs.
     sb.shopee.put_order(
@@ -136,6 +137,30 @@ async fn orders_come_in_once_and_follow_their_marketplace(stack: Stack) {
     assert_eq!((r.order_id, r.outcome()), (id, opb::ChannelTake::Stale));
     assert_eq!(level(&app, &t, w, red).await, (10, 2));
 
+    // Someone gives the unlinked line our blue SKU: it holds its stock at once, and the
+    // listing is linked for the shop's next orders (and shows our stock).
+    let gift = items[1]["id"].as_i64().unwrap();
+    let (s, v) = app.post(&format!("/orders/{id}/items/{}/sku", items[0]["id"]), &t, json!({"sku_id": blue})).await;
+    assert_eq!(
+        (s, v["error"]["fields"][0]["field"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("item_id")),
+        "a linked line"
+    );
+    let (s, v) = app.post(&format!("/orders/{id}/items/{gift}/sku"), &t, json!({"sku_id": 987654})).await;
+    assert_eq!(
+        (s, v["error"]["fields"][0]["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("order.sku_unknown"))
+    );
+    let (s, v) = app.post(&format!("/orders/{id}/items/{gift}/sku"), &t, json!({"sku_id": blue})).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!((v["items"][1]["sku_id"].as_i64(), v["items"][1]["sku_code"].as_str()), (Some(blue), Some("MKP-B")));
+    assert!(v["problems"].as_array().unwrap().is_empty(), "{v}");
+    assert_eq!((v["stock_state"].as_str(), v["total"].as_str()), (Some("held"), Some("448.00")), "the price stays");
+    assert_eq!(level(&app, &t, w, blue).await, (5, 1));
+    shows("Shopee 1002", 4, || sb.shopee.stock(14701711, 1002, 0)).await;
+    let (s, _) = app.post(&format!("/orders/{id}/items/{gift}/sku"), &t, json!({"sku_id": blue})).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "linked once");
+
     // Packed at Shopee: prepared here; shipped: its stock leaves, without parcels of ours.
     sb.shopee.set_status(14701711, "2611280001", "PROCESSED");
     assert_eq!(sb.shopee.push_order(14701711, "2611280001", &push_url).await, 204);
@@ -145,6 +170,7 @@ async fn orders_come_in_once_and_follow_their_marketplace(stack: Stack) {
     let o = order_of(&app, &t, "shopee", "2611280001", state_is("shipped")).await;
     assert_eq!(o["stock_state"], "committed", "{o}");
     assert_eq!(level(&app, &t, w, red).await, (8, 0));
+    assert_eq!(level(&app, &t, w, blue).await, (4, 0));
     sb.shopee.set_status(14701711, "2611280001", "COMPLETED");
     assert_eq!(sb.shopee.push_order(14701711, "2611280001", &push_url).await, 204);
     order_of(&app, &t, "shopee", "2611280001", state_is("closed")).await;
@@ -156,13 +182,22 @@ async fn orders_come_in_once_and_follow_their_marketplace(stack: Stack) {
     );
     assert_eq!(sb.shopee.push_order(14701711, "2611280002", &push_url).await, 204);
     order_of(&app, &t, "shopee", "2611280002", |o| o["stock_state"] == "held").await;
-    assert_eq!(level(&app, &t, w, blue).await, (5, 3));
+    assert_eq!(level(&app, &t, w, blue).await, (4, 3));
     sb.shopee.set_status(14701711, "2611280002", "CANCELLED");
     for _ in 0..3 {
         assert_eq!(sb.shopee.push_order(14701711, "2611280002", &push_url).await, 204);
     }
     order_of(&app, &t, "shopee", "2611280002", |o| o["state"] == "cancelled" && o["stock_state"] == "released").await;
-    assert_eq!(level(&app, &t, w, blue).await, (5, 0));
+    assert_eq!(level(&app, &t, w, blue).await, (4, 0));
+
+    // The linked listing's next order comes as our SKU, whatever its seller SKU says.
+    sb.shopee.put_order(
+        14701711,
+        Order::new("2611280003", "READY_TO_SHIP", vec![line("1002", "0", "GIFT-9", "ของแถม", 1, "10.00")]),
+    );
+    assert_eq!(sb.shopee.push_order(14701711, "2611280003", &push_url).await, 204);
+    let o = order_of(&app, &t, "shopee", "2611280003", |o| o["stock_state"] == "held").await;
+    assert_eq!((o["items"][0]["sku_id"].as_i64(), o["problems"].as_array().unwrap().len()), (Some(blue), 0), "{o}");
 
     // A push that is not Shopee's is refused before anything reads it.
     let res =

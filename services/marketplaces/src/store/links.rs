@@ -39,6 +39,8 @@ const LINK_COLUMNS: &str = "id, store_id, store_channel_id, item_id, model_id, s
 pub mod linked_by {
     /// Learnt from an order whose line's seller SKU is our SKU's code.
     pub const ORDER: &str = "order";
+    /// Chosen by a person (never replaced by what an order says).
+    pub const PERSON: &str = "person";
 }
 
 /// A listing an order sold as one of our SKUs.
@@ -77,6 +79,52 @@ impl Repo {
             .fetch_optional(self.db.pool())
             .await?;
             out.extend(id);
+        }
+        Ok(out)
+    }
+
+    /// Links a listing to our SKU as a person chose it (replacing what orders taught), due to
+    /// be pushed from the ledger's level.
+    pub async fn link_by_person(&self, store_id: i64, store_channel_id: i64, l: &Learnt) -> Result<()> {
+        let now = now_ms();
+        sqlx::query(
+            "INSERT INTO listing_links (store_id, store_channel_id, item_id, model_id, seller_sku, sku_id, linked_by, \
+             wanted, wanted_movement, sent, sent_at, due_at, attempts, last_answer, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, -1, 0, -1, 0, $8, 0, '', $8, $8) \
+             ON CONFLICT (store_channel_id, item_id, model_id) DO UPDATE SET sku_id = excluded.sku_id, \
+             seller_sku = excluded.seller_sku, linked_by = excluded.linked_by, wanted = -1, wanted_movement = 0, \
+             due_at = excluded.due_at, updated_at = excluded.updated_at",
+        )
+        .bind(store_id)
+        .bind(store_channel_id)
+        .bind(&l.item_id)
+        .bind(&l.model_id)
+        .bind(&l.seller_sku)
+        .bind(l.sku_id)
+        .bind(linked_by::PERSON)
+        .bind(now)
+        .execute(self.db.pool())
+        .await?;
+        Ok(())
+    }
+
+    /// The SKUs a shop's listings are linked to, of those named.
+    pub async fn linked_skus(
+        &self,
+        store_channel_id: i64,
+        listings: &[(String, String)],
+    ) -> Result<Vec<((String, String), i64)>> {
+        let mut out = Vec::new();
+        for (item, model) in listings {
+            let sku: Option<i64> = sqlx::query_scalar(
+                "SELECT sku_id FROM listing_links WHERE store_channel_id = $1 AND item_id = $2 AND model_id = $3",
+            )
+            .bind(store_channel_id)
+            .bind(item)
+            .bind(model)
+            .fetch_optional(self.db.pool())
+            .await?;
+            out.extend(sku.map(|s| ((item.clone(), model.clone()), s)));
         }
         Ok(out)
     }

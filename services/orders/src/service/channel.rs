@@ -114,7 +114,99 @@ fn check(r: pb::TakeChannelOrderRequest) -> Result<Taken> {
     })
 }
 
+/// A SKU's snapshot as a marketplace line keeps it (its price is the marketplace's).
+fn snapshot(d: &ppb::SkuDescription, warehouse_id: i64) -> Item {
+    let sku = d.sku.clone().unwrap_or_default();
+    Item {
+        sku_id: sku.id,
+        product_id: d.product_id,
+        product_name: d.product_name.clone(),
+        product_code: d.product_code.clone(),
+        sku_code: sku.code.clone(),
+        variant: [&sku.option1, &sku.option2]
+            .iter()
+            .filter(|o| !o.is_empty())
+            .map(|o| o.as_str())
+            .collect::<Vec<_>>()
+            .join(" / "),
+        cost: sku.cost,
+        hs_code: d.hs_code.clone(),
+        warehouse_id,
+        weight_g: d.weight_grams,
+        ..Default::default()
+    }
+}
+
 impl Orders {
+    /// Gives a new marketplace order's unlinked line one of our SKUs: the line becomes that
+    /// SKU's and the order holds every linked line at once (or is saved short).
+    pub async fn link_channel_line(&self, ctx: &CallCtx, order_id: i64, item_id: i64, sku_id: i64) -> Result<View> {
+        let row = self.repo.order(ctx.store_id, order_id).await?;
+        if row.store_channel_id == 0 || row.state != state::NEW {
+            return Err(Error::failed_precondition(Code::OrderNotEditable));
+        }
+        let items = self.repo.items(&[order_id]).await?.remove(&order_id).unwrap_or_default();
+        let Some(line) = items.iter().find(|i| i.id == item_id && i.sku_id == 0) else {
+            return Err(Error::invalid_field("item_id", "validation.invalid"));
+        };
+        let described = self
+            .clients()?
+            .products
+            .clone()
+            .describe_skus(ctx.request(ppb::DescribeSkusRequest { ids: vec![sku_id], codes: Vec::new() }))
+            .await
+            .map_err(Error::from)?
+            .into_inner()
+            .skus;
+        let Some(d) = described.iter().find(|d| d.sku.as_ref().is_some_and(|s| s.id == sku_id)) else {
+            return Err(Error::invalid_field("sku_id", "order.sku_unknown"));
+        };
+        let linked = Item {
+            price: line.price,
+            quantity: line.quantity,
+            listing: line.listing.clone(),
+            ..snapshot(d, line.warehouse_id)
+        };
+        let Some(rev) = self.repo.next_revision(ctx.store_id, order_id, &[stock::HELD, stock::SHORT], 0, None).await?
+        else {
+            return Err(Error::conflict(Code::OrderBusy));
+        };
+        let lines: Vec<Item> = items.iter().map(|i| if i.id == item_id { linked.clone() } else { i.item() }).collect();
+        let held = match self.hold(ctx, order_id, rev, lines_of(&lines)).await {
+            Ok(_) => true,
+            Err(e) if e.code == Code::InsufficientStock => false,
+            Err(e) if is_definite(&e) => {
+                self.repo.abandon_revision(ctx.store_id, order_id, rev, &row.stock_state).await?;
+                return Err(e);
+            }
+            // Unknown: the reconciler makes wms hold what the order says once it is written.
+            Err(e) => return Err(e),
+        };
+        // The money in its one place: the prices stay, the cost is the SKU's.
+        let discount = if row.discount_type == draft::FIXED {
+            money::Discount::Fixed(row.discount_value)
+        } else {
+            money::Discount::None
+        };
+        let charges = Charges {
+            discount,
+            vat_included: row.vat_included != 0,
+            shipping_charge: row.shipping_charge,
+            shipping_charge_inter: row.shipping_charge_inter,
+            additional_fee: row.additional_fee,
+        };
+        let money_lines: Vec<money::Line> = lines
+            .iter()
+            .map(|i| money::Line { price: i.price, cost: i.cost, quantity: i.quantity, warehouse_id: i.warehouse_id })
+            .collect();
+        let totals =
+            money::totals(&money_lines, &charges).map_err(|_| Error::invalid_field("sku_id", "validation.price"))?;
+        self.repo.link_line(Self::actor(ctx), order_id, item_id, &linked, &totals).await?;
+        self.repo.settle_hold(Self::actor(ctx), order_id, rev, held, false).await?;
+        self.relay.wake();
+        self.load(ctx, order_id).await
+    }
+
     /// Takes in a marketplace order: makes it, or moves the one made before.
     pub async fn take_channel_order(
         &self,
@@ -164,64 +256,58 @@ impl Orders {
                 .map(|(id, _)| *id)
                 .ok_or_else(|| Error::invalid_field("warehouse_id", "validation.warehouse_unknown"))?
         };
-        let mut codes: Vec<String> = t.lines.iter().map(|l| l.seller_sku.clone()).filter(|c| !c.is_empty()).collect();
+        // Lines of a listing someone linked come as its SKU; the others are matched by code.
+        let mut ids: Vec<i64> = t.lines.iter().map(|l| l.sku_id).filter(|id| *id > 0).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let mut codes: Vec<String> =
+            t.lines.iter().filter(|l| l.sku_id <= 0).map(|l| l.seller_sku.clone()).filter(|c| !c.is_empty()).collect();
         codes.sort();
         codes.dedup();
-        let described = if codes.is_empty() {
+        let described = if codes.is_empty() && ids.is_empty() {
             Vec::new()
         } else {
             self.clients()?
                 .products
                 .clone()
-                .describe_skus(ctx.request(ppb::DescribeSkusRequest { ids: Vec::new(), codes }))
+                .describe_skus(ctx.request(ppb::DescribeSkusRequest { ids, codes }))
                 .await
                 .map_err(Error::from)?
                 .into_inner()
                 .skus
         };
-        let by_code: HashMap<String, ppb::SkuDescription> = described
-            .into_iter()
-            .filter_map(|d| d.sku.as_ref().map(|s| s.code.clone()).map(|c| (c, d.clone())))
-            .collect();
+        let sku_of = |d: &ppb::SkuDescription| d.sku.clone().unwrap_or_default();
         let items: Vec<Item> = t
             .lines
             .iter()
-            .map(|l| match by_code.get(&l.seller_sku) {
-                Some(d) => {
-                    let sku = d.sku.clone().unwrap_or_default();
-                    Item {
-                        sku_id: sku.id,
-                        product_id: d.product_id,
-                        product_name: d.product_name.clone(),
-                        product_code: d.product_code.clone(),
-                        sku_code: sku.code.clone(),
-                        variant: [&sku.option1, &sku.option2]
-                            .iter()
-                            .filter(|o| !o.is_empty())
-                            .map(|o| o.as_str())
-                            .collect::<Vec<_>>()
-                            .join(" / "),
+            .map(|l| {
+                let found = described.iter().find(|d| {
+                    let sku = sku_of(d);
+                    if l.sku_id > 0 {
+                        sku.id == l.sku_id
+                    } else {
+                        !l.seller_sku.is_empty() && sku.code == l.seller_sku
+                    }
+                });
+                match found {
+                    Some(d) => Item {
                         price: l.unit_price,
-                        cost: sku.cost,
-                        hs_code: d.hs_code.clone(),
+                        quantity: l.quantity,
+                        listing: l.listing.clone(),
+                        ..snapshot(d, warehouse_id)
+                    },
+                    // Sold as a listing none of our SKUs matches: kept as sold, holding nothing.
+                    None => Item {
+                        sku_id: 0,
+                        product_name: if l.name.is_empty() { l.seller_sku.clone() } else { l.name.clone() },
+                        sku_code: l.seller_sku.clone(),
+                        price: l.unit_price,
                         warehouse_id,
                         quantity: l.quantity,
-                        weight_g: d.weight_grams,
                         listing: l.listing.clone(),
                         ..Default::default()
-                    }
+                    },
                 }
-                // Sold as a listing none of our SKUs matches: kept as sold, holding nothing.
-                None => Item {
-                    sku_id: 0,
-                    product_name: if l.name.is_empty() { l.seller_sku.clone() } else { l.name.clone() },
-                    sku_code: l.seller_sku.clone(),
-                    price: l.unit_price,
-                    warehouse_id,
-                    quantity: l.quantity,
-                    listing: l.listing.clone(),
-                    ..Default::default()
-                },
             })
             .collect();
         let money_lines: Vec<money::Line> = items
@@ -388,6 +474,7 @@ mod tests {
                 listing: "100:200".into(),
                 quantity: 2,
                 unit_price: 19_900,
+                sku_id: 0,
             }],
             address: Some(pb::Address { name: "ส****".into(), tel: "******78".into(), ..Default::default() }),
             ..Default::default()

@@ -61,3 +61,85 @@ impl Repo {
         Ok(true)
     }
 }
+
+impl Repo {
+    /// Gives an unlinked line of a marketplace order our SKU `item` (its snapshot; the line's
+    /// price and quantity stay), with the order's money as `totals` now say it: one fewer
+    /// unlinked line, the cost and profit with the SKU's cost. Told to the reports as a
+    /// revision. False when the line was linked meanwhile.
+    pub async fn link_line(
+        &self,
+        who: Actor,
+        order_id: i64,
+        item_id: i64,
+        item: &Item,
+        totals: &Totals,
+    ) -> Result<bool> {
+        let mut tx = self.db.begin().await?;
+        let row = order_in(&mut tx, who.store_id, order_id).await?;
+        let was: Option<String> =
+            sqlx::query_scalar("SELECT sku_code FROM order_items WHERE id = $1 AND order_id = $2 AND sku_id = 0")
+                .bind(item_id)
+                .bind(order_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let Some(was) = was else { return Ok(false) };
+        sqlx::query(
+            "UPDATE order_items SET sku_id = $1, product_id = $2, product_name = $3, product_code = $4, sku_code = $5, \
+             variant = $6, cost = $7, hs_code = $8, weight_g = $9 WHERE id = $10 AND order_id = $11 AND sku_id = 0",
+        )
+        .bind(item.sku_id)
+        .bind(item.product_id)
+        .bind(&item.product_name)
+        .bind(&item.product_code)
+        .bind(&item.sku_code)
+        .bind(&item.variant)
+        .bind(item.cost)
+        .bind(&item.hs_code)
+        .bind(item.weight_g)
+        .bind(item_id)
+        .bind(order_id)
+        .execute(&mut *tx)
+        .await?;
+        let now = now_ms();
+        sqlx::query(
+            "UPDATE orders SET unlinked_items = unlinked_items - 1, cost_total = $1, net_ex_vat = $2, profit = $3, \
+             estimated_weight_g = estimated_weight_g + $4, updated_at = $5, updated_by = $6, version = version + 1 \
+             WHERE id = $7",
+        )
+        .bind(totals.cost_total)
+        .bind(totals.net_ex_vat)
+        .bind(totals.profit)
+        .bind(item.weight_g.saturating_mul(item.quantity))
+        .bind(now)
+        .bind(who.user_id)
+        .bind(order_id)
+        .execute(&mut *tx)
+        .await?;
+        event(&mut tx, who, order_id, "sku_linked", &row.state, &row.state, &format!("{was} → {}", item.sku_code))
+            .await?;
+        let now_row = order_in(&mut tx, who.store_id, order_id).await?;
+        let lines: Vec<Item> = {
+            let rows: Vec<ItemRow> = sqlx::query_as(&format!(
+                "SELECT {ITEM_COLUMNS} FROM order_items WHERE order_id = $1 ORDER BY position"
+            ))
+            .bind(order_id)
+            .fetch_all(&mut *tx)
+            .await?;
+            rows.iter().map(ItemRow::item).collect()
+        };
+        outbox::enqueue(
+            &mut tx,
+            who.store_id,
+            who.user_id,
+            &ev::OrderRevised {
+                order_id,
+                order_no: now_row.order_no.clone(),
+                figures: Some(row_figures(&now_row, &lines, 0)),
+            },
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(true)
+    }
+}

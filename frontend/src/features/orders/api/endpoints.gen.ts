@@ -299,6 +299,13 @@ const injectedRtkApi = api.injectEndpoints({
         method: "POST",
       }),
     }),
+    linkLineSku: build.mutation<LinkLineSkuApiResponse, LinkLineSkuApiArg>({
+      query: (queryArg) => ({
+        url: `/orders/${queryArg.id}/items/${queryArg.itemId}/sku`,
+        method: "POST",
+        body: queryArg.lineSkuInput,
+      }),
+    }),
     createPayment: build.mutation<
       CreatePaymentApiResponse,
       CreatePaymentApiArg
@@ -644,6 +651,12 @@ export type ActOnPaymentApiArg = {
   pay: number;
   /** confirm, cancel or void */
   action: string;
+};
+export type LinkLineSkuApiResponse = /** status 200  */ OrderBody;
+export type LinkLineSkuApiArg = {
+  id: number;
+  itemId: number;
+  lineSkuInput: LineSkuInput;
 };
 export type CreatePaymentApiResponse = /** status 201  */ OrderBody;
 export type CreatePaymentApiArg = {
@@ -1510,6 +1523,9 @@ export type PaymentInput = {
   /** The bill's warehouse (none: the order's only bill); on create only. */
   warehouseId?: number | null;
 };
+export type LineSkuInput = {
+  skuId?: number;
+};
 export type ShippingAddressInput = {
   /** Or this entry of the customer's book. */
   customerAddressId?: number;
@@ -1596,6 +1612,7 @@ export const {
   useRenewBillLinkMutation,
   useEditPaymentMutation,
   useActOnPaymentMutation,
+  useLinkLineSkuMutation,
   useCreatePaymentMutation,
   usePaymentAttachmentQuery,
   useChangeShippingAddressMutation,
