@@ -76,6 +76,7 @@ export const ERROR_CODES = [
   'marketplace_app_refused',
   'marketplace_bad_answer',
   'marketplace_channel_not_found',
+  'marketplace_not_allowed',
   'marketplace_not_configured',
   'marketplace_push_unsigned',
   'marketplace_rejected',

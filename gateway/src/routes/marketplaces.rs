@@ -29,7 +29,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(connect))
         .routes(routes!(reconnect))
         .routes(routes!(list_marketplace_channels))
-        .routes(routes!(get_marketplace_channel, update_marketplace_channel))
+        .routes(routes!(get_marketplace_channel, update_marketplace_channel, unlink_marketplace_channel))
         .routes(routes!(produce_missing_orders))
         .routes(routes!(marketplace_push).layer(axum::extract::DefaultBodyLimit::max(PUSH_MAX_BYTES)))
 }
@@ -63,6 +63,8 @@ pub struct MarketplaceBody {
     pub configured: bool,
     /// The settings the operator must set first.
     pub missing_settings: Vec<String>,
+    /// False when the marketplace is open only to whitelisted stores and this is not one.
+    pub allowed: bool,
 }
 
 /// The marketplaces, each with whether its shops can be connected here.
@@ -86,6 +88,7 @@ async fn marketplaces(State(state): State<AppState>, auth: StoreAuth) -> ApiResu
                     name: m.name,
                     configured: m.configured,
                     missing_settings: m.missing_settings,
+                    allowed: m.allowed,
                 }
             })
             .collect(),
@@ -411,6 +414,24 @@ async fn marketplace_push(
     };
     let status = StatusCode::from_u16(u16::try_from(r.http_status).unwrap_or(200)).unwrap_or(StatusCode::OK);
     Ok((status, r.body).into_response())
+}
+
+/// Unlinks a shop from the store (owner): its tokens and listing links are forgotten, its
+/// orders stay. Connecting it again makes it a new shop.
+#[utoipa::path(delete, path = "/marketplaces/store-channels/{id}", tag = "marketplaces", params(("id" = i64, Path)),
+    responses((status = 204), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn unlink_marketplace_channel(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+) -> ApiResult<StatusCode> {
+    auth.require(OWNER)?;
+    state
+        .client(MarketplacesServiceClient::new)?
+        .unlink_store_channel(auth.ctx().request(pb::GetStoreChannelRequest { id }))
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
 }
 
 /// Which shops to take missed orders in from.

@@ -121,6 +121,7 @@ codes! {
     MarketplaceAppRefused = "marketplace_app_refused" => "The marketplace did not accept the app's keys; the operator must check them",
     MarketplaceBadAnswer = "marketplace_bad_answer" => "The marketplace answered something we cannot read, please try again",
     MarketplaceChannelNotFound = "marketplace_channel_not_found" => "The marketplace shop was not found",
+    MarketplaceNotAllowed = "marketplace_not_allowed" => "This marketplace is not open to this store yet",
     MarketplaceNotConfigured = "marketplace_not_configured" => "This marketplace's app keys are not set; ask the operator to set them",
     MarketplacePushUnsigned = "marketplace_push_unsigned" => "This push is not signed by the marketplace",
     MarketplaceRejected = "marketplace_rejected" => "The marketplace refused the request",

@@ -141,7 +141,7 @@ impl MarketplacesGrpc {
 #[tonic::async_trait]
 impl MarketplacesService for MarketplacesGrpc {
     async fn list_marketplaces(&self, req: Request<pb::ListMarketplacesRequest>) -> Rpc<pb::ListMarketplacesResponse> {
-        CallCtx::store_scoped(&req)?;
+        let ctx = CallCtx::store_scoped(&req)?;
         let marketplaces = Marketplace::ALL
             .into_iter()
             .map(|m| {
@@ -151,6 +151,7 @@ impl MarketplacesService for MarketplacesGrpc {
                     name: m.name().to_string(),
                     configured: missing.is_empty(),
                     missing_settings: missing,
+                    allowed: self.settings.allows(m, ctx.store_id),
                 }
             })
             .collect();
@@ -163,6 +164,9 @@ impl MarketplacesService for MarketplacesGrpc {
         let m =
             marketplace_of(r.marketplace).ok_or_else(|| Error::invalid_field("marketplace", "validation.invalid"))?;
         let adapter = self.adapter(m)?;
+        if !self.settings.allows(m, ctx.store_id) {
+            return Err(Error::permission_denied(Code::MarketplaceNotAllowed).into());
+        }
         if r.store_channel_id != 0 && self.repo.get(ctx.store_id, r.store_channel_id).await?.is_none() {
             return Err(Error::not_found(Code::MarketplaceChannelNotFound).into());
         }
@@ -184,6 +188,9 @@ impl MarketplacesService for MarketplacesGrpc {
         let m =
             marketplace_of(r.marketplace).ok_or_else(|| Error::invalid_field("marketplace", "validation.invalid"))?;
         let adapter = self.adapter(m)?.clone();
+        if !self.settings.allows(m, ctx.store_id) {
+            return Err(Error::permission_denied(Code::MarketplaceNotAllowed).into());
+        }
         if r.code.trim().is_empty() {
             return Err(Error::invalid_field("code", "validation.required").into());
         }
@@ -267,6 +274,19 @@ impl MarketplacesService for MarketplacesGrpc {
             .await?
             .ok_or_else(|| Error::not_found(Code::MarketplaceChannelNotFound))?;
         Ok(Response::new(pb::StoreChannelResponse { channel: Some(channel(&row)) }))
+    }
+
+    async fn unlink_store_channel(
+        &self,
+        req: Request<pb::GetStoreChannelRequest>,
+    ) -> Rpc<pb::UnlinkStoreChannelResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let id = req.into_inner().id;
+        if !self.repo.unlink(ctx.store_id, id).await? {
+            return Err(Error::not_found(Code::MarketplaceChannelNotFound).into());
+        }
+        tracing::info!(store_channel = id, "shop unlinked");
+        Ok(Response::new(pb::UnlinkStoreChannelResponse {}))
     }
 
     async fn receive_push(&self, req: Request<pb::ReceivePushRequest>) -> Rpc<pb::ReceivePushResponse> {

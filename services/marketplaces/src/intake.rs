@@ -476,6 +476,68 @@ impl Intake {
         Ok(matches!(r.outcome(), opb::ChannelTake::Created | opb::ChannelTake::Updated))
     }
 
+    /// Takes the pushes a marketplace could not deliver and kept for us (Shopee's lost-push
+    /// list) into the inbox, and confirms them: how many.
+    pub async fn recover_lost(&self) -> usize {
+        let mut kept = 0;
+        for adapter in self.inner.adapters.iter() {
+            let m = adapter.marketplace();
+            // At most ten pages a round: the next round goes on.
+            for _ in 0..10 {
+                let lost = match adapter.lost_pushes().await {
+                    Ok(Some(lost)) => lost,
+                    Ok(None) => break,
+                    Err(e) => {
+                        tracing::info!(marketplace = m.code(), error = %e, "could not read the marketplace's lost pushes");
+                        break;
+                    }
+                };
+                let (pushes, mark, more) = lost;
+                for p in &pushes {
+                    let (shop, kind) = push_shop(p);
+                    let Ok(text) = serde_json::to_string(p) else { continue };
+                    let digest = push_digest(m, format!("lost:{text}").as_bytes(), 0);
+                    match self.inner.repo.keep_push(m, &digest, shop, kind, &text).await {
+                        Ok(true) => kept += 1,
+                        Ok(false) => {}
+                        Err(e) => {
+                            tracing::warn!(error = %e, "could not keep a lost push");
+                            return kept;
+                        }
+                    }
+                }
+                if let Err(e) = adapter.confirm_lost_pushes(mark).await {
+                    tracing::info!(marketplace = m.code(), error = %e, "could not confirm the marketplace's lost pushes");
+                    break;
+                }
+                if !more {
+                    break;
+                }
+            }
+        }
+        if kept > 0 {
+            self.inner.wake.notify_one();
+        }
+        kept
+    }
+
+    /// Refreshes the tokens of connected shops whose access ends within the hour, whether
+    /// or not their jobs run (a shop turned off keeps its authorization alive).
+    pub async fn refresh_due(&self) -> bo_kit::Result<usize> {
+        let due = self.inner.repo.access_ending(now_ms() / 1000 + 3600, 50).await?;
+        let mut refreshed = 0;
+        for ch in due {
+            let Some(adapter) = ch.marketplace().and_then(|m| self.adapter(m)).cloned() else { continue };
+            match self.access(adapter.as_ref(), &ch).await {
+                Ok(_) => refreshed += 1,
+                Err(e) => {
+                    tracing::info!(store_channel = ch.id, error = %e, "a shop's tokens could not be refreshed now")
+                }
+            }
+        }
+        Ok(refreshed)
+    }
+
     /// Polls the shops whose turn it is (each at most once per `poll_every_ms`).
     pub async fn poll_due(&self) -> bo_kit::Result<usize> {
         let every = self.inner.settings.poll_every_ms as i64;
@@ -562,6 +624,8 @@ impl Intake {
         if store_channel_id != 0 && shops.is_empty() {
             return Err(Error::not_found(Code::MarketplaceChannelNotFound));
         }
+        // What a marketplace kept for us comes in first (it names orders of any store).
+        self.recover_lost().await;
         let (mut polled, mut taken, mut failed) = (0, 0, Vec::new());
         for ch in shops {
             if ch.token_expired != 0 {

@@ -35,6 +35,25 @@ pub static MIGRATIONS_SQLITE: Migrator = sqlx::migrate!("./migrations/sqlite");
 /// PostgreSQL migrations.
 pub static MIGRATIONS_POSTGRES: Migrator = sqlx::migrate!("./migrations/postgres");
 
+/// Which stores may connect shops of a marketplace (SPEC §3: the whitelist config, per
+/// marketplace and per installation): every store unless `is_white_list`, then only those
+/// of `store_ids`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Whitelist {
+    /// The marketplace is open only to the stores listed.
+    pub is_white_list: bool,
+    /// The stores it is open to when whitelisted.
+    pub store_ids: Vec<i64>,
+}
+
+impl Whitelist {
+    /// Whether `store_id` may connect shops.
+    pub fn allows(&self, store_id: i64) -> bool {
+        !self.is_white_list || self.store_ids.contains(&store_id)
+    }
+}
+
 /// The service's settings (`services.marketplaces.*`). A marketplace whose app keys are not
 /// set cannot be connected; the connect screen names the settings to set.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -68,6 +87,8 @@ pub struct Settings {
     pub stock_calls_per_second: u32,
     /// How often every linked listing's stock is pushed again whatever changed, ms.
     pub reassert_every_ms: u64,
+    /// Per marketplace code (`shopee`, `lazada`, `tiktok_shop`), the stores it is open to.
+    pub whitelist: std::collections::BTreeMap<String, Whitelist>,
 }
 
 impl Default for Settings {
@@ -99,6 +120,7 @@ impl Default for Settings {
             stock_push_every_ms: 1_000,
             stock_calls_per_second: 5,
             reassert_every_ms: 6 * 3600 * 1000,
+            whitelist: Default::default(),
         }
     }
 }
@@ -111,6 +133,11 @@ impl Settings {
             Marketplace::Lazada => &self.lazada,
             Marketplace::TiktokShop => &self.tiktok_shop,
         }
+    }
+
+    /// Whether `store_id` may connect shops of `m`.
+    pub fn allows(&self, m: Marketplace, store_id: i64) -> bool {
+        self.whitelist.get(m.code()).is_none_or(|w| w.allows(store_id))
     }
 
     /// Where marketplaces send a seller back after authorizing.
@@ -232,6 +259,11 @@ impl Module for MarketplacesModule {
             bo_kit::schedule::every(db.clone(), "marketplaces.poll", every, ctx.cancel.clone(), move || {
                 let intake = polling.clone();
                 async move {
+                    let lost = intake.recover_lost().await;
+                    if lost > 0 {
+                        tracing::info!(pushes = lost, "took in pushes a marketplace could not deliver");
+                    }
+                    intake.refresh_due().await?;
                     let n = intake.poll_due().await?;
                     if n > 0 {
                         tracing::info!(orders = n, "took in marketplace orders by polling");

@@ -408,6 +408,25 @@ impl Repo {
         Ok(())
     }
 
+    /// Unlinks a shop of the store: the row with its tokens, its listing links and what its
+    /// orders' intake remembered; false when the store has no such shop.
+    pub async fn unlink(&self, store_id: i64, id: i64) -> Result<bool> {
+        let mut tx = self.db.begin().await?;
+        let gone = sqlx::query("DELETE FROM store_channels WHERE id = $1 AND store_id = $2")
+            .bind(id)
+            .bind(store_id)
+            .execute(&mut *tx)
+            .await?;
+        if !changed(&gone) {
+            return Ok(false);
+        }
+        for table in ["listing_links", "channel_orders"] {
+            sqlx::query(&format!("DELETE FROM {table} WHERE store_channel_id = $1")).bind(id).execute(&mut *tx).await?;
+        }
+        tx.commit().await?;
+        Ok(true)
+    }
+
     /// Marks a shop's authorization lost (its jobs stop until it is connected again).
     pub async fn lose_link(&self, id: i64) -> Result<bool> {
         let done = sqlx::query(

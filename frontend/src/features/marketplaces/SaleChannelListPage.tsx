@@ -1,14 +1,23 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Empty, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
-import { LinkOutlined, ReloadOutlined, SettingOutlined, WarningFilled } from '@ant-design/icons';
+import { DisconnectOutlined, LinkOutlined, ReloadOutlined, SettingOutlined, WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
 import { useListWarehousesQuery } from '@/features/stock/api';
+import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { notifyRefusal } from '@/shared/refusal';
-import { useLazyAuthUrlQuery, useListMarketplaceChannelsQuery, useMarketplacesQuery, useUpdateMarketplaceChannelMutation, type MarketplaceBody, type MarketplaceShop } from './api';
+import {
+  useLazyAuthUrlQuery,
+  useListMarketplaceChannelsQuery,
+  useMarketplacesQuery,
+  useUnlinkMarketplaceChannelMutation,
+  useUpdateMarketplaceChannelMutation,
+  type MarketplaceBody,
+  type MarketplaceShop,
+} from './api';
 import { ago, endsSoon, pathOf } from './marketplaces';
 
 /** /sale-channel-list (SPEC §2 Sale channels, owner only): each marketplace with its connect
@@ -26,6 +35,7 @@ export default function SaleChannelListPage() {
   const warehouses = useListWarehousesQuery();
   const [askLink] = useLazyAuthUrlQuery();
   const [update] = useUpdateMarketplaceChannelMutation();
+  const [unlink] = useUnlinkMarketplaceChannelMutation();
   const [busy, setBusy] = useState<string | null>(null);
   // When the page opened: authorizations ending within 7 days of it are marked.
   const [now] = useState(() => Date.now());
@@ -49,6 +59,20 @@ export default function SaleChannelListPage() {
     try {
       await update({ id: shop.id, marketplaceChannelInput: { status: on ? 'active' : 'inactive' } }).unwrap();
       notifySuccess(t(on ? 'marketplaces:list.turnedOn' : 'marketplaces:list.turnedOff', { name: shop.shopName }));
+    } catch (e) {
+      notifyRefusal(e, t, 'marketplaces');
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const onUnlink = async (shop: MarketplaceShop) => {
+    const ok = await showDialog({ kind: 'warning', title: 'marketplaces:list.unlinkTitle', message: 'marketplaces:list.unlinkMessage', values: { name: shop.shopName }, confirm: 'marketplaces:list.unlink' });
+    if (!ok) return;
+    setBusy(`unlink-${shop.id}`);
+    try {
+      await unlink({ id: shop.id }).unwrap();
+      notifySuccess(t('marketplaces:list.unlinked', { name: shop.shopName }));
     } catch (e) {
       notifyRefusal(e, t, 'marketplaces');
     } finally {
@@ -129,12 +153,23 @@ export default function SaleChannelListPage() {
             danger={s.isTokenExpire}
             icon={<ReloadOutlined />}
             loading={busy === `shop-${s.id}`}
-            disabled={!m.configured}
+            disabled={!m.configured || !m.allowed}
             onClick={() => void go(m, s)}
             data-testid={`shop-${s.id}-reconnect`}
           >
             {t('marketplaces:list.reconnect')}
           </Button>
+          <Tooltip title={t('marketplaces:list.unlink')}>
+            <Button
+              size="small"
+              danger
+              icon={<DisconnectOutlined />}
+              aria-label={t('marketplaces:list.unlink')}
+              loading={busy === `unlink-${s.id}`}
+              onClick={() => void onUnlink(s)}
+              data-testid={`shop-${s.id}-unlink`}
+            />
+          </Tooltip>
         </Space>
       ),
     },
@@ -158,18 +193,23 @@ export default function SaleChannelListPage() {
             <section key={m.path} data-testid={`marketplace-${m.path}`}>
               <div className="bo-page-head">
                 <h2 style={{ margin: 0 }}>{m.name}</h2>
-                {m.configured ? (
+                {m.configured && m.allowed ? (
                   <Button type="primary" icon={<LinkOutlined />} loading={busy === m.path} onClick={() => void go(m)} data-testid={`connect-${m.path}`}>
                     {t('marketplaces:list.connect')}
                   </Button>
                 ) : (
-                  <Tooltip title={t('marketplaces:list.missingSettings', { settings: m.missingSettings.join(', ') })}>
+                  <Tooltip
+                    title={m.configured ? t('marketplaces:list.notAllowed', { name: m.name }) : t('marketplaces:list.missingSettings', { settings: m.missingSettings.join(', ') })}
+                  >
                     <Button icon={<LinkOutlined />} disabled data-testid={`connect-${m.path}`}>
                       {t('marketplaces:list.connect')}
                     </Button>
                   </Tooltip>
                 )}
               </div>
+              {m.configured && !m.allowed ? (
+                <Alert type="info" showIcon style={{ marginBottom: 12 }} title={t('marketplaces:list.notAllowed', { name: m.name })} data-testid={`not-allowed-${m.path}`} />
+              ) : null}
               {m.configured ? null : (
                 <Alert
                   type="info"

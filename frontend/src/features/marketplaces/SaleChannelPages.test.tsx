@@ -21,14 +21,15 @@ beforeEach(() => localStorage.clear());
 
 const list = (data: unknown[]) => ({ status: 200, body: { data, total: data.length, limit: -1, page: 1, pages: 1 } });
 const MARKETPLACES = list([
-  { marketplace: 'shopee', path: 'shopee', name: 'Shopee', configured: true, missing_settings: [] },
-  { marketplace: 'lazada', path: 'lazada', name: 'Lazada', configured: true, missing_settings: [] },
+  { marketplace: 'shopee', path: 'shopee', name: 'Shopee', configured: true, missing_settings: [], allowed: true },
+  { marketplace: 'lazada', path: 'lazada', name: 'Lazada', configured: true, missing_settings: [], allowed: false },
   {
     marketplace: 'tiktok_shop',
     path: 'tiktok-shop',
     name: 'TikTok Shop',
     configured: false,
     missing_settings: ['services.marketplaces.tiktok_shop.app_key', 'services.marketplaces.tiktok_shop.app_secret'],
+    allowed: true,
   },
 ]);
 const shop = (id: number, marketplace: string, extra: Record<string, unknown> = {}) => ({
@@ -126,6 +127,11 @@ describe('the sales channel list', () => {
     expect(screen.getByTestId('sale-channel-lost')).toHaveTextContent('1 shop lost its connection');
     expect(screen.getByTestId('connect-tiktok-shop')).toBeDisabled();
     expect(screen.getByTestId('not-configured-tiktok-shop')).toHaveTextContent('services.marketplaces.tiktok_shop.app_key');
+    // Lazada is open to whitelisted stores only, and this is not one.
+    expect(screen.getByTestId('connect-lazada')).toBeDisabled();
+    expect(screen.getByTestId('shop-2-reconnect')).toBeDisabled();
+    expect(screen.getByTestId('not-allowed-lazada')).toHaveTextContent("Lazada is not open to this store yet");
+    expect(screen.getByTestId('connect-shopee')).toBeEnabled();
   });
 
   it('asks for a connect link and sends the seller to the marketplace', async () => {
@@ -147,6 +153,18 @@ describe('the sales channel list', () => {
     await waitFor(() => expect(sent.some((s) => s.method === 'PATCH')).toBe(true));
     expect(JSON.parse(sent.find((s) => s.method === 'PATCH')!.body)).toEqual({ status: 'inactive' });
     expect(await screen.findByText('ร้าน 1 is off')).toBeInTheDocument();
+  });
+});
+
+describe('unlinking', () => {
+  it('unlinks a shop after asking', async () => {
+    const sent = serve([shop(1, 'shopee')], (method) => (method === 'DELETE' ? { status: 204 } : undefined));
+    renderAt('/1/sale-channel-list');
+    await userEvent.click(await screen.findByTestId('shop-1-unlink'));
+    expect(await screen.findByTestId('dialog-message')).toHaveTextContent('ร้าน 1 stops sending orders');
+    await userEvent.click(screen.getByTestId('dialog-ok'));
+    await waitFor(() => expect(sent.some((s) => s.method === 'DELETE' && s.url === '/api/marketplaces/store-channels/1')).toBe(true));
+    expect(await screen.findByText('ร้าน 1 is unlinked')).toBeInTheDocument();
   });
 });
 

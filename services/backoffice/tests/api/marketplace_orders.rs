@@ -199,6 +199,18 @@ async fn orders_come_in_once_and_follow_their_marketplace(stack: Stack) {
     let o = order_of(&app, &t, "shopee", "2611280003", |o| o["stock_state"] == "held").await;
     assert_eq!((o["items"][0]["sku_id"].as_i64(), o["problems"].as_array().unwrap().len()), (Some(blue), 0), "{o}");
 
+    // A push Shopee could not deliver is kept on its lost-push list: taken from there and
+    // confirmed.
+    sb.shopee.put_order(
+        14701711,
+        Order::new("2611280004", "READY_TO_SHIP", vec![line("1003", "2003", "MKP-B", "เสื้อ", 1, "350.50")]),
+    );
+    sb.shopee.drop_order_push(14701711, "2611280004");
+    assert_eq!(sb.shopee.lost_pending(), 1);
+    app.post("/orders/produce-missing-mkp-order-after-token-expire", &t, json!({"store_channel_id": shopee})).await;
+    order_of(&app, &t, "shopee", "2611280004", |_| true).await;
+    assert_eq!(sb.shopee.lost_pending(), 0, "confirmed");
+
     // A push that is not Shopee's is refused before anything reads it.
     let res =
         app.client.post(&push_url).header("authorization", "0".repeat(64)).body(r#"{"code":3}"#).send().await.unwrap();
@@ -208,6 +220,7 @@ async fn orders_come_in_once_and_follow_their_marketplace(stack: Stack) {
 
     // Lazada: a push that never arrived; the poll takes the order in.
     let lazada = connect(&app, &t, "lazada", sb.lazada.authorize("100200300"), "", w).await;
+    sb.lazada.add_listing("100200300", "501", "601", 50);
     sb.lazada
         .put_order("100200300", Order::new("880001", "pending", vec![line("501", "601", "MKP-B", "เสื้อ", 1, "350.50")]));
     // A poll reads whole seconds up to the current one (its next round looks again at it).
@@ -250,6 +263,25 @@ async fn orders_come_in_once_and_follow_their_marketplace(stack: Stack) {
     assert_eq!(v["failed_store_channel_ids"], json!([lazada]), "{v}");
     let (_, v) = app.get("/marketplaces/store-channels?is-token-expire=true", &t).await;
     assert_eq!(v["data"][0]["id"].as_i64(), Some(lazada), "{v}");
+
+    // Orders made while it was lost, and a listing changed at Lazada meanwhile: the owner
+    // connects the shop again, the missed order is taken in and the listing shows our stock.
+    sb.lazada
+        .put_order("100200300", Order::new("880002", "pending", vec![line("501", "601", "MKP-B", "เสื้อ", 1, "350.50")]));
+    sb.lazada.add_listing("100200300", "501", "601", 99);
+    tokio::time::sleep(Duration::from_millis(1_100)).await;
+    let (_, v) = app.get(&format!("/marketplaces/lazada/auth-url?store-channel-id={lazada}"), &t).await;
+    let state = v["state"].as_str().unwrap().to_string();
+    let (s, v) = app
+        .post("/marketplaces/lazada/reconnect", &t, json!({"state": state, "code": sb.lazada.authorize("100200300")}))
+        .await;
+    assert_eq!((s, v["data"][0]["is_token_expire"].as_bool()), (StatusCode::OK, Some(false)), "{v}");
+    let (_, v) =
+        app.post("/orders/produce-missing-mkp-order-after-token-expire", &t, json!({"store_channel_id": lazada})).await;
+    assert_eq!(v["orders"], 1, "{v}");
+    order_of(&app, &t, "lazada", "3880002", |o| o["stock_state"] == "held").await;
+    let (on_hand, reserved) = level(&app, &t, w, blue).await;
+    shows("Lazada 501:601", on_hand - reserved, || sb.lazada.stock("100200300", "501", "601")).await;
 
     // Staff may not ask for a sync; another store sees none of these orders nor shops.
     let staff = app.member_with(app.demo_store, "mkp-orders-staff@example.com", &["order.order.all"]).await;

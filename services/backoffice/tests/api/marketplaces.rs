@@ -215,6 +215,16 @@ async fn shops_connect_once_and_are_the_owners(stack: Stack) {
         .post("/marketplaces/shopee/connect", &other, json!({"state": theirs, "code": code, "shop_id": "14701711"}))
         .await;
     assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("marketplace_shop_taken")), "{v}");
+
+    // Unlinking is the owner's, in the store's own shops only; the shop is then gone.
+    let (_, v) = app.get("/marketplaces/store-channels?marketplace=lazada", &t).await;
+    let lazada = format!("/marketplaces/store-channels/{}", v["data"][0]["id"]);
+    assert_eq!(app.delete(&lazada, &staff).await.0, StatusCode::FORBIDDEN);
+    assert_eq!(app.delete(&lazada, &other).await.0, StatusCode::NOT_FOUND);
+    assert_eq!(app.delete(&lazada, &t).await.0, StatusCode::NO_CONTENT);
+    assert_eq!(app.get(&lazada, &t).await.0, StatusCode::NOT_FOUND);
+    let (_, v) = app.get("/marketplaces/store-channels", &t).await;
+    assert_eq!(v["total"], 2);
     app.stop().await;
 }
 
@@ -237,8 +247,44 @@ async fn an_unregistered_app_says_what_to_set(stack: Stack) {
     app.stop().await;
 }
 
+async fn a_whitelisted_marketplace_is_open_to_its_stores_only(stack: Stack) {
+    let sb = sandboxes().await;
+    let settings = |v: Value| figment::value::Value::serialize(v).unwrap();
+    let shopee =
+        settings(json!({"api_url": sb.shopee.base_url, "app_key": "2001887", "app_secret": "shopee-partner-key"}));
+    let Some(app) = TestApp::start_with(stack, |cfg| {
+        let s = &mut cfg.service("marketplaces").settings;
+        s.insert("shopee".into(), shopee);
+        s.insert("whitelist".into(), settings(json!({"shopee": {"is_white_list": true, "store_ids": [999_999]}})));
+    })
+    .await
+    else {
+        return;
+    };
+    let t = app.owner().await;
+    let (_, v) = app.get("/marketplaces/channels", &t).await;
+    assert_eq!(
+        (v["data"][0]["configured"].as_bool(), v["data"][0]["allowed"].as_bool()),
+        (Some(true), Some(false)),
+        "{v}"
+    );
+    assert_eq!(v["data"][1]["allowed"], true, "Lazada lists no whitelist: open to every store");
+    let (s, v) = app.get("/marketplaces/shopee/auth-url", &t).await;
+    assert_eq!((s, v["error"]["code"].as_str()), (StatusCode::FORBIDDEN, Some("marketplace_not_allowed")), "{v}");
+    let code = sb.shopee.authorize(14701711);
+    let (s, _) =
+        app.post("/marketplaces/shopee/connect", &t, json!({"state": "x", "code": code, "shop_id": "14701711"})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    app.stop().await;
+}
+
 mod embedded {
     use super::*;
+
+    #[tokio::test]
+    async fn a_whitelisted_marketplace_is_open_to_its_stores_only() {
+        super::a_whitelisted_marketplace_is_open_to_its_stores_only(Stack::Embedded).await;
+    }
 
     #[tokio::test]
     async fn shops_connect_once_and_are_the_owners() {
@@ -253,6 +299,11 @@ mod embedded {
 
 mod postgres_nats {
     use super::*;
+
+    #[tokio::test]
+    async fn a_whitelisted_marketplace_is_open_to_its_stores_only() {
+        super::a_whitelisted_marketplace_is_open_to_its_stores_only(Stack::Postgres).await;
+    }
 
     #[tokio::test]
     async fn shops_connect_once_and_are_the_owners() {

@@ -433,6 +433,18 @@ pub trait Adapter: Send + Sync {
     fn push_answer(&self) -> (u16, &'static str) {
         (200, "")
     }
+
+    /// Pushes the marketplace could not deliver and keeps for us (Shopee's lost-push list):
+    /// the earliest of them, the mark to confirm them with, and whether more wait; `None`
+    /// when none wait (or the marketplace keeps none).
+    async fn lost_pushes(&self) -> Result<Option<(Vec<Push>, i64, bool)>, ChannelError> {
+        Ok(None)
+    }
+
+    /// Tells the marketplace the lost pushes up to `mark` are taken.
+    async fn confirm_lost_pushes(&self, _mark: i64) -> Result<(), ChannelError> {
+        Ok(())
+    }
 }
 
 /// The HTTP client every adapter shares, with `timeout`.

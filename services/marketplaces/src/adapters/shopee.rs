@@ -578,6 +578,14 @@ impl Adapter for Shopee {
     fn push_answer(&self) -> (u16, &'static str) {
         (204, "")
     }
+
+    async fn lost_pushes(&self) -> Result<Option<(Vec<Push>, i64, bool)>, ChannelError> {
+        Shopee::lost_pushes(self).await
+    }
+
+    async fn confirm_lost_pushes(&self, mark: i64) -> Result<(), ChannelError> {
+        Shopee::confirm_lost_pushes(self, mark).await
+    }
 }
 
 #[cfg(test)]

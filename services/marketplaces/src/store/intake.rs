@@ -179,6 +179,18 @@ impl Repo {
         .await?)
     }
 
+    /// Connected shops (on or off) whose access token ends before `before_s`, soonest first.
+    pub async fn access_ending(&self, before_s: i64, limit: i64) -> Result<Vec<ChannelRow>> {
+        Ok(sqlx::query_as::<_, ChannelRow>(&format!(
+            "SELECT {COLUMNS} FROM store_channels WHERE token_expired = 0 AND access_expires_at < $1 \
+             ORDER BY access_expires_at, id LIMIT $2"
+        ))
+        .bind(before_s)
+        .bind(limit)
+        .fetch_all(self.db.pool())
+        .await?)
+    }
+
     /// Records a finished poll of a shop: its orders are in up to `watermark` (unix seconds).
     pub async fn polled(&self, id: i64, watermark: i64) -> Result<()> {
         let now = now_ms();

@@ -52,6 +52,13 @@ pub struct Learnt {
     pub sku_id: i64,
 }
 
+/// A new link of a listing (`$1` store, `$2` shop, `$3` item, `$4` variation, `$5` seller
+/// SKU, `$6` SKU, `$7` who linked it, `$8` now), due at once to be read and pushed; what to do
+/// when the listing is linked already follows.
+const NEW_LINK: &str = "INSERT INTO listing_links (store_id, store_channel_id, item_id, model_id, seller_sku, sku_id, \
+    linked_by, wanted, wanted_movement, sent, sent_at, due_at, attempts, last_answer, created_at, updated_at) \
+    VALUES ($1, $2, $3, $4, $5, $6, $7, -1, 0, -1, 0, $8, 0, '', $8, $8) ON CONFLICT (store_channel_id, item_id, model_id)";
+
 /// How long the push log is kept, ms.
 pub const STOCK_LOG_KEPT_MS: i64 = 30 * 24 * 3600 * 1000;
 
@@ -62,22 +69,17 @@ impl Repo {
         let now = now_ms();
         let mut out = Vec::new();
         for l in learnt.iter().filter(|l| l.sku_id > 0 && !l.item_id.is_empty()) {
-            let id: Option<i64> = sqlx::query_scalar(
-                "INSERT INTO listing_links (store_id, store_channel_id, item_id, model_id, seller_sku, sku_id, linked_by, \
-                 wanted, wanted_movement, sent, sent_at, due_at, attempts, last_answer, created_at, updated_at) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, -1, 0, -1, 0, $8, 0, '', $8, $8) \
-                 ON CONFLICT (store_channel_id, item_id, model_id) DO NOTHING RETURNING id",
-            )
-            .bind(store_id)
-            .bind(store_channel_id)
-            .bind(&l.item_id)
-            .bind(&l.model_id)
-            .bind(&l.seller_sku)
-            .bind(l.sku_id)
-            .bind(linked_by::ORDER)
-            .bind(now)
-            .fetch_optional(self.db.pool())
-            .await?;
+            let id: Option<i64> = sqlx::query_scalar(&format!("{NEW_LINK} DO NOTHING RETURNING id"))
+                .bind(store_id)
+                .bind(store_channel_id)
+                .bind(&l.item_id)
+                .bind(&l.model_id)
+                .bind(&l.seller_sku)
+                .bind(l.sku_id)
+                .bind(linked_by::ORDER)
+                .bind(now)
+                .fetch_optional(self.db.pool())
+                .await?;
             out.extend(id);
         }
         Ok(out)
@@ -87,14 +89,11 @@ impl Repo {
     /// be pushed from the ledger's level.
     pub async fn link_by_person(&self, store_id: i64, store_channel_id: i64, l: &Learnt) -> Result<()> {
         let now = now_ms();
-        sqlx::query(
-            "INSERT INTO listing_links (store_id, store_channel_id, item_id, model_id, seller_sku, sku_id, linked_by, \
-             wanted, wanted_movement, sent, sent_at, due_at, attempts, last_answer, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, -1, 0, -1, 0, $8, 0, '', $8, $8) \
-             ON CONFLICT (store_channel_id, item_id, model_id) DO UPDATE SET sku_id = excluded.sku_id, \
-             seller_sku = excluded.seller_sku, linked_by = excluded.linked_by, wanted = -1, wanted_movement = 0, \
-             due_at = excluded.due_at, updated_at = excluded.updated_at",
-        )
+        sqlx::query(&format!(
+            "{NEW_LINK} DO UPDATE SET sku_id = excluded.sku_id, seller_sku = excluded.seller_sku, \
+             linked_by = excluded.linked_by, wanted = -1, wanted_movement = 0, due_at = excluded.due_at, \
+             updated_at = excluded.updated_at"
+        ))
         .bind(store_id)
         .bind(store_channel_id)
         .bind(&l.item_id)
@@ -304,4 +303,92 @@ impl Repo {
             .await?;
         Ok(r.rows_affected())
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adapters::{Secret, Shop, Tokens};
+    use crate::domain::Marketplace;
+    use crate::store::Settings;
+    use crate::vault::Vault;
+    use bo_kit::db::Db;
+
+    fn learnt(item: &str, sku: i64) -> Learnt {
+        Learnt { item_id: item.into(), model_id: "1".into(), seller_sku: format!("S-{sku}"), sku_id: sku }
+    }
+
+    async fn level(r: &Repo, sku: i64, available: i64, movement: i64) -> u64 {
+        let mut tx = r.db.begin().await.unwrap();
+        let n = Repo::apply_level(&mut tx, 1, 3, sku, available, movement).await.unwrap();
+        tx.commit().await.unwrap();
+        n
+    }
+
+    /// Links follow the ledger's newest level, a burst is one push, a person's link stands.
+    async fn links_follow_the_newest_level_and_a_persons_choice(db: Db) {
+        db.migrate(&crate::MIGRATIONS_SQLITE, &crate::MIGRATIONS_POSTGRES).await.unwrap();
+        let r = Repo::new(db, Vault::new(&Vault::generate_key(), &[]).unwrap());
+        let tokens = Tokens {
+            access: Secret::new("a"),
+            refresh: Secret::new("r"),
+            access_expires_at_s: i64::MAX / 2,
+            refresh_expires_at_s: i64::MAX / 2,
+        };
+        let shop =
+            Shop { shop_id: "55".into(), name: "ร้าน".into(), region: "TH".into(), cipher: String::new() };
+        let ch = r.connect(1, 9, Marketplace::Shopee, &shop, &tokens).await.unwrap();
+        let s = Settings {
+            warehouse_id: 3,
+            logistic_channel_id: 0,
+            payment_channel_id: 0,
+            status: crate::domain::channel::Status::Active,
+        };
+        r.update_settings(1, ch.id, 9, &s).await.unwrap();
+
+        // Learnt once; a line without a SKU teaches nothing.
+        let new = r.learn_links(1, ch.id, &[learnt("A", 7), learnt("B", 0)]).await.unwrap();
+        assert_eq!(new.len(), 1);
+        assert!(r.learn_links(1, ch.id, &[learnt("A", 8)]).await.unwrap().is_empty(), "an order never relinks");
+        let due = r.due_links(10).await.unwrap();
+        assert_eq!((due.len(), due[0].wanted, due[0].sku_id), (1, -1, 7), "new links are due, their level unknown");
+
+        // Read from the ledger and sent; then the ledger moves twice: one push of the newest,
+        // an older movement ignored.
+        assert!(r.read_level(due[0].id, 5).await.unwrap());
+        r.pushed(&due[0], 5, None).await.unwrap();
+        assert!(r.due_links(10).await.unwrap().is_empty());
+        assert_eq!(level(&r, 7, 4, 10).await, 1);
+        assert_eq!(level(&r, 7, 2, 11).await, 1);
+        assert_eq!(level(&r, 7, 9, 9).await, 0, "older than what it holds");
+        assert_eq!(level(&r, 99, 6, 12).await, 0, "another SKU's level");
+        let due = r.due_links(10).await.unwrap();
+        assert_eq!((due.len(), due[0].wanted), (1, 2));
+        // The ledger moves while the push is in flight: the link stays due.
+        assert_eq!(level(&r, 7, 1, 13).await, 1);
+        r.pushed(&due[0], 2, None).await.unwrap();
+        let again = r.due_links(10).await.unwrap();
+        assert_eq!((again.len(), again[0].wanted, again[0].sent), (1, 1, 2));
+        // A refusal is logged and not tried again until the level changes.
+        r.pushed(&again[0], 1, Some("item deleted")).await.unwrap();
+        assert!(r.due_links(10).await.unwrap().is_empty());
+        assert_eq!(r.stock_log(1, 7, 10).await.unwrap().len(), 3);
+
+        // A person's link replaces the order's and is due; orders never undo it.
+        r.link_by_person(1, ch.id, &learnt("A", 8)).await.unwrap();
+        r.learn_links(1, ch.id, &[learnt("A", 7)]).await.unwrap();
+        let links = r.links(1, ch.id).await.unwrap();
+        assert_eq!((links[0].sku_id, links[0].linked_by.as_str(), links[0].wanted), (8, linked_by::PERSON, -1));
+        assert_eq!(r.linked_skus(ch.id, &[("A".into(), "1".into()), ("Z".into(), "1".into())]).await.unwrap().len(), 1);
+        // A re-assert makes every link due; a read level never overwrites a movement's.
+        let d = r.due_links(10).await.unwrap().remove(0);
+        assert!(r.read_level(d.id, 0).await.unwrap());
+        r.pushed(&d, 0, None).await.unwrap();
+        assert_eq!(r.reassert(ch.id).await.unwrap(), 1);
+        assert_eq!(level(&r, 8, 3, 20).await, 1);
+        assert!(!r.read_level(links[0].id, 50).await.unwrap());
+        assert_eq!(r.due_links(10).await.unwrap()[0].wanted, 3);
+    }
+
+    bo_kit::on_both_databases!(links_follow_the_newest_level_and_a_persons_choice);
 }

@@ -26,6 +26,15 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/marketplaces/store-channels/${queryArg.id}`,
       }),
     }),
+    unlinkMarketplaceChannel: build.mutation<
+      UnlinkMarketplaceChannelApiResponse,
+      UnlinkMarketplaceChannelApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/store-channels/${queryArg.id}`,
+        method: "DELETE",
+      }),
+    }),
     updateMarketplaceChannel: build.mutation<
       UpdateMarketplaceChannelApiResponse,
       UpdateMarketplaceChannelApiArg
@@ -99,6 +108,10 @@ export type GetMarketplaceChannelApiResponse =
 export type GetMarketplaceChannelApiArg = {
   id: number;
 };
+export type UnlinkMarketplaceChannelApiResponse = unknown;
+export type UnlinkMarketplaceChannelApiArg = {
+  id: number;
+};
 export type UpdateMarketplaceChannelApiResponse =
   /** status 200  */ MarketplaceChannelBody;
 export type UpdateMarketplaceChannelApiArg = {
@@ -135,6 +148,8 @@ export type ProduceMissingOrdersApiArg = {
 export type ListMarketplaceBody = {
   /** The rows. */
   data: {
+    /** False when the marketplace is open only to whitelisted stores and this is not one. */
+    allowed: boolean;
     /** True when shops of it can be connected here. */
     configured: boolean;
     /** shopee, lazada or tiktok_shop. */
@@ -291,6 +306,7 @@ export const {
   useMarketplacesQuery,
   useListMarketplaceChannelsQuery,
   useGetMarketplaceChannelQuery,
+  useUnlinkMarketplaceChannelMutation,
   useUpdateMarketplaceChannelMutation,
   useAuthUrlQuery,
   useConnectMutation,

@@ -14,6 +14,7 @@ export const marketplacesApi = enhancedApi.enhanceEndpoints({ addTagTypes: ['Mar
     listMarketplaceChannels: { providesTags: [{ type: 'MarketplaceChannel', id: 'LIST' }] },
     getMarketplaceChannel: { providesTags: (_r, _e, a) => [{ type: 'MarketplaceChannel', id: a.id }] },
     updateMarketplaceChannel: { invalidatesTags: (_r, _e, a) => [...CHANGED, { type: 'MarketplaceChannel', id: a.id }] },
+    unlinkMarketplaceChannel: { invalidatesTags: (_r, _e, a) => [...CHANGED, { type: 'MarketplaceChannel', id: a.id }] },
     connect: { invalidatesTags: [{ type: 'MarketplaceChannel' }] },
     reconnect: { invalidatesTags: [{ type: 'MarketplaceChannel' }] },
     // A link is good for one try: never served from the cache.
@@ -39,6 +40,7 @@ export const {
   useListMarketplaceChannelsQuery,
   useGetMarketplaceChannelQuery,
   useUpdateMarketplaceChannelMutation,
+  useUnlinkMarketplaceChannelMutation,
   useLazyAuthUrlQuery,
   useConnectMutation,
 } = marketplacesApi;
