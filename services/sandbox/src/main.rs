@@ -60,6 +60,11 @@ async fn main() -> anyhow::Result<()> {
         "Marketplace sandboxes: Shopee {}, Lazada {}, TikTok Shop {}",
         shopee.base_url, lazada.base_url, tiktok.base_url
     );
+    println!("Place a Shopee order and push it to the back-office:");
+    println!(
+        "  curl -X POST {}/sandbox/shopee/orders -H 'content-type: application/json' -d '{{\"shop_id\": 14701711, \"order_sn\": \"2611280002SHP\", \"item_id\": \"1001\", \"model_id\": \"502\", \"seller_sku\": \"TEE-RED-L\", \"name\": \"เสื้อยืดสีแดง L\", \"quantity\": 1, \"price\": \"199.00\"}}'",
+        shopee.base_url
+    );
     println!("Point a back-office at them with:");
     let env = |k: &str, v: &str| println!("  export BO_SERVICES__MARKETPLACES__{k}={v}");
     env("SHOPEE__API_URL", &shopee.base_url);
@@ -77,11 +82,6 @@ async fn main() -> anyhow::Result<()> {
     env("TIKTOK_SHOP__APP_SECRET", TIKTOK.1);
     env("TIKTOK_SHOP__SERVICE_ID", "7100");
     env("PUBLIC_URL", &public);
-    println!("Place a Shopee order and push it to the back-office:");
-    println!(
-        "  curl -X POST {}/sandbox/shopee/orders -H 'content-type: application/json' -d '{{\"shop_id\": 14701711, \"order_sn\": \"2611280002SHP\", \"item_id\": \"1001\", \"model_id\": \"502\", \"seller_sku\": \"TEE-RED-L\", \"name\": \"เสื้อยืดสีแดง L\", \"quantity\": 1, \"price\": \"199.00\"}}'",
-        shopee.base_url
-    );
     tokio::signal::ctrl_c().await?;
     Ok(())
 }
