@@ -119,15 +119,7 @@ impl Repo {
         event(&mut tx, who, order_id, "sku_linked", &row.state, &row.state, &format!("{was} → {}", item.sku_code))
             .await?;
         let now_row = order_in(&mut tx, who.store_id, order_id).await?;
-        let lines: Vec<Item> = {
-            let rows: Vec<ItemRow> = sqlx::query_as(&format!(
-                "SELECT {ITEM_COLUMNS} FROM order_items WHERE order_id = $1 ORDER BY position"
-            ))
-            .bind(order_id)
-            .fetch_all(&mut *tx)
-            .await?;
-            rows.iter().map(ItemRow::item).collect()
-        };
+        let lines = items_in(&mut tx, order_id).await?;
         outbox::enqueue(
             &mut tx,
             who.store_id,
