@@ -21,6 +21,7 @@ import { addressLine } from '@/shared/address/countries';
 import { AuditTimeline } from '@/shared/audit/AuditTimeline';
 import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifySuccess } from '@/shared/dialogs/notify';
+import { notifyRefusal } from '@/shared/refusal';
 import { checkEmail, checkInternationalPhone, checkThaiPhone } from '@/shared/form/rules';
 import { formField, namePath } from '@/shared/form/serverErrors';
 import { useCheck } from '@/shared/form/useCheck';
@@ -333,8 +334,10 @@ function LinkSkuModal({ o, line, onClose }: { o: OrderBody; line: OrderItemBody;
       notifySuccess(t('orders:link.done', { sku: line.skuCode }));
       onClose();
     } catch (e) {
-      const err = apiError(e);
-      setError(err?.fields?.[0] ? t(err.fields[0].code, { ns: ['orders', 'common'], defaultValue: err.message }) : t(`codes:${err?.code ?? 'internal'}`));
+      // A broken rule is said in the dialog; other refusals as every screen says them.
+      const field = apiError(e)?.fields?.[0];
+      if (field) setError(t(field.code, { ns: ['orders', 'common'] }));
+      else notifyRefusal(e, t, 'orders');
     }
   };
   return (
