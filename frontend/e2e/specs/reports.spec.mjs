@@ -99,11 +99,13 @@ export const tests = [
           const u = new URL(r.url());
           return u.pathname === '/api/reports/stock' && u.searchParams.get('page') === String(p);
         });
+        const before = await stock.first().innerText();
         await page.locator(`.ant-pagination-item-${p}`).click();
         await page.waitForURL(new RegExp(`page=${p}`));
         await turned;
         await page.getByTestId('stock-report').locator('.ant-spin-spinning').waitFor({ state: 'detached' });
-        await stock.first().waitFor();
+        // The new page is on screen once its first row is another one.
+        for (let i = 0; i < 100 && (await stock.first().innerText()) === before; i++) await page.waitForTimeout(50);
         await still(page);
       }
       if (!/\b6\b/.test(await scarf.innerText())) throw new Error(`the scarf's stock reads ${await scarf.innerText()}`);
