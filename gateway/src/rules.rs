@@ -6,6 +6,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bo_proto::logistics::v1 as lpb;
+use bo_proto::marketplaces::v1 as mpb;
+use bo_proto::marketplaces::v1::marketplaces_service_client::MarketplacesServiceClient;
 use bo_proto::orders::v1 as opb;
 use bo_proto::payments::v1 as paypb;
 use bo_proto::products::v1 as ppb;
@@ -55,6 +57,7 @@ pub struct Rules {
     logistics: Cached<lpb::GetRulesResponse>,
     products: Cached<ppb::GetRulesResponse>,
     stores: Cached<spb::GetRulesResponse>,
+    sale_channels: Cached<mpb::ListSaleChannelsResponse>,
 }
 
 impl Inner {
@@ -93,6 +96,15 @@ impl Inner {
         let ask =
             async { Ok(self.products().get_rules(self.system().request(ppb::GetRulesRequest {})).await?.into_inner()) };
         self.rules.products.get(ask).await
+    }
+
+    /// The marketplaces service's catalogue of the sales channels an order can come from.
+    pub async fn sale_channels(&self) -> ApiResult<Arc<mpb::ListSaleChannelsResponse>> {
+        let ask = async {
+            let mut client = self.client(MarketplacesServiceClient::new)?;
+            Ok(client.list_sale_channels(self.system().request(mpb::ListSaleChannelsRequest {})).await?.into_inner())
+        };
+        self.rules.sale_channels.get(ask).await
     }
 
     /// The stores service's bill-expiry methods and bounds.

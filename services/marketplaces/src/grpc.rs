@@ -56,6 +56,26 @@ fn timestamp(ms: i64) -> Option<prost_types::Timestamp> {
     (ms > 0).then(|| bo_kit::time::ms_to_timestamp(ms))
 }
 
+/// The catalogue of sales channels as the contract shows it.
+pub fn sale_channels() -> Vec<pb::SaleChannelInfo> {
+    use crate::domain::catalogue::{Kind, CATALOGUE};
+    CATALOGUE
+        .iter()
+        .map(|c| pb::SaleChannelInfo {
+            channel: pb::SaleChannel::number(c.code),
+            kind: match c.kind {
+                Kind::Marketplace => pb::ChannelKind::Marketplace,
+                Kind::SocialCommerce => pb::ChannelKind::SocialCommerce,
+                Kind::Website => pb::ChannelKind::Website,
+                Kind::OpenApi => pb::ChannelKind::OpenApi,
+            }
+            .into(),
+            name_th: c.name_th.into(),
+            name_en: c.name_en.into(),
+        })
+        .collect()
+}
+
 /// A kept shop as the contract shows it (never its tokens).
 pub fn channel(r: &ChannelRow) -> pb::StoreChannel {
     pb::StoreChannel {
@@ -140,6 +160,13 @@ impl MarketplacesGrpc {
 
 #[tonic::async_trait]
 impl MarketplacesService for MarketplacesGrpc {
+    async fn list_sale_channels(
+        &self,
+        _req: Request<pb::ListSaleChannelsRequest>,
+    ) -> Rpc<pb::ListSaleChannelsResponse> {
+        Ok(Response::new(pb::ListSaleChannelsResponse { channels: sale_channels() }))
+    }
+
     async fn list_marketplaces(&self, req: Request<pb::ListMarketplacesRequest>) -> Rpc<pb::ListMarketplacesResponse> {
         let ctx = CallCtx::store_scoped(&req)?;
         let marketplaces = Marketplace::ALL
@@ -340,5 +367,25 @@ impl MarketplacesService for MarketplacesGrpc {
             orders: orders as i32,
             failed_store_channel_ids: failed,
         }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every channel of the contract is in the catalogue once, in its order, each kind the
+    /// contract's; the marketplaces are the contract's marketplaces.
+    #[test]
+    fn the_catalogue_is_the_contracts_sale_channels() {
+        let listed = sale_channels();
+        let words: Vec<&str> = listed.iter().map(|c| pb::SaleChannel::word_of(c.channel)).collect();
+        assert_eq!(words, pb::SaleChannel::words().collect::<Vec<_>>());
+        for c in &listed {
+            let word = pb::SaleChannel::word_of(c.channel);
+            let kind = pb::ChannelKind::word_of(c.kind);
+            assert_eq!(kind, crate::domain::catalogue::of(word).unwrap().kind.as_str());
+            assert_eq!(kind == "marketplace", pb::Marketplace::from_wire(word).is_some(), "{word}");
+        }
     }
 }

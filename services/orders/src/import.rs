@@ -440,7 +440,7 @@ fn plan_order(
         imported: true,
         ..Default::default()
     };
-    let d = match draft::validate(d) {
+    let d = match draft::validate(d, crate::service::known_channel) {
         Ok(d) => d,
         Err(e) => {
             return Err(e.fields.iter().map(|f| field_error(f, group)).collect());

@@ -23,15 +23,6 @@ impl Orders {
             arrivals_file_bytes: crate::arrivals::MAX_FILE_BYTES as i64,
             statement_file_bytes: crate::statement::MAX_FILE_BYTES as i64,
             statement_max_rows: crate::statement::MAX_ROWS as i64,
-            channels: domain::CHANNELS
-                .iter()
-                .map(|c| pb::OrderChannel {
-                    code: c.code.into(),
-                    kind: c.kind.into(),
-                    name_th: c.name_th.into(),
-                    name_en: c.name_en.into(),
-                })
-                .collect(),
             problems: problem::ALL.iter().map(|s| s.to_string()).collect(),
         }
     }

@@ -231,7 +231,7 @@ impl Module for ReportsModule {
     /// Orders and wms: the sources its check, rebuild and exports read; products and stores:
     /// the names its exports write.
     fn needs(&self) -> Vec<&'static str> {
-        vec!["orders", "wms", "products", "stores"]
+        vec!["orders", "wms", "products", "stores", "marketplaces"]
     }
 
     fn uses_files(&self) -> bool {
@@ -242,6 +242,8 @@ impl Module for ReportsModule {
         let db = ctx.db()?;
         let sources = Sources {
             orders: ctx.client(OrdersServiceClient::new)?,
+            marketplaces: ctx
+                .client(bo_proto::marketplaces::v1::marketplaces_service_client::MarketplacesServiceClient::new)?,
             wms: ctx.client(WmsServiceClient::new)?,
             products: ctx.client(ProductsServiceClient::new)?,
             stores: ctx.client(StoresServiceClient::new)?,

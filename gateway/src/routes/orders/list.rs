@@ -208,22 +208,23 @@ pub struct OrderChannelBody {
     pub name_en: String,
 }
 
-/// The channels an order can come from.
+/// The channels an order can come from (the marketplaces service's catalogue).
 #[utoipa::path(get, path = "/orders/channels", tag = "orders",
     responses((status = 200, body = List<OrderChannelBody>)), security(("bearer" = [])))]
 pub(super) async fn order_channels(
     State(state): State<AppState>,
     auth: StoreAuth,
 ) -> ApiResult<Json<List<OrderChannelBody>>> {
+    use bo_proto::marketplaces::v1 as mpb;
     auth.require(READ)?;
-    let rules = state.order_rules().await?;
+    let catalogue = state.sale_channels().await?;
     Ok(Json(List::all(
-        rules
+        catalogue
             .channels
             .iter()
             .map(|c| OrderChannelBody {
-                code: c.code.clone(),
-                kind: c.kind.clone(),
+                code: word::<mpb::SaleChannel>(c.channel),
+                kind: word::<mpb::ChannelKind>(c.kind),
                 name_th: c.name_th.clone(),
                 name_en: c.name_en.clone(),
             })

@@ -247,6 +247,53 @@ async fn an_unregistered_app_says_what_to_set(stack: Stack) {
     app.stop().await;
 }
 
+/// The sales channels an order can come from are the marketplaces service's catalogue; an
+/// order of a channel it does not list is refused, one it lists is taken.
+async fn the_order_channels_are_the_marketplaces_catalogue(stack: Stack) {
+    let Some(app) = TestApp::start(stack).await else { return };
+    let t = app.owner().await;
+    let (s, v) = app.get("/orders/channels", &t).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let listed: Vec<(&str, &str)> = v["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (c["code"].as_str().unwrap(), c["kind"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            ("shopee", "marketplace"),
+            ("lazada", "marketplace"),
+            ("tiktok_shop", "marketplace"),
+            ("facebook", "social_commerce"),
+            ("line", "social_commerce"),
+            ("instagram", "social_commerce"),
+            ("website", "website"),
+            ("open_api", "open_api"),
+        ]
+    );
+    assert_eq!((v["data"][3]["name_th"].as_str(), v["data"][3]["name_en"].as_str()), (Some("เฟซบุ๊ก"), Some("Facebook")));
+    let w = warehouse(&app, &t).await;
+    let order = |channel: &str| {
+        json!({"channel": channel, "warehouse_id": w, "shipping_address": {"name": "มานี", "tel": "0891112233"},
+            "items": [{"sku_id": 1, "quantity": 1}]})
+    };
+    let (s, v) = app.post("/orders", &t, order("myspace")).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    assert!(
+        v["error"]["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["field"] == "channel" && f["code"] == "validation.channel_unknown"),
+        "{v}"
+    );
+    let (_, v) = app.post("/orders", &t, order("instagram")).await;
+    assert!(!v["error"]["fields"].as_array().into_iter().flatten().any(|f| f["field"] == "channel"), "{v}");
+    app.stop().await;
+}
+
 async fn a_whitelisted_marketplace_is_open_to_its_stores_only(stack: Stack) {
     let sb = sandboxes().await;
     let settings = |v: Value| figment::value::Value::serialize(v).unwrap();
@@ -295,6 +342,11 @@ mod embedded {
     async fn an_unregistered_app_says_what_to_set() {
         super::an_unregistered_app_says_what_to_set(Stack::Embedded).await;
     }
+
+    #[tokio::test]
+    async fn the_order_channels_are_the_marketplaces_catalogue() {
+        super::the_order_channels_are_the_marketplaces_catalogue(Stack::Embedded).await;
+    }
 }
 
 mod postgres_nats {
@@ -313,5 +365,10 @@ mod postgres_nats {
     #[tokio::test]
     async fn an_unregistered_app_says_what_to_set() {
         super::an_unregistered_app_says_what_to_set(Stack::Postgres).await;
+    }
+
+    #[tokio::test]
+    async fn the_order_channels_are_the_marketplaces_catalogue() {
+        super::the_order_channels_are_the_marketplaces_catalogue(Stack::Postgres).await;
     }
 }

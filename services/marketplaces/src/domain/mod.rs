@@ -1,6 +1,8 @@
-//! The marketplaces service's pure rules: which marketplaces there are, what their order
-//! statuses mean for our orders ([`status`]), and their money in satang ([`money`]).
+//! The marketplaces service's pure rules: which marketplaces there are, the sales channels an
+//! order can come from ([`catalogue`]), what their order statuses mean for our orders
+//! ([`status`]), and their money in satang ([`money`]).
 
+pub mod catalogue;
 pub mod channel;
 pub mod money;
 pub mod status;

@@ -174,8 +174,9 @@ fn too_long(s: &str, max: usize) -> bool {
     s.chars().count() > max
 }
 
-/// Checks and normalises a draft; every broken rule at once.
-pub fn validate(mut d: OrderDraft) -> Result<OrderDraft> {
+/// Checks and normalises a draft; every broken rule at once. `known_channel` says whether a
+/// code is a sales channel (the catalogue is the marketplaces service's).
+pub fn validate(mut d: OrderDraft, known_channel: impl Fn(&str) -> bool) -> Result<OrderDraft> {
     let mut errs = Vec::new();
     d.channel = d.channel.trim().to_string();
     d.reference = d.reference.trim().to_string();
@@ -183,7 +184,7 @@ pub fn validate(mut d: OrderDraft) -> Result<OrderDraft> {
     d.discount_type = d.discount_type.trim().to_string();
     if d.channel.is_empty() {
         errs.push(FieldError::new("channel", "validation.required"));
-    } else if super::channel_of(&d.channel).is_none() {
+    } else if !known_channel(&d.channel) {
         errs.push(FieldError::new("channel", "validation.channel_unknown"));
     }
     if too_long(&d.reference, REFERENCE_MAX) {
@@ -303,6 +304,11 @@ mod tests {
         }
     }
 
+    /// The channels these tests know (the catalogue is the marketplaces service's).
+    fn known(code: &str) -> bool {
+        ["facebook", "line", "shopee"].contains(&code)
+    }
+
     fn draft() -> OrderDraft {
         OrderDraft {
             channel: "facebook".into(),
@@ -315,7 +321,7 @@ mod tests {
 
     #[test]
     fn a_chat_sale_passes_and_is_normalised() {
-        let d = validate(draft()).unwrap();
+        let d = validate(draft(), known).unwrap();
         assert_eq!(d.address.tel, "0812345678");
         assert_eq!(d.address.country, "TH");
         assert_eq!(d.items[0].warehouse_id, 1, "a line takes the order's warehouse");
@@ -324,12 +330,12 @@ mod tests {
 
     #[test]
     fn an_order_may_be_saved_without_an_address_and_is_then_incomplete() {
-        let d = validate(OrderDraft { address: Address::default(), ..draft() }).unwrap();
+        let d = validate(OrderDraft { address: Address::default(), ..draft() }, known).unwrap();
         assert!(d.address.is_empty());
         assert!(!d.address.is_complete());
         let mut partial = home();
         partial.postcode.clear();
-        assert!(!validate(OrderDraft { address: partial, ..draft() }).unwrap().address.is_complete());
+        assert!(!validate(OrderDraft { address: partial, ..draft() }, known).unwrap().address.is_complete());
     }
 
     #[test]
@@ -341,39 +347,42 @@ mod tests {
             country: "jp".into(),
             ..Default::default()
         };
-        let d = validate(OrderDraft { address: abroad.clone(), ..draft() }).unwrap();
+        let d = validate(OrderDraft { address: abroad.clone(), ..draft() }, known).unwrap();
         assert_eq!(d.address.country, "JP");
         assert!(!d.address.is_complete());
-        let d = validate(OrderDraft { address: Address { city: "Tokyo".into(), ..abroad }, ..draft() }).unwrap();
+        let d = validate(OrderDraft { address: Address { city: "Tokyo".into(), ..abroad }, ..draft() }, known).unwrap();
         assert!(d.address.is_complete());
     }
 
     #[test]
     fn every_broken_rule_is_named() {
-        let e = validate(OrderDraft {
-            channel: "myspace".into(),
-            reference: "r".repeat(101),
-            note: "n".repeat(501),
-            warehouse_id: 0,
-            customer_address_id: 3,
-            items: vec![
-                ItemDraft { sku_id: 0, quantity: 0, price: Some(-1), ..Default::default() },
-                ItemDraft {
-                    sku_id: 1,
-                    quantity: 100_001,
-                    packing_options: (0..11).map(|i| format!("o{i}")).collect(),
-                    note: "x".repeat(201),
-                    ..Default::default()
-                },
-            ],
-            discount_type: "percent".into(),
-            discount_value: 10_001,
-            shipping_charge: Some(-5),
-            additional_fee: -1,
-            cod: true,
-            address: Address { tel: "12345".into(), postcode: "1011".into(), email: "a@b".into(), ..home() },
-            ..draft()
-        })
+        let e = validate(
+            OrderDraft {
+                channel: "myspace".into(),
+                reference: "r".repeat(101),
+                note: "n".repeat(501),
+                warehouse_id: 0,
+                customer_address_id: 3,
+                items: vec![
+                    ItemDraft { sku_id: 0, quantity: 0, price: Some(-1), ..Default::default() },
+                    ItemDraft {
+                        sku_id: 1,
+                        quantity: 100_001,
+                        packing_options: (0..11).map(|i| format!("o{i}")).collect(),
+                        note: "x".repeat(201),
+                        ..Default::default()
+                    },
+                ],
+                discount_type: "percent".into(),
+                discount_value: 10_001,
+                shipping_charge: Some(-5),
+                additional_fee: -1,
+                cod: true,
+                address: Address { tel: "12345".into(), postcode: "1011".into(), email: "a@b".into(), ..home() },
+                ..draft()
+            },
+            known,
+        )
         .unwrap_err();
         let fields: Vec<(&str, &str)> = e.fields.iter().map(|f| (f.field.as_str(), f.code.as_str())).collect();
         assert_eq!(
@@ -403,10 +412,10 @@ mod tests {
 
     #[test]
     fn discounts_are_fixed_or_percent() {
-        assert!(validate(OrderDraft { discount_type: "fixed".into(), discount_value: 50_00, ..draft() }).is_ok());
-        let e = validate(OrderDraft { discount_type: "coupon".into(), ..draft() }).unwrap_err();
+        assert!(validate(OrderDraft { discount_type: "fixed".into(), discount_value: 50_00, ..draft() }, known).is_ok());
+        let e = validate(OrderDraft { discount_type: "coupon".into(), ..draft() }, known).unwrap_err();
         assert_eq!(e.fields[0].field, "discount_type");
-        let none = validate(OrderDraft { discount_value: 99, ..draft() }).unwrap();
+        let none = validate(OrderDraft { discount_value: 99, ..draft() }, known).unwrap();
         assert_eq!(none.discount_value, 0, "no type, no discount");
     }
 }

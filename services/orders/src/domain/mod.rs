@@ -9,41 +9,6 @@ pub mod money;
 pub mod payment;
 pub mod state;
 
-/// A sales channel an order can come from (SPEC §9: marketplace, social commerce, website,
-/// open API).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Channel {
-    /// Code.
-    pub code: &'static str,
-    /// marketplace, social_commerce, website or open_api.
-    pub kind: &'static str,
-    /// Thai name.
-    pub name_th: &'static str,
-    /// English name.
-    pub name_en: &'static str,
-}
-
-const fn channel(code: &'static str, kind: &'static str, th: &'static str, en: &'static str) -> Channel {
-    Channel { code, kind, name_th: th, name_en: en }
-}
-
-/// The channels, marketplaces first.
-pub const CHANNELS: [Channel; 8] = [
-    channel("shopee", "marketplace", "Shopee", "Shopee"),
-    channel("lazada", "marketplace", "Lazada", "Lazada"),
-    channel("tiktok_shop", "marketplace", "TikTok Shop", "TikTok Shop"),
-    channel("facebook", "social_commerce", "เฟซบุ๊ก", "Facebook"),
-    channel("line", "social_commerce", "ไลน์", "LINE"),
-    channel("instagram", "social_commerce", "อินสตาแกรม", "Instagram"),
-    channel("website", "website", "เว็บไซต์", "Website"),
-    channel("open_api", "open_api", "Open API", "Open API"),
-];
-
-/// The channel of `code`.
-pub fn channel_of(code: &str) -> Option<&'static Channel> {
-    CHANNELS.iter().find(|c| c.code == code)
-}
-
 /// Problems an order can have (SPEC §4 failure reasons that keep it from being prepared).
 pub mod problem {
     /// Its stock could not be held.
@@ -118,15 +83,5 @@ mod tests {
         assert_eq!(order_of_reference("order:42"), Some(42));
         assert_eq!(order_of_reference("gr:42"), None);
         assert_eq!(order_of_reference("order:x"), None);
-    }
-
-    #[test]
-    fn channels_are_unique_and_of_the_four_kinds() {
-        for (i, c) in CHANNELS.iter().enumerate() {
-            assert!(["marketplace", "social_commerce", "website", "open_api"].contains(&c.kind));
-            assert!(CHANNELS[i + 1..].iter().all(|d| d.code != c.code));
-        }
-        assert_eq!(channel_of("tiktok_shop").unwrap().kind, "marketplace");
-        assert!(channel_of("myspace").is_none());
     }
 }

@@ -42,7 +42,7 @@ fn too_long(s: &str, max: usize) -> bool {
 fn check(r: pb::TakeChannelOrderRequest) -> Result<Taken> {
     let mut errs = Vec::new();
     let channel = r.channel.trim().to_string();
-    if domain::channel_of(&channel).is_none_or(|c| c.kind != "marketplace") {
+    if !marketplace_channel(&channel) {
         errs.push(FieldError::new("channel", "validation.channel_unknown"));
     }
     let reference = r.reference.trim().to_string();

@@ -19,7 +19,7 @@ impl Orders {
     ) -> Result<pb::ImportOrdersResponse> {
         use crate::import::{self as imp, FileError};
         let bytes = self.staged_bytes(ctx.store_id, upload, imp::MAX_FILE_BYTES, "import_too_large").await?;
-        if domain::channel_of(channel).is_none() {
+        if !known_channel(channel) {
             return Err(Error::invalid_field("channel", "validation.channel_unknown"));
         }
         let warehouses = self.warehouses(ctx, true).await?;

@@ -50,6 +50,19 @@ mod parcels;
 mod payments;
 mod states;
 
+/// True when `code` is a sales channel: a word of the marketplaces contract's `SaleChannel`,
+/// whose catalogue (kinds, names) that service keeps.
+pub fn known_channel(code: &str) -> bool {
+    use bo_proto::Wire as _;
+    bo_proto::marketplaces::v1::SaleChannel::from_wire(code).is_some()
+}
+
+/// True when `code` is a marketplace's channel (orders taken in from its shops).
+pub fn marketplace_channel(code: &str) -> bool {
+    use bo_proto::Wire as _;
+    bo_proto::marketplaces::v1::Marketplace::from_wire(code).is_some()
+}
+
 /// Settings of the orders module (`services.orders`).
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 #[serde(default)]

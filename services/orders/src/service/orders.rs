@@ -7,7 +7,7 @@ use bo_kit::Code;
 impl Orders {
     /// Makes an order: it holds its stock, or is saved short (`stock_not_enough`).
     pub async fn create(&self, ctx: &CallCtx, d: OrderDraft) -> Result<View> {
-        let d = draft::validate(d)?;
+        let d = draft::validate(d, known_channel)?;
         let data = self.build(ctx, &d, None).await?;
         let written = self.repo.insert(Self::actor(ctx), &data).await?;
         self.relay.wake();
@@ -51,7 +51,7 @@ impl Orders {
         if stock::IN_FLIGHT.contains(&row.stock_state.as_str()) {
             return Err(Error::conflict(Code::OrderBusy));
         }
-        let d = draft::validate(d)?;
+        let d = draft::validate(d, known_channel)?;
         let old_items = self.repo.items(&[id]).await?.remove(&id).unwrap_or_default();
         let data = self.build(ctx, &d, Some(&old_items)).await?;
         // Asked again under the order's lock when the edit is written (a slip may come between).

@@ -235,12 +235,21 @@ impl Exports {
         let s = self.sources()?;
         let mut names = Names::default();
         if matches!(kind, Kind::Orders | Kind::OrderSummary) {
-            let rules = s.orders.clone().get_rules(ctx.request(opb::GetRulesRequest {})).await.map_err(Error::from)?;
-            names.channels = rules
+            use bo_proto::marketplaces::v1 as mpb;
+            let r = s
+                .marketplaces
+                .clone()
+                .list_sale_channels(ctx.request(mpb::ListSaleChannelsRequest {}))
+                .await
+                .map_err(Error::from)?;
+            names.channels = r
                 .into_inner()
                 .channels
                 .into_iter()
-                .map(|c| (c.code, if lang == Lang::Th { c.name_th } else { c.name_en }))
+                .map(|c| {
+                    let code = mpb::SaleChannel::word_of(c.channel).to_string();
+                    (code, if lang == Lang::Th { c.name_th } else { c.name_en })
+                })
                 .collect();
         }
         if matches!(kind, Kind::ServiceFees | Kind::StockMovements) {

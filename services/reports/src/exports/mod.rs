@@ -16,6 +16,7 @@ use bo_kit::grpc::{CallCtx, GrpcChannel, ServiceIdentity};
 use bo_kit::paging::{Page, PageRequest};
 use bo_kit::time::ms_to_timestamp;
 use bo_kit::{Code, Error, FieldError, Result};
+use bo_proto::marketplaces::v1::marketplaces_service_client::MarketplacesServiceClient;
 use bo_proto::orders::v1 as opb;
 use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
 use bo_proto::products::v1::products_service_client::ProductsServiceClient;
@@ -36,6 +37,8 @@ use crate::store::Repo;
 #[derive(Clone)]
 pub struct Sources {
     pub orders: OrdersServiceClient<GrpcChannel>,
+    /// The sales channels' names.
+    pub marketplaces: MarketplacesServiceClient<GrpcChannel>,
     pub wms: WmsServiceClient<GrpcChannel>,
     pub products: ProductsServiceClient<GrpcChannel>,
     pub stores: StoresServiceClient<GrpcChannel>,
