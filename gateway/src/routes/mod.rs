@@ -5,6 +5,8 @@ pub mod customers;
 pub mod dashboards;
 pub mod exports;
 pub mod fee_plans;
+pub mod listing_sync;
+pub mod listings;
 pub mod logistics;
 pub mod marketplaces;
 pub mod order_import;
@@ -114,6 +116,8 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(service_fees::router())
         .merge(fee_plans::router())
         .merge(marketplaces::router())
+        .merge(listings::router())
+        .merge(listing_sync::router())
         .split_for_parts()
 }
 

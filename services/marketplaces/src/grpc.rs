@@ -21,6 +21,8 @@ use crate::intake::Intake;
 use crate::store::{ChannelRow, Filter, Repo, Settings as ChannelSettings, StateRow};
 use crate::Settings;
 
+mod catalog;
+
 type Rpc<T> = Result<Response<T>, Status>;
 
 /// How long an authorize link's state lives, ms.
@@ -125,18 +127,25 @@ impl MarketplacesGrpc {
             .ok_or_else(|| Error::failed_precondition(Code::MarketplaceNotConfigured))
     }
 
+    /// The ids of the store's warehouses.
+    async fn warehouse_ids(&self, ctx: &CallCtx) -> bo_kit::Result<Vec<i64>> {
+        let unavailable = || Error::new(bo_kit::error::Kind::Unavailable, Code::WarehousesUnavailable);
+        let mut wms = self.peers.wms.clone().ok_or_else(unavailable)?;
+        let list = wms
+            .list_warehouses(ctx.request(bo_proto::wms::v1::ListWarehousesRequest {}))
+            .await
+            .map_err(|e| Error::from_status(&e))?
+            .into_inner();
+        Ok(list.warehouses.iter().map(|w| w.id).collect())
+    }
+
     async fn check_settings(&self, ctx: &CallCtx, s: &ChannelSettings, was: &ChannelRow) -> bo_kit::Result<()> {
         let unavailable = || Error::new(bo_kit::error::Kind::Unavailable, Code::WarehousesUnavailable);
-        if s.warehouse_id != was.warehouse_id && s.warehouse_id != 0 {
-            let mut wms = self.peers.wms.clone().ok_or_else(unavailable)?;
-            let list = wms
-                .list_warehouses(ctx.request(bo_proto::wms::v1::ListWarehousesRequest {}))
-                .await
-                .map_err(|e| Error::from_status(&e))?
-                .into_inner();
-            if !list.warehouses.iter().any(|w| w.id == s.warehouse_id) {
-                return Err(Error::invalid_field("warehouse_id", "validation.warehouse_unknown"));
-            }
+        if s.warehouse_id != was.warehouse_id
+            && s.warehouse_id != 0
+            && !self.warehouse_ids(ctx).await?.contains(&s.warehouse_id)
+        {
+            return Err(Error::invalid_field("warehouse_id", "validation.warehouse_unknown"));
         }
         if s.logistic_channel_id != was.logistic_channel_id && s.logistic_channel_id != 0 {
             let mut logistics = self.peers.logistics.clone().ok_or_else(unavailable)?;
@@ -356,6 +365,91 @@ impl MarketplacesService for MarketplacesGrpc {
         };
         self.repo.link_by_person(ctx.store_id, ch.id, &link).await?;
         Ok(Response::new(pb::LinkListingResponse {}))
+    }
+
+    async fn list_listings(&self, req: Request<pb::ListListingsRequest>) -> Rpc<pb::ListListingsResponse> {
+        self.list_listings_rpc(req).await
+    }
+
+    async fn get_listing(&self, req: Request<pb::GetListingRequest>) -> Rpc<pb::ListingResponse> {
+        self.get_listing_rpc(req).await
+    }
+
+    async fn set_listing_link(&self, req: Request<pb::SetListingLinkRequest>) -> Rpc<pb::ListingResponse> {
+        self.set_listing_link_rpc(req).await
+    }
+
+    async fn unlink_listing(&self, req: Request<pb::GetListingRequest>) -> Rpc<pb::ListingResponse> {
+        self.unlink_listing_rpc(req).await
+    }
+
+    async fn auto_link_listings(&self, req: Request<pb::AutoLinkListingsRequest>) -> Rpc<pb::AutoLinkListingsResponse> {
+        self.auto_link_rpc(req).await
+    }
+
+    async fn create_products_from_listings(
+        &self,
+        req: Request<pb::CreateProductsFromListingsRequest>,
+    ) -> Rpc<pb::CreateProductsFromListingsResponse> {
+        self.create_products_rpc(req).await
+    }
+
+    async fn list_match_rules(&self, req: Request<pb::ListMatchRulesRequest>) -> Rpc<pb::ListMatchRulesResponse> {
+        self.list_match_rules_rpc(req).await
+    }
+
+    async fn add_match_rule(&self, req: Request<pb::AddMatchRuleRequest>) -> Rpc<pb::MatchRuleResponse> {
+        self.add_match_rule_rpc(req).await
+    }
+
+    async fn delete_match_rule(&self, req: Request<pb::DeleteMatchRuleRequest>) -> Rpc<pb::DeleteMatchRuleResponse> {
+        self.delete_match_rule_rpc(req).await
+    }
+
+    async fn import_listings(&self, req: Request<pb::ImportListingsRequest>) -> Rpc<pb::ListingImportResponse> {
+        self.import_listings_rpc(req).await
+    }
+
+    async fn get_listing_import(&self, req: Request<pb::GetListingImportRequest>) -> Rpc<pb::ListingImportResponse> {
+        self.get_listing_import_rpc(req).await
+    }
+
+    async fn list_listing_imports(
+        &self,
+        req: Request<pb::ListListingImportsRequest>,
+    ) -> Rpc<pb::ListListingImportsResponse> {
+        self.list_listing_imports_rpc(req).await
+    }
+
+    async fn list_imported_listings(
+        &self,
+        req: Request<pb::ListImportedListingsRequest>,
+    ) -> Rpc<pb::ListImportedListingsResponse> {
+        self.list_imported_rpc(req).await
+    }
+
+    async fn get_stock_rule(&self, req: Request<pb::GetStockRuleRequest>) -> Rpc<pb::StockRuleResponse> {
+        self.get_stock_rule_rpc(req).await
+    }
+
+    async fn set_stock_rule(&self, req: Request<pb::SetStockRuleRequest>) -> Rpc<pb::StockRuleResponse> {
+        self.set_stock_rule_rpc(req).await
+    }
+
+    async fn delete_stock_rule(&self, req: Request<pb::GetStockRuleRequest>) -> Rpc<pb::StockRuleResponse> {
+        self.delete_stock_rule_rpc(req).await
+    }
+
+    async fn push_stock(&self, req: Request<pb::PushStockRequest>) -> Rpc<pb::StockSyncResponse> {
+        self.push_stock_rpc(req).await
+    }
+
+    async fn get_stock_sync(&self, req: Request<pb::GetStockSyncRequest>) -> Rpc<pb::StockSyncResponse> {
+        self.get_stock_sync_rpc(req).await
+    }
+
+    async fn list_sku_links(&self, req: Request<pb::ListSkuLinksRequest>) -> Rpc<pb::ListSkuLinksResponse> {
+        self.list_sku_links_rpc(req).await
     }
 
     async fn sync_orders(&self, req: Request<pb::SyncOrdersRequest>) -> Rpc<pb::SyncOrdersResponse> {

@@ -14,6 +14,7 @@
 //! marks the shop `token expired`, which stops its pushes and polls until it is connected
 //! again; its watermark stays, so the first poll after the reconnect takes in what was missed.
 
+mod catalog;
 mod stock;
 
 use std::sync::Arc;
@@ -24,6 +25,7 @@ use bo_kit::time::now_ms;
 use bo_kit::{Code, Error};
 use bo_proto::orders::v1 as opb;
 use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
+use bo_proto::products::v1::products_service_client::ProductsServiceClient;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
@@ -32,8 +34,9 @@ use crate::adapters::{Adapter, ChannelError, MarketOrder, Push, PushError, Secre
 use crate::domain::channel::runs;
 use crate::domain::status::{OrderState, Stage};
 use crate::domain::Marketplace;
-use crate::store::{outcome, ChannelRow, Learnt, PushRow, Repo};
+use crate::store::{outcome, ChannelRow, Learnt, Linked, PushRow, Repo};
 use crate::Settings;
+pub use catalog::AutoLinked;
 pub use stock::StockLinks;
 
 /// Pushes handled at once.
@@ -60,6 +63,15 @@ pub enum Trouble {
 impl From<ChannelError> for Trouble {
     fn from(e: ChannelError) -> Self {
         Trouble::Channel(e)
+    }
+}
+
+impl From<Trouble> for Error {
+    fn from(t: Trouble) -> Self {
+        match t {
+            Trouble::Channel(e) => e.into(),
+            Trouble::Ours(e) => e,
+        }
     }
 }
 
@@ -97,8 +109,28 @@ struct Inner {
     adapters: Arc<Vec<Arc<dyn Adapter>>>,
     orders: Option<OrdersServiceClient<GrpcChannel>>,
     wms: Option<WmsServiceClient<GrpcChannel>>,
+    products: Option<ProductsServiceClient<GrpcChannel>>,
     identity: Option<ServiceIdentity>,
     wake: Notify,
+    wake_imports: Notify,
+}
+
+/// The services the intake calls.
+#[derive(Clone, Default)]
+pub struct Services {
+    /// Takes the marketplace orders in.
+    pub orders: Option<OrdersServiceClient<GrpcChannel>>,
+    /// The stock ledger.
+    pub wms: Option<WmsServiceClient<GrpcChannel>>,
+    /// The catalog (SKUs matched, products made from listings).
+    pub products: Option<ProductsServiceClient<GrpcChannel>>,
+    /// Who the intake acts as.
+    pub identity: Option<ServiceIdentity>,
+}
+
+/// A text cut to a loggable, storable length.
+fn clip_why(s: &str) -> String {
+    s.chars().take(200).collect()
 }
 
 /// How a stage dates a change within its second: marketplaces date changes in seconds, and
@@ -122,14 +154,17 @@ fn order_state(s: OrderState) -> opb::OrderState {
 /// What the orders service is handed for a marketplace order at `stage`: lines at the price
 /// the buyer pays for them, the seller's order-wide discounts apart (what the lines' prices
 /// do not already take off), shipping as the buyer pays it. The marketplace's own discounts
-/// are the marketplace's money and are not the shop's.
-/// `linked` names the SKU each listing is linked to, where it is.
+/// are the marketplace's money and are not the shop's. A listing that is a bundle comes as
+/// its parts, at prices sharing what was paid for it (what their rounding adds is taken off
+/// again as a discount).
+/// `linked` names what each listing is linked to, where it is. Beside the request: for each
+/// of its lines, the marketplace line it is (None for a bundle's parts).
 pub fn take_request(
     ch: &ChannelRow,
     o: &MarketOrder,
     stage: Stage,
-    linked: &std::collections::HashMap<(String, String), i64>,
-) -> opb::TakeChannelOrderRequest {
+    linked: &std::collections::HashMap<(String, String), Linked>,
+) -> (opb::TakeChannelOrderRequest, Vec<Option<usize>>) {
     let meaning = stage.order();
     // A paid price of 0 says nothing (Shopee's bundle items): the line is at its unit price.
     let paid = |l: &crate::adapters::MarketLine| {
@@ -140,20 +175,45 @@ pub fn take_request(
         }
     };
     let in_lines: i64 = o.lines.iter().map(|l| (l.unit_price_satang - paid(l)).max(0).saturating_mul(l.quantity)).sum();
-    let lines = o
-        .lines
-        .iter()
-        .map(|l| opb::ChannelLine {
-            seller_sku: l.seller_sku.clone(),
-            name: l.name.clone(),
-            listing: if l.model_id.is_empty() { l.item_id.clone() } else { format!("{}:{}", l.item_id, l.model_id) },
-            quantity: l.quantity,
-            unit_price: paid(l),
-            sku_id: linked.get(&(l.item_id.clone(), l.model_id.clone())).copied().unwrap_or(0),
-        })
-        .collect();
+    let mut lines = Vec::with_capacity(o.lines.len());
+    let mut sources = Vec::with_capacity(o.lines.len());
+    let mut rounding = 0;
+    for (i, l) in o.lines.iter().enumerate() {
+        let listing = if l.model_id.is_empty() { l.item_id.clone() } else { format!("{}:{}", l.item_id, l.model_id) };
+        match linked.get(&(l.item_id.clone(), l.model_id.clone())) {
+            Some(Linked::Bundle(parts)) => {
+                let (part_lines, excess) = crate::domain::bundle::lines(l.quantity, paid(l), parts);
+                rounding += excess;
+                for p in part_lines {
+                    lines.push(opb::ChannelLine {
+                        seller_sku: l.seller_sku.clone(),
+                        name: l.name.clone(),
+                        listing: listing.clone(),
+                        quantity: p.quantity,
+                        unit_price: p.unit_price,
+                        sku_id: p.sku_id,
+                    });
+                    sources.push(None);
+                }
+            }
+            found => {
+                lines.push(opb::ChannelLine {
+                    seller_sku: l.seller_sku.clone(),
+                    name: l.name.clone(),
+                    listing,
+                    quantity: l.quantity,
+                    unit_price: paid(l),
+                    sku_id: match found {
+                        Some(Linked::Sku(sku)) => *sku,
+                        _ => 0,
+                    },
+                });
+                sources.push(Some(i));
+            }
+        }
+    }
     let a = &o.address;
-    opb::TakeChannelOrderRequest {
+    let request = opb::TakeChannelOrderRequest {
         store_channel_id: ch.id,
         shop_name: ch.shop_name.clone(),
         channel: ch.marketplace.clone(),
@@ -181,9 +241,10 @@ pub fn take_request(
         }),
         lines,
         shipping_charge: o.shipping_fee_satang.max(0),
-        discount: (o.seller_discount_satang - in_lines).max(0),
+        discount: (o.seller_discount_satang - in_lines).max(0) + rounding,
         note: o.note.clone(),
-    }
+    };
+    (request, sources)
 }
 
 /// A push's kept form: its marketplace, its digest (the body and its place in it) and shop.
@@ -210,17 +271,28 @@ fn backoff_ms(attempts: i64) -> i64 {
 }
 
 impl Intake {
-    /// The intake over `repo`, handing orders to `orders` and reading the stock ledger
-    /// (`wms`) as `identity`.
+    /// The intake over `repo`, handing orders to the orders service, reading the stock ledger
+    /// and the catalog, as the services' identity.
     pub fn new(
         repo: Repo,
         settings: Arc<Settings>,
         adapters: Arc<Vec<Arc<dyn Adapter>>>,
-        orders: Option<OrdersServiceClient<GrpcChannel>>,
-        wms: Option<WmsServiceClient<GrpcChannel>>,
-        identity: Option<ServiceIdentity>,
+        services: Services,
     ) -> Intake {
-        Intake { inner: Arc::new(Inner { repo, settings, adapters, orders, wms, identity, wake: Notify::new() }) }
+        let Services { orders, wms, products, identity } = services;
+        Intake {
+            inner: Arc::new(Inner {
+                repo,
+                settings,
+                adapters,
+                orders,
+                wms,
+                products,
+                identity,
+                wake: Notify::new(),
+                wake_imports: Notify::new(),
+            }),
+        }
     }
 
     fn adapter(&self, m: Marketplace) -> Option<&Arc<dyn Adapter>> {
@@ -450,8 +522,8 @@ impl Intake {
         let mut orders = self.inner.orders.clone().ok_or_else(unavailable)?;
         let identity = self.inner.identity.as_ref().ok_or_else(unavailable)?;
         let listings: Vec<(String, String)> = o.lines.iter().map(|l| (l.item_id.clone(), l.model_id.clone())).collect();
-        let linked = self.inner.repo.linked_skus(ch.id, &listings).await?.into_iter().collect();
-        let req = take_request(ch, o, stage, &linked);
+        let linked = self.inner.repo.linked(ch.id, &listings).await?.into_iter().collect();
+        let (req, sources) = take_request(ch, o, stage, &linked);
         let r = orders
             .take_channel_order(identity.acting(ch.store_id, 0).request(req))
             .await
@@ -460,15 +532,17 @@ impl Intake {
         let stage_word =
             serde_json::to_value(stage).ok().and_then(|v| v.as_str().map(String::from)).unwrap_or_default();
         // The listings sold as our SKUs are linked, and their stock is pushed from now on.
-        let learnt: Vec<Learnt> = o
-            .lines
+        let learnt: Vec<Learnt> = sources
             .iter()
             .zip(&r.line_sku_ids)
-            .map(|(l, sku)| Learnt {
-                item_id: l.item_id.clone(),
-                model_id: l.model_id.clone(),
-                seller_sku: l.seller_sku.clone(),
-                sku_id: *sku,
+            .filter_map(|(source, sku)| {
+                let l = &o.lines[(*source)?];
+                Some(Learnt {
+                    item_id: l.item_id.clone(),
+                    model_id: l.model_id.clone(),
+                    seller_sku: l.seller_sku.clone(),
+                    sku_id: *sku,
+                })
             })
             .collect();
         self.inner.repo.learn_links(ch.store_id, ch.id, &learnt).await?;
@@ -718,8 +792,9 @@ mod tests {
 
     #[test]
     fn a_marketplace_order_is_handed_over_at_what_the_shop_earns() {
-        let linked = [(("2".to_string(), String::new()), 42)].into_iter().collect();
-        let r = take_request(&row(), &order(), Stage::Paid, &linked);
+        let linked = [(("2".to_string(), String::new()), Linked::Sku(42))].into_iter().collect();
+        let (r, sources) = take_request(&row(), &order(), Stage::Paid, &linked);
+        assert_eq!(sources, vec![Some(0), Some(1)]);
         assert_eq!((r.lines[0].sku_id, r.lines[1].sku_id), (0, 42), "a linked listing comes as its SKU");
         assert_eq!((r.store_channel_id, r.channel.as_str(), r.reference.as_str()), (7, "lazada", "LZ-555"));
         assert_eq!((r.state, r.payment), (opb::OrderState::New as i32, opb::ChannelPayment::Paid as i32));
@@ -737,8 +812,25 @@ mod tests {
     }
 
     #[test]
+    fn a_bundle_comes_as_its_parts_at_what_was_paid() {
+        use crate::domain::bundle::Part;
+        // Listing 1:11 is a set of two shirts (SKU 5) and a bag (SKU 6), the shirts 70%.
+        let parts =
+            vec![Part { sku_id: 5, per_set: 2, share_bp: 7000 }, Part { sku_id: 6, per_set: 1, share_bp: 3000 }];
+        let linked = [(("1".to_string(), "11".to_string()), Linked::Bundle(parts))].into_iter().collect();
+        let (r, sources) = take_request(&row(), &order(), Stage::Paid, &linked);
+        assert_eq!(sources, vec![None, None, Some(1)]);
+        let got: Vec<(i64, i64, i64)> = r.lines.iter().map(|l| (l.sku_id, l.quantity, l.unit_price)).collect();
+        // Two sets at 200.00: 280.00 over 4 shirts, 120.00 over 2 bags.
+        assert_eq!(got, vec![(5, 4, 7_000), (6, 2, 6_000), (0, 1, 9_900)]);
+        assert_eq!(r.lines[0].listing, "1:11");
+        let lines: i64 = r.lines.iter().map(|l| l.quantity * l.unit_price).sum();
+        assert_eq!(lines - r.discount, 2 * 20_000 + 9_900 - 2_000, "the order comes to what was paid");
+    }
+
+    #[test]
     fn a_cancellation_says_nothing_of_the_payment() {
-        let r = take_request(&row(), &order(), Stage::Cancelled, &Default::default());
+        let (r, _) = take_request(&row(), &order(), Stage::Cancelled, &Default::default());
         assert_eq!((r.state, r.payment), (opb::OrderState::Cancelled as i32, opb::ChannelPayment::Unspecified as i32));
     }
 

@@ -22,6 +22,7 @@ use bo_proto::logistics::v1::logistics_service_client::LogisticsServiceClient;
 use bo_proto::marketplaces::v1::marketplaces_service_server::MarketplacesServiceServer;
 use bo_proto::orders::v1::orders_service_client::OrdersServiceClient;
 use bo_proto::payments::v1::payments_service_client::PaymentsServiceClient;
+use bo_proto::products::v1::products_service_client::ProductsServiceClient;
 use bo_proto::wms::v1::wms_service_client::WmsServiceClient;
 use serde::{Deserialize, Serialize};
 use sqlx::migrate::Migrator;
@@ -177,7 +178,7 @@ impl Module for MarketplacesModule {
     }
 
     fn needs(&self) -> Vec<&'static str> {
-        vec!["wms", "logistics", "payments", "orders"]
+        vec!["wms", "logistics", "payments", "orders", "products"]
     }
 
     fn subscribes(&self) -> Vec<&'static str> {
@@ -217,9 +218,12 @@ impl Module for MarketplacesModule {
             repo.clone(),
             settings.clone(),
             adapters.clone(),
-            Some(ctx.client(OrdersServiceClient::new)?),
-            peers.wms.clone(),
-            Some(ctx.identity()),
+            intake::Services {
+                orders: Some(ctx.client(OrdersServiceClient::new)?),
+                wms: peers.wms.clone(),
+                products: Some(ctx.client(ProductsServiceClient::new)?),
+                identity: Some(ctx.identity()),
+            },
         );
         // The ledger's movements tell which listings' stock is due.
         let relay = bo_kit::outbox::Relay::new(db.clone(), ctx.bus.clone());
@@ -252,6 +256,7 @@ impl Module for MarketplacesModule {
             }),
         );
         ctx.spawn("pushes", intake.clone().run_pushes(ctx.cancel.clone()));
+        ctx.spawn("imports", intake.clone().run_imports(ctx.cancel.clone()));
         let polling = intake.clone();
         let every = std::time::Duration::from_millis((settings.poll_every_ms / 6).clamp(100, 30_000));
         ctx.spawn(

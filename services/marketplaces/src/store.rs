@@ -13,10 +13,20 @@ use crate::domain::channel::{Link, Status};
 use crate::domain::Marketplace;
 use crate::vault::Vault;
 
+pub mod imports;
 mod intake;
-mod links;
+pub mod listings;
+pub mod matching;
+pub mod stock;
 pub use intake::{outcome, PushRow, CLAIM_MS, PUSHES_KEPT_MS};
-pub use links::{linked_by, Learnt, LinkRow, STOCK_LOG_KEPT_MS};
+pub use listings::{linked_by, Learnt, Linked, ListingFilter, ListingRow};
+pub use stock::{Pushed, RuleRow, SyncRow, STOCK_LOG_KEPT_MS};
+
+/// The numbered placeholders of an `IN` list of `n` values whose first is `$first`:
+/// `marks(2, 3)` is `$2, $3, $4`.
+pub(crate) fn marks(first: usize, n: usize) -> String {
+    (first..first + n).map(|i| format!("${i}")).collect::<Vec<_>>().join(", ")
+}
 
 /// A connected shop as kept (tokens sealed).
 #[derive(Debug, Clone, FromRow)]
@@ -408,8 +418,9 @@ impl Repo {
         Ok(())
     }
 
-    /// Unlinks a shop of the store: the row with its tokens, its listing links and what its
-    /// orders' intake remembered; false when the store has no such shop.
+    /// Unlinks a shop of the store: the row with its tokens, its listings with their links
+    /// and rules, its imports and what its orders' intake remembered; false when the store
+    /// has no such shop.
     pub async fn unlink(&self, store_id: i64, id: i64) -> Result<bool> {
         let mut tx = self.db.begin().await?;
         let gone = sqlx::query("DELETE FROM store_channels WHERE id = $1 AND store_id = $2")
@@ -420,7 +431,19 @@ impl Repo {
         if !changed(&gone) {
             return Ok(false);
         }
-        for table in ["listing_links", "channel_orders"] {
+        sqlx::query(
+            "DELETE FROM listing_parts WHERE listing_id IN (SELECT id FROM listings WHERE store_channel_id = $1)",
+        )
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        sqlx::query(
+            "DELETE FROM import_rows WHERE import_id IN (SELECT id FROM listing_imports WHERE store_channel_id = $1)",
+        )
+        .bind(id)
+        .execute(&mut *tx)
+        .await?;
+        for table in ["listings", "channel_orders", "stock_rules", "stock_syncs", "listing_imports"] {
             sqlx::query(&format!("DELETE FROM {table} WHERE store_channel_id = $1")).bind(id).execute(&mut *tx).await?;
         }
         tx.commit().await?;

@@ -277,3 +277,84 @@ async fn tiktok_connect_orders_stock_and_tokens() {
     }
     assert!(throttled);
 }
+
+/// Every page of a shop's listings, from the first.
+async fn all_listings(a: &dyn Adapter, s: Session<'_>) -> Vec<bo_marketplaces::adapters::MarketListing> {
+    let mut out = Vec::new();
+    let mut cursor: Option<String> = None;
+    for _ in 0..100 {
+        let page = a.listings(s, cursor.as_deref()).await.unwrap();
+        out.extend(page.listings);
+        match page.next {
+            Some(next) => cursor = Some(next),
+            None => return out,
+        }
+    }
+    panic!("listings never end");
+}
+
+fn shirt(item: &str, model: &str, sku: &str, colour: &str, size: &str) -> bo_sandbox::Listing {
+    bo_sandbox::Listing::new(item, model, "เสื้อยืดคอกลม", sku, "199.50").option("สี", colour).option("ไซซ์", size)
+}
+
+#[tokio::test]
+async fn listings_come_with_their_variations_prices_stock_and_state() {
+    use bo_marketplaces::adapters::ListingState;
+    // Shopee: an item with two models and one without, over three pages of 50 items.
+    let sb = ShopeeSandbox::start(2001887, "partner-key-0123").await.unwrap();
+    sb.add_shop(7, "S");
+    sb.put_listing(7, shirt("1001", "501", "TEE-RED-M", "แดง", "M"), 4);
+    sb.put_listing(7, shirt("1001", "502", "TEE-RED-L", "แดง", "L"), 6);
+    sb.put_listing(7, bo_sandbox::Listing::new("1002", "", "ถุงผ้า", "BAG", "59"), 9);
+    for i in 0..110 {
+        sb.add_listing(7, 2000 + i, 0, 1);
+    }
+    sb.delete_item(7, 1002);
+    let shopee = Shopee::new(client(), app(&sb.base_url, "2001887", "partner-key-0123"));
+    let auth = shopee.connect(&Grant { code: sb.authorize(7), shop_id: "7".into() }).await.unwrap();
+    let s = Session { shop: &auth.shops[0], access: &auth.tokens.access };
+    let got = all_listings(&shopee, s).await;
+    assert_eq!(got.len(), 113);
+    let red_l = got.iter().find(|l| l.model_id == "502").unwrap();
+    assert_eq!(
+        (red_l.item_id.as_str(), red_l.seller_sku.as_str(), red_l.price_satang, red_l.stock, red_l.state),
+        ("1001", "TEE-RED-L", 19_950, 6, ListingState::Active)
+    );
+    assert_eq!(red_l.options, vec![("สี".to_string(), "แดง".to_string()), ("ไซซ์".to_string(), "L".to_string())]);
+    let bag = got.iter().find(|l| l.item_id == "1002").unwrap();
+    assert_eq!((bag.model_id.as_str(), bag.seller_sku.as_str(), bag.state), ("", "BAG", ListingState::Deleted));
+
+    // Lazada: SKUs with their sale properties; deleted products come after the rest.
+    let lz = LazadaSandbox::start("123456", "lazada-secret").await.unwrap();
+    lz.add_shop("100", "L");
+    lz.put_listing("100", shirt("3001", "666", "TEE-BLUE-L", "น้ำเงิน", "L"), 5);
+    lz.put_listing("100", bo_sandbox::Listing::new("3002", "777", "แก้วมัค", "MUG", "159.00"), 2);
+    lz.delete_item("100", "3002");
+    let lazada = Lazada::new(client(), app(&format!("{}/rest", lz.base_url), "123456", "lazada-secret"));
+    let auth = lazada.connect(&Grant { code: lz.authorize("100"), shop_id: String::new() }).await.unwrap();
+    let s = Session { shop: &auth.shops[0], access: &auth.tokens.access };
+    let got = all_listings(&lazada, s).await;
+    assert_eq!(got.len(), 2);
+    assert_eq!((got[0].model_id.as_str(), got[0].price_satang, got[0].stock), ("666", 19_950, 5));
+    assert_eq!(got[0].options.len(), 2);
+    assert_eq!((got[1].item_id.as_str(), got[1].state), ("3002", ListingState::Deleted));
+
+    // TikTok Shop: a product's variations come from its detail.
+    let tt = TiktokSandbox::start("29a39d", "tiktok-secret").await.unwrap();
+    tt.add_shop("749", "T");
+    tt.register_redirect("https://bo.example/sale-channel-redirect");
+    tt.put_listing("749", shirt("1729", "11", "TEE-W-S", "ขาว", "S"), 3);
+    tt.put_listing("749", shirt("1729", "12", "TEE-W-M", "ขาว", "M"), 8);
+    let mut off = bo_sandbox::Listing::new("1730", "21", "หมวก", "CAP", "99");
+    off.status = "SELLER_DEACTIVATED".into();
+    tt.put_listing("749", off, 0);
+    let tiktok = TiktokShop::new(client(), app(&tt.base_url, "29a39d", "tiktok-secret"));
+    let auth = tiktok.connect(&Grant { code: tt.authorize("seller"), shop_id: String::new() }).await.unwrap();
+    let s = Session { shop: &auth.shops[0], access: &auth.tokens.access };
+    let got = all_listings(&tiktok, s).await;
+    assert_eq!(got.len(), 3);
+    let m = got.iter().find(|l| l.model_id == "12").unwrap();
+    assert_eq!((m.seller_sku.as_str(), m.stock, m.price_satang), ("TEE-W-M", 8, 19_950));
+    assert_eq!(m.options[1], ("ไซซ์".to_string(), "M".to_string()));
+    assert_eq!(got.iter().find(|l| l.item_id == "1730").unwrap().state, ListingState::Inactive);
+}

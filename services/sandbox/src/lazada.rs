@@ -21,7 +21,7 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 
 use crate::shopee::{html_escape, url_form};
-use crate::{hmac_hex, now_ms, now_s, serve_on, token, Order, Server, Shared, Throttle};
+use crate::{hmac_hex, now_ms, now_s, serve_on, token, Listing, Order, Server, Shared, Throttle};
 
 /// Access token life, seconds (an online app's 30 days).
 const ACCESS_S: i64 = 30 * 24 * 3600;
@@ -33,7 +33,15 @@ struct ShopData {
     name: String,
     /// (item, sku) → quantity.
     stock: BTreeMap<(String, String), i64>,
+    /// (item, sku) → how the SKU reads, where it was put whole.
+    listings: BTreeMap<(String, String), Listing>,
     orders: BTreeMap<String, Order>,
+}
+
+impl ShopData {
+    fn listing(&self, item: &str, sku: &str) -> Listing {
+        self.listings.get(&(item.to_string(), sku.to_string())).cloned().unwrap_or_else(|| Listing::plain(item, sku))
+    }
 }
 
 #[derive(Default)]
@@ -46,6 +54,7 @@ struct Inner {
     refresh: HashMap<String, (String, i64)>,
     throttle: Throttle,
     stock_calls: u64,
+    product_calls: u64,
 }
 
 /// A running Lazada sandbox.
@@ -113,6 +122,34 @@ impl LazadaSandbox {
             .or_default()
             .stock
             .insert((item_id.into(), sku_id.into()), quantity);
+    }
+
+    /// Puts a SKU of a listing as the shop lists it (its status `inactive` or `deleted`, or
+    /// empty for active), with its quantity.
+    pub fn put_listing(&self, seller_id: &str, listing: Listing, quantity: i64) {
+        let key = (listing.item_id.clone(), listing.model_id.clone());
+        let mut s = self.state.lock();
+        let shop = s.shops.entry(seller_id.into()).or_default();
+        shop.stock.insert(key.clone(), quantity);
+        shop.listings.insert(key, listing);
+    }
+
+    /// The seller deletes a product: each of its SKUs reads `deleted`.
+    pub fn delete_item(&self, seller_id: &str, item_id: &str) {
+        let mut s = self.state.lock();
+        let Some(shop) = s.shops.get_mut(seller_id) else { return };
+        let keys: Vec<(String, String)> = shop.stock.keys().filter(|(i, _)| i == item_id).cloned().collect();
+        for (item, sku) in keys {
+            let mut l = shop.listing(&item, &sku);
+            l.status = "deleted".into();
+            l.updated_at = now_s();
+            shop.listings.insert((item, sku), l);
+        }
+    }
+
+    /// How many product calls were taken.
+    pub fn product_calls(&self) -> u64 {
+        self.state.lock().product_calls
     }
 
     /// A SKU's quantity as we last set it.
@@ -327,6 +364,10 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, body:
             )
         }
         (Method::GET, "/orders/get") => orders_get(&s, &seller, &p),
+        (Method::GET, "/products/get") => {
+            s.product_calls += 1;
+            products_get(&s, &seller, &p)
+        }
         (Method::GET, "/order/get") => {
             let id = p.get("order_id").cloned().unwrap_or_default();
             match s.shops.get(&seller).and_then(|x| x.orders.get(&id)) {
@@ -418,6 +459,74 @@ fn orders_get(s: &Inner, seller: &str, p: &BTreeMap<String, String>) -> Answer {
     let count = orders.len();
     let page: Vec<Value> = orders.iter().skip(offset as usize).take(limit as usize).map(|o| header(o)).collect();
     ok(json!({ "data": { "count": page.len().to_string(), "countTotal": count, "orders": page } }))
+}
+
+/// A seller's products, a page at a time (`filter` all, live, inactive or deleted; at most
+/// 50 a page; `offset` up to 10,000), each with its SKUs as Lazada writes them.
+fn products_get(s: &Inner, seller: &str, p: &BTreeMap<String, String>) -> Answer {
+    let offset: i64 = p.get("offset").and_then(|o| o.parse().ok()).unwrap_or(0);
+    let limit: i64 = p.get("limit").and_then(|o| o.parse().ok()).unwrap_or(20);
+    if !(0..=10_000).contains(&offset) {
+        return refuse("14", "E014: Invalid Offset");
+    }
+    if !(1..=50).contains(&limit) {
+        return refuse("19", "E019: Invalid Limit, Limit should not exceed a maximum of 50");
+    }
+    let filter = p.get("filter").map(String::as_str).unwrap_or("all");
+    let wanted = |status: &str| match filter {
+        "all" => status != "deleted",
+        "live" => status.is_empty() || status == "active",
+        "inactive" => status == "inactive",
+        "deleted" => status == "deleted",
+        _ => false,
+    };
+    if !["all", "live", "inactive", "deleted"].contains(&filter) {
+        return refuse("36", "E036: Invalid status filter");
+    }
+    let shop = s.shops.get(seller).cloned().unwrap_or_default();
+    let mut items: Vec<String> = shop.stock.keys().map(|(i, _)| i.clone()).collect();
+    items.dedup();
+    let products: Vec<Value> = items
+        .iter()
+        .filter_map(|item| {
+            let skus: Vec<(String, Listing)> = shop
+                .stock
+                .keys()
+                .filter(|(i, _)| i == item)
+                .map(|(i, k)| (k.clone(), shop.listing(i, k)))
+                .filter(|(_, l)| wanted(&l.status))
+                .collect();
+            let first = skus.first()?.1.clone();
+            let updated = skus.iter().map(|(_, l)| l.updated_at).max().unwrap_or(0) * 1000;
+            let status = if skus.iter().all(|(_, l)| l.status == "deleted") {
+                "Deleted"
+            } else if skus.iter().all(|(_, l)| l.status == "inactive") {
+                "InActive"
+            } else {
+                "Active"
+            };
+            let skus: Vec<Value> = skus
+                .iter()
+                .map(|(sku, l)| {
+                    let qty = shop.stock[&(item.clone(), sku.clone())];
+                    let props: serde_json::Map<String, Value> =
+                        l.options.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+                    json!({ "SkuId": sku.parse::<i64>().unwrap_or(0), "SellerSku": l.seller_sku,
+                        "ShopSku": format!("{item}_TH-{sku}"), "Status": if l.status.is_empty() { "active" } else { l.status.as_str() },
+                        "quantity": qty, "Available": qty, "price": crate::satang(&l.price) as f64 / 100.0, "special_price": 0.0,
+                        "Images": [format!("https://th-live.slatic.net/p/{item}-{sku}.jpg")],
+                        "Url": format!("https://www.lazada.co.th/-i{item}-s{sku}.html"), "package_weight": "0.3", "saleProp": props })
+                })
+                .collect();
+            Some(json!({ "item_id": item.parse::<i64>().unwrap_or(0), "primary_category": 10000345,
+                "created_time": updated.to_string(), "updated_time": updated.to_string(), "status": status,
+                "images": [format!("https://th-live.slatic.net/p/{item}.jpg")],
+                "attributes": { "name": first.name, "description": "", "brand": "No Brand" }, "skus": skus }))
+        })
+        .collect();
+    let total = products.len();
+    let page: Vec<Value> = products.into_iter().skip(offset as usize).take(limit as usize).collect();
+    ok(json!({ "data": { "total_products": total, "products": page } }))
 }
 
 /// An order's header as Lazada writes it: every value text.

@@ -88,6 +88,55 @@ pub struct Line {
     pub paid_price: String,
 }
 
+/// A listing's variation in a sandbox shop, as the platform lists it (its stock is kept
+/// apart, where stock calls set it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Listing {
+    /// The listing's id.
+    pub item_id: String,
+    /// The variation's id (empty for a listing without variations).
+    pub model_id: String,
+    /// The listing's title.
+    pub name: String,
+    /// Its variation's options: (variation name, value), at most two.
+    pub options: Vec<(String, String)>,
+    /// The seller SKU written on it.
+    pub seller_sku: String,
+    /// Its price, baht as text.
+    pub price: String,
+    /// Its status in the platform's own word (empty: on sale).
+    pub status: String,
+    /// When it changed last, unix seconds.
+    pub updated_at: i64,
+}
+
+impl Listing {
+    /// A listing on sale now.
+    pub fn new(item_id: &str, model_id: &str, name: &str, seller_sku: &str, price: &str) -> Listing {
+        Listing {
+            item_id: item_id.into(),
+            model_id: model_id.into(),
+            name: name.into(),
+            options: Vec::new(),
+            seller_sku: seller_sku.into(),
+            price: price.into(),
+            status: String::new(),
+            updated_at: now_s(),
+        }
+    }
+
+    /// The same, with an option of its variation.
+    pub fn option(mut self, name: &str, value: &str) -> Listing {
+        self.options.push((name.into(), value.into()));
+        self
+    }
+
+    /// A listing only known by its stock: titled after its id.
+    fn plain(item_id: &str, model_id: &str) -> Listing {
+        Listing::new(item_id, model_id, &format!("Listing {item_id}"), "", "100.00")
+    }
+}
+
 /// A sandbox order, in the marketplace's own status words.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Order {

@@ -19,7 +19,7 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::{json, Value};
 
-use crate::{hmac_hex, now_s, serve_on, token, Order, Server, Shared, Throttle};
+use crate::{hmac_hex, now_s, serve_on, token, Listing, Order, Server, Shared, Throttle};
 
 /// Access token life, seconds.
 const ACCESS_S: i64 = 4 * 3600;
@@ -32,7 +32,29 @@ pub struct ShopData {
     name: String,
     /// (item, model) → seller stock.
     stock: BTreeMap<(i64, i64), i64>,
+    /// (item, model) → how the listing reads, where it was put whole.
+    listings: BTreeMap<(i64, i64), Listing>,
     orders: BTreeMap<String, Order>,
+}
+
+impl ShopData {
+    /// The listing of (item, model), as put or as known by its stock only.
+    fn listing(&self, item: i64, model: i64) -> Listing {
+        self.listings.get(&(item, model)).cloned().unwrap_or_else(|| {
+            Listing::plain(&item.to_string(), &if model == 0 { String::new() } else { model.to_string() })
+        })
+    }
+
+    /// An item's status word (its first model's).
+    fn item_status(&self, item: i64) -> String {
+        let status = self.stock.keys().find(|(i, _)| *i == item).map(|(i, m)| self.listing(*i, *m).status);
+        status.filter(|s| !s.is_empty()).unwrap_or_else(|| "NORMAL".into())
+    }
+
+    /// The models of an item, in id order (`[0]` for one without models).
+    fn models(&self, item: i64) -> Vec<i64> {
+        self.stock.keys().filter(|(i, _)| *i == item).map(|(_, m)| *m).collect()
+    }
 }
 
 #[derive(Default)]
@@ -47,6 +69,7 @@ struct Inner {
     next_lost_id: i64,
     throttle: Throttle,
     stock_calls: u64,
+    product_calls: u64,
     refreshes: u64,
     /// The push callback URL the partner registered (pushes are signed over it).
     callback_url: Option<String>,
@@ -97,6 +120,9 @@ impl ShopeeSandbox {
             .route("/api/v2/order/get_order_list", get(order_list))
             .route("/api/v2/order/get_order_detail", get(order_detail))
             .route("/api/v2/product/update_stock", post(update_stock))
+            .route("/api/v2/product/get_item_list", get(item_list))
+            .route("/api/v2/product/get_item_base_info", get(item_base_info))
+            .route("/api/v2/product/get_model_list", get(model_list))
             .route("/api/v2/push/get_lost_push_message", get(lost))
             .route("/api/v2/push/confirm_consumed_lost_push_message", post(confirm_lost))
             .route("/sandbox/shopee/orders", post(control_order))
@@ -115,6 +141,35 @@ impl ShopeeSandbox {
     /// Puts a listing's model with its stock (`model_id` 0 for an item without models).
     pub fn add_listing(&self, shop_id: i64, item_id: i64, model_id: i64, stock: i64) {
         self.state.lock().shops.entry(shop_id).or_default().stock.insert((item_id, model_id), stock);
+    }
+
+    /// Puts a listing's variation as the shop lists it, with its stock (`model_id` empty for
+    /// an item without models).
+    pub fn put_listing(&self, shop_id: i64, listing: Listing, stock: i64) {
+        let item: i64 = listing.item_id.parse().expect("a numeric item id");
+        let model: i64 =
+            if listing.model_id.is_empty() { 0 } else { listing.model_id.parse().expect("a numeric model id") };
+        let mut s = self.state.lock();
+        let shop = s.shops.entry(shop_id).or_default();
+        shop.stock.insert((item, model), stock);
+        shop.listings.insert((item, model), listing);
+    }
+
+    /// The seller deletes an item: each of its models reads `SELLER_DELETE`.
+    pub fn delete_item(&self, shop_id: i64, item_id: i64) {
+        let mut s = self.state.lock();
+        let Some(shop) = s.shops.get_mut(&shop_id) else { return };
+        for model in shop.models(item_id) {
+            let mut l = shop.listing(item_id, model);
+            l.status = "SELLER_DELETE".into();
+            l.updated_at = now_s();
+            shop.listings.insert((item_id, model), l);
+        }
+    }
+
+    /// How many product (listing) calls were taken.
+    pub fn product_calls(&self) -> u64 {
+        self.state.lock().product_calls
     }
 
     /// A listing's stock as we last set it.
@@ -600,6 +655,147 @@ async fn update_stock(
         }
     }
     ok(json!({ "response": { "success_list": success, "failure_list": failure }, "warning": "" }))
+}
+
+/// The statuses `get_item_list` takes.
+const ITEM_STATUSES: [&str; 6] = ["NORMAL", "BANNED", "UNLIST", "REVIEWING", "SELLER_DELETE", "SHOPEE_DELETE"];
+
+/// A price in baht text as Shopee writes it (a JSON number).
+fn price_info(price: &str) -> Value {
+    let p = crate::satang(price) as f64 / 100.0;
+    json!([{ "currency": "THB", "original_price": p, "current_price": p, "inflated_price_of_original_price": p,
+        "inflated_price_of_current_price": p }])
+}
+
+fn stock_info(stock: i64) -> Value {
+    json!({ "summary_info": { "total_reserved_stock": 0, "total_available_stock": stock },
+        "seller_stock": [{ "location_id": "-", "stock": stock, "if_saleable": true }], "shopee_stock": [] })
+}
+
+async fn item_list(State(state): State<Shared<Inner>>, Query(pairs): Query<Vec<(String, String)>>) -> Answer {
+    let q: HashMap<String, String> = pairs.iter().cloned().collect();
+    let mut s = state.lock();
+    let shop_id = match check(&mut s, "/api/v2/product/get_item_list", &q, true) {
+        Ok(id) => id.unwrap_or(0),
+        Err(refused) => return refused,
+    };
+    s.product_calls += 1;
+    let num = |k: &str| q.get(k).and_then(|v| v.parse::<i64>().ok());
+    let (Some(offset), Some(size)) = (num("offset"), num("page_size")) else {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "error_param",
+            "Wrong parameters, detail: offset and page_size are required.",
+        );
+    };
+    if !(1..=100).contains(&size) || offset < 0 {
+        return refuse(StatusCode::BAD_REQUEST, "error_param", "Wrong parameters, detail: page_size should be 1-100.");
+    }
+    let statuses: Vec<&str> = pairs.iter().filter(|(k, _)| k == "item_status").map(|(_, v)| v.as_str()).collect();
+    if statuses.is_empty() || statuses.iter().any(|st| !ITEM_STATUSES.contains(st)) {
+        return refuse(StatusCode::BAD_REQUEST, "error_param_item_status", "Item status error.");
+    }
+    let shop = s.shops.get(&shop_id).cloned().unwrap_or_default();
+    let mut items: Vec<i64> = shop.stock.keys().map(|(i, _)| *i).collect();
+    items.dedup();
+    items.retain(|i| statuses.contains(&shop.item_status(*i).as_str()));
+    let total = items.len() as i64;
+    let page: Vec<Value> = items
+        .iter()
+        .skip(offset as usize)
+        .take(size as usize)
+        .map(|i| {
+            let updated = shop.models(*i).iter().map(|m| shop.listing(*i, *m).updated_at).max().unwrap_or(0);
+            json!({ "item_id": i, "item_status": shop.item_status(*i), "update_time": updated, "tag": { "kit": false } })
+        })
+        .collect();
+    let next = offset + page.len() as i64;
+    ok(
+        json!({ "response": { "item": page, "total_count": total, "has_next_page": next < total, "next_offset": next }, "warning": "" }),
+    )
+}
+
+async fn item_base_info(State(state): State<Shared<Inner>>, Query(q): Query<HashMap<String, String>>) -> Answer {
+    let mut s = state.lock();
+    let shop_id = match check(&mut s, "/api/v2/product/get_item_base_info", &q, true) {
+        Ok(id) => id.unwrap_or(0),
+        Err(refused) => return refused,
+    };
+    s.product_calls += 1;
+    let list = q.get("item_id_list").cloned().unwrap_or_default();
+    let ids: Vec<i64> =
+        list.trim_matches(|c| c == '[' || c == ']').split(',').filter_map(|x| x.trim().parse().ok()).collect();
+    if ids.is_empty() || ids.len() > 50 {
+        return refuse(
+            StatusCode::BAD_REQUEST,
+            "error_param",
+            "Wrong parameters, detail: item_id_list should be 1-50.",
+        );
+    }
+    let shop = s.shops.get(&shop_id).cloned().unwrap_or_default();
+    let items: Vec<Value> = ids
+        .iter()
+        .filter(|i| shop.stock.keys().any(|(x, _)| x == *i))
+        .map(|i| {
+            let models = shop.models(*i);
+            let has_model = models.iter().any(|m| *m != 0);
+            let first = shop.listing(*i, models[0]);
+            let stock: i64 = models.iter().map(|m| shop.stock[&(*i, *m)]).sum();
+            let mut item = json!({ "item_id": i, "category_id": 100017, "item_name": first.name,
+                "item_sku": if has_model { String::new() } else { first.seller_sku.clone() },
+                "create_time": first.updated_at, "update_time": first.updated_at, "item_status": shop.item_status(*i),
+                "has_model": has_model, "image": { "image_url_list": [format!("https://cf.shopee.co.th/file/{i}")], "image_id_list": [i.to_string()] },
+                "weight": "0.30", "stock_info_v2": stock_info(stock) });
+            if !has_model {
+                item["price_info"] = price_info(&first.price);
+            }
+            item
+        })
+        .collect();
+    ok(json!({ "response": { "item_list": items }, "warning": "" }))
+}
+
+async fn model_list(State(state): State<Shared<Inner>>, Query(q): Query<HashMap<String, String>>) -> Answer {
+    let mut s = state.lock();
+    let shop_id = match check(&mut s, "/api/v2/product/get_model_list", &q, true) {
+        Ok(id) => id.unwrap_or(0),
+        Err(refused) => return refused,
+    };
+    s.product_calls += 1;
+    let item: i64 = q.get("item_id").and_then(|v| v.parse().ok()).unwrap_or(0);
+    let shop = s.shops.get(&shop_id).cloned().unwrap_or_default();
+    let models: Vec<i64> = shop.models(item).into_iter().filter(|m| *m != 0).collect();
+    if shop.models(item).is_empty() {
+        return refuse(StatusCode::BAD_REQUEST, "error_item_not_found", "Item_id is not found.");
+    }
+    // The variations' names and options, in the order the models first name them.
+    let mut tiers: Vec<(String, Vec<String>)> = Vec::new();
+    for m in &models {
+        for (n, (name, value)) in shop.listing(item, *m).options.iter().enumerate() {
+            if tiers.len() <= n {
+                tiers.push((name.clone(), Vec::new()));
+            }
+            if !tiers[n].1.contains(value) {
+                tiers[n].1.push(value.clone());
+            }
+        }
+    }
+    let model_list: Vec<Value> = models
+        .iter()
+        .map(|m| {
+            let l = shop.listing(item, *m);
+            let index: Vec<usize> =
+                l.options.iter().enumerate().map(|(n, (_, v))| tiers[n].1.iter().position(|o| o == v).unwrap_or(0)).collect();
+            json!({ "model_id": m, "tier_index": index, "model_sku": l.seller_sku,
+                "model_status": if l.status.is_empty() || l.status == "NORMAL" { "MODEL_NORMAL" } else { "MODEL_UNAVAILABLE" },
+                "price_info": price_info(&l.price), "stock_info_v2": stock_info(shop.stock[&(item, *m)]) })
+        })
+        .collect();
+    let tier_variation: Vec<Value> = tiers
+        .iter()
+        .map(|(name, options)| json!({ "name": name, "option_list": options.iter().map(|o| json!({ "option": o })).collect::<Vec<_>>() }))
+        .collect();
+    ok(json!({ "response": { "tier_variation": tier_variation, "model": model_list }, "warning": "" }))
 }
 
 async fn lost(State(state): State<Shared<Inner>>, Query(q): Query<HashMap<String, String>>) -> Answer {

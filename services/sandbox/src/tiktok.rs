@@ -21,7 +21,7 @@ use axum::{Json, Router};
 use serde_json::{json, Value};
 
 use crate::shopee::{html_escape, url_form};
-use crate::{hmac_hex, now_s, serve_on, token, Order, Server, Shared, Throttle};
+use crate::{hmac_hex, now_s, serve_on, token, Listing, Order, Server, Shared, Throttle};
 
 /// Access token life, seconds (seven days).
 const ACCESS_S: i64 = 7 * 24 * 3600;
@@ -34,7 +34,53 @@ struct ShopData {
     cipher: String,
     /// (product, sku) → quantity.
     stock: BTreeMap<(String, String), i64>,
+    /// (product, sku) → how the SKU reads, where it was put whole.
+    listings: BTreeMap<(String, String), Listing>,
     orders: BTreeMap<String, Order>,
+}
+
+impl ShopData {
+    fn listing(&self, product: &str, sku: &str) -> Listing {
+        self.listings
+            .get(&(product.to_string(), sku.to_string()))
+            .cloned()
+            .unwrap_or_else(|| Listing::plain(product, sku))
+    }
+
+    /// A product's status word (its first SKU's; `ACTIVATE` when none is set).
+    fn product_status(&self, product: &str) -> String {
+        let first = self.stock.keys().find(|(p, _)| p == product).map(|(p, k)| self.listing(p, k).status);
+        first.filter(|s| !s.is_empty()).unwrap_or_else(|| "ACTIVATE".into())
+    }
+
+    /// A product as the 202309 product calls write it; `detail` adds each SKU's sales
+    /// attributes (Get Product; Search Products leaves them out).
+    fn product_json(&self, product: &str, detail: bool) -> Value {
+        let keys: Vec<&(String, String)> = self.stock.keys().filter(|(p, _)| p == product).collect();
+        let first = self.listing(product, &keys[0].1);
+        let updated = keys.iter().map(|(p, k)| self.listing(p, k).updated_at).max().unwrap_or(0);
+        let skus: Vec<Value> = keys
+            .iter()
+            .map(|(p, k)| {
+                let l = self.listing(p, k);
+                let mut sku = json!({ "id": k, "seller_sku": l.seller_sku,
+                    "price": { "currency": "THB", "sale_price": l.price, "tax_exclusive_price": l.price },
+                    "inventory": [{ "warehouse_id": "7068517275539719942", "quantity": self.stock[&(p.clone(), k.clone())] }] });
+                if detail {
+                    sku["sales_attributes"] = l
+                        .options
+                        .iter()
+                        .enumerate()
+                        .map(|(n, (name, value))| json!({ "id": format!("10000{n}"), "name": name, "value_id": format!("{k}{n}"), "value_name": value }))
+                        .collect();
+                }
+                sku
+            })
+            .collect();
+        json!({ "id": product, "title": first.name, "status": self.product_status(product), "skus": skus,
+            "sales_regions": ["TH"], "create_time": first.updated_at, "update_time": updated,
+            "main_images": [{ "height": 600, "width": 600, "uri": format!("tos-th/{product}"), "urls": [format!("https://p16-oec-sg.ibyteimg.com/{product}.jpeg")] }] })
+    }
 }
 
 #[derive(Default)]
@@ -47,6 +93,7 @@ struct Inner {
     refresh: HashMap<String, (String, i64)>,
     throttle: Throttle,
     stock_calls: u64,
+    product_calls: u64,
     /// The redirect registered with the app (TikTok sends the seller back there).
     redirect: String,
 }
@@ -112,6 +159,34 @@ impl TiktokSandbox {
             .or_default()
             .stock
             .insert((product_id.into(), sku_id.into()), quantity);
+    }
+
+    /// Puts a SKU of a product as the shop lists it (its status the product's, e.g.
+    /// `SELLER_DEACTIVATED`, or empty for `ACTIVATE`), with its quantity.
+    pub fn put_listing(&self, shop_id: &str, listing: Listing, quantity: i64) {
+        let key = (listing.item_id.clone(), listing.model_id.clone());
+        let mut s = self.state.lock();
+        let shop = s.shops.entry(shop_id.into()).or_default();
+        shop.stock.insert(key.clone(), quantity);
+        shop.listings.insert(key, listing);
+    }
+
+    /// The seller deletes a product: it reads `DELETED`.
+    pub fn delete_item(&self, shop_id: &str, product_id: &str) {
+        let mut s = self.state.lock();
+        let Some(shop) = s.shops.get_mut(shop_id) else { return };
+        let keys: Vec<(String, String)> = shop.stock.keys().filter(|(p, _)| p == product_id).cloned().collect();
+        for (product, sku) in keys {
+            let mut l = shop.listing(&product, &sku);
+            l.status = "DELETED".into();
+            l.updated_at = now_s();
+            shop.listings.insert((product, sku), l);
+        }
+    }
+
+    /// How many product calls were taken.
+    pub fn product_calls(&self) -> u64 {
+        self.state.lock().product_calls
     }
 
     /// A SKU's quantity as we last set it.
@@ -346,6 +421,42 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, heade
                 return refuse(StatusCode::OK, 21008111, "The order does not belong to the seller");
             }
             ok(json!({ "orders": ids.iter().map(|id| order_json(&shop.orders[id])).collect::<Vec<_>>() }))
+        }
+        (Method::POST, "/product/202309/products/search") => {
+            s.product_calls += 1;
+            let size: usize = q.get("page_size").and_then(|p| p.parse().ok()).unwrap_or(0);
+            if !(1..=100).contains(&size) {
+                return refuse(StatusCode::OK, 12019109, "page size is invalid");
+            }
+            let status = body_json["status"].as_str().unwrap_or("ALL").to_string();
+            let shop = &s.shops[&shop_id];
+            let mut products: Vec<String> = shop.stock.keys().map(|(p, _)| p.clone()).collect();
+            products.dedup();
+            // Deleted products are found only by asking for them.
+            products.retain(|p| {
+                let st = shop.product_status(p);
+                if status == "ALL" {
+                    st != "DELETED"
+                } else {
+                    st == status
+                }
+            });
+            let start: usize =
+                q.get("page_token").and_then(|t| t.strip_prefix("pp_")).and_then(|t| t.parse().ok()).unwrap_or(0);
+            let page: Vec<Value> =
+                products.iter().skip(start).take(size).map(|p| shop.product_json(p, false)).collect();
+            let next =
+                if start + page.len() < products.len() { format!("pp_{}", start + page.len()) } else { String::new() };
+            ok(json!({ "next_page_token": next, "total_count": products.len(), "products": page }))
+        }
+        (Method::GET, p) if p.starts_with("/product/202309/products/") => {
+            s.product_calls += 1;
+            let product = p.trim_start_matches("/product/202309/products/");
+            let shop = &s.shops[&shop_id];
+            if !shop.stock.keys().any(|(x, _)| x == product) || shop.product_status(product) == "DELETED" {
+                return refuse(StatusCode::OK, 12052032, "The product does not exist");
+            }
+            ok(shop.product_json(product, true))
         }
         (Method::POST, p) if p.starts_with("/product/202309/products/") && p.ends_with("/inventory/update") => {
             s.stock_calls += 1;

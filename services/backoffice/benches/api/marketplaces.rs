@@ -415,9 +415,9 @@ pub async fn marketplaces() {
                     _ => sb.tiktok.add_listing(TIKTOK_SHOP, &item, &model, 0),
                 }
                 sqlx::query(
-                    "INSERT INTO listing_links (store_id, store_channel_id, item_id, model_id, seller_sku, sku_id, linked_by, \
-                     wanted, wanted_movement, sent, sent_at, due_at, attempts, last_answer, created_at, updated_at) \
-                     VALUES ($1, $2, $3, $4, 'BULK-B', $5, 'order', -1, 0, -1, 0, 0, 0, '', 0, 0)",
+                    "INSERT INTO listings (store_id, store_channel_id, item_id, model_id, seller_sku, sku_id, linked_by, \
+                     wanted, sent, sent_at, due_at, attempts, last_answer, created_at, updated_at) \
+                     VALUES ($1, $2, $3, $4, 'BULK-B', $5, 'order', -1, -1, 0, 0, 0, '', 0, 0)",
                 )
                 .bind(store_id)
                 .bind(id)
@@ -435,9 +435,9 @@ pub async fn marketplaces() {
     let before = [sb.shopee.throttle(10), sb.lazada.throttle(10), sb.tiktok.throttle(10)];
     let calls_before = [sb.shopee.stock_calls(), sb.lazada.stock_calls(), sb.tiktok.stock_calls()];
     let started = Instant::now();
-    sqlx::query("UPDATE listing_links SET due_at = $1").bind(now_ms()).execute(market.pool()).await.unwrap();
+    sqlx::query("UPDATE listings SET due_at = $1, wanted = -1").bind(now_ms()).execute(market.pool()).await.unwrap();
     for _ in 0..6000 {
-        let due: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM listing_links WHERE due_at > 0")
+        let due: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM listings WHERE due_at > 0")
             .fetch_one(market.pool())
             .await
             .unwrap();

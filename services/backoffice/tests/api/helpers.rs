@@ -195,6 +195,10 @@ impl TestApp {
         self.call(Method::PATCH, path, Some(token), Some(body)).await
     }
 
+    pub async fn put(&self, path: &str, token: &str, body: Value) -> (StatusCode, Value) {
+        self.call(Method::PUT, path, Some(token), Some(body)).await
+    }
+
     pub async fn delete(&self, path: &str, token: &str) -> (StatusCode, Value) {
         self.call(Method::DELETE, path, Some(token), None).await
     }

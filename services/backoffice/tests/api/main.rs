@@ -15,6 +15,7 @@ mod distributed;
 mod hardening;
 mod import;
 mod isolation;
+mod listings;
 mod logistics;
 mod marketplace_orders;
 mod marketplaces;

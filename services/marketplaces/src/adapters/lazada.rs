@@ -20,8 +20,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{
-    answer, json, send, Adapter, AppConfig, Authorized, Changed, ChangesPage, ChannelError, Grant, Limits, MarketLine,
-    MarketOrder, Push, PushError, Secret, Session, Shop, StockLevel, StockOutcome, Tokens,
+    answer, json, send, Adapter, AppConfig, Authorized, Changed, ChangesPage, ChannelError, Grant, Limits,
+    ListingState, ListingsPage, MarketLine, MarketListing, MarketOrder, Push, PushError, Secret, Session, Shop,
+    StockLevel, StockOutcome, Tokens,
 };
 use crate::domain::money::satang_of;
 use crate::domain::status;
@@ -184,7 +185,97 @@ struct Item {
     status: String,
 }
 
+/// Products per page of `/products/get` (its most).
+const PRODUCTS_PAGE: i64 = 50;
+/// The largest offset `/products/get` takes.
+const PRODUCTS_OFFSET_MAX: i64 = 10_000;
+
+/// A product of `/products/get`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Product {
+    item_id: Value,
+    status: String,
+    updated_time: Value,
+    images: Vec<String>,
+    attributes: ProductAttributes,
+    skus: Vec<ProductSku>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ProductAttributes {
+    name: String,
+}
+
+/// A SKU of a product, its keys cased as Lazada writes them.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ProductSku {
+    #[serde(rename = "SkuId")]
+    sku_id: Value,
+    #[serde(rename = "SellerSku")]
+    seller_sku: String,
+    #[serde(rename = "Status")]
+    status: String,
+    quantity: Value,
+    #[serde(rename = "Available")]
+    available: Value,
+    price: Value,
+    special_price: Value,
+    #[serde(rename = "Images")]
+    images: Vec<String>,
+    #[serde(rename = "saleProp")]
+    sale_prop: serde_json::Map<String, Value>,
+}
+
+/// A SKU's sale from its status and its product's.
+fn sku_state(product: &str, sku: &str) -> ListingState {
+    if product.eq_ignore_ascii_case("deleted") || sku.eq_ignore_ascii_case("deleted") {
+        ListingState::Deleted
+    } else if sku.eq_ignore_ascii_case("active") && product.eq_ignore_ascii_case("active") {
+        ListingState::Active
+    } else {
+        ListingState::Inactive
+    }
+}
+
 impl Lazada {
+    /// A product's SKUs as listings.
+    fn listings_of(p: &Product) -> Result<Vec<MarketListing>, ChannelError> {
+        let item_id = text_of(&p.item_id);
+        let mut out = Vec::with_capacity(p.skus.len());
+        for k in &p.skus {
+            let money = |v: &Value| {
+                satang_of(v).map_err(|e| ChannelError::Malformed(format!("lazada: product {item_id}: price: {e}")))
+            };
+            let price = match money(&k.special_price)? {
+                0 => money(&k.price)?,
+                special => special,
+            };
+            let stock = if k.available.is_null() { int_of(&k.quantity) } else { int_of(&k.available) };
+            out.push(MarketListing {
+                item_id: item_id.clone(),
+                model_id: text_of(&k.sku_id),
+                name: p.attributes.name.clone(),
+                options: k.sale_prop.iter().map(|(name, v)| (name.clone(), text_of(v))).collect(),
+                seller_sku: k.seller_sku.trim().to_string(),
+                price_satang: price,
+                stock,
+                image_url: k
+                    .images
+                    .iter()
+                    .chain(p.images.iter())
+                    .find(|u| !u.trim().is_empty())
+                    .cloned()
+                    .unwrap_or_default(),
+                state: sku_state(&p.status, &k.status),
+                updated_at_s: seconds_of(&p.updated_time).unwrap_or(0),
+            });
+        }
+        Ok(out)
+    }
+
     /// Lazada for the app of `config`.
     pub fn new(http: reqwest::Client, config: AppConfig) -> Self {
         Lazada { http, config }
@@ -612,6 +703,40 @@ impl Adapter for Lazada {
             _ => return Err(classify(&code, &v.get("message").map(text_of).unwrap_or_default(), v.get("detail"))),
         };
         Ok(super::outcomes(levels, |model| refused.iter().find(|(m, _)| m == model).map(|(_, r)| r.clone())))
+    }
+
+    async fn listings(&self, session: Session<'_>, cursor: Option<&str>) -> Result<ListingsPage, ChannelError> {
+        // The live and inactive products first (`all`), then the deleted ones, which only
+        // their own filter lists: `<filter>:<offset>`.
+        let (filter, offset) = match cursor.and_then(|c| c.split_once(':')) {
+            Some((f, o)) if f == "deleted" || f == "all" => (f.to_string(), o.parse::<i64>().unwrap_or(0)),
+            _ => ("all".to_string(), 0),
+        };
+        let params = [("filter", filter.clone()), ("offset", offset.to_string()), ("limit", PRODUCTS_PAGE.to_string())];
+        let v = self
+            .call(self.request(&self.config.api_url, "/products/get", Some(session.access), &params, false))
+            .await?;
+        let products: Vec<Product> = v
+            .pointer("/data/products")
+            .cloned()
+            .map(serde_json::from_value)
+            .transpose()
+            .map_err(|e| ChannelError::Malformed(format!("lazada: products: {}", super::clip(&e.to_string()))))?
+            .unwrap_or_default();
+        let total = v.pointer("/data/total_products").map(int_of).unwrap_or(0);
+        let mut listings = Vec::new();
+        for p in &products {
+            listings.extend(Lazada::listings_of(p)?);
+        }
+        let after = offset + products.len() as i64;
+        let next = if !products.is_empty() && after < total && after < PRODUCTS_OFFSET_MAX {
+            Some(format!("{filter}:{after}"))
+        } else if filter == "all" {
+            Some("deleted:0".to_string())
+        } else {
+            None
+        };
+        Ok(ListingsPage { listings, next, total: if filter == "all" { total } else { 0 } })
     }
 
     fn read_push(&self, _url: &str, headers: &http::HeaderMap, body: &[u8]) -> Result<Vec<Push>, PushError> {

@@ -329,6 +329,72 @@ pub struct StockOutcome {
     pub refused: Option<String>,
 }
 
+/// Whether a listing is on sale at the marketplace.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ListingState {
+    /// On sale.
+    Active,
+    /// Kept by the seller or the marketplace but not on sale (unlisted, banned, in review).
+    Inactive,
+    /// Deleted by the seller or the marketplace.
+    Deleted,
+}
+
+impl ListingState {
+    /// Its word in storage and on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ListingState::Active => "active",
+            ListingState::Inactive => "inactive",
+            ListingState::Deleted => "deleted",
+        }
+    }
+
+    /// The state of a stored word.
+    pub fn parse(s: &str) -> Option<ListingState> {
+        [ListingState::Active, ListingState::Inactive, ListingState::Deleted].into_iter().find(|x| x.as_str() == s)
+    }
+}
+
+/// One variation of a marketplace listing (or the listing itself when it has none), as the
+/// marketplace holds it now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MarketListing {
+    /// The listing (Shopee's `item_id`, Lazada's `item_id`, TikTok's product `id`).
+    pub item_id: String,
+    /// The variation (Shopee's `model_id`, Lazada's `SkuId`, TikTok's SKU `id`); empty for
+    /// a Shopee item without models.
+    pub model_id: String,
+    /// The listing's title.
+    pub name: String,
+    /// The variation's options, (name, value), in the marketplace's order.
+    pub options: Vec<(String, String)>,
+    /// The seller's SKU code on it.
+    pub seller_sku: String,
+    /// Its price, satang.
+    pub price_satang: i64,
+    /// The stock the marketplace shows (-1 when it does not say).
+    pub stock: i64,
+    /// A picture of it.
+    pub image_url: String,
+    /// Whether it is on sale.
+    pub state: ListingState,
+    /// When it changed last, unix seconds (0 when the marketplace does not say).
+    pub updated_at_s: i64,
+}
+
+/// One page of a shop's listings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListingsPage {
+    /// The listings' variations.
+    pub listings: Vec<MarketListing>,
+    /// The cursor of the next page, if there is one.
+    pub next: Option<String>,
+    /// How many listings (items) the shop has in all, where the marketplace says.
+    pub total: i64,
+}
+
 /// A push the marketplace sent us, checked and read.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "push", rename_all = "snake_case")]
@@ -424,6 +490,11 @@ pub trait Adapter: Send + Sync {
     /// Sets the stock of listings (at most [`Limits::stock_per_call`], one item at Shopee),
     /// each level answered.
     async fn set_stock(&self, session: Session<'_>, levels: &[StockLevel]) -> Result<Vec<StockOutcome>, ChannelError>;
+
+    /// A shop's listings, a page at a time from `cursor` (the first page with `None`), every
+    /// variation with its seller SKU, price, the marketplace's stock and whether it is on
+    /// sale; deleted listings where the marketplace still lists them.
+    async fn listings(&self, session: Session<'_>, cursor: Option<&str>) -> Result<ListingsPage, ChannelError>;
 
     /// Checks a push's signature over its raw body (before anything else reads it) and
     /// reads it. `url` is the address it was sent to, as the marketplace was given it.

@@ -19,7 +19,8 @@ use serde_json::{json, Value};
 
 use super::{
     answer, hmac_hex, hmac_matches, json, send, Adapter, AppConfig, Authorized, Changed, ChangesPage, ChannelError,
-    Grant, Limits, MarketLine, MarketOrder, Push, PushError, Secret, Session, Shop, StockLevel, StockOutcome, Tokens,
+    Grant, Limits, ListingState, ListingsPage, MarketLine, MarketListing, MarketOrder, Push, PushError, Secret,
+    Session, Shop, StockLevel, StockOutcome, Tokens,
 };
 use crate::domain::money::satang_of;
 use crate::domain::status;
@@ -338,6 +339,159 @@ impl Shopee {
     }
 }
 
+/// Items asked per page of listings (`get_item_base_info` takes 50 ids).
+const ITEMS_PER_PAGE: i64 = 50;
+/// Every item status, so deleted and banned items are seen too.
+const ITEM_STATUSES: [&str; 6] = ["NORMAL", "UNLIST", "BANNED", "REVIEWING", "SELLER_DELETE", "SHOPEE_DELETE"];
+
+/// What an item's status says of its sale.
+fn listing_state(item_status: &str) -> ListingState {
+    match item_status {
+        "NORMAL" => ListingState::Active,
+        "SELLER_DELETE" | "SHOPEE_DELETE" => ListingState::Deleted,
+        _ => ListingState::Inactive,
+    }
+}
+
+/// An item of `get_item_base_info`.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct BaseItem {
+    item_id: Value,
+    item_name: String,
+    item_sku: String,
+    item_status: String,
+    has_model: bool,
+    update_time: i64,
+    price_info: Vec<PriceInfo>,
+    stock_info_v2: StockInfo,
+    image: Image,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct PriceInfo {
+    current_price: Value,
+    original_price: Value,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct StockInfo {
+    summary_info: Option<StockSummary>,
+    seller_stock: Vec<SellerStock>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct StockSummary {
+    total_available_stock: i64,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SellerStock {
+    stock: i64,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Image {
+    image_url_list: Vec<String>,
+}
+
+impl StockInfo {
+    /// The stock buyers can buy, where Shopee says.
+    fn available(&self) -> i64 {
+        match &self.summary_info {
+            Some(s) => s.total_available_stock,
+            None if !self.seller_stock.is_empty() => self.seller_stock.iter().map(|s| s.stock).sum(),
+            None => -1,
+        }
+    }
+}
+
+/// A price of `price_info`: the price now (a promotion's), else the original one.
+fn price_of(info: &[PriceInfo], what: &str) -> Result<i64, ChannelError> {
+    let Some(p) = info.first() else { return Ok(0) };
+    let read = |v: &Value| satang_of(v).map_err(|e| ChannelError::Malformed(format!("shopee: {what}: {e}")));
+    match read(&p.current_price)? {
+        0 => read(&p.original_price),
+        n => Ok(n),
+    }
+}
+
+/// `get_model_list`: an item's variations and models.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Models {
+    tier_variation: Vec<Tier>,
+    model: Vec<Model>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Tier {
+    name: String,
+    option_list: Vec<TierOption>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct TierOption {
+    option: String,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Model {
+    model_id: Value,
+    tier_index: Vec<usize>,
+    model_sku: String,
+    model_status: String,
+    price_info: Vec<PriceInfo>,
+    stock_info_v2: StockInfo,
+}
+
+impl Shopee {
+    /// The variations of one item with models, as listings.
+    async fn models(&self, session: Session<'_>, item: &BaseItem) -> Result<Vec<MarketListing>, ChannelError> {
+        let item_id = id_text(&item.item_id);
+        let env = self.shop_get(session, "/api/v2/product/get_model_list", &[("item_id", item_id.clone())]).await?;
+        let models: Models = serde_json::from_value(env.response)
+            .map_err(|e| ChannelError::Malformed(format!("shopee: model list: {}", super::clip(&e.to_string()))))?;
+        let mut out = Vec::with_capacity(models.model.len());
+        for m in &models.model {
+            let options = m
+                .tier_index
+                .iter()
+                .enumerate()
+                .filter_map(|(tier, &option)| {
+                    let t = models.tier_variation.get(tier)?;
+                    Some((t.name.clone(), t.option_list.get(option)?.option.clone()))
+                })
+                .collect();
+            let state = match listing_state(&item.item_status) {
+                ListingState::Active if m.model_status == "MODEL_UNAVAILABLE" => ListingState::Inactive,
+                s => s,
+            };
+            out.push(MarketListing {
+                item_id: item_id.clone(),
+                model_id: id_text(&m.model_id),
+                name: item.item_name.clone(),
+                options,
+                seller_sku: m.model_sku.trim().to_string(),
+                price_satang: price_of(&m.price_info, "model price")?,
+                stock: m.stock_info_v2.available(),
+                image_url: item.image.image_url_list.first().cloned().unwrap_or_default(),
+                state,
+                updated_at_s: item.update_time,
+            });
+        }
+        Ok(out)
+    }
+}
+
 /// What Shopee's `error` means; `None` for success.
 fn classify(error: &str, message: &str, shop_call: bool) -> Option<ChannelError> {
     let error = error.trim();
@@ -561,6 +715,63 @@ impl Adapter for Shopee {
             })
             .unwrap_or_default();
         Ok(super::outcomes(levels, |model| failures.iter().find(|(m, _)| m == model).map(|(_, r)| r.clone())))
+    }
+
+    async fn listings(&self, session: Session<'_>, cursor: Option<&str>) -> Result<ListingsPage, ChannelError> {
+        let offset: i64 = cursor.and_then(|c| c.parse().ok()).unwrap_or(0);
+        let mut query = vec![("offset", offset.to_string()), ("page_size", ITEMS_PER_PAGE.to_string())];
+        query.extend(ITEM_STATUSES.iter().map(|s| ("item_status", s.to_string())));
+        let env = self.shop_get(session, "/api/v2/product/get_item_list", &query).await?;
+        #[derive(Deserialize, Default)]
+        #[serde(default)]
+        struct List {
+            item: Vec<Listed>,
+            total_count: i64,
+            has_next_page: bool,
+            next_offset: i64,
+        }
+        #[derive(Deserialize, Default)]
+        #[serde(default)]
+        struct Listed {
+            item_id: Value,
+        }
+        let list: List = serde_json::from_value(env.response)
+            .map_err(|e| ChannelError::Malformed(format!("shopee: item list: {}", super::clip(&e.to_string()))))?;
+        let next = (list.has_next_page && list.next_offset > offset).then(|| list.next_offset.to_string());
+        let ids: Vec<String> = list.item.iter().map(|i| id_text(&i.item_id)).filter(|i| !i.is_empty()).collect();
+        let mut listings = Vec::new();
+        if !ids.is_empty() {
+            let env = self
+                .shop_get(session, "/api/v2/product/get_item_base_info", &[("item_id_list", ids.join(","))])
+                .await?;
+            #[derive(Deserialize, Default)]
+            #[serde(default)]
+            struct Base {
+                item_list: Vec<BaseItem>,
+            }
+            let base: Base = serde_json::from_value(env.response).map_err(|e| {
+                ChannelError::Malformed(format!("shopee: item base info: {}", super::clip(&e.to_string())))
+            })?;
+            for item in &base.item_list {
+                if item.has_model {
+                    listings.extend(self.models(session, item).await?);
+                } else {
+                    listings.push(MarketListing {
+                        item_id: id_text(&item.item_id),
+                        model_id: String::new(),
+                        name: item.item_name.clone(),
+                        options: Vec::new(),
+                        seller_sku: item.item_sku.trim().to_string(),
+                        price_satang: price_of(&item.price_info, "item price")?,
+                        stock: item.stock_info_v2.available(),
+                        image_url: item.image.image_url_list.first().cloned().unwrap_or_default(),
+                        state: listing_state(&item.item_status),
+                        updated_at_s: item.update_time,
+                    });
+                }
+            }
+        }
+        Ok(ListingsPage { listings, next, total: list.total_count })
     }
 
     fn read_push(&self, url: &str, headers: &http::HeaderMap, body: &[u8]) -> Result<Vec<Push>, PushError> {

@@ -21,7 +21,8 @@ use serde_json::{json, Value};
 
 use super::{
     answer, hmac_hex, json, send, Adapter, AppConfig, Authorized, Changed, ChangesPage, ChannelError, Grant, Limits,
-    MarketLine, MarketOrder, Push, PushError, Secret, Session, Shop, StockLevel, StockOutcome, Tokens,
+    ListingState, ListingsPage, MarketLine, MarketListing, MarketOrder, Push, PushError, Secret, Session, Shop,
+    StockLevel, StockOutcome, Tokens,
 };
 use crate::domain::money::satang_of;
 use crate::domain::status;
@@ -156,7 +157,94 @@ struct LineItem {
     display_status: String,
 }
 
+/// Products per page of a product search.
+const PRODUCTS_PAGE: usize = 50;
+
+/// A product of the 202309 product calls.
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Product {
+    id: String,
+    title: String,
+    status: String,
+    update_time: i64,
+    skus: Vec<ProductSku>,
+    main_images: Vec<MainImage>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct MainImage {
+    urls: Vec<String>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct ProductSku {
+    id: String,
+    seller_sku: String,
+    price: SkuPrice,
+    inventory: Vec<Inventory>,
+    sales_attributes: Vec<SalesAttribute>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SkuPrice {
+    sale_price: Value,
+    tax_exclusive_price: Value,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct Inventory {
+    quantity: i64,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct SalesAttribute {
+    name: String,
+    value_name: String,
+}
+
+/// What a product's status says of its sale.
+fn product_state(status: &str) -> ListingState {
+    match status {
+        "ACTIVATE" => ListingState::Active,
+        "DELETED" => ListingState::Deleted,
+        _ => ListingState::Inactive,
+    }
+}
+
 impl TiktokShop {
+    /// A product's SKUs as listings.
+    fn listings_of(p: &Product) -> Result<Vec<MarketListing>, ChannelError> {
+        let mut out = Vec::with_capacity(p.skus.len());
+        for k in &p.skus {
+            let money = |v: &Value| {
+                satang_of(v).map_err(|e| ChannelError::Malformed(format!("tiktok_shop: product {}: price: {e}", p.id)))
+            };
+            let price = match money(&k.price.sale_price)? {
+                0 => money(&k.price.tax_exclusive_price)?,
+                n => n,
+            };
+            out.push(MarketListing {
+                item_id: p.id.clone(),
+                model_id: k.id.clone(),
+                name: p.title.clone(),
+                options: k.sales_attributes.iter().map(|a| (a.name.clone(), a.value_name.clone())).collect(),
+                seller_sku: k.seller_sku.trim().to_string(),
+                price_satang: price,
+                stock: if k.inventory.is_empty() { -1 } else { k.inventory.iter().map(|i| i.quantity).sum() },
+                image_url: p.main_images.iter().flat_map(|i| i.urls.iter()).next().cloned().unwrap_or_default(),
+                state: product_state(&p.status),
+                updated_at_s: p.update_time,
+            });
+        }
+        Ok(out)
+    }
+
     /// TikTok Shop for the app of `config`.
     pub fn new(http: reqwest::Client, config: AppConfig) -> Self {
         TiktokShop { http, config }
@@ -493,6 +581,53 @@ impl Adapter for TiktokShop {
         Ok(super::outcomes(levels, |sku| {
             refused.iter().find(|(s, _)| s == sku || s.is_empty()).map(|(_, r)| r.clone())
         }))
+    }
+
+    async fn listings(&self, session: Session<'_>, cursor: Option<&str>) -> Result<ListingsPage, ChannelError> {
+        // Every product but the deleted first, then the deleted ones: `<status>|<page token>`.
+        let (status, token) = match cursor.and_then(|c| c.split_once('|')) {
+            Some((s, t)) if s == "ALL" || s == "DELETED" => (s.to_string(), t.to_string()),
+            _ => ("ALL".to_string(), String::new()),
+        };
+        let mut query = vec![("page_size", PRODUCTS_PAGE.to_string())];
+        if !token.is_empty() {
+            query.push(("page_token", token));
+        }
+        let data = self
+            .call(Some(session), "/product/202309/products/search", &query, Some(&json!({ "status": status })))
+            .await?;
+        let products: Vec<Product> = data
+            .get("products")
+            .cloned()
+            .map(serde_json::from_value)
+            .transpose()
+            .map_err(|e| ChannelError::Malformed(format!("tiktok_shop: products: {}", super::clip(&e.to_string()))))?
+            .unwrap_or_default();
+        let found = products.len();
+        let mut listings = Vec::new();
+        for p in products {
+            // The search leaves out the SKUs' variations: a product with several asks its own
+            // detail for them (a deleted or frozen one has none to give).
+            let p = if p.skus.len() > 1 && !matches!(p.status.as_str(), "DELETED" | "FREEZE") {
+                let detail = self.call(Some(session), &format!("/product/202309/products/{}", p.id), &[], None).await?;
+                serde_json::from_value(detail).map_err(|e| {
+                    ChannelError::Malformed(format!("tiktok_shop: product: {}", super::clip(&e.to_string())))
+                })?
+            } else {
+                p
+            };
+            listings.extend(TiktokShop::listings_of(&p)?);
+        }
+        let next_token = data.get("next_page_token").and_then(Value::as_str).unwrap_or_default();
+        let total = data.get("total_count").and_then(Value::as_i64).unwrap_or(0);
+        let next = if !next_token.is_empty() && found > 0 {
+            Some(format!("{status}|{next_token}"))
+        } else if status == "ALL" {
+            Some("DELETED|".to_string())
+        } else {
+            None
+        };
+        Ok(ListingsPage { listings, next, total: if status == "ALL" { total } else { 0 } })
     }
 
     fn read_push(&self, _url: &str, headers: &http::HeaderMap, body: &[u8]) -> Result<Vec<Push>, PushError> {

@@ -1,11 +1,16 @@
 //! The marketplaces service's pure rules: which marketplaces there are, the sales channels an
 //! order can come from ([`catalogue`]), what their order statuses mean for our orders
-//! ([`status`]), and their money in satang ([`money`]).
+//! ([`status`]), their money in satang ([`money`]), how listings link to our SKUs
+//! ([`matching`]), bundles ([`bundle`]) and how much stock a listing shows ([`stock_rule`]).
 
+pub mod bundle;
 pub mod catalogue;
 pub mod channel;
+pub mod matching;
 pub mod money;
+pub mod new_product;
 pub mod status;
+pub mod stock_rule;
 
 use serde::{Deserialize, Serialize};
 

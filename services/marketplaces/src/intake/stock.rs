@@ -1,13 +1,16 @@
-//! Our stock out: every change of a linked SKU's level in a shop's warehouse (the ledger's
-//! `wms.stock.moved`) makes its listings due to show the new **absolute** available quantity
-//! ([`StockLinks`]); the pusher ([`Intake::push_stock`], one replica at a time under a lease)
-//! sends what is due, a shop at a time at its marketplace's pace, each listing's answer kept
-//! in the push log. A burst of changes is one push of the newest level; a throttled or failed
-//! push is tried again after a growing wait; a listing the marketplace refuses is not tried
-//! again until its level changes. Orders from every channel hold stock in the one ledger, so
-//! when it reaches 0 every linked listing is pushed 0.
+//! Our stock out: every change of a SKU's level in the ledger (`wms.stock.moved`) makes the
+//! listings linked to it, alone or in a bundle, due ([`StockLinks`]); the pusher
+//! ([`Intake::push_stock`], one replica at a time under a lease) works out what each should
+//! show by its shop's rule (or its own) from the levels of its parts in the warehouses the
+//! shop pushes from (`domain::stock_rule`, the **absolute** quantity, never a difference),
+//! and sends what changed, a shop at a time at its marketplace's pace, each listing's answer
+//! kept in the push log. A burst of changes is one push of the newest level; a throttled or
+//! failed push is tried again after a growing wait; a listing the marketplace refuses is not
+//! tried again until its level changes; an unlinked listing is never pushed. Orders from
+//! every channel hold stock in the one ledger, so when it reaches 0 every linked listing is
+//! pushed 0.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use async_trait::async_trait;
 use bo_kit::db::Tx;
@@ -17,12 +20,15 @@ use bo_proto::wms::v1 as wpb;
 
 use super::*;
 use crate::adapters::StockLevel;
-use crate::store::LinkRow;
+use crate::domain::bundle;
+use crate::domain::stock_rule::{self, Decision, Part};
+use crate::store::{ListingRow, Pushed, RuleRow};
 
-/// Links pushed per round.
+/// Listings pushed per round.
 const ROUND: i64 = 2_000;
 
-/// Keeps what linked listings should show as the ledger moves (in the inbox's transaction).
+/// Keeps the levels the ledger tells, making the listings of the SKU due (in the inbox's
+/// transaction).
 pub struct StockLinks;
 
 #[async_trait]
@@ -43,54 +49,122 @@ impl On<StockMoved> for StockLinks {
     }
 }
 
-/// The calls of one shop's push: the links of each, at most `per_call`, one listing per call
-/// where the marketplace wants it so.
-fn calls(links: Vec<LinkRow>, per_call: usize, one_item: bool) -> Vec<Vec<LinkRow>> {
+/// The calls of one shop's push: the listings of each, at most `per_call`, one listing per
+/// call where the marketplace wants it so.
+fn calls<T: Clone>(listings: Vec<(ListingRow, T)>, per_call: usize, one_item: bool) -> Vec<Vec<(ListingRow, T)>> {
     let per_call = per_call.max(1);
-    let mut groups: BTreeMap<String, Vec<LinkRow>> = BTreeMap::new();
-    for l in links {
-        let key = if one_item { l.item_id.clone() } else { String::new() };
+    let mut groups: BTreeMap<String, Vec<(ListingRow, T)>> = BTreeMap::new();
+    for l in listings {
+        let key = if one_item { l.0.item_id.clone() } else { String::new() };
         groups.entry(key).or_default().push(l);
     }
-    groups.into_values().flat_map(|g| g.chunks(per_call).map(<[LinkRow]>::to_vec).collect::<Vec<_>>()).collect()
+    groups.into_values().flat_map(|g| g.chunks(per_call).map(<[_]>::to_vec).collect::<Vec<_>>()).collect()
+}
+
+/// A listing due, with the rule it follows, the warehouses it is pushed from and its parts.
+type Planned = (ListingRow, RuleRow, Vec<i64>, Vec<(i64, i64)>);
+
+/// The SKUs a listing is made of, and how many units of each a set takes.
+fn parts_of(l: &ListingRow, bundles: &HashMap<i64, Vec<bundle::Part>>) -> Vec<(i64, i64)> {
+    if l.bundle != 0 {
+        bundles.get(&l.id).map(|ps| ps.iter().map(|p| (p.sku_id, p.per_set)).collect()).unwrap_or_default()
+    } else {
+        vec![(l.sku_id, 1)]
+    }
+}
+
+/// What a listing shows under `rule` from the levels of its parts in `warehouses`.
+fn decide(
+    l: &ListingRow,
+    rule: &RuleRow,
+    warehouses: &[i64],
+    parts: &[(i64, i64)],
+    levels: &HashMap<(i64, i64), i64>,
+) -> Decision {
+    let parts: Vec<Part> = parts
+        .iter()
+        .map(|(sku, per_set)| Part {
+            available: warehouses.iter().map(|w| levels.get(&(*w, *sku)).copied().unwrap_or(0).max(0)).sum(),
+            per_set: *per_set,
+        })
+        .collect();
+    stock_rule::quantity(&rule.rule, stock_rule::sets(&parts), (l.sent >= 0).then_some(l.sent))
 }
 
 impl Intake {
     /// Pushes the stock of every listing due now, shops side by side: how many listings
     /// the marketplaces took.
     pub async fn push_stock(&self) -> bo_kit::Result<usize> {
-        let due = self.inner.repo.due_links(ROUND).await?;
-        let mut by_shop: BTreeMap<i64, Vec<LinkRow>> = BTreeMap::new();
+        let due = self.inner.repo.due_listings(ROUND).await?;
+        let mut by_shop: BTreeMap<i64, Vec<ListingRow>> = BTreeMap::new();
         for l in due {
             by_shop.entry(l.store_channel_id).or_default().push(l);
         }
-        let pushes = by_shop.into_iter().map(|(id, links)| async move {
-            match self.push_shop(id, links).await {
+        let pushes = by_shop.into_iter().map(|(id, listings)| async move {
+            let n = match self.push_shop(id, listings).await {
                 Ok(n) => n,
                 Err(e) => {
                     tracing::info!(store_channel = id, error = %e, "a shop's stock push failed; it is tried again");
                     0
                 }
+            };
+            if let Err(e) = self.inner.repo.sync(id).await {
+                tracing::warn!(store_channel = id, error = %e, "could not count a shop's push all");
             }
+            n
         });
         Ok(futures::future::join_all(pushes).await.into_iter().sum())
     }
 
-    async fn push_shop(&self, id: i64, mut links: Vec<LinkRow>) -> Result<usize, Trouble> {
+    async fn push_shop(&self, id: i64, listings: Vec<ListingRow>) -> Result<usize, Trouble> {
         let repo = &self.inner.repo;
         let Some(ch) = repo.channel(id).await? else { return Ok(0) };
         let m = ch.marketplace().ok_or_else(|| Error::internal(anyhow::anyhow!("no marketplace")))?;
         let Some(adapter) = self.adapter(m).cloned() else { return Ok(0) };
         if ch.warehouse_id == 0 {
-            let ids: Vec<i64> = links.iter().map(|l| l.id).collect();
+            let ids: Vec<i64> = listings.iter().map(|l| l.id).collect();
             repo.push_none(&ids, "no_warehouse").await?;
             return Ok(0);
         }
-        self.read_levels(&ch, &mut links).await?;
+        // Each listing's rule, its warehouses and its parts, then the levels they need.
+        let rules = repo.rules(ch.id).await?;
+        let shop_rule = rules.get(&0).cloned().unwrap_or_default();
+        let bundle_ids: Vec<i64> = listings.iter().filter(|l| l.bundle != 0).map(|l| l.id).collect();
+        let bundles = repo.parts(&bundle_ids).await?;
+        let plan: Vec<Planned> = listings
+            .into_iter()
+            .map(|l| {
+                let rule = rules.get(&l.id).cloned().unwrap_or_else(|| shop_rule.clone());
+                let warehouses =
+                    if rule.warehouses.is_empty() { vec![ch.warehouse_id] } else { rule.warehouses.clone() };
+                let parts = parts_of(&l, &bundles);
+                (l, rule, warehouses, parts)
+            })
+            .collect();
+        let mut wanted: BTreeMap<i64, BTreeSet<i64>> = BTreeMap::new();
+        for (_, _, warehouses, parts) in &plan {
+            for w in warehouses {
+                wanted.entry(*w).or_default().extend(parts.iter().map(|(sku, _)| *sku));
+            }
+        }
+        let levels = self.levels(&ch, &wanted).await?;
+        let mut to_send = Vec::new();
+        for (l, rule, warehouses, parts) in plan {
+            match decide(&l, &rule, &warehouses, &parts, &levels) {
+                // The marketplace shows it already (nothing forces a push).
+                Decision::Push(q) if q == l.sent && l.wanted >= 0 => {
+                    repo.pushed(&l, Pushed::Left(q, ""), l.changes).await?
+                }
+                Decision::Push(q) => to_send.push((l, q)),
+                Decision::IncreaseOnly { wanted } => {
+                    repo.pushed(&l, Pushed::Left(wanted, "increase_only"), l.changes).await?
+                }
+            }
+        }
         let limits = adapter.limits();
         let pace = Duration::from_millis(1000 / u64::from(self.inner.settings.stock_calls_per_second.max(1)));
         let shop = ch.shop();
-        let batches = calls(links, limits.stock_per_call, limits.stock_one_item);
+        let batches = calls(to_send, limits.stock_per_call, limits.stock_one_item);
         let mut taken = 0;
         for (n, batch) in batches.iter().enumerate() {
             if n > 0 {
@@ -98,11 +172,7 @@ impl Intake {
             }
             let levels: Vec<StockLevel> = batch
                 .iter()
-                .map(|l| StockLevel {
-                    item_id: l.item_id.clone(),
-                    model_id: l.model_id.clone(),
-                    quantity: l.wanted.max(0),
-                })
+                .map(|(l, q)| StockLevel { item_id: l.item_id.clone(), model_id: l.model_id.clone(), quantity: *q })
                 .collect();
             let answered = self
                 .call(adapter.as_ref(), &ch, |access| {
@@ -112,28 +182,30 @@ impl Intake {
                 .await;
             match answered {
                 Ok(outcomes) => {
-                    for l in batch {
+                    for (l, q) in batch {
                         let said = outcomes.iter().find(|o| o.item_id == l.item_id && o.model_id == l.model_id);
-                        let refused = said.and_then(|o| o.refused.as_deref());
-                        repo.pushed(l, l.wanted.max(0), refused).await?;
-                        if refused.is_none() {
-                            taken += 1;
+                        match said.and_then(|o| o.refused.as_deref()) {
+                            Some(why) => repo.pushed(l, Pushed::Refused(*q, why), l.changes).await?,
+                            None => {
+                                repo.pushed(l, Pushed::Set(*q), l.changes).await?;
+                                taken += 1;
+                            }
                         }
                     }
                 }
                 Err(Trouble::Channel(ChannelError::Rejected { code, message })) => {
                     let why = format!("{code}: {message}");
-                    for l in batch {
-                        repo.pushed(l, l.wanted.max(0), Some(&why)).await?;
+                    for (l, q) in batch {
+                        repo.pushed(l, Pushed::Refused(*q, &why), l.changes).await?;
                     }
                 }
                 Err(e) => {
                     // Throttled, unreachable, or the authorization is gone: the rest waits.
                     let wait = match &e {
                         Trouble::Channel(ChannelError::Throttled { retry_after: Some(d), .. }) => d.as_millis() as i64,
-                        _ => backoff_ms(batch.iter().map(|l| l.attempts).max().unwrap_or(0)),
+                        _ => backoff_ms(batch.iter().map(|(l, _)| l.attempts).max().unwrap_or(0)),
                     };
-                    let rest: Vec<i64> = batches[n..].iter().flatten().map(|l| l.id).collect();
+                    let rest: Vec<i64> = batches[n..].iter().flatten().map(|(l, _)| l.id).collect();
                     let why: String = e.to_string().chars().take(200).collect();
                     repo.push_later(&rest, wait, &why).await?;
                     return Err(e);
@@ -143,36 +215,48 @@ impl Intake {
         Ok(taken)
     }
 
-    /// Reads from the ledger the level of links that were never told one.
-    async fn read_levels(&self, ch: &ChannelRow, links: &mut [LinkRow]) -> Result<(), Trouble> {
-        let mut unknown: Vec<i64> = links.iter().filter(|l| l.wanted < 0).map(|l| l.sku_id).collect();
-        if unknown.is_empty() {
-            return Ok(());
+    /// The levels of the SKUs wanted in each warehouse: as the ledger's movements told them,
+    /// and read from the ledger where none has yet (kept, so they are read once).
+    async fn levels(
+        &self,
+        ch: &ChannelRow,
+        wanted: &BTreeMap<i64, BTreeSet<i64>>,
+    ) -> Result<HashMap<(i64, i64), i64>, Trouble> {
+        let repo = &self.inner.repo;
+        let warehouses: Vec<i64> = wanted.keys().copied().collect();
+        let skus: BTreeSet<i64> = wanted.values().flatten().copied().collect();
+        let skus: Vec<i64> = skus.into_iter().collect();
+        let mut levels = repo.levels(ch.store_id, &warehouses, &skus).await?;
+        for (warehouse, skus) in wanted {
+            let unknown: Vec<i64> = skus.iter().copied().filter(|s| !levels.contains_key(&(*warehouse, *s))).collect();
+            if unknown.is_empty() {
+                continue;
+            }
+            let unavailable = || Error::new(bo_kit::error::Kind::Unavailable, Code::WarehousesUnavailable);
+            let mut wms = self.inner.wms.clone().ok_or_else(unavailable)?;
+            let identity = self.inner.identity.as_ref().ok_or_else(unavailable)?;
+            let read = wms
+                .get_stock(
+                    identity
+                        .acting(ch.store_id, 0)
+                        .request(wpb::GetStockRequest { sku_ids: unknown.clone(), warehouse_id: *warehouse }),
+                )
+                .await
+                .map_err(|s| Error::from_status(&s))?
+                .into_inner()
+                .levels;
+            let mut found = Vec::with_capacity(unknown.len());
+            for sku in unknown {
+                let available = read
+                    .iter()
+                    .find(|v| v.sku_id == sku && v.warehouse_id == *warehouse)
+                    .map_or(0, |v| v.available.max(0));
+                found.push((*warehouse, sku, available));
+                levels.insert((*warehouse, sku), available);
+            }
+            repo.save_read_levels(ch.store_id, &found).await?;
         }
-        unknown.sort_unstable();
-        unknown.dedup();
-        let unavailable = || Error::new(bo_kit::error::Kind::Unavailable, Code::WarehousesUnavailable);
-        let mut wms = self.inner.wms.clone().ok_or_else(unavailable)?;
-        let identity = self.inner.identity.as_ref().ok_or_else(unavailable)?;
-        let levels = wms
-            .get_stock(
-                identity
-                    .acting(ch.store_id, 0)
-                    .request(wpb::GetStockRequest { sku_ids: unknown, warehouse_id: ch.warehouse_id }),
-            )
-            .await
-            .map_err(|s| Error::from_status(&s))?
-            .into_inner()
-            .levels;
-        for l in links.iter_mut().filter(|l| l.wanted < 0) {
-            let available = levels
-                .iter()
-                .find(|v| v.sku_id == l.sku_id && v.warehouse_id == ch.warehouse_id)
-                .map_or(0, |v| v.available.max(0));
-            self.inner.repo.read_level(l.id, available).await?;
-            l.wanted = available;
-        }
-        Ok(())
+        Ok(levels)
     }
 }
 
@@ -180,8 +264,8 @@ impl Intake {
 mod tests {
     use super::*;
 
-    fn link(id: i64, item: &str, model: &str) -> LinkRow {
-        LinkRow {
+    pub(crate) fn listing(id: i64, item: &str, model: &str) -> ListingRow {
+        ListingRow {
             id,
             store_id: 1,
             store_channel_id: 1,
@@ -190,25 +274,57 @@ mod tests {
             seller_sku: String::new(),
             sku_id: id,
             linked_by: "order".into(),
+            name: String::new(),
+            options: "[]".into(),
+            price: 0,
+            platform_stock: -1,
+            image_url: String::new(),
+            state: "active".into(),
+            listed_at: 0,
+            seen_at: 0,
+            bundle: 0,
             wanted: 3,
-            wanted_movement: 1,
             sent: -1,
             sent_at: 0,
             due_at: 1,
             attempts: 0,
             last_answer: String::new(),
+            changes: 1,
+            updated_at: 0,
         }
     }
 
     #[test]
     fn calls_take_one_listing_where_the_marketplace_wants_it() {
-        let links = vec![link(1, "A", "1"), link(2, "B", "1"), link(3, "A", "2"), link(4, "A", "3")];
-        let ids = |calls: Vec<Vec<LinkRow>>| {
-            calls.iter().map(|c| c.iter().map(|l| l.id).collect::<Vec<_>>()).collect::<Vec<_>>()
+        let links: Vec<(ListingRow, i64)> =
+            [(1, "A", "1"), (2, "B", "1"), (3, "A", "2"), (4, "A", "3")].map(|(i, a, m)| (listing(i, a, m), 0)).into();
+        let ids = |calls: Vec<Vec<(ListingRow, i64)>>| {
+            calls.iter().map(|c| c.iter().map(|(l, _)| l.id).collect::<Vec<_>>()).collect::<Vec<_>>()
         };
         assert_eq!(ids(calls(links.clone(), 50, true)), vec![vec![1, 3, 4], vec![2]]);
         assert_eq!(ids(calls(links.clone(), 2, true)), vec![vec![1, 3], vec![4], vec![2]]);
         assert_eq!(ids(calls(links.clone(), 3, false)), vec![vec![1, 2, 3], vec![4]]);
-        assert!(calls(Vec::new(), 50, true).is_empty());
+        assert!(calls(Vec::<(ListingRow, i64)>::new(), 50, true).is_empty());
+    }
+
+    #[test]
+    fn a_listing_shows_its_rule_over_its_parts_in_its_warehouses() {
+        let levels: HashMap<(i64, i64), i64> = [((1, 10), 7), ((2, 10), 5), ((1, 11), 3), ((2, 11), -2)].into();
+        let mut l = listing(10, "A", "1");
+        let all = RuleRow::default();
+        assert_eq!(decide(&l, &all, &[1], &[(10, 1)], &levels), Decision::Push(7));
+        assert_eq!(decide(&l, &all, &[1, 2], &[(10, 1)], &levels), Decision::Push(12), "both warehouses");
+        // A set of 2 × SKU 10 and 1 × SKU 11: 12 / 2 = 6, 3 (the deficit counts as none).
+        assert_eq!(decide(&l, &all, &[1, 2], &[(10, 2), (11, 1)], &levels), Decision::Push(3));
+        assert_eq!(decide(&l, &all, &[1], &[(99, 1)], &levels), Decision::Push(0), "a SKU never told is none");
+        let half = RuleRow { rule: stock_rule::Rule { percent: 50, increase_only: true, ..Default::default() }, ..all };
+        l.sent = 5;
+        assert_eq!(decide(&l, &half, &[1, 2], &[(10, 1)], &levels), Decision::Push(6));
+        assert_eq!(decide(&l, &half, &[1], &[(10, 1)], &levels), Decision::IncreaseOnly { wanted: 3 });
+        let bundles: HashMap<i64, Vec<bundle::Part>> =
+            [(10, vec![bundle::Part { sku_id: 11, per_set: 2, share_bp: 10_000 }])].into();
+        assert_eq!(parts_of(&l, &bundles), vec![(10, 1)]);
+        l.bundle = 1;
+        assert_eq!(parts_of(&l, &bundles), vec![(11, 2)]);
     }
 }

@@ -5,6 +5,73 @@ const injectedRtkApi = api.injectEndpoints({
     marketplaces: build.query<MarketplacesApiResponse, MarketplacesApiArg>({
       query: () => ({ url: `/marketplaces/channels` }),
     }),
+    getListing: build.query<GetListingApiResponse, GetListingApiArg>({
+      query: (queryArg) => ({ url: `/marketplaces/listings/${queryArg.id}` }),
+    }),
+    linkListing: build.mutation<LinkListingApiResponse, LinkListingApiArg>({
+      query: (queryArg) => ({
+        url: `/marketplaces/listings/${queryArg.id}/link`,
+        method: "POST",
+        body: queryArg.listingLinkInput,
+      }),
+    }),
+    getListingStockRule: build.query<
+      GetListingStockRuleApiResponse,
+      GetListingStockRuleApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/listings/${queryArg.id}/stock-rule`,
+      }),
+    }),
+    setListingStockRule: build.mutation<
+      SetListingStockRuleApiResponse,
+      SetListingStockRuleApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/listings/${queryArg.id}/stock-rule`,
+        method: "PUT",
+        body: queryArg.stockRuleBody,
+      }),
+    }),
+    deleteListingStockRule: build.mutation<
+      DeleteListingStockRuleApiResponse,
+      DeleteListingStockRuleApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/listings/${queryArg.id}/stock-rule`,
+        method: "DELETE",
+      }),
+    }),
+    listMatchRules: build.query<
+      ListMatchRulesApiResponse,
+      ListMatchRulesApiArg
+    >({
+      query: () => ({ url: `/marketplaces/match-rules` }),
+    }),
+    addMatchRule: build.mutation<AddMatchRuleApiResponse, AddMatchRuleApiArg>({
+      query: (queryArg) => ({
+        url: `/marketplaces/match-rules`,
+        method: "POST",
+        body: queryArg.matchRuleInput,
+      }),
+    }),
+    deleteMatchRule: build.mutation<
+      DeleteMatchRuleApiResponse,
+      DeleteMatchRuleApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/match-rules/${queryArg.id}`,
+        method: "DELETE",
+      }),
+    }),
+    skuLinks: build.query<SkuLinksApiResponse, SkuLinksApiArg>({
+      query: (queryArg) => ({
+        url: `/marketplaces/sku-links`,
+        params: {
+          skuIds: queryArg.skuIds,
+        },
+      }),
+    }),
     listMarketplaceChannels: build.query<
       ListMarketplaceChannelsApiResponse,
       ListMarketplaceChannelsApiArg
@@ -43,6 +110,62 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/marketplaces/store-channels/${queryArg.id}`,
         method: "PATCH",
         body: queryArg.marketplaceChannelInput,
+      }),
+    }),
+    listListings: build.query<ListListingsApiResponse, ListListingsApiArg>({
+      query: (queryArg) => ({
+        url: `/marketplaces/store-channels/${queryArg.id}/listings`,
+        params: {
+          page: queryArg.page,
+          limit: queryArg.limit,
+          linked: queryArg.linked,
+          state: queryArg.state,
+          search: queryArg.search,
+          skuId: queryArg.skuId,
+        },
+      }),
+    }),
+    autoLinkListings: build.mutation<
+      AutoLinkListingsApiResponse,
+      AutoLinkListingsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/store-channels/${queryArg.id}/listings/auto-link`,
+        method: "POST",
+        body: queryArg.autoLinkInput,
+      }),
+    }),
+    createProductsFromListings: build.mutation<
+      CreateProductsFromListingsApiResponse,
+      CreateProductsFromListingsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/store-channels/${queryArg.id}/listings/create-products`,
+        method: "POST",
+        body: queryArg.createFromListingsInput,
+      }),
+    }),
+    getShopStockRule: build.query<
+      GetShopStockRuleApiResponse,
+      GetShopStockRuleApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/store-channels/${queryArg.id}/stock-rule`,
+      }),
+    }),
+    setShopStockRule: build.mutation<
+      SetShopStockRuleApiResponse,
+      SetShopStockRuleApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/store-channels/${queryArg.id}/stock-rule`,
+        method: "PUT",
+        body: queryArg.stockRuleBody,
+      }),
+    }),
+    stockSync: build.query<StockSyncApiResponse, StockSyncApiArg>({
+      query: (queryArg) => ({
+        url: `/marketplaces/store-channels/${queryArg.id}/stock-sync`,
       }),
     }),
     authUrl: build.query<AuthUrlApiResponse, AuthUrlApiArg>({
@@ -87,12 +210,108 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.missingOrdersInput,
       }),
     }),
+    getListingImport: build.query<
+      GetListingImportApiResponse,
+      GetListingImportApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/marketplace/imports/${queryArg.id}`,
+      }),
+    }),
+    importedListings: build.query<
+      ImportedListingsApiResponse,
+      ImportedListingsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/marketplace/imports/${queryArg.id}/listings`,
+        params: {
+          page: queryArg.page,
+          limit: queryArg.limit,
+          outcome: queryArg.outcome,
+        },
+      }),
+    }),
+    importListings: build.mutation<
+      ImportListingsApiResponse,
+      ImportListingsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/marketplace/${queryArg.mp}/import`,
+        method: "POST",
+        body: queryArg.importListingsInput,
+      }),
+    }),
+    listListingImports: build.query<
+      ListListingImportsApiResponse,
+      ListListingImportsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/marketplace/${queryArg.mp}/imports`,
+        params: {
+          storeChannelId: queryArg.storeChannelId,
+        },
+      }),
+    }),
+    updateStock: build.mutation<UpdateStockApiResponse, UpdateStockApiArg>({
+      query: (queryArg) => ({
+        url: `/products/marketplace/${queryArg.mp}/update-stock`,
+        method: "POST",
+        body: queryArg.updateStockInput,
+      }),
+    }),
+    unlinkListing: build.mutation<
+      UnlinkListingApiResponse,
+      UnlinkListingApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/${queryArg.id}/${queryArg.channel}/${queryArg.ref}/unlink`,
+        method: "POST",
+      }),
+    }),
   }),
   overrideExisting: false,
 });
 export { injectedRtkApi as enhancedApi };
 export type MarketplacesApiResponse = /** status 200  */ ListMarketplaceBody;
 export type MarketplacesApiArg = void;
+export type GetListingApiResponse = /** status 200  */ ListingBody;
+export type GetListingApiArg = {
+  id: number;
+};
+export type LinkListingApiResponse = /** status 200  */ ListingBody;
+export type LinkListingApiArg = {
+  id: number;
+  listingLinkInput: ListingLinkInput;
+};
+export type GetListingStockRuleApiResponse = /** status 200  */ StockRuleBody;
+export type GetListingStockRuleApiArg = {
+  id: number;
+};
+export type SetListingStockRuleApiResponse = /** status 200  */ StockRuleBody;
+export type SetListingStockRuleApiArg = {
+  id: number;
+  stockRuleBody: StockRuleBody;
+};
+export type DeleteListingStockRuleApiResponse =
+  /** status 200  */ StockRuleBody;
+export type DeleteListingStockRuleApiArg = {
+  id: number;
+};
+export type ListMatchRulesApiResponse = /** status 200  */ ListMatchRuleBody;
+export type ListMatchRulesApiArg = void;
+export type AddMatchRuleApiResponse = /** status 201  */ MatchRuleBody;
+export type AddMatchRuleApiArg = {
+  matchRuleInput: MatchRuleInput;
+};
+export type DeleteMatchRuleApiResponse = unknown;
+export type DeleteMatchRuleApiArg = {
+  id: number;
+};
+export type SkuLinksApiResponse = /** status 200  */ ListSkuLinkBody;
+export type SkuLinksApiArg = {
+  /** SKU ids, comma separated (at most 500). */
+  skuIds?: string;
+};
 export type ListMarketplaceChannelsApiResponse =
   /** status 200  */ ListMarketplaceChannelBody;
 export type ListMarketplaceChannelsApiArg = {
@@ -117,6 +336,45 @@ export type UpdateMarketplaceChannelApiResponse =
 export type UpdateMarketplaceChannelApiArg = {
   id: number;
   marketplaceChannelInput: MarketplaceChannelInput;
+};
+export type ListListingsApiResponse = /** status 200  */ ListingListBody;
+export type ListListingsApiArg = {
+  id: number;
+  page?: number;
+  /** 10 by default. */
+  limit?: number;
+  /** true: only linked; false: only those waiting for a SKU. */
+  linked?: boolean;
+  /** active, inactive or deleted. */
+  state?: string;
+  /** Words of the name, seller SKU or ids. */
+  search?: string;
+  /** Only those linked to this SKU. */
+  skuId?: number;
+};
+export type AutoLinkListingsApiResponse = /** status 200  */ AutoLinkBody;
+export type AutoLinkListingsApiArg = {
+  id: number;
+  autoLinkInput: AutoLinkInput;
+};
+export type CreateProductsFromListingsApiResponse =
+  /** status 200  */ ListCreatedFromListingBody;
+export type CreateProductsFromListingsApiArg = {
+  id: number;
+  createFromListingsInput: CreateFromListingsInput;
+};
+export type GetShopStockRuleApiResponse = /** status 200  */ StockRuleBody;
+export type GetShopStockRuleApiArg = {
+  id: number;
+};
+export type SetShopStockRuleApiResponse = /** status 200  */ StockRuleBody;
+export type SetShopStockRuleApiArg = {
+  id: number;
+  stockRuleBody: StockRuleBody;
+};
+export type StockSyncApiResponse = /** status 200  */ StockSyncBody;
+export type StockSyncApiArg = {
+  id: number;
 };
 export type AuthUrlApiResponse = /** status 200  */ AuthUrlBody;
 export type AuthUrlApiArg = {
@@ -145,6 +403,41 @@ export type ProduceMissingOrdersApiResponse =
 export type ProduceMissingOrdersApiArg = {
   missingOrdersInput: MissingOrdersInput;
 };
+export type GetListingImportApiResponse = /** status 200  */ ListingImportBody;
+export type GetListingImportApiArg = {
+  id: number;
+};
+export type ImportedListingsApiResponse =
+  /** status 200  */ ListImportedListingBody;
+export type ImportedListingsApiArg = {
+  id: number;
+  page?: number;
+  limit?: number;
+  /** created, linked, kept, unlinked, deleted or failed. */
+  outcome?: string;
+};
+export type ImportListingsApiResponse = /** status 202  */ ListingImportBody;
+export type ImportListingsApiArg = {
+  mp: string;
+  importListingsInput: ImportListingsInput;
+};
+export type ListListingImportsApiResponse =
+  /** status 200  */ ListListingImportBody;
+export type ListListingImportsApiArg = {
+  mp: string;
+  storeChannelId?: number;
+};
+export type UpdateStockApiResponse = /** status 202  */ StockSyncBody;
+export type UpdateStockApiArg = {
+  mp: string;
+  updateStockInput: UpdateStockInput;
+};
+export type UnlinkListingApiResponse = /** status 200  */ ListingBody;
+export type UnlinkListingApiArg = {
+  id: number;
+  channel: string;
+  ref: number;
+};
 export type ListMarketplaceBody = {
   /** The rows. */
   data: {
@@ -160,6 +453,148 @@ export type ListMarketplaceBody = {
     name: string;
     /** As paths write it (tiktok-shop). */
     path: string;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type ListingOptionBody = {
+  name: string;
+  value: string;
+};
+export type BundlePartBody = {
+  /** Its share of the set's price in percent with two decimals ("70.00"); all left out or 0
+    spreads the price by units. */
+  costShare?: string | null;
+  /** Units of it in one set. */
+  quantity: number;
+  /** Our SKU. */
+  skuId: number;
+};
+export type ListingBody = {
+  /** The quantity our rule last gave it (null: not worked out yet). */
+  available?: number | null;
+  id: number;
+  imageUrl: string;
+  /** The marketplace's ids of the listing and its variation. */
+  itemId: string;
+  /** The marketplace's words on the last push when it refused it, or why it was not sent. */
+  lastAnswer: string;
+  lastPushAt: string;
+  /** order, person, auto, import, unlinked; empty while it waits for a SKU. */
+  linkedBy: string;
+  modelId: string;
+  name: string;
+  options: ListingOptionBody[];
+  /** It has a stock rule of its own. */
+  ownRule: boolean;
+  /** Its parts, when it is a bundle. */
+  parts: BundlePartBody[];
+  /** The stock the marketplace showed when it was last read (null: not read). */
+  platformStock?: number | null;
+  /** Its price at the marketplace, baht. */
+  price: string;
+  pushDue: boolean;
+  /** What the marketplace last took (null: never pushed). */
+  pushed?: number | null;
+  sellerSku: string;
+  /** The SKU it is (null: not linked, or a bundle). */
+  skuId?: number | null;
+  /** active, inactive or deleted (at the marketplace). */
+  state: string;
+  storeChannelId: number;
+};
+export type FieldErrorBody = {
+  /** Message key. */
+  code: string;
+  /** The field, snake_case. */
+  field: string;
+};
+export type ErrorDetail = {
+  /** Stable code, e.g. `customer_phone_duplicate`: one of the `ErrorCode` schema's (kept a
+    plain string here, so the generated clients hold the list once). */
+  code: string;
+  /** Broken rules per field (`code` is a message key such as `validation.phone_digits`). */
+  fields?: FieldErrorBody[];
+  /** The message in English. */
+  message: string;
+  /** Message key the app translates, e.g. `error.customer_phone_duplicate`. */
+  messageKey: string;
+};
+export type ErrorBody = {
+  /** The error. */
+  error: ErrorDetail;
+};
+export type ListingLinkInput = {
+  /** Or its parts, when it is a set of our SKUs. */
+  parts?: BundlePartBody[];
+  /** The SKU it is. */
+  skuId?: number | null;
+};
+export type StockRuleBody = {
+  /** Added after the share (negative keeps a margin back). */
+  fixed?: number;
+  /** Units held back for promotions. */
+  hold?: number;
+  /** The marketplace takes only increases (Lazada Choice): a lower quantity is not pushed. */
+  increaseOnly?: boolean;
+  /** True when it is the listing's own rule (false: its shop's applies). */
+  own?: boolean;
+  /** The share of what is available shown, 0 to 100. */
+  percent?: number;
+  /** This shop keeps showing what is left when nearly sold out; the store's others show 0. */
+  priority?: boolean;
+  /** down, up or nearest. */
+  rounding?: string;
+  /** Below this many, a listing is nearly sold out (0: never). */
+  threshold?: number;
+  updatedAt?: string;
+  /** The warehouses pushed from (empty: the shop's own). */
+  warehouseIds?: number[];
+};
+export type ListMatchRuleBody = {
+  /** The rows. */
+  data: {
+    id: number;
+    /** prefix or suffix. */
+    kind: string;
+    text: string;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type MatchRuleBody = {
+  id: number;
+  /** prefix or suffix. */
+  kind: string;
+  text: string;
+};
+export type MatchRuleInput = {
+  /** prefix or suffix. */
+  kind?: string;
+  /** What to ignore (at most 30 characters). */
+  text?: string;
+};
+export type ListSkuLinkBody = {
+  /** The rows. */
+  data: {
+    listingId: number;
+    /** shopee, lazada or tiktok_shop. */
+    marketplace: string;
+    shopName: string;
+    skuId: number;
+    storeChannelId: number;
   }[];
   /** Page size (-1 for all). */
   limit: number;
@@ -213,27 +648,6 @@ export type ListMarketplaceChannelBody = {
   /** Rows matching. */
   total: number;
 };
-export type FieldErrorBody = {
-  /** Message key. */
-  code: string;
-  /** The field, snake_case. */
-  field: string;
-};
-export type ErrorDetail = {
-  /** Stable code, e.g. `customer_phone_duplicate`: one of the `ErrorCode` schema's (kept a
-    plain string here, so the generated clients hold the list once). */
-  code: string;
-  /** Broken rules per field (`code` is a message key such as `validation.phone_digits`). */
-  fields?: FieldErrorBody[];
-  /** The message in English. */
-  message: string;
-  /** Message key the app translates, e.g. `error.customer_phone_duplicate`. */
-  messageKey: string;
-};
-export type ErrorBody = {
-  /** The error. */
-  error: ErrorDetail;
-};
 export type MarketplaceChannelBody = {
   /** Connected. */
   createdAt: string;
@@ -276,6 +690,60 @@ export type MarketplaceChannelInput = {
   /** The warehouse its orders take stock from. */
   warehouseId?: number | null;
 };
+export type ListingListBody = {
+  data: ListingBody[];
+  limit: number;
+  linked: number;
+  page: number;
+  pages: number;
+  total: number;
+  /** The shop's listings waiting for a SKU, and linked ones (deleted ones apart). */
+  waiting: number;
+};
+export type AutoLinkBody = {
+  byName: number;
+  bySellerSku: number;
+  /** Still waiting for a SKU. */
+  waiting: number;
+};
+export type AutoLinkInput = {
+  /** Also by identical names (case and spacing ignored). */
+  byName?: boolean;
+};
+export type ListCreatedFromListingBody = {
+  /** The rows. */
+  data: {
+    /** Why not: the catalog's code or its first broken field. */
+    error: string;
+    listingId: number;
+    /** Its new SKU (null when it could not be made). */
+    skuId?: number | null;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type CreateFromListingsInput = {
+  /** The category the products are filed under. */
+  categoryId?: number | null;
+  /** The listings (each listing's variations become one product, a SKU each); at most 500. */
+  listingIds?: number[];
+};
+export type StockSyncBody = {
+  done: number;
+  /** When it finished (the time the screen shows). */
+  finishedAt: string;
+  startedAt: string;
+  /** in_progress while listings it made due are waiting, else finished. */
+  status: string;
+  storeChannelId: number;
+  total: number;
+};
 export type AuthUrlBody = {
   /** The single-use state it carries (`<store id>.<marketplace>.<random>`). */
   state: string;
@@ -302,15 +770,130 @@ export type MissingOrdersInput = {
   /** One shop (leave out for every connected shop of the store). */
   storeChannelId?: number | null;
 };
+export type ListingImportBody = {
+  categoryId?: number | null;
+  createProducts: boolean;
+  created: number;
+  /** Why it stopped, when it failed. */
+  error: string;
+  failed: number;
+  fileName: string;
+  finishedAt: string;
+  id: number;
+  linked: number;
+  /** Pages read, and listings the marketplace says the shop has. */
+  pages: number;
+  /** Variations seen, made into products, linked, left waiting and failed. */
+  seen: number;
+  /** api or file. */
+  source: string;
+  startedAt: string;
+  /** running, done or failed. */
+  state: string;
+  storeChannelId: number;
+  total: number;
+  unlinked: number;
+};
+export type ListImportedListingBody = {
+  /** The rows. */
+  data: {
+    detail: string;
+    itemId: string;
+    modelId: string;
+    n: number;
+    name: string;
+    outcome: string;
+    sellerSku: string;
+    skuId?: number | null;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type ImportListingsInput = {
+  /** The category they are filed under (required when making products). */
+  categoryId?: number | null;
+  /** Make products and SKUs for listings no SKU's code matches. */
+  createProducts?: boolean;
+  /** The shop. */
+  storeChannelId?: number;
+};
+export type ListListingImportBody = {
+  /** The rows. */
+  data: {
+    categoryId?: number | null;
+    createProducts: boolean;
+    created: number;
+    /** Why it stopped, when it failed. */
+    error: string;
+    failed: number;
+    fileName: string;
+    finishedAt: string;
+    id: number;
+    linked: number;
+    /** Pages read, and listings the marketplace says the shop has. */
+    pages: number;
+    /** Variations seen, made into products, linked, left waiting and failed. */
+    seen: number;
+    /** api or file. */
+    source: string;
+    startedAt: string;
+    /** running, done or failed. */
+    state: string;
+    storeChannelId: number;
+    total: number;
+    unlinked: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type UpdateStockInput = {
+  /** The listings to push (at most 500); empty pushes every linked listing of the shop. */
+  listingIds?: number[];
+  /** The shop. */
+  storeChannelId?: number;
+};
 export const {
   useMarketplacesQuery,
+  useGetListingQuery,
+  useLinkListingMutation,
+  useGetListingStockRuleQuery,
+  useSetListingStockRuleMutation,
+  useDeleteListingStockRuleMutation,
+  useListMatchRulesQuery,
+  useAddMatchRuleMutation,
+  useDeleteMatchRuleMutation,
+  useSkuLinksQuery,
   useListMarketplaceChannelsQuery,
   useGetMarketplaceChannelQuery,
   useUnlinkMarketplaceChannelMutation,
   useUpdateMarketplaceChannelMutation,
+  useListListingsQuery,
+  useAutoLinkListingsMutation,
+  useCreateProductsFromListingsMutation,
+  useGetShopStockRuleQuery,
+  useSetShopStockRuleMutation,
+  useStockSyncQuery,
   useAuthUrlQuery,
   useConnectMutation,
   useMarketplacePushMutation,
   useReconnectMutation,
   useProduceMissingOrdersMutation,
+  useGetListingImportQuery,
+  useImportedListingsQuery,
+  useImportListingsMutation,
+  useListListingImportsQuery,
+  useUpdateStockMutation,
+  useUnlinkListingMutation,
 } = injectedRtkApi;
