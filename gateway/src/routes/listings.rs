@@ -52,15 +52,29 @@ pub struct ListingOptionBody {
 }
 
 /// One part of a bundle.
-#[derive(Debug, Serialize, Deserialize, ToSchema)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct BundlePartBody {
+    /// Our SKU.
+    pub sku_id: i64,
+    /// Units of it in one set.
+    pub quantity: i64,
+    /// Its share of the set's price in percent with two decimals ("70.00").
+    pub cost_share: Option<String>,
+    /// The SKU's code, and its product's name with its options.
+    pub sku_code: String,
+    pub sku_name: String,
+}
+
+/// One part of a bundle being linked.
+#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
+#[serde(default)]
+pub struct BundlePartInput {
     /// Our SKU.
     pub sku_id: i64,
     /// Units of it in one set.
     pub quantity: i64,
     /// Its share of the set's price in percent with two decimals ("70.00"); all left out or 0
     /// spreads the price by units.
-    #[serde(default)]
     pub cost_share: Option<String>,
 }
 
@@ -84,6 +98,11 @@ pub struct ListingBody {
     pub state: String,
     /// The SKU it is (null: not linked, or a bundle).
     pub sku_id: Option<i64>,
+    /// That SKU's code, and its product's name with its options.
+    pub sku_code: String,
+    pub sku_name: String,
+    /// The product of that SKU (of its first part, for a bundle): the one its unlink names.
+    pub product_id: Option<i64>,
     /// Its parts, when it is a bundle.
     pub parts: Vec<BundlePartBody>,
     /// order, person, auto, import, unlinked; empty while it waits for a SKU.
@@ -120,6 +139,9 @@ impl From<pb::Listing> for ListingBody {
             image_url: l.image_url,
             state: word::<pb::ListingState>(l.state),
             sku_id: (l.sku_id > 0).then_some(l.sku_id),
+            sku_code: String::new(),
+            sku_name: String::new(),
+            product_id: None,
             parts: l
                 .parts
                 .into_iter()
@@ -127,6 +149,8 @@ impl From<pb::Listing> for ListingBody {
                     sku_id: p.sku_id,
                     quantity: p.quantity,
                     cost_share: Some(share_text(p.cost_share_bp)),
+                    sku_code: String::new(),
+                    sku_name: String::new(),
                 })
                 .collect(),
             linked_by: word::<pb::LinkSource>(l.linked_by),
@@ -138,6 +162,58 @@ impl From<pb::Listing> for ListingBody {
             own_rule: l.own_rule,
         }
     }
+}
+
+/// The listings with their SKUs named (codes and products' names with options), as the
+/// catalog has them.
+async fn named(state: &AppState, auth: &StoreAuth, listings: Vec<pb::Listing>) -> ApiResult<Vec<ListingBody>> {
+    let mut ids: Vec<i64> = listings
+        .iter()
+        .flat_map(|l| std::iter::once(l.sku_id).chain(l.parts.iter().map(|p| p.sku_id)))
+        .filter(|id| *id > 0)
+        .collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut names = std::collections::HashMap::new();
+    for chunk in ids.chunks(500) {
+        let found = state
+            .products()
+            .describe_skus(auth.ctx().request(ppb::DescribeSkusRequest { ids: chunk.to_vec(), codes: Vec::new() }))
+            .await?
+            .into_inner()
+            .skus;
+        for d in found {
+            let Some(sku) = d.sku else { continue };
+            let name = [d.product_name.as_str(), sku.option1.as_str(), sku.option2.as_str()]
+                .into_iter()
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(" · ");
+            names.insert(sku.id, (sku.code, name, d.product_id));
+        }
+    }
+    Ok(listings
+        .into_iter()
+        .map(|l| {
+            let mut b = ListingBody::from(l);
+            if let Some((code, name, product)) = b.sku_id.and_then(|id| names.get(&id)) {
+                (b.sku_code, b.sku_name, b.product_id) = (code.clone(), name.clone(), Some(*product));
+            }
+            for p in &mut b.parts {
+                if let Some((code, name, product)) = names.get(&p.sku_id) {
+                    (p.sku_code, p.sku_name) = (code.clone(), name.clone());
+                    b.product_id.get_or_insert(*product);
+                }
+            }
+            b
+        })
+        .collect())
+}
+
+/// One listing, its SKUs named.
+async fn one(state: &AppState, auth: &StoreAuth, l: Option<pb::Listing>) -> ApiResult<Json<ListingBody>> {
+    let mut named = named(state, auth, vec![l.unwrap_or_default()]).await?;
+    Ok(Json(named.remove(0)))
 }
 
 /// Filters of a shop's listings.
@@ -196,7 +272,7 @@ async fn list_listings(
         .into_inner();
     let page = r.page.unwrap_or_default();
     Ok(Json(ListingListBody {
-        data: r.listings.into_iter().map(ListingBody::from).collect(),
+        data: named(&state, &auth, r.listings).await?,
         total: page.total,
         limit: page.limit,
         page: page.page,
@@ -216,7 +292,7 @@ async fn get_listing(
 ) -> ApiResult<Json<ListingBody>> {
     auth.require(READ)?;
     let r = client(&state)?.get_listing(auth.ctx().request(pb::GetListingRequest { id })).await?.into_inner();
-    Ok(Json(r.listing.unwrap_or_default().into()))
+    one(&state, &auth, r.listing).await
 }
 
 /// What a listing is linked to: one SKU, or a bundle's parts.
@@ -226,7 +302,7 @@ pub struct ListingLinkInput {
     /// The SKU it is.
     pub sku_id: Option<i64>,
     /// Or its parts, when it is a set of our SKUs.
-    pub parts: Vec<BundlePartBody>,
+    pub parts: Vec<BundlePartInput>,
 }
 
 /// A cost share in percent with up to two decimals, in basis points.
@@ -271,7 +347,7 @@ async fn link_listing(
         .set_listing_link(auth.ctx().request(pb::SetListingLinkRequest { id, sku_id: b.sku_id.unwrap_or(0), parts }))
         .await?
         .into_inner();
-    Ok(Json(r.listing.unwrap_or_default().into()))
+    one(&state, &auth, r.listing).await
 }
 
 /// Unlinks listing `ref` of a shop on `channel-dashed` (shopee, lazada, tiktok-shop) from
@@ -309,7 +385,7 @@ async fn unlink_listing(
         return Err(not_found());
     }
     let r = mp.unlink_listing(auth.ctx().request(pb::GetListingRequest { id: listing_id })).await?.into_inner();
-    Ok(Json(r.listing.unwrap_or_default().into()))
+    one(&state, &auth, r.listing).await
 }
 
 /// How to link automatically.

@@ -13,7 +13,10 @@ import { useIsMobile } from '@/app/layouts/useDevice';
 import { BottomBar, HeadActions } from '@/shared/list/Actions';
 import { Filters } from '@/shared/list/Filters';
 import { ListView } from '@/shared/list/ListView';
+import { pathOf, useSkuLinksQuery } from '@/features/marketplaces/api';
 import { STORE_CHANNEL } from './channel';
+import { ChannelSwitch } from './listings/ChannelSwitch';
+import ListingsPage from './listings/ListingsPage';
 import { useBulkDeleteProductsMutation, useBulkProductStatusMutation, useListCategoriesQuery, useListProductsQuery, type ProductBody } from './api';
 import { ProductViewDrawer } from './ProductViewDrawer';
 import { SKU_CREATE, SKU_EDIT } from './routes';
@@ -29,8 +32,18 @@ function priceRange(p: ProductBody): string {
 
 const available = (p: ProductBody) => p.skus.reduce((sum, s) => sum + s.inventories.reduce((a, i) => a + i.available, 0), 0);
 
+/** The product list: the store's own catalogue, or a marketplace shop's listings when the
+ * route names one (`/product-list/shopee/12`). */
 export default function ProductListPage() {
-  const { t, i18n } = useTranslation(['products', 'common']);
+  const { channel, providerName } = useParams();
+  const marketplace = pathOf(channel);
+  const shopId = Number(providerName);
+  if (marketplace && shopId > 0) return <ListingsPage key={`${marketplace}/${shopId}`} path={marketplace} shopId={shopId} />;
+  return <Catalogue />;
+}
+
+function Catalogue() {
+  const { t, i18n } = useTranslation(['products', 'marketplaces', 'common']);
   const { storeId } = useParams();
   const id = Number(storeId);
   const { params, set } = useAddressParams();
@@ -40,6 +53,15 @@ export default function ProductListPage() {
   const status = params.get('status') || undefined;
   const { data, isFetching } = useListProductsQuery({ search: search || undefined, categoryId, status, page, limit: 10 });
   const { data: categories } = useListCategoriesQuery();
+  // The marketplace shops each shown product's SKUs are linked to.
+  const skuIds = (data?.data ?? []).flatMap((p) => p.skus.map((s) => s.id));
+  const { data: links } = useSkuLinksQuery({ skuIds: skuIds.join(',') }, { skip: skuIds.length === 0 });
+  const shopsOf = (p: ProductBody) => {
+    const ids = new Set(p.skus.map((s) => s.id));
+    const seen = new Map<number, string>();
+    for (const l of links?.data ?? []) if (ids.has(l.skuId)) seen.set(l.storeChannelId, `${t(`marketplaces:names.${l.marketplace}`)} · ${l.shopName}`);
+    return [...seen.values()];
+  };
   const [setStatuses] = useBulkProductStatusMutation();
   const [removeMany] = useBulkDeleteProductsMutation();
   const [selected, setSelected] = useState<number[]>([]);
@@ -99,6 +121,18 @@ export default function ProductListPage() {
       ),
     },
     { title: t('products:fields.category'), dataIndex: 'categoryId', render: (c: number) => categoryName(c) },
+    {
+      title: t('products:listings.linkedShops'),
+      render: (_: unknown, p: ProductBody) => (
+        <span data-testid={`product-${p.id}-channels`}>
+          {shopsOf(p).map((s) => (
+            <Tag key={s} color="geekblue">
+              {s}
+            </Tag>
+          ))}
+        </span>
+      ),
+    },
     { title: t('products:fields.skus'), render: (_: unknown, p: ProductBody) => p.skus.length, align: 'right' as const },
     { title: t('products:fields.price'), render: (_: unknown, p: ProductBody) => priceRange(p), align: 'right' as const },
     { title: t('products:fields.available'), render: (_: unknown, p: ProductBody) => available(p), align: 'right' as const },
@@ -153,6 +187,7 @@ export default function ProductListPage() {
       <div className="bo-page-head">
         <h1>{t('products:list.title')}</h1>
         <Space wrap>
+          <ChannelSwitch value={STORE_CHANNEL} />
           {mobile ? null : filters}
           <HeadActions
             primary={

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type CSSProperties } from 'react';
 import { Select } from 'antd';
 import { useTranslation } from 'react-i18next';
 
@@ -27,6 +27,7 @@ export function SkuSelect({
   placeholder,
   availableText = 'stock:transfer.skuAvailable',
   testId = 'adjust-sku',
+  style,
 }: {
   value?: number;
   onChange?: (v: number) => void;
@@ -38,6 +39,7 @@ export function SkuSelect({
   /** The i18n key saying an option with its stock (`name`, `count`). */
   availableText?: string;
   testId?: string;
+  style?: CSSProperties;
 }) {
   const { t } = useTranslation('stock');
   const [search, setSearch] = useState('');
@@ -73,6 +75,7 @@ export function SkuSelect({
       loading={isFetching}
       options={options}
       placeholder={placeholder ?? t('stock:adjust.pickSku')}
+      style={style}
       data-testid={testId}
     />
   );

@@ -195,9 +195,11 @@ impl Repo {
             Pushed::Left(q, why) => (q, l.sent, why, if why.is_empty() { None } else { Some("left") }),
         };
         let mut tx = self.db.begin().await?;
+        // What the marketplace took is its stock now.
         sqlx::query(
             "UPDATE listings SET wanted = $1, sent = $2, sent_at = CASE WHEN $3 = 1 THEN $4 ELSE sent_at END, attempts = 0, \
-             last_answer = $5, due_at = CASE WHEN changes = $6 THEN 0 ELSE due_at END WHERE id = $7",
+             last_answer = $5, due_at = CASE WHEN changes = $6 THEN 0 ELSE due_at END, \
+             platform_stock = CASE WHEN $5 = '' AND $3 = 1 THEN $2 ELSE platform_stock END WHERE id = $7",
         )
         .bind(wanted)
         .bind(sent)

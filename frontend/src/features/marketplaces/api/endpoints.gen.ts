@@ -468,13 +468,15 @@ export type ListingOptionBody = {
   value: string;
 };
 export type BundlePartBody = {
-  /** Its share of the set's price in percent with two decimals ("70.00"); all left out or 0
-    spreads the price by units. */
+  /** Its share of the set's price in percent with two decimals ("70.00"). */
   costShare?: string | null;
   /** Units of it in one set. */
   quantity: number;
+  /** The SKU's code, and its product's name with its options. */
+  skuCode: string;
   /** Our SKU. */
   skuId: number;
+  skuName: string;
 };
 export type ListingBody = {
   /** The quantity our rule last gave it (null: not worked out yet). */
@@ -499,12 +501,17 @@ export type ListingBody = {
   platformStock?: number | null;
   /** Its price at the marketplace, baht. */
   price: string;
+  /** The product of that SKU (of its first part, for a bundle): the one its unlink names. */
+  productId?: number | null;
   pushDue: boolean;
   /** What the marketplace last took (null: never pushed). */
   pushed?: number | null;
   sellerSku: string;
+  /** That SKU's code, and its product's name with its options. */
+  skuCode: string;
   /** The SKU it is (null: not linked, or a bundle). */
   skuId?: number | null;
+  skuName: string;
   /** active, inactive or deleted (at the marketplace). */
   state: string;
   storeChannelId: number;
@@ -530,9 +537,18 @@ export type ErrorBody = {
   /** The error. */
   error: ErrorDetail;
 };
+export type BundlePartInput = {
+  /** Its share of the set's price in percent with two decimals ("70.00"); all left out or 0
+    spreads the price by units. */
+  costShare?: string | null;
+  /** Units of it in one set. */
+  quantity?: number;
+  /** Our SKU. */
+  skuId?: number;
+};
 export type ListingLinkInput = {
   /** Or its parts, when it is a set of our SKUs. */
-  parts?: BundlePartBody[];
+  parts?: BundlePartInput[];
   /** The SKU it is. */
   skuId?: number | null;
 };

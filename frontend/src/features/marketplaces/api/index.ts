@@ -49,3 +49,75 @@ export type { MarketplaceChannelBody } from './endpoints.gen';
 export type MarketplaceBody = ListMarketplaceBody['data'][number];
 /** One connected shop of the list. */
 export type MarketplaceShop = ListMarketplaceChannelBody['data'][number];
+
+// ---- A shop's listings (the product list of a marketplace shop): links, imports, rules and
+// pushes. Kept in one block.
+import type {
+  ListingListBody,
+  ListingBody,
+  ListingImportBody,
+  StockRuleBody,
+  StockSyncBody,
+} from './endpoints.gen';
+
+const LISTINGS = { type: 'Listing' as const, id: 'LIST' };
+const IMPORTS = { type: 'ListingImport' as const, id: 'LIST' };
+
+export const listingsApi = marketplacesApi
+  .enhanceEndpoints({ addTagTypes: ['Listing', 'ListingImport', 'MatchRule', 'StockRule', 'StockSync'] })
+  .enhanceEndpoints({
+    endpoints: {
+      listListings: { providesTags: [LISTINGS] },
+      getListing: { providesTags: (_r, _e, a) => [{ type: 'Listing', id: a.id }] },
+      linkListing: { invalidatesTags: (_r, _e, a) => [LISTINGS, { type: 'Listing', id: a.id }, { type: 'MarketplaceChannel', id: 'LINKS' }] },
+      unlinkListing: { invalidatesTags: (_r, _e, a) => [LISTINGS, { type: 'Listing', id: a.ref }, { type: 'MarketplaceChannel', id: 'LINKS' }] },
+      autoLinkListings: { invalidatesTags: [LISTINGS, { type: 'MarketplaceChannel', id: 'LINKS' }] },
+      createProductsFromListings: { invalidatesTags: [LISTINGS, { type: 'MarketplaceChannel', id: 'LINKS' }] },
+      listMatchRules: { providesTags: [{ type: 'MatchRule', id: 'LIST' }] },
+      addMatchRule: { invalidatesTags: [{ type: 'MatchRule', id: 'LIST' }] },
+      deleteMatchRule: { invalidatesTags: [{ type: 'MatchRule', id: 'LIST' }] },
+      importListings: { invalidatesTags: [IMPORTS] },
+      listListingImports: { providesTags: [IMPORTS] },
+      getListingImport: { keepUnusedDataFor: 0 },
+      importedListings: { keepUnusedDataFor: 0 },
+      getShopStockRule: { providesTags: (_r, _e, a) => [{ type: 'StockRule', id: `shop-${a.id}` }] },
+      setShopStockRule: { invalidatesTags: (_r, _e, a) => [{ type: 'StockRule', id: `shop-${a.id}` }, LISTINGS] },
+      getListingStockRule: { providesTags: (_r, _e, a) => [{ type: 'StockRule', id: a.id }] },
+      setListingStockRule: { invalidatesTags: (_r, _e, a) => [{ type: 'StockRule', id: a.id }, LISTINGS] },
+      deleteListingStockRule: { invalidatesTags: (_r, _e, a) => [{ type: 'StockRule', id: a.id }, LISTINGS] },
+      updateStock: { invalidatesTags: (_r, _e, a) => [{ type: 'StockSync', id: a.updateStockInput.storeChannelId }, LISTINGS] },
+      stockSync: { providesTags: (_r, _e, a) => [{ type: 'StockSync', id: a.id }] },
+      skuLinks: { providesTags: [{ type: 'MarketplaceChannel', id: 'LINKS' }] },
+    },
+  });
+
+export const {
+  useListListingsQuery,
+  useLinkListingMutation,
+  useUnlinkListingMutation,
+  useAutoLinkListingsMutation,
+  useCreateProductsFromListingsMutation,
+  useListMatchRulesQuery,
+  useAddMatchRuleMutation,
+  useDeleteMatchRuleMutation,
+  useImportListingsMutation,
+  useListListingImportsQuery,
+  useGetListingImportQuery,
+  useGetShopStockRuleQuery,
+  useSetShopStockRuleMutation,
+  useGetListingStockRuleQuery,
+  useSetListingStockRuleMutation,
+  useDeleteListingStockRuleMutation,
+  useUpdateStockMutation,
+  useStockSyncQuery,
+  useSkuLinksQuery,
+  useImportedListingsQuery,
+} = listingsApi;
+export type { ListingBody, ListingImportBody, StockRuleBody, StockSyncBody };
+
+/** The listings and imports to read again: an import or a push finished in the background. */
+export const listingsChanged = () => listingsApi.util.invalidateTags([LISTINGS, IMPORTS]);
+export type ListingPage = ListingListBody;
+
+/** The marketplaces' path words and how a shop's times read, for the product screens. */
+export { ago, codeOf, pathOf, type MarketplacePath } from '../marketplaces';
