@@ -226,7 +226,7 @@ export async function startFixture() {
   };
 
   // The sandboxes' own control routes (placing and pushing orders, reading stock).
-  const sandboxes = { shopee: env.BO_SERVICES__MARKETPLACES__SHOPEE__API_URL };
+  const sandboxes = { shopee: env.BO_SERVICES__MARKETPLACES__SHOPEE__API_URL, tiktok: env.BO_SERVICES__MARKETPLACES__TIKTOK_SHOP__API_URL };
   return { base, api: apiClient(base, USERS.owner), open, close, sandboxes };
 }
 

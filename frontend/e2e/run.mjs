@@ -12,7 +12,7 @@
 // order; with `as` (default owner) the test starts signed in on the demo store's
 // getting-start, with null on a blank page. `run` gets { page, base, api, url, another,
 // sandboxes }, `another()` opening a second, blank browser context (another person), and
-// `sandboxes` the marketplace sandboxes' addresses (`sandboxes.shopee`).
+// `sandboxes` the marketplace sandboxes' addresses (`sandboxes.shopee`, `sandboxes.tiktok`).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

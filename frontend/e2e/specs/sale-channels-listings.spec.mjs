@@ -4,9 +4,10 @@
 // queue of listings waiting for a SKU (a matching rule and an automatic link by name, a
 // bundle by hand, a product made from a listing), changes the shop's stock rule and sees the
 // sandbox receive the new quantity, and pushes all the shop's stock to finished.
+import fs from 'node:fs';
 import path from 'node:path';
 
-import { pick, root, still } from '../fixtures.mjs';
+import { file, pick, root, still } from '../fixtures.mjs';
 
 const SHOP = 14701711;
 
@@ -47,6 +48,20 @@ async function reconnect(api, sandboxes) {
   await api.post('/marketplaces/shopee/reconnect', { state: link.state, code, shop_id: String(SHOP) });
   await api.patch(`/marketplaces/store-channels/${shop.id}`, { status: 'active' });
   return shop.id;
+}
+
+/** The TikTok sandbox's seller, connected through the sandbox's consent page: the shop's id. */
+async function tiktok(api, sandboxes) {
+  const link = await api.get('/marketplaces/tiktok-shop/auth-url');
+  const r = await fetch(`${sandboxes.tiktok}/sandbox/tiktok/authorize`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ state: link.state, redirect: 'http://localhost/' }).toString(),
+    redirect: 'manual',
+  });
+  const code = new URL(r.headers.get('location')).searchParams.get('code');
+  const shops = await api.post('/marketplaces/tiktok-shop/connect', { state: link.state, code });
+  return shops.data[0];
 }
 
 export const tests = [
@@ -129,6 +144,52 @@ export const tests = [
       await page.getByTestId('stock-sync').getByText('เสร็จเมื่อ', { exact: false }).waitFor({ timeout: 30_000 });
       await still(page);
       await snap(page, 'pushed-all');
+    },
+  },
+  {
+    name: "a TikTok shop's spreadsheet goes through the import wizard: a wrong template is refused, the rows are read, kept and linked",
+    run: async ({ page, api, sandboxes }) => {
+      const shop = await tiktok(api, sandboxes);
+      await page.getByTestId('sidebar').getByText('รายการสินค้า', { exact: true }).click();
+      await page.waitForURL('**/1/product-list/store');
+      await page.getByTestId('product-import').click();
+      await page.waitForURL('**/1/product-import-channel');
+      await page.getByTestId(`import-channel-tiktok_shop-${shop.id}`).click();
+      await page.waitForURL(`**/1/product-import/tiktok_shop/upload/${shop.id}`);
+      await page.getByTestId('import-shop').getByText(shop.shop_name, { exact: false }).waitFor();
+
+      // A sheet of orders is not the platform's export of listings.
+      await page.locator('input[type=file]').setInputFiles(file('wrong-template.xlsx'));
+      await page.getByTestId('import-error').getByText('ไฟล์ไม่ถูกต้อง กรุณาอัปโหลดไฟล์ตามรูปแบบ').waitFor();
+      if (!page.url().includes('/upload/')) throw new Error('a wrong template must stay on the upload step');
+
+      // TikTok's export: its columns, three rows read and one refused.
+      await page.locator('input[type=file]').setInputFiles(file('tiktok-listings.xlsx'));
+      await page.waitForURL(`**/1/product-import/tiktok_shop/mapping/${shop.id}`);
+      const mapping = page.getByTestId('import-mapping');
+      for (const column of ['product_id', 'product_name', 'sku_id', 'variation_value', 'product_description', 'price', 'seller_sku']) await mapping.getByText(column, { exact: true }).waitFor();
+      await page.getByTestId('import-summary').getByText('อ่านได้ 3 รายการ มีปัญหา 1 แถว', { exact: false }).waitFor();
+      await still(page);
+      await snap(page, 'file-mapping');
+      await page.getByTestId('import-start').click();
+      await page.waitForURL(`**/1/product-import/tiktok_shop/result/${shop.id}`);
+      await page.getByTestId('import-result').getByText('พบ 3', { exact: false }).waitFor({ timeout: 30_000 });
+      await page.getByTestId('import-result').getByText('เชื่อม 2', { exact: false }).waitFor();
+      await page.getByTestId('import-download').waitFor();
+      await snap(page, 'file-result');
+
+      // The same file again makes nothing twice.
+      const before = await api.get(`/marketplaces/store-channels/${shop.id}/listings`);
+      await page.getByTestId('import-to-listings').click();
+      await page.waitForURL(`**/1/product-list/tiktok_shop/${shop.id}`);
+      await page.getByTestId('listings-table').getByText('หมวกบักเก็ต').waitFor();
+      const form = new FormData();
+      form.append('store_channel_id', String(shop.id));
+      form.append('file', new Blob([fs.readFileSync(file('tiktok-listings.xlsx'))]), 'tiktok-listings.xlsx');
+      const again = await api.post('/products/marketplace/tiktok-shop/import-file', form);
+      const after = await api.get(`/marketplaces/store-channels/${shop.id}/listings`);
+      if (after.total !== before.total || before.total !== 3) throw new Error(`the listings were ${before.total}, then ${after.total}`);
+      if (again.import.id === undefined) throw new Error(`the second import answered ${JSON.stringify(again)}`);
     },
   },
 ];

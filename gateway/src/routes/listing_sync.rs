@@ -14,7 +14,7 @@ use bo_proto::marketplaces::v1 as pb;
 use bo_proto::marketplaces::v1::marketplaces_service_client::MarketplacesServiceClient;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::auth::StoreAuth;
@@ -26,6 +26,7 @@ use crate::wire::{enum_field, page_request, word, Body, List, Path, Query};
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(import_listings))
+        .routes(routes!(import_listing_file).layer(axum::extract::DefaultBodyLimit::max(FILE_MAX_BYTES + 64 * 1024)))
         .routes(routes!(list_listing_imports))
         .routes(routes!(get_listing_import))
         .routes(routes!(imported_listings))
@@ -148,6 +149,129 @@ async fn import_listings(
         .await?
         .into_inner();
     Ok((StatusCode::ACCEPTED, Json(r.import.unwrap_or_default().into())))
+}
+
+/// The largest listing spreadsheet (SPEC §5: 1 to 100 items; such files stay small).
+const FILE_MAX_BYTES: usize = 5 * 1024 * 1024;
+
+/// The multipart form of a listing spreadsheet.
+#[derive(ToSchema)]
+#[allow(dead_code)]
+pub struct ListingFileForm {
+    /// The platform's .xlsx export in the import template (at most 5 MB, 1 to 100 items).
+    #[schema(value_type = String, format = Binary)]
+    pub file: Vec<u8>,
+    /// The shop.
+    pub store_channel_id: i64,
+    /// Make products for listings no SKU matches.
+    pub create_products: Option<bool>,
+    /// Their category (required when making products).
+    pub category_id: Option<i64>,
+    /// Only read the file and show its rows.
+    pub dry_run: Option<bool>,
+}
+
+/// A row of the spreadsheet as read.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FileListingBody {
+    pub row: i64,
+    /// The listing (product_id) and its variation (sku_id).
+    pub item_id: String,
+    pub model_id: String,
+    pub name: String,
+    pub variation: String,
+    pub seller_sku: String,
+    /// Baht.
+    pub price: String,
+}
+
+/// A problem with one row.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct FileRowErrorBody {
+    pub row: i64,
+    pub field: String,
+    pub code: String,
+}
+
+/// What a listing spreadsheet gave: its rows and their problems, and the import once it ran.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ListingFileBody {
+    pub import: Option<ListingImportBody>,
+    pub rows: Vec<FileListingBody>,
+    pub errors: Vec<FileRowErrorBody>,
+}
+
+/// Imports a shop's listings from the platform's spreadsheet (SPEC §2 `/product-import/...`,
+/// §5: .xlsx only, 1 to 100 items, columns sku_id, product_name, product_id,
+/// variation_value, product_description, price, seller_sku; a wrong template answers 422
+/// `import_wrong_template`, 'Wrong file, please upload valid file'). A dry run reads it; a
+/// run keeps and links its listings like an API import, once per file: the same rows again
+/// are the import they were.
+#[utoipa::path(post, path = "/products/marketplace/{mp}/import-file", tag = "marketplaces", params(("mp" = String, Path)),
+    request_body(content = ListingFileForm, content_type = "multipart/form-data"),
+    responses((status = 200, body = ListingFileBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 413, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn import_listing_file(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(mp): Path<String>,
+    key: Option<axum::Extension<crate::idempotency::Deferred>>,
+    mut form: axum::extract::Multipart,
+) -> ApiResult<axum::response::Response> {
+    auth.require(CREATE)?;
+    let f = crate::uploads::FileForm::read(
+        state.files.clone(),
+        auth.store_id,
+        &mut form,
+        FILE_MAX_BYTES as u64,
+        "import_too_large",
+        &[".xlsx"],
+        &["store_channel_id", "create_products", "category_id", "file_name"],
+    )
+    .await?;
+    let shop = shop_of(&state, &auth, &mp, f.number("store_channel_id")).await?;
+    let (create, category_id, dry_run) =
+        (matches!(f.text("create_products").as_str(), "true" | "1"), f.number("category_id"), f.dry_run);
+    let file_name = f.text("file_name");
+    let mut staged = f.staged;
+    let fingerprint = staged.digest();
+    let act = async {
+        let upload = staged.hand_over().pop().unwrap_or_default();
+        let r = client(&state)?
+            .import_listing_file(auth.ctx().request(pb::ImportListingFileRequest {
+                store_channel_id: shop.id,
+                upload,
+                file_name,
+                create_products: create,
+                category_id,
+                dry_run,
+            }))
+            .await?
+            .into_inner();
+        Ok(Json(ListingFileBody {
+            import: r.import.map(ListingImportBody::from),
+            rows: r
+                .rows
+                .into_iter()
+                .map(|x| FileListingBody {
+                    row: x.row,
+                    item_id: x.item_id,
+                    model_id: x.model_id,
+                    name: x.name,
+                    variation: x.variation,
+                    seller_sku: x.seller_sku,
+                    price: crate::wire::baht(x.price),
+                })
+                .collect(),
+            errors: r
+                .errors
+                .into_iter()
+                .map(|e| FileRowErrorBody { row: e.row, field: e.field, code: e.code })
+                .collect(),
+        }))
+    };
+    Ok(crate::idempotency::deferred(&state, &auth, key.map(|k| k.0), &fingerprint, act).await)
 }
 
 /// A shop whose imports to list.

@@ -410,6 +410,13 @@ impl MarketplacesService for MarketplacesGrpc {
         self.import_listings_rpc(req).await
     }
 
+    async fn import_listing_file(
+        &self,
+        req: Request<pb::ImportListingFileRequest>,
+    ) -> Rpc<pb::ImportListingFileResponse> {
+        self.import_listing_file_rpc(req).await
+    }
+
     async fn get_listing_import(&self, req: Request<pb::GetListingImportRequest>) -> Rpc<pb::ListingImportResponse> {
         self.get_listing_import_rpc(req).await
     }

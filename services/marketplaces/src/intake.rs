@@ -36,7 +36,7 @@ use crate::domain::status::{OrderState, Stage};
 use crate::domain::Marketplace;
 use crate::store::{outcome, ChannelRow, Learnt, Linked, PushRow, Repo};
 use crate::Settings;
-pub use catalog::AutoLinked;
+pub use catalog::{AutoLinked, FileImport};
 pub use stock::StockLinks;
 
 /// Pushes handled at once.

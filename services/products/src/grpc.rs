@@ -425,8 +425,15 @@ impl ProductsGrpc {
                 sku_code: crate::import_plan::sku_code(row),
                 variant: row.variation_value.clone(),
                 price: row.price_satang,
+                sku_id: row.sku_id.clone(),
+                seller_sku: row.seller_sku.clone(),
+                description: row.product_description.clone(),
             })
             .collect();
+        if r.parse_only {
+            let products = crate::import_plan::product_count(&parsed.rows);
+            return Ok(pb::ImportProductsResponse { rows, errors, created: 0, skipped: 0, products });
+        }
         // A dry run may come before a category is chosen: check the rest against any.
         let category = if r.dry_run && r.category_id <= 0 { 1 } else { r.category_id };
         let plan = crate::import_plan::plan(&parsed.rows, category);

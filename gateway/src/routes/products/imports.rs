@@ -107,7 +107,13 @@ pub(super) async fn import_products(
         let upload = staged.hand_over().pop().unwrap_or_default();
         let r = state
             .products()
-            .import_products(auth.ctx().request(pb::ImportProductsRequest { upload, sheet, category_id, dry_run }))
+            .import_products(auth.ctx().request(pb::ImportProductsRequest {
+                upload,
+                sheet,
+                category_id,
+                dry_run,
+                parse_only: false,
+            }))
             .await?
             .into_inner();
         Ok(Json(import_body(r)))

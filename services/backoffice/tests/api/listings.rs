@@ -394,6 +394,97 @@ async fn stock_rules_and_bundles_push_what_they_say(stack: Stack) {
     app.stop().await;
 }
 
+/// The platform's spreadsheet in the import template: read first, then kept and linked once.
+async fn a_listing_spreadsheet_is_read_then_kept_once(stack: Stack) {
+    use reqwest::multipart::{Form, Part};
+    let sb = sandboxes().await;
+    let Some(app) = with_sandboxes(stack, &sb).await else { return };
+    let t = app.owner().await;
+    let w = crate::marketplaces::warehouse(&app, &t).await;
+    products(&app, &t, w, &[("TS-W", "เสื้อยืดคอกลม")]).await;
+    let shop = shopee(&app, &t, &sb, w).await;
+    let header =
+        ["product_id", "product_name", "sku_id", "variation_value", "product_description", "price", "seller_sku"];
+    let book = |rows: &[[&str; 7]], header: &[&str]| {
+        let mut book = rust_xlsxwriter::Workbook::new();
+        let sheet = book.add_worksheet();
+        for (c, h) in header.iter().enumerate() {
+            sheet.write_string(0, c as u16, *h).unwrap();
+        }
+        for (r, row) in rows.iter().enumerate() {
+            for (c, v) in row.iter().enumerate() {
+                sheet.write_string(r as u32 + 1, c as u16, *v).unwrap();
+            }
+        }
+        book.save_to_buffer().unwrap()
+    };
+    let rows = [
+        ["1729001", "เสื้อยืดคอกลม", "5001", "ขาว", "ผ้าฝ้าย", "199", "TS-W"],
+        ["1729001", "เสื้อยืดคอกลม", "5002", "ดำ", "ผ้าฝ้าย", "219.50", ""],
+        ["1729002", "แก้วมัค", "5100", "", "", "1,299.00", "MUG"],
+        ["1729003", "", "5200", "", "", "abc", ""],
+    ];
+    let send = |file: Vec<u8>, fields: &[(&str, String)]| {
+        let mut form = Form::new()
+            .part("file", Part::bytes(file).file_name("tiktok-export.xlsx"))
+            .text("store_channel_id", shop.to_string());
+        for (k, v) in fields {
+            form = form.text(k.to_string(), v.clone());
+        }
+        let (client, url, token) =
+            (app.client.clone(), format!("{}/products/marketplace/shopee/import-file", app.base), t.clone());
+        async move {
+            let res = client.post(url).bearer_auth(token).multipart(form).send().await.unwrap();
+            let status = res.status();
+            (status, res.json::<Value>().await.unwrap())
+        }
+    };
+    let file = book(&rows, &header);
+    let (s, v) = send(file.clone(), &[("dry_run", "true".into())]).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!((v["rows"].as_array().unwrap().len(), v["import"].is_null()), (3, true), "{v}");
+    assert_eq!((v["rows"][1]["item_id"].as_str(), v["rows"][1]["model_id"].as_str()), (Some("1729001"), Some("5002")));
+    assert_eq!(v["rows"][2]["price"], "1299.00");
+    assert!(v["errors"].as_array().unwrap().iter().any(|e| e["row"] == 5), "the bad row is named: {v}");
+    let (_, page) = app.get(&format!("/marketplaces/store-channels/{shop}/listings"), &t).await;
+    assert_eq!(page["total"], 0, "a dry run keeps nothing");
+
+    let (s, v) = send(book(&rows, &header[1..]), &[("dry_run", "true".into())]).await;
+    assert_eq!(
+        (s, v["error"]["fields"][0]["code"].as_str()),
+        (StatusCode::UNPROCESSABLE_ENTITY, Some("import_wrong_template")),
+        "{v}"
+    );
+    let (s, _) = send(file.clone(), &[("create_products", "true".into())]).await;
+    assert_eq!(s, StatusCode::UNPROCESSABLE_ENTITY, "making products needs a category");
+
+    let (s, v) = send(file.clone(), &[]).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let imp = &v["import"];
+    assert_eq!(
+        (
+            imp["state"].as_str(),
+            imp["source"].as_str(),
+            imp["seen"].as_i64(),
+            imp["linked"].as_i64(),
+            imp["unlinked"].as_i64()
+        ),
+        (Some("done"), Some("file"), Some(3), Some(1), Some(2)),
+        "{v}"
+    );
+    let (_, page) = app.get(&format!("/marketplaces/store-channels/{shop}/listings?linked=true"), &t).await;
+    assert_eq!((page["total"].as_i64(), page["data"][0]["seller_sku"].as_str()), (Some(1), Some("TS-W")), "{page}");
+    assert_eq!(page["data"][0]["options"][0]["value"], "ขาว");
+    // The same file again is the import it was: nothing is kept or made twice.
+    let (_, again) = send(file, &[("create_products", "true".into()), ("category_id", "1".into())]).await;
+    assert_eq!(again["import"]["id"], v["import"]["id"], "{again}");
+    let (_, page) = app.get(&format!("/marketplaces/store-channels/{shop}/listings"), &t).await;
+    assert_eq!(page["total"], 3);
+    let (_, p) = app.get("/products?search=MUG", &t).await;
+    assert_eq!(p["total"], 0, "no product was made by the repeat");
+    app.stop().await;
+}
+
 mod embedded {
     use super::*;
 
@@ -405,6 +496,11 @@ mod embedded {
     #[tokio::test]
     async fn stock_rules_and_bundles_push_what_they_say() {
         super::stock_rules_and_bundles_push_what_they_say(Stack::Embedded).await;
+    }
+
+    #[tokio::test]
+    async fn a_listing_spreadsheet_is_read_then_kept_once() {
+        super::a_listing_spreadsheet_is_read_then_kept_once(Stack::Embedded).await;
     }
 }
 
@@ -419,5 +515,10 @@ mod postgres_nats {
     #[tokio::test]
     async fn stock_rules_and_bundles_push_what_they_say() {
         super::stock_rules_and_bundles_push_what_they_say(Stack::Postgres).await;
+    }
+
+    #[tokio::test]
+    async fn a_listing_spreadsheet_is_read_then_kept_once() {
+        super::a_listing_spreadsheet_is_read_then_kept_once(Stack::Postgres).await;
     }
 }

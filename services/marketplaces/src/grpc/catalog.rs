@@ -372,6 +372,48 @@ impl MarketplacesGrpc {
         Ok(Response::new(pb::ListingImportResponse { import: Some(import(&row)) }))
     }
 
+    pub(super) async fn import_listing_file_rpc(
+        &self,
+        req: Request<pb::ImportListingFileRequest>,
+    ) -> Rpc<pb::ImportListingFileResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let r = req.into_inner();
+        let ch = self.shop(&ctx, r.store_channel_id).await?;
+        if r.create_products && !r.dry_run && r.category_id <= 0 {
+            return Err(Error::invalid_field("category_id", "validation.required").into());
+        }
+        let file = crate::intake::FileImport {
+            upload: &r.upload,
+            file_name: r.file_name.trim(),
+            create_products: r.create_products,
+            category_id: r.category_id,
+            dry_run: r.dry_run,
+            user_id: ctx.user_id,
+        };
+        let (done, read) = self.intake.import_file(&ch, file).await.map_err(Error::from)?;
+        Ok(Response::new(pb::ImportListingFileResponse {
+            import: done.as_ref().map(import),
+            rows: read
+                .rows
+                .iter()
+                .map(|x| pb::FileListingRow {
+                    row: x.row,
+                    item_id: x.code.clone(),
+                    model_id: x.sku_id.clone(),
+                    name: x.name.clone(),
+                    variation: x.variant.clone(),
+                    seller_sku: x.seller_sku.clone(),
+                    price: x.price,
+                })
+                .collect(),
+            errors: read
+                .errors
+                .iter()
+                .map(|e| pb::FileRowError { row: e.row, field: e.field.clone(), code: e.code.clone() })
+                .collect(),
+        }))
+    }
+
     pub(super) async fn get_listing_import_rpc(
         &self,
         req: Request<pb::GetListingImportRequest>,

@@ -12,6 +12,7 @@ use bo_kit::grpc::CallCtx;
 use bo_proto::products::v1 as ppb;
 
 use super::*;
+use crate::adapters::MarketListing;
 use crate::domain::matching::{self, Affixes, By, Ours, Unlinked};
 use crate::domain::new_product::{self, NewProduct, Variation};
 use crate::store::imports::{outcome, source, ImportRow, RowOutcome};
@@ -326,6 +327,64 @@ impl Intake {
         Ok(out)
     }
 
+    /// A shop's listings from the platform's spreadsheet (the catalog reads the template):
+    /// on a dry run the rows and their problems only; else kept and settled like a page of an
+    /// API import, once per file's content (the same rows again are the import they were).
+    pub async fn import_file(
+        &self,
+        ch: &ChannelRow,
+        file: FileImport<'_>,
+    ) -> Result<(Option<ImportRow>, ppb::ImportProductsResponse), Trouble> {
+        let mut products = self.products()?;
+        let read = products
+            .import_products(self.acting(ch.store_id, file.user_id)?.request(ppb::ImportProductsRequest {
+                upload: file.upload.to_string(),
+                sheet: String::new(),
+                category_id: 0,
+                dry_run: true,
+                parse_only: true,
+            }))
+            .await
+            .map_err(|s| Error::from_status(&s))?
+            .into_inner();
+        if file.dry_run || read.rows.is_empty() {
+            return Ok((None, read));
+        }
+        let listings: Vec<MarketListing> = read.rows.iter().map(listing_of_row).collect();
+        let mut digest = ring::digest::Context::new(&ring::digest::SHA256);
+        for l in &listings {
+            for part in [&l.item_id, &l.model_id, &l.seller_sku, &l.name, &l.price_satang.to_string()] {
+                digest.update(part.as_bytes());
+                digest.update(&[0]);
+            }
+            for (_, v) in &l.options {
+                digest.update(v.as_bytes());
+            }
+            digest.update(&[1]);
+        }
+        let digest = hex::encode(digest.finish().as_ref());
+        let repo = &self.inner.repo;
+        let (imp, new) = repo
+            .start_import(&crate::store::imports::NewImport {
+                store_id: ch.store_id,
+                store_channel_id: ch.id,
+                source: source::FILE,
+                create_products: file.create_products,
+                category_id: file.category_id.max(0),
+                digest: &digest,
+                file_name: file.file_name,
+                user_id: file.user_id,
+            })
+            .await?;
+        if !new {
+            return Ok((Some(imp), read));
+        }
+        let rows = repo.save_listings(ch.store_id, ch.id, &listings, now_ms()).await?;
+        let outcomes = self.settle(ch, &rows, file.create_products, file.category_id, file.user_id).await?;
+        repo.import_page(imp.id, None, listings.len() as i64, &outcomes).await?;
+        Ok((repo.import(ch.store_id, imp.id).await?, read))
+    }
+
     /// Links a store's listings waiting for a SKU (of one shop, or of every shop with 0) by
     /// seller SKU (without the store's ignored prefixes and suffixes) and, when `by_name`, by
     /// name; never a listing a person linked or unlinked.
@@ -389,6 +448,39 @@ impl Intake {
             }
             page += 1;
         }
+    }
+}
+
+/// What a spreadsheet import asks for.
+#[derive(Debug, Clone, Copy)]
+pub struct FileImport<'a> {
+    /// The staged upload handed to the catalog's reader.
+    pub upload: &'a str,
+    pub file_name: &'a str,
+    pub create_products: bool,
+    pub category_id: i64,
+    pub dry_run: bool,
+    pub user_id: i64,
+}
+
+/// A row of the template as a listing: product_id is the listing, sku_id its variation.
+fn listing_of_row(r: &ppb::ImportedRow) -> MarketListing {
+    let model = if r.sku_id.trim() == r.code.trim() { String::new() } else { r.sku_id.trim().to_string() };
+    MarketListing {
+        item_id: r.code.trim().to_string(),
+        model_id: model,
+        name: r.name.trim().to_string(),
+        options: if r.variant.trim().is_empty() {
+            Vec::new()
+        } else {
+            vec![(String::new(), r.variant.trim().to_string())]
+        },
+        seller_sku: r.seller_sku.trim().to_string(),
+        price_satang: r.price,
+        stock: -1,
+        image_url: String::new(),
+        state: crate::adapters::ListingState::Active,
+        updated_at_s: 0,
     }
 }
 

@@ -241,6 +241,16 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.importListingsInput,
       }),
     }),
+    importListingFile: build.mutation<
+      ImportListingFileApiResponse,
+      ImportListingFileApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/products/marketplace/${queryArg.mp}/import-file`,
+        method: "POST",
+        body: queryArg.listingFileForm,
+      }),
+    }),
     listListingImports: build.query<
       ListListingImportsApiResponse,
       ListListingImportsApiArg
@@ -420,6 +430,11 @@ export type ImportListingsApiResponse = /** status 202  */ ListingImportBody;
 export type ImportListingsApiArg = {
   mp: string;
   importListingsInput: ImportListingsInput;
+};
+export type ImportListingFileApiResponse = /** status 200  */ ListingFileBody;
+export type ImportListingFileApiArg = {
+  mp: string;
+  listingFileForm: ListingFileForm;
 };
 export type ListListingImportsApiResponse =
   /** status 200  */ ListListingImportBody;
@@ -839,6 +854,39 @@ export type ImportListingsInput = {
   /** The shop. */
   storeChannelId?: number;
 };
+export type FileRowErrorBody = {
+  code: string;
+  field: string;
+  row: number;
+};
+export type FileListingBody = {
+  /** The listing (product_id) and its variation (sku_id). */
+  itemId: string;
+  modelId: string;
+  name: string;
+  /** Baht. */
+  price: string;
+  row: number;
+  sellerSku: string;
+  variation: string;
+};
+export type ListingFileBody = {
+  errors: FileRowErrorBody[];
+  import?: null | ListingImportBody;
+  rows: FileListingBody[];
+};
+export type ListingFileForm = {
+  /** Their category (required when making products). */
+  categoryId?: number | null;
+  /** Make products for listings no SKU matches. */
+  createProducts?: boolean | null;
+  /** Only read the file and show its rows. */
+  dryRun?: boolean | null;
+  /** The platform's .xlsx export in the import template (at most 5 MB, 1 to 100 items). */
+  file: Blob;
+  /** The shop. */
+  storeChannelId: number;
+};
 export type ListListingImportBody = {
   /** The rows. */
   data: {
@@ -909,6 +957,7 @@ export const {
   useGetListingImportQuery,
   useImportedListingsQuery,
   useImportListingsMutation,
+  useImportListingFileMutation,
   useListListingImportsQuery,
   useUpdateStockMutation,
   useUnlinkListingMutation,

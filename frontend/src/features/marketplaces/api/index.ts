@@ -121,3 +121,31 @@ export type ListingPage = ListingListBody;
 
 /** The marketplaces' path words and how a shop's times read, for the product screens. */
 export { ago, codeOf, pathOf, type MarketplacePath } from '../marketplaces';
+
+// ---- A listing spreadsheet, as multipart (the generated endpoint cannot carry a file).
+import type { MarketplacePath } from '../marketplaces';
+import type { ListingFileBody } from './endpoints.gen';
+
+const fileApi = listingsApi.injectEndpoints({
+  endpoints: (build) => ({
+    importListingSheet: build.mutation<
+      ListingFileBody,
+      { mp: MarketplacePath; storeChannelId: number; file: File; dryRun: boolean; createProducts?: boolean; categoryId?: number }
+    >({
+      query: ({ mp, storeChannelId, file, dryRun, createProducts, categoryId }) => {
+        const form = new FormData();
+        form.append('file', file);
+        form.append('file_name', file.name);
+        form.append('store_channel_id', String(storeChannelId));
+        form.append('dry_run', String(dryRun));
+        if (createProducts) form.append('create_products', 'true');
+        if (categoryId) form.append('category_id', String(categoryId));
+        return { url: `/products/marketplace/${mp}/import-file`, method: 'POST', body: form };
+      },
+      invalidatesTags: (_r, _e, a) => (a.dryRun ? [] : [LISTINGS, IMPORTS]),
+    }),
+  }),
+});
+
+export const { useImportListingSheetMutation } = fileApi;
+export type { ListingFileBody };

@@ -2,6 +2,9 @@ import { useState } from 'react';
 import { Alert, Button, Card, Form, Select, Space, Table, Tag } from 'antd';
 import { CheckOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+
+import { pathOf } from '@/features/marketplaces/api';
+import { ListingFileMapping } from '../listings/FileImport';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 
 import { apiError } from '@/app/api/errors';
@@ -10,7 +13,16 @@ import { ImportSteps } from './ImportUploadPage';
 import { COLUMN_MAPPING, importSession } from './session';
 
 /** Step 2: how the file's columns map to products, a look at the rows, and the category. */
+/** The wizard's step for the store's own catalogue, or for a marketplace shop. */
 export default function ImportMappingPage() {
+  const { storeId, saleChannel, storeChannelId } = useParams();
+  const path = pathOf(saleChannel);
+  const shopId = Number(storeChannelId);
+  if (path && shopId > 0) return <ListingFileMapping storeId={storeId ?? ''} channel={saleChannel ?? ''} path={path} shopId={shopId} />;
+  return <StoreImportMappingPage />;
+}
+
+function StoreImportMappingPage() {
   const { t, i18n } = useTranslation(['products', 'common']);
   const { storeId, saleChannel, storeChannelId } = useParams();
   const navigate = useNavigate();

@@ -1,6 +1,9 @@
 import { Button, Card, Result, Space, Table } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+
+import { pathOf } from '@/features/marketplaces/api';
+import { ListingFileResult } from '../listings/FileImport';
 import { Navigate, useNavigate, useParams } from 'react-router-dom';
 
 import { downloadText } from '@/shared/csv';
@@ -9,7 +12,16 @@ import { ImportSteps } from './ImportUploadPage';
 import { failedRowsCsv, importSession, resetImport } from './session';
 
 /** Step 3: what was created and skipped, and the failed rows to download. */
+/** The wizard's step for the store's own catalogue, or for a marketplace shop. */
 export default function ImportResultPage() {
+  const { storeId, saleChannel, storeChannelId } = useParams();
+  const path = pathOf(saleChannel);
+  const shopId = Number(storeChannelId);
+  if (path && shopId > 0) return <ListingFileResult storeId={storeId ?? ''} channel={saleChannel ?? ''} path={path} shopId={shopId} />;
+  return <StoreImportResultPage />;
+}
+
+function StoreImportResultPage() {
   const { t } = useTranslation(['products', 'common']);
   const { storeId, saleChannel, storeChannelId } = useParams();
   const navigate = useNavigate();

@@ -2,6 +2,9 @@ import { useState } from 'react';
 import { Alert, Card, Steps, Typography, Upload } from 'antd';
 import { InboxOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
+
+import { pathOf } from '@/features/marketplaces/api';
+import { ListingFileUpload } from '../listings/FileImport';
 import { useNavigate, useParams } from 'react-router-dom';
 
 import { apiError } from '@/app/api/errors';
@@ -14,7 +17,16 @@ export function ImportSteps({ current }: { current: number }) {
 }
 
 /** Step 1: choose the .xlsx; the server reads it (dry run) before anything is created. */
+/** The wizard's step for the store's own catalogue, or for a marketplace shop. */
 export default function ImportUploadPage() {
+  const { storeId, saleChannel, storeChannelId } = useParams();
+  const path = pathOf(saleChannel);
+  const shopId = Number(storeChannelId);
+  if (path && shopId > 0) return <ListingFileUpload storeId={storeId ?? ''} channel={saleChannel ?? ''} path={path} shopId={shopId} />;
+  return <StoreImportUploadPage />;
+}
+
+function StoreImportUploadPage() {
   const { t } = useTranslation(['products', 'common']);
   const { storeId, saleChannel, storeChannelId } = useParams();
   const navigate = useNavigate();

@@ -1,19 +1,25 @@
 // The import wizard's state between its steps (a File cannot live in the Redux store).
 import { csvText } from '@/shared/csv';
+import type { ListingFileBody } from '@/features/marketplaces/api';
 import type { ImportBody } from '../api';
 
 export interface ImportSession {
   file: File | null;
   preview: ImportBody | null;
   result: ImportBody | null;
+  /** A marketplace shop's spreadsheet: what its dry run read, and what its run did. */
+  listings: ListingFileBody | null;
+  listingsDone: ListingFileBody | null;
 }
 
-export const importSession: ImportSession = { file: null, preview: null, result: null };
+export const importSession: ImportSession = { file: null, preview: null, result: null, listings: null, listingsDone: null };
 
 export function resetImport(): void {
   importSession.file = null;
   importSession.preview = null;
   importSession.result = null;
+  importSession.listings = null;
+  importSession.listingsDone = null;
 }
 
 /** The SPEC §3 TikTok column mapping: spreadsheet column → product field (i18n key). */

@@ -138,7 +138,7 @@ export function ImportStatus({ shopId, path }: { shopId: number; path: Marketpla
 }
 
 /** Each listing of an import with what became of it, by outcome, a page at a time. */
-function ImportResult({ imp, onClose }: { imp: ListingImportBody | null; onClose: () => void }) {
+export function ImportResult({ imp, onClose }: { imp: ListingImportBody | null; onClose: () => void }) {
   const { t } = useTranslation(['products', 'common']);
   const [outcome, setOutcome] = useState<string>('');
   const [page, setPage] = useState(1);

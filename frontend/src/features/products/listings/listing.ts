@@ -24,7 +24,7 @@ export function filterOf(tab: Tab): { linked?: boolean; state?: string } {
 export const tabOf = (s: string | null): Tab => ((TABS as readonly string[]).includes(s ?? '') ? (s as Tab) : 'waiting');
 
 /** "สี: แดง · ไซซ์: M" */
-export const variation = (l: Pick<ListingBody, 'options'>): string => l.options.map((o) => `${o.name}: ${o.value}`).join(' · ');
+export const variation = (l: Pick<ListingBody, 'options'>): string => l.options.map((o) => (o.name ? `${o.name}: ${o.value}` : o.value)).join(' · ');
 
 /** The marketplace's ids as one reference: `item` or `item:model`. */
 export const reference = (l: Pick<ListingBody, 'itemId' | 'modelId'>): string => (l.modelId ? `${l.itemId}:${l.modelId}` : l.itemId);
