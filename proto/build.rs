@@ -9,7 +9,9 @@ const SECRET_MESSAGES: [&str; 3] = [
 ];
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not when it was compiled: two checkouts sharing a build folder
+    // may run one compiled script.
+    let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR")?);
     let mut files = Vec::new();
     collect(&root.join("backoffice"), &mut files)?;
     files.sort();

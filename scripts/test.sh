@@ -103,6 +103,10 @@ failures='^ +✕ |^  ● .+ › |^test .* FAILED$|^FAIL '
 if grep -qE "$failures" "$log"; then
   echo "failures:"
   grep -E "$failures" "$log" | sed 's/^ */  /' | sort -u
+  # Why each Rust test failed: where it panicked and the first lines of its message.
+  awk '/^---- .* stdout ----$/ { name = $2; left = 0; next }
+       /panicked at/ && name != "" { print "  why " name ": " $0; left = 3; name = ""; next }
+       left > 0 { print "      " substr($0, 1, 400); left-- }' "$log"
 fi
 if [ ${#skipped[@]} -gt 0 ]; then
   for s in "${skipped[@]}"; do echo "SKIPPED: $s"; done

@@ -21,6 +21,22 @@ const browserPath = process.env.CHROMIUM || '/usr/bin/chromium';
 /** The demo store every test works in. */
 export const STORE_ID = 1;
 
+/** The text of a PDF by poppler's pdftotext; null when it is not installed. */
+export function pdfText(bytes) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('pdftotext', ['-enc', 'UTF-8', '-', '-']);
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.stdin.on('error', () => undefined); // it may end before reading it all
+    child.on('error', (e) => (e.code === 'ENOENT' ? resolve(null) : reject(e)));
+    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`pdftotext exited with ${code}: ${err.trim()}`))));
+    child.stdin.end(bytes);
+  });
+}
+
 /** Who signs in: the demo owner, a member whose role may read customers but not create
  * them, and one who may read products but not edit them (added at start through
  * `backoffice admin add-member`). */
@@ -234,7 +250,8 @@ export async function startFixture() {
 export async function newPage(browser, viewport = { width: 1280, height: 860 }, storageState = undefined) {
   const context = await browser.newContext({ viewport, locale: 'th-TH', storageState });
   const page = await context.newPage();
-  page.setDefaultTimeout(15000);
+  // A loaded two-core machine can be slow: E2E_TIMEOUT_MS, 30 s unless set.
+  page.setDefaultTimeout(Number(process.env.E2E_TIMEOUT_MS) || 30000);
   // E2E_CPU_SLOWDOWN=4 runs the page's scripts four times slower (Chromium's CPU throttling),
   // as a busy machine would: races between the screen and a quick hand show up here.
   const slowdown = Number(process.env.E2E_CPU_SLOWDOWN ?? 1);
@@ -251,14 +268,14 @@ export async function signIn(page, base, who) {
   await page.getByTestId('login-email').fill(user.email);
   await page.getByTestId('login-password').fill(user.password);
   await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/choose-store');
+  await page.waitForURL('**/choose-store', { waitUntil: 'commit' });
 }
 
 /** Signs in and picks the demo store, as a member does: ends on getting-start. */
 export async function login(page, base, who) {
   await signIn(page, base, who);
   await page.getByTestId(`store-${STORE_ID}`).getByRole('button').click();
-  await page.waitForURL(`**/${STORE_ID}/getting-start`);
+  await page.waitForURL(`**/${STORE_ID}/getting-start`, { waitUntil: 'commit' });
   await page.getByTestId('getting-start').waitFor();
 }
 

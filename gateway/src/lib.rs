@@ -11,6 +11,7 @@ pub mod error;
 pub mod idempotency;
 pub mod module;
 pub mod perms;
+pub mod realtime;
 pub mod routes;
 pub mod rules;
 pub mod state;

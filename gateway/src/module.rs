@@ -66,6 +66,7 @@ impl Module for GatewayModule {
         let http: Http = ctx.shared("http")?;
         let files = ctx.files()?;
         ctx.spawn("uploads", files.clone().purge_uploads_hourly(ctx.cancel.clone()));
+        let realtime = std::sync::Arc::new(crate::realtime::Hub::new(ctx.cancel.clone()));
         let state = AppState::new(Inner {
             clients,
             keys: ctx.keys.clone(),
@@ -84,7 +85,9 @@ impl Module for GatewayModule {
                 .map(|p| p.parse().map_err(|e: String| anyhow::anyhow!("http.trusted_proxies: {e}")))
                 .collect::<anyhow::Result<_>>()?,
             rules: Default::default(),
+            realtime: realtime.clone(),
         });
+        ctx.spawn("realtime", crate::realtime::follow(ctx.bus.clone(), realtime, ctx.cancel.clone()));
         let mut router = axum::Router::new()
             .nest("/api", crate::routes::api_router(state.clone()))
             .merge(crate::bill_page::router(state));

@@ -48,6 +48,8 @@ pub struct Inner {
     pub trusted_proxies: Vec<crate::auth::IpNet>,
     /// The services' rules and catalogues, kept a minute.
     pub rules: crate::rules::Rules,
+    /// The realtime sockets of this replica.
+    pub realtime: std::sync::Arc<crate::realtime::Hub>,
 }
 
 impl AppState {

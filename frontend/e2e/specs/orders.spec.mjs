@@ -6,32 +6,15 @@
 // orders are prepared at once, one of them short of stock: the result names that one with its
 // reason. An order is cancelled and its stock comes back on the stock overview. The list and
 // an order also work on a phone.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 
-import { STORE_ID, confirm, input, orderByApi, pick, root, still, stockUp } from '../fixtures.mjs';
+import { STORE_ID, confirm, input, orderByApi, pdfText, pick, root, still, stockUp } from '../fixtures.mjs';
 
 /** A screenshot of the viewport (a full-page capture resizes the window, which switches
  * layouts), once still. */
 async function snap(page, name) {
   await still(page);
   await page.screenshot({ path: path.join(root, 'e2e', 'screenshots', `orders-${name}.png`) });
-}
-
-/** The text of a PDF by poppler's pdftotext; null when it is not installed. */
-function pdfText(bytes) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('pdftotext', ['-enc', 'UTF-8', '-', '-']);
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.stdin.on('error', () => undefined);
-    child.on('error', (e) => (e.code === 'ENOENT' ? resolve(null) : reject(e)));
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`pdftotext exited with ${code}: ${err.trim()}`))));
-    child.stdin.end(bytes);
-  });
 }
 
 /** Waits until a table shows `n` rows (a list refetching shows its last rows meanwhile). */

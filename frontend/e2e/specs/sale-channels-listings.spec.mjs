@@ -11,7 +11,7 @@ import { file, pick, root, still } from '../fixtures.mjs';
 
 const SHOP = 14701711;
 
-async function shopee(sandboxes, method, route, body, headers = { 'content-type': 'application/json' }) {
+export async function shopee(sandboxes, method, route, body, headers = { 'content-type': 'application/json' }) {
   const r = await fetch(`${sandboxes.shopee}${route}`, { method, headers, body, redirect: 'manual' });
   if (r.status >= 400) throw new Error(`${method} ${route}: ${r.status} ${await r.text()}`);
   return r;
@@ -33,10 +33,18 @@ async function shows(sandboxes, item, model, quantity) {
   throw new Error(`the Shopee listing ${item}:${model} shows ${seen}, not ${quantity}`);
 }
 
+async function waitFor(ok, what) {
+  for (let i = 0; i < 150; i++) {
+    if (ok()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`waited in vain for ${what}`);
+}
+
 const snap = (page, name) => page.screenshot({ path: path.join(root, 'e2e', 'screenshots', `listings-${name}.png`), fullPage: true });
 
 /** The store's Shopee shop, connected again and turned on: its id. */
-async function reconnect(api, sandboxes) {
+export async function reconnect(api, sandboxes) {
   const shops = await api.get('/marketplaces/store-channels?marketplace=shopee');
   const shop = shops.data[0];
   const link = await api.get(`/marketplaces/shopee/auth-url?store-channel-id=${shop.id}`);
@@ -125,10 +133,26 @@ export const tests = [
     },
   },
   {
-    name: "a shop's stock rule reaches the marketplace, and push all finishes",
+    name: "a shop's stock rule reaches the marketplace, and push all finishes as the realtime socket tells it",
     run: async ({ page, api, sandboxes }) => {
       const shops = await api.get('/marketplaces/store-channels?marketplace=shopee');
       const shop = shops.data[0].id;
+      // What the store's socket hears, and how often the screen asks for the sync status.
+      const frames = [];
+      page.on('websocket', (ws) => {
+        if (!ws.url().endsWith('/api/realtime')) return;
+        ws.on('framereceived', (f) => {
+          try {
+            frames.push(JSON.parse(String(f.payload)));
+          } catch {
+            // not a frame of ours
+          }
+        });
+      });
+      let asked = 0;
+      page.on('request', (r) => {
+        if (r.method() === 'GET' && r.url().includes(`/store-channels/${shop}/stock-sync`)) asked++;
+      });
       await page.goto(page.url().replace(/\/1\/.*$/, `/1/product-list/shopee/${shop}?tab=linked`));
       await page.getByTestId('listings-table').getByText('CF-250-1').first().waitFor();
       const before = await stockOf(sandboxes, 1002, 601);
@@ -140,8 +164,16 @@ export const tests = [
       await page.getByText('บันทึกกฎสต็อกแล้ว', { exact: false }).waitFor();
       await shows(sandboxes, 1002, 601, Math.floor(before / 2));
 
+      // Signed in on the socket, the screen does not poll: push all's steps come as frames.
+      await waitFor(() => frames.some((f) => f.event === 'AUTH'), 'the socket to sign in');
+      const askedBefore = asked;
       await page.getByTestId('listings-push-all').click();
       await page.getByTestId('stock-sync').getByText('เสร็จเมื่อ', { exact: false }).waitFor({ timeout: 30_000 });
+      await waitFor(
+        () => frames.some((f) => f.event === 'PRODUCT_SYNC_STOCK_ALL' && f.data.some((x) => x.store_channel_id === shop && x.status === 'finished' && x.total > 0)),
+        "the socket to tell push all's end",
+      );
+      if (asked !== askedBefore) throw new Error(`the screen polled the sync status ${asked - askedBefore} times with the socket open`);
       await still(page);
       await snap(page, 'pushed-all');
     },

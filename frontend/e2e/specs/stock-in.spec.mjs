@@ -6,14 +6,13 @@
 // The printed receipt is a PDF in Thai naming the products. Five pieces go by transfer to a new
 // warehouse, in transit until received there, where the overview then shows 5 of the same lot.
 // Another receipt, sent to the warehouse, is rejected with a reason, shown under the rejected tab.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 
 import dayjs from 'dayjs';
 import buddhistEra from 'dayjs/plugin/buddhistEra.js';
 import 'dayjs/locale/th.js';
 
-import { STORE_ID, confirm, input, pick, receiptByApi, root } from '../fixtures.mjs';
+import { STORE_ID, confirm, input, pdfText, pick, receiptByApi, root } from '../fixtures.mjs';
 
 dayjs.extend(buddhistEra);
 
@@ -60,22 +59,6 @@ async function pickDate(page, testId, day) {
 
 /** A date as the screens write it in Thai: "9 ก.พ. 2570". */
 const thaiDate = (d) => d.locale('th').format('D MMM BBBB');
-
-/** The text of a PDF by poppler's pdftotext; null when it is not installed. */
-function pdfText(bytes) {
-  return new Promise((resolve, reject) => {
-    const child = spawn('pdftotext', ['-enc', 'UTF-8', '-', '-']);
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.stdin.on('error', () => undefined); // it may end before reading it all
-    child.on('error', (e) => (e.code === 'ENOENT' ? resolve(null) : reject(e)));
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`pdftotext exited with ${code}: ${err.trim()}`))));
-    child.stdin.end(bytes);
-  });
-}
 
 /** The stock overview narrowed to `text` through the search bar. */
 async function overview(page, text) {

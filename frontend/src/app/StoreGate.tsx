@@ -9,6 +9,7 @@ import { menuHidingLoaded, storeLoaded } from './storeSlice';
 import { useLazyGetMenuHidingQuery, useLazyGetStoreQuery } from '@/features/store/api';
 import { NOT_FOUND } from '@/features/store/routes';
 import { TokenExpiryNotice } from '@/features/marketplaces/TokenExpiryNotice';
+import { LiveLink } from './LiveLink';
 
 const NotFoundPage = lazy(NOT_FOUND);
 // Rarely shown, so kept out of the first download.
@@ -95,6 +96,7 @@ export function StoreShell() {
   return (
     <>
       <TokenExpiryNotice storeId={loaded.id} />
+      <LiveLink storeId={loaded.id} />
       <Outlet />
     </>
   );

@@ -57,7 +57,7 @@ const ANY_REPORT: Access =
 const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /// The kinds of export the caller may read, and so ask for and download.
-fn readable(auth: &StoreAuth) -> Vec<pb::ExportKind> {
+pub(crate) fn readable(auth: &StoreAuth) -> Vec<pb::ExportKind> {
     let mut kinds = Vec::new();
     if auth.allows(READ) {
         kinds.push(pb::ExportKind::Orders);

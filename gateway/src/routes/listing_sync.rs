@@ -36,7 +36,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(stock_sync))
 }
 
-const READ: Access = Access { roles: &[], perms: &[keys::PRODUCT_SKU_READ] };
+pub(crate) const READ: Access = Access { roles: &[], perms: &[keys::PRODUCT_SKU_READ] };
 const EDIT: Access = Access { roles: &[], perms: &[keys::PRODUCT_SKU_EDIT] };
 const CREATE: Access = Access { roles: &[], perms: &[keys::PRODUCT_SKU_CREATE] };
 const OWNER: Access = Access { roles: &["owner"], perms: &[] };
@@ -565,7 +565,7 @@ pub struct StockSyncBody {
     pub finished_at: String,
 }
 
-fn sync_body(s: pb::StockSync) -> StockSyncBody {
+pub(crate) fn sync_body(s: pb::StockSync) -> StockSyncBody {
     StockSyncBody {
         store_channel_id: s.store_channel_id,
         status: if s.running { "in_progress" } else { "finished" }.into(),

@@ -117,6 +117,11 @@ pub struct ListingBody {
     pub push_due: bool,
     /// It has a stock rule of its own.
     pub own_rule: bool,
+    /// When its stock was last read back from the marketplace after a push (empty: never).
+    pub stock_checked_at: String,
+    /// The marketplace shows another quantity (platform_stock) than the one it last took
+    /// (pushed).
+    pub stock_differs: bool,
 }
 
 fn share_text(bp: i64) -> String {
@@ -160,6 +165,8 @@ impl From<pb::Listing> for ListingBody {
             last_answer: l.last_answer,
             push_due: l.push_due,
             own_rule: l.own_rule,
+            stock_checked_at: timestamp_to_rfc3339(l.stock_check_time.as_ref()),
+            stock_differs: l.stock_differs,
         }
     }
 }
@@ -232,6 +239,8 @@ pub struct ListingQuery {
     pub search: Option<String>,
     /// Only those linked to this SKU.
     pub sku_id: Option<i64>,
+    /// true: only those whose marketplace stock differs from what it last took.
+    pub stock_differs: Option<bool>,
 }
 
 /// A page of a shop's listings, with its counts.
@@ -245,6 +254,8 @@ pub struct ListingListBody {
     /// The shop's listings waiting for a SKU, and linked ones (deleted ones apart).
     pub waiting: i64,
     pub linked: i64,
+    /// The shop's listings whose marketplace stock differs from what it last took.
+    pub stock_differs: i64,
 }
 
 /// A shop's listings, those waiting for a SKU first (any member who may read products).
@@ -267,6 +278,7 @@ async fn list_listings(
             search: q.search.unwrap_or_default(),
             sku_id: q.sku_id.unwrap_or(0),
             page: Some(page_request(q.page, q.limit)),
+            stock_differs: q.stock_differs.unwrap_or(false),
         }))
         .await?
         .into_inner();
@@ -279,6 +291,7 @@ async fn list_listings(
         pages: page.pages,
         waiting: r.waiting,
         linked: r.linked,
+        stock_differs: r.stock_differs,
     }))
 }
 

@@ -1,6 +1,7 @@
 //! The API under `/api`, grouped by area as SPEC §7 lists them.
 
 pub mod auth;
+pub mod channel_shipping;
 pub mod customers;
 pub mod dashboards;
 pub mod exports;
@@ -118,6 +119,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(marketplaces::router())
         .merge(listings::router())
         .merge(listing_sync::router())
+        .merge(channel_shipping::router())
         .split_for_parts()
 }
 
@@ -139,6 +141,7 @@ pub fn api_router(state: AppState) -> Router {
     let doc = std::sync::Arc::new(document());
     router
         .route("/openapi.json", get(move || async move { Json(doc.as_ref().clone()) }))
+        .merge(crate::realtime::router())
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, Code::RouteNotFound) })
         .method_not_allowed_fallback(|| async { ApiError::new(StatusCode::METHOD_NOT_ALLOWED, Code::MethodNotAllowed) })
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::idempotency::layer))

@@ -167,7 +167,7 @@ async fn start_modules(cfg: &Config, names: &[&'static str], background: bool) -
         tracing::info!(module = name, "starting");
         let section = cfg.services.get(name).cloned().unwrap_or_default();
         let db = if module.has_database() {
-            let db = Db::connect(&section.database_url(name, &cfg.data_dir))
+            let db = Db::connect_pooled(&section.database_url(name, &cfg.data_dir), section.database_pool)
                 .await
                 .with_context(|| format!("opening the {name} database"))?;
             readiness.dbs.push((name, db.clone()));

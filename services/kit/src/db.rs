@@ -253,11 +253,21 @@ const KIT_COLUMNS: &[(&str, &str, &str)] = &[
     ("dead_letters", "replayed_at", "BIGINT"),
 ];
 
+/// The most connections a service's PostgreSQL pool opens unless its section says.
+pub const PG_POOL: u32 = 16;
+
 impl Db {
     /// Connects to `url` (`sqlite://path` or `postgres://...`). A SQLite file and its folder
     /// are created when missing.
     pub async fn connect(url: &str) -> anyhow::Result<Db> {
+        Self::connect_pooled(url, None).await
+    }
+
+    /// Like [`Db::connect`], with at most `pool` PostgreSQL connections (default
+    /// [`PG_POOL`]); SQLite keeps its own small pool.
+    pub async fn connect_pooled(url: &str, pool: Option<u32>) -> anyhow::Result<Db> {
         sqlx::any::install_default_drivers();
+        let pg_pool = pool.unwrap_or(PG_POOL).max(1);
         let dialect = if url.starts_with("sqlite:") {
             Dialect::Sqlite
         } else if url.starts_with("postgres:") || url.starts_with("postgresql:") {
@@ -304,7 +314,7 @@ impl Db {
                     .context("opening the SQLite database")?
             }
             Dialect::Postgres => AnyPoolOptions::new()
-                .max_connections(16)
+                .max_connections(pg_pool)
                 .acquire_timeout(Duration::from_secs(30))
                 // A connection back in use within a moment of its last use is not pinged first
                 // (a round trip for each statement's connection otherwise); one that sat idle

@@ -94,6 +94,9 @@ pub struct Started {
 pub struct ServiceSection {
     /// Its database (`postgres://…` or `sqlite://…`); default `sqlite://<data_dir>/<name>.db`.
     pub database_url: Option<Secret>,
+    /// The most connections its PostgreSQL pool opens (default 16): a server's
+    /// `max_connections` is shared by every service, replica and tool that reaches it.
+    pub database_pool: Option<u32>,
     /// Its gRPC address, for callers in other processes (`http://stores:9090`).
     pub addr: Option<String>,
     /// The module's own settings (`services.products.photos.max_per_product`).

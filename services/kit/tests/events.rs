@@ -468,6 +468,28 @@ async fn a_burst_reaches_an_all_at_once_handler_in_one_run(e: Env) {
     e.cleanup().await;
 }
 
+/// Live followers see what the relay publishes from the time they follow, each of them all
+/// of it and only under its filter, and nothing is kept for them.
+async fn live_followers_see_what_is_published_from_now_on(e: Env) {
+    let before = commit_event(&e.db, 1).await;
+    let relay = Relay::new(e.db.clone(), e.bus.clone());
+    relay.relay_once().await.unwrap();
+    let prefix = e.bus.prefix().to_string();
+    let mut all = e.bus.tail(&format!("{prefix}.>")).await.unwrap();
+    let mut second = e.bus.tail(&format!("{prefix}.stores.customer.deleted.v1")).await.unwrap();
+    let mut other = e.bus.tail(&format!("{prefix}.orders.>")).await.unwrap();
+    let after = commit_event(&e.db, 2).await;
+    relay.relay_once().await.unwrap();
+    for tail in [&mut all, &mut second] {
+        let (subject, payload) = tokio::time::timeout(Duration::from_secs(5), tail.next()).await.unwrap().unwrap();
+        assert_eq!(subject, format!("{prefix}.stores.customer.deleted.v1"));
+        let envelope = <bo_proto::events::v1::Envelope as prost::Message>::decode(payload).unwrap();
+        assert_eq!(envelope.event_id, after, "the event before {before} was published before they followed");
+    }
+    assert!(tokio::time::timeout(Duration::from_millis(300), other.next()).await.is_err(), "nothing under its filter");
+    e.cleanup().await;
+}
+
 async fn take(sub: &mut Box<dyn bo_kit::bus::Subscription>, n: usize) -> Vec<bo_kit::bus::Delivery> {
     let mut batch = Vec::new();
     for _ in 0..n {
@@ -513,5 +535,6 @@ on_every_backend!(
     unknown_types_are_skipped_not_dead_lettered,
     a_row_the_bus_refuses_is_set_aside_without_blocking_the_rest,
     a_burst_is_applied_once_and_one_failure_spoils_none,
-    a_burst_reaches_an_all_at_once_handler_in_one_run
+    a_burst_reaches_an_all_at_once_handler_in_one_run,
+    live_followers_see_what_is_published_from_now_on
 );

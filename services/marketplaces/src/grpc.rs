@@ -22,6 +22,7 @@ use crate::store::{ChannelRow, Filter, Repo, Settings as ChannelSettings, StateR
 use crate::Settings;
 
 mod catalog;
+mod shipping;
 
 type Rpc<T> = Result<Response<T>, Status>;
 
@@ -455,8 +456,49 @@ impl MarketplacesService for MarketplacesGrpc {
         self.get_stock_sync_rpc(req).await
     }
 
+    async fn list_stock_syncs(&self, req: Request<pb::ListStockSyncsRequest>) -> Rpc<pb::ListStockSyncsResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        let syncs = self.repo.syncs(ctx.store_id).await?;
+        Ok(Response::new(pb::ListStockSyncsResponse { syncs: syncs.iter().map(|s| s.to_proto()).collect() }))
+    }
+
     async fn list_sku_links(&self, req: Request<pb::ListSkuLinksRequest>) -> Rpc<pb::ListSkuLinksResponse> {
         self.list_sku_links_rpc(req).await
+    }
+
+    async fn get_channel_shipping(
+        &self,
+        req: Request<pb::GetChannelShippingRequest>,
+    ) -> Rpc<pb::ChannelShippingResponse> {
+        self.get_channel_shipping_rpc(req).await
+    }
+
+    async fn arrange_channel_shipment(
+        &self,
+        req: Request<pb::ArrangeChannelShipmentRequest>,
+    ) -> Rpc<pb::ChannelShippingResponse> {
+        self.arrange_channel_shipment_rpc(req).await
+    }
+
+    async fn print_channel_labels(
+        &self,
+        req: Request<pb::PrintChannelLabelsRequest>,
+    ) -> Rpc<pb::PrintChannelLabelsResponse> {
+        self.print_channel_labels_rpc(req).await
+    }
+
+    async fn arrange_channel_shipments(
+        &self,
+        req: Request<pb::ArrangeChannelShipmentsRequest>,
+    ) -> Rpc<pb::ArrangeChannelShipmentsResponse> {
+        self.arrange_channel_shipments_rpc(req).await
+    }
+
+    async fn answer_channel_cancellation(
+        &self,
+        req: Request<pb::AnswerChannelCancellationRequest>,
+    ) -> Rpc<pb::AnswerChannelCancellationResponse> {
+        self.answer_channel_cancellation_rpc(req).await
     }
 
     async fn sync_orders(&self, req: Request<pb::SyncOrdersRequest>) -> Rpc<pb::SyncOrdersResponse> {

@@ -15,6 +15,7 @@
 //! again; its watermark stays, so the first poll after the reconnect takes in what was missed.
 
 mod catalog;
+pub mod shipping;
 mod stock;
 
 use std::sync::Arc;
@@ -227,6 +228,8 @@ pub fn take_request(
         } as i32,
         status_word: o.status.clone(),
         cod: o.cod,
+        // Set by the caller, which knows the marketplace's adapter.
+        platform_ships: false,
         warehouse_id: ch.warehouse_id,
         address: Some(opb::Address {
             name: a.name.clone(),
@@ -523,7 +526,9 @@ impl Intake {
         let identity = self.inner.identity.as_ref().ok_or_else(unavailable)?;
         let listings: Vec<(String, String)> = o.lines.iter().map(|l| (l.item_id.clone(), l.model_id.clone())).collect();
         let linked = self.inner.repo.linked(ch.id, &listings).await?.into_iter().collect();
-        let (req, sources) = take_request(ch, o, stage, &linked);
+        let (mut req, sources) = take_request(ch, o, stage, &linked);
+        // Where we ship the marketplace's way, its orders move on the platform first.
+        req.platform_ships = ch.marketplace().and_then(|m| self.adapter(m)).is_some_and(|a| a.shipping().is_some());
         let r = orders
             .take_channel_order(identity.acting(ch.store_id, 0).request(req))
             .await
@@ -546,7 +551,10 @@ impl Intake {
             })
             .collect();
         self.inner.repo.learn_links(ch.store_id, ch.id, &learnt).await?;
-        self.inner.repo.record_taken(ch.id, &o.order_id, o.updated_at_s, &stage_word, r.order_id).await?;
+        self.inner
+            .repo
+            .record_taken(ch.id, &o.order_id, o.updated_at_s, &stage_word, &o.cancel_reason, r.order_id)
+            .await?;
         Ok(matches!(r.outcome(), opb::ChannelTake::Created | opb::ChannelTake::Updated))
     }
 

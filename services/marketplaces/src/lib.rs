@@ -181,6 +181,11 @@ impl Module for MarketplacesModule {
         vec!["wms", "logistics", "payments", "orders", "products"]
     }
 
+    fn publishes(&self) -> Vec<&'static str> {
+        use bo_proto::Event as _;
+        vec![bo_proto::events::v1::StockSyncChanged::TYPE]
+    }
+
     fn subscribes(&self) -> Vec<&'static str> {
         use bo_proto::Event as _;
         vec![bo_proto::events::v1::StockMoved::TYPE]

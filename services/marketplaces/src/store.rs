@@ -17,6 +17,7 @@ pub mod imports;
 mod intake;
 pub mod listings;
 pub mod matching;
+pub mod shipments;
 pub mod stock;
 pub use intake::{outcome, PushRow, CLAIM_MS, PUSHES_KEPT_MS};
 pub use listings::{linked_by, Learnt, Linked, ListingFilter, ListingRow};

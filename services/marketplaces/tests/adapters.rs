@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use bo_marketplaces::adapters::lazada::Lazada;
+use bo_marketplaces::adapters::shipping::Handover;
 use bo_marketplaces::adapters::shopee::Shopee;
 use bo_marketplaces::adapters::tiktok::TiktokShop;
 use bo_marketplaces::adapters::{
@@ -357,4 +358,70 @@ async fn listings_come_with_their_variations_prices_stock_and_state() {
     assert_eq!((m.seller_sku.as_str(), m.stock, m.price_satang), ("TEE-W-M", 8, 19_950));
     assert_eq!(m.options[1], ("ไซซ์".to_string(), "M".to_string()));
     assert_eq!(got.iter().find(|l| l.item_id == "1730").unwrap().state, ListingState::Inactive);
+}
+
+/// A Shopee order arranged for pick-up at the shop's address in an offered slot, its carrier's
+/// tracking number once it has one, and its air waybill as a PDF; what the platform refuses
+/// is said in its words.
+#[tokio::test]
+async fn shopee_arranges_a_pickup_and_prints_its_label() {
+    let sb = ShopeeSandbox::start(2001887, "partner-key-0123").await.unwrap();
+    sb.add_shop(14701711, "ร้านทดสอบ Shopee");
+    sb.put_order(
+        14701711,
+        Order::new("2612020001", "READY_TO_SHIP", vec![line("1001", "501", "TEE-R", "เสื้อยืด", 1, "199.00")]),
+    );
+    sb.put_order(
+        14701711,
+        Order::new("2612020002", "IN_CANCEL", vec![line("1001", "501", "TEE-R", "เสื้อยืด", 1, "199.00")]),
+    );
+    let shopee = Shopee::new(client(), app(&sb.base_url, "2001887", "partner-key-0123"));
+    let auth = shopee.connect(&Grant { code: sb.authorize(14701711), shop_id: "14701711".into() }).await.unwrap();
+    let s = Session { shop: &auth.shops[0], access: &auth.tokens.access };
+    let ship = shopee.shipping().expect("Shopee ships its own way");
+
+    let options = ship.ship_options(s, "2612020001").await.unwrap();
+    assert!(options.dropoff && !options.own_carrier);
+    let address = &options.pickup[0];
+    assert!(address.default && address.address.contains("10110"), "{address:?}");
+    assert_eq!(address.slots.len(), 2);
+    assert!(matches!(
+        ship.ship_options(s, "2612020002").await,
+        Err(ChannelError::Rejected { code, .. }) if code == "error_status"
+    ));
+    // A slot it did not offer is refused; one it offered is taken once.
+    let wrong = Handover::Pickup { address_id: address.id.clone(), slot_id: "1".into() };
+    assert!(matches!(
+        ship.arrange(s, "2612020001", &wrong).await,
+        Err(ChannelError::Rejected { code, .. }) if code == "logistics.ship_order_pickup_time_invalid"
+    ));
+    let how = Handover::Pickup { address_id: address.id.clone(), slot_id: address.slots[0].id.clone() };
+    // No label before it is arranged.
+    assert!(matches!(ship.label(s, "2612020001", "").await, Err(ChannelError::Rejected { .. })));
+    ship.arrange(s, "2612020001", &how).await.unwrap();
+    assert!(matches!(
+        ship.arrange(s, "2612020001", &how).await,
+        Err(ChannelError::Rejected { code, .. }) if code == "logistics.package_already_shipped"
+    ));
+    // The carrier's number comes a moment later.
+    assert_eq!(ship.tracking_no(s, "2612020001").await.unwrap(), None);
+    let tracking = ship.tracking_no(s, "2612020001").await.unwrap().expect("a tracking number");
+    assert_eq!(sb.shipment(14701711, "2612020001"), Some(("pickup".into(), tracking.clone())));
+    assert!(matches!(
+        ship.label(s, "2612020001", "TH0000000000000").await,
+        Err(ChannelError::Rejected { code, .. }) if code == "logistics.tracking_number_invalid"
+    ));
+    let pdf = ship.label(s, "2612020001", &tracking).await.unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
+    if let Some(text) = bo_pdf::testing::pdftotext(&pdf) {
+        assert!(text.contains(&tracking) && text.contains("2612020001"), "{text}");
+    }
+    // Its own carrier's number rides with an order shipped outside the platform's carriers.
+    sb.put_order(
+        14701711,
+        Order::new("2612020003", "READY_TO_SHIP", vec![line("1001", "501", "TEE-R", "เสื้อยืด", 1, "199.00")]),
+    );
+    let own = Handover::OwnCarrier { tracking_no: "KEX0000001".into() };
+    ship.arrange(s, "2612020003", &own).await.unwrap();
+    assert_eq!(ship.tracking_no(s, "2612020003").await.unwrap().as_deref(), Some("KEX0000001"));
 }

@@ -77,7 +77,10 @@ impl OrderRow {
             customer_id: self.customer_id,
             customer_address_id: self.customer_address_id,
             stock_reference: domain::reference(self.id),
-            allowed_actions: domain::state::allowed_actions(&self.state).into_iter().map(String::from).collect(),
+            allowed_actions: domain::state::allowed_actions_of(&self.state, self.platform_ships != 0)
+                .into_iter()
+                .map(String::from)
+                .collect(),
             bills: Vec::new(),
             payments: Vec::new(),
             shipping_address: Some(crate::convert::address_message(&a)),

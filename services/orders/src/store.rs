@@ -63,6 +63,8 @@ pub struct ChannelOrigin {
     pub changed_at: i64,
     /// The buyer has paid the marketplace.
     pub paid: bool,
+    /// Its marketplace ships it.
+    pub platform_ships: bool,
 }
 
 /// Everything an order's create or edit writes.
@@ -100,7 +102,7 @@ const ORDER_COLUMNS: &str = "id, store_id, order_no, channel, reference, note, s
     logistic_store_channel_id, shipping_name, shipping_provider, cod, tracking_no, estimated_weight_g, imported, \
     bill_expire_at, stock_state, stock_state_at, hold_revision, created_by, version, created_at, updated_at, ready_at, \
     shipped_at, cancelled_at, closed_at, failed_at, voided_at, store_channel_id, channel_shop, channel_changed_at, \
-    unlinked_items";
+    unlinked_items, platform_ships";
 
 /// An order row.
 #[derive(Debug, Clone, FromRow)]
@@ -169,6 +171,8 @@ pub struct OrderRow {
     pub channel_shop: String,
     pub channel_changed_at: i64,
     pub unlinked_items: i64,
+    /// 1: its marketplace ships it (see [`crate::domain::state::PLATFORM_DECIDES`]).
+    pub platform_ships: i64,
 }
 
 impl OrderRow {
@@ -544,18 +548,19 @@ impl Repo {
         if let Some(o) = &d.origin {
             let unlinked = d.items.iter().filter(|i| i.sku_id == 0).count() as i64;
             sqlx::query(
-                "UPDATE orders SET store_channel_id = $1, channel_shop = $2, channel_changed_at = $3, unlinked_items = $4 \
-                 WHERE id = $5",
+                "UPDATE orders SET store_channel_id = $1, channel_shop = $2, channel_changed_at = $3, unlinked_items = $4, \
+                 platform_ships = $5 WHERE id = $6",
             )
             .bind(o.store_channel_id)
             .bind(&o.shop)
             .bind(o.changed_at)
             .bind(unlinked)
+            .bind(i64::from(o.platform_ships))
             .bind(id)
             .execute(&mut *tx)
             .await?;
-            (row.store_channel_id, row.channel_shop, row.channel_changed_at, row.unlinked_items) =
-                (o.store_channel_id, o.shop.clone(), o.changed_at, unlinked);
+            (row.store_channel_id, row.channel_shop, row.channel_changed_at, row.unlinked_items, row.platform_ships) =
+                (o.store_channel_id, o.shop.clone(), o.changed_at, unlinked, i64::from(o.platform_ships));
         }
         // A marketplace's buyer pays the marketplace: its orders have no bills.
         let amounts = if d.origin.is_some() { Vec::new() } else { money::bill_amounts(&d.totals) };

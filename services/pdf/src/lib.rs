@@ -25,6 +25,7 @@
 pub mod barcode;
 pub mod fmt;
 mod font;
+pub mod merge;
 pub mod testing;
 mod wrap;
 

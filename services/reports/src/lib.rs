@@ -44,7 +44,7 @@ pub static MIGRATIONS_POSTGRES: Migrator = sqlx::migrate!("./migrations/postgres
 pub struct Service {
     /// The gRPC implementation.
     pub grpc: ReportsGrpc,
-    /// The outbox relay (the service publishes nothing yet; the kit's tables are its own).
+    /// The outbox relay (the exports' progress).
     pub relay: Relay,
     /// Keeps the sales figures from orders' events (run it as a task).
     pub consumer: Consumer,
@@ -220,6 +220,11 @@ impl Module for ReportsModule {
 
     fn migrations(&self) -> Option<bo_kit::module::Migrations> {
         Some(bo_kit::module::Migrations { sqlite: &MIGRATIONS_SQLITE, postgres: &MIGRATIONS_POSTGRES })
+    }
+
+    fn publishes(&self) -> Vec<&'static str> {
+        use bo_proto::Event as _;
+        vec![bo_proto::events::v1::ExportChanged::TYPE]
     }
 
     fn subscribes(&self) -> Vec<&'static str> {

@@ -23,6 +23,8 @@ use serde_json::{json, Value};
 use crate::shopee::{html_escape, url_form};
 use crate::{hmac_hex, now_ms, now_s, serve_on, token, Listing, Order, Server, Shared, Throttle};
 
+mod fulfil;
+
 /// Access token life, seconds (an online app's 30 days).
 const ACCESS_S: i64 = 30 * 24 * 3600;
 /// Refresh token life, seconds (180 days).
@@ -36,6 +38,8 @@ struct ShopData {
     /// (item, sku) → how the SKU reads, where it was put whole.
     listings: BTreeMap<(String, String), Listing>,
     orders: BTreeMap<String, Order>,
+    /// order → its package, once packed.
+    packages: BTreeMap<String, fulfil::Package>,
 }
 
 impl ShopData {
@@ -55,6 +59,8 @@ struct Inner {
     throttle: Throttle,
     stock_calls: u64,
     product_calls: u64,
+    /// The sandbox's own base URL (label links point at it).
+    base: String,
 }
 
 /// A running Lazada sandbox.
@@ -102,15 +108,28 @@ impl LazadaSandbox {
         let app = Router::new()
             .route("/oauth/authorize", get(auth_page))
             .route("/sandbox/lazada/authorize", post(authorize_form))
+            .route("/sandbox/lazada/awb/{file}", get(fulfil::awb))
             .route("/{*path}", any(api))
             .with_state(state.clone());
         let server = serve_on(addr, app).await?;
+        state.lock().base = server.base_url.clone();
         Ok(LazadaSandbox { base_url: server.base_url.clone(), state, _server: server })
     }
 
     /// Adds a seller (shop).
     pub fn add_shop(&self, seller_id: &str, name: &str) {
         self.state.lock().shops.entry(seller_id.into()).or_default().name = name.into();
+    }
+
+    /// An order's package once packed: its id and tracking number.
+    pub fn package(&self, seller_id: &str, order_id: &str) -> Option<(String, String)> {
+        let s = self.state.lock();
+        s.shops.get(seller_id)?.packages.get(order_id).map(|p| (p.id.clone(), p.tracking_no.clone()))
+    }
+
+    /// An order's status now.
+    pub fn status(&self, seller_id: &str, order_id: &str) -> Option<String> {
+        self.state.lock().shops.get(seller_id)?.orders.get(order_id).map(|o| o.status.clone())
     }
 
     /// Puts a SKU of a listing with its quantity.
@@ -368,6 +387,15 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, body:
             s.product_calls += 1;
             products_get(&s, &seller, &p)
         }
+        (Method::GET, "/product/item/get") => {
+            s.product_calls += 1;
+            let shop = s.shops.get(&seller).cloned().unwrap_or_default();
+            let item = p.get("item_id").cloned().unwrap_or_default();
+            match product_json(&shop, &item, |status| status != "deleted") {
+                Some(product) => ok(json!({ "data": product })),
+                None => refuse("208", "E208: Product not found"),
+            }
+        }
         (Method::GET, "/order/get") => {
             let id = p.get("order_id").cloned().unwrap_or_default();
             match s.shops.get(&seller).and_then(|x| x.orders.get(&id)) {
@@ -392,10 +420,20 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, body:
                 .iter()
                 .map(|id| {
                     let o = &shop.orders[*id];
-                    json!({ "order_id": o.id, "order_number": format!("3{}", o.id), "order_items": items(o) })
+                    json!({ "order_id": o.id, "order_number": format!("3{}", o.id), "order_items": items(o, shop.packages.get(*id)) })
                 })
                 .collect();
             ok(json!({ "data": data }))
+        }
+        (_, "/order/items/get") => fulfil::order_items(s.shops.get(&seller).unwrap_or(&ShopData::default()), &p),
+        (_, "/order/shipment/providers/get") => {
+            fulfil::providers(s.shops.get(&seller).unwrap_or(&ShopData::default()), &p)
+        }
+        (Method::POST, "/order/fulfill/pack") => fulfil::pack(s.shops.entry(seller).or_default(), &p),
+        (Method::POST, "/order/package/rts") => fulfil::ready_to_ship(s.shops.entry(seller).or_default(), &p),
+        (_, "/order/package/document/get") => {
+            let base = s.base.clone();
+            fulfil::document(&base, s.shops.get(&seller).unwrap_or(&ShopData::default()), &p)
         }
         (Method::POST, "/product/price_quantity/update") => {
             s.stock_calls += 1;
@@ -486,47 +524,49 @@ fn products_get(s: &Inner, seller: &str, p: &BTreeMap<String, String>) -> Answer
     let shop = s.shops.get(seller).cloned().unwrap_or_default();
     let mut items: Vec<String> = shop.stock.keys().map(|(i, _)| i.clone()).collect();
     items.dedup();
-    let products: Vec<Value> = items
-        .iter()
-        .filter_map(|item| {
-            let skus: Vec<(String, Listing)> = shop
-                .stock
-                .keys()
-                .filter(|(i, _)| i == item)
-                .map(|(i, k)| (k.clone(), shop.listing(i, k)))
-                .filter(|(_, l)| wanted(&l.status))
-                .collect();
-            let first = skus.first()?.1.clone();
-            let updated = skus.iter().map(|(_, l)| l.updated_at).max().unwrap_or(0) * 1000;
-            let status = if skus.iter().all(|(_, l)| l.status == "deleted") {
-                "Deleted"
-            } else if skus.iter().all(|(_, l)| l.status == "inactive") {
-                "InActive"
-            } else {
-                "Active"
-            };
-            let skus: Vec<Value> = skus
-                .iter()
-                .map(|(sku, l)| {
-                    let qty = shop.stock[&(item.clone(), sku.clone())];
-                    let props: serde_json::Map<String, Value> =
-                        l.options.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
-                    json!({ "SkuId": sku.parse::<i64>().unwrap_or(0), "SellerSku": l.seller_sku,
-                        "ShopSku": format!("{item}_TH-{sku}"), "Status": if l.status.is_empty() { "active" } else { l.status.as_str() },
-                        "quantity": qty, "Available": qty, "price": crate::satang(&l.price) as f64 / 100.0, "special_price": 0.0,
-                        "Images": [format!("https://th-live.slatic.net/p/{item}-{sku}.jpg")],
-                        "Url": format!("https://www.lazada.co.th/-i{item}-s{sku}.html"), "package_weight": "0.3", "saleProp": props })
-                })
-                .collect();
-            Some(json!({ "item_id": item.parse::<i64>().unwrap_or(0), "primary_category": 10000345,
-                "created_time": updated.to_string(), "updated_time": updated.to_string(), "status": status,
-                "images": [format!("https://th-live.slatic.net/p/{item}.jpg")],
-                "attributes": { "name": first.name, "description": "", "brand": "No Brand" }, "skus": skus }))
-        })
-        .collect();
+    let products: Vec<Value> = items.iter().filter_map(|item| product_json(&shop, item, wanted)).collect();
     let total = products.len();
     let page: Vec<Value> = products.into_iter().skip(offset as usize).take(limit as usize).collect();
     ok(json!({ "data": { "total_products": total, "products": page } }))
+}
+
+/// A product as GetProducts and GetProductItem write it, with its SKUs `wanted` lets through
+/// (`None` when it lets none).
+fn product_json(shop: &ShopData, item: &str, wanted: impl Fn(&str) -> bool) -> Option<Value> {
+    let item = &item.to_string();
+    let skus: Vec<(String, Listing)> = shop
+        .stock
+        .keys()
+        .filter(|(i, _)| i == item)
+        .map(|(i, k)| (k.clone(), shop.listing(i, k)))
+        .filter(|(_, l)| wanted(&l.status))
+        .collect();
+    let first = skus.first()?.1.clone();
+    let updated = skus.iter().map(|(_, l)| l.updated_at).max().unwrap_or(0) * 1000;
+    let status = if skus.iter().all(|(_, l)| l.status == "deleted") {
+        "Deleted"
+    } else if skus.iter().all(|(_, l)| l.status == "inactive") {
+        "InActive"
+    } else {
+        "Active"
+    };
+    let skus: Vec<Value> = skus
+        .iter()
+        .map(|(sku, l)| {
+            let qty = shop.stock[&(item.clone(), sku.clone())];
+            let props: serde_json::Map<String, Value> =
+                l.options.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+            json!({ "SkuId": sku.parse::<i64>().unwrap_or(0), "SellerSku": l.seller_sku,
+                "ShopSku": format!("{item}_TH-{sku}"), "Status": if l.status.is_empty() { "active" } else { l.status.as_str() },
+                "quantity": qty, "Available": qty, "price": crate::satang(&l.price) as f64 / 100.0, "special_price": 0.0,
+                "Images": [format!("https://th-live.slatic.net/p/{item}-{sku}.jpg")],
+                "Url": format!("https://www.lazada.co.th/-i{item}-s{sku}.html"), "package_weight": "0.3", "saleProp": props })
+        })
+        .collect();
+    Some(json!({ "item_id": item.parse::<i64>().unwrap_or(0), "primary_category": 10000345,
+        "created_time": updated.to_string(), "updated_time": updated.to_string(), "status": status,
+        "images": [format!("https://th-live.slatic.net/p/{item}.jpg")],
+        "attributes": { "name": first.name, "description": "", "brand": "No Brand" }, "skus": skus }))
 }
 
 /// An order's header as Lazada writes it: every value text.
@@ -541,8 +581,12 @@ fn header(o: &Order) -> Value {
             "address3": o.province, "address4": "", "address5": o.postcode, "city": o.district, "post_code": o.postcode, "country": "Thailand" } })
 }
 
-/// An order's items: one per unit, as Lazada writes them.
-fn items(o: &Order) -> Vec<Value> {
+/// An order's items: one per unit, as Lazada writes them, with their package once packed.
+fn items(o: &Order, package: Option<&fulfil::Package>) -> Vec<Value> {
+    let (package_id, tracking, provider) = match package {
+        Some(p) => (p.id.as_str(), p.tracking_no.as_str(), "LEX TH"),
+        None => ("", "", ""),
+    };
     let mut out = Vec::new();
     let mut n = 0;
     for l in &o.lines {
@@ -552,6 +596,7 @@ fn items(o: &Order) -> Vec<Value> {
                 "shop_sku": format!("{}_TH-{}", l.item_id, l.model_id), "sku_id": l.model_id, "product_id": l.item_id, "name": l.name,
                 "variation": "", "item_price": l.price, "paid_price": l.paid_price, "voucher_amount": "0.00", "voucher_seller": "0.00",
                 "voucher_platform": "0.00", "shipping_amount": "0.00", "currency": "THB", "status": o.status,
+                "package_id": package_id, "tracking_code": tracking, "shipment_provider": provider, "shipping_type": "Dropshipping",
                 "created_at": (o.created_at * 1000).to_string(), "updated_at": (o.updated_at * 1000).to_string() }));
         }
     }

@@ -195,6 +195,33 @@ impl Order {
     }
 }
 
+/// One A6 page (100 × 150 mm) as a carrier's thermal waybill reads: the carrier, a note in
+/// the corner, the tracking number and its barcode, the receiver, the order number and the
+/// cash to collect.
+pub fn waybill_page(doc: &mut bo_pdf::Doc, carrier: &str, corner: &str, tracking_no: &str, o: &Order) {
+    use bo_pdf::{Align, Weight};
+    let page = doc.page(100.0, 150.0);
+    page.text(5.0, 10.0, 14.0, Weight::Bold, Align::Left, carrier);
+    page.text(95.0, 10.0, 9.0, Weight::Regular, Align::Right, corner);
+    let _ = page.code128(8.0, 16.0, 84.0, 18.0, tracking_no);
+    page.text(50.0, 40.0, 12.0, Weight::Bold, Align::Center, tracking_no);
+    page.text(5.0, 52.0, 9.0, Weight::Bold, Align::Left, "ผู้รับ");
+    page.text(5.0, 58.0, 11.0, Weight::Regular, Align::Left, &format!("{} {}", o.buyer, o.phone));
+    page.wrap(
+        5.0,
+        64.0,
+        90.0,
+        10.0,
+        Weight::Regular,
+        &format!("{} {} {} {}", o.address, o.district, o.province, o.postcode),
+    );
+    page.text(5.0, 90.0, 9.0, Weight::Regular, Align::Left, &format!("Order {}", o.id));
+    if o.cod {
+        let due = o.items_satang() + satang(&o.shipping_fee);
+        page.text(5.0, 100.0, 12.0, Weight::Bold, Align::Left, &format!("COD ฿{}", baht(due)));
+    }
+}
+
 /// Baht text with two decimals in satang (the sandbox's own prices only).
 pub fn satang(baht: &str) -> i64 {
     let (w, f) = baht.split_once('.').unwrap_or((baht, "0"));

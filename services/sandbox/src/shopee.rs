@@ -9,6 +9,9 @@
 //! lasts four hours. Pushes are signed over `callback URL + "|" + raw body`; a push the
 //! owner drops is kept for `get_lost_push_message` until confirmed.
 
+mod cancel;
+mod ship;
+
 use std::collections::{BTreeMap, HashMap};
 
 use axum::body::Bytes;
@@ -34,7 +37,13 @@ pub struct ShopData {
     stock: BTreeMap<(i64, i64), i64>,
     /// (item, model) → how the listing reads, where it was put whole.
     listings: BTreeMap<(i64, i64), Listing>,
+    /// (item, model) → units a promotion holds: a lower seller stock is taken as this many.
+    reserved: BTreeMap<(i64, i64), i64>,
     orders: BTreeMap<String, Order>,
+    /// order_sn → its shipment, once arranged.
+    shipments: BTreeMap<String, ship::Shipment>,
+    /// order_sn → the buyer's cancellation request.
+    cancels: BTreeMap<String, cancel::Request>,
 }
 
 impl ShopData {
@@ -71,6 +80,10 @@ struct Inner {
     stock_calls: u64,
     product_calls: u64,
     refreshes: u64,
+    /// The carriers' tracking numbers given so far.
+    next_tracking: i64,
+    /// Answers to buyers' cancellation requests taken (refused ones too).
+    cancel_calls: u64,
     /// The push callback URL the partner registered (pushes are signed over it).
     callback_url: Option<String>,
 }
@@ -123,6 +136,13 @@ impl ShopeeSandbox {
             .route("/api/v2/product/get_item_list", get(item_list))
             .route("/api/v2/product/get_item_base_info", get(item_base_info))
             .route("/api/v2/product/get_model_list", get(model_list))
+            .route("/api/v2/logistics/get_shipping_parameter", get(ship::shipping_parameter))
+            .route("/api/v2/logistics/ship_order", post(ship::ship_order))
+            .route("/api/v2/logistics/get_tracking_number", get(ship::tracking_number))
+            .route("/api/v2/logistics/create_shipping_document", post(ship::create_document))
+            .route("/api/v2/logistics/get_shipping_document_result", post(ship::document_result))
+            .route("/api/v2/logistics/download_shipping_document", post(ship::download_document))
+            .route("/api/v2/order/handle_buyer_cancellation", post(cancel::handle_buyer_cancellation))
             .route("/api/v2/push/get_lost_push_message", get(lost))
             .route("/api/v2/push/confirm_consumed_lost_push_message", post(confirm_lost))
             .route("/sandbox/shopee/orders", post(control_order))
@@ -165,6 +185,19 @@ impl ShopeeSandbox {
             l.updated_at = now_s();
             shop.listings.insert((item_id, model), l);
         }
+    }
+
+    /// How an order's shipment was arranged (pickup, dropoff or non_integrated) and its
+    /// tracking number, once it was.
+    pub fn shipment(&self, shop_id: i64, order_sn: &str) -> Option<(String, String)> {
+        let s = self.state.lock();
+        s.shops.get(&shop_id)?.shipments.get(order_sn).map(|sh| (sh.how.clone(), sh.tracking_no.clone()))
+    }
+
+    /// A promotion holds `units` of a model: an update below them is answered a success and
+    /// leaves them.
+    pub fn reserve_for_promotion(&self, shop_id: i64, item_id: i64, model_id: i64, units: i64) {
+        self.state.lock().shops.entry(shop_id).or_default().reserved.insert((item_id, model_id), units);
     }
 
     /// How many product (listing) calls were taken.
@@ -320,10 +353,14 @@ struct ControlOrder {
     quantity: i64,
     #[serde(default)]
     price: String,
+    /// The buyer asks to cancel the order, for this reason (the order moves to IN_CANCEL).
+    #[serde(default)]
+    cancel_reason: Option<String>,
 }
 
-/// Places an order (or, without lines, moves one to `status`) and pushes it to the
-/// registered callback URL: the back-office's answer.
+/// Places an order (or, without lines, moves one to `status`, or with `cancel_reason` has its
+/// buyer ask to cancel it) and pushes it to the registered callback URL: the back-office's
+/// answer.
 async fn control_order(State(state): State<Shared<Inner>>, Json(c): Json<ControlOrder>) -> Answer {
     let Some(url) = state.lock().callback_url.clone() else {
         return (StatusCode::CONFLICT, Json(json!({"error": "no callback URL registered"}))).into_response();
@@ -331,9 +368,14 @@ async fn control_order(State(state): State<Shared<Inner>>, Json(c): Json<Control
     {
         let mut s = state.lock();
         let shop = s.shops.entry(c.shop_id).or_default();
-        if c.item_id.is_empty() {
+        let no_such = || (StatusCode::NOT_FOUND, Json(json!({"error": "no such order"}))).into_response();
+        if let Some(reason) = &c.cancel_reason {
+            if !cancel::ask(shop, &c.order_sn, reason) {
+                return no_such();
+            }
+        } else if c.item_id.is_empty() {
             let Some(o) = shop.orders.get_mut(&c.order_sn) else {
-                return (StatusCode::NOT_FOUND, Json(json!({"error": "no such order"}))).into_response();
+                return no_such();
             };
             o.status = c.status.clone();
             o.updated_at = now_s().max(o.updated_at + 1);
@@ -590,6 +632,8 @@ async fn order_detail(State(state): State<Shared<Inner>>, Query(q): Query<HashMa
         );
     }
     let shop = s.shops.get(&shop_id).cloned().unwrap_or_default();
+    // Optional fields come only when asked for.
+    let asked: Vec<&str> = q.get("response_optional_fields").map(|f| f.split(',').collect()).unwrap_or_default();
     let orders: Vec<Value> = list
         .iter()
         .filter_map(|sn| shop.orders.get(*sn))
@@ -606,7 +650,13 @@ async fn order_detail(State(state): State<Shared<Inner>>, Query(q): Query<HashMa
                 })
                 .collect();
             let total = o.items_satang() + crate::satang(&o.shipping_fee);
-            json!({ "order_sn": o.id, "region": "TH", "currency": "THB", "cod": o.cod, "order_status": o.status,
+            let cancel = shop.cancels.get(&o.id).filter(|_| asked.contains(&"buyer_cancel_reason"));
+            let cancel_by = match cancel.map(|c| c.answer.as_str()) {
+                Some("ACCEPT") => "buyer",
+                _ => "",
+            };
+            json!({ "order_sn": o.id, "buyer_cancel_reason": cancel.map(|c| c.reason.as_str()).unwrap_or_default(),
+                "cancel_by": cancel_by, "region": "TH", "currency": "THB", "cod": o.cod, "order_status": o.status,
                 "create_time": o.created_at, "update_time": o.updated_at, "message_to_seller": "", "buyer_username": o.buyer,
                 "total_amount": total as f64 / 100.0, "estimated_shipping_fee": crate::satang(&o.shipping_fee) as f64 / 100.0,
                 "actual_shipping_fee": 0, "payment_method": if o.cod { "Cash on Delivery" } else { "Online Payment" },
@@ -645,9 +695,11 @@ async fn update_stock(
     for m in list {
         let model_id = m["model_id"].as_i64().unwrap_or(0);
         let stock = m["seller_stock"][0]["stock"].as_i64();
+        let reserved = shop.reserved.get(&(item_id, model_id)).copied().unwrap_or(0);
         match (shop.stock.get_mut(&(item_id, model_id)), stock) {
             (Some(level), Some(n)) if n >= 0 => {
-                *level = n;
+                // A promotion's units stay on sale whatever the seller sets.
+                *level = n.max(reserved);
                 success.push(json!({ "model_id": model_id, "location_id": "-", "stock": n }));
             }
             (None, _) => failure.push(json!({ "model_id": model_id, "failed_reason": "Wrong model_id." })),

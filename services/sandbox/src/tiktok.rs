@@ -23,6 +23,8 @@ use serde_json::{json, Value};
 use crate::shopee::{html_escape, url_form};
 use crate::{hmac_hex, now_s, serve_on, token, Listing, Order, Server, Shared, Throttle};
 
+mod fulfil;
+
 /// Access token life, seconds (seven days).
 const ACCESS_S: i64 = 7 * 24 * 3600;
 /// Refresh token life, seconds (the authorization's year).
@@ -37,6 +39,8 @@ struct ShopData {
     /// (product, sku) → how the SKU reads, where it was put whole.
     listings: BTreeMap<(String, String), Listing>,
     orders: BTreeMap<String, Order>,
+    /// package → the carrier's tracking number, once shipped.
+    tracking: BTreeMap<String, String>,
 }
 
 impl ShopData {
@@ -96,6 +100,8 @@ struct Inner {
     product_calls: u64,
     /// The redirect registered with the app (TikTok sends the seller back there).
     redirect: String,
+    /// The sandbox's own base URL (label links point at it).
+    base: String,
 }
 
 /// A running TikTok Shop sandbox.
@@ -131,9 +137,11 @@ impl TiktokSandbox {
             .route("/sandbox/tiktok/authorize", post(authorize_form))
             .route("/api/v2/token/get", get(token_get))
             .route("/api/v2/token/refresh", get(token_refresh))
+            .route("/sandbox/tiktok/doc/{file}", get(fulfil::document))
             .route("/{*path}", any(api))
             .with_state(state.clone());
         let server = serve_on(addr, app).await?;
+        state.lock().base = server.base_url.clone();
         Ok(TiktokSandbox { base_url: server.base_url.clone(), state, _server: server })
     }
 
@@ -206,6 +214,16 @@ impl TiktokSandbox {
     /// Places or replaces an order.
     pub fn put_order(&self, shop_id: &str, order: Order) {
         self.state.lock().shops.entry(shop_id.into()).or_default().orders.insert(order.id.clone(), order);
+    }
+
+    /// The carrier's tracking number of an order's package, once shipped.
+    pub fn tracking(&self, shop_id: &str, order_id: &str) -> Option<String> {
+        self.state.lock().shops.get(shop_id)?.tracking.get(&fulfil::package_id(order_id)).cloned()
+    }
+
+    /// An order's status now.
+    pub fn status(&self, shop_id: &str, order_id: &str) -> Option<String> {
+        self.state.lock().shops.get(shop_id)?.orders.get(order_id).map(|o| o.status.clone())
     }
 
     /// Moves an order to `status` now.
@@ -482,6 +500,17 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, heade
             }
             ok(json!({ "errors": errors }))
         }
+        (method, p) if p.starts_with("/fulfillment/202309/packages/") => {
+            let base = s.base.clone();
+            let shop = s.shops.get_mut(&shop_id).expect("found above");
+            fulfil::packages(
+                &base,
+                shop,
+                method == Method::POST,
+                p.trim_start_matches("/fulfillment/202309/packages/"),
+                &q,
+            )
+        }
         _ => refuse(StatusCode::NOT_FOUND, 36009009, "Invalid path"),
     }
 }
@@ -493,7 +522,8 @@ fn order_json(o: &Order) -> Value {
         for n in 0..l.quantity {
             lines.push(json!({ "id": format!("{}{}{n}", o.id, l.model_id), "sku_id": l.model_id, "product_id": l.item_id,
                 "product_name": l.name, "sku_name": "", "seller_sku": l.seller_sku, "original_price": l.price, "sale_price": l.paid_price,
-                "seller_discount": "0", "platform_discount": "0", "currency": "THB", "display_status": o.status }));
+                "seller_discount": "0", "platform_discount": "0", "currency": "THB", "display_status": o.status,
+                "package_id": if o.status == "UNPAID" { String::new() } else { fulfil::package_id(&o.id) } }));
         }
     }
     let items = o.items_satang();
@@ -510,5 +540,5 @@ fn order_json(o: &Order) -> Value {
         "payment": { "currency": "THB", "sub_total": crate::baht(items), "shipping_fee": o.shipping_fee, "seller_discount": "0",
             "platform_discount": "0", "total_amount": crate::baht(items + ship), "original_shipping_fee": o.shipping_fee,
             "shipping_fee_seller_discount": "0", "shipping_fee_platform_discount": "0" },
-        "recipient_address": address, "line_items": lines })
+        "recipient_address": address, "line_items": lines, "packages": fulfil::packages_json(o) })
 }

@@ -5,6 +5,7 @@ import { DownloadOutlined, ExportOutlined, HistoryOutlined } from '@ant-design/i
 import { useTranslation } from 'react-i18next';
 
 import { apiError, globalErrorKind } from '@/app/api/errors';
+import { useLive } from '@/app/realtime';
 import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { EraRangePicker } from '@/shared/form/EraDatePicker';
@@ -154,8 +155,10 @@ function describe(e: ExportBody, t: (k: string | string[], o?: Record<string, un
 export function ExportHistory() {
   const { t, i18n } = useTranslation(['orders', 'common', 'codes']);
   const [page, setPage] = useState(1);
-  // Open only while looked at: it follows the builds every two seconds.
-  const { data, isFetching } = useOrderReportsQuery({ page, limit: 10 }, { pollingInterval: 2000, skipPollingIfUnfocused: true });
+  // Open only while looked at: the builds' progress arrives over the realtime socket (which
+  // refreshes it); without the socket it is read every two seconds.
+  const live = useLive();
+  const { data, isFetching } = useOrderReportsQuery({ page, limit: 10 }, { pollingInterval: live ? 0 : 2000, skipPollingIfUnfocused: true });
   const [link, { isFetching: linking, originalArgs }] = useLazyExportDownloadUrlQuery();
   const lng = i18n.language;
 

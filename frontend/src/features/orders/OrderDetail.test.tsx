@@ -92,6 +92,123 @@ describe('an order', () => {
     expect(within(screen.getByTestId('order-timeline')).getByText('Marketplace status: PROCESSED')).toBeInTheDocument();
   });
 
+  it("arranges a marketplace order's pick-up with its platform, then shows the carrier's number and prints the platform's label", async () => {
+    const options = {
+      options: {
+        pickup: [{ id: '2826', address: '99/1 ถนนสุขุมวิท เขตวัฒนา กรุงเทพมหานคร 10110', is_default: true, slots: [{ id: '1764640800', date: '2026-12-03T02:00:00.000Z', text: '' }] }],
+        dropoff: true,
+        own_carrier: false,
+        platform: false,
+      },
+      shipment: null,
+    };
+    const shipment = {
+      options: null,
+      shipment: { order_id: 9, store_channel_id: 3, channel_order_id: '2612020101', handover: 'pickup', tracking_no: 'TH4100000000001', arranged_at: '2026-12-02T10:00:00.000Z', label_printed_at: '' },
+    };
+    let arranged = false;
+    const sent = serveOrder(order({ channel: 'shopee', reference: '2612020101', store_channel_id: 3, channel_shop: 'ร้านเสื้อ Shopee', payment_state: 'paid' }), (method, path) => {
+      if (path !== '/orders/9/marketplace-shipping') return undefined;
+      if (method === 'POST') {
+        arranged = true;
+        return { status: 200, body: shipment };
+      }
+      return { status: 200, body: arranged ? shipment : options };
+    });
+    renderAt('/1/order-detail/9');
+    const card = await screen.findByTestId('channel-shipping');
+    expect(card).toHaveTextContent('Shipping through ร้านเสื้อ Shopee');
+    expect(within(card).getByTestId('channel-handover-dropoff')).toBeInTheDocument();
+    // A pick-up needs a time.
+    await userEvent.click(within(card).getByTestId('channel-arrange'));
+    expect(await within(card).findByText('Choose a pick-up time')).toBeInTheDocument();
+    expect(sent.some((s) => s.method === 'POST')).toBe(false);
+    await userEvent.click(within(card).getByTestId('channel-slot').querySelector('.ant-select-selector') ?? within(card).getByTestId('channel-slot'));
+    await userEvent.click(await screen.findByText(/2026|03/, { selector: '.ant-select-item-option-content' }));
+    await userEvent.click(within(card).getByTestId('channel-arrange'));
+    await waitFor(() => expect(sent.some((s) => s.method === 'POST' && s.url === '/api/orders/9/marketplace-shipping')).toBe(true));
+    const body = formBody(sent.find((s) => s.method === 'POST')?.body ?? '');
+    expect([body.get('handover'), body.get('address_id'), body.get('slot_id')]).toEqual(['pickup', '2826', '1764640800']);
+    expect(await screen.findByTestId('channel-tracking')).toHaveTextContent('TH4100000000001');
+    expect(screen.getByTestId('channel-label')).toBeEnabled();
+  });
+
+  it('arranges a Lazada order the way its shop is set up on the platform, its only way', async () => {
+    const options = { options: { pickup: [], dropoff: false, own_carrier: false, platform: true }, shipment: null, cancel_request: null };
+    const shipment = {
+      options: null,
+      shipment: { order_id: 9, store_channel_id: 4, channel_order_id: '990001', handover: 'platform', tracking_no: 'LEXDO0069388114', arranged_at: '2026-12-03T10:00:00.000Z', label_printed_at: '' },
+      cancel_request: null,
+    };
+    let arranged = false;
+    const sent = serveOrder(order({ channel: 'lazada', reference: '3990001', store_channel_id: 4, channel_shop: 'ร้านเสื้อ Lazada', payment_state: 'paid' }), (method, path) => {
+      if (path !== '/orders/9/marketplace-shipping') return undefined;
+      if (method === 'POST') {
+        arranged = true;
+        return { status: 200, body: shipment };
+      }
+      return { status: 200, body: arranged ? shipment : options };
+    });
+    renderAt('/1/order-detail/9');
+    const card = await screen.findByTestId('channel-shipping');
+    expect(within(card).getByTestId('channel-handover-platform')).toBeInTheDocument();
+    expect(within(card).getByText('As my shop is set up on the platform')).toBeInTheDocument();
+    expect(within(card).queryByTestId('channel-handover-pickup')).not.toBeInTheDocument();
+    expect(within(card).getByTestId('channel-platform-hint')).toHaveTextContent("seller centre");
+    await userEvent.click(within(card).getByTestId('channel-arrange'));
+    await waitFor(() => expect(sent.some((s) => s.method === 'POST' && s.url === '/api/orders/9/marketplace-shipping')).toBe(true));
+    expect(formBody(sent.find((s) => s.method === 'POST')?.body ?? '').get('handover')).toBe('platform');
+    expect(await screen.findByTestId('channel-tracking')).toHaveTextContent('LEXDO0069388114');
+  });
+
+  it("shows the buyer's request to cancel, and accepts it after a confirmation", async () => {
+    let answered = '';
+    const sent = serveOrder(order({ channel: 'shopee', reference: '2612030101', store_channel_id: 3, channel_shop: 'ร้านเสื้อ Shopee', payment_state: 'paid' }), (method, path) => {
+      if (method === 'GET' && path === '/orders/9/marketplace-shipping') {
+        return { status: 200, body: answered ? { options: null, shipment: null, cancel_request: null } : { options: null, shipment: null, cancel_request: { reason: 'ต้องการเปลี่ยนที่อยู่' } } };
+      }
+      if (method === 'POST' && path === '/orders/9/marketplace-cancellation') {
+        answered = 'yes';
+        return { status: 200, body: { cancelled: true } };
+      }
+      return undefined;
+    });
+    renderAt('/1/order-detail/9');
+    const request = await screen.findByTestId('channel-cancel-request');
+    expect(request).toHaveTextContent('The buyer asks to cancel this order');
+    expect(within(request).getByTestId('channel-cancel-reason')).toHaveTextContent('Reason: ต้องการเปลี่ยนที่อยู่');
+    // Accepting asks first; cancelling the dialog sends nothing.
+    await userEvent.click(within(request).getByTestId('channel-cancel-accept'));
+    await userEvent.click(await screen.findByTestId('dialog-cancel'));
+    expect(sent.some((s) => s.method === 'POST')).toBe(false);
+    await userEvent.click(within(request).getByTestId('channel-cancel-accept'));
+    await userEvent.click(await screen.findByTestId('dialog-ok'));
+    await waitFor(() => expect(sent.some((s) => s.method === 'POST' && s.url === '/api/orders/9/marketplace-cancellation')).toBe(true));
+    expect(formBody(sent.find((s) => s.method === 'POST')?.body ?? '').get('decision')).toBe('accept');
+    await waitFor(() => expect(screen.queryByTestId('channel-cancel-request')).not.toBeInTheDocument());
+  });
+
+  it("rejects a buyer's request to cancel, and shows a refusal in the channel's words", async () => {
+    serveOrder(order({ channel: 'shopee', reference: '2612030102', store_channel_id: 3, channel_shop: 'ร้านเสื้อ Shopee', payment_state: 'paid' }), (method, path) => {
+      if (method === 'GET' && path === '/orders/9/marketplace-shipping') return { status: 200, body: { options: null, shipment: null, cancel_request: { reason: '' } } };
+      if (method === 'POST' && path === '/orders/9/marketplace-cancellation') return refusal(409, 'channel_cancel_not_asked');
+      return undefined;
+    });
+    renderAt('/1/order-detail/9');
+    const request = await screen.findByTestId('channel-cancel-request');
+    expect(within(request).getByTestId('channel-cancel-reason')).toHaveTextContent('The buyer gave no reason');
+    await userEvent.click(within(request).getByTestId('channel-cancel-reject'));
+    expect(await screen.findByText('The buyer has not asked to cancel this order, or the request has been answered')).toBeInTheDocument();
+  });
+
+  it("shows a marketplace order the platform cannot ship now with the platform's reason", async () => {
+    serveOrder(order({ channel: 'shopee', reference: '2612020103', store_channel_id: 3, channel_shop: 'ร้านเสื้อ Shopee' }), (method, path) =>
+      path === '/orders/9/marketplace-shipping' ? refusal(409, 'channel_order_on_hold') : undefined,
+    );
+    renderAt('/1/order-detail/9');
+    expect(await screen.findByTestId('channel-shipping-refused')).toHaveTextContent('The marketplace holds this order for its first hour');
+  });
+
   it('links an unlinked marketplace line to one of our SKUs', async () => {
     const unlinked = item(2, { sku_id: 0, sku_code: 'GIFT-9', product_name: 'ของแถม', listing: '1002', cost: '0.00' });
     const shopee = order({ channel: 'shopee', store_channel_id: 3, channel_shop: 'ร้านเสื้อ Shopee', problems: ['sku_not_linked'], problem: 'sku_not_linked', items: [item(1), unlinked] });

@@ -53,6 +53,7 @@ import {
   type Packaging,
 } from './api';
 import { BillsCard } from './BillsCard';
+import { ChannelShippingCard } from './ChannelShippingCard';
 import { actionsOf, addressInput, editPath, eventLine, LABEL_SIZES, listPath, parcelInput, type AddressValues, type ParcelValues, type StateAction } from './orders';
 import { channelName, PaymentTag, ProblemTags, ReasonModal, StateTag, usePdf, type ReasonValues } from './parts';
 import { DOING_OF, showRefusal } from './refusal';
@@ -237,7 +238,11 @@ export default function OrderDetailPage() {
 
       <AddressCard o={o} canChange={can.address && canEdit} sid={sid} />
 
-      {o.state !== 'new' && o.state !== 'cancelled' ? <ParcelsCard o={o} canEdit={can.parcels && canEdit} /> : null}
+      {o.storeChannelId && ['new', 'ready_to_fulfillment', 'shipped'].includes(o.state) ? (
+        <ChannelShippingCard o={o} canEdit={canEdit} fallback={o.state !== 'new' ? <ParcelsCard o={o} canEdit={can.parcels && canEdit} /> : null} />
+      ) : o.state !== 'new' && o.state !== 'cancelled' ? (
+        <ParcelsCard o={o} canEdit={can.parcels && canEdit} />
+      ) : null}
 
       <Card title={t('orders:detail.timeline')}>
         <AuditTimeline

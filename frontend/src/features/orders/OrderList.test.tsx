@@ -123,6 +123,47 @@ describe('the order list', () => {
     await waitFor(() => expect(screen.getByTestId('bulk-count')).toHaveTextContent('2 orders chosen'));
   });
 
+  it('arranges the chosen marketplace orders with their channels by drop-off, listing those refused with why', async () => {
+    // Shopee moves its orders: none allows a move by hand.
+    const shopee = (id: number, no: string) =>
+      order({ id, order_no: no, channel: 'shopee', reference: `26120301${id}`, store_channel_id: 3, channel_shop: 'ร้านเสื้อ Shopee', payment_state: 'paid', allowed_actions: ['edit', 'change_address'] });
+    const sent = serve((method, path) => {
+      if (path === '/orders' && method === 'GET') return list([shopee(9, 'SO2569-000009'), shopee(12, 'SO2569-000012'), ROWS[1]], { limit: 10 });
+      if (path === '/orders/marketplace-shipping' && method === 'POST') {
+        return { status: 200, body: { arranged: [9], failed: [{ order_id: 12, code: 'channel_handover_unavailable', message: '' }, { order_id: 10, code: 'channel_order_not_found', message: '' }] } };
+      }
+      return undefined;
+    });
+    renderAt('/1/order-list');
+    await screen.findByText('SO2569-000009');
+    // Only typed orders chosen: nothing to arrange with a channel.
+    tick('SO2569-000010');
+    expect(await screen.findByTestId('bulk-count')).toHaveTextContent('1 order chosen');
+    expect(screen.queryByTestId('bulk-channelArrange')).not.toBeInTheDocument();
+    tick('SO2569-000010');
+    // Only Shopee orders chosen: arranged with Shopee, never prepared or cancelled by hand.
+    tick('SO2569-000009');
+    expect(await screen.findByTestId('bulk-channelArrange')).toBeInTheDocument();
+    expect(screen.queryByTestId('bulk-prepare')).not.toBeInTheDocument();
+    expect(screen.queryByTestId('bulk-cancel')).not.toBeInTheDocument();
+    tick('SO2569-000010');
+    expect(await screen.findByTestId('bulk-prepare')).toBeInTheDocument();
+    tick('SO2569-000012');
+    await userEvent.click(await screen.findByTestId('bulk-channelArrange'));
+    const dialog = await screen.findByTestId('channel-arrange-many');
+    expect(dialog).toHaveTextContent('Arrange 3 orders with their channels');
+    await userEvent.click(within(dialog).getByTestId('channel-arrange-dropoff'));
+    expect(dialog).toHaveTextContent('You drop each parcel at a branch');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Arrange' }));
+    const result = await screen.findByTestId('bulk-result');
+    expect(within(result).getByTestId('bulk-summary')).toHaveTextContent('Done: 1 · Not done: 2');
+    expect(within(result).getByTestId('bulk-reason-12')).toHaveTextContent('does not offer this way of handing over');
+    expect(within(result).getByTestId('bulk-reason-10')).toHaveTextContent('did not come from a marketplace shop');
+    const post = formBody(sent.find((s) => s.method === 'POST')!.body);
+    expect(post.get('handover')).toBe('dropoff');
+    expect(['0', '1', '2'].map((i) => post.get(`order_ids[${i}]`))).toEqual(['9', '10', '12']);
+  });
+
   it('says it cannot choose over the limit before sending anything', async () => {
     const sent = serve((method, path) => {
       if (path === '/orders' && method === 'GET') return list(ROWS, { limit: 10 });

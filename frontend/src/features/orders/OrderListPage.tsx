@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Form, Input, Modal, Select, Space, Tabs, Tag, Typography } from 'antd';
+import { Badge, Button, Card, Form, Input, Modal, Radio, Select, Space, Tabs, Tag, Typography } from 'antd';
 import { DollarOutlined, FileTextOutlined, PlusOutlined, InboxOutlined, ReloadOutlined, UploadOutlined } from '@ant-design/icons';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
@@ -32,12 +32,15 @@ import {
   useOrderLimitsQuery,
   useOrderNetQuery,
   usePickListPdfMutation,
+  usePrintChannelLabelsMutation,
+  useArrangeChannelShipmentsMutation,
   useShipParcelsMutation,
   type OrderResultsBody,
   type OrderRow,
 } from './api';
 import {
   bulkActionsFor,
+  offeredFor,
   COLUMNS,
   COUNT_KEYS,
   createPath,
@@ -53,6 +56,7 @@ import {
 } from './orders';
 import { BulkResultModal, channelName, PaymentTag, ProblemTags, ReasonModal, StateTag, usePdf, type ReasonValues } from './parts';
 import { showRefusal, type Doing } from './refusal';
+import { doneResults, labelResults, nothingPrinted, pdfOfLabels } from './channelLabels';
 import { ORDER_CANCEL, ORDER_CREATE, ORDER_EDIT, PAYMENT_APPROVE, STOCK_IN } from './routes';
 import { useConfirmPayments } from './ConfirmPayments';
 import { ExportOrders } from './ExportOrders';
@@ -67,11 +71,13 @@ const FILTERS = ['search', 'channel', 'from', 'to', 'payment', 'warehouse', 'pro
 
 const DOING: Record<BulkAction, Doing> = {
   prepare: 'prepare',
+  channelArrange: 'prepare',
   ship: 'ship',
   close: 'close',
   cancel: 'cancel',
   void: 'void',
   printLabels: 'print',
+  channelLabels: 'print',
   pickList: 'print',
 };
 
@@ -120,6 +126,10 @@ export default function OrderListPage() {
   const [voidOrders, { isLoading: voiding }] = useBulkVoidMutation();
   const [ship, { isLoading: shipping }] = useShipParcelsMutation();
   const [pickList] = usePickListPdfMutation();
+  const [printChannelLabels] = usePrintChannelLabelsMutation();
+  const [arrangeMany, { isLoading: arrangingMany }] = useArrangeChannelShipmentsMutation();
+  /** The way chosen for arranging the selected marketplace orders (the dialog open while set). */
+  const [handover, setHandover] = useState<'pickup' | 'dropoff' | null>(null);
   const pdf = usePdf();
 
   /** The same view with some of the address' query changed (back to page 1 unless named);
@@ -135,7 +145,15 @@ export default function OrderListPage() {
   const [columnPrefs, setColumnPrefs] = useColumnPrefs('orders');
 
   const busy = preparing || closing || cancelling || voiding || shipping;
-  const actions = bulkActionsFor(column, { edit: canEdit, cancel: canCancel });
+  // Arranging with the platform is offered when a marketplace order is chosen; a move by hand
+  // when a chosen order allows it (a marketplace order its platform moves allows none).
+  const chosenRows = (data?.data ?? []).filter((o) => selected.includes(o.id));
+  const anyMarketplace = chosenRows.some((o) => Boolean(o.storeChannelId));
+  const actions = offeredFor(
+    bulkActionsFor(column, { edit: canEdit, cancel: canCancel }).filter((a) => a !== 'channelArrange' || anyMarketplace),
+    chosenRows,
+    chosenRows.length < selected.length,
+  );
 
   const showResult = (doing: Doing, body: OrderResultsBody) => {
     setSelected((s) => s.filter((id) => body.data.some((r) => r.id === id && !r.ok)));
@@ -159,8 +177,28 @@ export default function OrderListPage() {
       await pdf.open('pickList', () => pickList({ orderIds: ids }).unwrap(), 'pick-list.pdf');
       return;
     }
+    if (action === 'channelLabels') {
+      // The platforms' labels in one PDF; the orders not printed are listed with why.
+      let failed: OrderResultsBody | null = null;
+      await pdf.open(
+        'channelLabels',
+        async () => {
+          const r = await printChannelLabels({ channelLabelsInput: { orderIds: ids } }).unwrap();
+          failed = labelResults(ids, r, (id) => data?.data.find((o) => o.id === id)?.orderNo ?? String(id));
+          if (!r.pdf) throw nothingPrinted(r);
+          return pdfOfLabels(r.pdf);
+        },
+        'marketplace-labels.pdf',
+      );
+      if (failed && (failed as OrderResultsBody).failed > 0) setResult({ doing: 'print', body: failed });
+      return;
+    }
     if (action === 'cancel' || action === 'void') {
       setAsking(action);
+      return;
+    }
+    if (action === 'channelArrange') {
+      setHandover('pickup');
       return;
     }
     const ok = await showDialog({
@@ -181,6 +219,19 @@ export default function OrderListPage() {
       showResult(doing, body);
     } catch (e) {
       showRefusal(e, doing, t);
+    }
+  };
+
+  const onArrange = async () => {
+    const ids = selected;
+    if (!handover) return;
+    try {
+      const r = await arrangeMany({ arrangeShipmentsInput: { orderIds: ids, handover } }).unwrap();
+      setHandover(null);
+      showResult('prepare', doneResults(ids, r.arranged, r.failed, (id) => data?.data.find((o) => o.id === id)?.orderNo ?? String(id)));
+    } catch (e) {
+      setHandover(null);
+      showRefusal(e, 'prepare', t);
     }
   };
 
@@ -432,8 +483,8 @@ export default function OrderListPage() {
               key={a}
               danger={a === 'cancel' || a === 'void'}
               type={a === 'prepare' || a === 'ship' ? 'primary' : 'default'}
-              loading={busy || (a === 'pickList' && pdf.busy === 'pickList')}
-              icon={a === 'printLabels' || a === 'pickList' ? <FileTextOutlined /> : undefined}
+              loading={busy || (a === 'pickList' && pdf.busy === 'pickList') || (a === 'channelLabels' && pdf.busy === 'channelLabels')}
+              icon={a === 'printLabels' || a === 'pickList' || a === 'channelLabels' ? <FileTextOutlined /> : undefined}
               onClick={() => void run(a)}
               data-testid={`bulk-${a}`}
             >
@@ -478,6 +529,30 @@ export default function OrderListPage() {
       />
       <Pager page={data?.page ?? page} pages={data?.pages ?? 1} total={data?.total ?? 0} onChange={(p) => go({ page: String(p) })} />
 
+      <Modal
+        open={handover !== null}
+        title={t('orders:channelArrange.title', { count: selected.length })}
+        okText={t('orders:channelArrange.ok')}
+        cancelText={t('common:actions.cancel')}
+        onOk={() => void onArrange()}
+        onCancel={() => setHandover(null)}
+        confirmLoading={arrangingMany}
+        destroyOnHidden
+        data-testid="channel-arrange-many"
+      >
+        <Space orientation="vertical">
+          <Radio.Group value={handover} onChange={(e) => setHandover(e.target.value as 'pickup' | 'dropoff')} data-testid="channel-arrange-way">
+            <Radio.Button value="pickup" data-testid="channel-arrange-pickup">
+              {t('orders:channelShipping.ways.pickup')}
+            </Radio.Button>
+            <Radio.Button value="dropoff" data-testid="channel-arrange-dropoff">
+              {t('orders:channelShipping.ways.dropoff')}
+            </Radio.Button>
+          </Radio.Group>
+          <Typography.Text type="secondary">{t(handover === 'dropoff' ? 'orders:channelArrange.dropoffHint' : 'orders:channelArrange.pickupHint')}</Typography.Text>
+          <Typography.Text type="secondary">{t('orders:channelArrange.hint')}</Typography.Text>
+        </Space>
+      </Modal>
       <ReasonModal
         doing={asking ?? 'cancel'}
         count={selected.length}

@@ -9,6 +9,7 @@ import {
   BULK_ACTIONS,
   checkSlip,
   bulkActionsFor,
+  offeredFor,
   COLUMNS,
   discountOf,
   estimatedGrams,
@@ -129,16 +130,27 @@ describe('what may be done to an order', () => {
 
   it('offers each column its bulk actions, as the member\'s rights allow', () => {
     expect(COLUMNS.map((c) => [c, BULK_ACTIONS[c]])).toEqual([
-      ['new', ['prepare', 'pickList', 'cancel']],
-      ['ready_to_fulfillment', ['ship', 'printLabels', 'pickList', 'cancel']],
+      ['new', ['prepare', 'channelArrange', 'pickList', 'cancel']],
+      ['ready_to_fulfillment', ['ship', 'printLabels', 'channelLabels', 'pickList', 'cancel']],
       ['shipped', ['close', 'printLabels', 'void']],
       ['closed', ['void']],
       ['cancelled', []],
       ['failed', ['cancel']],
     ]);
-    expect(bulkActionsFor('new', { edit: true, cancel: false })).toEqual(['prepare', 'pickList']);
+    expect(bulkActionsFor('new', { edit: true, cancel: false })).toEqual(['prepare', 'channelArrange', 'pickList']);
     expect(bulkActionsFor('shipped', { edit: false, cancel: true })).toEqual(['printLabels', 'void']);
     expect(bulkActionsFor('ready_to_fulfillment', { edit: false, cancel: false })).toEqual(['printLabels', 'pickList']);
+  });
+
+  it('offers a move by hand only when a chosen order allows it', () => {
+    const all = bulkActionsFor('new', { edit: true, cancel: true });
+    const typed = { allowedActions: ALLOWED_ACTIONS.new };
+    // A Shopee order moves on Shopee: nothing to prepare or cancel by hand.
+    const shopee = { allowedActions: ['edit', 'change_address'] };
+    expect(offeredFor(all, [shopee], false)).toEqual(['channelArrange', 'pickList']);
+    expect(offeredFor(all, [shopee, typed], false)).toEqual(all);
+    expect(offeredFor(all, [shopee], true)).toEqual(all);
+    expect(offeredFor(['close', 'printLabels', 'void'], [{ allowedActions: ['void'] }], false)).toEqual(['printLabels', 'void']);
   });
 
   it('keeps a selection within the limit', () => {

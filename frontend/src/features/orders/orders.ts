@@ -68,24 +68,28 @@ export function actionsOf(o: { allowedActions: readonly string[] }) {
 }
 
 /** Actions on many orders at once. */
-export type BulkAction = 'prepare' | 'ship' | 'printLabels' | 'pickList' | 'close' | 'cancel' | 'void';
+export type BulkAction = 'prepare' | 'channelArrange' | 'ship' | 'printLabels' | 'channelLabels' | 'pickList' | 'close' | 'cancel' | 'void';
 
 /** Which right a bulk action takes: edit (prepare, close, ship), cancel (cancel, void), or
  * only reading (printing). */
 export const BULK_RIGHT: Record<BulkAction, 'edit' | 'cancel' | 'read'> = {
   prepare: 'edit',
+  // Marketplace orders their platform ships are prepared by arranging them there.
+  channelArrange: 'edit',
   ship: 'edit',
   close: 'edit',
   cancel: 'cancel',
   void: 'cancel',
   printLabels: 'read',
+  // The platforms' labels: printing them is recorded with the platform's shipment.
+  channelLabels: 'edit',
   pickList: 'read',
 };
 
 /** The bulk actions of a column, the ones that can move its orders. */
 export const BULK_ACTIONS: Record<Column, BulkAction[]> = {
-  new: ['prepare', 'pickList', 'cancel'],
-  ready_to_fulfillment: ['ship', 'printLabels', 'pickList', 'cancel'],
+  new: ['prepare', 'channelArrange', 'pickList', 'cancel'],
+  ready_to_fulfillment: ['ship', 'printLabels', 'channelLabels', 'pickList', 'cancel'],
   shipped: ['close', 'printLabels', 'void'],
   closed: ['void'],
   cancelled: [],
@@ -95,6 +99,19 @@ export const BULK_ACTIONS: Record<Column, BulkAction[]> = {
 /** The bulk actions of `column` a member with these rights may use. */
 export function bulkActionsFor(column: Column, rights: { edit: boolean; cancel: boolean }): BulkAction[] {
   return BULK_ACTIONS[column].filter((a) => BULK_RIGHT[a] === 'read' || rights[BULK_RIGHT[a] as 'edit' | 'cancel']);
+}
+
+/** The bulk actions that move an order by hand, each with the action its state must allow. */
+const BY_HAND: Partial<Record<BulkAction, string>> = { prepare: 'ready_to_fulfillment', ship: 'ship', close: 'close', cancel: 'cancel', void: 'void' };
+
+/** Of `actions`, those the chosen orders allow: a move by hand is offered when at least one
+ * chosen order allows it (a marketplace order whose platform moves it allows none), or when
+ * some chosen order is not at hand (`unseen`: chosen on another page). */
+export function offeredFor(actions: BulkAction[], chosen: readonly { allowedActions: readonly string[] }[], unseen: boolean): BulkAction[] {
+  return actions.filter((a) => {
+    const needs = BY_HAND[a];
+    return needs === undefined || unseen || chosen.some((o) => o.allowedActions.includes(needs));
+  });
 }
 
 /** Whether `count` orders may be sent at once (GET /orders/limits' maxSelection). */

@@ -3,9 +3,13 @@
 //! how long from a push to the order being in the list; 1,000 more with 30% of their pushes
 //! lost, all in after two polls; a flash sale of 300 buyers on three marketplaces and the
 //! back-office for 100 units; a re-assert of 10,000 linked listings within the sandboxes'
-//! rate limits.
+//! rate limits; 100 people on the realtime socket hearing a push all of 3,500 listings;
+//! an automatic link of 10,000 listings against 10,000 SKUs.
 
 use std::collections::HashMap;
+
+use futures::{SinkExt, StreamExt};
+use tokio_tungstenite::tungstenite::Message;
 
 use bo_sandbox::lazada::LazadaSandbox;
 use bo_sandbox::shopee::ShopeeSandbox;
@@ -456,5 +460,165 @@ pub async fn marketplaces() {
         (0..3).map(|i| calls[i] - calls_before[i]).collect::<Vec<_>>(),
         (0..3).map(|i| after[i] - before[i]).collect::<Vec<_>>()
     );
+
+    // 100 people on the realtime socket (a session each) while the Lazada shop's 3,500
+    // listings are pushed all: how long the status takes to answer, and how long after the
+    // first socket the last one hears the push's end.
+    let lazada = shops.iter().find(|(_, mp)| mp == "lazada").unwrap().0;
+    let mut sockets = Vec::new();
+    for _ in 0..100 {
+        let (token, _) = sign_in(&api, &client, "bench@example.com", "bench-password", store_id).await;
+        let url = format!("{}/realtime", api.replacen("http", "ws", 1));
+        let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("the socket opens");
+        ws.send(Message::Text(json!({"event": "AUTH", "token": token}).to_string().into())).await.unwrap();
+        frame(&mut ws).await;
+        sockets.push(ws);
+    }
+    let mut asked = Vec::new();
+    for ws in &mut sockets {
+        let at = Instant::now();
+        ws.send(Message::Text(json!({"event": "PRODUCT_SYNC_STOCK_ALL"}).to_string().into())).await.unwrap();
+        while frame(ws).await["event"] != "PRODUCT_SYNC_STOCK_ALL" {}
+        asked.push(at.elapsed().as_micros() as i64);
+    }
+    asked.sort_unstable();
+    let started = Instant::now();
+    let heard: Vec<_> = sockets
+        .into_iter()
+        .map(|mut ws| {
+            tokio::spawn(async move {
+                let mut steps = 0;
+                loop {
+                    let f = frame(&mut ws).await;
+                    let Some(sync) =
+                        f["data"].as_array().and_then(|d| d.iter().find(|s| s["store_channel_id"] == lazada))
+                    else {
+                        continue;
+                    };
+                    steps += 1;
+                    if sync["status"] == "finished" && sync["total"].as_i64() > Some(0) {
+                        return (Instant::now(), steps, sync["total"].as_i64().unwrap());
+                    }
+                }
+            })
+        })
+        .collect();
+    let (status, v) = call(
+        reqwest::Method::POST,
+        "/products/marketplace/lazada/update-stock".into(),
+        Some(json!({"store_channel_id": lazada})),
+    )
+    .await;
+    assert!(status.is_success(), "{v}");
+    let mut ends = Vec::new();
+    for h in heard {
+        ends.push(
+            tokio::time::timeout(Duration::from_secs(600), h).await.expect("the push's end within 10 min").unwrap(),
+        );
+    }
+    let first = ends.iter().map(|e| e.0).min().unwrap();
+    let mut spread: Vec<i64> = ends.iter().map(|e| (e.0 - first).as_millis() as i64).collect();
+    spread.sort_unstable();
+    println!(
+        "{:<34} 100 sockets: status answered p50 {:.1} ms, p99 {:.1} ms; push all of {} listings finished after {:.1} s \
+         ({} steps heard by each), the last socket {} ms after the first (p99 {} ms)",
+        "realtime socket",
+        pct(&asked, 0.50) as f64 / 1000.0,
+        pct(&asked, 0.99) as f64 / 1000.0,
+        ends[0].2,
+        (first - started).as_secs_f64(),
+        ends[0].1,
+        spread.last().unwrap(),
+        pct(&spread, 0.99)
+    );
+
+    // An automatic link of 10,000 listings waiting in one shop against 10,000 SKUs of ours:
+    // 7,000 by seller SKU (written in other cases and spacing), 2,000 by name, 1,000 match
+    // nothing.
+    use futures::stream;
+    let seeded = Instant::now();
+    let refused: Vec<String> = stream::iter(0..10_000)
+        .map(|n| {
+            let body = json!({"code": format!("AL-{n:05}"), "name": format!("สินค้าอัตโนมัติ {n:05}"),
+                "short_description": "bench", "category_id": category, "price": "100", "cost": "50", "tags": ["bench"], "skus": [{}]});
+            let call = &call;
+            async move {
+                // A moment's refusal (busy, throttled) is asked again.
+                let mut last = String::new();
+                for _ in 0..5 {
+                    let (status, v) = call(reqwest::Method::POST, "/products".into(), Some(body.clone())).await;
+                    if status.is_success() {
+                        return None;
+                    }
+                    last = format!("{status} {v}");
+                    if status.is_client_error() && status != reqwest::StatusCode::TOO_MANY_REQUESTS {
+                        break;
+                    }
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Some(last)
+            }
+        })
+        .buffer_unordered(16)
+        .filter_map(|r| async move { r })
+        .collect()
+        .await;
+    assert!(refused.is_empty(), "{} products refused, the first: {}", refused.len(), refused[0]);
+    let products_took = seeded.elapsed();
+    let tiktok = shops.iter().find(|(_, mp)| mp == "tiktok_shop").map_or(shops[0].0, |s| s.0);
+    let mut tx = market.begin().await.unwrap();
+    for n in 0..10_000 {
+        let (seller_sku, name) = match n % 10 {
+            0..=6 => (format!(" al-{n:05}  "), format!("ชื่อบนร้าน {n}")),
+            7 | 8 => (String::new(), format!("สินค้าอัตโนมัติ   {n:05}")),
+            _ => (format!("ZZ-{n}"), format!("อื่น {n}")),
+        };
+        sqlx::query(
+            "INSERT INTO listings (store_id, store_channel_id, item_id, model_id, seller_sku, sku_id, linked_by, \
+             wanted, sent, sent_at, due_at, attempts, last_answer, created_at, updated_at, name, search) \
+             VALUES ($1, $2, $3, '', $4, 0, '', -1, -1, 0, 0, 0, '', 0, 0, $5, $6)",
+        )
+        .bind(store_id)
+        .bind(tiktok)
+        .bind(format!("{}", 9_000_000 + n))
+        .bind(&seller_sku)
+        .bind(&name)
+        .bind(format!("{} {}", name.to_lowercase(), seller_sku.to_lowercase()))
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+    }
+    tx.commit().await.unwrap();
+    let started = Instant::now();
+    let (status, v) = call(
+        reqwest::Method::POST,
+        format!("/marketplaces/store-channels/{tiktok}/listings/auto-link"),
+        Some(json!({"by_name": true})),
+    )
+    .await;
+    let took = started.elapsed();
+    assert!(status.is_success(), "{v}");
+    println!(
+        "{:<34} 10,000 waiting listings against 10,000 SKUs (made in {:.1} s) in {:.2} s: {} by seller SKU, {} by name, {} waiting",
+        "auto-link",
+        products_took.as_secs_f64(),
+        took.as_secs_f64(),
+        v["by_seller_sku"],
+        v["by_name"],
+        v["waiting"]
+    );
     launched.stop().await;
+}
+
+type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+/// The socket's next text frame.
+async fn frame(ws: &mut Socket) -> Value {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(600), ws.next()).await.expect("a frame").expect("open").unwrap()
+        {
+            Message::Text(t) => return serde_json::from_str(&t).unwrap(),
+            m => assert!(!m.is_close(), "closed: {m:?}"),
+        }
+    }
 }

@@ -70,6 +70,8 @@ impl TestApp {
                 for m in bo_backoffice::modules().iter().filter(|m| m.has_database()) {
                     let (url, guard) = testing::postgres_url().await?;
                     cfg.service(m.name()).database_url = Some(Secret::new(url));
+                    // Tests run side by side on one server of 100 connections: a few each.
+                    cfg.service(m.name()).database_pool = Some(4);
                     pg.push(guard);
                 }
                 cfg.bus.nats_url = Some(nats);
@@ -390,6 +392,16 @@ pub async fn wait_until_stock_knows(app: &TestApp, token: &str, warehouse: i64, 
         tokio::time::sleep(std::time::Duration::from_millis(25)).await;
     }
     panic!("the stock ledger never learnt of SKU {sku}");
+}
+
+/// How long a test waits for what follows an action a moment later (an event, a push taken
+/// from the inbox, a read model): long, because CI runs every suite at once on two cores;
+/// a test that passes returns as soon as it sees what it waits for.
+pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// True until `PATIENCE` has passed since `started`: a polling loop's condition.
+pub fn patient(started: std::time::Instant) -> bool {
+    started.elapsed() < PATIENCE
 }
 
 /// A free loopback port for a process a test starts.

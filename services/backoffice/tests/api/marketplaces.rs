@@ -58,7 +58,8 @@ pub(crate) async fn with_sandboxes(stack: Stack, sb: &Sandboxes) -> Option<TestA
 
 /// The store's default warehouse, once wms has made it.
 pub(crate) async fn warehouse(app: &TestApp, token: &str) -> i64 {
-    for _ in 0..200 {
+    let started = std::time::Instant::now();
+    while crate::helpers::patient(started) {
         let (_, w) = app.get("/wms/warehouses", token).await;
         if let Some(id) = w["data"][0]["id"].as_i64() {
             return id;

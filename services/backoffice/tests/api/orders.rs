@@ -63,6 +63,20 @@ pub(crate) async fn level(app: &TestApp, t: &str, w: i64, sku: i64) -> (i64, i64
     )
 }
 
+/// Waits until a SKU's level in a warehouse is (on hand, reserved): an order's hold follows it
+/// a moment after it is written.
+pub(crate) async fn level_becomes(app: &TestApp, t: &str, w: i64, sku: i64, want: (i64, i64)) {
+    let mut seen = (0, 0);
+    let started = std::time::Instant::now();
+    while crate::helpers::patient(started) {
+        seen = level(app, t, w, sku).await;
+        if seen == want {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the level is {seen:?}, not {want:?}");
+}
 pub(crate) fn address() -> Value {
     json!({"name": "สมหญิง รักดี", "tel": "0891112233", "address": "12/3 ถนนนิมมานเหมินท์",
            "sub_district": "สุเทพ", "district": "เมืองเชียงใหม่", "state_province": "เชียงใหม่", "postcode": "50200"})

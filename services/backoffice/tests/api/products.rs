@@ -29,9 +29,9 @@ fn shirt(code: &str) -> Value {
 
 async fn eventually(app: &TestApp, path: &str, token: &str, ok: impl Fn(&Value) -> bool) -> Value {
     let mut last = Value::Null;
-    // Up to 20 s: the demo store is written through several services and events, and CI
-    // runs this suite beside the app's build and Chromium on two cores.
-    for _ in 0..400 {
+    // The demo store is written through several services and events (its photos resized).
+    let started = std::time::Instant::now();
+    while crate::helpers::patient(started) {
         let (s, v) = app.get(path, token).await;
         assert_eq!(s, StatusCode::OK, "{v}");
         if ok(&v) {

@@ -30,7 +30,7 @@ use bytes::Bytes;
 use sqlx::Row;
 use tokio::sync::{Mutex, Notify};
 
-use super::{subject_matches, Acker, Bus, ConsumerConfig, Delivery, OutMessage, Subscription};
+use super::{subject_matches, Acker, Bus, ConsumerConfig, Delivery, OutMessage, Subscription, Tail};
 use crate::db::Db;
 use crate::time::now_ms;
 
@@ -46,6 +46,8 @@ pub const REWIND_MS: i64 = 10_000;
 
 /// Messages read per query.
 const PAGE: i64 = 100;
+/// Messages a live follower may fall behind by before it skips ahead.
+const LIVE_BACKLOG: usize = 4096;
 /// Acks between writes of a consumer's floor (it is also written 200 ms after the last).
 const FLOOR_EVERY: i64 = 50;
 
@@ -86,6 +88,8 @@ pub struct LogBus {
     /// second, for what another process might have written).
     latest: Arc<std::sync::Mutex<std::collections::HashMap<String, i64>>>,
     last_purge: Arc<std::sync::Mutex<i64>>,
+    /// What this process publishes, to its live followers.
+    live: tokio::sync::broadcast::Sender<(String, Bytes)>,
     _dir: Option<Arc<tempfile::TempDir>>,
 }
 
@@ -139,6 +143,7 @@ impl LogBus {
             notify: Arc::new(Notify::new()),
             latest: Arc::new(std::sync::Mutex::new(std::collections::HashMap::new())),
             last_purge: Arc::new(std::sync::Mutex::new(0)),
+            live: tokio::sync::broadcast::channel(LIVE_BACKLOG).0,
             _dir: dir,
         })
     }
@@ -155,6 +160,13 @@ impl LogBus {
             tracing::warn!(error = %e, "could not mark the bus log closed");
         }
         self.db.close().await;
+    }
+
+    /// Hands a message just written to the live followers (none may be listening).
+    fn show(&self, msg: &OutMessage) {
+        if self.live.receiver_count() > 0 {
+            let _ = self.live.send((msg.subject.clone(), msg.payload.clone()));
+        }
     }
 
     fn wrote(&self, subject: &str, seq: i64) {
@@ -207,6 +219,7 @@ impl Bus for LogBus {
         .context("writing to the bus log")?;
         if let Some(seq) = seq {
             self.wrote(&msg.subject, seq);
+            self.show(&msg);
         }
         self.notify.notify_waiters();
         self.maybe_purge().await;
@@ -235,12 +248,13 @@ impl Bus for LogBus {
             .await
             .context("writing to the bus log")?;
             if let Some(seq) = seq {
-                written.push((msg.subject.as_str(), seq));
+                written.push((msg, seq));
             }
         }
         tx.commit().await.context("writing to the bus log")?;
-        for (subject, seq) in written {
-            self.wrote(subject, seq);
+        for (msg, seq) in written {
+            self.wrote(&msg.subject, seq);
+            self.show(msg);
         }
         self.notify.notify_waiters();
         self.maybe_purge().await;
@@ -283,12 +297,38 @@ impl Bus for LogBus {
         }))
     }
 
+    async fn tail(&self, filter: &str) -> anyhow::Result<Box<dyn Tail>> {
+        Ok(Box::new(LogTail { live: self.live.subscribe(), filter: filter.to_string() }))
+    }
+
     fn prefix(&self) -> &str {
         &self.prefix
     }
 
     async fn healthy(&self) -> bool {
         self.db.ping().await
+    }
+}
+
+/// A live follower of this process's log: what is written from now on (another process
+/// writing the same log is not heard; the embedded target is one process).
+struct LogTail {
+    live: tokio::sync::broadcast::Receiver<(String, Bytes)>,
+    filter: String,
+}
+
+#[async_trait]
+impl Tail for LogTail {
+    async fn next(&mut self) -> Option<(String, Bytes)> {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match self.live.recv().await {
+                Ok((subject, payload)) if subject_matches(&self.filter, &subject) => return Some((subject, payload)),
+                Ok(_) => {}
+                Err(RecvError::Lagged(missed)) => tracing::debug!(missed, "a live follower of the bus skipped ahead"),
+                Err(RecvError::Closed) => return None,
+            }
+        }
     }
 }
 

@@ -77,6 +77,16 @@ pub trait Subscription: Send {
     async fn ready(&mut self) -> Option<anyhow::Result<Delivery>>;
 }
 
+/// A live view of what is published from now on: nothing is kept for it, acked or delivered
+/// again, and what was published while nobody followed is not seen (screens follow progress
+/// with it; what must not be lost goes to a durable consumer).
+#[async_trait]
+pub trait Tail: Send {
+    /// The next message's subject and payload; `None` when the bus has closed. A follower
+    /// too slow to keep up skips what it missed.
+    async fn next(&mut self) -> Option<(String, Bytes)>;
+}
+
 /// Settings of a durable consumer.
 #[derive(Debug, Clone)]
 pub struct ConsumerConfig {
@@ -104,6 +114,10 @@ pub trait Bus: Send + Sync + 'static {
     }
     /// Opens (or resumes) a durable consumer.
     async fn subscribe(&self, cfg: ConsumerConfig) -> anyhow::Result<Box<dyn Subscription>>;
+    /// Follows what is published under `filter` (with `*` and `>`) from now on, every
+    /// follower seeing every message: each replica of the gateway follows the bus this way
+    /// and so hears what any replica's services published.
+    async fn tail(&self, filter: &str) -> anyhow::Result<Box<dyn Tail>>;
     /// The subject prefix (`backoffice` unless configured otherwise).
     fn prefix(&self) -> &str;
     /// True when the bus is connected.

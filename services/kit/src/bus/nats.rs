@@ -8,7 +8,7 @@ use async_nats::jetstream::{self, consumer, stream, AckKind};
 use async_trait::async_trait;
 use futures::StreamExt;
 
-use super::{Acker, Bus, ConsumerConfig, Delivery, OutMessage, Subscription};
+use super::{Acker, Bus, ConsumerConfig, Delivery, OutMessage, Subscription, Tail};
 
 /// JetStream behind the [`Bus`] interface.
 pub struct NatsBus {
@@ -105,12 +105,29 @@ impl Bus for NatsBus {
         Ok(Box::new(NatsSubscription { messages }))
     }
 
+    async fn tail(&self, filter: &str) -> anyhow::Result<Box<dyn Tail>> {
+        // What JetStream keeps is published on core NATS first: a plain subscription sees it.
+        let sub = self.client.subscribe(filter.to_string()).await.context("following the bus")?;
+        Ok(Box::new(NatsTail { sub }))
+    }
+
     fn prefix(&self) -> &str {
         &self.prefix
     }
 
     async fn healthy(&self) -> bool {
         self.client.connection_state() == async_nats::connection::State::Connected
+    }
+}
+
+struct NatsTail {
+    sub: async_nats::Subscriber,
+}
+
+#[async_trait]
+impl Tail for NatsTail {
+    async fn next(&mut self) -> Option<(String, bytes::Bytes)> {
+        self.sub.next().await.map(|m| (m.subject.to_string(), m.payload))
     }
 }
 

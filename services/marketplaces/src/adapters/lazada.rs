@@ -28,6 +28,8 @@ use crate::domain::money::satang_of;
 use crate::domain::status;
 use crate::domain::Marketplace;
 
+mod shipping;
+
 const WHO: &str = "lazada";
 /// The largest offset `/orders/get` takes; past it the window moves on instead.
 pub const OFFSET_MAX: i64 = 5000;
@@ -174,6 +176,10 @@ struct ShippingAddress {
 #[derive(Deserialize, Default)]
 #[serde(default)]
 struct Item {
+    order_item_id: Value,
+    /// The package it is packed in (empty until packed), its tracking number and carrier.
+    package_id: String,
+    tracking_code: String,
     sku: String,
     sku_id: Value,
     product_id: Value,
@@ -430,6 +436,7 @@ impl Lazada {
             platform_discount_satang: voucher_platform,
             payment_method: h.payment_method.clone(),
             note: h.buyer_note.clone(),
+            cancel_reason: String::new(),
             lines,
         })
     }
@@ -737,6 +744,27 @@ impl Adapter for Lazada {
             None
         };
         Ok(ListingsPage { listings, next, total: if filter == "all" { total } else { 0 } })
+    }
+
+    async fn items(&self, session: Session<'_>, item_ids: &[String]) -> Result<Vec<MarketListing>, ChannelError> {
+        // GetProductItem: every SKU of one product by its item id.
+        let mut listings = Vec::new();
+        for id in item_ids {
+            let params = [("item_id", id.clone())];
+            let v = self
+                .call(self.request(&self.config.api_url, "/product/item/get", Some(session.access), &params, false))
+                .await?;
+            let Some(data) = v.get("data").filter(|d| d.is_object()) else { continue };
+            let p: Product = serde_json::from_value(data.clone()).map_err(|e| {
+                ChannelError::Malformed(format!("lazada: product item: {}", super::clip(&e.to_string())))
+            })?;
+            listings.extend(Lazada::listings_of(&p)?);
+        }
+        Ok(listings)
+    }
+
+    fn shipping(&self) -> Option<&dyn super::shipping::Shipping> {
+        Some(self)
     }
 
     fn read_push(&self, _url: &str, headers: &http::HeaderMap, body: &[u8]) -> Result<Vec<Push>, PushError> {

@@ -9,7 +9,9 @@
 //! answered something we cannot read. Keys and tokens are [`Secret`]s, so no `Debug`, log
 //! line or error shows them.
 
+pub mod cancellations;
 pub mod lazada;
+pub mod shipping;
 pub mod shopee;
 pub mod tiktok;
 
@@ -266,6 +268,8 @@ pub struct MarketOrder {
     pub payment_method: String,
     /// The buyer's note.
     pub note: String,
+    /// The buyer's reason, where the buyer asked to cancel (empty otherwise).
+    pub cancel_reason: String,
 }
 
 /// A shipping address.
@@ -495,6 +499,21 @@ pub trait Adapter: Send + Sync {
     /// variation with its seller SKU, price, the marketplace's stock and whether it is on
     /// sale; deleted listings where the marketplace still lists them.
     async fn listings(&self, session: Session<'_>, cursor: Option<&str>) -> Result<ListingsPage, ChannelError>;
+
+    /// The listings of the items `item_ids` (a few: a push's sample read back) as the
+    /// marketplace shows them now, every variation with its stock. An item it does not
+    /// know is left out.
+    async fn items(&self, session: Session<'_>, item_ids: &[String]) -> Result<Vec<MarketListing>, ChannelError>;
+
+    /// Its shipping calls, where we ship its orders the platform's way.
+    fn shipping(&self) -> Option<&dyn shipping::Shipping> {
+        None
+    }
+
+    /// Its answer to a buyer's cancellation request, where the seller answers it here.
+    fn cancellations(&self) -> Option<&dyn cancellations::Cancellations> {
+        None
+    }
 
     /// Checks a push's signature over its raw body (before anything else reads it) and
     /// reads it. `url` is the address it was sent to, as the marketplace was given it.

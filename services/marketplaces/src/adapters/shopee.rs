@@ -11,6 +11,9 @@
 //! the one we hold. Pushes are signed over `callback URL + "|" + raw body` and answered 2xx
 //! with an empty body; what was missed is fetched with `get_lost_push_message`.
 
+mod cancel;
+mod shipping;
+
 use std::fmt;
 
 use async_trait::async_trait;
@@ -33,7 +36,7 @@ pub const REFRESH_LIFE_S: i64 = 30 * 24 * 3600;
 pub const WINDOW_S: i64 = 15 * 24 * 3600;
 /// The fields an order's detail is asked for.
 const DETAIL_FIELDS: &str = "buyer_username,recipient_address,item_list,total_amount,pay_time,payment_method,note,\
-estimated_shipping_fee,actual_shipping_fee";
+estimated_shipping_fee,actual_shipping_fee,buyer_cancel_reason";
 
 /// The signature of a call: lowercase hex HMAC-SHA256 under the partner key of
 /// `partner_id + path + timestamp`, then `access_token + shop_id` for a shop's call.
@@ -96,6 +99,7 @@ struct Detail {
     create_time: i64,
     update_time: i64,
     buyer_username: String,
+    buyer_cancel_reason: String,
     message_to_seller: String,
     note: String,
     payment_method: String,
@@ -334,6 +338,12 @@ impl Shopee {
             platform_discount_satang: 0,
             payment_method: d.payment_method.clone(),
             note: if d.message_to_seller.is_empty() { d.note.clone() } else { d.message_to_seller.clone() },
+            // Kept only while the buyer's request waits for the seller.
+            cancel_reason: if d.order_status == "IN_CANCEL" {
+                d.buyer_cancel_reason.trim().to_string()
+            } else {
+                String::new()
+            },
             lines,
         })
     }
@@ -574,6 +584,14 @@ impl Adapter for Shopee {
         Marketplace::Shopee
     }
 
+    fn shipping(&self) -> Option<&dyn super::shipping::Shipping> {
+        Some(self)
+    }
+
+    fn cancellations(&self) -> Option<&dyn super::cancellations::Cancellations> {
+        Some(self)
+    }
+
     fn limits(&self) -> Limits {
         Limits { window_s: WINDOW_S, details_per_call: 50, stock_per_call: 50, stock_one_item: true }
     }
@@ -739,8 +757,14 @@ impl Adapter for Shopee {
             .map_err(|e| ChannelError::Malformed(format!("shopee: item list: {}", super::clip(&e.to_string()))))?;
         let next = (list.has_next_page && list.next_offset > offset).then(|| list.next_offset.to_string());
         let ids: Vec<String> = list.item.iter().map(|i| id_text(&i.item_id)).filter(|i| !i.is_empty()).collect();
+        let listings = self.items(session, &ids).await?;
+        Ok(ListingsPage { listings, next, total: list.total_count })
+    }
+
+    async fn items(&self, session: Session<'_>, item_ids: &[String]) -> Result<Vec<MarketListing>, ChannelError> {
         let mut listings = Vec::new();
-        if !ids.is_empty() {
+        // get_item_base_info takes at most 50 items a call.
+        for ids in item_ids.chunks(ITEMS_PER_PAGE as usize) {
             let env = self
                 .shop_get(session, "/api/v2/product/get_item_base_info", &[("item_id_list", ids.join(","))])
                 .await?;
@@ -771,7 +795,7 @@ impl Adapter for Shopee {
                 }
             }
         }
-        Ok(ListingsPage { listings, next, total: list.total_count })
+        Ok(listings)
     }
 
     fn read_push(&self, url: &str, headers: &http::HeaderMap, body: &[u8]) -> Result<Vec<Push>, PushError> {

@@ -28,6 +28,8 @@ use crate::domain::money::satang_of;
 use crate::domain::status;
 use crate::domain::Marketplace;
 
+mod shipping;
+
 const WHO: &str = "tiktok_shop";
 /// TikTok's code for an access token that has expired.
 pub const EXPIRED_CREDENTIALS: i64 = 105002;
@@ -114,6 +116,14 @@ struct Order {
     payment: Payment,
     recipient_address: Recipient,
     line_items: Vec<LineItem>,
+    /// Its packages (once paid).
+    packages: Vec<PackageRef>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(default)]
+struct PackageRef {
+    id: String,
 }
 
 #[derive(Deserialize, Default)]
@@ -159,6 +169,8 @@ struct LineItem {
 
 /// Products per page of a product search.
 const PRODUCTS_PAGE: usize = 50;
+/// The code of a product the shop does not have (any more).
+const PRODUCT_NOT_FOUND: &str = "12052032";
 
 /// A product of the 202309 product calls.
 #[derive(Deserialize, Default)]
@@ -391,6 +403,7 @@ impl TiktokShop {
                 + money(&p.shipping_fee_platform_discount, "shipping_fee_platform_discount")?,
             payment_method: o.payment_method_name.clone(),
             note: o.buyer_message.clone(),
+            cancel_reason: String::new(),
             lines,
         })
     }
@@ -628,6 +641,27 @@ impl Adapter for TiktokShop {
             None
         };
         Ok(ListingsPage { listings, next, total: if status == "ALL" { total } else { 0 } })
+    }
+
+    async fn items(&self, session: Session<'_>, item_ids: &[String]) -> Result<Vec<MarketListing>, ChannelError> {
+        let mut listings = Vec::new();
+        for id in item_ids {
+            let detail = match self.call(Some(session), &format!("/product/202309/products/{id}"), &[], None).await {
+                Ok(d) => d,
+                // A product the shop no longer has.
+                Err(ChannelError::Rejected { code, .. }) if code == PRODUCT_NOT_FOUND => continue,
+                Err(e) => return Err(e),
+            };
+            let p: Product = serde_json::from_value(detail).map_err(|e| {
+                ChannelError::Malformed(format!("tiktok_shop: product: {}", super::clip(&e.to_string())))
+            })?;
+            listings.extend(TiktokShop::listings_of(&p)?);
+        }
+        Ok(listings)
+    }
+
+    fn shipping(&self) -> Option<&dyn super::shipping::Shipping> {
+        Some(self)
     }
 
     fn read_push(&self, _url: &str, headers: &http::HeaderMap, body: &[u8]) -> Result<Vec<Push>, PushError> {

@@ -57,6 +57,8 @@ pub fn listing(r: &ListingRow, parts: &[Part], own_rule: bool) -> pb::Listing {
         last_answer: r.last_answer.clone(),
         push_due: r.due_at > 0,
         own_rule,
+        stock_check_time: timestamp(r.stock_checked_at),
+        stock_differs: r.stock_differs(),
     }
 }
 
@@ -75,17 +77,7 @@ fn rule(r: &RuleRow) -> pb::StockRule {
 }
 
 fn sync(s: Option<SyncRow>, store_channel_id: i64) -> pb::StockSync {
-    match s {
-        Some(s) => pb::StockSync {
-            store_channel_id: s.store_channel_id,
-            running: s.state == "running",
-            total: s.total,
-            done: s.done,
-            start_time: timestamp(s.started_at),
-            finish_time: timestamp(s.finished_at),
-        },
-        None => pb::StockSync { store_channel_id, ..Default::default() },
-    }
+    s.map(|s| s.to_proto()).unwrap_or(pb::StockSync { store_channel_id, ..Default::default() })
 }
 
 fn import(r: &ImportRow) -> pb::ListingImport {
@@ -156,12 +148,13 @@ impl MarketplacesGrpc {
             state: Some(pb::ListingState::word_of(r.state).to_string()).filter(|s| !s.is_empty()),
             search: r.search.chars().take(100).collect(),
             sku_id: r.sku_id.max(0),
+            stock_differs: r.stock_differs,
         };
         let (rows, page) = self.repo.listings(ctx.store_id, ch.id, &f, PageRequest::from(r.page)).await?;
         let ids: Vec<i64> = rows.iter().filter(|l| l.bundle != 0).map(|l| l.id).collect();
         let parts = self.repo.parts(&ids).await?;
         let rules = self.repo.rules(ch.id).await?;
-        let (waiting, linked) = self.repo.listing_counts(ch.id).await?;
+        let (waiting, linked, stock_differs) = self.repo.listing_counts(ch.id).await?;
         Ok(Response::new(pb::ListListingsResponse {
             listings: rows
                 .iter()
@@ -170,6 +163,7 @@ impl MarketplacesGrpc {
             page: Some(page.into()),
             waiting,
             linked,
+            stock_differs,
         }))
     }
 

@@ -26,6 +26,9 @@ use crate::store::{ListingRow, Pushed, RuleRow};
 
 /// Listings pushed per round.
 const ROUND: i64 = 2_000;
+/// Items whose stock is read back from the marketplace after a shop's push: a sample, those
+/// checked longest ago first, so every listing is checked in turn.
+pub const READ_BACK_ITEMS: usize = 5;
 
 /// Keeps the levels the ledger tells, making the listings of the SKU due (in the inbox's
 /// transaction).
@@ -166,6 +169,7 @@ impl Intake {
         let shop = ch.shop();
         let batches = calls(to_send, limits.stock_per_call, limits.stock_one_item);
         let mut taken = 0;
+        let mut set = Vec::new();
         for (n, batch) in batches.iter().enumerate() {
             if n > 0 {
                 tokio::time::sleep(pace).await;
@@ -188,6 +192,7 @@ impl Intake {
                             Some(why) => repo.pushed(l, Pushed::Refused(*q, why), l.changes).await?,
                             None => {
                                 repo.pushed(l, Pushed::Set(*q), l.changes).await?;
+                                set.push((l, *q));
                                 taken += 1;
                             }
                         }
@@ -212,7 +217,51 @@ impl Intake {
                 }
             }
         }
+        if let Err(e) = self.read_back(adapter.as_ref(), &ch, &set).await {
+            tracing::info!(store_channel = ch.id, error = %e, "could not read a push's stock back; the next push reads it");
+        }
         Ok(taken)
+    }
+
+    /// Reads the stock of a sample of the listings a push set back from the marketplace
+    /// ([`READ_BACK_ITEMS`] items, those checked longest ago first), keeping what it shows:
+    /// a listing showing another quantity than it took is flagged (`stock_differs`) until a
+    /// push or a read shows them equal again.
+    async fn read_back(
+        &self,
+        adapter: &dyn Adapter,
+        ch: &ChannelRow,
+        set: &[(&ListingRow, i64)],
+    ) -> Result<(), Trouble> {
+        let items = sample_items(set);
+        if items.is_empty() {
+            return Ok(());
+        }
+        let shop = ch.shop();
+        let shown = self
+            .call(adapter, ch, |access| {
+                let (shop, items) = (&shop, &items);
+                async move { adapter.items(Session { shop, access: &access }, items).await }
+            })
+            .await?;
+        let now = bo_kit::time::now_ms();
+        for (l, q) in set.iter().filter(|(l, _)| items.contains(&l.item_id)) {
+            let Some(m) = shown.iter().find(|m| m.item_id == l.item_id && m.model_id == l.model_id) else { continue };
+            if m.stock < 0 {
+                continue;
+            }
+            if m.stock != *q {
+                tracing::info!(
+                    store_channel = ch.id,
+                    listing = l.id,
+                    pushed = q,
+                    shown = m.stock,
+                    "the marketplace shows another stock than it took"
+                );
+            }
+            self.inner.repo.read_back(l.id, *q, m.stock, now).await?;
+        }
+        Ok(())
     }
 
     /// The levels of the SKUs wanted in each warehouse: as the ledger's movements told them,
@@ -260,6 +309,23 @@ impl Intake {
     }
 }
 
+/// The items a push's read-back reads: [`READ_BACK_ITEMS`] of those it set, the listings
+/// checked longest ago first.
+fn sample_items(set: &[(&ListingRow, i64)]) -> Vec<String> {
+    let mut by_age: Vec<&ListingRow> = set.iter().map(|(l, _)| *l).collect();
+    by_age.sort_by_key(|l| (l.stock_checked_at, l.id));
+    let mut items: Vec<String> = Vec::new();
+    for l in by_age {
+        if items.len() == READ_BACK_ITEMS {
+            break;
+        }
+        if !items.contains(&l.item_id) {
+            items.push(l.item_id.clone());
+        }
+    }
+    items
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -291,7 +357,24 @@ mod tests {
             last_answer: String::new(),
             changes: 1,
             updated_at: 0,
+            stock_checked_at: 0,
         }
+    }
+
+    #[test]
+    fn the_read_back_samples_items_checked_longest_ago_first() {
+        let mut rows: Vec<ListingRow> =
+            (1..=8).map(|i| listing(i, &format!("I{}", (i + 1) / 2), &format!("M{i}"))).collect();
+        // I1 (listings 1, 2) and I2 (3, 4) were checked lately; I3 only in part.
+        for (i, at) in [(0, 50), (1, 60), (2, 70), (3, 70), (4, 10)] {
+            rows[i].stock_checked_at = at;
+        }
+        let set: Vec<(&ListingRow, i64)> = rows.iter().map(|l| (l, 1)).collect();
+        assert_eq!(sample_items(&set), ["I3", "I4", "I1", "I2"]);
+        let many: Vec<ListingRow> = (1..=20).map(|i| listing(i, &format!("I{i}"), "")).collect();
+        let set: Vec<(&ListingRow, i64)> = many.iter().map(|l| (l, 1)).collect();
+        assert_eq!(sample_items(&set), ["I1", "I2", "I3", "I4", "I5"]);
+        assert!(sample_items(&[]).is_empty());
     }
 
     #[test]

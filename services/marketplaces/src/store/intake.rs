@@ -241,19 +241,22 @@ impl Repo {
         order_id: &str,
         changed_at: i64,
         stage: &str,
+        cancel_reason: &str,
         our_order_id: i64,
     ) -> Result<()> {
         let now = now_ms();
         sqlx::query(
-            "INSERT INTO channel_orders (store_channel_id, order_id, changed_at, stage, our_order_id, taken_at) \
-             VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (store_channel_id, order_id) DO UPDATE SET \
-             changed_at = excluded.changed_at, stage = excluded.stage, our_order_id = excluded.our_order_id, \
-             taken_at = excluded.taken_at WHERE channel_orders.changed_at <= excluded.changed_at",
+            "INSERT INTO channel_orders (store_channel_id, order_id, changed_at, stage, cancel_reason, our_order_id, taken_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (store_channel_id, order_id) DO UPDATE SET \
+             changed_at = excluded.changed_at, stage = excluded.stage, cancel_reason = excluded.cancel_reason, \
+             our_order_id = excluded.our_order_id, taken_at = excluded.taken_at \
+             WHERE channel_orders.changed_at <= excluded.changed_at",
         )
         .bind(store_channel_id)
         .bind(order_id)
         .bind(changed_at)
         .bind(stage)
+        .bind(cancel_reason)
         .bind(our_order_id)
         .bind(now)
         .execute(self.db.pool())

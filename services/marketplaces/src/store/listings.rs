@@ -48,6 +48,8 @@ pub struct ListingRow {
     pub last_answer: String,
     pub changes: i64,
     pub updated_at: i64,
+    /// When its stock was last read back from the marketplace (0: never).
+    pub stock_checked_at: i64,
 }
 
 impl ListingRow {
@@ -61,6 +63,16 @@ impl ListingRow {
         serde_json::from_str(&self.options).unwrap_or_default()
     }
 
+    /// True when the marketplace shows another quantity than the one it last took (what
+    /// [`STOCK_DIFFERS`] finds in SQL).
+    pub fn stock_differs(&self) -> bool {
+        self.is_linked()
+            && self.state != "deleted"
+            && self.sent >= 0
+            && self.platform_stock >= 0
+            && self.platform_stock != self.sent
+    }
+
     /// The marketplace's state of it.
     pub fn state(&self) -> ListingState {
         ListingState::parse(&self.state).unwrap_or(ListingState::Active)
@@ -69,7 +81,12 @@ impl ListingRow {
 
 pub(crate) const LISTING_COLUMNS: &str = "id, store_id, store_channel_id, item_id, model_id, seller_sku, sku_id, \
     linked_by, name, options, price, platform_stock, image_url, state, listed_at, seen_at, bundle, wanted, sent, \
-    sent_at, due_at, attempts, last_answer, changes, updated_at";
+    sent_at, due_at, attempts, last_answer, changes, updated_at, stock_checked_at";
+
+/// The listings whose marketplace stock is not what the marketplace last took (as
+/// [`ListingRow::stock_differs`] says of one).
+pub(crate) const STOCK_DIFFERS: &str = "(sku_id > 0 OR bundle = 1) AND state <> 'deleted' AND sent >= 0 \
+    AND platform_stock >= 0 AND platform_stock <> sent";
 
 /// Who linked a listing.
 pub mod linked_by {
@@ -116,6 +133,8 @@ pub struct ListingFilter {
     pub search: String,
     /// Linked to this SKU (or to a bundle holding it).
     pub sku_id: i64,
+    /// Only those whose marketplace stock differs from what it last took.
+    pub stock_differs: bool,
 }
 
 /// What a listing's text search looks in, lower-cased.
@@ -270,10 +289,13 @@ impl Repo {
             Some(true) => 1,
         };
         let state = f.state.clone().unwrap_or_default();
-        let filter = "store_id = $1 AND store_channel_id = $2 \
+        let differs = if f.stock_differs { format!(" AND {STOCK_DIFFERS}") } else { String::new() };
+        let filter = format!(
+            "store_id = $1 AND store_channel_id = $2 \
             AND ($3 = -1 OR ($3 = 1 AND (sku_id > 0 OR bundle = 1)) OR ($3 = 0 AND sku_id = 0 AND bundle = 0)) \
             AND ($4 = '' OR state = $4) AND search LIKE $5 \
-            AND ($6 = 0 OR sku_id = $6 OR id IN (SELECT listing_id FROM listing_parts WHERE store_id = $1 AND sku_id = $6))";
+            AND ($6 = 0 OR sku_id = $6 OR id IN (SELECT listing_id FROM listing_parts WHERE store_id = $1 AND sku_id = $6)){differs}"
+        );
         let total: i64 = sqlx::query_scalar(&format!("SELECT COUNT(*) FROM listings WHERE {filter}"))
             .bind(store_id)
             .bind(store_channel_id)
@@ -301,18 +323,19 @@ impl Repo {
         Ok((rows, page))
     }
 
-    /// How many listings of a shop wait for a SKU, and how many are linked (deleted ones
-    /// apart).
-    pub async fn listing_counts(&self, store_channel_id: i64) -> Result<(i64, i64)> {
-        let (waiting, linked): (i64, i64) = sqlx::query_as(
+    /// How many listings of a shop wait for a SKU, how many are linked (deleted ones apart),
+    /// and how many show another stock than the marketplace last took.
+    pub async fn listing_counts(&self, store_channel_id: i64) -> Result<(i64, i64, i64)> {
+        let counts: (i64, i64, i64) = sqlx::query_as(&format!(
             "SELECT COALESCE(SUM(CASE WHEN sku_id = 0 AND bundle = 0 THEN 1 ELSE 0 END), 0), \
-             COALESCE(SUM(CASE WHEN sku_id > 0 OR bundle = 1 THEN 1 ELSE 0 END), 0) \
-             FROM listings WHERE store_channel_id = $1 AND state <> 'deleted'",
-        )
+             COALESCE(SUM(CASE WHEN sku_id > 0 OR bundle = 1 THEN 1 ELSE 0 END), 0), \
+             COALESCE(SUM(CASE WHEN {STOCK_DIFFERS} THEN 1 ELSE 0 END), 0) \
+             FROM listings WHERE store_channel_id = $1 AND state <> 'deleted'"
+        ))
         .bind(store_channel_id)
         .fetch_one(self.db.pool())
         .await?;
-        Ok((waiting, linked))
+        Ok(counts)
     }
 
     /// Links a listing of the store to one of our SKUs as `by` linked it (a person's link and

@@ -237,6 +237,19 @@ impl Repo {
         Ok(())
     }
 
+    /// Keeps the stock the marketplace showed of a listing read back after a push of `pushed`
+    /// (unless a newer push has set it since).
+    pub async fn read_back(&self, id: i64, pushed: i64, shown: i64, now: i64) -> Result<()> {
+        sqlx::query("UPDATE listings SET platform_stock = $1, stock_checked_at = $2 WHERE id = $3 AND sent = $4")
+            .bind(shown)
+            .bind(now)
+            .bind(id)
+            .bind(pushed)
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
+    }
+
     /// Puts listings' pushes off by `wait_ms` (the marketplace throttled us or could not be
     /// reached), with why.
     pub async fn push_later(&self, ids: &[i64], wait_ms: i64, why: &str) -> Result<()> {
@@ -454,7 +467,8 @@ impl Repo {
     pub async fn start_sync(&self, store_id: i64, store_channel_id: i64, user_id: i64) -> Result<SyncRow> {
         let now = now_ms();
         let total = self.reassert(store_channel_id).await? as i64;
-        sqlx::query(
+        let mut tx = self.db.begin().await?;
+        let r = sqlx::query(
             "INSERT INTO stock_syncs (store_channel_id, store_id, state, total, done, started_by, started_at, finished_at) \
              VALUES ($1, $2, 'running', $3, 0, $4, $5, 0) ON CONFLICT (store_channel_id) DO UPDATE SET state = 'running', \
              total = excluded.total, done = 0, started_by = excluded.started_by, started_at = excluded.started_at, \
@@ -465,38 +479,66 @@ impl Repo {
         .bind(total)
         .bind(user_id)
         .bind(now)
-        .execute(self.db.pool())
+        .execute(&mut *tx)
         .await?;
-        Ok(self.sync(store_channel_id).await?.expect("just written"))
+        let row = sync_row(&mut tx, store_channel_id).await?.expect("just written");
+        if r.rows_affected() > 0 {
+            told(&mut tx, store_id, &row).await?;
+        }
+        tx.commit().await?;
+        Ok(row)
     }
 
-    /// A shop's "push all" as it stands now: a running one is finished once nothing of the
-    /// shop is due.
+    /// A shop's "push all" as it stands now: a running one counts the listings no longer
+    /// due and is finished once nothing of the shop is due; each step is told
+    /// (`marketplaces.stock_sync.changed`) in the transaction that makes it.
     pub async fn sync(&self, store_channel_id: i64) -> Result<Option<SyncRow>> {
+        let mut tx = self.db.begin().await?;
+        let Some(row) = sync_row(&mut tx, store_channel_id).await? else { return Ok(None) };
+        if row.state != "running" {
+            return Ok(Some(row));
+        }
         let due: i64 = sqlx::query_scalar(
             "SELECT COUNT(*) FROM listings WHERE store_channel_id = $1 AND due_at > 0 AND (sku_id > 0 OR bundle = 1) \
              AND state <> 'deleted'",
         )
         .bind(store_channel_id)
-        .fetch_one(self.db.pool())
+        .fetch_one(&mut *tx)
         .await?;
+        let done = (row.total - due).max(row.done);
+        let finished = due == 0;
+        if done == row.done && !finished {
+            return Ok(Some(row));
+        }
         let now = now_ms();
         sqlx::query(
-            "UPDATE stock_syncs SET done = CASE WHEN total - $1 > done THEN total - $1 ELSE done END, \
-             state = CASE WHEN $1 = 0 THEN 'finished' ELSE state END, \
-             finished_at = CASE WHEN $1 = 0 THEN $2 ELSE finished_at END WHERE store_channel_id = $3 AND state = 'running'",
+            "UPDATE stock_syncs SET done = $1, state = CASE WHEN $2 = 1 THEN 'finished' ELSE state END, \
+             finished_at = CASE WHEN $2 = 1 THEN $3 ELSE finished_at END WHERE store_channel_id = $4 AND state = 'running'",
         )
-        .bind(due)
+        .bind(done)
+        .bind(i64::from(finished))
         .bind(now)
         .bind(store_channel_id)
-        .execute(self.db.pool())
+        .execute(&mut *tx)
         .await?;
+        let row = sync_row(&mut tx, store_channel_id).await?.expect("just read");
+        let store_id: i64 = sqlx::query_scalar("SELECT store_id FROM stock_syncs WHERE store_channel_id = $1")
+            .bind(store_channel_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        told(&mut tx, store_id, &row).await?;
+        tx.commit().await?;
+        Ok(Some(row))
+    }
+
+    /// The last "push all" of each shop of the store (a shop never pushed all has none).
+    pub async fn syncs(&self, store_id: i64) -> Result<Vec<SyncRow>> {
         Ok(sqlx::query_as(
             "SELECT store_channel_id, state, total, done, started_by, started_at, finished_at FROM stock_syncs \
-             WHERE store_channel_id = $1",
+             WHERE store_id = $1 ORDER BY store_channel_id",
         )
-        .bind(store_channel_id)
-        .fetch_optional(self.db.pool())
+        .bind(store_id)
+        .fetch_all(self.db.pool())
         .await?)
     }
 
@@ -508,15 +550,49 @@ impl Repo {
     }
 }
 
+/// A shop's "push all" row.
+async fn sync_row(tx: &mut Tx, store_channel_id: i64) -> Result<Option<SyncRow>> {
+    Ok(sqlx::query_as(
+        "SELECT store_channel_id, state, total, done, started_by, started_at, finished_at FROM stock_syncs \
+         WHERE store_channel_id = $1",
+    )
+    .bind(store_channel_id)
+    .fetch_optional(&mut **tx)
+    .await?)
+}
+
+/// Tells of a step of a shop's "push all".
+async fn told(tx: &mut Tx, store_id: i64, row: &SyncRow) -> Result<()> {
+    let event = bo_proto::events::v1::StockSyncChanged { sync: Some(row.to_proto()) };
+    bo_kit::outbox::enqueue(tx, store_id, row.started_by, &event).await?;
+    Ok(())
+}
+
+impl SyncRow {
+    /// As the contract shows it.
+    pub fn to_proto(&self) -> bo_proto::marketplaces::v1::StockSync {
+        let at = |ms: i64| (ms > 0).then(|| bo_kit::time::ms_to_timestamp(ms));
+        bo_proto::marketplaces::v1::StockSync {
+            store_channel_id: self.store_channel_id,
+            running: self.state == "running",
+            total: self.total,
+            done: self.done,
+            start_time: at(self.started_at),
+            finish_time: at(self.finished_at),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::adapters::{ListingState, MarketListing, Secret, Shop, Tokens};
     use crate::domain::bundle::Part;
     use crate::domain::Marketplace;
-    use crate::store::{linked_by, Learnt, Settings};
+    use crate::store::{linked_by, Learnt, ListingFilter, Settings};
     use crate::vault::Vault;
     use bo_kit::db::Db;
+    use bo_kit::paging::PageRequest;
 
     fn market(item: &str, model: &str, sku: &str) -> MarketListing {
         MarketListing {
@@ -641,8 +717,9 @@ mod tests {
         assert_eq!(r.expire_unseen(ch, 2_000).await.unwrap(), 2);
         let gone = r.listing(1, kept[0].id).await.unwrap().unwrap();
         assert_eq!((gone.state.as_str(), gone.is_linked()), ("deleted", false));
-        let (waiting, linked) = r.listing_counts(ch).await.unwrap();
-        assert_eq!((waiting, linked), (0, 1));
+        // The import read 4 on it where the marketplace took 5: it differs.
+        let (waiting, linked, differs) = r.listing_counts(ch).await.unwrap();
+        assert_eq!((waiting, linked, differs), (0, 1, 1));
     }
 
     /// Rules are kept per shop and per listing; one shop of a store keeps what is left when
@@ -677,5 +754,43 @@ mod tests {
         assert!(r.sync(b).await.unwrap().is_none());
     }
 
-    bo_kit::on_both_databases!(listings_are_linked_and_pushed_as_the_ledger_moves, rules_and_push_all);
+    /// A read-back that shows another stock than the marketplace took flags the listing (in
+    /// the counts and the filter) until one shows them equal; a read of an older push is
+    /// dropped.
+    async fn a_read_back_flags_what_differs(db: Db) {
+        db.migrate(&crate::MIGRATIONS_SQLITE, &crate::MIGRATIONS_POSTGRES).await.unwrap();
+        let r = Repo::new(db, Vault::new(&Vault::generate_key(), &[]).unwrap());
+        let ch = shop(&r, "56").await;
+        let kept = r.save_listings(1, ch, &[market("A", "1", "S-7"), market("A", "2", "S-8")], 1_000).await.unwrap();
+        for (l, sku) in kept.iter().zip([7, 8]) {
+            assert!(r.link(1, l.id, sku, linked_by::PERSON).await.unwrap());
+        }
+        for l in r.due_listings(10).await.unwrap() {
+            r.pushed(&l, Pushed::Set(5), l.changes).await.unwrap();
+        }
+        let differing = |r: &Repo| {
+            let r = r.clone();
+            async move {
+                let f = ListingFilter { stock_differs: true, ..Default::default() };
+                let (rows, _) = r.listings(1, ch, &f, PageRequest::default()).await.unwrap();
+                (r.listing_counts(ch).await.unwrap().2, rows.iter().map(|l| l.id).collect::<Vec<_>>())
+            }
+        };
+        assert_eq!(differing(&r).await, (0, vec![]), "a push is taken as shown");
+        r.read_back(kept[0].id, 5, 3, 2_000).await.unwrap();
+        r.read_back(kept[1].id, 5, 5, 2_000).await.unwrap();
+        r.read_back(kept[1].id, 4, 9, 2_000).await.unwrap();
+        assert_eq!(differing(&r).await, (1, vec![kept[0].id]));
+        let l = r.listing(1, kept[0].id).await.unwrap().unwrap();
+        assert_eq!((l.platform_stock, l.stock_checked_at, l.stock_differs()), (3, 2_000, true));
+        assert!(!r.listing(1, kept[1].id).await.unwrap().unwrap().stock_differs(), "a read of another push");
+        r.read_back(kept[0].id, 5, 5, 3_000).await.unwrap();
+        assert_eq!(differing(&r).await, (0, vec![]));
+    }
+
+    bo_kit::on_both_databases!(
+        listings_are_linked_and_pushed_as_the_ledger_moves,
+        rules_and_push_all,
+        a_read_back_flags_what_differs
+    );
 }

@@ -127,6 +127,30 @@ pub fn allowed_actions(state: &str) -> Vec<&'static str> {
     out
 }
 
+/// What the platform decides for an order its marketplace ships: prepared (its shipment
+/// arranged), shipped (its carrier picks it up) and cancelled there first, and ours follows
+/// what the platform then says. Staff cannot make these moves by hand.
+pub const PLATFORM_DECIDES: [Action; 3] = [Action::Prepare, Action::Ship, Action::Cancel];
+
+/// Why a person cannot move an order by `action` by hand (`platform_ships`: its marketplace
+/// ships it), before the table is asked.
+pub fn by_hand(action: Action, platform_ships: bool) -> Result<(), Code> {
+    if platform_ships && PLATFORM_DECIDES.contains(&action) {
+        return Err(Code::ChannelOrderFollowsPlatform);
+    }
+    Ok(())
+}
+
+/// What a person may do to an order: [`allowed_actions`] less what the platform decides for
+/// an order its marketplace ships.
+pub fn allowed_actions_of(state: &str, platform_ships: bool) -> Vec<&'static str> {
+    let mut out = allowed_actions(state);
+    if platform_ships {
+        out.retain(|a| Action::parse(a).is_none_or(|a| by_hand(a, true).is_ok()));
+    }
+    out
+}
+
 /// Failure causes (SPEC §4).
 pub const CAUSES: [&str; 2] = ["fulfillment_failed", "cancelled_by_warehouse"];
 
@@ -157,6 +181,22 @@ pub fn channel_steps(from: &str, to: &str) -> Vec<Action> {
 mod tests {
     use super::*;
     use bo_kit::states::check_every_pair;
+
+    #[test]
+    fn the_platform_decides_for_the_orders_it_ships() {
+        // Every action, with and without the platform shipping: refused by hand only for the
+        // three the platform decides.
+        for a in Action::ALL {
+            assert_eq!(by_hand(a, false), Ok(()), "{a:?}");
+            let refused = matches!(a, Action::Prepare | Action::Ship | Action::Cancel);
+            assert_eq!(by_hand(a, true).is_err(), refused, "{a:?}");
+        }
+        assert_eq!(by_hand(Action::Cancel, true), Err(Code::ChannelOrderFollowsPlatform));
+        assert_eq!(allowed_actions_of(NEW, true), vec![EDIT, CHANGE_ADDRESS]);
+        assert_eq!(allowed_actions_of(READY, true), vec!["fail", CHANGE_ADDRESS]);
+        assert_eq!(allowed_actions_of(SHIPPED, true), vec!["close", "void"]);
+        assert_eq!(allowed_actions_of(NEW, false), allowed_actions(NEW));
+    }
 
     #[test]
     fn allowed_actions_follow_the_table() {

@@ -31,6 +31,7 @@ struct Taken {
     shipping_charge: i64,
     discount: i64,
     note: String,
+    platform_ships: bool,
 }
 
 fn too_long(s: &str, max: usize) -> bool {
@@ -111,6 +112,7 @@ fn check(r: pb::TakeChannelOrderRequest) -> Result<Taken> {
         shipping_charge: r.shipping_charge,
         discount: r.discount,
         note: clip(r.note, draft::NOTE_MAX),
+        platform_ships: r.platform_ships,
     })
 }
 
@@ -344,6 +346,7 @@ impl Orders {
                 shop: t.shop.clone(),
                 changed_at: 0,
                 paid: t.payment == pb::ChannelPayment::Paid,
+                platform_ships: t.platform_ships,
             }),
             ..Default::default()
         };
@@ -384,18 +387,23 @@ impl Orders {
             return Ok((row, outcome));
         }
         let who = Self::actor(ctx);
+        if (row.platform_ships != 0) != t.platform_ships {
+            self.repo.set_platform_ships(ctx.store_id, row.id, t.platform_ships).await?;
+        }
         if t.payment == pb::ChannelPayment::Paid && row.payment_state == crate::domain::payment::UNPAID {
             self.repo.mark_paid_at_channel(who, row.id, &t.status_word).await?;
         }
         let mut reached = true;
-        for action in state::channel_steps(&row.state, t.state) {
+        let steps = state::channel_steps(&row.state, t.state);
+        for action in steps.iter().copied() {
             if !self.channel_step(ctx, row.id, action, &t.status_word).await? {
                 reached = false;
                 break;
             }
         }
         if reached {
-            self.repo.follow_channel(who, row.id, t.changed_at, &t.status_word).await?;
+            // A move made tells the marketplace's word in its own event: one line each.
+            self.repo.follow_channel(who, row.id, t.changed_at, &t.status_word, steps.is_empty()).await?;
         }
         self.relay.wake();
         let row = self.repo.order(ctx.store_id, row.id).await?;

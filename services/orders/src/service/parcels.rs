@@ -29,7 +29,9 @@ impl Orders {
                 out.push(refused(None, Code::OrderNotFound));
                 continue;
             };
-            if let Err(why) = state::next(&row.state, Action::Ship) {
+            if let Err(why) = state::by_hand(Action::Ship, row.platform_ships != 0)
+                .and_then(|_| state::next(&row.state, Action::Ship))
+            {
                 out.push(refused(Some(&row), why));
                 continue;
             }

@@ -31,6 +31,9 @@ impl Orders {
         }
         let cod_ok = if action == Action::Prepare { self.cod_channels(ctx).await? } else { HashSet::new() };
         let check = move |row: &OrderRow| -> Option<Code> {
+            if let Err(code) = state::by_hand(action, row.platform_ships != 0) {
+                return Some(code);
+            }
             if action != Action::Prepare {
                 return None;
             }

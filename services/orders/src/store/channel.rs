@@ -40,9 +40,28 @@ impl Repo {
         Ok(true)
     }
 
-    /// Records that the order follows the marketplace's change of `changed_at` (ms) and
-    /// what its status said; false when a newer one was recorded first.
-    pub async fn follow_channel(&self, who: Actor, id: i64, changed_at: i64, detail: &str) -> Result<bool> {
+    /// Whether the order's marketplace ships it, as the marketplaces service now says.
+    pub async fn set_platform_ships(&self, store_id: i64, id: i64, platform_ships: bool) -> Result<()> {
+        sqlx::query("UPDATE orders SET platform_ships = $1 WHERE store_id = $2 AND id = $3")
+            .bind(i64::from(platform_ships))
+            .bind(store_id)
+            .bind(id)
+            .execute(self.db.pool())
+            .await?;
+        Ok(())
+    }
+
+    /// Records that the order follows the marketplace's change of `changed_at` (ms) and,
+    /// with `noted`, what its status said in the timeline; false when a newer one was
+    /// recorded first.
+    pub async fn follow_channel(
+        &self,
+        who: Actor,
+        id: i64,
+        changed_at: i64,
+        detail: &str,
+        noted: bool,
+    ) -> Result<bool> {
         let mut tx = self.db.begin().await?;
         let r = sqlx::query(
             "UPDATE orders SET channel_changed_at = $1 WHERE store_id = $2 AND id = $3 AND channel_changed_at < $1",
@@ -55,8 +74,10 @@ impl Repo {
         if r.rows_affected() != 1 {
             return Ok(false);
         }
-        let row = order_in(&mut tx, who.store_id, id).await?;
-        event(&mut tx, who, id, "channel_changed", &row.state, &row.state, detail).await?;
+        if noted {
+            let row = order_in(&mut tx, who.store_id, id).await?;
+            event(&mut tx, who, id, "channel_changed", &row.state, &row.state, detail).await?;
+        }
         tx.commit().await?;
         Ok(true)
     }

@@ -7,6 +7,10 @@ use bo_kit::{Error, Result};
 use serde::{Deserialize, Serialize};
 use sqlx::FromRow;
 
+use bo_kit::db::Tx;
+use bo_proto::reports::v1 as pb;
+use bo_proto::Wire as _;
+
 use super::domain::{self as export, ExportEvent};
 use crate::store::Repo;
 
@@ -73,6 +77,25 @@ fn kinds_clause(kinds: &[&str], first: usize) -> String {
     format!(" AND kind IN ({})", list.join(", "))
 }
 
+/// Tells of an export's change in the transaction that made it (`reports.export.changed`:
+/// the app follows the progress over the realtime socket).
+async fn changed(tx: &mut Tx, id: i64) -> Result<()> {
+    let e = sqlx::query_as::<_, ExportRow>(&format!("SELECT {EXPORT_COLUMNS} FROM report_exports WHERE id = $1"))
+        .bind(id)
+        .fetch_one(&mut **tx)
+        .await?;
+    let event = bo_proto::events::v1::ExportChanged {
+        export_id: e.id,
+        kind: pb::ExportKind::number(&e.kind),
+        state: pb::ExportState::number(&e.state),
+        done: e.done,
+        total: e.total,
+        created_by: e.created_by,
+    };
+    bo_kit::outbox::enqueue(tx, e.store_id, e.created_by, &event).await?;
+    Ok(())
+}
+
 impl Repo {
     /// Records an export to build.
     #[allow(clippy::too_many_arguments)]
@@ -87,6 +110,7 @@ impl Repo {
         total: i64,
     ) -> Result<ExportRow> {
         let scope = serde_json::to_string(scope).map_err(Error::internal)?;
+        let mut tx = self.db().begin().await?;
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO report_exports (store_id, kind, scope, file_name, lang, state, total, created_by, created_at) \
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
@@ -100,8 +124,10 @@ impl Repo {
         .bind(total)
         .bind(user_id)
         .bind(now_ms())
-        .fetch_one(self.db().pool())
+        .fetch_one(&mut *tx)
         .await?;
+        changed(&mut tx, id).await?;
+        tx.commit().await?;
         self.export(store_id, id, &[]).await
     }
 
@@ -187,6 +213,7 @@ impl Repo {
 
     /// Records how far a builder got, renewing its claim; false when it lost the claim.
     pub async fn export_progress(&self, id: i64, holder: &str, done: i64) -> Result<bool> {
+        let mut tx = self.db().begin().await?;
         let r = sqlx::query(
             "UPDATE report_exports SET done = $1, claimed_at = $2 WHERE id = $3 AND claimed_by = $4 AND state = $5",
         )
@@ -195,9 +222,14 @@ impl Repo {
         .bind(id)
         .bind(holder)
         .bind(export::EXPORTING)
-        .execute(self.db().pool())
+        .execute(&mut *tx)
         .await?;
-        Ok(r.rows_affected() == 1)
+        let kept = r.rows_affected() == 1;
+        if kept {
+            changed(&mut tx, id).await?;
+        }
+        tx.commit().await?;
+        Ok(kept)
     }
 
     /// Moves an export by `event` (its builder's, when `holder` is given): built with its
@@ -222,6 +254,7 @@ impl Repo {
         let now = now_ms();
         let built = event == ExportEvent::Built;
         let expires = if built { now + export::KEEP_MS } else { 0 };
+        let mut tx = self.db().begin().await?;
         let r = sqlx::query(
             "UPDATE report_exports SET state = $1, file_key = CASE WHEN $2 = '' THEN file_key ELSE $2 END, \
              file_size = CASE WHEN $3 > 0 THEN $3 ELSE file_size END, error = $4, \
@@ -241,9 +274,14 @@ impl Repo {
         .bind(from)
         .bind(holder.unwrap_or(""))
         .bind(rows)
-        .execute(self.db().pool())
+        .execute(&mut *tx)
         .await?;
-        Ok(r.rows_affected() == 1)
+        let moved = r.rows_affected() == 1;
+        if moved {
+            changed(&mut tx, id).await?;
+        }
+        tx.commit().await?;
+        Ok(moved)
     }
 
     /// Exports whose files' time has passed.

@@ -122,6 +122,7 @@ const injectedRtkApi = api.injectEndpoints({
           state: queryArg.state,
           search: queryArg.search,
           skuId: queryArg.skuId,
+          stockDiffers: queryArg.stockDiffers,
         },
       }),
     }),
@@ -361,6 +362,8 @@ export type ListListingsApiArg = {
   search?: string;
   /** Only those linked to this SKU. */
   skuId?: number;
+  /** true: only those whose marketplace stock differs from what it last took. */
+  stockDiffers?: boolean;
 };
 export type AutoLinkListingsApiResponse = /** status 200  */ AutoLinkBody;
 export type AutoLinkListingsApiArg = {
@@ -529,6 +532,11 @@ export type ListingBody = {
   skuName: string;
   /** active, inactive or deleted (at the marketplace). */
   state: string;
+  /** When its stock was last read back from the marketplace after a push (empty: never). */
+  stockCheckedAt: string;
+  /** The marketplace shows another quantity (platform_stock) than the one it last took
+    (pushed). */
+  stockDiffers: boolean;
   storeChannelId: number;
 };
 export type FieldErrorBody = {
@@ -727,6 +735,8 @@ export type ListingListBody = {
   linked: number;
   page: number;
   pages: number;
+  /** The shop's listings whose marketplace stock differs from what it last took. */
+  stockDiffers: number;
   total: number;
   /** The shop's listings waiting for a SKU, and linked ones (deleted ones apart). */
   waiting: number;

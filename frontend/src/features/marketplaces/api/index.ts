@@ -1,5 +1,6 @@
 // Hand-written side of the generated client: cache tags, re-exports and who may connect and
 // change the store's marketplace shops.
+import { isLive } from '@/app/realtime';
 import type { Access } from '@/shared/perms';
 import { enhancedApi, type ListMarketplaceBody, type ListMarketplaceChannelBody } from './endpoints.gen';
 
@@ -59,7 +60,6 @@ import type {
   StockRuleBody,
   StockSyncBody,
 } from './endpoints.gen';
-
 const LISTINGS = { type: 'Listing' as const, id: 'LIST' };
 const IMPORTS = { type: 'ListingImport' as const, id: 'LIST' };
 
@@ -85,7 +85,19 @@ export const listingsApi = marketplacesApi
       getListingStockRule: { providesTags: (_r, _e, a) => [{ type: 'StockRule', id: a.id }] },
       setListingStockRule: { invalidatesTags: (_r, _e, a) => [{ type: 'StockRule', id: a.id }, LISTINGS] },
       deleteListingStockRule: { invalidatesTags: (_r, _e, a) => [{ type: 'StockRule', id: a.id }, LISTINGS] },
-      updateStock: { invalidatesTags: (_r, _e, a) => [{ type: 'StockSync', id: a.updateStockInput.storeChannelId }, LISTINGS] },
+      // The push's progress arrives over the realtime socket while it is open; without it the
+      // screen reads it again (and polls while it runs).
+      updateStock: {
+        invalidatesTags: [LISTINGS],
+        async onQueryStarted(a, { dispatch, queryFulfilled }) {
+          try {
+            await queryFulfilled;
+          } catch {
+            return;
+          }
+          if (!isLive()) dispatch(listingsApi.util.invalidateTags([{ type: 'StockSync', id: a.updateStockInput.storeChannelId }]));
+        },
+      },
       stockSync: { providesTags: (_r, _e, a) => [{ type: 'StockSync', id: a.id }] },
       skuLinks: { providesTags: [{ type: 'MarketplaceChannel', id: 'LINKS' }] },
     },

@@ -145,6 +145,26 @@ const injectedRtkApi = api.injectEndpoints({
     orderLimits: build.query<OrderLimitsApiResponse, OrderLimitsApiArg>({
       query: () => ({ url: `/orders/limits` }),
     }),
+    printChannelLabels: build.mutation<
+      PrintChannelLabelsApiResponse,
+      PrintChannelLabelsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/marketplace-labels`,
+        method: "POST",
+        body: queryArg.channelLabelsInput,
+      }),
+    }),
+    arrangeChannelShipments: build.mutation<
+      ArrangeChannelShipmentsApiResponse,
+      ArrangeChannelShipmentsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/marketplace-shipping`,
+        method: "POST",
+        body: queryArg.arrangeShipmentsInput,
+      }),
+    }),
     orderNet: build.query<OrderNetApiResponse, OrderNetApiArg>({
       query: (queryArg) => ({
         url: `/orders/net`,
@@ -304,6 +324,34 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/orders/${queryArg.id}/items/${queryArg.itemId}/sku`,
         method: "POST",
         body: queryArg.lineSkuInput,
+      }),
+    }),
+    answerChannelCancellation: build.mutation<
+      AnswerChannelCancellationApiResponse,
+      AnswerChannelCancellationApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/${queryArg.id}/marketplace-cancellation`,
+        method: "POST",
+        body: queryArg.cancelAnswerInput,
+      }),
+    }),
+    getChannelShipping: build.query<
+      GetChannelShippingApiResponse,
+      GetChannelShippingApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/${queryArg.id}/marketplace-shipping`,
+      }),
+    }),
+    arrangeChannelShipment: build.mutation<
+      ArrangeChannelShipmentApiResponse,
+      ArrangeChannelShipmentApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/${queryArg.id}/marketplace-shipping`,
+        method: "POST",
+        body: queryArg.arrangeShipmentInput,
       }),
     }),
     createPayment: build.mutation<
@@ -535,6 +583,16 @@ export type ReceiveArrivalsApiArg = {
 };
 export type OrderLimitsApiResponse = /** status 200  */ OrderLimitsBody;
 export type OrderLimitsApiArg = void;
+export type PrintChannelLabelsApiResponse =
+  /** status 200  */ ChannelLabelsBody;
+export type PrintChannelLabelsApiArg = {
+  channelLabelsInput: ChannelLabelsInput;
+};
+export type ArrangeChannelShipmentsApiResponse =
+  /** status 200  */ ChannelArrangedBody;
+export type ArrangeChannelShipmentsApiArg = {
+  arrangeShipmentsInput: ArrangeShipmentsInput;
+};
 export type OrderNetApiResponse = /** status 200  */ OrderNetBody;
 export type OrderNetApiArg = {
   /** Page number. */
@@ -657,6 +715,23 @@ export type LinkLineSkuApiArg = {
   id: number;
   itemId: number;
   lineSkuInput: LineSkuInput;
+};
+export type AnswerChannelCancellationApiResponse =
+  /** status 200  */ CancelAnswerBody;
+export type AnswerChannelCancellationApiArg = {
+  id: number;
+  cancelAnswerInput: CancelAnswerInput;
+};
+export type GetChannelShippingApiResponse =
+  /** status 200  */ ChannelShippingBody;
+export type GetChannelShippingApiArg = {
+  id: number;
+};
+export type ArrangeChannelShipmentApiResponse =
+  /** status 200  */ ChannelShippingBody;
+export type ArrangeChannelShipmentApiArg = {
+  id: number;
+  arrangeShipmentInput: ArrangeShipmentInput;
 };
 export type CreatePaymentApiResponse = /** status 201  */ OrderBody;
 export type CreatePaymentApiArg = {
@@ -1303,6 +1378,36 @@ export type OrderLimitsBody = {
   /** VAT, percent. */
   vatPercent: string;
 };
+export type ChannelLabelFailureBody = {
+  /** channel_shipment_not_arranged, channel_tracking_pending, channel_order_not_found,
+    marketplace_rejected, … */
+  code: string;
+  /** The platform's words, where it refused. */
+  message: string;
+  orderId: number;
+};
+export type ChannelLabelsBody = {
+  failed: ChannelLabelFailureBody[];
+  /** One PDF of the platforms' labels (A6), base64; empty when none was printed. */
+  pdf: string;
+  printed: number[];
+};
+export type ChannelLabelsInput = {
+  /** Arranged marketplace orders (1 to 50). */
+  orderIds?: number[];
+};
+export type ChannelArrangedBody = {
+  /** Arranged now or before, in the order asked. */
+  arranged: number[];
+  failed: ChannelLabelFailureBody[];
+};
+export type ArrangeShipmentsInput = {
+  /** pickup (each order's default pick-up address, the first time offered) or dropoff; an
+    order whose platform hands over only as the shop is set up there goes that way. */
+  handover?: string;
+  /** Our marketplace orders (1 to 50). */
+  orderIds?: number[];
+};
 export type OrderNetBody = {
   /** Σ goods after discounts, baht. */
   net: string;
@@ -1526,6 +1631,69 @@ export type PaymentInput = {
 export type LineSkuInput = {
   skuId?: number;
 };
+export type CancelAnswerBody = {
+  /** The platform cancelled the order; ours follows. */
+  cancelled: boolean;
+};
+export type CancelAnswerInput = {
+  /** accept (the order is cancelled and its stock released) or reject (it goes on). */
+  decision?: string;
+};
+export type ChannelCancelRequestBody = {
+  /** The buyer's reason in the platform's words (may be empty). */
+  reason: string;
+};
+export type PickupSlotBody = {
+  /** Its day (RFC 3339). */
+  date: string;
+  id: string;
+  /** How the platform words it (may be empty). */
+  text: string;
+};
+export type PickupAddressBody = {
+  address: string;
+  id: string;
+  isDefault: boolean;
+  slots: PickupSlotBody[];
+};
+export type ShipOptionsBody = {
+  /** A drop-off at a branch of the carrier. */
+  dropoff: boolean;
+  /** The seller's own carrier, with its tracking number. */
+  ownCarrier: boolean;
+  /** Pick-up addresses with their times (empty: no pick-up). */
+  pickup: PickupAddressBody[];
+  /** The platform's carrier as the shop is set up on the platform (Lazada: picked up or
+    dropped off as chosen in Seller Center). */
+  platform: boolean;
+};
+export type ChannelShipmentBody = {
+  arrangedAt: string;
+  /** The marketplace's order id. */
+  channelOrderId: string;
+  /** pickup, dropoff, own_carrier or platform. */
+  handover: string;
+  /** When its label was last printed (empty: never). */
+  labelPrintedAt: string;
+  orderId: number;
+  storeChannelId: number;
+  /** The carrier's tracking number (empty until the platform gives it). */
+  trackingNo: string;
+};
+export type ChannelShippingBody = {
+  cancelRequest?: null | ChannelCancelRequestBody;
+  options?: null | ShipOptionsBody;
+  shipment?: null | ChannelShipmentBody;
+};
+export type ArrangeShipmentInput = {
+  /** For a pick-up: an address and a time the platform offered. */
+  addressId?: string;
+  /** pickup, dropoff, own_carrier or platform. */
+  handover?: string;
+  slotId?: string;
+  /** For the seller's own carrier: its tracking number (at most 64 characters). */
+  trackingNo?: string;
+};
 export type ShippingAddressInput = {
   /** Or this entry of the customer's book. */
   customerAddressId?: number;
@@ -1595,6 +1763,8 @@ export const {
   useShortagesQuery,
   useReceiveArrivalsMutation,
   useOrderLimitsQuery,
+  usePrintChannelLabelsMutation,
+  useArrangeChannelShipmentsMutation,
   useOrderNetQuery,
   useListPaymentsQuery,
   useConfirmPaymentsMutation,
@@ -1613,6 +1783,9 @@ export const {
   useEditPaymentMutation,
   useActOnPaymentMutation,
   useLinkLineSkuMutation,
+  useAnswerChannelCancellationMutation,
+  useGetChannelShippingQuery,
+  useArrangeChannelShipmentMutation,
   useCreatePaymentMutation,
   usePaymentAttachmentQuery,
   useChangeShippingAddressMutation,

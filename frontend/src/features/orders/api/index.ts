@@ -29,7 +29,7 @@ async function holdAnswer(
 }
 
 export const ordersApi = enhancedApi
-  .enhanceEndpoints({ addTagTypes: ['Order', 'OrderPayment', 'OrderExport', 'Inventory', 'Product', 'StockLot', 'Customer', 'Shortage'] })
+  .enhanceEndpoints({ addTagTypes: ['Order', 'OrderPayment', 'OrderExport', 'Inventory', 'Product', 'StockLot', 'Customer', 'Shortage', 'ChannelShipping'] })
   .enhanceEndpoints({
     endpoints: {
       listOrders: { providesTags: [ORDERS] },
@@ -62,6 +62,14 @@ export const ordersApi = enhancedApi
       updateParcel: { invalidatesTags: (r) => [ORDERS, ...(r ? [one(r.id)] : [])], onQueryStarted: holdAnswer },
       deleteParcel: { invalidatesTags: (r) => [ORDERS, ...(r ? [one(r.id)] : [])], onQueryStarted: holdAnswer },
       shipParcels: { invalidatesTags: [{ type: 'Order' }, ...STOCK] },
+      // A marketplace order's shipping: arranging moves the order as the platform says;
+      // printing records when.
+      getChannelShipping: { providesTags: (_r, _e, a) => [{ type: 'ChannelShipping' as const, id: a.id }] },
+      arrangeChannelShipment: { invalidatesTags: (_r, e, a) => (e ? [] : [ORDERS, one(a.id), { type: 'ChannelShipping' as const, id: a.id }, ...STOCK]) },
+      // The order is read back from the platform even when it refused the answer.
+      answerChannelCancellation: { invalidatesTags: (_r, e, a) => [{ type: 'ChannelShipping' as const, id: a.id }, ...(e ? [] : [ORDERS, one(a.id), ...STOCK])] },
+      arrangeChannelShipments: { invalidatesTags: (_r, e, a) => (e ? [] : [ORDERS, ...STOCK, ...(a.arrangeShipmentsInput.orderIds ?? []).flatMap((id) => [one(id), { type: 'ChannelShipping' as const, id }])]) },
+      printChannelLabels: { invalidatesTags: (_r, e, a) => (e ? [] : (a.channelLabelsInput.orderIds ?? []).map((id) => ({ type: 'ChannelShipping' as const, id }))) },
     },
   });
 
@@ -189,9 +197,16 @@ export const {
   useUpdateParcelMutation,
   useDeleteParcelMutation,
   useShipParcelsMutation,
+  useGetChannelShippingQuery,
+  useArrangeChannelShipmentMutation,
+  usePrintChannelLabelsMutation,
+  useAnswerChannelCancellationMutation,
+  useArrangeChannelShipmentsMutation,
 } = ordersApi;
 
 export type {
+  ShipOptionsBody,
+  ChannelShippingBody,
   OrderBody,
   OrderInput,
   OrderItemInput,

@@ -61,6 +61,8 @@ const listing = (id: number, extra: Record<string, unknown> = {}) => ({
   last_answer: '',
   push_due: false,
   own_rule: false,
+  stock_checked_at: '',
+  stock_differs: false,
   ...extra,
 });
 
@@ -112,6 +114,24 @@ describe("a marketplace shop's listings", () => {
     expect(screen.getByTestId('listings-tabs')).toHaveTextContent('Waiting for a SKU (1)');
     // The queue is asked for first: linked=false, on sale.
     expect(sent.some((s) => s.url.startsWith('/api/marketplaces/store-channels/4/listings?') && s.url.includes('linked=false'))).toBe(true);
+  });
+
+  it("flags a listing whose channel shows another stock than it took, under a tab of its own", async () => {
+    const differing = listing(3, { sku_id: 7, sku_code: 'TEE-1', linked_by: 'person', available: 7, pushed: 7, platform_stock: 10, stock_differs: true, stock_checked_at: '2026-12-02T10:00:00.000Z' });
+    const sent = serve((_, path) => (path === '/marketplaces/store-channels/4/listings' ? list([differing], { waiting: 0, linked: 1, stock_differs: 1 }) : undefined));
+    renderAt('/1/product-list/shopee/4');
+    expect(await screen.findByTestId('listing-3-differs')).toHaveTextContent('10');
+    const tabs = screen.getByTestId('listings-tabs');
+    expect(tabs).toHaveTextContent('Stock differs (1)');
+    await userEvent.click(within(tabs).getByText('Stock differs (1)'));
+    await waitFor(() => expect(sent.some((s) => s.url.includes('stock-differs=true'))).toBe(true));
+  });
+
+  it('shows no stock-differs tab while every listing agrees with its channel', async () => {
+    serve();
+    renderAt('/1/product-list/shopee/4');
+    await screen.findByTestId('listing-2-shown');
+    expect(screen.getByTestId('listings-tabs')).not.toHaveTextContent('Stock differs');
   });
 
   it('links a listing to a SKU picked by hand, and says a refusal', async () => {

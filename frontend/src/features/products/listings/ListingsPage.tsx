@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, Checkbox, Empty, Input, Modal, Segmented, Select, Space, Tag, Tooltip, Typography } from 'antd';
-import { CloudDownloadOutlined, LinkOutlined, SettingOutlined, SyncOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import { CloudDownloadOutlined, LinkOutlined, SettingOutlined, SyncOutlined, ThunderboltOutlined, WarningOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 
 import {
@@ -27,6 +27,7 @@ import { useAddressParams } from '@/shared/useAddressParams';
 import { useCan } from '@/shared/useCan';
 import { useAppDispatch } from '@/app/hooks';
 import { useIsMobile } from '@/app/layouts/useDevice';
+import { useLive } from '@/app/realtime';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { useListCategoriesQuery } from '../api';
 import { SKU_CREATE, SKU_EDIT } from '../routes';
@@ -80,7 +81,9 @@ export default function ListingsPage({ path, shopId }: { path: MarketplacePath; 
   const { data: imports } = useListListingImportsQuery({ mp: path, storeChannelId: shopId });
   const neverImported = imports !== undefined && imports.data.length === 0 && (data?.total ?? 0) === 0;
   const running = sync?.status === 'in_progress';
-  useStockSyncQuery({ id: shopId }, { skip: !running, pollingInterval: running ? 1000 : 0 });
+  // Its steps arrive over the realtime socket; without it, they are asked for every second.
+  const live = useLive();
+  useStockSyncQuery({ id: shopId }, { skip: !running || live, pollingInterval: running && !live ? 1000 : 0 });
   // A push all seen finishing (or finished anew): the listings' pushes are read again.
   const dispatch = useAppDispatch();
   const seenSync = useRef<string | undefined>(undefined);
@@ -188,6 +191,24 @@ export default function ListingsPage({ path, shopId }: { path: MarketplacePath; 
     );
   };
 
+  // What the channel shows; flagged when a read-back found another quantity than it took.
+  const platformStockCell = (l: ListingBody) =>
+    l.stockDiffers ? (
+      <Tooltip
+        title={t('products:listings.differs.hint', {
+          shown: l.platformStock,
+          pushed: l.pushed,
+          when: l.stockCheckedAt ? formatDateTime(l.stockCheckedAt, i18n.language) : '–',
+        })}
+      >
+        <Typography.Text type="danger" data-testid={`listing-${l.id}-differs`}>
+          <WarningOutlined /> {l.platformStock}
+        </Typography.Text>
+      </Tooltip>
+    ) : (
+      (l.platformStock ?? '–')
+    );
+
   const actions = (l: ListingBody) =>
     canEdit && l.state !== 'deleted' ? (
       <Space wrap size={4}>
@@ -229,13 +250,15 @@ export default function ListingsPage({ path, shopId }: { path: MarketplacePath; 
     },
     { title: t('products:listings.fields.sellerSku'), dataIndex: 'sellerSku', render: (s: string) => s || '–' },
     { title: t('products:listings.fields.price'), dataIndex: 'price', align: 'right' as const },
-    { title: t('products:listings.fields.platformStock'), render: (_: unknown, l: ListingBody) => l.platformStock ?? '–', align: 'right' as const },
+    { title: t('products:listings.fields.platformStock'), render: (_: unknown, l: ListingBody) => platformStockCell(l), align: 'right' as const },
     { title: t('products:listings.fields.ourSku'), render: (_: unknown, l: ListingBody) => linkCell(l) },
     { title: t('products:listings.fields.stock'), render: (_: unknown, l: ListingBody) => stockCell(l) },
     { title: '', render: (_: unknown, l: ListingBody) => actions(l) },
   ];
 
-  const count = (k: (typeof TABS)[number]) => (k === 'waiting' ? data?.waiting : k === 'linked' ? data?.linked : undefined);
+  const count = (k: (typeof TABS)[number]) => (k === 'waiting' ? data?.waiting : k === 'linked' ? data?.linked : k === 'differs' ? data?.stockDiffers : undefined);
+  // The tab of listings whose channel stock differs shows while there are some (or it is open).
+  const tabs = TABS.filter((k) => k !== 'differs' || tab === 'differs' || (data?.stockDiffers ?? 0) > 0);
   const name = shop ? `${shop.shopName} · ${t(`marketplaces:names.${shop.marketplace}`)}` : '';
 
   return (
@@ -288,7 +311,7 @@ export default function ListingsPage({ path, shopId }: { path: MarketplacePath; 
         <Segmented
           value={tab}
           onChange={(v) => set({ tab: String(v), page: undefined })}
-          options={TABS.map((k) => ({ value: k, label: count(k) === undefined ? t(`products:listings.tabs.${k}`) : `${t(`products:listings.tabs.${k}`)} (${count(k)})` }))}
+          options={tabs.map((k) => ({ value: k, label: count(k) === undefined ? t(`products:listings.tabs.${k}`) : `${t(`products:listings.tabs.${k}`)} (${count(k)})` }))}
           data-testid="listings-tabs"
         />
         <Input.Search

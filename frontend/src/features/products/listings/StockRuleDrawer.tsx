@@ -42,6 +42,8 @@ export function StockRuleDrawer({
   const shopRule = useGetShopStockRuleQuery({ id: shopId }, { skip: !open || !forShop });
   const listingRule = useGetListingStockRuleQuery({ id: listingId ?? 0 }, { skip: !open || forShop });
   const rule = forShop ? shopRule.data : listingRule.data;
+  // Until the rule as kept has come, nothing can be typed (it would be overwritten).
+  const loading = forShop ? shopRule.isLoading : listingRule.isLoading;
   const { data: warehouses } = useListWarehousesQuery();
   const [saveShop, savingShop] = useSetShopStockRuleMutation();
   const [saveListing, savingListing] = useSetListingStockRuleMutation();
@@ -71,13 +73,13 @@ export function StockRuleDrawer({
       title={t(forShop ? 'products:listings.rule.shopTitle' : 'products:listings.rule.listingTitle')}
       destroyOnHidden
       extra={
-        <Button type="primary" onClick={() => form.submit()} loading={savingShop.isLoading || savingListing.isLoading} data-testid="rule-save">
+        <Button type="primary" onClick={() => form.submit()} loading={savingShop.isLoading || savingListing.isLoading} disabled={loading} data-testid="rule-save">
           {t('common:actions.save')}
         </Button>
       }
     >
       {!forShop && rule && !rule.own ? <Alert type="info" showIcon title={t('products:listings.rule.followsShop')} style={{ marginBottom: 16 }} /> : null}
-      <Form form={form} layout="vertical" onFinish={(v) => void save(v)} initialValues={{ percent: 100, fixed: 0, rounding: 'down', threshold: 0, hold: 0 }}>
+      <Form form={form} layout="vertical" disabled={loading} onFinish={(v) => void save(v)} initialValues={{ percent: 100, fixed: 0, rounding: 'down', threshold: 0, hold: 0 }}>
         <Space wrap>
           <Form.Item name="percent" label={t('products:listings.rule.percent')} rules={[{ required: true, type: 'number', min: 0, max: 100 }]}>
             <InputNumber min={0} max={100} precision={0} suffix="%" data-testid="rule-percent" />

@@ -27,6 +27,8 @@ const listing = (over: Partial<ListingBody> = {}): ListingBody => ({
   lastAnswer: '',
   pushDue: false,
   ownRule: false,
+  stockCheckedAt: '',
+  stockDiffers: false,
   ...over,
 });
 
@@ -56,6 +58,8 @@ describe('a listing row', () => {
   it('filters by its tab, the queue first', () => {
     expect(filterOf('waiting')).toEqual({ linked: false, state: 'active' });
     expect(filterOf('linked')).toEqual({ linked: true });
+    expect(filterOf('differs')).toEqual({ stockDiffers: true });
+    expect(tabOf('differs')).toBe('differs');
     expect(filterOf('deleted')).toEqual({ state: 'deleted' });
     expect(filterOf('all')).toEqual({});
     expect(tabOf('linked')).toBe('linked');

@@ -3,16 +3,18 @@
 import type { ListingBody } from '@/features/marketplaces/api';
 
 /** The list's tabs: the queue waiting for a SKU first (SPEC: unlinked first). */
-export const TABS = ['waiting', 'linked', 'all', 'deleted'] as const;
+export const TABS = ['waiting', 'linked', 'differs', 'all', 'deleted'] as const;
 export type Tab = (typeof TABS)[number];
 
 /** The list's filters of a tab. */
-export function filterOf(tab: Tab): { linked?: boolean; state?: string } {
+export function filterOf(tab: Tab): { linked?: boolean; state?: string; stockDiffers?: boolean } {
   switch (tab) {
     case 'waiting':
       return { linked: false, state: 'active' };
     case 'linked':
       return { linked: true };
+    case 'differs':
+      return { stockDiffers: true };
     case 'deleted':
       return { state: 'deleted' };
     default:
