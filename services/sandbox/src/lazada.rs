@@ -40,6 +40,9 @@ struct ShopData {
     orders: BTreeMap<String, Order>,
     /// order → its package, once packed.
     packages: BTreeMap<String, fulfil::Package>,
+    /// order → the buyer's request to cancel waiting for the seller: its reverse order id
+    /// and the buyer's reason.
+    cancel_requests: BTreeMap<String, (String, String)>,
 }
 
 impl ShopData {
@@ -125,6 +128,18 @@ impl LazadaSandbox {
     pub fn package(&self, seller_id: &str, order_id: &str) -> Option<(String, String)> {
         let s = self.state.lock();
         s.shops.get(seller_id)?.packages.get(order_id).map(|p| (p.id.clone(), p.tracking_no.clone()))
+    }
+
+    /// The buyer asks to cancel an order, with a reason; the seller must answer. The reverse
+    /// order's id.
+    pub fn ask_cancel(&self, seller_id: &str, order_id: &str, reason: &str) -> Option<String> {
+        let mut s = self.state.lock();
+        let shop = s.shops.get_mut(seller_id)?;
+        let o = shop.orders.get_mut(order_id)?;
+        o.updated_at = now_s().max(o.updated_at + 1);
+        let reverse = format!("5100{}", o.id);
+        shop.cancel_requests.insert(order_id.into(), (reverse.clone(), reason.into()));
+        Some(reverse)
     }
 
     /// An order's status now.
@@ -420,7 +435,7 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, body:
                 .iter()
                 .map(|id| {
                     let o = &shop.orders[*id];
-                    json!({ "order_id": o.id, "order_number": format!("3{}", o.id), "order_items": items(o, shop.packages.get(*id)) })
+                    json!({ "order_id": o.id, "order_number": format!("3{}", o.id), "order_items": items(o, &shop) })
                 })
                 .collect();
             ok(json!({ "data": data }))
@@ -430,6 +445,7 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, body:
             fulfil::providers(s.shops.get(&seller).unwrap_or(&ShopData::default()), &p)
         }
         (Method::POST, "/order/fulfill/pack") => fulfil::pack(s.shops.entry(seller).or_default(), &p),
+        (_, "/order/reverse/cancel/seller/decide") => fulfil::decide(s.shops.entry(seller).or_default(), &p),
         (Method::POST, "/order/package/rts") => fulfil::ready_to_ship(s.shops.entry(seller).or_default(), &p),
         (_, "/order/package/document/get") => {
             let base = s.base.clone();
@@ -581,11 +597,16 @@ fn header(o: &Order) -> Value {
             "address3": o.province, "address4": "", "address5": o.postcode, "city": o.district, "post_code": o.postcode, "country": "Thailand" } })
 }
 
-/// An order's items: one per unit, as Lazada writes them, with their package once packed.
-fn items(o: &Order, package: Option<&fulfil::Package>) -> Vec<Value> {
-    let (package_id, tracking, provider) = match package {
+/// An order of the shop's items: one per unit, as Lazada writes them, with their package
+/// once packed and the buyer's request to cancel while it waits.
+fn items(o: &Order, shop: &ShopData) -> Vec<Value> {
+    let (package_id, tracking, provider) = match shop.packages.get(&o.id) {
         Some(p) => (p.id.as_str(), p.tracking_no.as_str(), "LEX TH"),
         None => ("", "", ""),
+    };
+    let (reverse, reason) = match shop.cancel_requests.get(&o.id) {
+        Some((id, reason)) => (id.as_str(), reason.as_str()),
+        None => ("", ""),
     };
     let mut out = Vec::new();
     let mut n = 0;
@@ -597,6 +618,7 @@ fn items(o: &Order, package: Option<&fulfil::Package>) -> Vec<Value> {
                 "variation": "", "item_price": l.price, "paid_price": l.paid_price, "voucher_amount": "0.00", "voucher_seller": "0.00",
                 "voucher_platform": "0.00", "shipping_amount": "0.00", "currency": "THB", "status": o.status,
                 "package_id": package_id, "tracking_code": tracking, "shipment_provider": provider, "shipping_type": "Dropshipping",
+                "need_cancel_confirm": !reverse.is_empty(), "is_cancel_pending": !reverse.is_empty(), "reverse_order_id": reverse, "reason": reason,
                 "created_at": (o.created_at * 1000).to_string(), "updated_at": (o.updated_at * 1000).to_string() }));
         }
     }

@@ -23,6 +23,7 @@ use serde_json::{json, Value};
 use crate::shopee::{html_escape, url_form};
 use crate::{hmac_hex, now_s, serve_on, token, Listing, Order, Server, Shared, Throttle};
 
+mod cancel;
 mod fulfil;
 
 /// Access token life, seconds (seven days).
@@ -41,6 +42,10 @@ struct ShopData {
     orders: BTreeMap<String, Order>,
     /// package → the carrier's tracking number, once shipped.
     tracking: BTreeMap<String, String>,
+    /// order → the buyer's request to cancel it.
+    cancellations: BTreeMap<String, cancel::Cancel>,
+    /// The idempotency keys of the answers taken.
+    answered: std::collections::BTreeSet<String>,
 }
 
 impl ShopData {
@@ -219,6 +224,23 @@ impl TiktokSandbox {
     /// The carrier's tracking number of an order's package, once shipped.
     pub fn tracking(&self, shop_id: &str, order_id: &str) -> Option<String> {
         self.state.lock().shops.get(shop_id)?.tracking.get(&fulfil::package_id(order_id)).cloned()
+    }
+
+    /// The buyer asks to cancel an order; the seller must answer. The request's id.
+    pub fn ask_cancel(&self, shop_id: &str, order_id: &str, reason: &str) -> Option<String> {
+        let mut s = self.state.lock();
+        let shop = s.shops.get_mut(shop_id)?;
+        let o = shop.orders.get_mut(order_id)?;
+        o.updated_at = now_s().max(o.updated_at + 1);
+        let id = format!("40{}", o.id);
+        let c = cancel::Cancel {
+            id: id.clone(),
+            status: cancel::PENDING.into(),
+            reason_text: reason.into(),
+            create_time: now_s(),
+        };
+        shop.cancellations.insert(order_id.into(), c);
+        Some(id)
     }
 
     /// An order's status now.
@@ -421,7 +443,8 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, heade
             orders.sort_by(|a, b| (a.updated_at, &a.id).cmp(&(b.updated_at, &b.id)));
             let start: usize =
                 q.get("page_token").and_then(|t| t.strip_prefix("pt_")).and_then(|t| t.parse().ok()).unwrap_or(0);
-            let page: Vec<Value> = orders.iter().skip(start).take(size).map(|o| order_json(o)).collect();
+            let page: Vec<Value> =
+                orders.iter().skip(start).take(size).map(|o| order_json(o, &s.shops[&shop_id])).collect();
             let next =
                 if start + page.len() < orders.len() { format!("pt_{}", start + page.len()) } else { String::new() };
             ok(json!({ "next_page_token": next, "total_count": orders.len(), "orders": page }))
@@ -438,7 +461,7 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, heade
             if ids.iter().any(|id| !shop.orders.contains_key(id)) {
                 return refuse(StatusCode::OK, 21008111, "The order does not belong to the seller");
             }
-            ok(json!({ "orders": ids.iter().map(|id| order_json(&shop.orders[id])).collect::<Vec<_>>() }))
+            ok(json!({ "orders": ids.iter().map(|id| order_json(&shop.orders[id], shop)).collect::<Vec<_>>() }))
         }
         (Method::POST, "/product/202309/products/search") => {
             s.product_calls += 1;
@@ -500,6 +523,10 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, heade
             }
             ok(json!({ "errors": errors }))
         }
+        (method, p) if p.starts_with("/return_refund/202309/") => {
+            let shop = s.shops.get_mut(&shop_id).expect("found above");
+            cancel::calls(shop, method == Method::POST, p.trim_start_matches("/return_refund/202309/"), &q, &body_json)
+        }
         (method, p) if p.starts_with("/fulfillment/202309/packages/") => {
             let base = s.base.clone();
             let shop = s.shops.get_mut(&shop_id).expect("found above");
@@ -515,8 +542,9 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, heade
     }
 }
 
-/// An order as the 202309 order calls write it (money as text, a line item per unit).
-fn order_json(o: &Order) -> Value {
+/// An order of the shop as the 202309 order calls write it (money as text, a line item per
+/// unit), marked while the buyer's request to cancel it waits.
+fn order_json(o: &Order, shop: &ShopData) -> Value {
     let mut lines = Vec::new();
     for l in &o.lines {
         for n in 0..l.quantity {
@@ -540,5 +568,6 @@ fn order_json(o: &Order) -> Value {
         "payment": { "currency": "THB", "sub_total": crate::baht(items), "shipping_fee": o.shipping_fee, "seller_discount": "0",
             "platform_discount": "0", "total_amount": crate::baht(items + ship), "original_shipping_fee": o.shipping_fee,
             "shipping_fee_seller_discount": "0", "shipping_fee_platform_discount": "0" },
-        "recipient_address": address, "line_items": lines, "packages": fulfil::packages_json(o) })
+        "recipient_address": address, "line_items": lines, "packages": fulfil::packages_json(o),
+        "is_buyer_request_cancel": cancel::waiting(shop, &o.id) })
 }

@@ -328,6 +328,85 @@ async fn a_tiktok_package_ships_as_the_warehouse_is_set_up_and_its_label_prints_
     app.stop().await;
 }
 
+/// Lazada's and TikTok Shop's buyers' requests to cancel: shown with the buyer's reason where
+/// the platform gives one, accepted (the platform cancels; ours follows, releasing once) or
+/// rejected (the order goes on and may be shipped) on the platform first.
+async fn lazada_and_tiktok_cancellation_requests_are_answered_on_their_platform(stack: Stack) {
+    let sb = sandboxes().await;
+    let Some(app) = with_sandboxes(stack, &sb).await else { return };
+    let t = app.owner().await;
+    let w = crate::marketplaces::warehouse(&app, &t).await;
+    let (red, _) = two_skus(&app, &t, "RVC", w).await;
+    stock_up(&app, &t, w, red, 10).await;
+    let lazada = connect(&app, &t, "lazada", sb.lazada.authorize(SELLER), "", w).await;
+    connect(&app, &t, "tiktok-shop", sb.tiktok.authorize("seller"), "", w).await;
+    sb.lazada.add_listing(SELLER, "501", "601", 50);
+    sb.tiktok.add_listing(TIKTOK_SHOP, "1729", "1730", 50);
+    let push_url = format!("{}/marketplaces/tiktok-shop/push", app.base);
+    for n in ["990101", "990102"] {
+        sb.lazada.put_order(SELLER, Order::new(n, "pending", vec![line("501", "601", "RVC-R", "เสื้อยืด", 1, "199.00")]));
+    }
+    sb.tiktok.put_order(
+        TIKTOK_SHOP,
+        Order::new("579200001", "AWAITING_SHIPMENT", vec![line("1729", "1730", "RVC-R", "เสื้อยืด", 1, "199.00")]),
+    );
+    assert_eq!(sb.tiktok.push_order(TIKTOK_SHOP, "579200001", &push_url).await, 200);
+    lazada_poll(&app, &t, lazada).await;
+    let (l1, l2) = (taken(&app, &t, "lazada", "3990101").await, taken(&app, &t, "lazada", "3990102").await);
+    let tt = taken(&app, &t, "tiktok_shop", "579200001").await;
+    level_becomes(&app, &t, w, red, (10, 3)).await;
+    let answer = |id: i64| format!("/orders/{id}/marketplace-cancellation");
+
+    // Lazada: the buyer asks to cancel the first; accepted on Lazada, ours is cancelled once.
+    sb.lazada.ask_cancel(SELLER, "990101", "เปลี่ยนใจ").unwrap();
+    lazada_poll(&app, &t, lazada).await;
+    let v = cancel_request_shows(&app, &t, l1).await;
+    assert_eq!((v["cancel_request"]["reason"].as_str(), &v["options"]), (Some("เปลี่ยนใจ"), &Value::Null), "{v}");
+    let reader = app.member_with(app.demo_store, "rvc-reader@example.com", &["order.order.read"]).await;
+    let (s, _) = app.post(&answer(l1), &reader, json!({"decision": "accept"})).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    let (s, v) = app.post(&answer(l1), &t, json!({"decision": "accept"})).await;
+    assert_eq!((s, v["cancelled"].as_bool()), (StatusCode::OK, Some(true)), "{v}");
+    assert_eq!(sb.lazada.status(SELLER, "990101").as_deref(), Some("canceled"));
+    assert_eq!(app.get(&format!("/orders/{l1}"), &t).await.1["state"], "cancelled");
+    level_becomes(&app, &t, w, red, (10, 2)).await;
+    let (s, e) = app.post(&answer(l1), &t, json!({"decision": "accept"})).await;
+    assert_eq!((s, e["error"]["code"].as_str()), (StatusCode::CONFLICT, Some("channel_cancel_not_asked")), "{e}");
+
+    // The second's request is rejected: it goes on, and may be shipped again.
+    sb.lazada.ask_cancel(SELLER, "990102", "สั่งผิด").unwrap();
+    lazada_poll(&app, &t, lazada).await;
+    cancel_request_shows(&app, &t, l2).await;
+    let (s, v) = app.post(&answer(l2), &t, json!({"decision": "reject"})).await;
+    assert_eq!((s, v["cancelled"].as_bool()), (StatusCode::OK, Some(false)), "{v}");
+    assert_eq!(sb.lazada.status(SELLER, "990102").as_deref(), Some("pending"));
+    let (_, v) = app.get(&format!("/orders/{l2}/marketplace-shipping"), &t).await;
+    assert_eq!((v["cancel_request"].clone(), v["options"]["platform"].as_bool()), (Value::Null, Some(true)), "{v}");
+
+    // TikTok Shop: rejected with a reason TikTok offers, then asked again and accepted.
+    sb.tiktok.ask_cancel(TIKTOK_SHOP, "579200001", "Order created by mistake").unwrap();
+    assert_eq!(sb.tiktok.push_order(TIKTOK_SHOP, "579200001", &push_url).await, 200);
+    cancel_request_shows(&app, &t, tt).await;
+    let (s, v) = app.post(&answer(tt), &t, json!({"decision": "reject"})).await;
+    assert_eq!((s, v["cancelled"].as_bool()), (StatusCode::OK, Some(false)), "{v}");
+    assert_eq!(sb.tiktok.status(TIKTOK_SHOP, "579200001").as_deref(), Some("AWAITING_SHIPMENT"));
+    sb.tiktok.ask_cancel(TIKTOK_SHOP, "579200001", "Order created by mistake").unwrap();
+    assert_eq!(sb.tiktok.push_order(TIKTOK_SHOP, "579200001", &push_url).await, 200);
+    cancel_request_shows(&app, &t, tt).await;
+    let (s, v) = app.post(&answer(tt), &t, json!({"decision": "accept"})).await;
+    assert_eq!((s, v["cancelled"].as_bool()), (StatusCode::OK, Some(true)), "{v}");
+    assert_eq!(sb.tiktok.status(TIKTOK_SHOP, "579200001").as_deref(), Some("CANCELLED"));
+    level_becomes(&app, &t, w, red, (10, 1)).await;
+    // TikTok's webhook of the cancellation, twice, changes nothing.
+    for _ in 0..2 {
+        assert_eq!(sb.tiktok.push_order(TIKTOK_SHOP, "579200001", &push_url).await, 200);
+    }
+    assert_eq!(app.get(&format!("/orders/{tt}"), &t).await.1["state"], "cancelled");
+    level_becomes(&app, &t, w, red, (10, 1)).await;
+    app.check_stock().await;
+    app.stop().await;
+}
+
 /// Our order of a marketplace number once the marketplaces service has recorded it as that
 /// marketplace's order too (a moment after the orders service made it): its id.
 async fn taken(app: &TestApp, t: &str, marketplace: &str, number: &str) -> i64 {
@@ -480,6 +559,11 @@ mod embedded {
     }
 
     #[tokio::test]
+    async fn lazada_and_tiktok_cancellation_requests_are_answered_on_their_platform() {
+        super::lazada_and_tiktok_cancellation_requests_are_answered_on_their_platform(Stack::Embedded).await;
+    }
+
+    #[tokio::test]
     async fn a_tiktok_package_ships_as_the_warehouse_is_set_up_and_its_label_prints_until_collected() {
         super::a_tiktok_package_ships_as_the_warehouse_is_set_up_and_its_label_prints_until_collected(Stack::Embedded)
             .await;
@@ -502,6 +586,11 @@ mod postgres_nats {
     #[tokio::test]
     async fn a_lazada_order_is_packed_and_set_ready_to_ship_as_the_shop_is_set_up() {
         super::a_lazada_order_is_packed_and_set_ready_to_ship_as_the_shop_is_set_up(Stack::Postgres).await;
+    }
+
+    #[tokio::test]
+    async fn lazada_and_tiktok_cancellation_requests_are_answered_on_their_platform() {
+        super::lazada_and_tiktok_cancellation_requests_are_answered_on_their_platform(Stack::Postgres).await;
     }
 
     #[tokio::test]

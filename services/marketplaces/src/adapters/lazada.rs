@@ -28,6 +28,7 @@ use crate::domain::money::satang_of;
 use crate::domain::status;
 use crate::domain::Marketplace;
 
+mod cancel;
 mod shipping;
 
 const WHO: &str = "lazada";
@@ -173,7 +174,7 @@ struct ShippingAddress {
 }
 
 /// An item of `/orders/items/get` (one per unit).
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, Clone)]
 #[serde(default)]
 struct Item {
     order_item_id: Value,
@@ -189,6 +190,23 @@ struct Item {
     item_price: Value,
     paid_price: Value,
     status: String,
+    /// The buyer asked to cancel and the seller must answer (by `reverse_order_id`), with
+    /// the buyer's reason.
+    need_cancel_confirm: Value,
+    reverse_order_id: Value,
+    reason: String,
+}
+
+impl Item {
+    /// A buyer's request to cancel this unit waits for the seller.
+    fn cancel_asked(&self) -> bool {
+        let asked = match &self.need_cancel_confirm {
+            Value::Bool(b) => *b,
+            Value::String(s) => s.eq_ignore_ascii_case("true"),
+            _ => false,
+        };
+        asked && !self.status.eq_ignore_ascii_case("canceled")
+    }
 }
 
 /// Products per page of `/products/get` (its most).
@@ -358,9 +376,11 @@ impl Lazada {
         let money = |v: &Value, what: &str| {
             satang_of(v).map_err(|e| ChannelError::Malformed(format!("lazada: order {id}: {what}: {e}")))
         };
-        // Items are one per unit: the same SKU at the same prices is one line.
+        // Items are one per unit: the same SKU at the same prices is one line. A cancelled
+        // unit is left out, unless every unit is (a cancelled order keeps what it was).
+        let every_unit_cancelled = items.iter().all(|i| i.status.eq_ignore_ascii_case("canceled"));
         let mut lines: Vec<MarketLine> = Vec::new();
-        for i in items.iter().filter(|i| !i.status.eq_ignore_ascii_case("canceled")) {
+        for i in items.iter().filter(|i| every_unit_cancelled || !i.status.eq_ignore_ascii_case("canceled")) {
             let unit = money(&i.item_price, "item_price")?;
             let paid = money(&i.paid_price, "paid_price")?;
             let item_id = if i.product_id.is_null() { text_of(&i.item_id) } else { text_of(&i.product_id) };
@@ -396,7 +416,11 @@ impl Lazada {
         } else {
             h.statuses.iter().map(String::as_str).collect()
         };
-        let stage = status::stage_of_items(Marketplace::Lazada, statuses.iter().copied());
+        let asked = items.iter().find(|i| i.cancel_asked());
+        let stage = status::with_cancel_request(
+            status::stage_of_items(Marketplace::Lazada, statuses.iter().copied()),
+            asked.is_some(),
+        );
         let a = &h.address_shipping;
         let full = [&a.address1, &a.address2, &a.address3, &a.address4, &a.address5]
             .iter()
@@ -436,7 +460,7 @@ impl Lazada {
             platform_discount_satang: voucher_platform,
             payment_method: h.payment_method.clone(),
             note: h.buyer_note.clone(),
-            cancel_reason: String::new(),
+            cancel_reason: asked.map(|i| i.reason.trim().to_string()).unwrap_or_default(),
             lines,
         })
     }
@@ -767,6 +791,10 @@ impl Adapter for Lazada {
         Some(self)
     }
 
+    fn cancellations(&self) -> Option<&dyn super::cancellations::Cancellations> {
+        Some(self)
+    }
+
     fn read_push(&self, _url: &str, headers: &http::HeaderMap, body: &[u8]) -> Result<Vec<Push>, PushError> {
         if !super::signed_with_app_key(&self.config, headers, body) {
             return Err(PushError::BadSignature);
@@ -867,7 +895,7 @@ mod tests {
         let cancelled: Item = serde_json::from_value(json!({"sku": "BAG", "sku_id": "7", "product_id": "9",
             "name": "ถุง", "item_price": "20.00", "paid_price": "20.00", "status": "canceled"}))
         .unwrap();
-        let o = Lazada::order(h, &[unit("199.00"), unit("199.00"), cancelled]).unwrap();
+        let o = Lazada::order(h, &[unit("199.00"), unit("199.00"), cancelled.clone()]).unwrap();
         assert_eq!(o.lines.len(), 1, "two units of one SKU are one line; a cancelled item is no line");
         assert_eq!(
             (o.lines[0].quantity, o.lines[0].seller_sku.as_str(), o.lines[0].model_id.as_str()),
@@ -879,6 +907,21 @@ mod tests {
         assert_eq!(o.order_number, "300012345");
         assert!(o.cod);
         assert_eq!(o.updated_at_s, 1795143900);
+
+        // A cancelled order keeps its lines; a buyer's request waits with its reason.
+        let gone = |status: &str| -> Header {
+            serde_json::from_value(json!({"statuses": [status], "price": "199.00", "shipping_fee": "0.00",
+                "voucher_platform": "0.00", "voucher_seller": "0.00"}))
+            .unwrap()
+        };
+        let every = Lazada::order(gone("canceled"), std::slice::from_ref(&cancelled)).unwrap();
+        assert_eq!((every.lines.len(), every.stage), (1, Some(crate::domain::status::Stage::Cancelled)));
+        let mut asked = unit("199.00");
+        asked.need_cancel_confirm = json!(true);
+        asked.reverse_order_id = json!("510018817003");
+        asked.reason = "เปลี่ยนใจ ".into();
+        let o = Lazada::order(gone("pending"), &[asked]).unwrap();
+        assert_eq!((o.stage, o.cancel_reason.as_str()), (Some(crate::domain::status::Stage::CancelAsked), "เปลี่ยนใจ"));
     }
 
     #[test]

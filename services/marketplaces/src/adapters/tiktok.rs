@@ -28,6 +28,7 @@ use crate::domain::money::satang_of;
 use crate::domain::status;
 use crate::domain::Marketplace;
 
+mod cancel;
 mod shipping;
 
 const WHO: &str = "tiktok_shop";
@@ -118,6 +119,8 @@ struct Order {
     line_items: Vec<LineItem>,
     /// Its packages (once paid).
     packages: Vec<PackageRef>,
+    /// The buyer asked to cancel and the seller must answer.
+    is_buyer_request_cancel: bool,
 }
 
 #[derive(Deserialize, Default)]
@@ -347,9 +350,12 @@ impl TiktokShop {
         let money = |v: &Value, what: &str| {
             satang_of(v).map_err(|e| ChannelError::Malformed(format!("tiktok_shop: order {id}: {what}: {e}")))
         };
-        // Line items are one per unit: the same SKU at the same prices is one line.
+        // Line items are one per unit: the same SKU at the same prices is one line. A
+        // cancelled unit is left out, unless every unit is (a cancelled order keeps what it was).
+        let cancelled = |i: &LineItem| i.display_status.eq_ignore_ascii_case("CANCELLED");
+        let every_unit_cancelled = o.line_items.iter().all(cancelled);
         let mut lines: Vec<MarketLine> = Vec::new();
-        for i in o.line_items.iter().filter(|i| !i.display_status.eq_ignore_ascii_case("CANCELLED")) {
+        for i in o.line_items.iter().filter(|i| every_unit_cancelled || !cancelled(i)) {
             let unit = money(&i.original_price, "original_price")?;
             let paid = money(&i.sale_price, "sale_price")?;
             match lines
@@ -380,7 +386,10 @@ impl TiktokShop {
         Ok(MarketOrder {
             order_id: o.id.clone(),
             order_number: o.id.clone(),
-            stage: status::stage(Marketplace::TiktokShop, &o.status),
+            stage: status::with_cancel_request(
+                status::stage(Marketplace::TiktokShop, &o.status),
+                o.is_buyer_request_cancel,
+            ),
             status: o.status.clone(),
             created_at_s: o.create_time,
             updated_at_s: o.update_time,
@@ -664,6 +673,10 @@ impl Adapter for TiktokShop {
         Some(self)
     }
 
+    fn cancellations(&self) -> Option<&dyn super::cancellations::Cancellations> {
+        Some(self)
+    }
+
     fn read_push(&self, _url: &str, headers: &http::HeaderMap, body: &[u8]) -> Result<Vec<Push>, PushError> {
         if !super::signed_with_app_key(&self.config, headers, body) {
             return Err(PushError::BadSignature);
@@ -750,7 +763,7 @@ mod tests {
 
     #[test]
     fn an_order_reads_into_our_words() {
-        let o: Order = serde_json::from_value(json!({
+        let mut base = json!({
             "id": "576461413038785752", "status": "AWAITING_SHIPMENT", "create_time": 1619611561, "update_time": 1619621355,
             "is_cod": false, "payment": {"currency": "THB", "sub_total": "358", "shipping_fee": "30", "seller_discount": "20",
                 "platform_discount": "10", "total_amount": "388", "shipping_fee_seller_discount": "5",
@@ -765,8 +778,8 @@ mod tests {
                 {"id": "2", "sku_id": "2729382476852921560", "product_id": "1729582718312380123", "seller_sku": "MUG-01",
                  "product_name": "แก้ว", "sku_name": "ขาว", "original_price": "199", "sale_price": "179", "display_status": "AWAITING_SHIPMENT"}
             ]
-        }))
-        .unwrap();
+        });
+        let o: Order = serde_json::from_value(base.clone()).unwrap();
         let m = TiktokShop::order(o).unwrap();
         assert_eq!(m.lines.len(), 1);
         assert_eq!((m.lines[0].quantity, m.lines[0].paid_unit_price_satang), (2, 17_900));
@@ -776,5 +789,16 @@ mod tests {
         );
         assert_eq!((m.address.province.as_str(), m.address.district.as_str()), ("กรุงเทพมหานคร", "บางรัก"));
         assert_eq!(m.stage, Some(crate::domain::status::Stage::Paid));
+
+        // The buyer asked to cancel: it waits for the seller. Cancelled: it keeps its lines.
+        base["is_buyer_request_cancel"] = json!(true);
+        let m = TiktokShop::order(serde_json::from_value(base.clone()).unwrap()).unwrap();
+        assert_eq!(m.stage, Some(crate::domain::status::Stage::CancelAsked));
+        base["status"] = json!("CANCELLED");
+        for item in base["line_items"].as_array_mut().unwrap() {
+            item["display_status"] = json!("CANCELLED");
+        }
+        let m = TiktokShop::order(serde_json::from_value(base).unwrap()).unwrap();
+        assert_eq!((m.stage, m.lines.len()), (Some(crate::domain::status::Stage::Cancelled), 1));
     }
 }

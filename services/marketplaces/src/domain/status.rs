@@ -166,10 +166,37 @@ pub fn stage_of_items<'a>(marketplace: Marketplace, statuses: impl IntoIterator<
     standing.min().or_else(|| stages.first().copied())
 }
 
+/// The stage of an order whose platform says apart from its status that the buyer asked to
+/// cancel and the seller must answer (Lazada's `need_cancel_confirm` on an item, TikTok
+/// Shop's `is_buyer_request_cancel`): an order waiting for the seller or packed waits for the
+/// answer; any other stage stays (a shipped order is no longer the seller's to cancel).
+pub fn with_cancel_request(stage: Option<Stage>, asked: bool) -> Option<Stage> {
+    match stage {
+        Some(Stage::Paid | Stage::Packed) if asked => Some(Stage::CancelAsked),
+        other => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use OrderState as S;
+
+    #[test]
+    fn a_buyers_request_waits_for_the_seller_only_before_shipping() {
+        for (stage, asked, after) in [
+            (Some(Stage::Paid), true, Some(Stage::CancelAsked)),
+            (Some(Stage::Packed), true, Some(Stage::CancelAsked)),
+            (Some(Stage::Paid), false, Some(Stage::Paid)),
+            (Some(Stage::Unpaid), true, Some(Stage::Unpaid)),
+            (Some(Stage::OnHold), true, Some(Stage::OnHold)),
+            (Some(Stage::Shipped), true, Some(Stage::Shipped)),
+            (Some(Stage::Cancelled), true, Some(Stage::Cancelled)),
+            (None, true, None),
+        ] {
+            assert_eq!(with_cancel_request(stage, asked), after, "{stage:?} asked {asked}");
+        }
+    }
 
     /// Every row of every table, as the issue asks: a test per row.
     fn expect(marketplace: Marketplace, rows: &[(&str, Stage, OrderState, Option<bool>)]) {

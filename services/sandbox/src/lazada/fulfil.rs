@@ -52,14 +52,14 @@ fn id_text(v: &Value) -> String {
 
 /// The ids of an order's units as `items` writes them.
 fn unit_ids(o: &Order) -> Vec<String> {
-    items(o, None).iter().map(|i| i["order_item_id"].as_str().unwrap_or_default().to_string()).collect()
+    items(o, &ShopData::default()).iter().map(|i| i["order_item_id"].as_str().unwrap_or_default().to_string()).collect()
 }
 
 /// `/order/items/get?order_id=`.
 pub(super) fn order_items(shop: &ShopData, p: &BTreeMap<String, String>) -> Answer {
     let id = p.get("order_id").cloned().unwrap_or_default();
     match shop.orders.get(&id) {
-        Some(o) => ok(json!({ "data": items(o, shop.packages.get(&id)) })),
+        Some(o) => ok(json!({ "data": items(o, shop) })),
         None => super::refuse("16", "E016: Invalid Order ID"),
     }
 }
@@ -240,4 +240,29 @@ pub(super) async fn awb(
         crate::waybill_page(&mut doc, "LEX TH", &package.id, &package.tracking_no, o);
     }
     ([(header::CONTENT_TYPE, "application/pdf")], doc.finish()).into_response()
+}
+
+/// `/order/reverse/cancel/seller/decide`: the seller's answer to a buyer's request to cancel.
+/// Agreed, every unit is cancelled; refused, the order goes on.
+pub(super) fn decide(shop: &mut ShopData, p: &BTreeMap<String, String>) -> Answer {
+    let reverse = p.get("reverse_order_id").map(|r| r.trim().to_string()).unwrap_or_default();
+    if reverse.is_empty() || !reverse.chars().all(|c| c.is_ascii_digit()) {
+        return super::refuse("105", "E0105: reverse order id is empty or invalid");
+    }
+    let agree = match p.get("agree_cancel").map(String::as_str) {
+        Some("true") => true,
+        Some("false") => false,
+        _ => return super::refuse("105", "E0105: agree_cancel is required"),
+    };
+    let Some(order) = shop.cancel_requests.iter().find(|(_, (id, _))| *id == reverse).map(|(o, _)| o.clone()) else {
+        return super::refuse("131", "E0131: no decision for this reverse order");
+    };
+    shop.cancel_requests.remove(&order);
+    if let Some(o) = shop.orders.get_mut(&order) {
+        if agree {
+            o.status = "canceled".into();
+        }
+        o.updated_at = now_s().max(o.updated_at + 1);
+    }
+    ok(json!({}))
 }

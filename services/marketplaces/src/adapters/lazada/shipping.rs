@@ -106,7 +106,7 @@ fn pack_request(order_id: &str, item_ids: &[i64], p: &Providers) -> Result<Strin
 
 impl Lazada {
     /// An order's items (`/order/items/get`, one per unit).
-    async fn order_items(&self, session: Session<'_>, order_id: &str) -> Result<Vec<Item>, ChannelError> {
+    pub(super) async fn order_items(&self, session: Session<'_>, order_id: &str) -> Result<Vec<Item>, ChannelError> {
         let v = self
             .call(self.request(
                 &self.config.api_url,
