@@ -126,6 +126,7 @@ impl OrderRow {
             voided_at_ms: self.voided_at,
             store_channel_id: self.store_channel_id,
             channel_shop: self.channel_shop.clone(),
+            platform_ships: self.platform_ships != 0,
         }
     }
 }

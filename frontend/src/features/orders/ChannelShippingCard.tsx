@@ -5,7 +5,8 @@
 // the platform's own label. A buyer's request to cancel shows first, with the seller's
 // answer (accept: the platform cancels the order and its stock is released; reject: it goes
 // on). A marketplace whose shipping is not here yet shows the store's own parcels instead
-// (`fallback`).
+// (`fallback`). An order its platform ships that the marketplaces service has not recorded
+// yet (a moment after it came in) is waited for, never shown with our own parcels.
 import { useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Descriptions, Form, Input, Radio, Select, Space, Spin, Typography } from 'antd';
 import { CheckOutlined, CloseOutlined, PrinterOutlined, ReloadOutlined, SendOutlined } from '@ant-design/icons';
@@ -37,6 +38,23 @@ export function waysOf(o: ShipOptionsBody): Way[] {
   if (o.ownCarrier) ways.push('own_carrier');
   if (o.platform) ways.push('platform');
   return ways;
+}
+
+/** An order its platform ships that the marketplaces service has not recorded yet: said so,
+ * and asked for again every 2 s while shown (the card's query polls with it). */
+function Recording({ o, title }: { o: OrderBody; title: string }) {
+  const { t } = useTranslation(['orders']);
+  useGetChannelShippingQuery({ id: o.id }, { pollingInterval: 2000 });
+  return (
+    <Card title={title} data-testid="channel-shipping">
+      <Space>
+        <Spin size="small" />
+        <Typography.Text type="secondary" data-testid="channel-recording">
+          {t('orders:channelShipping.recording', { shop: o.channelShop })}
+        </Typography.Text>
+      </Space>
+    </Card>
+  );
 }
 
 /** The buyer's request to cancel, with the seller's answer. */
@@ -93,9 +111,10 @@ export function ChannelShippingCard({ o, canEdit, fallback }: { o: OrderBody; ca
   const [addressId, setAddressId] = useState<string | undefined>(undefined);
   const code = apiError(error)?.code;
   const lng = i18n.language;
-
-  if (code === 'channel_shipping_unavailable' || code === 'channel_order_not_found') return <>{fallback}</>;
   const title = t('orders:channelShipping.title', { shop: o.channelShop });
+  // Its platform ships it, but the marketplaces service has not recorded it yet.
+  if (code === 'channel_order_not_found' && o.platformShips) return <Recording o={o} title={title} />;
+  if (code === 'channel_shipping_unavailable' || code === 'channel_order_not_found') return <>{fallback}</>;
   if (isLoading) {
     return (
       <Card title={title}>

@@ -161,6 +161,20 @@ describe('an order', () => {
     expect(await screen.findByTestId('channel-tracking')).toHaveTextContent('LEXDO0069388114');
   });
 
+  it('waits for the marketplace to record an order its platform ships, never offering our own parcels meanwhile', async () => {
+    let asked = 0;
+    serveOrder(order({ state: 'ready_to_fulfillment', channel: 'lazada', reference: '3990001', store_channel_id: 4, channel_shop: 'ร้านเสื้อ Lazada', payment_state: 'paid', platform_ships: true }), (method, path) => {
+      if (path !== '/orders/9/marketplace-shipping') return undefined;
+      asked += 1;
+      if (asked === 1) return refusal(404, 'channel_order_not_found');
+      return { status: 200, body: { options: { pickup: [], dropoff: false, own_carrier: false, platform: true }, shipment: null, cancel_request: null } };
+    });
+    renderAt('/1/order-detail/9');
+    expect(await screen.findByTestId('channel-recording')).toHaveTextContent('ร้านเสื้อ Lazada has sent this order');
+    expect(screen.queryByTestId('order-parcels')).not.toBeInTheDocument();
+    expect(await screen.findByTestId('channel-handover-platform', undefined, { timeout: 5000 })).toBeInTheDocument();
+  });
+
   it("shows the buyer's request to cancel, and accepts it after a confirmation", async () => {
     let answered = '';
     const sent = serveOrder(order({ channel: 'shopee', reference: '2612030101', store_channel_id: 3, channel_shop: 'ร้านเสื้อ Shopee', payment_state: 'paid' }), (method, path) => {

@@ -147,6 +147,7 @@ const orderFields = (over: Record<string, unknown>) => {
     imported: false,
     store_channel_id: 0,
     channel_shop: '',
+    platform_ships: false,
     bill_expire_at: '2026-11-28T12:00:00Z',
     bills: [bill()],
     payments: [],

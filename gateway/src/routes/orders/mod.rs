@@ -264,6 +264,9 @@ pub struct OrderBody {
     /// The marketplace shop it came from (0 for orders made here), and that shop's name.
     pub store_channel_id: i64,
     pub channel_shop: String,
+    /// Its marketplace ships it the platform's way (arranged there, never prepared, shipped or
+    /// cancelled by hand here).
+    pub platform_ships: bool,
     /// When its first active bill expires (none: never).
     pub bill_expire_at: Option<String>,
     /// Its bills, one per warehouse (one order only).
@@ -423,6 +426,7 @@ pub(crate) fn order_body(o: pb::Order, costs: bool, names: &HashMap<i64, String>
         imported: o.imported,
         store_channel_id: o.store_channel_id,
         channel_shop: o.channel_shop,
+        platform_ships: o.platform_ships,
         bill_expire_at: when(o.bill_expire_at_ms),
         bills: o.bills.into_iter().map(bill_body).collect(),
         payments: o.payments.into_iter().map(crate::routes::order_payments::payment_body).collect(),

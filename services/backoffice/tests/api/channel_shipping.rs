@@ -39,6 +39,7 @@ async fn a_shopee_order_is_arranged_labelled_and_shipped_as_the_platform_says(st
 
     // Staff cannot prepare, ship or cancel it by hand: Shopee decides, ours follows.
     let (_, o) = app.get(&format!("/orders/{id}"), &t).await;
+    assert_eq!(o["platform_ships"], true, "{o}");
     let allowed: Vec<&str> = o["allowed_actions"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
     assert!(!allowed.iter().any(|a| ["ready_to_fulfillment", "cancel", "ship"].contains(a)), "{allowed:?}");
     for (path, body) in [
@@ -112,6 +113,7 @@ async fn a_shopee_order_is_arranged_labelled_and_shipped_as_the_platform_says(st
 
     // The labels of three orders: the arranged one printed, the others with their reasons.
     let typed = crate::orders::create(&app, &t, crate::orders::order(w, json!([{"sku_id": red, "quantity": 1}]))).await;
+    assert_eq!(typed["platform_ships"], false, "an order made here ships our way");
     let typed = typed["id"].as_i64().unwrap();
     let (s, v) = app.post("/orders/marketplace-labels", &t, json!({"order_ids": [id, id2, typed]})).await;
     assert_eq!(s, StatusCode::OK, "{v}");

@@ -998,6 +998,9 @@ export type ListOrderBody = {
     paymentState: string;
     /** Its payments, oldest first (one order only). */
     payments: OrderPaymentBody[];
+    /** Its marketplace ships it the platform's way (arranged there, never prepared, shipped or
+        cancelled by hand here). */
+    platformShips: boolean;
     /** stock_not_enough, address_incomplete or "". */
     problem: string;
     problems: string[];
@@ -1105,6 +1108,9 @@ export type OrderBody = {
   paymentState: string;
   /** Its payments, oldest first (one order only). */
   payments: OrderPaymentBody[];
+  /** Its marketplace ships it the platform's way (arranged there, never prepared, shipped or
+    cancelled by hand here). */
+  platformShips: boolean;
   /** stock_not_enough, address_incomplete or "". */
   problem: string;
   problems: string[];
