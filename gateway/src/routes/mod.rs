@@ -12,6 +12,7 @@ pub mod logistics;
 pub mod marketplaces;
 pub mod order_import;
 pub mod order_payments;
+pub mod order_returns;
 pub mod orders;
 pub mod parcels;
 pub mod payments;
@@ -120,6 +121,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(listings::router())
         .merge(listing_sync::router())
         .merge(channel_shipping::router())
+        .merge(order_returns::router())
         .split_for_parts()
 }
 

@@ -297,6 +297,8 @@ pub struct GoodsReceiptBody {
     pub created_at: String,
     /// Last change, RFC 3339.
     pub updated_at: String,
+    /// The order whose returned goods it received (0 for a receipt made here).
+    pub order_id: i64,
 }
 
 fn line_body(l: pb::ReceiptLine) -> ReceiptLineBody {
@@ -370,6 +372,7 @@ pub(crate) fn receipt_body(r: pb::GoodsReceipt, names: &HashMap<i64, String>) ->
         decided_at: (r.decided_at_ms > 0).then(|| ms_to_rfc3339(r.decided_at_ms)),
         created_at: timestamp_to_rfc3339(r.create_time.as_ref()),
         updated_at: timestamp_to_rfc3339(r.update_time.as_ref()),
+        order_id: r.order_id,
     }
 }
 

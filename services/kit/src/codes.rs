@@ -159,6 +159,8 @@ codes! {
     OrderNotFound = "order_not_found" => "The order was not found",
     OrderNotReady = "order_not_ready" => "Parcels are added to orders being prepared",
     OrderPaymentMade = "order_payment_made" => "The order has a payment waiting or paid: its amounts and warehouses cannot change; cancel or void the payment first",
+    OrderReturnNotFound = "order_return_not_found" => "The return was not found on this order",
+    OrderReturnNotReceivable = "order_return_not_receivable" => "This return's goods cannot be received now: they were received already, or the order has not shipped",
     OrderValueExceedsLimit = "order_value_exceeds_limit" => "The order's value is over the limit",
     OrderWithoutLogisticChannel = "order_without_logistic_channel" => "The order has no shipping channel of its warehouse",
     ParcelLimitReached = "parcel_limit_reached" => "The order has as many parcels as it may",

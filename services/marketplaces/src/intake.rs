@@ -15,6 +15,7 @@
 //! again; its watermark stays, so the first poll after the reconnect takes in what was missed.
 
 mod catalog;
+mod returns;
 pub mod shipping;
 mod stock;
 
@@ -96,6 +97,8 @@ impl std::fmt::Display for Trouble {
 pub struct Polled {
     /// Marketplace orders handed to the orders service.
     pub orders: usize,
+    /// Buyers' returns handed to the orders service.
+    pub returns: usize,
 }
 
 /// The order intake of the marketplaces service.
@@ -688,6 +691,8 @@ impl Intake {
             from = to;
         }
         self.inner.repo.polled(ch.id, now_s).await?;
+        // Returns after the orders they return.
+        polled.returns = self.poll_returns(ch, adapter.as_ref()).await?;
         Ok(polled)
     }
 

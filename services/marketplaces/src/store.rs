@@ -17,6 +17,7 @@ pub mod imports;
 mod intake;
 pub mod listings;
 pub mod matching;
+mod returns;
 pub mod shipments;
 pub mod stock;
 pub use intake::{outcome, PushRow, CLAIM_MS, PUSHES_KEPT_MS};

@@ -425,3 +425,96 @@ async fn shopee_arranges_a_pickup_and_prints_its_label() {
     ship.arrange(s, "2612020003", &own).await.unwrap();
     assert_eq!(ship.tracking_no(s, "2612020003").await.unwrap().as_deref(), Some("KEX0000001"));
 }
+
+/// Every return a platform lists changed in `[from, to)`, page after page.
+async fn every_return(
+    r: &dyn bo_marketplaces::adapters::returns::Returns,
+    s: Session<'_>,
+    from: i64,
+    to: i64,
+) -> (Vec<bo_marketplaces::adapters::returns::MarketReturn>, usize) {
+    let (mut all, mut pages, mut cursor) = (Vec::new(), 0, None::<String>);
+    loop {
+        let page = r.changed_returns(s, from, to, cursor.as_deref()).await.unwrap();
+        pages += 1;
+        all.extend(page.returns);
+        match page.next {
+            Some(next) => cursor = Some(next),
+            None => return (all, pages),
+        }
+    }
+}
+
+#[tokio::test]
+async fn returns_are_read_a_page_at_a_time_on_every_platform() {
+    use bo_marketplaces::domain::returns::ReturnStage;
+    use bo_sandbox::Return;
+    let tee = |n| vec![line("1001", "501", "TEE-RED-L", "เสื้อยืด", n, "99.00")];
+    let put = |n: i64, status: &str, lines| {
+        let mut r = Return::new(&format!("9{n:04}"), &format!("8{n:04}"), status, lines);
+        r.updated_at = now_s() - 600 + n;
+        r
+    };
+
+    // Shopee: 130 returns over two pages of 100, none missed or twice; an open one is read
+    // again in detail for where its parcel is.
+    let sp = ShopeeSandbox::start(2001887, "partner-key-0123").await.unwrap();
+    sp.add_shop(7, "S");
+    let shopee = Shopee::new(client(), app(&sp.base_url, "2001887", "partner-key-0123"));
+    let auth = shopee.connect(&Grant { code: sp.authorize(7), shop_id: "7".into() }).await.unwrap();
+    let s = Session { shop: &auth.shops[0], access: &auth.tokens.access };
+    for n in 0..130 {
+        sp.put_return(7, put(n, "CLOSED", tee(1)));
+    }
+    sp.move_return(7, "90007", "PROCESSING", "LOGISTICS_DELIVERY_DONE");
+    let calls = sp.return_calls();
+    let (all, pages) = every_return(shopee.returns().unwrap(), s, now_s() - 3600, now_s() + 1).await;
+    let mut ids: Vec<&str> = all.iter().map(|r| r.return_id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!((ids.len(), all.len(), pages), (130, 130, 2));
+    assert_eq!(sp.return_calls() - calls, 3, "two lists and one detail");
+    let open = all.iter().find(|r| r.return_id == "90007").unwrap();
+    assert_eq!(
+        (open.stage, open.order_id.as_str(), open.refund_satang),
+        (Some(ReturnStage::DeliveredBack), "80007", 9_900)
+    );
+    assert_eq!((open.lines[0].item_id.as_str(), open.lines[0].model_id.as_str()), ("1001", "501"));
+    let (none, _) = every_return(shopee.returns().unwrap(), s, now_s() - 7200, now_s() - 3600).await;
+    assert!(none.is_empty(), "outside the window");
+
+    // Lazada: 60 reverse orders over two pages of 50; a line's two units add up.
+    let lz = LazadaSandbox::start("123456", "lazada-secret").await.unwrap();
+    lz.add_shop("100", "L");
+    let lazada = Lazada::new(client(), app(&lz.base_url, "123456", "lazada-secret"));
+    let auth = lazada.connect(&Grant { code: lz.authorize("100"), shop_id: String::new() }).await.unwrap();
+    let s = Session { shop: &auth.shops[0], access: &auth.tokens.access };
+    for n in 0..60 {
+        lz.put_return("100", put(n, "RTM_INIT", tee(2)));
+    }
+    lz.move_return("100", "90003", "RTM_SHIPPING_BACK");
+    let (all, pages) = every_return(lazada.returns().unwrap(), s, now_s() - 3600, now_s() + 1).await;
+    assert_eq!((all.len(), pages), (60, 2));
+    let shipped = all.iter().find(|r| r.return_id == "90003").unwrap();
+    assert_eq!(
+        (shipped.stage, shipped.lines[0].quantity, shipped.refund_satang),
+        (Some(ReturnStage::ShippedBack), 2, 19_800)
+    );
+    assert_eq!((shipped.lines[0].item_id.as_str(), shipped.lines[0].model_id.as_str()), ("1001", "501"));
+
+    // TikTok Shop: 60 returns over two pages of 50, naming their SKU only.
+    let tt = TiktokSandbox::start("29a39d", "e59af819cc").await.unwrap();
+    tt.add_shop("7494049642642441621", "T");
+    let tiktok = TiktokShop::new(client(), app(&tt.base_url, "29a39d", "e59af819cc"));
+    let auth = tiktok.connect(&Grant { code: tt.authorize("seller"), shop_id: String::new() }).await.unwrap();
+    let s = Session { shop: &auth.shops[0], access: &auth.tokens.access };
+    for n in 0..60 {
+        tt.put_return("7494049642642441621", put(n, "RETURN_OR_REFUND_REQUEST_PENDING", tee(1)));
+    }
+    let (all, pages) = every_return(tiktok.returns().unwrap(), s, now_s() - 3600, now_s() + 1).await;
+    assert_eq!((all.len(), pages), (60, 2));
+    assert_eq!(
+        (all[0].stage, all[0].lines[0].item_id.as_str(), all[0].lines[0].model_id.as_str()),
+        (Some(ReturnStage::Requested), "", "501")
+    );
+}

@@ -127,8 +127,49 @@ impl OrderRow {
             store_channel_id: self.store_channel_id,
             channel_shop: self.channel_shop.clone(),
             platform_ships: self.platform_ships != 0,
+            return_mark: return_mark(&self.return_mark) as i32,
+            returns: Vec::new(),
         }
     }
+}
+
+/// The contract's word for a stored return mark.
+pub fn return_mark(word: &str) -> pb::ReturnMark {
+    use crate::domain::returns::Mark;
+    match Mark::parse(word) {
+        Some(Mark::Open) => pb::ReturnMark::Open,
+        Some(Mark::Received) => pb::ReturnMark::Received,
+        Some(Mark::Refunded) => pb::ReturnMark::Refunded,
+        Some(Mark::Closed) => pb::ReturnMark::Closed,
+        Some(Mark::None) | None => pb::ReturnMark::Unspecified,
+    }
+}
+
+/// The contract's word for a return stage.
+pub fn return_stage(stage: crate::domain::returns::Stage) -> pb::ReturnStage {
+    use crate::domain::returns::Stage;
+    match stage {
+        Stage::Requested => pb::ReturnStage::Requested,
+        Stage::Accepted => pb::ReturnStage::Accepted,
+        Stage::ShippedBack => pb::ReturnStage::ShippedBack,
+        Stage::DeliveredBack => pb::ReturnStage::DeliveredBack,
+        Stage::Refunded => pb::ReturnStage::Refunded,
+        Stage::Closed => pb::ReturnStage::Closed,
+    }
+}
+
+/// A return stage of the contract's word (None for unspecified).
+pub fn stage_of(stage: pb::ReturnStage) -> Option<crate::domain::returns::Stage> {
+    use crate::domain::returns::Stage;
+    Some(match stage {
+        pb::ReturnStage::Unspecified => return None,
+        pb::ReturnStage::Requested => Stage::Requested,
+        pb::ReturnStage::Accepted => Stage::Accepted,
+        pb::ReturnStage::ShippedBack => Stage::ShippedBack,
+        pb::ReturnStage::DeliveredBack => Stage::DeliveredBack,
+        pb::ReturnStage::Refunded => Stage::Refunded,
+        pb::ReturnStage::Closed => Stage::Closed,
+    })
 }
 
 impl ItemRow {

@@ -102,6 +102,7 @@ fn filter(f: Option<pb::OrderFilter>) -> Filter {
         search: f.search.trim().to_string(),
         customer_id: f.customer_id,
         country: f.country.trim().to_string(),
+        returns: f.returns.trim().to_string(),
     }
 }
 
@@ -274,6 +275,20 @@ impl OrdersService for OrdersGrpc {
         let ctx = CallCtx::store_scoped(&req)?;
         let r = req.into_inner();
         Ok(one(self.orders.link_channel_line(&ctx, r.order_id, r.item_id, r.sku_id).await?))
+    }
+
+    async fn take_channel_return(
+        &self,
+        req: Request<pb::TakeChannelReturnRequest>,
+    ) -> Rpc<pb::TakeChannelReturnResponse> {
+        bo_kit::grpc::service_only(&req)?;
+        let ctx = CallCtx::store_scoped(&req)?;
+        Ok(Response::new(self.orders.take_channel_return(&ctx, req.into_inner()).await?))
+    }
+
+    async fn receive_return(&self, req: Request<pb::ReceiveReturnRequest>) -> Rpc<pb::OrderResponse> {
+        let ctx = CallCtx::store_scoped(&req)?;
+        Ok(one(self.orders.receive_return(&ctx, req.into_inner()).await?))
     }
 
     async fn list_order_figures(&self, req: Request<pb::ListOrderFiguresRequest>) -> Rpc<pb::ListOrderFiguresResponse> {

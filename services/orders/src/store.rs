@@ -102,7 +102,7 @@ const ORDER_COLUMNS: &str = "id, store_id, order_no, channel, reference, note, s
     logistic_store_channel_id, shipping_name, shipping_provider, cod, tracking_no, estimated_weight_g, imported, \
     bill_expire_at, stock_state, stock_state_at, hold_revision, created_by, version, created_at, updated_at, ready_at, \
     shipped_at, cancelled_at, closed_at, failed_at, voided_at, store_channel_id, channel_shop, channel_changed_at, \
-    unlinked_items, platform_ships";
+    unlinked_items, platform_ships, return_mark";
 
 /// An order row.
 #[derive(Debug, Clone, FromRow)]
@@ -173,6 +173,8 @@ pub struct OrderRow {
     pub unlinked_items: i64,
     /// 1: its marketplace ships it (see [`crate::domain::state::PLATFORM_DECIDES`]).
     pub platform_ships: i64,
+    /// Where its returns stand (a word of `domain::returns::Mark`, "" for none).
+    pub return_mark: String,
 }
 
 impl OrderRow {
@@ -377,6 +379,8 @@ pub struct Filter {
     pub search: String,
     pub customer_id: i64,
     pub country: String,
+    /// "any", or a word of `domain::returns::Mark`: orders with returns.
+    pub returns: String,
 }
 
 impl Filter {
@@ -391,6 +395,7 @@ impl Filter {
             && self.search.is_empty()
             && self.customer_id == 0
             && self.country.is_empty()
+            && self.returns.is_empty()
     }
 
     /// The WHERE clause after `store_id = $1`, with its values from `$2` on (states are
@@ -443,6 +448,16 @@ impl Filter {
         }
         if !self.country.is_empty() {
             next(&mut sql, " AND ship_country = ?", Bind::Text(self.country.to_uppercase()));
+        }
+        match self.returns.as_str() {
+            "" => {}
+            "any" => sql.push_str(" AND return_mark <> ''"),
+            word => match crate::domain::returns::Mark::parse(word) {
+                Some(mark) if !mark.as_str().is_empty() => {
+                    next(&mut sql, " AND return_mark = ?", Bind::Text(mark.as_str().to_string()))
+                }
+                _ => sql.push_str(" AND 1 = 0"),
+            },
         }
         (sql, binds)
     }
@@ -944,6 +959,9 @@ mod figures;
 mod holds;
 mod lists;
 mod moves;
+mod returns;
+
+pub use returns::{Kept, ReceiptRef, Reported, ReturnRow};
 
 use figures::figures;
 pub(crate) use figures::row_figures;

@@ -24,6 +24,7 @@ use crate::shopee::{html_escape, url_form};
 use crate::{hmac_hex, now_ms, now_s, serve_on, token, Listing, Order, Server, Shared, Throttle};
 
 mod fulfil;
+mod returns;
 
 /// Access token life, seconds (an online app's 30 days).
 const ACCESS_S: i64 = 30 * 24 * 3600;
@@ -43,6 +44,8 @@ struct ShopData {
     /// order → the buyer's request to cancel waiting for the seller: its reverse order id
     /// and the buyer's reason.
     cancel_requests: BTreeMap<String, (String, String)>,
+    /// reverse order id → a buyer's return.
+    returns: BTreeMap<String, crate::Return>,
 }
 
 impl ShopData {
@@ -398,6 +401,9 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, body:
             )
         }
         (Method::GET, "/orders/get") => orders_get(&s, &seller, &p),
+        (_, "/reverse/getreverseordersforseller") => {
+            returns::reverse_orders(s.shops.get(&seller).unwrap_or(&ShopData::default()), &p)
+        }
         (Method::GET, "/products/get") => {
             s.product_calls += 1;
             products_get(&s, &seller, &p)

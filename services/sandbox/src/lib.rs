@@ -195,6 +195,64 @@ impl Order {
     }
 }
 
+/// A buyer's return of a sandbox order, in the marketplace's own words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Return {
+    /// The marketplace's return id.
+    pub id: String,
+    /// The order it returns.
+    pub order_id: String,
+    /// Its status, as the marketplace writes it (Lazada: every line's).
+    pub status: String,
+    /// Where its parcel is, where the marketplace says it apart (Shopee's reverse logistics
+    /// status; empty: not shipped).
+    pub logistics: String,
+    /// A refund without goods coming back.
+    pub refund_only: bool,
+    /// The buyer's reason.
+    pub reason: String,
+    /// What the buyer is refunded, baht as text.
+    pub refund: String,
+    /// The return parcel's tracking number.
+    pub tracking: String,
+    /// When it was asked for and last changed, unix seconds.
+    pub created_at: i64,
+    pub updated_at: i64,
+    /// What comes back (the order's lines, with the quantities returned).
+    pub lines: Vec<Line>,
+}
+
+impl Return {
+    /// A return of `lines` asked for now, for the reason "damaged", refunding their price.
+    pub fn new(id: &str, order_id: &str, status: &str, lines: Vec<Line>) -> Return {
+        let now = now_s();
+        let refund: i64 = lines.iter().map(|l| satang(&l.paid_price) * l.quantity).sum();
+        Return {
+            id: id.into(),
+            order_id: order_id.into(),
+            status: status.into(),
+            logistics: String::new(),
+            refund_only: false,
+            reason: "ITEM_DAMAGED".into(),
+            refund: baht(refund),
+            tracking: String::new(),
+            created_at: now,
+            updated_at: now,
+            lines,
+        }
+    }
+
+    /// Moves it to `status` (and, at Shopee, its parcel to `logistics`) now.
+    pub fn moved(&mut self, status: &str, logistics: &str) {
+        self.status = status.into();
+        self.logistics = logistics.into();
+        if !logistics.is_empty() && self.tracking.is_empty() {
+            self.tracking = format!("RT{}", self.id);
+        }
+        self.updated_at = now_s().max(self.updated_at + 1);
+    }
+}
+
 /// One A6 page (100 × 150 mm) as a carrier's thermal waybill reads: the carrier, a note in
 /// the corner, the tracking number and its barcode, the receiver, the order number and the
 /// cash to collect.

@@ -10,6 +10,7 @@
 //! owner drops is kept for `get_lost_push_message` until confirmed.
 
 mod cancel;
+mod returns;
 mod ship;
 
 use std::collections::{BTreeMap, HashMap};
@@ -44,6 +45,8 @@ pub struct ShopData {
     shipments: BTreeMap<String, ship::Shipment>,
     /// order_sn → the buyer's cancellation request.
     cancels: BTreeMap<String, cancel::Request>,
+    /// return_sn → a buyer's return.
+    returns: BTreeMap<String, crate::Return>,
 }
 
 impl ShopData {
@@ -84,6 +87,8 @@ struct Inner {
     next_tracking: i64,
     /// Answers to buyers' cancellation requests taken (refused ones too).
     cancel_calls: u64,
+    /// Return lists and details taken.
+    return_calls: u64,
     /// The push callback URL the partner registered (pushes are signed over it).
     callback_url: Option<String>,
 }
@@ -143,9 +148,12 @@ impl ShopeeSandbox {
             .route("/api/v2/logistics/get_shipping_document_result", post(ship::document_result))
             .route("/api/v2/logistics/download_shipping_document", post(ship::download_document))
             .route("/api/v2/order/handle_buyer_cancellation", post(cancel::handle_buyer_cancellation))
+            .route("/api/v2/returns/get_return_list", get(returns::return_list))
+            .route("/api/v2/returns/get_return_detail", get(returns::return_detail))
             .route("/api/v2/push/get_lost_push_message", get(lost))
             .route("/api/v2/push/confirm_consumed_lost_push_message", post(confirm_lost))
             .route("/sandbox/shopee/orders", post(control_order))
+            .route("/sandbox/shopee/returns", post(returns::control_return))
             .route("/sandbox/shopee/stock", get(control_stock))
             .route("/sandbox/shopee/end-authorization", post(control_end))
             .with_state(state.clone());

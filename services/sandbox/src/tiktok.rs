@@ -25,6 +25,7 @@ use crate::{hmac_hex, now_s, serve_on, token, Listing, Order, Server, Shared, Th
 
 mod cancel;
 mod fulfil;
+mod returns;
 
 /// Access token life, seconds (seven days).
 const ACCESS_S: i64 = 7 * 24 * 3600;
@@ -46,6 +47,8 @@ struct ShopData {
     cancellations: BTreeMap<String, cancel::Cancel>,
     /// The idempotency keys of the answers taken.
     answered: std::collections::BTreeSet<String>,
+    /// return id → a buyer's return.
+    returns: BTreeMap<String, crate::Return>,
 }
 
 impl ShopData {
@@ -523,6 +526,7 @@ async fn api(State(state): State<Shared<Inner>>, method: Method, uri: Uri, heade
             }
             ok(json!({ "errors": errors }))
         }
+        (Method::POST, "/return_refund/202309/returns/search") => returns::search(&s.shops[&shop_id], &q, &body_json),
         (method, p) if p.starts_with("/return_refund/202309/") => {
             let shop = s.shops.get_mut(&shop_id).expect("found above");
             cancel::calls(shop, method == Method::POST, p.trim_start_matches("/return_refund/202309/"), &q, &body_json)

@@ -391,6 +391,7 @@ pub fn receipt(r: ReceiptRecord) -> pb::GoodsReceipt {
         total_cost: row.total_cost,
         total_request_qty: row.total_request_qty,
         warehouse_name: row.warehouse_name,
+        order_id: row.order_id,
     }
 }
 

@@ -274,6 +274,33 @@ impl WmsService for WmsGrpc {
         Ok(receipt(self.repo.shelve_goods_receipt(who, r.id, r.state().wire()).await?, false))
     }
 
+    async fn receive_returned_goods(
+        &self,
+        req: Request<pb::ReceiveReturnedGoodsRequest>,
+    ) -> Rpc<pb::GoodsReceiptResponse> {
+        let who = Actor::of(&req)?;
+        let r = req.into_inner();
+        let returned = domain::receipt::Returned {
+            origin: r.origin,
+            order_id: r.order_id,
+            warehouse_id: r.warehouse_id,
+            note: r.note,
+            lines: r
+                .lines
+                .iter()
+                .map(|l| domain::receipt::ReturnedLine {
+                    sku_id: l.sku_id,
+                    cost: l.cost,
+                    good: l.good,
+                    defective: l.defective,
+                })
+                .collect(),
+        };
+        let (r, replayed) = self.repo.receive_returned_goods(who, &returned).await?;
+        self.relay.wake();
+        Ok(receipt(r, replayed))
+    }
+
     async fn mark_goods_receipt_printed(&self, req: Request<pb::GoodsReceiptRequest>) -> Rpc<pb::GoodsReceiptResponse> {
         let who = Actor::of(&req)?;
         Ok(receipt(self.repo.mark_goods_receipt_printed(who, req.into_inner().id).await?, false))

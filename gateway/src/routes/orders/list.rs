@@ -43,6 +43,8 @@ pub struct OrderListQuery {
     pub customer_id: Option<i64>,
     /// Country shipped to (ISO alpha-2).
     pub country: Option<String>,
+    /// Orders with buyers' returns: any, open, received, refunded or closed.
+    pub returns: Option<String>,
 }
 
 /// A day (Thailand's time) or a moment, as unix ms; `end` takes the day's end.
@@ -72,6 +74,11 @@ impl OrderListQuery {
                 return Err(ApiError::invalid_field("problem", "validation.problem"));
             }
         }
+        let returns = self.returns.as_deref().map(str::trim).unwrap_or_default().to_string();
+        if !returns.is_empty() && returns != "any" && <pb::ReturnMark as bo_proto::Wire>::from_wire(&returns).is_none()
+        {
+            return Err(ApiError::invalid_field("returns", "validation.choice"));
+        }
         let from_ms = match self.date_from.as_deref().filter(|s| !s.trim().is_empty()) {
             Some(t) => moment("date-from", t, false)?,
             None => 0,
@@ -91,6 +98,7 @@ impl OrderListQuery {
             search: self.search.clone().unwrap_or_default(),
             customer_id: self.customer_id.unwrap_or(0),
             country: self.country.clone().unwrap_or_default(),
+            returns,
         })
     }
 }

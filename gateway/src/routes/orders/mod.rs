@@ -267,6 +267,10 @@ pub struct OrderBody {
     /// Its marketplace ships it the platform's way (arranged there, never prepared, shipped or
     /// cancelled by hand here).
     pub platform_ships: bool,
+    /// Where its buyers' returns stand: "" (none), open, received, refunded or closed.
+    pub return_mark: String,
+    /// Its buyers' returns, oldest first (one order only).
+    pub returns: Vec<crate::routes::order_returns::OrderReturnBody>,
     /// When its first active bill expires (none: never).
     pub bill_expire_at: Option<String>,
     /// Its bills, one per warehouse (one order only).
@@ -427,6 +431,8 @@ pub(crate) fn order_body(o: pb::Order, costs: bool, names: &HashMap<i64, String>
         store_channel_id: o.store_channel_id,
         channel_shop: o.channel_shop,
         platform_ships: o.platform_ships,
+        return_mark: word::<pb::ReturnMark>(o.return_mark),
+        returns: o.returns.into_iter().map(crate::routes::order_returns::return_body).collect(),
         bill_expire_at: when(o.bill_expire_at_ms),
         bills: o.bills.into_iter().map(bill_body).collect(),
         payments: o.payments.into_iter().map(crate::routes::order_payments::payment_body).collect(),

@@ -33,6 +33,7 @@ mod races;
 mod realtime;
 mod receipts;
 mod reconcile;
+mod returns;
 mod service_fees;
 mod settings;
 mod statements;

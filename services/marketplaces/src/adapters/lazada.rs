@@ -29,6 +29,7 @@ use crate::domain::status;
 use crate::domain::Marketplace;
 
 mod cancel;
+mod returns;
 mod shipping;
 
 const WHO: &str = "lazada";
@@ -792,6 +793,10 @@ impl Adapter for Lazada {
     }
 
     fn cancellations(&self) -> Option<&dyn super::cancellations::Cancellations> {
+        Some(self)
+    }
+
+    fn returns(&self) -> Option<&dyn super::returns::Returns> {
         Some(self)
     }
 

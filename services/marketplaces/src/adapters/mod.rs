@@ -11,6 +11,7 @@
 
 pub mod cancellations;
 pub mod lazada;
+pub mod returns;
 pub mod shipping;
 pub mod shopee;
 pub mod tiktok;
@@ -512,6 +513,11 @@ pub trait Adapter: Send + Sync {
 
     /// Its answer to a buyer's cancellation request, where the seller answers it here.
     fn cancellations(&self) -> Option<&dyn cancellations::Cancellations> {
+        None
+    }
+
+    /// Its buyers' returns, where we read them.
+    fn returns(&self) -> Option<&dyn returns::Returns> {
         None
     }
 

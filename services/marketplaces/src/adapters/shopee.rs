@@ -12,6 +12,7 @@
 //! with an empty body; what was missed is fetched with `get_lost_push_message`.
 
 mod cancel;
+mod returns;
 mod shipping;
 
 use std::fmt;
@@ -589,6 +590,10 @@ impl Adapter for Shopee {
     }
 
     fn cancellations(&self) -> Option<&dyn super::cancellations::Cancellations> {
+        Some(self)
+    }
+
+    fn returns(&self) -> Option<&dyn super::returns::Returns> {
         Some(self)
     }
 

@@ -29,6 +29,7 @@ use crate::domain::status;
 use crate::domain::Marketplace;
 
 mod cancel;
+mod returns;
 mod shipping;
 
 const WHO: &str = "tiktok_shop";
@@ -667,6 +668,10 @@ impl Adapter for TiktokShop {
             listings.extend(TiktokShop::listings_of(&p)?);
         }
         Ok(listings)
+    }
+
+    fn returns(&self) -> Option<&dyn super::returns::Returns> {
+        Some(self)
     }
 
     fn shipping(&self) -> Option<&dyn super::shipping::Shipping> {

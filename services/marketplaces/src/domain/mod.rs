@@ -1,7 +1,8 @@
 //! The marketplaces service's pure rules: which marketplaces there are, the sales channels an
 //! order can come from ([`catalogue`]), what their order statuses mean for our orders
 //! ([`status`]), their money in satang ([`money`]), how listings link to our SKUs
-//! ([`matching`]), bundles ([`bundle`]) and how much stock a listing shows ([`stock_rule`]).
+//! ([`matching`]), bundles ([`bundle`]), how much stock a listing shows ([`stock_rule`]) and
+//! what their buyers' returns' statuses mean ([`returns`]).
 
 pub mod bundle;
 pub mod catalogue;
@@ -9,6 +10,7 @@ pub mod channel;
 pub mod matching;
 pub mod money;
 pub mod new_product;
+pub mod returns;
 pub mod status;
 pub mod stock_rule;
 

@@ -7,6 +7,7 @@ pub mod check;
 pub mod draft;
 pub mod money;
 pub mod payment;
+pub mod returns;
 pub mod state;
 
 /// Problems an order can have (SPEC §4 failure reasons that keep it from being prepared).

@@ -48,6 +48,7 @@ mod imports;
 mod orders;
 mod parcels;
 mod payments;
+mod returns;
 mod states;
 
 /// True when `code` is a sales channel: a word of the marketplaces contract's `SaleChannel`,
@@ -244,6 +245,7 @@ impl Orders {
         order.parcels = self.parcels(ctx, &[row.id]).await?.remove(&row.id).unwrap_or_default();
         order.bills = self.repo.bills(ctx.store_id, row.id).await?.iter().map(|b| b.to_proto()).collect();
         order.payments = self.repo.payments(ctx.store_id, row.id).await?.iter().map(|p| p.to_proto()).collect();
+        order.returns = self.returns_view(ctx, row).await?;
         if order.payments.iter().any(|p| p.has_attachment) {
             for slip in self.repo.slips(ctx.store_id, row.id).await? {
                 if let Some(p) = order.payments.iter_mut().find(|p| p.id == slip.payment_id) {

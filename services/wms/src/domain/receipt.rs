@@ -366,6 +366,81 @@ pub struct LineCount {
     pub defect_qty: i64,
 }
 
+/// The longest origin of returned goods.
+pub const ORIGIN_MAX: usize = 100;
+
+/// A SKU that came back from a buyer, counted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ReturnedLine {
+    /// SKU.
+    pub sku_id: i64,
+    /// Satang per unit (the order line's cost).
+    pub cost: i64,
+    /// Units fit to sell again.
+    pub good: i64,
+    /// Units found defective.
+    pub defective: i64,
+}
+
+/// Goods a buyer sent back, received against an order's return.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Returned {
+    /// What they came back for, unique in the store.
+    pub origin: String,
+    /// The order they were sold on.
+    pub order_id: i64,
+    /// Receiving warehouse.
+    pub warehouse_id: i64,
+    /// Note.
+    pub note: String,
+    /// One line per SKU.
+    pub lines: Vec<ReturnedLine>,
+}
+
+/// The product receipt returned goods are written as, checked: one line per SKU of the units
+/// that came back (good and defective, in base units), expected `now`; every broken rule at
+/// once, named as the request names it.
+pub fn returned_draft(r: &Returned, now: i64) -> Result<Draft> {
+    let mut errs = Vec::new();
+    let origin = r.origin.trim();
+    if origin.is_empty() {
+        errs.push(FieldError::new("origin", "validation.required"));
+    } else if origin.chars().count() > ORIGIN_MAX {
+        errs.push(FieldError::new("origin", "validation.too_long"));
+    }
+    if r.order_id <= 0 {
+        errs.push(FieldError::new("order_id", "validation.required"));
+    }
+    for (i, l) in r.lines.iter().enumerate() {
+        if l.good < 0 || l.defective < 0 || l.good.saturating_add(l.defective) <= 0 {
+            errs.push(FieldError::new(format!("lines[{i}].good"), "validation.quantity"));
+        }
+    }
+    if !errs.is_empty() {
+        return Err(Error::invalid(errs));
+    }
+    let draft = Draft {
+        kind: "product".into(),
+        warehouse_id: r.warehouse_id,
+        expected_received_at_ms: now,
+        note: r.note.trim().to_string(),
+        lines: r
+            .lines
+            .iter()
+            .map(|l| LineDraft {
+                sku_id: l.sku_id,
+                cost: l.cost,
+                request_qty: l.good + l.defective,
+                unit_quantity: 1,
+                ..Default::default()
+            })
+            .collect(),
+        ..Default::default()
+    };
+    check_draft(&draft)?;
+    Ok(draft)
+}
+
 /// Checks a rejection's reason: 1 to 500 characters.
 pub fn check_reason(reason: &str) -> Result<()> {
     let r = reason.trim();
@@ -431,6 +506,58 @@ mod tests {
         ] {
             assert!(next(s, a).is_err(), "{s:?} {a:?}");
         }
+    }
+
+    #[test]
+    fn returned_goods_are_a_product_receipt_of_what_came_back() {
+        let r = Returned {
+            origin: "return:7:2".into(),
+            order_id: 41,
+            warehouse_id: 2,
+            note: " คืนสินค้า ".into(),
+            lines: vec![
+                ReturnedLine { sku_id: 5, cost: 12_000, good: 2, defective: 1 },
+                ReturnedLine { sku_id: 6, cost: 0, good: 0, defective: 1 },
+            ],
+        };
+        let d = returned_draft(&r, 1_000).unwrap();
+        assert_eq!((d.kind.as_str(), d.warehouse_id, d.expected_received_at_ms), ("product", 2, 1_000));
+        assert_eq!(d.note, "คืนสินค้า");
+        let got: Vec<(i64, i64, i64, i64)> =
+            d.lines.iter().map(|l| (l.sku_id, l.cost, l.request_qty, l.unit_quantity)).collect();
+        assert_eq!(got, vec![(5, 12_000, 3, 1), (6, 0, 1, 1)]);
+    }
+
+    #[test]
+    fn returned_goods_name_every_broken_rule() {
+        let fields = |r: &Returned| -> Vec<String> {
+            returned_draft(r, 1).unwrap_err().fields.into_iter().map(|f| f.field).collect()
+        };
+        let bad = Returned {
+            origin: " ".into(),
+            lines: vec![ReturnedLine { sku_id: 5, good: 0, defective: 0, cost: 1 }],
+            ..Default::default()
+        };
+        assert_eq!(fields(&bad), vec!["origin", "order_id", "lines[0].good"]);
+        let long = Returned {
+            origin: "x".repeat(ORIGIN_MAX + 1),
+            order_id: 1,
+            warehouse_id: 1,
+            lines: vec![ReturnedLine { sku_id: 5, good: -1, defective: 2, cost: 1 }],
+            ..Default::default()
+        };
+        assert_eq!(fields(&long), vec!["origin", "lines[0].good"]);
+        // The draft's own rules follow: a SKU twice, no lines, no warehouse.
+        let twice = Returned {
+            origin: "return:1:1".into(),
+            order_id: 1,
+            warehouse_id: 0,
+            lines: vec![ReturnedLine { sku_id: 5, good: 1, ..Default::default() }; 2],
+            ..Default::default()
+        };
+        assert_eq!(fields(&twice), vec!["warehouse_id", "lines[1].sku_id"]);
+        let none = Returned { origin: "return:1:1".into(), order_id: 1, warehouse_id: 1, ..Default::default() };
+        assert_eq!(fields(&none), vec!["lines"]);
     }
 
     #[test]

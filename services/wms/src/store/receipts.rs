@@ -50,6 +50,8 @@ pub struct ReceiptRow {
     pub total_request_qty: i64,
     pub created_at: i64,
     pub updated_at: i64,
+    /// The order whose returned goods it received (0 for a receipt made here).
+    pub order_id: i64,
 }
 
 /// A receipt with its lines (none when listed).
@@ -62,7 +64,8 @@ pub struct ReceiptRecord {
 const RECEIPT_COLUMNS: &str = "r.id, r.store_id, r.code, r.type AS kind, r.state, r.warehouse_id, \
     COALESCE(w.name, '') AS warehouse_name, r.expected_received_at, r.note, r.is_pick_up, r.pick_up_address, \
     r.pick_up_tel, r.pick_up_at, r.packagings, r.options, r.reject_reason, r.created_by, r.printed_by, r.checked_by, \
-    r.decided_by, r.decided_at, r.line_count, r.total_cost, r.total_request_qty, r.created_at, r.updated_at";
+    r.decided_by, r.decided_at, r.line_count, r.total_cost, r.total_request_qty, r.created_at, r.updated_at, \
+    r.order_id";
 
 const RECEIPT_FROM: &str = "goods_receipts r LEFT JOIN warehouses w ON w.id = r.warehouse_id";
 
@@ -323,6 +326,86 @@ impl Repo {
         Ok(r)
     }
 
+    /// Goods a buyer sent back, received against an order's return: a product receipt of
+    /// `lines` (one per SKU: good and defective units) written, sent and approved in one
+    /// transaction, its good units on hand as lots at the lines' costs. Once per `origin`: a
+    /// repeat (or a concurrent twin) answers the receipt made, with `replayed`.
+    pub async fn receive_returned_goods(
+        &self,
+        who: Actor,
+        returned: &rules::Returned,
+    ) -> Result<(ReceiptRecord, bool)> {
+        let draft = rules::returned_draft(returned, now_ms())?;
+        if let Some(r) = self.by_origin(who.store_id, &returned.origin).await? {
+            return Ok((r, true));
+        }
+        let mut tx = self.db.begin().await?;
+        super::check_active_warehouse(&mut tx, who.store_id, draft.warehouse_id).await?;
+        let code = next_code(&mut tx, who.store_id, "GR").await?;
+        let now = now_ms();
+        let inserted: std::result::Result<i64, sqlx::Error> = sqlx::query_scalar(
+            "INSERT INTO goods_receipts (store_id, code, type, state, warehouse_id, expected_received_at, created_by, \
+             created_at, updated_at, origin, order_id) VALUES ($1, $2, $3, 'draft', $4, $5, $6, $7, $7, $8, $9) \
+             RETURNING id",
+        )
+        .bind(who.store_id)
+        .bind(&code)
+        .bind(&draft.kind)
+        .bind(draft.warehouse_id)
+        .bind(draft.expected_received_at_ms)
+        .bind(who.user_id)
+        .bind(now)
+        .bind(&returned.origin)
+        .bind(returned.order_id)
+        .fetch_one(&mut *tx)
+        .await;
+        let id = match inserted {
+            Ok(id) => id,
+            Err(e) if bo_kit::error::is_unique_violation(&e) => {
+                // Made meanwhile by the same call arriving twice at once.
+                tx.rollback().await?;
+                return match self.by_origin(who.store_id, &returned.origin).await? {
+                    Some(r) => Ok((r, true)),
+                    None => Err(e.into()),
+                };
+            }
+            Err(e) => return Err(e.into()),
+        };
+        write_draft(&mut tx, who, id, &draft).await?;
+        transition(&mut tx, who, id, Action::Send).await?;
+        transition(&mut tx, who, id, Action::Approve).await?;
+        let line_ids: Vec<i64> =
+            sqlx::query_scalar("SELECT id FROM goods_receipt_lines WHERE receipt_id = $1 ORDER BY position")
+                .bind(id)
+                .fetch_all(&mut *tx)
+                .await?;
+        let counts: Vec<LineCount> = line_ids
+            .iter()
+            .zip(&returned.lines)
+            .map(|(line_id, l)| LineCount {
+                line_id: *line_id,
+                receive_qty: l.good + l.defective,
+                defect_qty: l.defective,
+            })
+            .collect();
+        approve_in(&mut tx, who, id, &counts).await?;
+        let r = read(&mut tx, who.store_id, id).await?;
+        tx.commit().await?;
+        Ok((r, false))
+    }
+
+    async fn by_origin(&self, store_id: i64, origin: &str) -> Result<Option<ReceiptRecord>> {
+        let id: Option<i64> = sqlx::query_scalar("SELECT id FROM goods_receipts WHERE store_id = $1 AND origin = $2")
+            .bind(store_id)
+            .bind(origin)
+            .fetch_optional(self.db.pool())
+            .await?;
+        match id {
+            Some(id) => Ok(Some(self.goods_receipt(store_id, id).await?)),
+            None => Ok(None),
+        }
+    }
+
     /// QC approve: records `counts` (lines never counted are taken as complete), then puts
     /// every line's good units (received − defective) on hand as a lot with the line's cost
     /// and expiry. A receipt already approved is answered as it is, with `replayed`.
@@ -343,88 +426,95 @@ impl Repo {
             }
             Err(e) => return Err(e),
         }
-        apply_counts(&mut tx, id, counts).await?;
-        sqlx::query(
-            "UPDATE goods_receipt_lines SET receive_qty = request_qty * unit_quantity, defect_qty = 0, \
-             status = 'complete' WHERE receipt_id = $1 AND status = ''",
-        )
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        let now = now_ms();
-        sqlx::query(
-            "UPDATE goods_receipts SET decided_by = $1, decided_at = $2, \
-             checked_by = CASE WHEN checked_by = 0 THEN $1 ELSE checked_by END WHERE id = $3",
-        )
-        .bind(who.user_id)
-        .bind(now)
-        .bind(id)
-        .execute(&mut *tx)
-        .await?;
-        let (code, kind_of, warehouse_id): (String, String, i64) =
-            sqlx::query_as("SELECT code, type, warehouse_id FROM goods_receipts WHERE id = $1")
-                .bind(id)
-                .fetch_one(&mut *tx)
-                .await?;
-        let reference = format!("gr:{id}");
-        let mut units = 0;
-        if kind_of == "product" && claim(&mut tx, who.store_id, kind::RECEIVE, &reference).await? {
-            super::check_active_warehouse(&mut tx, who.store_id, warehouse_id).await?;
-            let lines = sqlx::query_as::<_, LineRow>(&format!(
-                "SELECT {LINE_COLUMNS} FROM goods_receipt_lines WHERE receipt_id = $1 ORDER BY position"
-            ))
-            .bind(id)
-            .fetch_all(&mut *tx)
-            .await?;
-            let good: Vec<&LineRow> = lines.iter().filter(|l| l.receive_qty - l.defect_qty > 0).collect();
-            crate::registry::check(&mut tx, who.store_id, &good.iter().map(|l| l.sku_id).collect::<Vec<_>>())
-                .await
-                .map_err(|_| Error::failed_precondition(Code::GoodsReceiptSkuGone))?;
-            for l in &good {
-                let quantity = l.receive_qty - l.defect_qty;
-                let lot = lots::NewLot {
-                    warehouse_id,
-                    sku_id: l.sku_id,
-                    code: code.clone(),
-                    goods_receipt_id: id,
-                    unit_cost: Some(unit_cost(l.cost, l.unit_quantity)),
-                    expires_at: l.expires_at,
-                    received_at: now,
-                    quantity,
-                };
-                let take = lots::put(&mut tx, who.store_id, &lot).await?;
-                let line = Line { warehouse_id, sku_id: l.sku_id, quantity };
-                record(
-                    &mut tx,
-                    who,
-                    line.warehouse_id,
-                    line.sku_id,
-                    kind::RECEIVE,
-                    quantity,
-                    0,
-                    &code,
-                    &reference,
-                    &[take],
-                )
-                .await?;
-                units += quantity;
-            }
-            let plan = super::fees::plan_in(&mut tx, who.store_id, warehouse_id).await?;
-            let amounts = crate::domain::fees::receipt(&plan, good.len() as i64, units);
-            super::fees::charge(&mut tx, who, warehouse_id, crate::domain::fees::document::GOODS_RECEIPT, id, &amounts)
-                .await?;
-        }
-        outbox::enqueue(
-            &mut tx,
-            who.store_id,
-            who.user_id,
-            &ev::GoodsReceiptApproved { goods_receipt_id: id, code, warehouse_id, units },
-        )
-        .await?;
+        approve_in(&mut tx, who, id, counts).await?;
         let r = read(&mut tx, who.store_id, id).await?;
         tx.commit().await?;
         Ok((r, false))
     }
+}
+
+/// What approving receipt `id` (already moved to approved in `tx`) writes: the counts, every
+/// line's good units on hand as a lot at the line's cost, the warehouse's fee and
+/// `wms.goods_receipt.approved`.
+async fn approve_in(tx: &mut Tx, who: Actor, id: i64, counts: &[LineCount]) -> Result<()> {
+    apply_counts(tx, id, counts).await?;
+    sqlx::query(
+        "UPDATE goods_receipt_lines SET receive_qty = request_qty * unit_quantity, defect_qty = 0, \
+         status = 'complete' WHERE receipt_id = $1 AND status = ''",
+    )
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    let now = now_ms();
+    sqlx::query(
+        "UPDATE goods_receipts SET decided_by = $1, decided_at = $2, \
+         checked_by = CASE WHEN checked_by = 0 THEN $1 ELSE checked_by END WHERE id = $3",
+    )
+    .bind(who.user_id)
+    .bind(now)
+    .bind(id)
+    .execute(&mut **tx)
+    .await?;
+    let (code, kind_of, warehouse_id): (String, String, i64) =
+        sqlx::query_as("SELECT code, type, warehouse_id FROM goods_receipts WHERE id = $1")
+            .bind(id)
+            .fetch_one(&mut **tx)
+            .await?;
+    let reference = format!("gr:{id}");
+    let mut units = 0;
+    if kind_of == "product" && claim(tx, who.store_id, kind::RECEIVE, &reference).await? {
+        super::check_active_warehouse(tx, who.store_id, warehouse_id).await?;
+        let lines = sqlx::query_as::<_, LineRow>(&format!(
+            "SELECT {LINE_COLUMNS} FROM goods_receipt_lines WHERE receipt_id = $1 ORDER BY position"
+        ))
+        .bind(id)
+        .fetch_all(&mut **tx)
+        .await?;
+        let good: Vec<&LineRow> = lines.iter().filter(|l| l.receive_qty - l.defect_qty > 0).collect();
+        crate::registry::check(tx, who.store_id, &good.iter().map(|l| l.sku_id).collect::<Vec<_>>())
+            .await
+            .map_err(|_| Error::failed_precondition(Code::GoodsReceiptSkuGone))?;
+        for l in &good {
+            let quantity = l.receive_qty - l.defect_qty;
+            let lot = lots::NewLot {
+                warehouse_id,
+                sku_id: l.sku_id,
+                code: code.clone(),
+                goods_receipt_id: id,
+                unit_cost: Some(unit_cost(l.cost, l.unit_quantity)),
+                expires_at: l.expires_at,
+                received_at: now,
+                quantity,
+            };
+            let take = lots::put(tx, who.store_id, &lot).await?;
+            let line = Line { warehouse_id, sku_id: l.sku_id, quantity };
+            record(
+                &mut *tx,
+                who,
+                line.warehouse_id,
+                line.sku_id,
+                kind::RECEIVE,
+                quantity,
+                0,
+                &code,
+                &reference,
+                &[take],
+            )
+            .await?;
+            units += quantity;
+        }
+        let plan = super::fees::plan_in(tx, who.store_id, warehouse_id).await?;
+        let amounts = crate::domain::fees::receipt(&plan, good.len() as i64, units);
+        super::fees::charge(tx, who, warehouse_id, crate::domain::fees::document::GOODS_RECEIPT, id, &amounts).await?;
+    }
+    outbox::enqueue(
+        &mut *tx,
+        who.store_id,
+        who.user_id,
+        &ev::GoodsReceiptApproved { goods_receipt_id: id, code, warehouse_id, units },
+    )
+    .await?;
+    Ok(())
 }
 
 /// Moves a receipt of the store by `action` per the state table, from the state it is in
