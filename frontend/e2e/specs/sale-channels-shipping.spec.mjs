@@ -3,7 +3,8 @@
 // pick-up from its screen (a time Shopee offers, the carrier's tracking number once Shopee
 // gives it), the others are arranged as drop-offs, and the twenty platform labels print from
 // the prepared column into one PDF, a page each. A buyer's request to cancel is shown on
-// its order and accepted there, and its stock goes back.
+// its order and accepted there, and its stock goes back. A buyer's return of a delivered
+// order marks it, and its goods are counted back into stock from its screen.
 import path from 'node:path';
 
 import { pdfText, root, still } from '../fixtures.mjs';
@@ -161,6 +162,76 @@ export const tests = [
       // The two units are free again.
       const reserved = await held();
       if (reserved !== 0) throw new Error(`${reserved} units are still held`);
+    },
+  },
+  {
+    name: "a buyer's return marks its order, and the goods counted back go into stock through a goods receipt",
+    run: async ({ page, api, url, sandboxes }) => {
+      const shop = await reconnect(api, sandboxes);
+      const made = await api.product('RETURN-TEE', 'เสื้อยืดที่ผู้ซื้อส่งคืน');
+      await api.stock(made.skus[0].id, 'RETURN-TEE', 5);
+      const sn = '2612060199';
+      const place = (body) => shopee(sandboxes, 'POST', '/sandbox/shopee/orders', JSON.stringify({ shop_id: SHOP, order_sn: sn, ...body }));
+      await place({ item_id: '1098', model_id: '698', seller_sku: 'RETURN-TEE', name: 'เสื้อยืดที่ผู้ซื้อส่งคืน', quantity: 2, price: '150.00' });
+      const find = async (state) => {
+        for (let i = 0; i < 150; i++) {
+          const o = (await api.get(`/orders?channel=shopee&search=${sn}`)).data.find((x) => x.reference === sn);
+          if (o && o.state === state) return o;
+          await new Promise((r) => setTimeout(r, 200));
+        }
+        throw new Error(`the Shopee order never became ${state}`);
+      };
+      await find('new');
+      const onHand = async () =>
+        (await api.get('/products/sku-inventories?search=RETURN-TEE')).data.filter((r) => r.sku_code === 'RETURN-TEE').reduce((n, r) => n + r.inventory.quantity, 0);
+      // Delivered by Shopee's carrier: the two units have left.
+      await place({ status: 'SHIPPED' });
+      await find('shipped');
+      await place({ status: 'COMPLETED' });
+      const order = await find('closed');
+      for (let i = 0; i < 100 && (await onHand()) !== 3; i++) await new Promise((r) => setTimeout(r, 100));
+      if ((await onHand()) !== 3) throw new Error(`${await onHand()} on hand after the order left, not 3`);
+
+      // The buyer sends both back; the shop's poll brings the return in.
+      await shopee(sandboxes, 'POST', '/sandbox/shopee/returns', JSON.stringify({ shop_id: SHOP, return_sn: `RT${sn}`, order_sn: sn, status: 'PROCESSING', logistics: 'LOGISTICS_PICKUP_DONE' }));
+      await new Promise((r) => setTimeout(r, 1100));
+      await api.post('/orders/produce-missing-mkp-order-after-token-expire', { store_channel_id: shop });
+      await page.goto(url(`order-detail/${order.id}`));
+      const card = page.getByTestId('order-returns');
+      for (let i = 0; i < 50 && !(await card.count()); i++) {
+        await page.reload();
+        await page.waitForTimeout(200);
+      }
+      await card.getByText('สินค้ากำลังส่งคืน').waitFor();
+      await still(page);
+      await snap(page, 'return');
+
+      // One back fit to sell, one damaged: counted, then into stock once.
+      await card.getByRole('button', { name: 'รับสินค้าคืน' }).click();
+      const count = page.getByTestId('return-count');
+      await count.getByRole('spinbutton').nth(0).fill('1');
+      await count.getByRole('spinbutton').nth(1).fill('1');
+      await count.getByTestId('return-note').fill('กล่องบุบหนึ่งตัว');
+      await still(page);
+      await snap(page, 'return-count');
+      await page.getByTestId('return-receive-ok').click();
+      await page.getByText(/นำสินค้ากลับเข้าสต็อกแล้ว \(GR\d{4}-\d{6}\)/).waitFor();
+      await card.getByText('สภาพดี 1 ชิ้น ชำรุด 1 ชิ้น').waitFor();
+      if (await card.getByRole('button', { name: 'รับสินค้าคืน' }).count()) throw new Error('the goods may be received twice');
+      if ((await onHand()) !== 4) throw new Error(`${await onHand()} on hand after the return, not 4`);
+      await still(page);
+      await snap(page, 'return-received');
+
+      // The receipt that did it, approved, says which order the goods came back from.
+      await card.locator('[data-testid^="return-receipt-"]').click();
+      await page.getByTestId('detail-return-order').waitFor();
+      await page.getByText('กล่องบุบหนึ่งตัว').first().waitFor();
+      await still(page);
+      await snap(page, 'return-receipt');
+
+      // The list marks the order and finds it by its return.
+      await page.goto(url(`order-list?state=closed&returns=received&search=${sn}`));
+      await page.getByTestId(`order-${order.id}-return`).getByText('รับคืนแล้ว').waitFor();
     },
   },
 ];

@@ -114,6 +114,8 @@ export const ERROR_CODES = [
   'order_not_found',
   'order_not_ready',
   'order_payment_made',
+  'order_return_not_found',
+  'order_return_not_receivable',
   'order_value_exceeds_limit',
   'order_without_logistic_channel',
   'parcel_limit_reached',

@@ -267,6 +267,7 @@ fn push_shop(p: &Push) -> (&str, &'static str) {
         Push::OrderChanged { shop_id, .. } => (shop_id, "order_changed"),
         Push::AuthorizationExpiring { shop_id, .. } => (shop_id, "authorization_expiring"),
         Push::Deauthorized { shop_id } => (shop_id, "deauthorized"),
+        Push::ReturnChanged { shop_id } => (shop_id, "return_changed"),
         Push::Other { .. } => ("", "other"),
     }
 }
@@ -415,6 +416,15 @@ impl Intake {
                 } else if repo.lose_link(ch.id).await? {
                     tracing::info!(store_channel = ch.id, "a marketplace said a shop's authorization ended");
                 }
+                Ok(outcome::DONE)
+            }
+            Push::ReturnChanged { shop_id } => {
+                let Some(ch) = repo.by_shop(m, &shop_id).await?.filter(|c| runs(c.status(), c.link())) else {
+                    return Ok(outcome::NO_SHOP);
+                };
+                let adapter =
+                    self.adapter(m).ok_or_else(|| Error::failed_precondition(Code::MarketplaceNotConfigured))?.clone();
+                self.poll_returns(&ch, adapter.as_ref()).await?;
                 Ok(outcome::DONE)
             }
             Push::Deauthorized { shop_id } => {

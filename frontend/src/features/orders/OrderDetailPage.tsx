@@ -54,6 +54,7 @@ import {
 } from './api';
 import { BillsCard } from './BillsCard';
 import { ChannelShippingCard } from './ChannelShippingCard';
+import { ReturnsCard } from './ReturnsCard';
 import { actionsOf, addressInput, editPath, eventLine, LABEL_SIZES, listPath, parcelInput, type AddressValues, type ParcelValues, type StateAction } from './orders';
 import { channelName, PaymentTag, ProblemTags, ReasonModal, StateTag, usePdf, type ReasonValues } from './parts';
 import { DOING_OF, showRefusal } from './refusal';
@@ -243,6 +244,8 @@ export default function OrderDetailPage() {
       ) : o.state !== 'new' && o.state !== 'cancelled' ? (
         <ParcelsCard o={o} canEdit={can.parcels && canEdit} />
       ) : null}
+
+      <ReturnsCard o={o} sid={sid} canEdit={canEdit} />
 
       <Card title={t('orders:detail.timeline')}>
         <AuditTimeline

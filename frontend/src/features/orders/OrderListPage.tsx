@@ -54,7 +54,7 @@ import {
   type BulkAction,
   type Column,
 } from './orders';
-import { BulkResultModal, channelName, PaymentTag, ProblemTags, ReasonModal, StateTag, usePdf, type ReasonValues } from './parts';
+import { BulkResultModal, channelName, PaymentTag, ProblemTags, ReasonModal, RETURN_MARKS, ReturnTag, StateTag, usePdf, type ReasonValues } from './parts';
 import { showRefusal, type Doing } from './refusal';
 import { doneResults, labelResults, nothingPrinted, pdfOfLabels } from './channelLabels';
 import { ORDER_CANCEL, ORDER_CREATE, ORDER_EDIT, PAYMENT_APPROVE, STOCK_IN } from './routes';
@@ -67,7 +67,7 @@ const PAGE_SIZE = 10;
 /** An order's tracking numbers: its parcels' when the answer carries them (an order's own),
  * else the one the list gives. */
 const trackingOf = (o: OrderRow) => o.parcels.map((p) => p.trackingNo).filter(Boolean).join(', ') || o.trackingNo;
-const FILTERS = ['search', 'channel', 'from', 'to', 'payment', 'warehouse', 'problem'] as const;
+const FILTERS = ['search', 'channel', 'from', 'to', 'payment', 'warehouse', 'problem', 'returns'] as const;
 
 const DOING: Record<BulkAction, Doing> = {
   prepare: 'prepare',
@@ -101,6 +101,7 @@ export default function OrderListPage() {
     paymentState: params.get('payment') || undefined,
     warehouseId: Number(params.get('warehouse')) || undefined,
     problem: params.get('problem') || undefined,
+    returns: params.get('returns') || undefined,
   };
   const canCreate = useCan(ORDER_CREATE);
   const canEdit = useCan(ORDER_EDIT);
@@ -140,7 +141,7 @@ export default function OrderListPage() {
   };
   const anyFilter = FILTERS.some((k) => params.get(k));
   // The filters folded into the drawer on a phone (the days count as one).
-  const folded = ['channel', 'payment', 'warehouse', 'problem'].filter((k) => params.get(k)).length + (params.get('from') || params.get('to') ? 1 : 0);
+  const folded = ['channel', 'payment', 'warehouse', 'problem', 'returns'].filter((k) => params.get(k)).length + (params.get('from') || params.get('to') ? 1 : 0);
   const mobile = useIsMobile();
   const [columnPrefs, setColumnPrefs] = useColumnPrefs('orders');
 
@@ -265,10 +266,11 @@ export default function OrderListPage() {
               {o.reference}
             </Typography.Text>
           ) : null}
-          {o.problems.length || o.failureCause ? (
+          {o.problems.length || o.failureCause || o.returnMark ? (
             <Space size={[0, 4]} wrap data-testid={`order-${o.id}-problems`}>
               <ProblemTags problems={o.problems} />
               {o.failureCause ? <Tag color="red">{t(`orders:causes.${o.failureCause}`, { defaultValue: o.failureCause })}</Tag> : null}
+              <ReturnTag mark={o.returnMark} testId={`order-${o.id}-return`} />
             </Space>
           ) : null}
         </Space>
@@ -466,6 +468,15 @@ export default function OrderListPage() {
           style={{ width: 170 }}
           data-testid="filter-problem"
         />
+        <Select
+          allowClear
+          value={filters.returns}
+          onChange={(v?: string) => go({ returns: v })}
+          placeholder={t('orders:returns.filter')}
+          options={[...RETURN_MARKS.map((m) => ({ value: m, label: t(`orders:returns.marks.${m}`) })), { value: 'any', label: t('orders:returns.marks.any') }]}
+          style={{ width: 170 }}
+          data-testid="filter-returns"
+        />
       </Filters>
       {net ? (
         <Typography.Paragraph type="secondary" data-testid="order-net">
@@ -592,6 +603,7 @@ function OrderCard({ order: o, channel, tracking, when }: { order: OrderRow; cha
         <PaymentTag state={o.paymentState} />
         <ProblemTags problems={o.problems} />
         {o.failureCause ? <Tag color="red">{t(`causes.${o.failureCause}`, { defaultValue: o.failureCause })}</Tag> : null}
+        <ReturnTag mark={o.returnMark} testId={`order-${o.id}-return`} />
       </div>
     </>
   );

@@ -501,6 +501,15 @@ function eventDetail(action: string, detail: string, t: T): string {
     return t(`orders:payment.${to}`, { defaultValue: '' });
   }
   if (action === 'payment_created' || action === 'payment_edited') return '';
+  // Returns write "reference stage status…" and "codes good n defective n".
+  if (action === 'return_reported' || action === 'return_changed') {
+    const [reference, stage] = detail.split(' ');
+    return t('orders:returns.event', { reference, stage: t(`orders:returns.stages.${stage}`, { defaultValue: stage ?? '' }) });
+  }
+  if (action === 'return_received') {
+    const m = /^(.*) good (\d+) defective (\d+)$/.exec(detail);
+    if (m) return t('orders:returns.receivedEvent', { codes: m[1], good: Number(m[2]), defective: Number(m[3]) });
+  }
   return detail;
 }
 

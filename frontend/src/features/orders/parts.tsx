@@ -27,6 +27,21 @@ export function PaymentTag({ state }: { state: string }) {
   );
 }
 
+/** The marks of orders with buyers' returns, as the list filters them. */
+export const RETURN_MARKS = ['open', 'received', 'refunded', 'closed'] as const;
+const MARK_COLOURS: Record<string, string> = { open: 'orange', received: 'green', refunded: 'cyan', closed: 'default' };
+
+/** Where an order's buyers' returns stand (nothing for an order without one). */
+export function ReturnTag({ mark, testId }: { mark: string; testId?: string }) {
+  const { t } = useTranslation('orders');
+  if (!mark) return null;
+  return (
+    <Tag color={MARK_COLOURS[mark] ?? 'default'} data-testid={testId}>
+      {t(`orders:returns.marks.${mark}`, { defaultValue: mark })}
+    </Tag>
+  );
+}
+
 /** The problems that keep an order from being prepared (stock not enough, address
  * incomplete). */
 export function ProblemTags({ problems }: { problems: string[] }) {

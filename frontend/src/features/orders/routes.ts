@@ -22,6 +22,9 @@ export const PAYMENT_REVIEW: Access = { permissions: [P.orderOrderRead, P.paymen
 export const CUSTOMER_PICK: Access = { permissions: [P.storeCustomerRead] };
 /** Receiving goods for short orders: adjusting stock (with changing orders). */
 export const STOCK_IN: Access = { permissions: [P.wmsGoodsAdjustCreate] };
+/** Receiving a buyer's returned goods back into stock: approving goods receipts (with
+ * changing orders). */
+export const RETURN_RECEIVE: Access = { permissions: [P.wmsGoodsReceiptApprove] };
 /** Picking SKUs with their stock: reading products (the SKU list is the catalog's). */
 export const SKU_PICK: Access = { permissions: [P.productSkuRead] };
 

@@ -8,7 +8,7 @@ import { DialogHost } from '@/shared/dialogs/DialogHost';
 import { refusal, serveBy, type Reply, type Sent } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 import type { Wire } from '@/shared/testing/wire';
-import type { OrderAddressBody, OrderBillBody, OrderBody, OrderItemBody, OrderParcelBody, OrderPaymentBody } from './api/endpoints.gen';
+import type { OrderAddressBody, OrderBillBody, OrderBody, OrderItemBody, OrderParcelBody, OrderPaymentBody, OrderReturnBody } from './api/endpoints.gen';
 import OrderDetailPage from './OrderDetailPage';
 import OrderFormPage from './OrderFormPage';
 import OrderListPage from './OrderListPage';
@@ -69,6 +69,28 @@ export const item = (id: number, over: Record<string, unknown> = {}) => {
     line_total: '398.00',
     listing: '',
   } satisfies Wire<OrderItemBody>;
+  return { ...base, ...over };
+};
+
+/** A buyer's return as the gateway answers it: two units of line 1 on their way back. */
+export const orderReturn = (id: number, over: Record<string, unknown> = {}) => {
+  const base = {
+    id,
+    reference: 'RT-2612060101',
+    stage: 'shipped_back',
+    status_word: 'PROCESSING LOGISTICS_PICKUP_DONE',
+    refund_only: false,
+    reason: 'ITEM_DAMAGED',
+    refund_amount: '398.00',
+    tracking_no: 'RTTH0001',
+    lines: [{ item_id: 1, sku_id: 27, name: 'หมอนอิงลายช้าง', sku_code: 'HM-021', quantity: 2, good: 0, defective: 0 }],
+    receipts: [],
+    received_at: null,
+    received_by: 0,
+    receivable: true,
+    created_at: '2026-12-06T03:00:00Z',
+    updated_at: '2026-12-06T04:00:00Z',
+  } satisfies Wire<OrderReturnBody>;
   return { ...base, ...over };
 };
 
@@ -148,6 +170,8 @@ const orderFields = (over: Record<string, unknown>) => {
     store_channel_id: 0,
     channel_shop: '',
     platform_ships: false,
+    return_mark: '',
+    returns: [],
     bill_expire_at: '2026-11-28T12:00:00Z',
     bills: [bill()],
     payments: [],

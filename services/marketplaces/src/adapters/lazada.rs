@@ -529,6 +529,25 @@ fn parse_push(body: &[u8]) -> Result<Vec<Push>, PushError> {
                 updated_at_s: b.data.get("status_update_time").and_then(seconds_of).unwrap_or(0),
             }]
         }
+        // A reverse order changed: a return is read with the shop's returns, a buyer's request
+        // to cancel with its order.
+        10 => {
+            let shop_id = text_of(&b.seller_id);
+            if shop_id.is_empty() {
+                return Err(PushError::Malformed("lazada: reverse push without seller_id".into()));
+            }
+            let mut out = vec![Push::ReturnChanged { shop_id: shop_id.clone() }];
+            let order_id = field("trade_order_id");
+            if !order_id.is_empty() {
+                out.push(Push::OrderChanged {
+                    shop_id,
+                    order_id,
+                    status: field("reverse_status"),
+                    updated_at_s: b.data.get("status_update_time").and_then(seconds_of).unwrap_or(0),
+                });
+            }
+            out
+        }
         8 => vec![Push::AuthorizationExpiring {
             shop_id: field("seller_id"),
             expires_at_s: b.data.get("auth_expiry_time").and_then(seconds_of).unwrap_or(0),
@@ -834,6 +853,24 @@ mod tests {
         assert_eq!(
             push_signature("123456", &Secret::new("3412gyo124goi3124"), body),
             "f3d2ca947f16a50b577c036adecd18bec126ea19cadedd59816e255d3b6104ab"
+        );
+    }
+
+    #[test]
+    fn a_reverse_order_push_reads_the_shops_returns_and_its_order() {
+        // The reverse push's published sample.
+        let body = br#"{"seller_id":"12345","message_type":10,"data":{"reverse_order_id":658960600102006,"reverse_status":"RTM_INIT","trade_order_id":416557324702006,"extraParams":{},"trade_order_line_id":416557324802006,"buyer_id":100112802006,"seller_id":1000143772,"reverse_order_line_id":663790000102006,"status_update_time":1626767698},"timestamp":1627889609,"site":"lazada_sg"}"#;
+        assert_eq!(
+            parse_push(body).unwrap(),
+            vec![
+                Push::ReturnChanged { shop_id: "12345".into() },
+                Push::OrderChanged {
+                    shop_id: "12345".into(),
+                    order_id: "416557324702006".into(),
+                    status: "RTM_INIT".into(),
+                    updated_at_s: 1626767698
+                }
+            ]
         );
     }
 

@@ -422,6 +422,11 @@ pub enum Push {
         /// When it ends, unix seconds (0 when the push does not say).
         expires_at_s: i64,
     },
+    /// A buyer's return of the shop changed: read the shop's returns.
+    ReturnChanged {
+        /// The shop.
+        shop_id: String,
+    },
     /// The seller cancelled our authorization.
     Deauthorized {
         /// The shop.

@@ -464,6 +464,7 @@ fn parse_push(body: &[u8]) -> Result<Vec<Push>, PushError> {
             }]
         }
         6 => vec![Push::Deauthorized { shop_id: b.shop_id }],
+        12 if !b.shop_id.is_empty() => vec![Push::ReturnChanged { shop_id: b.shop_id }],
         7 => vec![Push::AuthorizationExpiring {
             shop_id: b.shop_id,
             expires_at_s: text("expiration_time").parse().unwrap_or(0),
@@ -754,6 +755,9 @@ mod tests {
             parse_push(br#"{"type":6,"shop_id":"1","data":{}}"#).unwrap(),
             vec![Push::Deauthorized { shop_id: "1".into() }]
         );
+        // A return's status change (type 12; its published sample lacks a comma, fixed here).
+        let returned = br#"{"type":12,"tts_notification_id":"7327112393057371910","shop_id":"7494049642642441621","timestamp":1644412885,"data":{"order_id":"576486316948490001","return_role":"BUYER","return_type":"REFUND","return_status":"RETURN_OR_REFUND_REQUEST_PENDING","return_id":"576486316948490001","create_time":1627587600,"update_time":1644412885}}"#;
+        assert_eq!(parse_push(returned).unwrap(), vec![Push::ReturnChanged { shop_id: "7494049642642441621".into() }]);
     }
 
     #[test]

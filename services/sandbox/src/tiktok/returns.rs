@@ -61,6 +61,23 @@ impl TiktokSandbox {
         self.state.lock().shops.entry(shop_id.into()).or_default().returns.insert(r.id.clone(), r);
     }
 
+    /// Sends a return's status-change webhook (type 12) to `url`: the HTTP status it was
+    /// answered with (0 when there is no such return).
+    pub async fn push_return(&self, shop_id: &str, id: &str, url: &str) -> u16 {
+        let (body, signature) = {
+            let s = self.state.lock();
+            let Some(r) = s.shops.get(shop_id).and_then(|x| x.returns.get(id)) else { return 0 };
+            let body = json!({ "type": 12, "tts_notification_id": crate::token("", 8), "shop_id": shop_id,
+                "timestamp": crate::now_s(), "data": { "order_id": r.order_id, "return_role": "BUYER",
+                "return_type": if r.refund_only { "REFUND" } else { "RETURN_AND_REFUND" }, "return_status": r.status,
+                "return_id": r.id, "create_time": r.created_at, "update_time": r.updated_at } })
+            .to_string();
+            let signature = crate::hmac_hex(s.app_secret.as_bytes(), format!("{}{body}", s.app_key).as_bytes());
+            (body, signature)
+        };
+        crate::deliver(url, &[("authorization", signature)], body).await.0
+    }
+
     /// Moves a return to `status`.
     pub fn move_return(&self, shop_id: &str, id: &str, status: &str) {
         if let Some(r) = self.state.lock().shops.get_mut(shop_id).and_then(|s| s.returns.get_mut(id)) {

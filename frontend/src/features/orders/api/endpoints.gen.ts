@@ -18,6 +18,7 @@ const injectedRtkApi = api.injectEndpoints({
           search: queryArg.search,
           customerId: queryArg.customerId,
           country: queryArg.country,
+          returns: queryArg.returns,
         },
       }),
     }),
@@ -71,6 +72,7 @@ const injectedRtkApi = api.injectEndpoints({
           search: queryArg.search,
           customerId: queryArg.customerId,
           country: queryArg.country,
+          returns: queryArg.returns,
         },
       }),
     }),
@@ -93,6 +95,7 @@ const injectedRtkApi = api.injectEndpoints({
           search: queryArg.search,
           customerId: queryArg.customerId,
           country: queryArg.country,
+          returns: queryArg.returns,
         },
       }),
     }),
@@ -181,6 +184,7 @@ const injectedRtkApi = api.injectEndpoints({
           search: queryArg.search,
           customerId: queryArg.customerId,
           country: queryArg.country,
+          returns: queryArg.returns,
         },
       }),
     }),
@@ -375,6 +379,16 @@ const injectedRtkApi = api.injectEndpoints({
         },
       }),
     }),
+    receiveReturn: build.mutation<
+      ReceiveReturnApiResponse,
+      ReceiveReturnApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/orders/${queryArg.id}/returns/${queryArg.returnId}/receive`,
+        method: "POST",
+        body: queryArg.receiveReturnInput,
+      }),
+    }),
     changeShippingAddress: build.mutation<
       ChangeShippingAddressApiResponse,
       ChangeShippingAddressApiArg
@@ -484,6 +498,8 @@ export type ListOrdersApiArg = {
   customerId?: number;
   /** Country shipped to (ISO alpha-2). */
   country?: string;
+  /** Orders with buyers' returns: any, open, received, refunded or closed. */
+  returns?: string;
 };
 export type CreateOrderApiResponse = /** status 201  */ OrderBody;
 export type CreateOrderApiArg = {
@@ -530,6 +546,8 @@ export type CountOrdersApiArg = {
   customerId?: number;
   /** Country shipped to (ISO alpha-2). */
   country?: string;
+  /** Orders with buyers' returns: any, open, received, refunded or closed. */
+  returns?: string;
 };
 export type OrderCountriesApiResponse = /** status 200  */ ListOrderCountryBody;
 export type OrderCountriesApiArg = {
@@ -558,6 +576,8 @@ export type OrderCountriesApiArg = {
   customerId?: number;
   /** Country shipped to (ISO alpha-2). */
   country?: string;
+  /** Orders with buyers' returns: any, open, received, refunded or closed. */
+  returns?: string;
 };
 export type ImportOrdersApiResponse = /** status 200  */ OrderImportBody;
 export type ImportOrdersApiArg = {
@@ -620,6 +640,8 @@ export type OrderNetApiArg = {
   customerId?: number;
   /** Country shipped to (ISO alpha-2). */
   country?: string;
+  /** Orders with buyers' returns: any, open, received, refunded or closed. */
+  returns?: string;
 };
 export type ListPaymentsApiResponse = /** status 200  */ ListListedPaymentBody;
 export type ListPaymentsApiArg = {
@@ -744,6 +766,12 @@ export type PaymentAttachmentApiArg = {
   pay: number;
   /** One of its `slips` (none: its newest). */
   slip?: number;
+};
+export type ReceiveReturnApiResponse = /** status 200  */ OrderBody;
+export type ReceiveReturnApiArg = {
+  id: number;
+  returnId: number;
+  receiveReturnInput: ReceiveReturnInput;
 };
 export type ChangeShippingAddressApiResponse = /** status 200  */ OrderBody;
 export type ChangeShippingAddressApiArg = {
@@ -936,6 +964,52 @@ export type OrderProfitBody = {
   /** Gross profit, baht. */
   profit: string;
 };
+export type ReturnLineBody = {
+  defective: number;
+  /** Units received back fit to sell again, and found defective. */
+  good: number;
+  /** The order's line (0 when the platform's line matches none of the order's). */
+  itemId: number;
+  name: string;
+  /** Units the buyer returns. */
+  quantity: number;
+  skuCode: string;
+  /** Its SKU (0: it cannot be received into stock). */
+  skuId: number;
+};
+export type ReturnReceiptBody = {
+  /** GR2569-000001. */
+  code: string;
+  goodsReceiptId: number;
+  warehouseId: number;
+};
+export type OrderReturnBody = {
+  createdAt: string;
+  id: number;
+  lines: ReturnLineBody[];
+  /** The buyer's reason, in the platform's words. */
+  reason: string;
+  /** The receipts that put its goods back in stock (empty before). */
+  receipts: ReturnReceiptBody[];
+  /** Its goods may be received now. */
+  receivable: boolean;
+  /** When its goods were received (null before), and by whom. */
+  receivedAt?: string | null;
+  receivedBy: number;
+  /** The platform's return number. */
+  reference: string;
+  /** Baht. */
+  refundAmount: string;
+  /** A refund without goods coming back. */
+  refundOnly: boolean;
+  /** requested, accepted, shipped_back, delivered_back, refunded or closed. */
+  stage: string;
+  /** The platform's own status word. */
+  statusWord: string;
+  /** The return parcel's tracking number. */
+  trackingNo: string;
+  updatedAt: string;
+};
 export type OrderAddressBody = {
   address?: string;
   /** City (abroad). */
@@ -1007,6 +1081,10 @@ export type ListOrderBody = {
     profit?: null | OrderProfitBody;
     readyToFulfillmentAt?: string | null;
     reference: string;
+    /** Where its buyers' returns stand: "" (none), open, received, refunded or closed. */
+    returnMark: string;
+    /** Its buyers' returns, oldest first (one order only). */
+    returns: OrderReturnBody[];
     shippedAt?: string | null;
     shippingAddress: OrderAddressBody;
     shippingAddressChanged: boolean;
@@ -1117,6 +1195,10 @@ export type OrderBody = {
   profit?: null | OrderProfitBody;
   readyToFulfillmentAt?: string | null;
   reference: string;
+  /** Where its buyers' returns stand: "" (none), open, received, refunded or closed. */
+  returnMark: string;
+  /** Its buyers' returns, oldest first (one order only). */
+  returns: OrderReturnBody[];
   shippedAt?: string | null;
   shippingAddress: OrderAddressBody;
   shippingAddressChanged: boolean;
@@ -1700,6 +1782,20 @@ export type ArrangeShipmentInput = {
   /** For the seller's own carrier: its tracking number (at most 64 characters). */
   trackingNo?: string;
 };
+export type ReturnCountInput = {
+  /** Units found defective (counted, not put on hand). */
+  defective?: number;
+  /** Units fit to sell again (they go back on hand). */
+  good?: number;
+  /** The order's line. */
+  itemId?: number;
+};
+export type ReceiveReturnInput = {
+  /** Per line (a line not named: nothing of it came back). */
+  lines?: ReturnCountInput[];
+  /** A note for the receipt (up to 300 characters). */
+  note?: string;
+};
 export type ShippingAddressInput = {
   /** Or this entry of the customer's book. */
   customerAddressId?: number;
@@ -1794,6 +1890,7 @@ export const {
   useArrangeChannelShipmentMutation,
   useCreatePaymentMutation,
   usePaymentAttachmentQuery,
+  useReceiveReturnMutation,
   useChangeShippingAddressMutation,
   useClearShippingAddressMutation,
   useChangeOrderStateMutation,

@@ -29,7 +29,7 @@ async function holdAnswer(
 }
 
 export const ordersApi = enhancedApi
-  .enhanceEndpoints({ addTagTypes: ['Order', 'OrderPayment', 'OrderExport', 'Inventory', 'Product', 'StockLot', 'Customer', 'Shortage', 'ChannelShipping'] })
+  .enhanceEndpoints({ addTagTypes: ['Order', 'OrderPayment', 'OrderExport', 'Inventory', 'Product', 'StockLot', 'Customer', 'Shortage', 'ChannelShipping', 'GoodsReceipt'] })
   .enhanceEndpoints({
     endpoints: {
       listOrders: { providesTags: [ORDERS] },
@@ -70,6 +70,8 @@ export const ordersApi = enhancedApi
       answerChannelCancellation: { invalidatesTags: (_r, e, a) => [{ type: 'ChannelShipping' as const, id: a.id }, ...(e ? [] : [ORDERS, one(a.id), ...STOCK])] },
       arrangeChannelShipments: { invalidatesTags: (_r, e, a) => (e ? [] : [ORDERS, ...STOCK, ...(a.arrangeShipmentsInput.orderIds ?? []).flatMap((id) => [one(id), { type: 'ChannelShipping' as const, id }])]) },
       printChannelLabels: { invalidatesTags: (_r, e, a) => (e ? [] : (a.channelLabelsInput.orderIds ?? []).map((id) => ({ type: 'ChannelShipping' as const, id }))) },
+      // Returned goods go back on hand through an approved goods receipt.
+      receiveReturn: { invalidatesTags: (_r, e, a) => (e ? [] : [ORDERS, one(a.id), ...STOCK, { type: 'GoodsReceipt' as const, id: 'LIST' }]), onQueryStarted: holdAnswer },
     },
   });
 
@@ -202,6 +204,7 @@ export const {
   usePrintChannelLabelsMutation,
   useAnswerChannelCancellationMutation,
   useArrangeChannelShipmentsMutation,
+  useReceiveReturnMutation,
 } = ordersApi;
 
 export type {
@@ -230,6 +233,8 @@ export type {
   OrderResultBody,
   OrderLimitsBody,
   ParcelInput,
+  OrderReturnBody,
+  ReturnLineBody,
 } from './endpoints.gen';
 export type OrderRow = ListOrderBody['data'][number];
 /** A payment of the review list, with its order. */

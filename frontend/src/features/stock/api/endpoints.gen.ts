@@ -674,6 +674,8 @@ export type GoodsReceiptBody = {
   note: string;
   /** Options. */
   options: string[];
+  /** The order whose returned goods it received (0 for a receipt made here). */
+  orderId: number;
   /** Packagings. */
   packagings: PackagingBody[];
   pickUpDetail?: null | PickUpBody;

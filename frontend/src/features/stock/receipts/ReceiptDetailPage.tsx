@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Alert, Button, Card, Descriptions, Form, Input, InputNumber, Modal, Result, Space, Spin, Tag, Typography } from 'antd';
 import { CheckOutlined, CloseOutlined, DeleteOutlined, EditOutlined, PrinterOutlined, SaveOutlined, SendOutlined, TagsOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useParams } from 'react-router-dom';
+import { Link, useNavigate, useParams } from 'react-router-dom';
 
 import { apiError } from '@/app/api/errors';
 import { useIsMobile } from '@/app/layouts/useDevice';
@@ -221,6 +221,7 @@ function dimensionText(d: DimensionBody | null | undefined, t: (k: string, o?: R
 /** Who, where, when, and what the warehouse is asked. */
 function Header({ r, lng, mobile }: { r: GoodsReceiptBody; lng: string; mobile: boolean }) {
   const { t } = useTranslation(['receipts', 'common']);
+  const { storeId } = useParams();
   const items: { key: string; label: string; children: ReactNode }[] = [
     { key: 'warehouse', label: t('receipts:fields.warehouse'), children: r.warehouseName },
     { key: 'expected', label: t('receipts:fields.expectedReceived'), children: formatArrival(r.expectedReceivedDate, r.expectedReceivedTime, lng) },
@@ -241,6 +242,19 @@ function Header({ r, lng, mobile }: { r: GoodsReceiptBody; lng: string; mobile: 
     { key: 'totals', label: t('receipts:fields.totals'), children: t('receipts:board.linesPieces', { count: r.lineCount, pieces: r.totalRequestQty.toLocaleString('en-US') }) },
     { key: 'cost', label: t('receipts:fields.totalCost'), children: t('common:money.baht', { amount: formatBaht(r.totalCost) }) },
     { key: 'note', label: t('receipts:fields.note'), children: r.note ? <span style={{ whiteSpace: 'pre-wrap' }}>{r.note}</span> : '-' },
+    ...(r.orderId > 0
+      ? [
+          {
+            key: 'order',
+            label: t('receipts:fields.returnOf'),
+            children: (
+              <Link to={`/${storeId ?? ''}/order-detail/${r.orderId}`} data-testid="detail-return-order">
+                {t('receipts:detail.returnOrder')}
+              </Link>
+            ),
+          },
+        ]
+      : []),
     {
       key: 'pickUp',
       label: t('receipts:fields.isPickUp'),

@@ -50,6 +50,7 @@ const receipt = (over: Partial<GoodsReceiptBody> = {}): GoodsReceiptBody => ({
   state: 'draft',
   warehouseId: 1,
   warehouseName: 'คลังหลัก',
+  orderId: 0,
   expectedReceivedAt: '2026-11-28T03:30:00Z',
   expectedReceivedDate: '2026-11-28',
   expectedReceivedTime: '10:30',
