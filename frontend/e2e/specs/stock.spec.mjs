@@ -11,9 +11,16 @@ export const tests = [
       await page.waitForURL('**/1/stock-management-goods-adjust');
       await page.getByTestId('stock-moves').locator('.ant-tabs-tab-active').getByTestId('moves-tab-goods-adjust').waitFor();
       await page.getByTestId('adjust-create').click();
-      await page.getByTestId('adjust-sku').click();
-      await page.getByTestId('adjust-sku').locator('input').fill('ADJ-01');
-      await page.locator('.ant-select-item-option', { hasText: 'ADJ-01' }).click();
+      // The search answers while the options are shown: an option chosen as they were
+      // replaced may be lost, so the choice is made until the field shows it.
+      const sku = page.getByTestId('adjust-sku');
+      for (let i = 0; i < 5; i++) {
+        await sku.click();
+        await sku.locator('input').fill('ADJ-01');
+        await page.locator('.ant-select-item-option', { hasText: 'ADJ-01' }).click();
+        if (await sku.getByText('ADJ-01').first().isVisible().catch(() => false)) break;
+        await page.waitForTimeout(300);
+      }
       await page.locator('[data-testid="adjust-quantity"] input, input[data-testid="adjust-quantity"]').first().fill('12');
       await page.getByTestId('adjust-reason').fill('นับสต็อกต้นงวด');
       await page.locator('#adjust-save').click();
