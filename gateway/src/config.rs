@@ -25,6 +25,9 @@ pub struct AuthConfig {
     /// next request whatever this is; one made through another replica within this time.
     /// 0 asks the stores service on every request.
     pub membership_check_ms: u64,
+    /// Calls an open-API channel's key may make per minute (a burst of as many, then that
+    /// pace), per gateway replica.
+    pub api_requests_per_minute: u32,
 }
 
 impl Default for AuthConfig {
@@ -36,6 +39,7 @@ impl Default for AuthConfig {
             slips_per_minute: 5,
             unsigned_pushes_per_minute: 30,
             membership_check_ms: 1000,
+            api_requests_per_minute: 300,
         }
     }
 }

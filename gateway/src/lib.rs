@@ -9,6 +9,7 @@ pub mod config;
 pub mod documents;
 pub mod error;
 pub mod idempotency;
+pub mod integrator;
 pub mod module;
 pub mod perms;
 pub mod realtime;

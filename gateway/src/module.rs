@@ -86,6 +86,7 @@ impl Module for GatewayModule {
                 .collect::<anyhow::Result<_>>()?,
             rules: Default::default(),
             realtime: realtime.clone(),
+            api_keys: crate::integrator::KeyGate::new(auth_cfg.api_requests_per_minute),
         });
         ctx.spawn("realtime", crate::realtime::follow(ctx.bus.clone(), realtime, ctx.cancel.clone()));
         let mut router = axum::Router::new()

@@ -50,6 +50,8 @@ pub struct Inner {
     pub rules: crate::rules::Rules,
     /// The realtime sockets of this replica.
     pub realtime: std::sync::Arc<crate::realtime::Hub>,
+    /// Open-API keys seen lately and their budgets.
+    pub api_keys: crate::integrator::KeyGate,
 }
 
 impl AppState {

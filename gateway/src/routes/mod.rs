@@ -10,6 +10,7 @@ pub mod listing_sync;
 pub mod listings;
 pub mod logistics;
 pub mod marketplaces;
+pub mod open_api;
 pub mod order_import;
 pub mod order_payments;
 pub mod order_returns;
@@ -122,6 +123,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(listing_sync::router())
         .merge(channel_shipping::router())
         .merge(order_returns::router())
+        .merge(open_api::router())
         .split_for_parts()
 }
 
@@ -147,6 +149,9 @@ pub fn api_router(state: AppState) -> Router {
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, Code::RouteNotFound) })
         .method_not_allowed_fallback(|| async { ApiError::new(StatusCode::METHOD_NOT_ALLOWED, Code::MethodNotAllowed) })
         .layer(axum::middleware::from_fn_with_state(state.clone(), crate::idempotency::layer))
+        // The integrator's API: its keys are not store tokens, and it keeps its own
+        // idempotency (by key and by the integrator's reference, in the service).
+        .merge(crate::integrator::router(state.clone()))
         .with_state(state)
 }
 

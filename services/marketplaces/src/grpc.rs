@@ -21,6 +21,7 @@ use crate::intake::Intake;
 use crate::store::{ChannelRow, Filter, Repo, Settings as ChannelSettings, StateRow};
 use crate::Settings;
 
+mod api;
 mod catalog;
 mod shipping;
 
@@ -492,6 +493,76 @@ impl MarketplacesService for MarketplacesGrpc {
         req: Request<pb::ArrangeChannelShipmentsRequest>,
     ) -> Rpc<pb::ArrangeChannelShipmentsResponse> {
         self.arrange_channel_shipments_rpc(req).await
+    }
+
+    async fn list_api_channels(&self, req: Request<pb::ListApiChannelsRequest>) -> Rpc<pb::ListApiChannelsResponse> {
+        self.list_api_channels_rpc(req).await
+    }
+
+    async fn get_api_channel(&self, req: Request<pb::GetApiChannelRequest>) -> Rpc<pb::ApiChannelResponse> {
+        self.get_api_channel_rpc(req).await
+    }
+
+    async fn generate_api_key(&self, req: Request<pb::GenerateApiKeyRequest>) -> Rpc<pb::GenerateApiKeyResponse> {
+        self.generate_api_key_rpc(req).await
+    }
+
+    async fn create_api_channel(&self, req: Request<pb::CreateApiChannelRequest>) -> Rpc<pb::ApiChannelResponse> {
+        self.create_api_channel_rpc(req).await
+    }
+
+    async fn update_api_channel(&self, req: Request<pb::UpdateApiChannelRequest>) -> Rpc<pb::ApiChannelResponse> {
+        self.update_api_channel_rpc(req).await
+    }
+
+    async fn roll_api_key(&self, req: Request<pb::RollApiKeyRequest>) -> Rpc<pb::ApiChannelResponse> {
+        self.roll_api_key_rpc(req).await
+    }
+
+    async fn revoke_api_keys(&self, req: Request<pb::GetApiChannelRequest>) -> Rpc<pb::ApiChannelResponse> {
+        self.revoke_api_keys_rpc(req).await
+    }
+
+    async fn list_webhook_events(
+        &self,
+        req: Request<pb::ListWebhookEventsRequest>,
+    ) -> Rpc<pb::ListWebhookEventsResponse> {
+        self.list_webhook_events_rpc(req).await
+    }
+
+    async fn authenticate_api_key(
+        &self,
+        req: Request<pb::AuthenticateApiKeyRequest>,
+    ) -> Rpc<pb::AuthenticateApiKeyResponse> {
+        self.authenticate_api_key_rpc(req).await
+    }
+
+    async fn api_create_order(&self, req: Request<pb::ApiCreateOrderRequest>) -> Rpc<pb::ApiOrderResponse> {
+        self.api_create_order_rpc(req).await
+    }
+
+    async fn api_get_order(&self, req: Request<pb::ApiOrderRequest>) -> Rpc<pb::ApiOrderResponse> {
+        self.api_get_order_rpc(req).await
+    }
+
+    async fn api_list_orders(&self, req: Request<pb::ApiListOrdersRequest>) -> Rpc<pb::ApiListOrdersResponse> {
+        self.api_list_orders_rpc(req).await
+    }
+
+    async fn api_cancel_order(&self, req: Request<pb::ApiCancelOrderRequest>) -> Rpc<pb::ApiOrderResponse> {
+        self.api_cancel_order_rpc(req).await
+    }
+
+    async fn api_list_skus(&self, req: Request<pb::ApiListSkusRequest>) -> Rpc<pb::ApiListSkusResponse> {
+        self.api_list_skus_rpc(req).await
+    }
+
+    async fn api_link_skus(&self, req: Request<pb::ApiLinkSkusRequest>) -> Rpc<pb::ApiLinkSkusResponse> {
+        self.api_link_skus_rpc(req).await
+    }
+
+    async fn api_list_stock(&self, req: Request<pb::ApiListStockRequest>) -> Rpc<pb::ApiListStockResponse> {
+        self.api_list_stock_rpc(req).await
     }
 
     async fn answer_channel_cancellation(

@@ -14,6 +14,7 @@
 //! marks the shop `token expired`, which stops its pushes and polls until it is connected
 //! again; its watermark stays, so the first poll after the reconnect takes in what was missed.
 
+pub mod api;
 mod catalog;
 mod returns;
 pub mod shipping;
@@ -249,6 +250,8 @@ pub fn take_request(
         shipping_charge: o.shipping_fee_satang.max(0),
         discount: (o.seller_discount_satang - in_lines).max(0) + rounding,
         note: o.note.clone(),
+        source: opb::ChannelSource::Marketplace as i32,
+        logistic_store_channel_id: 0,
     };
     (request, sources)
 }

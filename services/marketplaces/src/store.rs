@@ -13,6 +13,8 @@ use crate::domain::channel::{Link, Status};
 use crate::domain::Marketplace;
 use crate::vault::Vault;
 
+pub mod api_channels;
+pub mod api_orders;
 pub mod imports;
 mod intake;
 pub mod listings;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Empty, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
-import { DisconnectOutlined, LinkOutlined, ReloadOutlined, SettingOutlined, WarningFilled } from '@ant-design/icons';
+import { ApiOutlined, DisconnectOutlined, LinkOutlined, ReloadOutlined, SettingOutlined, WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
@@ -10,11 +10,13 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { notifyRefusal } from '@/shared/refusal';
 import {
+  useListApiChannelsQuery,
   useLazyAuthUrlQuery,
   useListMarketplaceChannelsQuery,
   useMarketplacesQuery,
   useUnlinkMarketplaceChannelMutation,
   useUpdateMarketplaceChannelMutation,
+  type ApiChannelBody,
   type MarketplaceBody,
   type MarketplaceShop,
 } from './api';
@@ -33,6 +35,7 @@ export default function SaleChannelListPage() {
   const marketplaces = useMarketplacesQuery();
   const shops = useListMarketplaceChannelsQuery({});
   const warehouses = useListWarehousesQuery();
+  const apiChannels = useListApiChannelsQuery();
   const [askLink] = useLazyAuthUrlQuery();
   const [update] = useUpdateMarketplaceChannelMutation();
   const [unlink] = useUnlinkMarketplaceChannelMutation();
@@ -234,6 +237,54 @@ export default function SaleChannelListPage() {
             </section>
           );
         })}
+        <section data-testid="open-api-channels">
+          <div className="bo-page-head">
+            <h2 style={{ margin: 0 }}>{t('marketplaces:api.listTitle')}</h2>
+            <Button type="primary" icon={<ApiOutlined />} onClick={() => navigate(`/${id}/sale-channel-setting/open-api/open_api/create`)} data-testid="api-create">
+              {t('marketplaces:api.create')}
+            </Button>
+          </div>
+          <Typography.Paragraph type="secondary">{t('marketplaces:api.listHint')}</Typography.Paragraph>
+          <Table<ApiChannelBody>
+            rowKey="id"
+            size="middle"
+            loading={apiChannels.isFetching}
+            dataSource={apiChannels.data?.data ?? []}
+            pagination={false}
+            scroll={{ x: 800 }}
+            locale={{ emptyText: <Empty description={t('marketplaces:api.empty')} /> }}
+            columns={[
+              { title: t('marketplaces:api.fields.name'), dataIndex: 'name', render: (v: string) => <Typography.Text strong>{v}</Typography.Text> },
+              { title: t('marketplaces:api.fields.channel'), dataIndex: 'channel', render: (v: string) => t(`marketplaces:api.channels.${v}`, { defaultValue: v }) },
+              {
+                title: t('marketplaces:fields.status'),
+                dataIndex: 'status',
+                render: (v: string) => <Tag color={v === 'active' ? 'green' : 'default'}>{t(`marketplaces:status.${v}`, { defaultValue: v })}</Tag>,
+              },
+              {
+                title: t('marketplaces:api.fields.key'),
+                key: 'key',
+                render: (_: unknown, c: ApiChannelBody) => {
+                  const working = c.keys.filter((k) => k.working);
+                  return working.length ? <Typography.Text code>{working[0].shown}</Typography.Text> : <Tag color="red">{t('marketplaces:api.key.none')}</Tag>;
+                },
+              },
+              { title: t('marketplaces:fields.warehouse'), key: 'warehouse', render: (_: unknown, c: ApiChannelBody) => warehouseName(c.warehouseId) },
+              { title: t('marketplaces:api.fields.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v, i18n.language) },
+              {
+                title: t('marketplaces:fields.actions'),
+                key: 'actions',
+                align: 'right' as const,
+                render: (_: unknown, c: ApiChannelBody) => (
+                  <Button size="small" icon={<SettingOutlined />} onClick={() => navigate(`/${id}/sale-channel-setting/open-api/${c.channel}/edit/${c.id}`)} data-testid={`api-${c.id}-edit`}>
+                    {t('marketplaces:list.setting')}
+                  </Button>
+                ),
+              },
+            ]}
+            data-testid="api-channels"
+          />
+        </section>
       </Space>
     </Card>
   );

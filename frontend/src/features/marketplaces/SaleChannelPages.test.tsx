@@ -57,6 +57,7 @@ function serve(shops: unknown[], over: (method: string, path: string) => Reply |
     const own = over(method, path);
     if (own) return own;
     if (path === '/marketplaces/channels') return MARKETPLACES;
+    if (method === 'GET' && path === '/open-api/store-channels') return list([]);
     if (method === 'GET' && path === '/marketplaces/store-channels') return list(shops);
     const one = /^\/marketplaces\/store-channels\/(\d+)$/.exec(path);
     if (method === 'GET' && one) {

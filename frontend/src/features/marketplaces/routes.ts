@@ -20,5 +20,12 @@ export const ROUTES: FeatureRoute[] = [
     access: SALE_CHANNELS,
     page: () => import('./SaleChannelSettingPage'),
   },
+  { path: 'sale-channel-setting/open-api/:channel/create', layout: 'default', access: SALE_CHANNELS, page: () => import('./ApiChannelPage') },
+  {
+    path: 'sale-channel-setting/open-api/:channel/edit/:apiChannelId',
+    layout: 'default',
+    access: SALE_CHANNELS,
+    page: () => import('./ApiChannelPage'),
+  },
   { path: '/sale-channel-redirect', layout: 'none', page: () => import('./SaleChannelRedirectPage') },
 ];

@@ -15,6 +15,7 @@ mod dashboards;
 mod distributed;
 mod hardening;
 mod import;
+mod integrator;
 mod isolation;
 mod listings;
 mod logistics;

@@ -4,6 +4,8 @@
 //! ([`matching`]), bundles ([`bundle`]), how much stock a listing shows ([`stock_rule`]) and
 //! what their buyers' returns' statuses mean ([`returns`]).
 
+pub mod api_channel;
+pub mod api_order;
 pub mod bundle;
 pub mod catalogue;
 pub mod channel;

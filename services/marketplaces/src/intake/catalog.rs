@@ -44,7 +44,7 @@ impl Intake {
             .ok_or_else(|| Error::new(bo_kit::error::Kind::Unavailable, Code::ServiceUnavailable))
     }
 
-    fn acting(&self, store_id: i64, user_id: i64) -> Result<CallCtx, Error> {
+    pub(super) fn acting(&self, store_id: i64, user_id: i64) -> Result<CallCtx, Error> {
         let identity = self
             .inner
             .identity

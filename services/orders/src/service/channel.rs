@@ -32,6 +32,7 @@ struct Taken {
     discount: i64,
     note: String,
     platform_ships: bool,
+    logistic_store_channel_id: i64,
 }
 
 fn too_long(s: &str, max: usize) -> bool {
@@ -43,8 +44,16 @@ fn too_long(s: &str, max: usize) -> bool {
 fn check(r: pb::TakeChannelOrderRequest) -> Result<Taken> {
     let mut errs = Vec::new();
     let channel = r.channel.trim().to_string();
-    if !marketplace_channel(&channel) {
+    let known = if r.source() == pb::ChannelSource::OpenApi {
+        super::known_channel(&channel) && !marketplace_channel(&channel)
+    } else {
+        marketplace_channel(&channel)
+    };
+    if !known {
         errs.push(FieldError::new("channel", "validation.channel_unknown"));
+    }
+    if r.logistic_store_channel_id < 0 {
+        errs.push(FieldError::new("logistic_store_channel_id", "validation.invalid"));
     }
     let reference = r.reference.trim().to_string();
     if reference.is_empty() {
@@ -113,6 +122,7 @@ fn check(r: pb::TakeChannelOrderRequest) -> Result<Taken> {
         discount: r.discount,
         note: clip(r.note, draft::NOTE_MAX),
         platform_ships: r.platform_ships,
+        logistic_store_channel_id: r.logistic_store_channel_id,
     })
 }
 
@@ -327,11 +337,31 @@ impl Orders {
         };
         let totals =
             money::totals(&money_lines, &charges).map_err(|_| Error::invalid_field("lines", "validation.price"))?;
+        // An open-API channel's orders ship by its shipping channel: named as it is now.
+        let (mut shipping_name, mut shipping_provider) = (String::new(), String::new());
+        if t.logistic_store_channel_id > 0 {
+            let found = self
+                .clients()?
+                .logistics
+                .clone()
+                .get_store_channel(ctx.request(lpb::GetStoreChannelRequest {
+                    r#ref: Some(lpb::ChannelRef { id: t.logistic_store_channel_id, ..Default::default() }),
+                }))
+                .await
+                .map_err(Error::from)?
+                .into_inner()
+                .store_channel
+                .unwrap_or_default();
+            (shipping_name, shipping_provider) = (found.name, found.provider);
+        }
         let data = OrderData {
             channel: t.channel.clone(),
             reference: t.reference.clone(),
             note: t.note.clone(),
             warehouse_id,
+            logistic_store_channel_id: t.logistic_store_channel_id,
+            shipping_name,
+            shipping_provider,
             address: t.address.clone(),
             discount_type: if t.discount > 0 { draft::FIXED.into() } else { String::new() },
             discount_value: t.discount,
@@ -487,6 +517,26 @@ mod tests {
             address: Some(pb::Address { name: "ส****".into(), tel: "******78".into(), ..Default::default() }),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn an_open_api_channel_sells_as_any_channel_but_a_marketplace() {
+        let open_api = |channel: &str| pb::TakeChannelOrderRequest {
+            channel: channel.into(),
+            source: pb::ChannelSource::OpenApi as i32,
+            logistic_store_channel_id: 4,
+            ..request()
+        };
+        let t = check(open_api("website")).unwrap();
+        assert_eq!((t.channel.as_str(), t.logistic_store_channel_id), ("website", 4));
+        assert_eq!(check(open_api("shopee")).unwrap_err().fields[0].field, "channel");
+        assert_eq!(check(open_api("myspace")).unwrap_err().fields[0].field, "channel");
+        let marketplace = pb::TakeChannelOrderRequest { channel: "website".into(), ..request() };
+        assert_eq!(
+            check(marketplace).unwrap_err().fields[0].field,
+            "channel",
+            "a marketplace shop sells as its marketplace"
+        );
     }
 
     #[test]

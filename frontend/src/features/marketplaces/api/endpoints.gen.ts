@@ -201,6 +201,69 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.marketplaceConnectInput,
       }),
     }),
+    openApiChannels: build.query<
+      OpenApiChannelsApiResponse,
+      OpenApiChannelsApiArg
+    >({
+      query: () => ({ url: `/open-api/channels` }),
+    }),
+    listApiChannels: build.query<
+      ListApiChannelsApiResponse,
+      ListApiChannelsApiArg
+    >({
+      query: () => ({ url: `/open-api/store-channels` }),
+    }),
+    createApiChannel: build.mutation<
+      CreateApiChannelApiResponse,
+      CreateApiChannelApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/open-api/store-channels`,
+        method: "POST",
+        body: queryArg.apiChannelInput,
+      }),
+    }),
+    generateApiKey: build.mutation<
+      GenerateApiKeyApiResponse,
+      GenerateApiKeyApiArg
+    >({
+      query: () => ({
+        url: `/open-api/store-channels/generate-key`,
+        method: "POST",
+      }),
+    }),
+    getApiChannel: build.query<GetApiChannelApiResponse, GetApiChannelApiArg>({
+      query: (queryArg) => ({ url: `/open-api/store-channels/${queryArg.id}` }),
+    }),
+    updateApiChannel: build.mutation<
+      UpdateApiChannelApiResponse,
+      UpdateApiChannelApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/open-api/store-channels/${queryArg.id}`,
+        method: "PATCH",
+        body: queryArg.apiChannelInput,
+      }),
+    }),
+    revokeApiKeys: build.mutation<
+      RevokeApiKeysApiResponse,
+      RevokeApiKeysApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/open-api/store-channels/${queryArg.id}/revoke-keys`,
+        method: "POST",
+      }),
+    }),
+    rollApiKey: build.mutation<RollApiKeyApiResponse, RollApiKeyApiArg>({
+      query: (queryArg) => ({
+        url: `/open-api/store-channels/${queryArg.id}/roll-key`,
+        method: "POST",
+        body: queryArg.rollKeyInput,
+      }),
+    }),
+    webhookEvents: build.query<WebhookEventsApiResponse, WebhookEventsApiArg>({
+      query: () => ({ url: `/open-api/webhook-events` }),
+    }),
     produceMissingOrders: build.mutation<
       ProduceMissingOrdersApiResponse,
       ProduceMissingOrdersApiArg
@@ -411,6 +474,37 @@ export type ReconnectApiArg = {
   mp: string;
   marketplaceConnectInput: MarketplaceConnectInput;
 };
+export type OpenApiChannelsApiResponse =
+  /** status 200  */ ListOpenApiSaleChannelBody;
+export type OpenApiChannelsApiArg = void;
+export type ListApiChannelsApiResponse = /** status 200  */ ListApiChannelBody;
+export type ListApiChannelsApiArg = void;
+export type CreateApiChannelApiResponse = /** status 201  */ ApiChannelBody;
+export type CreateApiChannelApiArg = {
+  apiChannelInput: ApiChannelInput;
+};
+export type GenerateApiKeyApiResponse = /** status 201  */ GeneratedKeyBody;
+export type GenerateApiKeyApiArg = void;
+export type GetApiChannelApiResponse = /** status 200  */ ApiChannelBody;
+export type GetApiChannelApiArg = {
+  id: number;
+};
+export type UpdateApiChannelApiResponse = /** status 200  */ ApiChannelBody;
+export type UpdateApiChannelApiArg = {
+  id: number;
+  apiChannelInput: ApiChannelInput;
+};
+export type RevokeApiKeysApiResponse = /** status 200  */ ApiChannelBody;
+export type RevokeApiKeysApiArg = {
+  id: number;
+};
+export type RollApiKeyApiResponse = /** status 200  */ ApiChannelBody;
+export type RollApiKeyApiArg = {
+  id: number;
+  rollKeyInput: RollKeyInput;
+};
+export type WebhookEventsApiResponse = /** status 200  */ ListWebhookEventBody;
+export type WebhookEventsApiArg = void;
 export type ProduceMissingOrdersApiResponse =
   /** status 200  */ MissingOrdersBody;
 export type ProduceMissingOrdersApiArg = {
@@ -799,6 +893,144 @@ export type MarketplaceConnectInput = {
   /** The state of the authorize link. */
   state?: string;
 };
+export type ListOpenApiSaleChannelBody = {
+  /** The rows. */
+  data: {
+    /** Its code (website, line, facebook, instagram, open_api). */
+    code: string;
+    /** social_commerce, website or open_api. */
+    kind: string;
+    nameEn: string;
+    nameTh: string;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type ApiKeyBody = {
+  createdAt: string;
+  /** When it stops working (null: no end). */
+  expiresAt?: string | null;
+  id: number;
+  /** When it was last used (null: never). */
+  lastUsedAt?: string | null;
+  /** When it was revoked (null: never). */
+  revokedAt?: string | null;
+  /** Its first characters: `bok_<prefix>_…`. */
+  shown: string;
+  /** It works now. */
+  working: boolean;
+};
+export type ListApiChannelBody = {
+  /** The rows. */
+  data: {
+    /** The sales channel its orders are (website, line, facebook, instagram, open_api). */
+    channel: string;
+    createdAt: string;
+    /** The events its webhook is sent. */
+    events: string[];
+    id: number;
+    /** Its keys, newest first. */
+    keys: ApiKeyBody[];
+    logisticChannelId: number;
+    name: string;
+    paymentChannelId: number;
+    /** active or inactive. */
+    status: string;
+    updatedAt: string;
+    /** Send it back with an edit so another's change is not overwritten. */
+    version: number;
+    warehouseId: number;
+    /** The secret its webhook is signed with (`whsec_…`; a channel's own page only). */
+    webhookSecret: string;
+    /** Where its webhook is sent ("": none). */
+    webhookUrl: string;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type ApiChannelBody = {
+  /** The sales channel its orders are (website, line, facebook, instagram, open_api). */
+  channel: string;
+  createdAt: string;
+  /** The events its webhook is sent. */
+  events: string[];
+  id: number;
+  /** Its keys, newest first. */
+  keys: ApiKeyBody[];
+  logisticChannelId: number;
+  name: string;
+  paymentChannelId: number;
+  /** active or inactive. */
+  status: string;
+  updatedAt: string;
+  /** Send it back with an edit so another's change is not overwritten. */
+  version: number;
+  warehouseId: number;
+  /** The secret its webhook is signed with (`whsec_…`; a channel's own page only). */
+  webhookSecret: string;
+  /** Where its webhook is sent ("": none). */
+  webhookUrl: string;
+};
+export type ApiChannelInput = {
+  /** website, line, facebook, instagram or open_api. */
+  channel?: string;
+  /** The events its webhook is sent. */
+  events?: string[];
+  /** The generated key it takes (a new channel). */
+  keyId?: number;
+  logisticChannelId?: number;
+  name?: string;
+  paymentChannelId?: number;
+  /** active (default) or inactive. */
+  status?: string;
+  /** The version read (an edit; 0: as it is now). */
+  version?: number;
+  warehouseId?: number;
+  /** Where its webhook is sent: https (or http to this machine); required with events. */
+  webhookUrl?: string;
+};
+export type GeneratedKeyBody = {
+  /** Until when it waits for its channel. */
+  expiresAt: string;
+  /** The key (`bok_…`): copy it now, it is never shown again. */
+  key: string;
+  /** What a channel is given it by (`key_id` of a create or a roll). */
+  keyId: number;
+};
+export type RollKeyInput = {
+  /** How long the old keys keep working, hours: 0, 1, 24, 72 or 168. */
+  graceHours?: number;
+  /** The generated key it takes. */
+  keyId?: number;
+};
+export type ListWebhookEventBody = {
+  /** The rows. */
+  data: {
+    /** order.created, order.state_changed, order.paid, order.shipped, order.cancelled,
+        stock.changed, product.changed or channel.key_expiring. */
+    code: string;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
 export type MissingOrdersBody = {
   /** Shops that could not be polled now (unreachable, or their connection is still lost). */
   failedStoreChannelIds: number[];
@@ -963,6 +1195,15 @@ export const {
   useConnectMutation,
   useMarketplacePushMutation,
   useReconnectMutation,
+  useOpenApiChannelsQuery,
+  useListApiChannelsQuery,
+  useCreateApiChannelMutation,
+  useGenerateApiKeyMutation,
+  useGetApiChannelQuery,
+  useUpdateApiChannelMutation,
+  useRevokeApiKeysMutation,
+  useRollApiKeyMutation,
+  useWebhookEventsQuery,
   useProduceMissingOrdersMutation,
   useGetListingImportQuery,
   useImportedListingsQuery,

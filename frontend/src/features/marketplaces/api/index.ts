@@ -46,6 +46,31 @@ export const {
   useConnectMutation,
 } = marketplacesApi;
 export type { MarketplaceChannelBody } from './endpoints.gen';
+
+// ---- Open-API channels: an integrator's app's connection, its keys and webhook.
+const API_CHANNELS = { type: 'ApiChannel' as const, id: 'LIST' };
+export const apiChannelsApi = marketplacesApi.enhanceEndpoints({ addTagTypes: ['ApiChannel'] }).enhanceEndpoints({
+  endpoints: {
+    listApiChannels: { providesTags: [API_CHANNELS] },
+    getApiChannel: { providesTags: (_r, _e, a) => [{ type: 'ApiChannel', id: a.id }] },
+    createApiChannel: { invalidatesTags: [API_CHANNELS] },
+    updateApiChannel: { invalidatesTags: (_r, _e, a) => [API_CHANNELS, { type: 'ApiChannel', id: a.id }] },
+    rollApiKey: { invalidatesTags: (_r, e, a) => (e ? [] : [API_CHANNELS, { type: 'ApiChannel', id: a.id }]) },
+    revokeApiKeys: { invalidatesTags: (_r, e, a) => (e ? [] : [API_CHANNELS, { type: 'ApiChannel', id: a.id }]) },
+  },
+});
+export const {
+  useListApiChannelsQuery,
+  useGetApiChannelQuery,
+  useCreateApiChannelMutation,
+  useUpdateApiChannelMutation,
+  useGenerateApiKeyMutation,
+  useRollApiKeyMutation,
+  useRevokeApiKeysMutation,
+  useOpenApiChannelsQuery,
+  useWebhookEventsQuery,
+} = apiChannelsApi;
+export type { ApiChannelBody, ApiKeyBody, GeneratedKeyBody } from './endpoints.gen';
 /** A marketplace of the connect screen. */
 export type MarketplaceBody = ListMarketplaceBody['data'][number];
 /** One connected shop of the list. */
