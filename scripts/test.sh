@@ -39,6 +39,13 @@ if ! python3 -c 'import openapi_python_client' 2>/dev/null; then
   fi
   skipped+=("the integrator API through a generated client (pip install openapi-python-client)")
 fi
+if ! python3 -c 'import standardwebhooks' 2>/dev/null; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "error: standardwebhooks is not installed and CI=true: the webhooks' signatures must be verified in CI" >&2
+    exit 1
+  fi
+  skipped+=("webhooks verified by the Standard Webhooks library (pip install standardwebhooks)")
+fi
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "$CHROMIUM" ]; then
   if [ "${CI:-}" = "true" ]; then

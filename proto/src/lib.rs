@@ -102,6 +102,7 @@ events! {
     events::v1::OrderPlaced => "orders.order.placed",
     events::v1::OrderStateChanged => "orders.order.state_changed",
     events::v1::OrderRevised => "orders.order.revised",
+    events::v1::OrderPaid => "orders.order.paid",
     events::v1::StockSyncChanged => "marketplaces.stock_sync.changed",
     events::v1::ExportChanged => "reports.export.changed",
 }

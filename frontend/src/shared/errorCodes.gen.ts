@@ -205,6 +205,8 @@ export const ERROR_CODES = [
   'warehouse_name_taken',
   'warehouse_not_found',
   'warehouses_unavailable',
+  'webhook_message_not_found',
+  'webhook_message_pending',
   'webhook_unknown',
 ] as const;
 

@@ -19,8 +19,9 @@ use utoipa_axum::routes;
 use crate::auth::StoreAuth;
 use crate::error::{ApiError, ApiResult, ErrorBody};
 use crate::perms::Access;
+use crate::routes::orders::moment;
 use crate::state::AppState;
-use crate::wire::{word, Body, List, Path};
+use crate::wire::{word, Body, List, Path, Query};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -31,6 +32,13 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(routes!(get_api_channel, update_api_channel))
         .routes(routes!(roll_api_key))
         .routes(routes!(revoke_api_keys))
+        .routes(routes!(webhook_deliveries))
+        .routes(routes!(replay_webhook_deliveries))
+        .routes(routes!(webhook_delivery))
+        .routes(routes!(replay_webhook_delivery))
+        .routes(routes!(send_test_webhook))
+        .routes(routes!(resume_webhook))
+        .routes(routes!(push_api_stock))
 }
 
 /// The owner (SPEC §6: sale-channel management).
@@ -134,6 +142,13 @@ pub struct ApiChannelBody {
     pub updated_at: String,
     /// Send it back with an edit so another's change is not overwritten.
     pub version: i64,
+    /// Its webhook has been failing since (null: answering).
+    pub webhook_failing_since: Option<String>,
+    /// Its webhook was turned off after days of failures (null: on); turn it back on with
+    /// `POST /open-api/store-channels/{id}/webhook-resume`.
+    pub webhook_disabled_at: Option<String>,
+    /// Its webhook's last delivery (null: none yet).
+    pub webhook_delivered_at: Option<String>,
 }
 
 impl From<pb::ApiChannel> for ApiChannelBody {
@@ -165,6 +180,9 @@ impl From<pb::ApiChannel> for ApiChannelBody {
             created_at: timestamp_to_rfc3339(c.create_time.as_ref()),
             updated_at: timestamp_to_rfc3339(c.update_time.as_ref()),
             version: c.version,
+            webhook_failing_since: c.webhook_failing_time.as_ref().map(|t| timestamp_to_rfc3339(Some(t))),
+            webhook_disabled_at: c.webhook_disabled_time.as_ref().map(|t| timestamp_to_rfc3339(Some(t))),
+            webhook_delivered_at: c.webhook_delivered_time.as_ref().map(|t| timestamp_to_rfc3339(Some(t))),
         }
     }
 }
@@ -361,4 +379,294 @@ async fn revoke_api_keys(
     auth.require(OWNER)?;
     let r = client(&state)?.revoke_api_keys(auth.ctx().request(pb::GetApiChannelRequest { id })).await?.into_inner();
     Ok(Json(r.channel.unwrap_or_default().into()))
+}
+
+/// One attempt at a webhook delivery: the request's headers, the answer, the time.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WebhookAttemptBody {
+    pub at: String,
+    /// Where it was sent.
+    pub url: String,
+    /// Its `webhook-timestamp` header (unix seconds).
+    pub webhook_timestamp: i64,
+    /// Its `webhook-signature` header.
+    pub webhook_signature: String,
+    /// The answer's HTTP status (0: none came).
+    pub status: i32,
+    pub duration_ms: i64,
+    /// What the endpoint answered (its first 2,000 characters).
+    pub answer: String,
+    /// Why no answer came, or why it could not be read.
+    pub error: String,
+}
+
+/// A webhook message to a channel's endpoint (its delivery log).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct WebhookDeliveryBody {
+    /// Its `webhook-id` header: the same on every attempt and replay.
+    pub message_id: String,
+    /// order.created, …, or webhook.test.
+    pub event_type: String,
+    /// pending, delivered or failed (given up).
+    pub state: String,
+    /// Attempts since it was made or last sent again.
+    pub attempts: i64,
+    pub created_at: String,
+    /// Its next attempt, while pending.
+    pub next_attempt_at: Option<String>,
+    pub delivered_at: Option<String>,
+    /// Its last answer's HTTP status (0: none yet, or no answer).
+    pub last_status: i32,
+    pub last_error: String,
+    /// The JSON body sent (one delivery's page only).
+    pub payload: Option<String>,
+    /// Every attempt, oldest first (one delivery's page only).
+    pub attempt_log: Vec<WebhookAttemptBody>,
+}
+
+impl WebhookDeliveryBody {
+    fn of(d: pb::WebhookDelivery, whole: bool) -> Self {
+        WebhookDeliveryBody {
+            message_id: d.message_id,
+            event_type: d.event_type,
+            state: word::<pb::WebhookDeliveryState>(d.state),
+            attempts: d.attempts,
+            created_at: timestamp_to_rfc3339(d.create_time.as_ref()),
+            next_attempt_at: d.next_attempt_time.as_ref().map(|t| timestamp_to_rfc3339(Some(t))),
+            delivered_at: d.deliver_time.as_ref().map(|t| timestamp_to_rfc3339(Some(t))),
+            last_status: d.last_status,
+            last_error: d.last_error,
+            payload: whole.then_some(d.payload),
+            attempt_log: d
+                .attempt_log
+                .into_iter()
+                .map(|a| WebhookAttemptBody {
+                    at: timestamp_to_rfc3339(a.time.as_ref()),
+                    url: a.url,
+                    webhook_timestamp: a.timestamp,
+                    webhook_signature: a.signature,
+                    status: a.status,
+                    duration_ms: a.duration_ms,
+                    answer: a.answer,
+                    error: a.error,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// Which deliveries of the log.
+#[derive(Debug, Default, Deserialize, utoipa::IntoParams)]
+#[serde(rename_all = "kebab-case", default)]
+#[into_params(parameter_in = Query)]
+pub struct WebhookDeliveryQuery {
+    /// Made from (a day, Thailand's time, or an RFC 3339 moment).
+    pub from: Option<String>,
+    /// Made until (a day, to its end, or a moment).
+    pub to: Option<String>,
+    /// pending, delivered or failed.
+    pub state: Option<String>,
+    /// One event (order.created, …, webhook.test).
+    pub event: Option<String>,
+    pub page: Option<i64>,
+    /// 1 to 100 (20 by default).
+    pub limit: Option<i64>,
+}
+
+/// An open-API channel's webhook deliveries, newest first (kept 30 days).
+#[utoipa::path(get, path = "/open-api/store-channels/{id}/webhook-deliveries", tag = "marketplaces",
+    params(("id" = i64, Path), WebhookDeliveryQuery),
+    responses((status = 200, body = List<WebhookDeliveryBody>), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "api_channel_not_found"), (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn webhook_deliveries(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Query(q): Query<WebhookDeliveryQuery>,
+) -> ApiResult<Json<List<WebhookDeliveryBody>>> {
+    auth.require(OWNER)?;
+    let from = q.from.as_deref().filter(|t| !t.trim().is_empty()).map(|t| moment("from", t, false)).transpose()?;
+    let to = q.to.as_deref().filter(|t| !t.trim().is_empty()).map(|t| moment("to", t, true)).transpose()?;
+    let st = q.state.as_deref().map(str::trim).unwrap_or_default();
+    let state_n = if st.is_empty() {
+        0
+    } else {
+        pb::WebhookDeliveryState::from_wire(st)
+            .map(i32::from)
+            .ok_or_else(|| ApiError::invalid_field("state", "validation.choice"))?
+    };
+    let event = q.event.unwrap_or_default().trim().to_string();
+    let page = q.page.unwrap_or(1).max(1);
+    let limit = q.limit.unwrap_or(20);
+    let r = client(&state)?
+        .list_webhook_deliveries(auth.ctx().request(pb::ListWebhookDeliveriesRequest {
+            api_channel_id: id,
+            from_time: from.map(bo_kit::time::ms_to_timestamp),
+            to_time: to.map(bo_kit::time::ms_to_timestamp),
+            state: state_n,
+            event_type: event,
+            page,
+            limit,
+        }))
+        .await?
+        .into_inner();
+    let pages = ((r.total + limit - 1) / limit.max(1)).max(1);
+    Ok(Json(List {
+        data: r.deliveries.into_iter().map(|d| WebhookDeliveryBody::of(d, false)).collect(),
+        total: r.total,
+        limit,
+        page,
+        pages,
+    }))
+}
+
+/// One webhook delivery with its body and every attempt (headers, answer, time).
+#[utoipa::path(get, path = "/open-api/store-channels/{id}/webhook-deliveries/{message_id}", tag = "marketplaces",
+    params(("id" = i64, Path), ("message_id" = String, Path)),
+    responses((status = 200, body = WebhookDeliveryBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "webhook_message_not_found")),
+    security(("bearer" = [])))]
+async fn webhook_delivery(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path((id, message_id)): Path<(i64, String)>,
+) -> ApiResult<Json<WebhookDeliveryBody>> {
+    auth.require(OWNER)?;
+    let r = client(&state)?
+        .get_webhook_delivery(auth.ctx().request(pb::WebhookDeliveryRequest { api_channel_id: id, message_id }))
+        .await?
+        .into_inner();
+    Ok(Json(WebhookDeliveryBody::of(r.delivery.unwrap_or_default(), true)))
+}
+
+/// Sends a delivered or given-up webhook delivery again, with the same `webhook-id`.
+#[utoipa::path(post, path = "/open-api/store-channels/{id}/webhook-deliveries/{message_id}/replay", tag = "marketplaces",
+    params(("id" = i64, Path), ("message_id" = String, Path)),
+    responses((status = 200, body = WebhookDeliveryBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "webhook_message_not_found"),
+        (status = 409, body = ErrorBody, description = "webhook_message_pending")),
+    security(("bearer" = [])))]
+async fn replay_webhook_delivery(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path((id, message_id)): Path<(i64, String)>,
+) -> ApiResult<Json<WebhookDeliveryBody>> {
+    auth.require(OWNER)?;
+    let r = client(&state)?
+        .replay_webhook_delivery(auth.ctx().request(pb::WebhookDeliveryRequest { api_channel_id: id, message_id }))
+        .await?
+        .into_inner();
+    Ok(Json(WebhookDeliveryBody::of(r.delivery.unwrap_or_default(), true)))
+}
+
+/// A time range of deliveries to send again.
+#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
+pub struct ReplayRangeInput {
+    /// From (a day, Thailand's time, or an RFC 3339 moment).
+    #[serde(default)]
+    pub from: String,
+    /// Until (a day, to its end, or a moment).
+    #[serde(default)]
+    pub to: String,
+    /// Only those given up (otherwise the delivered ones too).
+    #[serde(default)]
+    pub failed_only: bool,
+}
+
+/// How many deliveries were sent again.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReplayedBody {
+    pub replayed: i64,
+}
+
+/// Sends again an open-API channel's deliveries made in a time range (at most 10,000).
+#[utoipa::path(post, path = "/open-api/store-channels/{id}/webhook-deliveries/replay", tag = "marketplaces",
+    params(("id" = i64, Path)), request_body = ReplayRangeInput,
+    responses((status = 200, body = ReplayedBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn replay_webhook_deliveries(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Body(b): Body<ReplayRangeInput>,
+) -> ApiResult<Json<ReplayedBody>> {
+    auth.require(OWNER)?;
+    let from = (!b.from.trim().is_empty()).then(|| moment("from", &b.from, false)).transpose()?;
+    let to = (!b.to.trim().is_empty()).then(|| moment("to", &b.to, true)).transpose()?;
+    let r = client(&state)?
+        .replay_webhook_deliveries(auth.ctx().request(pb::ReplayWebhookDeliveriesRequest {
+            api_channel_id: id,
+            from_time: from.map(bo_kit::time::ms_to_timestamp),
+            to_time: to.map(bo_kit::time::ms_to_timestamp),
+            failed_only: b.failed_only,
+        }))
+        .await?
+        .into_inner();
+    Ok(Json(ReplayedBody { replayed: r.replayed }))
+}
+
+/// Sends a `webhook.test` message to the channel's endpoint now; it shows in the log.
+#[utoipa::path(post, path = "/open-api/store-channels/{id}/webhook-test", tag = "marketplaces", params(("id" = i64, Path)),
+    responses((status = 201, body = WebhookDeliveryBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "the channel has no webhook URL")),
+    security(("bearer" = [])))]
+async fn send_test_webhook(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+) -> ApiResult<(StatusCode, Json<WebhookDeliveryBody>)> {
+    auth.require(OWNER)?;
+    let r = client(&state)?.send_test_webhook(auth.ctx().request(pb::GetApiChannelRequest { id })).await?.into_inner();
+    Ok((StatusCode::CREATED, Json(WebhookDeliveryBody::of(r.delivery.unwrap_or_default(), true))))
+}
+
+/// Turns a channel's webhook back on after it was turned off; what waited goes now.
+#[utoipa::path(post, path = "/open-api/store-channels/{id}/webhook-resume", tag = "marketplaces", params(("id" = i64, Path)),
+    responses((status = 200, body = ApiChannelBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn resume_webhook(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+) -> ApiResult<Json<ApiChannelBody>> {
+    auth.require(OWNER)?;
+    let r = client(&state)?.resume_webhook(auth.ctx().request(pb::GetApiChannelRequest { id })).await?.into_inner();
+    Ok(Json(r.channel.unwrap_or_default().into()))
+}
+
+/// Which linked SKUs' stock to send now.
+#[derive(Debug, Default, Serialize, Deserialize, ToSchema)]
+pub struct PushApiStockInput {
+    /// Our SKUs (at most 500); none sends every SKU linked in the channel.
+    #[serde(default)]
+    pub sku_ids: Vec<i64>,
+}
+
+/// How many SKUs' stock is on its way.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PushedBody {
+    pub pushed: i64,
+}
+
+/// Sends an open-API channel its linked SKUs' stock now as `stock.changed`, whatever changed
+/// (the channel must have chosen the event).
+#[utoipa::path(post, path = "/products/open-api/{id}/update-stock", tag = "marketplaces", params(("id" = i64, Path)),
+    request_body = PushApiStockInput,
+    responses((status = 202, body = PushedBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody)),
+    security(("bearer" = [])))]
+async fn push_api_stock(
+    State(state): State<AppState>,
+    auth: StoreAuth,
+    Path(id): Path<i64>,
+    Body(b): Body<PushApiStockInput>,
+) -> ApiResult<(StatusCode, Json<PushedBody>)> {
+    auth.require(OWNER)?;
+    let r = client(&state)?
+        .push_api_stock(auth.ctx().request(pb::PushApiStockRequest { api_channel_id: id, sku_ids: b.sku_ids }))
+        .await?
+        .into_inner();
+    Ok((StatusCode::ACCEPTED, Json(PushedBody { pushed: r.pushed })))
 }

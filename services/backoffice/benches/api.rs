@@ -19,6 +19,9 @@
 //! - marketplaces (embedded, against the three sandboxes): 5,000 pushed orders, lost pushes
 //!   recovered by polling, a flash sale, a re-assert of 10,000 listings
 //!   (`benches/api/marketplaces.rs`; `BENCH_ONLY=marketplaces` runs it alone)
+//! - webhooks out (embedded): 1,000 stock changes a second told to 10 endpoints beside one
+//!   answering in 10 s; the integrator API's order create beside POST /orders
+//!   (`benches/api/webhooks.rs`; `BENCH_ONLY=webhooks` runs it alone)
 //!
 //! 16 concurrent clients (8 for order creation), a fixed number of requests each; requests
 //! per second and p50/p99.
@@ -43,6 +46,8 @@ use orders::orders;
 mod marketplaces;
 #[path = "api/reports.rs"]
 mod reports;
+#[path = "api/webhooks.rs"]
+mod webhooks;
 
 const CLIENTS: usize = 16;
 const PRODUCTS: usize = 10_000;
@@ -708,8 +713,13 @@ fn main() {
             marketplaces::marketplaces().await;
             return;
         }
+        if std::env::var("BENCH_ONLY").is_ok_and(|v| v == "webhooks") {
+            webhooks::webhooks().await;
+            return;
+        }
         embedded().await;
         marketplaces::marketplaces().await;
+        webhooks::webhooks().await;
         distributed().await;
     });
 }

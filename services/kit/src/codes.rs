@@ -250,6 +250,8 @@ codes! {
     WarehouseNameTaken = "warehouse_name_taken" => "The store already has a warehouse with this name",
     WarehouseNotFound = "warehouse_not_found" => "The warehouse was not found",
     WarehousesUnavailable = "warehouses_unavailable" => "Warehouses cannot be loaded now, please try later",
+    WebhookMessageNotFound = "webhook_message_not_found" => "The webhook delivery was not found (deliveries are kept 30 days)",
+    WebhookMessagePending = "webhook_message_pending" => "This delivery is still on its way; it can be sent again once delivered or given up",
     WebhookUnknown = "webhook_unknown" => "Unknown webhook",
 }
 

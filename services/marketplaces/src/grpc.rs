@@ -24,6 +24,7 @@ use crate::Settings;
 mod api;
 mod catalog;
 mod shipping;
+mod webhooks;
 
 type Rpc<T> = Result<Response<T>, Status>;
 
@@ -535,6 +536,43 @@ impl MarketplacesService for MarketplacesGrpc {
         req: Request<pb::AuthenticateApiKeyRequest>,
     ) -> Rpc<pb::AuthenticateApiKeyResponse> {
         self.authenticate_api_key_rpc(req).await
+    }
+
+    async fn list_webhook_deliveries(
+        &self,
+        req: Request<pb::ListWebhookDeliveriesRequest>,
+    ) -> Rpc<pb::ListWebhookDeliveriesResponse> {
+        self.list_webhook_deliveries_rpc(req).await
+    }
+
+    async fn get_webhook_delivery(&self, req: Request<pb::WebhookDeliveryRequest>) -> Rpc<pb::WebhookDeliveryResponse> {
+        self.get_webhook_delivery_rpc(req).await
+    }
+
+    async fn replay_webhook_delivery(
+        &self,
+        req: Request<pb::WebhookDeliveryRequest>,
+    ) -> Rpc<pb::WebhookDeliveryResponse> {
+        self.replay_webhook_delivery_rpc(req).await
+    }
+
+    async fn replay_webhook_deliveries(
+        &self,
+        req: Request<pb::ReplayWebhookDeliveriesRequest>,
+    ) -> Rpc<pb::ReplayWebhookDeliveriesResponse> {
+        self.replay_webhook_deliveries_rpc(req).await
+    }
+
+    async fn send_test_webhook(&self, req: Request<pb::GetApiChannelRequest>) -> Rpc<pb::WebhookDeliveryResponse> {
+        self.send_test_webhook_rpc(req).await
+    }
+
+    async fn resume_webhook(&self, req: Request<pb::GetApiChannelRequest>) -> Rpc<pb::ApiChannelResponse> {
+        self.resume_webhook_rpc(req).await
+    }
+
+    async fn push_api_stock(&self, req: Request<pb::PushApiStockRequest>) -> Rpc<pb::PushApiStockResponse> {
+        self.push_api_stock_rpc(req).await
     }
 
     async fn api_create_order(&self, req: Request<pb::ApiCreateOrderRequest>) -> Rpc<pb::ApiOrderResponse> {

@@ -19,6 +19,7 @@ mod catalog;
 mod returns;
 pub mod shipping;
 mod stock;
+mod webhooks;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -41,6 +42,7 @@ use crate::store::{outcome, ChannelRow, Learnt, Linked, PushRow, Repo};
 use crate::Settings;
 pub use catalog::{AutoLinked, FileImport};
 pub use stock::StockLinks;
+pub use webhooks::WebhookEvents;
 
 /// Pushes handled at once.
 const PUSH_BATCH: i64 = 32;
@@ -118,6 +120,9 @@ struct Inner {
     identity: Option<ServiceIdentity>,
     wake: Notify,
     wake_imports: Notify,
+    wake_webhooks: Notify,
+    /// Sends webhooks: its own timeout, no redirects.
+    hooks_http: reqwest::Client,
 }
 
 /// The services the intake calls.
@@ -131,6 +136,8 @@ pub struct Services {
     pub products: Option<ProductsServiceClient<GrpcChannel>>,
     /// Who the intake acts as.
     pub identity: Option<ServiceIdentity>,
+    /// Sends open-API channels' webhooks (`outbound::client` with the webhook timeout).
+    pub webhooks_http: reqwest::Client,
 }
 
 /// A text cut to a loggable, storable length.
@@ -289,7 +296,7 @@ impl Intake {
         adapters: Arc<Vec<Arc<dyn Adapter>>>,
         services: Services,
     ) -> Intake {
-        let Services { orders, wms, products, identity } = services;
+        let Services { orders, wms, products, identity, webhooks_http: hooks_http } = services;
         Intake {
             inner: Arc::new(Inner {
                 repo,
@@ -301,6 +308,8 @@ impl Intake {
                 identity,
                 wake: Notify::new(),
                 wake_imports: Notify::new(),
+                wake_webhooks: Notify::new(),
+                hooks_http,
             }),
         }
     }

@@ -90,6 +90,19 @@ pub struct Settings {
     pub reassert_every_ms: u64,
     /// Per marketplace code (`shopee`, `lazada`, `tiktok_shop`), the stores it is open to.
     pub whitelist: std::collections::BTreeMap<String, Whitelist>,
+    /// The waits before a failed webhook message's attempts 2, 3, …, ms (empty: about three
+    /// days in eleven attempts, `domain::webhook::BACKOFF_MS`).
+    pub webhook_retry_ms: Vec<u64>,
+    /// An endpoint failing this long without a delivery is turned off, ms.
+    pub webhook_disable_after_ms: u64,
+    /// How long an endpoint has to answer, ms.
+    pub webhook_timeout_ms: u64,
+    /// Webhook requests in flight at once, every endpoint together.
+    pub webhook_concurrency: usize,
+    /// Webhook requests in flight to one endpoint (one while it is failing).
+    pub webhook_per_endpoint: usize,
+    /// How often the dispatcher looks for due messages when nothing woke it, ms.
+    pub webhook_poll_ms: u64,
 }
 
 impl Default for Settings {
@@ -122,6 +135,12 @@ impl Default for Settings {
             stock_calls_per_second: 5,
             reassert_every_ms: 6 * 3600 * 1000,
             whitelist: Default::default(),
+            webhook_retry_ms: Vec::new(),
+            webhook_disable_after_ms: domain::webhook::DISABLE_AFTER_MS,
+            webhook_timeout_ms: domain::webhook::TIMEOUT_MS,
+            webhook_concurrency: 256,
+            webhook_per_endpoint: 4,
+            webhook_poll_ms: 250,
         }
     }
 }
@@ -187,8 +206,15 @@ impl Module for MarketplacesModule {
     }
 
     fn subscribes(&self) -> Vec<&'static str> {
+        use bo_proto::events::v1 as ev;
         use bo_proto::Event as _;
-        vec![bo_proto::events::v1::StockMoved::TYPE]
+        vec![
+            ev::StockMoved::TYPE,
+            ev::OrderPlaced::TYPE,
+            ev::OrderStateChanged::TYPE,
+            ev::OrderPaid::TYPE,
+            ev::ProductSaved::TYPE,
+        ]
     }
 
     fn secrets(&self) -> Vec<&'static str> {
@@ -228,12 +254,21 @@ impl Module for MarketplacesModule {
                 wms: peers.wms.clone(),
                 products: Some(ctx.client(ProductsServiceClient::new)?),
                 identity: Some(ctx.identity()),
+                webhooks_http: bo_kit::outbound::client(std::time::Duration::from_millis(
+                    settings.webhook_timeout_ms.max(1),
+                ))?,
             },
         );
-        // The ledger's movements tell which listings' stock is due.
+        // The ledger's movements tell which listings' and open-API channels' stock is due;
+        // orders of open-API channels and products with linked SKUs make webhook messages.
         let relay = bo_kit::outbox::Relay::new(db.clone(), ctx.bus.clone());
+        let hooks = Arc::new(intake::WebhookEvents { intake: intake.clone() });
         let consumer = bo_kit::inbox::Consumer::new(db.clone(), ctx.bus.clone(), "marketplaces")
-            .on::<bo_proto::events::v1::StockMoved, _>(intake::StockLinks);
+            .on::<bo_proto::events::v1::StockMoved, _>(intake::StockLinks)
+            .on::<bo_proto::events::v1::OrderPlaced, _>(hooks.clone())
+            .on::<bo_proto::events::v1::OrderStateChanged, _>(hooks.clone())
+            .on::<bo_proto::events::v1::OrderPaid, _>(hooks.clone())
+            .on::<bo_proto::events::v1::ProductSaved, _>(hooks);
         ctx.spawn_event_tasks(&relay, Some(&consumer))?;
         let pushing = intake.clone();
         let every = std::time::Duration::from_millis(settings.stock_push_every_ms.max(50));
@@ -261,6 +296,7 @@ impl Module for MarketplacesModule {
             }),
         );
         ctx.spawn("pushes", intake.clone().run_pushes(ctx.cancel.clone()));
+        ctx.spawn("webhooks", intake.clone().run_webhooks(ctx.cancel.clone()));
         ctx.spawn("imports", intake.clone().run_imports(ctx.cancel.clone()));
         let polling = intake.clone();
         let every = std::time::Duration::from_millis((settings.poll_every_ms / 6).clamp(100, 30_000));
@@ -296,6 +332,10 @@ impl Module for MarketplacesModule {
                         let n = repo.purge_pushes(store::PUSHES_KEPT_MS).await?;
                         if n > 0 {
                             tracing::info!(pushes = n, "purged handled marketplace pushes");
+                        }
+                        let n = repo.purge_webhooks(domain::webhook::LOG_KEPT_MS).await?;
+                        if n > 0 {
+                            tracing::info!(messages = n, "purged webhook messages older than 30 days");
                         }
                         Ok(())
                     }

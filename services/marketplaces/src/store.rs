@@ -22,6 +22,7 @@ pub mod matching;
 mod returns;
 pub mod shipments;
 pub mod stock;
+pub mod webhooks;
 pub use intake::{outcome, PushRow, CLAIM_MS, PUSHES_KEPT_MS};
 pub use listings::{linked_by, Learnt, Linked, ListingFilter, ListingRow};
 pub use stock::{Pushed, RuleRow, SyncRow, STOCK_LOG_KEPT_MS};

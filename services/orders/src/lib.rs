@@ -150,6 +150,7 @@ impl Module for OrdersModule {
             ev::OrderPlaced::TYPE,
             ev::OrderStateChanged::TYPE,
             ev::OrderRevised::TYPE,
+            ev::OrderPaid::TYPE,
         ]
     }
 

@@ -104,6 +104,19 @@ const ORDER_COLUMNS: &str = "id, store_id, order_no, channel, reference, note, s
     shipped_at, cancelled_at, closed_at, failed_at, voided_at, store_channel_id, channel_shop, channel_changed_at, \
     unlinked_items, platform_ships, return_mark";
 
+/// What tells that `row` became paid in full (at its version now).
+pub(crate) fn paid_event(row: &OrderRow) -> ev::OrderPaid {
+    ev::OrderPaid {
+        order_id: row.id,
+        order_no: row.order_no.clone(),
+        channel: row.channel.clone(),
+        store_channel_id: row.store_channel_id,
+        reference: row.reference.clone(),
+        total: row.total,
+        version: row.version,
+    }
+}
+
 /// An order row.
 #[derive(Debug, Clone, FromRow)]
 pub struct OrderRow {
@@ -598,9 +611,14 @@ impl Repo {
                 total: d.totals.total,
                 units,
                 figures: Some(figures(1, now, who.user_id, d, 0)),
+                store_channel_id: row.store_channel_id,
+                reference: row.reference.clone(),
             },
         )
         .await?;
+        if row.payment_state == payment::PAID {
+            outbox::enqueue(&mut tx, who.store_id, who.user_id, &paid_event(&row)).await?;
+        }
         // The store's count of new orders, which every creation updates, last before the commit.
         count(&mut tx, who.store_id, state::NEW, 1).await?;
         tx.commit().await?;

@@ -224,3 +224,97 @@ describe('an open-API channel', () => {
     expect(screen.getByTestId('where')).toHaveTextContent('/1/sale-channel-setting/open-api/open_api/create');
   });
 });
+
+describe("an open-API channel's webhook", () => {
+  const delivery = (over: Record<string, unknown> = {}) => ({
+    message_id: 'msg_01',
+    event_type: 'webhook.test',
+    state: 'delivered',
+    attempts: 1,
+    created_at: '2026-12-06T03:00:00Z',
+    next_attempt_at: null,
+    delivered_at: '2026-12-06T03:00:01Z',
+    last_status: 200,
+    last_error: '',
+    payload: null,
+    attempt_log: [],
+    ...over,
+  });
+  const whole = delivery({
+    payload: '{"type":"webhook.test","timestamp":"2026-12-06T03:00:00.000Z","data":{"api_channel_id":4}}',
+    attempt_log: [
+      { at: '2026-12-06T03:00:00Z', url: 'https://shop.example/hooks', webhook_timestamp: 1796526000, webhook_signature: 'v1,abc=', status: 503, duration_ms: 12, answer: 'down for maintenance', error: '' },
+      { at: '2026-12-06T03:00:05Z', url: 'https://shop.example/hooks', webhook_timestamp: 1796526005, webhook_signature: 'v1,def=', status: 200, duration_ms: 9, answer: '{"ok":true}', error: '' },
+    ],
+  });
+
+  it('sends a test, shows the delivery with each attempt, and sends it again', async () => {
+    let replays = 0;
+    const sent = serve((method, path) => {
+      if (method === 'GET' && path === '/open-api/store-channels/4') return { status: 200, body: channel({ webhook_delivered_at: '2026-12-06T03:00:01Z' }) };
+      if (method === 'GET' && path === '/open-api/store-channels/4/webhook-deliveries') {
+        return { status: 200, body: { data: [delivery(), delivery({ message_id: 'msg_02', event_type: 'order.created', state: 'pending', attempts: 2, next_attempt_at: '2026-12-06T03:10:00Z', delivered_at: null, last_status: 503 })], total: 2, limit: 20, page: 1, pages: 1 } };
+      }
+      if (method === 'POST' && path === '/open-api/store-channels/4/webhook-test') return { status: 201, body: whole };
+      if (method === 'GET' && path === '/open-api/store-channels/4/webhook-deliveries/msg_01') return { status: 200, body: whole };
+      if (method === 'POST' && path === '/open-api/store-channels/4/webhook-deliveries/msg_01/replay') {
+        replays++;
+        return { status: 200, body: { ...whole, state: 'pending', attempts: 0 } };
+      }
+      if (method === 'POST' && path === '/open-api/store-channels/4/webhook-deliveries/msg_02/replay') return refusal(409, 'webhook_message_pending');
+      return undefined;
+    });
+    renderAt('/1/sale-channel-setting/open-api/website/edit/4');
+    const log = await screen.findByTestId('delivery-log');
+    expect(await within(log).findByText('order.created')).toBeInTheDocument();
+    expect(screen.getByTestId('delivery-state-msg_01')).toHaveTextContent('Delivered');
+    expect(screen.getByTestId('delivery-state-msg_02')).toHaveTextContent(/Pending · next try/);
+    expect(screen.getByTestId('webhook-last')).toHaveTextContent('Last delivered');
+    // Stock is not among its events: it cannot be sent now.
+    expect(screen.getByTestId('webhook-push-stock')).toBeDisabled();
+
+    await userEvent.click(screen.getByTestId('webhook-test'));
+    await waitFor(() => expect(sent.some((s) => s.method === 'POST' && s.url === '/api/open-api/store-channels/4/webhook-test')).toBe(true));
+    const drawer = await screen.findByTestId('delivery-drawer');
+    expect(await within(drawer).findByText('down for maintenance')).toBeInTheDocument();
+    expect(within(drawer).getAllByTestId('delivery-attempt')).toHaveLength(2);
+    expect(drawer).toHaveTextContent('webhook-signature: v1,def=');
+    expect(within(drawer).getByTestId('delivery-body')).toHaveTextContent('"api_channel_id": 4');
+    await userEvent.click(within(drawer).getByTestId('delivery-replay'));
+    await waitFor(() => expect(replays).toBe(1));
+  });
+
+  it('says when its endpoint is failing, and when it was turned off lets the owner turn it back on', async () => {
+    let held = channel({ webhook_failing_since: '2026-12-03T03:00:00Z', webhook_disabled_at: '2026-12-06T03:00:00Z' });
+    const sent = serve((method, path) => {
+      if (method === 'GET' && path === '/open-api/store-channels/4') return { status: 200, body: held };
+      if (method === 'GET' && path === '/open-api/store-channels/4/webhook-deliveries') return list([]);
+      if (method === 'POST' && path === '/open-api/store-channels/4/webhook-resume') {
+        held = channel({ webhook_failing_since: '2026-12-06T04:00:00Z' });
+        return { status: 200, body: held };
+      }
+      return undefined;
+    });
+    renderAt('/1/sale-channel-setting/open-api/website/edit/4');
+    expect(await screen.findByTestId('webhook-disabled')).toHaveTextContent('turned off');
+    await userEvent.click(screen.getByTestId('webhook-resume'));
+    await waitFor(() => expect(sent.some((s) => s.method === 'POST' && s.url === '/api/open-api/store-channels/4/webhook-resume')).toBe(true));
+    expect(await screen.findByTestId('webhook-failing')).toHaveTextContent('failing since');
+    expect(screen.queryByTestId('webhook-disabled')).not.toBeInTheDocument();
+  });
+
+  it('tells the owner on the list which channels have their webhook turned off', async () => {
+    serve((method, path) => {
+      if (path === '/marketplaces/channels') return list([]);
+      if (method === 'GET' && path === '/marketplaces/store-channels') return list([]);
+      if (method === 'GET' && path === '/open-api/store-channels') {
+        return list([channel({ webhook_secret: '', webhook_disabled_at: '2026-12-06T03:00:00Z' }), channel({ id: 5, name: 'แอปไลน์', channel: 'line', webhook_failing_since: '2026-12-06T03:00:00Z' })]);
+      }
+      return undefined;
+    });
+    renderAt('/1/sale-channel-list');
+    expect(await screen.findByTestId('api-webhooks-off')).toHaveTextContent('เว็บไซต์ร้าน');
+    expect(screen.getByTestId('api-4-webhook-off')).toHaveTextContent('Webhook off');
+    expect(screen.getByTestId('api-5-webhook-failing')).toHaveTextContent('Webhook failing');
+  });
+});

@@ -24,6 +24,7 @@ import {
   type ApiKeyBody,
   type GeneratedKeyBody,
 } from './api';
+import WebhookDeliveries from './WebhookDeliveries';
 
 interface Values {
   name?: string;
@@ -373,6 +374,9 @@ export default function ApiChannelPage() {
             </Descriptions.Item>
           </Descriptions>
           <Typography.Paragraph type="secondary">{t('marketplaces:api.webhook.hint')}</Typography.Paragraph>
+          <h2 style={{ marginTop: 32 }}>{t('marketplaces:api.deliveries.title')}</h2>
+          <Typography.Paragraph type="secondary">{t('marketplaces:api.deliveries.hint')}</Typography.Paragraph>
+          <WebhookDeliveries channel={c} />
           {rolling ? <RollKey channel={c} onClose={() => setRolling(false)} /> : null}
         </>
       ) : null}

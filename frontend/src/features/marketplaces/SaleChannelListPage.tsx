@@ -36,6 +36,7 @@ export default function SaleChannelListPage() {
   const shops = useListMarketplaceChannelsQuery({});
   const warehouses = useListWarehousesQuery();
   const apiChannels = useListApiChannelsQuery();
+  const webhooksOff = (apiChannels.data?.data ?? []).filter((c) => c.webhookDisabledAt);
   const [askLink] = useLazyAuthUrlQuery();
   const [update] = useUpdateMarketplaceChannelMutation();
   const [unlink] = useUnlinkMarketplaceChannelMutation();
@@ -245,6 +246,15 @@ export default function SaleChannelListPage() {
             </Button>
           </div>
           <Typography.Paragraph type="secondary">{t('marketplaces:api.listHint')}</Typography.Paragraph>
+          {webhooksOff.length ? (
+            <Alert
+              type="error"
+              showIcon
+              style={{ marginBottom: 12 }}
+              title={t('marketplaces:api.webhook.offNotice', { names: webhooksOff.map((c) => c.name).join(', ') })}
+              data-testid="api-webhooks-off"
+            />
+          ) : null}
           <Table<ApiChannelBody>
             rowKey="id"
             size="middle"
@@ -259,7 +269,20 @@ export default function SaleChannelListPage() {
               {
                 title: t('marketplaces:fields.status'),
                 dataIndex: 'status',
-                render: (v: string) => <Tag color={v === 'active' ? 'green' : 'default'}>{t(`marketplaces:status.${v}`, { defaultValue: v })}</Tag>,
+                render: (v: string, c: ApiChannelBody) => (
+                  <Space size={4} wrap>
+                    <Tag color={v === 'active' ? 'green' : 'default'}>{t(`marketplaces:status.${v}`, { defaultValue: v })}</Tag>
+                    {c.webhookDisabledAt ? (
+                      <Tag color="red" data-testid={`api-${c.id}-webhook-off`}>
+                        {t('marketplaces:api.webhook.offTag')}
+                      </Tag>
+                    ) : c.webhookFailingSince ? (
+                      <Tag color="orange" data-testid={`api-${c.id}-webhook-failing`}>
+                        {t('marketplaces:api.webhook.failingTag')}
+                      </Tag>
+                    ) : null}
+                  </Space>
+                ),
               },
               {
                 title: t('marketplaces:api.fields.key'),

@@ -695,3 +695,127 @@ async fn bills_expire_once_with_two_orders_processes() {
     let _ = others.start_kill();
     let _ = gateway.start_kill();
 }
+
+/// `kill -9` while an open-API channel's webhooks go out (its endpoint slow, so deliveries
+/// are mid-flight when the process dies): after the restart, every order the integrator was
+/// told was made reaches the endpoint, verified by `standardwebhooks`, under one webhook-id
+/// (an attempt the kill cut short is sent again with the same id, never as another message).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kill_while_webhooks_go_out() {
+    let Some(rx) = crate::webhooks::Receiver::start().await else { return };
+    let mut stack = embedded();
+    stack.env.push(("BO_SERVICES__MARKETPLACES__WEBHOOK_POLL_MS".into(), "50".into()));
+    let client = reqwest::Client::new();
+    let api = format!("http://127.0.0.1:{}/api", stack.http);
+    let (mut victim, _) = start_processes(&stack, &client).await;
+    let store = open_store(&stack, 0).await.expect("the store opens");
+    let owner = sign_in(&client, &api, "crash0@example.com", "crash-password", store).await;
+    let w = eventually(&client, &format!("{api}/wms/warehouses"), &owner, |v| v["total"] == 1).await["data"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let post = |path: &str, token: &str, body: Value| {
+        let r = client.post(format!("{api}{path}")).bearer_auth(token).json(&body).send();
+        async move {
+            let r = r.await.unwrap();
+            let s = r.status();
+            (s, r.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+    let body = json!({"name": "สินค้า", "short_description": "ทดสอบ", "code": "HOOK-K", "category_id": 1,
+        "price": "10.00", "cost": "5.00", "tags": ["t"], "skus": [{"code": "HOOK-K1"}]});
+    let (s, p) = post("/products", &owner, body).await;
+    assert_eq!(s, StatusCode::CREATED, "{p}");
+    let sku = p["skus"][0]["id"].as_i64().unwrap();
+    let adjust = json!({"warehouse_id": w, "sku_id": sku, "quantity": 1000, "reason": "เริ่มต้น"});
+    for _ in 0..100 {
+        if post("/wms/goods-adjust", &owner, adjust.clone()).await.0 == StatusCode::CREATED {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (_, pay) = post(
+        "/payments/store-channels",
+        &owner,
+        json!({"channel_type": "cod", "acc_name": "COD", "acc_no": "1234567890"}),
+    )
+    .await;
+    let (_, ship) = post(
+        "/logistics/store-channels",
+        &owner,
+        json!({"warehouse_id": w, "logistic_type": "domestic", "name": "Flash", "provider_name": "flash", "pricing_method": "flat", "price": "30"}),
+    )
+    .await;
+    let (_, key) = post("/open-api/store-channels/generate-key", &owner, json!({})).await;
+    let (s, ch) = post(
+        "/open-api/store-channels",
+        &owner,
+        json!({"name": "เว็บไซต์", "channel": "website", "warehouse_id": w, "logistic_channel_id": ship["id"],
+            "payment_channel_id": pay["id"], "key_id": key["key_id"], "webhook_url": rx.url("k"), "events": ["order.created"]}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{ch}");
+    let whole: Value = client
+        .get(format!("{api}/open-api/store-channels/{}", ch["id"]))
+        .bearer_auth(&owner)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    rx.control("k", json!({"secret": whole["webhook_secret"], "delay": 0.2})).await;
+    let key = key["key"].as_str().unwrap().to_string();
+
+    // Orders flow in through the integrator's API; the process dies in the middle.
+    let made = Arc::new(Mutex::new(Vec::new()));
+    let stop = Arc::new(AtomicBool::new(false));
+    let writer = {
+        let (made, stop, client, api, key) = (made.clone(), stop.clone(), client.clone(), api.clone(), key.clone());
+        tokio::spawn(async move {
+            let mut n = 0;
+            while !stop.load(Ordering::SeqCst) {
+                n += 1;
+                let r = client
+                    .post(format!("{api}/open-api/v1/orders"))
+                    .bearer_auth(&key)
+                    .json(&json!({"reference": format!("K-{n}"), "cod": true, "address": crate::orders::address(),
+                        "lines": [{"sku_code": "HOOK-K1", "quantity": 1, "unit_price_satang": 1000}]}))
+                    .send()
+                    .await;
+                if let Ok(r) = r {
+                    if r.status() == StatusCode::CREATED {
+                        if let Ok(o) = r.json::<Value>().await {
+                            made.lock().unwrap().push(o["id"].as_i64().unwrap());
+                        }
+                    }
+                }
+            }
+        })
+    };
+    let started = std::time::Instant::now();
+    while made.lock().unwrap().len() < 20 && started.elapsed() < Duration::from_secs(60) {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    victim.start_kill().unwrap();
+    let _ = victim.wait().await;
+    stop.store(true, Ordering::SeqCst);
+    writer.await.unwrap();
+    let made: Vec<i64> = made.lock().unwrap().clone();
+    assert!(made.len() >= 20, "only {} orders were made before the kill", made.len());
+    let before = rx.received("k").await.0.len();
+    assert!(before < made.len(), "every order was told before the kill ({before}): nothing was in flight");
+
+    let (mut victim, _) = start_processes(&stack, &client).await;
+    let seen = rx
+        .until("k", "every order made", |s| {
+            made.iter().all(|id| s.iter().any(|m| m["data"]["order_id"].as_i64() == Some(*id)))
+        })
+        .await;
+    let mut ids_of: std::collections::HashMap<i64, std::collections::HashSet<String>> = Default::default();
+    for m in &seen {
+        ids_of.entry(m["data"]["order_id"].as_i64().unwrap()).or_default().insert(m["id"].as_str().unwrap().into());
+    }
+    assert!(ids_of.values().all(|ids| ids.len() == 1), "an order was told under two webhook-ids: {ids_of:?}");
+    assert_eq!(rx.received("k").await.1, 0, "a delivery failed its signature");
+    let _ = victim.start_kill();
+}

@@ -40,5 +40,6 @@ mod settings;
 mod statements;
 mod team;
 mod trust;
+mod webhooks;
 mod wire;
 mod wms;

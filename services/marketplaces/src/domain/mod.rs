@@ -1,8 +1,9 @@
 //! The marketplaces service's pure rules: which marketplaces there are, the sales channels an
 //! order can come from ([`catalogue`]), what their order statuses mean for our orders
 //! ([`status`]), their money in satang ([`money`]), how listings link to our SKUs
-//! ([`matching`]), bundles ([`bundle`]), how much stock a listing shows ([`stock_rule`]) and
-//! what their buyers' returns' statuses mean ([`returns`]).
+//! ([`matching`]), bundles ([`bundle`]), how much stock a listing shows ([`stock_rule`]),
+//! what their buyers' returns' statuses mean ([`returns`]), open-API channels ([`api_channel`],
+//! [`api_order`]) and the webhooks they are sent ([`webhook`]).
 
 pub mod api_channel;
 pub mod api_order;
@@ -15,6 +16,7 @@ pub mod new_product;
 pub mod returns;
 pub mod status;
 pub mod stock_rule;
+pub mod webhook;
 
 use serde::{Deserialize, Serialize};
 

@@ -43,6 +43,9 @@ pub fn api_channel(r: &ApiChannelRow, secret: Option<String>, keys: &[KeyRow]) -
         create_time: timestamp(r.created_at),
         update_time: timestamp(r.updated_at),
         version: r.version,
+        webhook_failing_time: timestamp(r.webhook_failing_since),
+        webhook_disabled_time: timestamp(r.webhook_disabled_at),
+        webhook_delivered_time: timestamp(r.webhook_delivered_at),
     }
 }
 
@@ -98,7 +101,7 @@ fn nothing_set() -> ChannelRow {
 
 impl MarketplacesGrpc {
     /// A channel of the store with its secret and keys.
-    async fn api_channel_whole(&self, store_id: i64, id: i64) -> bo_kit::Result<pb::ApiChannel> {
+    pub(super) async fn api_channel_whole(&self, store_id: i64, id: i64) -> bo_kit::Result<pb::ApiChannel> {
         let row = self.repo.api_channel(store_id, id).await?;
         let secret = self.repo.webhook_secret(store_id, id).await?;
         let keys = self.repo.api_keys(store_id, id).await?;

@@ -29,6 +29,12 @@ pub struct ApiChannelRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub version: i64,
+    /// Its webhook has been failing since (0: answering), ms.
+    pub webhook_failing_since: i64,
+    /// Its webhook was turned off at (0: on), ms.
+    pub webhook_disabled_at: i64,
+    /// Its webhook's last delivery (0: none), ms.
+    pub webhook_delivered_at: i64,
 }
 
 impl ApiChannelRow {
@@ -44,7 +50,8 @@ impl ApiChannelRow {
 }
 
 const CHANNEL_COLUMNS: &str = "id, store_id, name, channel, warehouse_id, logistic_channel_id, payment_channel_id, \
-    status, webhook_url, events, created_by, created_at, updated_at, version";
+    status, webhook_url, events, created_by, created_at, updated_at, version, webhook_failing_since, \
+    webhook_disabled_at, webhook_delivered_at";
 
 /// A key of a channel as the screens show it (never its secret).
 #[derive(Debug, Clone, FromRow)]

@@ -90,7 +90,8 @@ pub enum Pushed<'a> {
 impl Repo {
     /// The ledger's level of a SKU in a warehouse after movement `movement`, unless a newer
     /// one is kept; the store's listings of it (alone or in a bundle) become due, so a burst
-    /// of changes is one push of the newest. Run in the inbox's transaction.
+    /// of changes is one push of the newest, and so does its stock for the open-API channels
+    /// told it. Run in the inbox's transaction.
     pub async fn apply_level(
         tx: &mut Tx,
         store_id: i64,
@@ -114,6 +115,7 @@ impl Repo {
         if !changed(&kept) {
             return Ok(0);
         }
+        Repo::mark_api_stock_due(tx, store_id, warehouse_id, sku_id).await?;
         let due = sqlx::query(
             "UPDATE listings SET changes = changes + 1, due_at = CASE WHEN due_at = 0 THEN $1 ELSE due_at END \
              WHERE store_id = $2 AND state <> 'deleted' AND (sku_id = $3 OR (bundle = 1 AND id IN \

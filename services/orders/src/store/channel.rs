@@ -36,6 +36,7 @@ impl Repo {
         }
         let row = order_in(&mut tx, who.store_id, id).await?;
         event(&mut tx, who, id, "paid_at_channel", &row.state, &row.state, detail).await?;
+        outbox::enqueue(&mut tx, who.store_id, who.user_id, &super::paid_event(&row)).await?;
         tx.commit().await?;
         Ok(true)
     }

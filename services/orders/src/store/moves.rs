@@ -136,6 +136,9 @@ impl Repo {
                 version: row.version + 1,
                 place_time: Some(bo_kit::time::ms_to_timestamp(row.created_at)),
                 channel: row.channel.clone(),
+                store_channel_id: row.store_channel_id,
+                reference: row.reference.clone(),
+                tracking_no: tracking.to_string(),
             },
         )
         .await?;
@@ -281,6 +284,9 @@ pub(super) async fn apply_move(
             version: row.version + 1,
             place_time: Some(bo_kit::time::ms_to_timestamp(row.created_at)),
             channel: row.channel.clone(),
+            store_channel_id: row.store_channel_id,
+            reference: row.reference.clone(),
+            tracking_no: row.tracking_no.clone(),
         },
     )
     .await?;

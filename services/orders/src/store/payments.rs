@@ -199,6 +199,10 @@ async fn settle_order(tx: &mut Tx, who: Actor, order_id: i64, now: i64) -> Resul
     let bills: Vec<(i64, Option<&str>)> = rows.iter().map(|(a, s)| (*a, s.as_deref())).collect();
     let states: Vec<&str> = bills.iter().map(|(_, s)| s.unwrap_or(payment::UNPAID)).collect();
     let to = payment::order_state(&states);
+    let was: String = sqlx::query_scalar("SELECT payment_state FROM orders WHERE id = $1")
+        .bind(order_id)
+        .fetch_one(&mut **tx)
+        .await?;
     sqlx::query(
         "UPDATE orders SET payment_state = $1, updated_at = $2, updated_by = $3, version = version + 1 WHERE id = $4",
     )
@@ -217,6 +221,9 @@ async fn settle_order(tx: &mut Tx, who: Actor, order_id: i64, now: i64) -> Resul
         figures: Some(super::row_figures(&order, &items, payment::paid(&bills))),
     };
     outbox::enqueue(tx, who.store_id, who.user_id, &revised).await?;
+    if to == payment::PAID && was != payment::PAID {
+        outbox::enqueue(tx, who.store_id, who.user_id, &super::paid_event(&order)).await?;
+    }
     Ok(to)
 }
 

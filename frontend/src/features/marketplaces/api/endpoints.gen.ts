@@ -261,6 +261,67 @@ const injectedRtkApi = api.injectEndpoints({
         body: queryArg.rollKeyInput,
       }),
     }),
+    webhookDeliveries: build.query<
+      WebhookDeliveriesApiResponse,
+      WebhookDeliveriesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/open-api/store-channels/${queryArg.id}/webhook-deliveries`,
+        params: {
+          from: queryArg["from"],
+          to: queryArg.to,
+          state: queryArg.state,
+          event: queryArg.event,
+          page: queryArg.page,
+          limit: queryArg.limit,
+        },
+      }),
+    }),
+    replayWebhookDeliveries: build.mutation<
+      ReplayWebhookDeliveriesApiResponse,
+      ReplayWebhookDeliveriesApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/open-api/store-channels/${queryArg.id}/webhook-deliveries/replay`,
+        method: "POST",
+        body: queryArg.replayRangeInput,
+      }),
+    }),
+    webhookDelivery: build.query<
+      WebhookDeliveryApiResponse,
+      WebhookDeliveryApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/open-api/store-channels/${queryArg.id}/webhook-deliveries/${queryArg.messageId}`,
+      }),
+    }),
+    replayWebhookDelivery: build.mutation<
+      ReplayWebhookDeliveryApiResponse,
+      ReplayWebhookDeliveryApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/open-api/store-channels/${queryArg.id}/webhook-deliveries/${queryArg.messageId}/replay`,
+        method: "POST",
+      }),
+    }),
+    resumeWebhook: build.mutation<
+      ResumeWebhookApiResponse,
+      ResumeWebhookApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/open-api/store-channels/${queryArg.id}/webhook-resume`,
+        method: "POST",
+      }),
+    }),
+    sendTestWebhook: build.mutation<
+      SendTestWebhookApiResponse,
+      SendTestWebhookApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/open-api/store-channels/${queryArg.id}/webhook-test`,
+        method: "POST",
+      }),
+    }),
     webhookEvents: build.query<WebhookEventsApiResponse, WebhookEventsApiArg>({
       query: () => ({ url: `/open-api/webhook-events` }),
     }),
@@ -331,6 +392,13 @@ const injectedRtkApi = api.injectEndpoints({
         url: `/products/marketplace/${queryArg.mp}/update-stock`,
         method: "POST",
         body: queryArg.updateStockInput,
+      }),
+    }),
+    pushApiStock: build.mutation<PushApiStockApiResponse, PushApiStockApiArg>({
+      query: (queryArg) => ({
+        url: `/products/open-api/${queryArg.id}/update-stock`,
+        method: "POST",
+        body: queryArg.pushApiStockInput,
       }),
     }),
     unlinkListing: build.mutation<
@@ -503,6 +571,47 @@ export type RollApiKeyApiArg = {
   id: number;
   rollKeyInput: RollKeyInput;
 };
+export type WebhookDeliveriesApiResponse =
+  /** status 200  */ ListWebhookDeliveryBody;
+export type WebhookDeliveriesApiArg = {
+  id: number;
+  /** Made from (a day, Thailand's time, or an RFC 3339 moment). */
+  from?: string;
+  /** Made until (a day, to its end, or a moment). */
+  to?: string;
+  /** pending, delivered or failed. */
+  state?: string;
+  /** One event (order.created, …, webhook.test). */
+  event?: string;
+  page?: number;
+  /** 1 to 100 (20 by default). */
+  limit?: number;
+};
+export type ReplayWebhookDeliveriesApiResponse =
+  /** status 200  */ ReplayedBody;
+export type ReplayWebhookDeliveriesApiArg = {
+  id: number;
+  replayRangeInput: ReplayRangeInput;
+};
+export type WebhookDeliveryApiResponse = /** status 200  */ WebhookDeliveryBody;
+export type WebhookDeliveryApiArg = {
+  id: number;
+  messageId: string;
+};
+export type ReplayWebhookDeliveryApiResponse =
+  /** status 200  */ WebhookDeliveryBody;
+export type ReplayWebhookDeliveryApiArg = {
+  id: number;
+  messageId: string;
+};
+export type ResumeWebhookApiResponse = /** status 200  */ ApiChannelBody;
+export type ResumeWebhookApiArg = {
+  id: number;
+};
+export type SendTestWebhookApiResponse = /** status 201  */ WebhookDeliveryBody;
+export type SendTestWebhookApiArg = {
+  id: number;
+};
 export type WebhookEventsApiResponse = /** status 200  */ ListWebhookEventBody;
 export type WebhookEventsApiArg = void;
 export type ProduceMissingOrdersApiResponse =
@@ -543,6 +652,11 @@ export type UpdateStockApiResponse = /** status 202  */ StockSyncBody;
 export type UpdateStockApiArg = {
   mp: string;
   updateStockInput: UpdateStockInput;
+};
+export type PushApiStockApiResponse = /** status 202  */ PushedBody;
+export type PushApiStockApiArg = {
+  id: number;
+  pushApiStockInput: PushApiStockInput;
 };
 export type UnlinkListingApiResponse = /** status 200  */ ListingBody;
 export type UnlinkListingApiArg = {
@@ -946,6 +1060,13 @@ export type ListApiChannelBody = {
     /** Send it back with an edit so another's change is not overwritten. */
     version: number;
     warehouseId: number;
+    /** Its webhook's last delivery (null: none yet). */
+    webhookDeliveredAt?: string | null;
+    /** Its webhook was turned off after days of failures (null: on); turn it back on with
+        `POST /open-api/store-channels/{id}/webhook-resume`. */
+    webhookDisabledAt?: string | null;
+    /** Its webhook has been failing since (null: answering). */
+    webhookFailingSince?: string | null;
     /** The secret its webhook is signed with (`whsec_…`; a channel's own page only). */
     webhookSecret: string;
     /** Where its webhook is sent ("": none). */
@@ -978,6 +1099,13 @@ export type ApiChannelBody = {
   /** Send it back with an edit so another's change is not overwritten. */
   version: number;
   warehouseId: number;
+  /** Its webhook's last delivery (null: none yet). */
+  webhookDeliveredAt?: string | null;
+  /** Its webhook was turned off after days of failures (null: on); turn it back on with
+    `POST /open-api/store-channels/{id}/webhook-resume`. */
+  webhookDisabledAt?: string | null;
+  /** Its webhook has been failing since (null: answering). */
+  webhookFailingSince?: string | null;
   /** The secret its webhook is signed with (`whsec_…`; a channel's own page only). */
   webhookSecret: string;
   /** Where its webhook is sent ("": none). */
@@ -1014,6 +1142,86 @@ export type RollKeyInput = {
   graceHours?: number;
   /** The generated key it takes. */
   keyId?: number;
+};
+export type WebhookAttemptBody = {
+  /** What the endpoint answered (its first 2,000 characters). */
+  answer: string;
+  at: string;
+  durationMs: number;
+  /** Why no answer came, or why it could not be read. */
+  error: string;
+  /** The answer's HTTP status (0: none came). */
+  status: number;
+  /** Where it was sent. */
+  url: string;
+  /** Its `webhook-signature` header. */
+  webhookSignature: string;
+  /** Its `webhook-timestamp` header (unix seconds). */
+  webhookTimestamp: number;
+};
+export type ListWebhookDeliveryBody = {
+  /** The rows. */
+  data: {
+    /** Every attempt, oldest first (one delivery's page only). */
+    attemptLog: WebhookAttemptBody[];
+    /** Attempts since it was made or last sent again. */
+    attempts: number;
+    createdAt: string;
+    deliveredAt?: string | null;
+    /** order.created, …, or webhook.test. */
+    eventType: string;
+    lastError: string;
+    /** Its last answer's HTTP status (0: none yet, or no answer). */
+    lastStatus: number;
+    /** Its `webhook-id` header: the same on every attempt and replay. */
+    messageId: string;
+    /** Its next attempt, while pending. */
+    nextAttemptAt?: string | null;
+    /** The JSON body sent (one delivery's page only). */
+    payload?: string | null;
+    /** pending, delivered or failed (given up). */
+    state: string;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type ReplayedBody = {
+  replayed: number;
+};
+export type ReplayRangeInput = {
+  /** Only those given up (otherwise the delivered ones too). */
+  failedOnly?: boolean;
+  /** From (a day, Thailand's time, or an RFC 3339 moment). */
+  from?: string;
+  /** Until (a day, to its end, or a moment). */
+  to?: string;
+};
+export type WebhookDeliveryBody = {
+  /** Every attempt, oldest first (one delivery's page only). */
+  attemptLog: WebhookAttemptBody[];
+  /** Attempts since it was made or last sent again. */
+  attempts: number;
+  createdAt: string;
+  deliveredAt?: string | null;
+  /** order.created, …, or webhook.test. */
+  eventType: string;
+  lastError: string;
+  /** Its last answer's HTTP status (0: none yet, or no answer). */
+  lastStatus: number;
+  /** Its `webhook-id` header: the same on every attempt and replay. */
+  messageId: string;
+  /** Its next attempt, while pending. */
+  nextAttemptAt?: string | null;
+  /** The JSON body sent (one delivery's page only). */
+  payload?: string | null;
+  /** pending, delivered or failed (given up). */
+  state: string;
 };
 export type ListWebhookEventBody = {
   /** The rows. */
@@ -1170,6 +1378,13 @@ export type UpdateStockInput = {
   /** The shop. */
   storeChannelId?: number;
 };
+export type PushedBody = {
+  pushed: number;
+};
+export type PushApiStockInput = {
+  /** Our SKUs (at most 500); none sends every SKU linked in the channel. */
+  skuIds?: number[];
+};
 export const {
   useMarketplacesQuery,
   useGetListingQuery,
@@ -1203,6 +1418,12 @@ export const {
   useUpdateApiChannelMutation,
   useRevokeApiKeysMutation,
   useRollApiKeyMutation,
+  useWebhookDeliveriesQuery,
+  useReplayWebhookDeliveriesMutation,
+  useWebhookDeliveryQuery,
+  useReplayWebhookDeliveryMutation,
+  useResumeWebhookMutation,
+  useSendTestWebhookMutation,
   useWebhookEventsQuery,
   useProduceMissingOrdersMutation,
   useGetListingImportQuery,
@@ -1211,5 +1432,6 @@ export const {
   useImportListingFileMutation,
   useListListingImportsQuery,
   useUpdateStockMutation,
+  usePushApiStockMutation,
   useUnlinkListingMutation,
 } = injectedRtkApi;

@@ -49,7 +49,7 @@ export type { MarketplaceChannelBody } from './endpoints.gen';
 
 // ---- Open-API channels: an integrator's app's connection, its keys and webhook.
 const API_CHANNELS = { type: 'ApiChannel' as const, id: 'LIST' };
-export const apiChannelsApi = marketplacesApi.enhanceEndpoints({ addTagTypes: ['ApiChannel'] }).enhanceEndpoints({
+export const apiChannelsApi = marketplacesApi.enhanceEndpoints({ addTagTypes: ['ApiChannel', 'WebhookDelivery'] }).enhanceEndpoints({
   endpoints: {
     listApiChannels: { providesTags: [API_CHANNELS] },
     getApiChannel: { providesTags: (_r, _e, a) => [{ type: 'ApiChannel', id: a.id }] },
@@ -57,6 +57,14 @@ export const apiChannelsApi = marketplacesApi.enhanceEndpoints({ addTagTypes: ['
     updateApiChannel: { invalidatesTags: (_r, _e, a) => [API_CHANNELS, { type: 'ApiChannel', id: a.id }] },
     rollApiKey: { invalidatesTags: (_r, e, a) => (e ? [] : [API_CHANNELS, { type: 'ApiChannel', id: a.id }]) },
     revokeApiKeys: { invalidatesTags: (_r, e, a) => (e ? [] : [API_CHANNELS, { type: 'ApiChannel', id: a.id }]) },
+    resumeWebhook: { invalidatesTags: (_r, e, a) => (e ? [] : [API_CHANNELS, { type: 'ApiChannel', id: a.id }, { type: 'WebhookDelivery', id: a.id }]) },
+    // The log is read often while something is on its way: a send or replay refreshes it.
+    webhookDeliveries: { providesTags: (_r, _e, a) => [{ type: 'WebhookDelivery', id: a.id }] },
+    webhookDelivery: { providesTags: (_r, _e, a) => [{ type: 'WebhookDelivery', id: a.id }] },
+    sendTestWebhook: { invalidatesTags: (_r, e, a) => (e ? [] : [{ type: 'WebhookDelivery', id: a.id }]) },
+    replayWebhookDelivery: { invalidatesTags: (_r, e, a) => (e ? [] : [{ type: 'WebhookDelivery', id: a.id }]) },
+    replayWebhookDeliveries: { invalidatesTags: (_r, e, a) => (e ? [] : [{ type: 'WebhookDelivery', id: a.id }]) },
+    pushApiStock: { invalidatesTags: (_r, e, a) => (e ? [] : [{ type: 'WebhookDelivery', id: a.id }]) },
   },
 });
 export const {
@@ -69,8 +77,15 @@ export const {
   useRevokeApiKeysMutation,
   useOpenApiChannelsQuery,
   useWebhookEventsQuery,
+  useWebhookDeliveriesQuery,
+  useWebhookDeliveryQuery,
+  useSendTestWebhookMutation,
+  useReplayWebhookDeliveryMutation,
+  useReplayWebhookDeliveriesMutation,
+  useResumeWebhookMutation,
+  usePushApiStockMutation,
 } = apiChannelsApi;
-export type { ApiChannelBody, ApiKeyBody, GeneratedKeyBody } from './endpoints.gen';
+export type { ApiChannelBody, ApiKeyBody, GeneratedKeyBody, WebhookDeliveryBody } from './endpoints.gen';
 /** A marketplace of the connect screen. */
 export type MarketplaceBody = ListMarketplaceBody['data'][number];
 /** One connected shop of the list. */
