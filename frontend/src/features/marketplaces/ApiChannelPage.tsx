@@ -322,7 +322,7 @@ export default function ApiChannelPage() {
           />
         </Form.Item>
         <Form.Item name="webhookUrl" label={t('marketplaces:api.fields.webhookUrl')} extra={t('marketplaces:api.webhookHint')}>
-          <Input placeholder="https://" data-testid="api-webhook-url" />
+          <Input placeholder={t('marketplaces:api.webhookPlaceholder')} data-testid="api-webhook-url" />
         </Form.Item>
         <Form.Item name="events" label={t('marketplaces:api.fields.events')}>
           <Checkbox.Group data-testid="api-events">

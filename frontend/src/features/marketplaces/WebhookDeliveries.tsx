@@ -70,7 +70,7 @@ function DeliveryDrawer({ channel, messageId, onClose }: { channel: number; mess
       {d ? (
         <>
           <Descriptions size="small" column={1} bordered>
-            <Descriptions.Item label="webhook-id">
+            <Descriptions.Item label={t('marketplaces:api.deliveries.messageId')}>
               <Typography.Text code copyable>
                 {d.messageId}
               </Typography.Text>
