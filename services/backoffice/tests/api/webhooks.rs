@@ -198,8 +198,15 @@ async fn webhooks_are_signed_told_in_order_and_sent_again(stack: Stack) {
     let w = crate::marketplaces::warehouse(&app, &t).await;
     let (red, _) = two_skus(&app, &t, "HOOK", w).await;
     stock_up(&app, &t, w, red, 50).await;
-    let events =
-        ["order.created", "order.state_changed", "order.paid", "order.cancelled", "stock.changed", "product.changed"];
+    let events = [
+        "order.created",
+        "order.state_changed",
+        "order.paid",
+        "order.cancelled",
+        "stock.changed",
+        "product.changed",
+        "channel.key_expiring",
+    ];
     let (ship, pay) = defaults(&app, &t, w).await;
     let (ch, key, secret) = hooked_channel(&app, &t, (w, ship, pay), "เว็บไซต์ร้าน", &rx.url("a"), &events).await;
     rx.control("a", json!({"secret": secret})).await;
@@ -369,6 +376,21 @@ async fn webhooks_are_signed_told_in_order_and_sent_again(stack: Stack) {
     );
     let red_sku = p["data"]["skus"].as_array().unwrap().iter().find(|s| s["sku_id"] == red).unwrap();
     assert_eq!(red_sku["external_ids"], json!(["P-RED"]));
+
+    // A key rolled with an hour's grace: the app is told its old key ends, once.
+    let (_, fresh) = app.post("/open-api/store-channels/generate-key", &t, json!({})).await;
+    let (s, v) = app
+        .post(
+            &format!("/open-api/store-channels/{ch}/roll-key"),
+            &t,
+            json!({"key_id": fresh["key_id"], "grace_hours": 1}),
+        )
+        .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let seen = rx.until("a", "the key's end", |s| count_type(s, "channel.key_expiring") == 1).await;
+    let told = seen.iter().find(|m| m["type"] == "channel.key_expiring").unwrap();
+    assert_eq!(told["data"]["key"].as_str(), Some(format!("{}…", &key[..21]).as_str()), "{told}");
+    assert!(told["data"]["expires_at"].is_string(), "{told}");
 
     // The owner's alone: staff and another store are refused.
     let staff =

@@ -81,20 +81,28 @@ impl On<OrderPlaced> for WebhookEvents {
         if !through_api(&e.channel, e.store_channel_id) {
             return Ok(());
         }
-        let data = json!({
-            "order_id": e.order_id,
-            "order_no": e.order_no,
-            "reference": e.reference,
-            "state": opb::OrderState::New.wire(),
-            "total": e.total,
-            "version": 1,
-        });
-        let m = order_message("order.created", e.order_id, 1, 0, meta.occur_ms, data);
+        let m = created_message(e.order_id, &e.order_no, &e.reference, e.total, meta.occur_ms);
         if Repo::enqueue_webhook(tx, meta.store_id, e.store_channel_id, &m).await? {
             self.intake.wake_webhooks();
         }
         Ok(())
     }
+}
+
+/// An order's `order.created`. Events of different kinds may be read out of the order they
+/// were made in (an order placed paid: its OrderPaid before its OrderPlaced), so a later
+/// message of an order writes this first where it is not written yet; the one written first
+/// stays (once per order), and nothing of the order goes before it.
+fn created_message(order_id: i64, order_no: &str, reference: &str, total: i64, at: i64) -> NewMessage {
+    let data = json!({
+        "order_id": order_id,
+        "order_no": order_no,
+        "reference": reference,
+        "state": opb::OrderState::New.wire(),
+        "total": total,
+        "version": 1,
+    });
+    order_message("order.created", order_id, 1, 0, at, data)
 }
 
 #[async_trait]
@@ -104,7 +112,8 @@ impl On<OrderStateChanged> for WebhookEvents {
             return Ok(());
         }
         let to = opb::OrderState::word_of(e.to_state);
-        let mut wrote = false;
+        let created = created_message(e.order_id, &e.order_no, &e.reference, e.total, meta.occur_ms);
+        let mut wrote = Repo::enqueue_webhook(tx, meta.store_id, e.store_channel_id, &created).await?;
         for (rank, event_type) in webhook::order_events(to).into_iter().enumerate() {
             let mut data = json!({
                 "order_id": e.order_id,
@@ -140,8 +149,10 @@ impl On<OrderPaid> for WebhookEvents {
             "total": e.total,
             "version": e.version,
         });
+        let created = created_message(e.order_id, &e.order_no, &e.reference, e.total, meta.occur_ms);
+        let wrote = Repo::enqueue_webhook(tx, meta.store_id, e.store_channel_id, &created).await?;
         let m = order_message("order.paid", e.order_id, e.version, 5, meta.occur_ms, data);
-        if Repo::enqueue_webhook(tx, meta.store_id, e.store_channel_id, &m).await? {
+        if Repo::enqueue_webhook(tx, meta.store_id, e.store_channel_id, &m).await? || wrote {
             self.intake.wake_webhooks();
         }
         Ok(())
@@ -400,8 +411,9 @@ impl Intake {
         }
     }
 
-    /// Writes `channel.key_expiring` for every key that stops working within a day.
-    async fn tell_keys_expiring(&self) -> bo_kit::Result<()> {
+    /// Writes `channel.key_expiring` for every key that stops working within a day (each
+    /// once): looked for every minute, and at once after a key is rolled.
+    pub async fn tell_keys_expiring(&self) -> bo_kit::Result<()> {
         let repo = &self.inner.repo;
         for (key_id, store_id, channel, prefix, expires_at) in
             repo.keys_expiring(now_ms(), webhook::KEY_EXPIRY_NOTICE_MS).await?
@@ -419,6 +431,7 @@ impl Intake {
                 }),
             };
             repo.tell_key_expiring(key_id, store_id, channel, &m).await?;
+            self.wake_webhooks();
         }
         Ok(())
     }

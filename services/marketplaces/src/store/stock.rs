@@ -87,6 +87,15 @@ pub enum Pushed<'a> {
     Left(i64, &'a str),
 }
 
+/// What a level kept made due.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Due {
+    /// Marketplace listings.
+    pub listings: u64,
+    /// Open-API channels told the SKU's stock.
+    pub api_channels: u64,
+}
+
 impl Repo {
     /// The ledger's level of a SKU in a warehouse after movement `movement`, unless a newer
     /// one is kept; the store's listings of it (alone or in a bundle) become due, so a burst
@@ -99,7 +108,7 @@ impl Repo {
         sku_id: i64,
         available: i64,
         movement: i64,
-    ) -> Result<u64> {
+    ) -> Result<Due> {
         let kept = sqlx::query(
             "INSERT INTO sku_levels (store_id, warehouse_id, sku_id, available, movement) VALUES ($1, $2, $3, $4, $5) \
              ON CONFLICT (store_id, warehouse_id, sku_id) DO UPDATE SET available = excluded.available, \
@@ -113,9 +122,9 @@ impl Repo {
         .execute(&mut **tx)
         .await?;
         if !changed(&kept) {
-            return Ok(0);
+            return Ok(Due::default());
         }
-        Repo::mark_api_stock_due(tx, store_id, warehouse_id, sku_id).await?;
+        let api_channels = Repo::mark_api_stock_due(tx, store_id, warehouse_id, sku_id).await?;
         let due = sqlx::query(
             "UPDATE listings SET changes = changes + 1, due_at = CASE WHEN due_at = 0 THEN $1 ELSE due_at END \
              WHERE store_id = $2 AND state <> 'deleted' AND (sku_id = $3 OR (bundle = 1 AND id IN \
@@ -126,7 +135,7 @@ impl Repo {
         .bind(sku_id)
         .execute(&mut **tx)
         .await?;
-        Ok(due.rows_affected())
+        Ok(Due { listings: due.rows_affected(), api_channels })
     }
 
     /// The kept levels of `sku_ids` in `warehouses`: (warehouse, SKU) → available.
@@ -615,7 +624,7 @@ mod tests {
         let mut tx = r.db.begin().await.unwrap();
         let n = Repo::apply_level(&mut tx, 1, 3, sku, available, movement).await.unwrap();
         tx.commit().await.unwrap();
-        n
+        n.listings
     }
 
     async fn shop(r: &Repo, id: &str) -> i64 {
