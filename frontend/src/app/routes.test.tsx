@@ -133,6 +133,7 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/sale-channel-list', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/sale-channel-auth/:saleChannel', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/sale-channel-setting/:saleChannel/:storeChannelId', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/sale-channel-setting/:saleChannel', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/sale-channel-setting/open-api/:channel/create', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/sale-channel-setting/open-api/:channel/edit/:apiChannelId', meta: { store: true, roles: ['owner'] } },
         { path: '/sale-channel-redirect' },
@@ -148,7 +149,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/sale-channel-redirect', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(85);
+    expect(by('default')).toHaveLength(86);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

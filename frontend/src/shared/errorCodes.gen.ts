@@ -123,6 +123,7 @@ export const ERROR_CODES = [
   'order_return_not_receivable',
   'order_value_exceeds_limit',
   'order_without_logistic_channel',
+  'own_channel_not_found',
   'parcel_limit_reached',
   'parcel_not_found',
   'parcel_required',

@@ -15,6 +15,7 @@ pub mod order_import;
 pub mod order_payments;
 pub mod order_returns;
 pub mod orders;
+mod own_channels;
 pub mod parcels;
 pub mod payments;
 pub mod pictures;
@@ -124,6 +125,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(channel_shipping::router())
         .merge(order_returns::router())
         .merge(open_api::router())
+        .merge(own_channels::router())
         .split_for_parts()
 }
 

@@ -168,6 +168,7 @@ codes! {
     OrderReturnNotReceivable = "order_return_not_receivable" => "This return's goods cannot be received now: they were received already, or the order has not shipped",
     OrderValueExceedsLimit = "order_value_exceeds_limit" => "The order's value is over the limit",
     OrderWithoutLogisticChannel = "order_without_logistic_channel" => "The order has no shipping channel of its warehouse",
+    OwnChannelNotFound = "own_channel_not_found" => "The sales channel was not found",
     ParcelLimitReached = "parcel_limit_reached" => "The order has as many parcels as it may",
     ParcelNotFound = "parcel_not_found" => "The parcel was not found",
     ParcelRequired = "parcel_required" => "The order has no parcel yet",

@@ -23,6 +23,7 @@ use crate::Settings;
 
 mod api;
 mod catalog;
+mod own;
 mod shipping;
 mod webhooks;
 
@@ -573,6 +574,22 @@ impl MarketplacesService for MarketplacesGrpc {
 
     async fn push_api_stock(&self, req: Request<pb::PushApiStockRequest>) -> Rpc<pb::PushApiStockResponse> {
         self.push_api_stock_rpc(req).await
+    }
+
+    async fn list_own_channels(&self, req: Request<pb::ListOwnChannelsRequest>) -> Rpc<pb::ListOwnChannelsResponse> {
+        self.list_own_channels_rpc(req).await
+    }
+
+    async fn get_own_channel(&self, req: Request<pb::GetOwnChannelRequest>) -> Rpc<pb::OwnChannelResponse> {
+        self.get_own_channel_rpc(req).await
+    }
+
+    async fn create_own_channel(&self, req: Request<pb::CreateOwnChannelRequest>) -> Rpc<pb::OwnChannelResponse> {
+        self.create_own_channel_rpc(req).await
+    }
+
+    async fn update_own_channel(&self, req: Request<pb::UpdateOwnChannelRequest>) -> Rpc<pb::OwnChannelResponse> {
+        self.update_own_channel_rpc(req).await
     }
 
     async fn api_create_order(&self, req: Request<pb::ApiCreateOrderRequest>) -> Rpc<pb::ApiOrderResponse> {

@@ -19,6 +19,7 @@ pub mod imports;
 mod intake;
 pub mod listings;
 pub mod matching;
+pub mod own_channels;
 mod returns;
 pub mod shipments;
 pub mod stock;

@@ -10,8 +10,10 @@ import { refusal, serveBy, type Reply } from '@/shared/testing/fakeApi';
 import { signedInStore } from '@/shared/testing/session';
 import type { Wire } from '@/shared/testing/wire';
 import ApiChannelPage from './ApiChannelPage';
-import type { ApiChannelBody } from './api';
+import type { ApiChannelBody, OwnChannelBody } from './api';
+import OwnChannelPage from './OwnChannelPage';
 import SaleChannelListPage from './SaleChannelListPage';
+import SaleChannelSettingPage from './SaleChannelSettingPage';
 
 fastComputedStyle();
 jest.setTimeout(90_000);
@@ -57,6 +59,7 @@ function serve(over: (method: string, path: string) => Reply | undefined = () =>
       ]);
     }
     if (path === '/open-api/webhook-events') return list(['order.created', 'order.shipped', 'stock.changed'].map((code) => ({ code })));
+    if (method === 'GET' && path === '/marketplaces/own-channels') return list([]);
     if (path === '/wms/warehouses') return list([{ id: 3, name: 'คลังหลัก', code: 'WH1', active: true, created_at: '', updated_at: '' }]);
     if (path === '/logistics/store-channels') return list([{ id: 8, name: 'Flash Express', warehouse_id: 3, status: 'active' }]);
     if (path === '/payments/store-channels') {
@@ -80,6 +83,8 @@ function renderAt(path: string) {
           <Route path="/:storeId/sale-channel-list" element={<SaleChannelListPage />} />
           <Route path="/:storeId/sale-channel-setting/open-api/:channel/create" element={<ApiChannelPage />} />
           <Route path="/:storeId/sale-channel-setting/open-api/:channel/edit/:apiChannelId" element={<ApiChannelPage />} />
+          <Route path="/:storeId/sale-channel-setting/:saleChannel" element={<OwnChannelPage />} />
+          <Route path="/:storeId/sale-channel-setting/:saleChannel/:storeChannelId" element={<SaleChannelSettingPage />} />
         </Routes>
         <Where />
       </MemoryRouter>
@@ -316,5 +321,94 @@ describe("an open-API channel's webhook", () => {
     expect(await screen.findByTestId('api-webhooks-off')).toHaveTextContent('เว็บไซต์ร้าน');
     expect(screen.getByTestId('api-4-webhook-off')).toHaveTextContent('Webhook off');
     expect(screen.getByTestId('api-5-webhook-failing')).toHaveTextContent('Webhook failing');
+  });
+});
+
+const mine = (over: Record<string, unknown> = {}) => {
+  const base = {
+    id: 5,
+    name: 'ร้านไลน์',
+    channel: 'line',
+    warehouse_id: 3,
+    logistic_channel_id: 8,
+    payment_channel_id: 9,
+    status: 'active',
+    created_at: '2026-12-06T00:00:00Z',
+    updated_at: '2026-12-06T00:00:00Z',
+    version: 3,
+  } satisfies Wire<OwnChannelBody>;
+  return { ...base, ...over };
+};
+
+describe("a store's own channel", () => {
+  it('is added from the list for a social network, its defaults chosen, and listed', async () => {
+    let made = false;
+    const sent = serve((method, path) => {
+      if (path === '/marketplaces/channels') return list([]);
+      if (method === 'GET' && path === '/marketplaces/store-channels') return list([]);
+      if (method === 'GET' && path === '/open-api/store-channels') return list([]);
+      if (method === 'GET' && path === '/marketplaces/own-channels') return list(made ? [mine()] : []);
+      if (method === 'POST' && path === '/marketplaces/own-channels') {
+        made = true;
+        return { status: 201, body: mine() };
+      }
+      return undefined;
+    });
+    renderAt('/1/sale-channel-list');
+    expect(await screen.findByText('No social or website channel yet')).toBeInTheDocument();
+    await userEvent.click(screen.getByTestId('own-create'));
+    await userEvent.click(await screen.findByTestId('own-create-line'));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/1/sale-channel-setting/line'));
+    expect(await screen.findByText('New LINE channel', { selector: 'h1' })).toBeInTheDocument();
+    // Nothing is sent while a required field is empty.
+    await userEvent.click(screen.getByTestId('own-save'));
+    expect(await screen.findAllByText('This field is required')).toHaveLength(4);
+    expect(sent.some((s) => s.method === 'POST')).toBe(false);
+    await userEvent.type(screen.getByTestId('own-name'), 'ร้านไลน์');
+    await choose('own-warehouse', 'คลังหลัก');
+    await choose('own-logistic', 'Flash Express');
+    await choose('own-payment', /COD/);
+    await userEvent.click(screen.getByTestId('own-save'));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/1/sale-channel-list'));
+    const post = sent.find((s) => s.method === 'POST' && s.url === '/api/marketplaces/own-channels')!;
+    expect(Object.fromEntries(new URLSearchParams(post.body ?? ''))).toEqual({
+      name: 'ร้านไลน์',
+      channel: 'line',
+      warehouse_id: '3',
+      logistic_channel_id: '8',
+      payment_channel_id: '9',
+      status: 'active',
+      version: '0',
+    });
+    const row = await screen.findByText('ร้านไลน์');
+    expect(within(row.closest('tr') as HTMLElement).getByText('คลังหลัก')).toBeInTheDocument();
+  });
+
+  it("is edited with its version, turned off from the list, and shows the server's refusal under its field", async () => {
+    const sent = serve((method, path) => {
+      if (path === '/marketplaces/channels') return list([]);
+      if (method === 'GET' && path === '/marketplaces/store-channels') return list([]);
+      if (method === 'GET' && path === '/open-api/store-channels') return list([]);
+      if (method === 'GET' && path === '/marketplaces/own-channels') return list([mine()]);
+      if (method === 'GET' && path === '/marketplaces/own-channels/5') return { status: 200, body: mine() };
+      if (method === 'PATCH' && path === '/marketplaces/own-channels/5') {
+        const n = sent.filter((s) => s.method === 'PATCH').length;
+        return n === 1 ? { status: 200, body: mine({ status: 'inactive', version: 4 }) } : refusal(422, 'validation_failed', [{ field: 'logistic_channel_id', code: 'validation.logistic_channel_unknown' }]);
+      }
+      return undefined;
+    });
+    renderAt('/1/sale-channel-list');
+    await userEvent.click(await screen.findByTestId('own-5-status'));
+    await waitFor(() => expect(sent.some((s) => s.method === 'PATCH')).toBe(true));
+    // An edit is sent as JSON, a new channel as a form.
+    expect(JSON.parse(sent.find((s) => s.method === 'PATCH')?.body ?? '{}')).toMatchObject({ name: 'ร้านไลน์', status: 'inactive', version: 3 });
+    await userEvent.click(screen.getByTestId('own-5-edit'));
+    await waitFor(() => expect(screen.getByTestId('where')).toHaveTextContent('/1/sale-channel-setting/line/5'));
+    expect(await screen.findByText('ร้านไลน์', { selector: 'h1' })).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('own-name')).toHaveValue('ร้านไลน์'));
+    await userEvent.click(screen.getByTestId('own-save'));
+    const field = await screen.findByText("Not one of the store's shipping channels");
+    expect(field.closest('.ant-form-item')).toHaveTextContent('Shipping channel');
+    expect(JSON.parse(sent.filter((s) => s.method === 'PATCH')[1].body ?? '{}')).toMatchObject({ version: 3 });
   });
 });

@@ -4,9 +4,6 @@ import { CopyOutlined, KeyOutlined, StopOutlined, SyncOutlined } from '@ant-desi
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
-import { useListLogisticChannelsQuery } from '@/features/logistics/api';
-import { accountLabel, useListStoreChannelsQuery } from '@/features/payments/api';
-import { useListWarehousesQuery } from '@/features/stock/api';
 import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
@@ -24,6 +21,7 @@ import {
   type ApiKeyBody,
   type GeneratedKeyBody,
 } from './api';
+import { ChannelDefaults } from './ChannelDefaults';
 import WebhookDeliveries from './WebhookDeliveries';
 
 interface Values {
@@ -175,11 +173,7 @@ export default function ApiChannelPage() {
   const existing = useGetApiChannelQuery({ id }, { skip: !editing });
   const channels = useOpenApiChannelsQuery();
   const events = useWebhookEventsQuery();
-  const warehouses = useListWarehousesQuery();
-  const payments = useListStoreChannelsQuery({ limit: -1 });
   const [form] = Form.useForm<Values>();
-  const warehouseId = Form.useWatch('warehouseId', form);
-  const shipping = useListLogisticChannelsQuery({ limit: -1, warehouseId, status: 'active' }, { skip: !warehouseId });
   const [generate, { isLoading: generating }] = useGenerateApiKeyMutation();
   const [create, { isLoading: creating }] = useCreateApiChannelMutation();
   const [update, { isLoading: updating }] = useUpdateApiChannelMutation();
@@ -297,30 +291,7 @@ export default function ApiChannelPage() {
             </Button>
           </Form.Item>
         ) : null}
-        <Form.Item name="warehouseId" label={t('marketplaces:fields.warehouse')} extra={t('marketplaces:api.warehouseHint')} rules={[{ required: true, message: t('common:validation.required') }]}>
-          <Select
-            placeholder={t('marketplaces:setting.choose')}
-            options={(warehouses.data?.data ?? []).map((w) => ({ value: w.id, label: w.name }))}
-            onChange={() => form.setFieldValue('logisticChannelId', undefined)}
-            data-testid="api-warehouse"
-          />
-        </Form.Item>
-        <Form.Item name="logisticChannelId" label={t('marketplaces:fields.logisticChannel')} rules={[{ required: true, message: t('common:validation.required') }]}>
-          <Select
-            disabled={!warehouseId}
-            placeholder={t(warehouseId ? 'marketplaces:setting.choose' : 'marketplaces:setting.warehouseFirst')}
-            loading={shipping.isFetching}
-            options={(shipping.data?.data ?? []).map((x) => ({ value: x.id, label: x.name }))}
-            data-testid="api-logistic"
-          />
-        </Form.Item>
-        <Form.Item name="paymentChannelId" label={t('marketplaces:fields.paymentChannel')} rules={[{ required: true, message: t('common:validation.required') }]}>
-          <Select
-            placeholder={t('marketplaces:setting.choose')}
-            options={(payments.data?.data ?? []).filter((p) => p.status === 'active').map((p) => ({ value: p.id, label: accountLabel(p) }))}
-            data-testid="api-payment"
-          />
-        </Form.Item>
+        <ChannelDefaults prefix="api" warehouseHint={t('marketplaces:api.warehouseHint')} />
         <Form.Item name="webhookUrl" label={t('marketplaces:api.fields.webhookUrl')} extra={t('marketplaces:api.webhookHint')}>
           <Input placeholder={t('marketplaces:api.webhookPlaceholder')} data-testid="api-webhook-url" />
         </Form.Item>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Empty, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
-import { ApiOutlined, DisconnectOutlined, LinkOutlined, ReloadOutlined, SettingOutlined, WarningFilled } from '@ant-design/icons';
+import { Alert, Button, Card, Dropdown, Empty, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import { ApiOutlined, DisconnectOutlined, DownOutlined, LinkOutlined, PlusOutlined, ReloadOutlined, SettingOutlined, WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
@@ -13,20 +13,24 @@ import {
   useListApiChannelsQuery,
   useLazyAuthUrlQuery,
   useListMarketplaceChannelsQuery,
+  useListOwnChannelsQuery,
   useMarketplacesQuery,
   useUnlinkMarketplaceChannelMutation,
   useUpdateMarketplaceChannelMutation,
+  useUpdateOwnChannelMutation,
   type ApiChannelBody,
   type MarketplaceBody,
   type MarketplaceShop,
+  type OwnChannelBody,
 } from './api';
-import { ago, endsSoon, pathOf } from './marketplaces';
+import { OWN_KINDS, ago, endsSoon, pathOf } from './marketplaces';
 
 /** /sale-channel-list (SPEC §2 Sale channels, owner only): each marketplace with its connect
  * button and its connected shops (name, status, warehouse, last order sync and stock push,
  * when the authorization ends, a red mark when the connection is lost), to turn on or off,
  * set up, or connect again. A marketplace this installation has no app keys for says which
- * settings the operator must set. */
+ * settings the operator must set. Then the store's own channels (its social networks and
+ * website, with the defaults their orders take) and its open-API channels. */
 export default function SaleChannelListPage() {
   const { t, i18n } = useTranslation(['marketplaces', 'common']);
   const { storeId } = useParams();
@@ -36,6 +40,8 @@ export default function SaleChannelListPage() {
   const shops = useListMarketplaceChannelsQuery({});
   const warehouses = useListWarehousesQuery();
   const apiChannels = useListApiChannelsQuery();
+  const ownChannels = useListOwnChannelsQuery({});
+  const [updateOwn] = useUpdateOwnChannelMutation();
   const webhooksOff = (apiChannels.data?.data ?? []).filter((c) => c.webhookDisabledAt);
   const [askLink] = useLazyAuthUrlQuery();
   const [update] = useUpdateMarketplaceChannelMutation();
@@ -83,6 +89,20 @@ export default function SaleChannelListPage() {
       setBusy(null);
     }
   };
+
+  const onOwnStatus = async (c: OwnChannelBody, on: boolean) => {
+    setBusy(`own-${c.id}`);
+    try {
+      const { name, channel, warehouseId, logisticChannelId, paymentChannelId, version } = c;
+      await updateOwn({ id: c.id, ownChannelInput: { name, channel, warehouseId, logisticChannelId, paymentChannelId, version, status: on ? 'active' : 'inactive' } }).unwrap();
+      notifySuccess(t(on ? 'marketplaces:list.turnedOn' : 'marketplaces:list.turnedOff', { name: c.name }));
+    } catch (e) {
+      notifyRefusal(e, t, 'marketplaces');
+    } finally {
+      setBusy(null);
+    }
+  };
+  const channelName = (code: string) => t(`marketplaces:api.channels.${code}`, { defaultValue: code });
 
   const columns = (m: MarketplaceBody) => [
     {
@@ -238,6 +258,59 @@ export default function SaleChannelListPage() {
             </section>
           );
         })}
+        <section data-testid="own-channels">
+          <div className="bo-page-head">
+            <h2 style={{ margin: 0 }}>{t('marketplaces:own.listTitle')}</h2>
+            <Dropdown
+              trigger={['click']}
+              menu={{
+                items: OWN_KINDS.map((k) => ({ key: k, label: <span data-testid={`own-create-${k}`}>{t('marketplaces:own.createFor', { channel: channelName(k) })}</span> })),
+                onClick: ({ key }) => navigate(`/${id}/sale-channel-setting/${key}`),
+              }}
+            >
+              <Button type="primary" icon={<PlusOutlined />} data-testid="own-create">
+                {t('marketplaces:own.create')} <DownOutlined />
+              </Button>
+            </Dropdown>
+          </div>
+          <Typography.Paragraph type="secondary">{t('marketplaces:own.listHint')}</Typography.Paragraph>
+          <Table<OwnChannelBody>
+            rowKey="id"
+            size="middle"
+            loading={ownChannels.isFetching}
+            dataSource={ownChannels.data?.data ?? []}
+            pagination={false}
+            scroll={{ x: 800 }}
+            locale={{ emptyText: <Empty description={t('marketplaces:own.empty')} /> }}
+            columns={[
+              { title: t('marketplaces:own.fields.name'), dataIndex: 'name', render: (v: string) => <Typography.Text strong>{v}</Typography.Text> },
+              { title: t('marketplaces:own.fields.channel'), dataIndex: 'channel', render: (v: string) => channelName(v) },
+              {
+                title: t('marketplaces:fields.status'),
+                dataIndex: 'status',
+                render: (v: string, c: OwnChannelBody) => (
+                  <Space size={6} wrap={false}>
+                    <Switch checked={v === 'active'} loading={busy === `own-${c.id}`} onChange={(on) => void onOwnStatus(c, on)} aria-label={t('marketplaces:fields.status')} data-testid={`own-${c.id}-status`} />
+                    <Typography.Text type={v === 'active' ? undefined : 'secondary'}>{t(`marketplaces:status.${v}`, { defaultValue: v })}</Typography.Text>
+                  </Space>
+                ),
+              },
+              { title: t('marketplaces:fields.warehouse'), key: 'warehouse', render: (_: unknown, c: OwnChannelBody) => warehouseName(c.warehouseId) },
+              { title: t('marketplaces:api.fields.updatedAt'), dataIndex: 'updatedAt', render: (v: string) => formatDateTime(v, i18n.language) },
+              {
+                title: t('marketplaces:fields.actions'),
+                key: 'actions',
+                align: 'right' as const,
+                render: (_: unknown, c: OwnChannelBody) => (
+                  <Button size="small" icon={<SettingOutlined />} onClick={() => navigate(`/${id}/sale-channel-setting/${c.channel}/${c.id}`)} data-testid={`own-${c.id}-edit`}>
+                    {t('marketplaces:list.setting')}
+                  </Button>
+                ),
+              },
+            ]}
+            data-testid="own-channels-table"
+          />
+        </section>
         <section data-testid="open-api-channels">
           <div className="bo-page-head">
             <h2 style={{ margin: 0 }}>{t('marketplaces:api.listTitle')}</h2>
@@ -265,7 +338,7 @@ export default function SaleChannelListPage() {
             locale={{ emptyText: <Empty description={t('marketplaces:api.empty')} /> }}
             columns={[
               { title: t('marketplaces:api.fields.name'), dataIndex: 'name', render: (v: string) => <Typography.Text strong>{v}</Typography.Text> },
-              { title: t('marketplaces:api.fields.channel'), dataIndex: 'channel', render: (v: string) => t(`marketplaces:api.channels.${v}`, { defaultValue: v }) },
+              { title: t('marketplaces:api.fields.channel'), dataIndex: 'channel', render: (v: string) => channelName(v) },
               {
                 title: t('marketplaces:fields.status'),
                 dataIndex: 'status',

@@ -10,6 +10,8 @@ import { notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { showSaveRefusal } from '@/shared/refusal';
 import { useGetMarketplaceChannelQuery, useUpdateMarketplaceChannelMutation } from './api';
+import { isOwnKind } from './marketplaces';
+import OwnChannelPage from './OwnChannelPage';
 
 interface SettingValues {
   warehouseId?: number;
@@ -23,8 +25,15 @@ const FIELDS = ['warehouseId', 'logisticChannelId', 'paymentChannelId'];
 /** /sale-channel-setting/{saleChannel}/{storeChannelId} (SPEC §2, §3 Marketplace store
  * channel): a connected shop's warehouse (its orders take stock from it), shipping channel,
  * payment account and status. Shipping channels are those of the chosen warehouse. Opened
- * right after connecting (`?connected=1`), it says the shop is connected. */
+ * right after connecting (`?connected=1`), it says the shop is connected. For a social
+ * network's or the website's code it is the store's own channel of that id instead. */
 export default function SaleChannelSettingPage() {
+  const { saleChannel } = useParams();
+  // A store's own channel (a social network or the website) shares the path.
+  return isOwnKind(saleChannel ?? '') ? <OwnChannelPage /> : <ShopSettingPage />;
+}
+
+function ShopSettingPage() {
   const { t, i18n } = useTranslation(['marketplaces', 'common']);
   const { storeId, storeChannelId } = useParams();
   const [params] = useSearchParams();

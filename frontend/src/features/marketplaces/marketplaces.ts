@@ -72,3 +72,9 @@ export function connectionTrouble<T extends ShopConnection>(shops: T[], now: num
     endingSoon: shops.filter((s) => !s.isTokenExpire && endsSoon(s.tokenExpireAt, now)),
   };
 }
+
+/** The sales channels a store sells through by hand and sets up as its own channels. */
+export const OWN_KINDS = ['facebook', 'line', 'instagram', 'website'] as const;
+
+/** True for a social network's or the website's code. */
+export const isOwnKind = (code: string): boolean => (OWN_KINDS as readonly string[]).includes(code);

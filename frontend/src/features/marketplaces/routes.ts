@@ -20,6 +20,8 @@ export const ROUTES: FeatureRoute[] = [
     access: SALE_CHANNELS,
     page: () => import('./SaleChannelSettingPage'),
   },
+  // A store's own channel (a social network or the website) made; edited at the path above.
+  { path: 'sale-channel-setting/:saleChannel', layout: 'default', access: SALE_CHANNELS, page: () => import('./OwnChannelPage') },
   { path: 'sale-channel-setting/open-api/:channel/create', layout: 'default', access: SALE_CHANNELS, page: () => import('./ApiChannelPage') },
   {
     path: 'sale-channel-setting/open-api/:channel/edit/:apiChannelId',

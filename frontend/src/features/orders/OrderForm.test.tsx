@@ -93,6 +93,24 @@ describe('the order form', () => {
     expect(sent.some((s) => s.method === 'POST' && s.url === '/api/orders')).toBe(false);
   });
 
+  it("takes the sales channel, warehouse and shipping channel of one of the shop's own channels", async () => {
+    const sent = serveForm((method, path) => {
+      if (path === '/marketplaces/own-channels') {
+        return list([{ id: 5, name: 'ร้านไลน์', channel: 'line', warehouse_id: 2, logistic_channel_id: 3, payment_channel_id: 9, status: 'active', created_at: '', updated_at: '', version: 1 }]);
+      }
+      return undefined;
+    });
+    renderAt('/1/order-create');
+    await waitFor(() => expect(screen.getByTestId('field-warehouseId').closest('.ant-select')).toHaveTextContent('คลังหลัก'));
+    await choose('field-ownChannel', 'ร้านไลน์ · LINE');
+    await waitFor(() => expect(screen.getByTestId('field-channel').closest('.ant-select')).toHaveTextContent('LINE'));
+    expect(screen.getByTestId('field-warehouseId').closest('.ant-select')).toHaveTextContent('คลังเชียงใหม่');
+    await waitFor(() => expect(screen.getByTestId('field-channelId').closest('.ant-select')).toHaveTextContent('ไปรษณีย์ไทย EMS'));
+    // Only the active ones are asked for.
+    const asked = sent.find((s) => s.url.startsWith('/api/marketplaces/own-channels'))!;
+    expect(asked.url).toBe('/api/marketplaces/own-channels?status=active');
+  });
+
   it('prefills from its address, prices the lines and shipping as the server will, and creates the order', async () => {
     const sent = serveForm((method, path) => (method === 'POST' && path === '/orders' ? { status: 201, body: order() } : undefined));
     renderAt('/1/order-create/detail?channel=facebook&customerId=4');

@@ -16,6 +16,7 @@ import { ListView } from '@/shared/list/ListView';
 import { BottomBar } from '@/shared/list/Actions';
 import { CustomerPicker, useGetCustomerQuery, useListAddressesQuery, type AddressBody, type CustomerBody } from '@/features/customers/api';
 import { useListLogisticChannelsQuery, useQuoteShippingMutation, type LogisticChannel } from '@/features/logistics/api';
+import { useListOwnChannelsQuery } from '@/features/marketplaces/api';
 import { useLazyGetProductQuery } from '@/features/products/api';
 import { SkuSelect, useListWarehousesQuery, type SkuPick } from '@/features/stock/api';
 import { useCreateOrderMutation, useGetOrderQuery, useOrderChannelsQuery, useOrderLimitsQuery, useUpdateOrderMutation, type OrderBody } from './api';
@@ -82,7 +83,7 @@ function labelsOfOrder(o: OrderBody): Map<number, string> {
 }
 
 function OrderForm() {
-  const { t, i18n } = useTranslation(['orders', 'common']);
+  const { t, i18n } = useTranslation(['orders', 'common', 'marketplaces']);
   const { storeId, id: idParam } = useParams();
   const [query] = useSearchParams();
   const sid = storeId ?? '';
@@ -92,6 +93,8 @@ function OrderForm() {
   const current = useGetOrderQuery({ id: orderId }, { skip: !editing });
   const { data: warehouses, isLoading: loadingWarehouses } = useListWarehousesQuery();
   const { data: channels } = useOrderChannelsQuery();
+  const { data: own } = useListOwnChannelsQuery({ status: 'active' }, { skip: editing });
+  const [ownId, setOwnId] = useState<number | undefined>(undefined);
   const { data: limits } = useOrderLimitsQuery();
   const [create, { isLoading: creating }] = useCreateOrderMutation();
   const [update, { isLoading: updating }] = useUpdateOrderMutation();
@@ -155,6 +158,19 @@ function OrderForm() {
     }
   };
 
+  // One of the store's own channels fills in its sales channel, warehouse and shipping channel.
+  const ownChannels = own?.data ?? [];
+  const pickOwn = async (next?: number) => {
+    const c = ownChannels.find((x) => x.id === next);
+    setOwnId(c?.id);
+    if (!c) return;
+    if (!(await moveWarehouse(form, c.warehouseId))) {
+      setOwnId(undefined);
+      return;
+    }
+    form.setFieldsValue({ channel: c.channel, logisticStoreChannelId: c.logisticChannelId });
+  };
+
   const back = () => navigate(editing ? detailPath(sid, orderId) : listPath(sid));
   const required = { required: true, message: t('common:validation.required') };
   const lng = i18n.language;
@@ -178,6 +194,19 @@ function OrderForm() {
             <div className="bo-page-head">
               <h1>{editing ? t('orders:form.editTitle', { orderNo: current.data?.orderNo ?? '' }) : t('orders:form.createTitle')}</h1>
             </div>
+            {ownChannels.length > 0 ? (
+              <Form.Item label={t('marketplaces:own.pick')} extra={t('marketplaces:own.pickHint')}>
+                <Select
+                  allowClear
+                  value={ownId}
+                  onChange={(v?: number) => void pickOwn(v)}
+                  options={ownChannels.map((c) => ({ value: c.id, label: `${c.name} · ${channelName(c.channel, channels?.data, lng)}` }))}
+                  placeholder={t('marketplaces:own.pickPlaceholder')}
+                  style={{ maxWidth: 420 }}
+                  data-testid="field-ownChannel"
+                />
+              </Form.Item>
+            ) : null}
             <Row gutter={16}>
               <Col xs={24} md={8}>
                 <Form.Item name="channel" label={t('orders:fields.channel')} rules={[required]}>
@@ -240,8 +269,22 @@ function OrderForm() {
   );
 }
 
-/** The warehouse: changing it once lines are chosen asks first, then clears them and the
- * shipping channel (SPEC §5: products are chosen per warehouse). */
+/** Moves the order to warehouse `next`: once lines are chosen it asks first, then clears them
+ * and the shipping channel (SPEC §5: products are chosen per warehouse). False when the user
+ * keeps the warehouse it had. */
+async function moveWarehouse(form: FormInstance<OrderValues>, next: number): Promise<boolean> {
+  const value = form.getFieldValue('warehouseId') as number | undefined;
+  if (next === value) return true;
+  const items = (form.getFieldValue('items') as LineValues[] | undefined) ?? [];
+  if (value !== undefined && items.some((l) => l?.skuId)) {
+    const ok = await showDialog({ kind: 'warning', title: 'orders:form.warehouseChangeTitle', message: 'orders:form.warehouseChange', confirm: 'orders:form.warehouseChangeOk' });
+    if (!ok) return false;
+  }
+  form.setFieldsValue({ warehouseId: next, items: [blankLine()], logisticStoreChannelId: 0, shippingCharge: '', cod: false });
+  return true;
+}
+
+/** The warehouse: changing it once lines are chosen asks first ([`moveWarehouse`]). */
 function WarehouseSelect({
   value,
   onChange,
@@ -255,14 +298,7 @@ function WarehouseSelect({
 }) {
   const { t } = useTranslation('orders');
   const pick = async (next: number) => {
-    if (next === value) return;
-    const items = (form.getFieldValue('items') as LineValues[] | undefined) ?? [];
-    if (value !== undefined && items.some((l) => l?.skuId)) {
-      const ok = await showDialog({ kind: 'warning', title: 'orders:form.warehouseChangeTitle', message: 'orders:form.warehouseChange', confirm: 'orders:form.warehouseChangeOk' });
-      if (!ok) return;
-    }
-    onChange?.(next);
-    form.setFieldsValue({ items: [blankLine()], logisticStoreChannelId: 0, shippingCharge: '', cod: false });
+    if (next !== value && (await moveWarehouse(form, next))) onChange?.(next);
   };
   return <Select value={value} onChange={(v: number) => void pick(v)} options={options} placeholder={t('orders:form.pickWarehouse')} data-testid="field-warehouseId" />;
 }

@@ -261,6 +261,7 @@ export function serve(over: (method: string, path: string) => Reply | undefined 
     if (path === '/orders/net') return { status: 200, body: { orders: 0, net: '0.00', total: '0.00', shipping: '0.00', profit: null } };
     if (path === '/logistics/store-channels') return list([]);
     if (path === '/payments/store-channels') return list(ACCOUNTS);
+    if (path === '/marketplaces/own-channels') return list([]);
     return refusal(404, 'not_found');
   });
 }

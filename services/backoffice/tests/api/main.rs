@@ -25,6 +25,7 @@ mod order_import;
 mod order_payments;
 mod order_reports;
 mod orders;
+mod own_channels;
 mod payments;
 mod photos;
 mod pictures;

@@ -99,27 +99,17 @@ pub fn webhook_url_ok(url: &str) -> bool {
 /// warehouse, shipping channel and payment account are required).
 pub fn check(f: &Form) -> Result<Form> {
     let mut errs = Vec::new();
-    let name = f.name.trim().to_string();
-    if name.is_empty() {
-        errs.push(FieldError::new("name", "validation.required"));
-    } else if name.chars().count() > NAME_MAX {
-        errs.push(FieldError::new("name", "validation.too_long"));
-    }
-    let channel = f.channel.trim().to_string();
-    if channel.is_empty() {
-        errs.push(FieldError::new("channel", "validation.required"));
-    } else if !sellable_as().any(|c| c.code == channel) {
-        errs.push(FieldError::new("channel", "validation.channel_unknown"));
-    }
-    for (field, v) in [
-        ("warehouse_id", f.warehouse_id),
-        ("logistic_channel_id", f.logistic_channel_id),
-        ("payment_channel_id", f.payment_channel_id),
-    ] {
-        if v <= 0 {
-            errs.push(FieldError::new(field, "validation.required"));
-        }
-    }
+    let (name, channel) = check_defaults(
+        Defaults {
+            name: &f.name,
+            channel: &f.channel,
+            warehouse_id: f.warehouse_id,
+            logistic_channel_id: f.logistic_channel_id,
+            payment_channel_id: f.payment_channel_id,
+        },
+        |c| sellable_as().any(|s| s.code == c),
+        &mut errs,
+    );
     let webhook_url = f.webhook_url.trim().to_string();
     if webhook_url.chars().count() > URL_MAX {
         errs.push(FieldError::new("webhook_url", "validation.too_long"));
@@ -135,14 +125,64 @@ pub fn check(f: &Form) -> Result<Form> {
     if !events.is_empty() && webhook_url.is_empty() {
         errs.push(FieldError::new("webhook_url", "validation.required"));
     }
-    let status = if f.status.trim().is_empty() { "active".to_string() } else { f.status.trim().to_string() };
-    if Status::parse(&status).is_none() {
-        errs.push(FieldError::new("status", "validation.status"));
-    }
+    let status = check_status(&f.status, &mut errs);
     if !errs.is_empty() {
         return Err(Error::invalid(errs));
     }
     Ok(Form { name, channel, webhook_url, events, status, ..f.clone() })
+}
+
+/// What every channel of ours that the owner sets up by hand has: its name, the sales
+/// channel its orders are, and the warehouse, shipping channel and payment account they take.
+#[derive(Debug, Clone, Copy)]
+pub struct Defaults<'a> {
+    /// Its name.
+    pub name: &'a str,
+    /// The sales channel's code.
+    pub channel: &'a str,
+    /// The warehouse.
+    pub warehouse_id: i64,
+    /// The shipping channel.
+    pub logistic_channel_id: i64,
+    /// The payment account.
+    pub payment_channel_id: i64,
+}
+
+/// Checks a channel's defaults (SPEC §5: each is required), its name within [`NAME_MAX`] and
+/// its sales channel one `allowed` takes; every broken rule is pushed to `errs`. The name and
+/// the code, trimmed.
+pub fn check_defaults(d: Defaults<'_>, allowed: impl Fn(&str) -> bool, errs: &mut Vec<FieldError>) -> (String, String) {
+    let name = d.name.trim().to_string();
+    if name.is_empty() {
+        errs.push(FieldError::new("name", "validation.required"));
+    } else if name.chars().count() > NAME_MAX {
+        errs.push(FieldError::new("name", "validation.too_long"));
+    }
+    let channel = d.channel.trim().to_string();
+    if channel.is_empty() {
+        errs.push(FieldError::new("channel", "validation.required"));
+    } else if !allowed(&channel) {
+        errs.push(FieldError::new("channel", "validation.channel_unknown"));
+    }
+    for (field, v) in [
+        ("warehouse_id", d.warehouse_id),
+        ("logistic_channel_id", d.logistic_channel_id),
+        ("payment_channel_id", d.payment_channel_id),
+    ] {
+        if v <= 0 {
+            errs.push(FieldError::new(field, "validation.required"));
+        }
+    }
+    (name, channel)
+}
+
+/// A channel's status word (empty: active), a broken one pushed to `errs`.
+pub fn check_status(status: &str, errs: &mut Vec<FieldError>) -> String {
+    let status = if status.trim().is_empty() { Status::Active.as_str() } else { status.trim() };
+    if Status::parse(status).is_none() {
+        errs.push(FieldError::new("status", "validation.status"));
+    }
+    status.to_string()
 }
 
 /// A new key: (the key as given to the integrator, its prefix, the digest kept of its secret).

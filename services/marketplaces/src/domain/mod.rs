@@ -3,7 +3,8 @@
 //! ([`status`]), their money in satang ([`money`]), how listings link to our SKUs
 //! ([`matching`]), bundles ([`bundle`]), how much stock a listing shows ([`stock_rule`]),
 //! what their buyers' returns' statuses mean ([`returns`]), open-API channels ([`api_channel`],
-//! [`api_order`]) and the webhooks they are sent ([`webhook`]).
+//! [`api_order`]), the webhooks they are sent ([`webhook`]) and the store's own channels
+//! ([`own_channel`]).
 
 pub mod api_channel;
 pub mod api_order;
@@ -13,6 +14,7 @@ pub mod channel;
 pub mod matching;
 pub mod money;
 pub mod new_product;
+pub mod own_channel;
 pub mod returns;
 pub mod status;
 pub mod stock_rule;

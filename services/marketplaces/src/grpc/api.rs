@@ -63,16 +63,6 @@ fn form_of(f: Option<pb::ApiChannelForm>) -> Form {
     }
 }
 
-/// The settings of a form as the marketplace shops' are checked.
-fn settings_of(f: &Form) -> ChannelSettings {
-    ChannelSettings {
-        warehouse_id: f.warehouse_id,
-        logistic_channel_id: f.logistic_channel_id,
-        payment_channel_id: f.payment_channel_id,
-        status: crate::domain::channel::Status::Active,
-    }
-}
-
 /// A shop that had none of the form's settings, so every one is checked.
 fn nothing_set() -> ChannelRow {
     ChannelRow {
@@ -108,6 +98,27 @@ impl MarketplacesGrpc {
         Ok(api_channel(&row, Some(secret.expose().to_string()), &keys))
     }
 
+    /// A channel's warehouse, shipping channel and payment account, `[warehouse, shipping,
+    /// account]`, checked as the store's own; those it had already (`was`) are not asked again.
+    pub(super) async fn check_defaults(
+        &self,
+        ctx: &CallCtx,
+        now: [i64; 3],
+        was: Option<[i64; 3]>,
+    ) -> bo_kit::Result<()> {
+        let mut before = nothing_set();
+        if let Some([w, l, p]) = was {
+            (before.warehouse_id, before.logistic_channel_id, before.payment_channel_id) = (w, l, p);
+        }
+        let settings = ChannelSettings {
+            warehouse_id: now[0],
+            logistic_channel_id: now[1],
+            payment_channel_id: now[2],
+            status: crate::domain::channel::Status::Active,
+        };
+        self.check_settings(ctx, &settings, &before).await
+    }
+
     /// A form checked, with its warehouse, shipping channel and account the store's own.
     async fn checked_form(
         &self,
@@ -116,12 +127,9 @@ impl MarketplacesGrpc {
         was: Option<&ApiChannelRow>,
     ) -> bo_kit::Result<Form> {
         let form = api_channel::check(&form_of(f))?;
-        let mut before = nothing_set();
-        if let Some(w) = was {
-            (before.warehouse_id, before.logistic_channel_id, before.payment_channel_id) =
-                (w.warehouse_id, w.logistic_channel_id, w.payment_channel_id);
-        }
-        self.check_settings(ctx, &settings_of(&form), &before).await?;
+        let now = [form.warehouse_id, form.logistic_channel_id, form.payment_channel_id];
+        self.check_defaults(ctx, now, was.map(|w| [w.warehouse_id, w.logistic_channel_id, w.payment_channel_id]))
+            .await?;
         Ok(form)
     }
 
@@ -198,6 +206,10 @@ impl MarketplacesGrpc {
         }
         self.repo.roll_api_key(ctx.store_id, r.id, r.key_id, r.grace_hours).await?;
         tracing::info!(api_channel = r.id, grace_hours = r.grace_hours, "open-API channel's key rolled");
+        // An old key ending within a day is told to the channel's webhook now, not in a minute.
+        if let Err(e) = self.intake.tell_keys_expiring().await {
+            tracing::warn!(api_channel = r.id, error = %e, "could not tell a rolled key's end yet");
+        }
         Ok(Response::new(pb::ApiChannelResponse { channel: Some(self.api_channel_whole(ctx.store_id, r.id).await?) }))
     }
 

@@ -64,6 +64,42 @@ const injectedRtkApi = api.injectEndpoints({
         method: "DELETE",
       }),
     }),
+    listOwnChannels: build.query<
+      ListOwnChannelsApiResponse,
+      ListOwnChannelsApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/own-channels`,
+        params: {
+          status: queryArg.status,
+        },
+      }),
+    }),
+    createOwnChannel: build.mutation<
+      CreateOwnChannelApiResponse,
+      CreateOwnChannelApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/own-channels`,
+        method: "POST",
+        body: queryArg.ownChannelInput,
+      }),
+    }),
+    getOwnChannel: build.query<GetOwnChannelApiResponse, GetOwnChannelApiArg>({
+      query: (queryArg) => ({
+        url: `/marketplaces/own-channels/${queryArg.id}`,
+      }),
+    }),
+    updateOwnChannel: build.mutation<
+      UpdateOwnChannelApiResponse,
+      UpdateOwnChannelApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/own-channels/${queryArg.id}`,
+        method: "PATCH",
+        body: queryArg.ownChannelInput,
+      }),
+    }),
     skuLinks: build.query<SkuLinksApiResponse, SkuLinksApiArg>({
       query: (queryArg) => ({
         url: `/marketplaces/sku-links`,
@@ -449,6 +485,24 @@ export type DeleteMatchRuleApiResponse = unknown;
 export type DeleteMatchRuleApiArg = {
   id: number;
 };
+export type ListOwnChannelsApiResponse = /** status 200  */ ListOwnChannelBody;
+export type ListOwnChannelsApiArg = {
+  /** active: only those an order's form offers. */
+  status?: string;
+};
+export type CreateOwnChannelApiResponse = /** status 201  */ OwnChannelBody;
+export type CreateOwnChannelApiArg = {
+  ownChannelInput: OwnChannelInput;
+};
+export type GetOwnChannelApiResponse = /** status 200  */ OwnChannelBody;
+export type GetOwnChannelApiArg = {
+  id: number;
+};
+export type UpdateOwnChannelApiResponse = /** status 200  */ OwnChannelBody;
+export type UpdateOwnChannelApiArg = {
+  id: number;
+  ownChannelInput: OwnChannelInput;
+};
 export type SkuLinksApiResponse = /** status 200  */ ListSkuLinkBody;
 export type SkuLinksApiArg = {
   /** SKU ids, comma separated (at most 500). */
@@ -832,6 +886,67 @@ export type MatchRuleInput = {
   kind?: string;
   /** What to ignore (at most 30 characters). */
   text?: string;
+};
+export type ListOwnChannelBody = {
+  /** The rows. */
+  data: {
+    /** The sales channel its orders are: facebook, line, instagram or website. */
+    channel: string;
+    createdAt: string;
+    id: number;
+    /** The shipping channel its orders ship by. */
+    logisticChannelId: number;
+    /** Its name ("LINE shop"). */
+    name: string;
+    /** The payment account its orders are paid to. */
+    paymentChannelId: number;
+    /** active (offered on an order's form) or inactive. */
+    status: string;
+    updatedAt: string;
+    /** Send it back with an edit so another's change is not overwritten. */
+    version: number;
+    /** The warehouse its orders take stock from. */
+    warehouseId: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type OwnChannelBody = {
+  /** The sales channel its orders are: facebook, line, instagram or website. */
+  channel: string;
+  createdAt: string;
+  id: number;
+  /** The shipping channel its orders ship by. */
+  logisticChannelId: number;
+  /** Its name ("LINE shop"). */
+  name: string;
+  /** The payment account its orders are paid to. */
+  paymentChannelId: number;
+  /** active (offered on an order's form) or inactive. */
+  status: string;
+  updatedAt: string;
+  /** Send it back with an edit so another's change is not overwritten. */
+  version: number;
+  /** The warehouse its orders take stock from. */
+  warehouseId: number;
+};
+export type OwnChannelInput = {
+  /** facebook, line, instagram or website. */
+  channel?: string;
+  logisticChannelId?: number;
+  name?: string;
+  paymentChannelId?: number;
+  /** active (default) or inactive. */
+  status?: string;
+  /** The version read (an edit; 0: as it is now). */
+  version?: number;
+  warehouseId?: number;
 };
 export type ListSkuLinkBody = {
   /** The rows. */
@@ -1395,6 +1510,10 @@ export const {
   useListMatchRulesQuery,
   useAddMatchRuleMutation,
   useDeleteMatchRuleMutation,
+  useListOwnChannelsQuery,
+  useCreateOwnChannelMutation,
+  useGetOwnChannelQuery,
+  useUpdateOwnChannelMutation,
   useSkuLinksQuery,
   useListMarketplaceChannelsQuery,
   useGetMarketplaceChannelQuery,

@@ -86,6 +86,18 @@ export const {
   usePushApiStockMutation,
 } = apiChannelsApi;
 export type { ApiChannelBody, ApiKeyBody, GeneratedKeyBody, WebhookDeliveryBody } from './endpoints.gen';
+// ---- The store's own channels (social commerce and its website) and their defaults.
+const OWN_CHANNELS = { type: 'OwnChannel' as const, id: 'LIST' };
+export const ownChannelsApi = marketplacesApi.enhanceEndpoints({ addTagTypes: ['OwnChannel'] }).enhanceEndpoints({
+  endpoints: {
+    listOwnChannels: { providesTags: [OWN_CHANNELS] },
+    getOwnChannel: { providesTags: (_r, _e, a) => [{ type: 'OwnChannel', id: a.id }] },
+    createOwnChannel: { invalidatesTags: [OWN_CHANNELS] },
+    updateOwnChannel: { invalidatesTags: (_r, _e, a) => [OWN_CHANNELS, { type: 'OwnChannel', id: a.id }] },
+  },
+});
+export const { useListOwnChannelsQuery, useGetOwnChannelQuery, useCreateOwnChannelMutation, useUpdateOwnChannelMutation } = ownChannelsApi;
+export type { OwnChannelBody } from './endpoints.gen';
 /** A marketplace of the connect screen. */
 export type MarketplaceBody = ListMarketplaceBody['data'][number];
 /** One connected shop of the list. */
