@@ -30,18 +30,15 @@ const ROUND: i64 = 2_000;
 /// checked longest ago first, so every listing is checked in turn.
 pub const READ_BACK_ITEMS: usize = 5;
 
-/// Keeps the levels the ledger tells, making the listings of the SKU due, and its stock due
-/// for the open-API channels told it (in the inbox's transaction; the webhook dispatcher is
-/// woken when one is).
-pub struct StockLinks {
-    pub intake: Intake,
-}
+/// Keeps the levels the ledger tells, making the listings of the SKU due (in the inbox's
+/// transaction).
+pub struct StockLinks;
 
 #[async_trait]
 impl On<StockMoved> for StockLinks {
     async fn on(&self, tx: &mut Tx, meta: &Meta, moved: StockMoved) -> anyhow::Result<()> {
         if let (Some(level), Some(movement)) = (moved.level, moved.movement) {
-            let due = Repo::apply_level(
+            Repo::apply_level(
                 tx,
                 meta.store_id,
                 level.warehouse_id,
@@ -50,9 +47,6 @@ impl On<StockMoved> for StockLinks {
                 movement.id,
             )
             .await?;
-            if due.api_channels > 0 {
-                self.intake.wake_webhooks();
-            }
         }
         Ok(())
     }

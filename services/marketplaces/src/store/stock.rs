@@ -87,15 +87,6 @@ pub enum Pushed<'a> {
     Left(i64, &'a str),
 }
 
-/// What a level kept made due.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Due {
-    /// Marketplace listings.
-    pub listings: u64,
-    /// Open-API channels told the SKU's stock.
-    pub api_channels: u64,
-}
-
 impl Repo {
     /// The ledger's level of a SKU in a warehouse after movement `movement`, unless a newer
     /// one is kept; the store's listings of it (alone or in a bundle) become due, so a burst
@@ -108,7 +99,7 @@ impl Repo {
         sku_id: i64,
         available: i64,
         movement: i64,
-    ) -> Result<Due> {
+    ) -> Result<u64> {
         let kept = sqlx::query(
             "INSERT INTO sku_levels (store_id, warehouse_id, sku_id, available, movement) VALUES ($1, $2, $3, $4, $5) \
              ON CONFLICT (store_id, warehouse_id, sku_id) DO UPDATE SET available = excluded.available, \
@@ -122,9 +113,9 @@ impl Repo {
         .execute(&mut **tx)
         .await?;
         if !changed(&kept) {
-            return Ok(Due::default());
+            return Ok(0);
         }
-        let api_channels = Repo::mark_api_stock_due(tx, store_id, warehouse_id, sku_id).await?;
+        Repo::mark_api_stock_due(tx, store_id, warehouse_id, sku_id).await?;
         let due = sqlx::query(
             "UPDATE listings SET changes = changes + 1, due_at = CASE WHEN due_at = 0 THEN $1 ELSE due_at END \
              WHERE store_id = $2 AND state <> 'deleted' AND (sku_id = $3 OR (bundle = 1 AND id IN \
@@ -135,7 +126,7 @@ impl Repo {
         .bind(sku_id)
         .execute(&mut **tx)
         .await?;
-        Ok(Due { listings: due.rows_affected(), api_channels })
+        Ok(due.rows_affected())
     }
 
     /// The kept levels of `sku_ids` in `warehouses`: (warehouse, SKU) → available.
@@ -624,7 +615,7 @@ mod tests {
         let mut tx = r.db.begin().await.unwrap();
         let n = Repo::apply_level(&mut tx, 1, 3, sku, available, movement).await.unwrap();
         tx.commit().await.unwrap();
-        n.listings
+        n
     }
 
     async fn shop(r: &Repo, id: &str) -> i64 {

@@ -370,11 +370,12 @@ impl Orders {
             cod: t.cod,
             estimated_weight_g: items.iter().map(|i| i.weight_g.saturating_mul(i.quantity)).sum(),
             items,
-            // The change is recorded once the order has reached where it says (below).
+            // The change is recorded once the order has reached where it says (below); a new
+            // one with no word of the channel's to note is there once written.
             origin: Some(crate::store::ChannelOrigin {
                 store_channel_id: t.store_channel_id,
                 shop: t.shop.clone(),
-                changed_at: 0,
+                changed_at: if recorded_at_insert(t) { t.changed_at } else { 0 },
                 paid: t.payment == pb::ChannelPayment::Paid,
                 platform_ships: t.platform_ships,
             }),
@@ -420,7 +421,8 @@ impl Orders {
         if (row.platform_ships != 0) != t.platform_ships {
             self.repo.set_platform_ships(ctx.store_id, row.id, t.platform_ships).await?;
         }
-        if t.payment == pb::ChannelPayment::Paid && row.payment_state == crate::domain::payment::UNPAID {
+        let paid_now = t.payment == pb::ChannelPayment::Paid && row.payment_state == crate::domain::payment::UNPAID;
+        if paid_now {
             self.repo.mark_paid_at_channel(who, row.id, &t.status_word).await?;
         }
         let mut reached = true;
@@ -431,11 +433,16 @@ impl Orders {
                 break;
             }
         }
-        if reached {
+        let at_insert = created && recorded_at_insert(t) && row.channel_changed_at >= t.changed_at;
+        if reached && !at_insert {
             // A move made tells the marketplace's word in its own event: one line each.
             self.repo.follow_channel(who, row.id, t.changed_at, &t.status_word, steps.is_empty()).await?;
         }
         self.relay.wake();
+        if at_insert && steps.is_empty() && (row.platform_ships != 0) == t.platform_ships && !paid_now {
+            // Nothing changed since it was written.
+            return Ok((row, pb::ChannelTake::Created));
+        }
         let row = self.repo.order(ctx.store_id, row.id).await?;
         Ok((row, if created { pb::ChannelTake::Created } else { pb::ChannelTake::Updated }))
     }
@@ -491,6 +498,13 @@ impl Orders {
         };
         Ok(self.repo.finish_ship(Self::actor(ctx), id, &tracking.join(","), now_ms()).await?.is_some())
     }
+}
+
+/// True when a channel's new order is where the channel says once written: it is new there,
+/// with no word of the channel's for its history (an open-API channel's), so its change is
+/// recorded with it rather than by a write of its own.
+fn recorded_at_insert(t: &Taken) -> bool {
+    t.state == state::NEW && t.status_word.is_empty()
 }
 
 #[cfg(test)]
