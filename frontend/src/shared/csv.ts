@@ -3,6 +3,8 @@
 // formula (=, +, -, @ at its start, other than a plain number) kept as text with a leading
 // apostrophe.
 
+import { saveBlob } from './download';
+
 const FORMULA = /^[=+\-@\t\r]/;
 const NUMBER = /^[+-]?\d+(\.\d+)?$/;
 
@@ -20,10 +22,5 @@ export function csvText(rows: (string | number)[][]): string {
 
 /** Saves text as a file the browser downloads. */
 export function downloadText(name: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  a.click();
-  URL.revokeObjectURL(url);
+  saveBlob(new Blob([text], { type }), name);
 }

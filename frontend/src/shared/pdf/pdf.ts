@@ -3,6 +3,8 @@
 // lets it through, and is pointed at the file once it has arrived; without a tab (blocked
 // anyway), the file is downloaded.
 
+import { saveObjectUrl } from '../download';
+
 /** A response handler: the PDF as an object URL, or the refusal's JSON. */
 export async function pdfUrl(res: Response): Promise<unknown> {
   if (!res.ok) return res.json();
@@ -31,14 +33,9 @@ export async function openPdf(load: () => Promise<string>, fileName: string, wai
   }
   if (tab) {
     tab.location.href = url;
+    // The tab has read the file by then.
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
   } else {
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = fileName;
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
+    saveObjectUrl(url, fileName);
   }
-  // The tab has read the file by then.
-  setTimeout(() => URL.revokeObjectURL(url), 60_000);
 }

@@ -1,6 +1,8 @@
 // A file the API answers, saved where the browser saves downloads: the name the server gives
 // (Content-Disposition), else the fallback.
 
+import { saveBlob } from '@/shared/download';
+
 /** The file name of a Content-Disposition header, if it names one. */
 export function fileNameOf(disposition: string | null | undefined): string | null {
   if (!disposition) return null;
@@ -18,12 +20,5 @@ export function fileNameOf(disposition: string | null | undefined): string | nul
 
 /** Saves `blob` through a temporary link. */
 export function saveDownload(blob: Blob, disposition: string | null, fallback: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = fileNameOf(disposition) ?? fallback;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  saveBlob(blob, fileNameOf(disposition) ?? fallback);
 }

@@ -7,6 +7,7 @@ import { Navigate, useNavigate, useParams } from 'react-router-dom';
 import { apiError } from '@/app/api/errors';
 import { useListWarehousesQuery } from '@/features/stock/api';
 import { showDialog } from '@/shared/dialogs/dialogs';
+import { saveObjectUrl } from '@/shared/download';
 import { formatBaht } from '@/shared/money';
 import { useImportOrdersFileMutation, useImportTemplateFileMutation, useOrderChannelsQuery, type ImportedOrderBody, type OrderImportBody } from '../api';
 import { channelName } from '../parts';
@@ -101,11 +102,7 @@ export default function OrderImportUploadPage() {
   const downloadTemplate = async (lang: string) => {
     try {
       const url = await template({ lang }).unwrap();
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = lang === 'en' ? 'order-import-template.xlsx' : 'order-import-template-th.xlsx';
-      a.click();
-      URL.revokeObjectURL(url);
+      saveObjectUrl(url, lang === 'en' ? 'order-import-template.xlsx' : 'order-import-template-th.xlsx');
     } catch {
       setProblem('common:errors.tryLater');
     }
