@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# The three marketplace sandboxes (Shopee, Lazada, TikTok Shop) and a back-office pointed at
-# them, with the demo store: sign in, open Sales channels and connect a shop through a
-# sandbox's authorize page. Ctrl-C stops both. Built by `make channels-sandbox`.
+# The three marketplace sandboxes (Shopee, Lazada, TikTok Shop), a Magento 2 shop and a
+# back-office pointed at them, with the demo store: sign in, open Sales channels and connect a
+# shop through a sandbox's authorize page, or add a Magento channel with the shop's URL and
+# OAuth 1.0a credentials printed below (ports: SHOPEE_PORT 18081, LAZADA_PORT 18082,
+# TIKTOK_PORT 18083, MAGENTO_PORT 18084). Ctrl-C stops both. Built by `make channels-sandbox`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target="${CARGO_TARGET_DIR:-target}/quick"

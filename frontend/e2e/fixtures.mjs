@@ -167,7 +167,7 @@ export async function startFixture() {
   const base = `http://127.0.0.1:${port}`;
   // The marketplaces' sandboxes on ports of their own; the back-office takes the settings
   // they print.
-  const ports = { SHOPEE_PORT: await freePort(), LAZADA_PORT: await freePort(), TIKTOK_PORT: await freePort() };
+  const ports = { SHOPEE_PORT: await freePort(), LAZADA_PORT: await freePort(), TIKTOK_PORT: await freePort(), MAGENTO_PORT: await freePort() };
   const sandbox = spawn(sandboxBin, [], { env: { ...process.env, ...Object.fromEntries(Object.entries(ports).map(([k, v]) => [k, String(v)])), BO_SERVICES__MARKETPLACES__PUBLIC_URL: base }, stdio: ['ignore', 'pipe', 'inherit'] });
   const printed = await new Promise((resolve, reject) => {
     let out = '';
@@ -178,6 +178,9 @@ export async function startFixture() {
     sandbox.on('exit', (code) => reject(new Error(`channels-sandbox exited with ${code}`)));
   });
   for (const m of printed.matchAll(/export (BO_SERVICES__MARKETPLACES__\w+)=(\S+)/g)) env[m[1]] = m[2];
+  // The Magento shop is no setting of the back-office: its URL and integration are what the
+  // owner types in the Magento channel's form.
+  const magento = Object.fromEntries([...printed.matchAll(/^\s+MAGENTO_(\w+)=(\S+)$/gm)].map((m) => [m[1], m[2]]));
   const server = spawn(bin, ['--target', 'all'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
   let browser;
   const close = async () => {
@@ -242,7 +245,21 @@ export async function startFixture() {
   };
 
   // The sandboxes' own control routes (placing and pushing orders, reading stock).
-  const sandboxes = { shopee: env.BO_SERVICES__MARKETPLACES__SHOPEE__API_URL, tiktok: env.BO_SERVICES__MARKETPLACES__TIKTOK_SHOP__API_URL };
+  // `magento` is the Magento shop's base URL, `magentoIntegration` its store view and OAuth
+  // 1.0a credentials (`storeCode`, `consumerKey`, `consumerSecret`, `accessToken`,
+  // `accessTokenSecret`).
+  const sandboxes = {
+    shopee: env.BO_SERVICES__MARKETPLACES__SHOPEE__API_URL,
+    tiktok: env.BO_SERVICES__MARKETPLACES__TIKTOK_SHOP__API_URL,
+    magento: magento.URL,
+    magentoIntegration: {
+      storeCode: magento.STORE_CODE,
+      consumerKey: magento.CONSUMER_KEY,
+      consumerSecret: magento.CONSUMER_SECRET,
+      accessToken: magento.ACCESS_TOKEN,
+      accessTokenSecret: magento.ACCESS_TOKEN_SECRET,
+    },
+  };
   return { base, api: apiClient(base, USERS.owner), open, close, sandboxes };
 }
 

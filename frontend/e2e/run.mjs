@@ -12,7 +12,8 @@
 // order; with `as` (default owner) the test starts signed in on the demo store's
 // getting-start, with null on a blank page. `run` gets { page, base, api, url, another,
 // sandboxes }, `another()` opening a second, blank browser context (another person), and
-// `sandboxes` the marketplace sandboxes' addresses (`sandboxes.shopee`, `sandboxes.tiktok`).
+// `sandboxes` the marketplace sandboxes' addresses (`sandboxes.shopee`, `sandboxes.tiktok`)
+// and the Magento shop's (`sandboxes.magento`, its credentials `sandboxes.magentoIntegration`).
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -48,7 +48,7 @@ function camelize(node) {
   return out;
 }
 
-const raw = execFileSync(bin, ['openapi'], { encoding: 'utf8' });
+const raw = execFileSync(bin, ['openapi'], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
 const doc = JSON.parse(raw);
 const camelDoc = camelize(doc);
 camelDoc.paths = Object.fromEntries(

@@ -136,6 +136,8 @@ describe('routes (SPEC §2)', () => {
         { path: '/:storeId/sale-channel-setting/:saleChannel', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/sale-channel-setting/open-api/:channel/create', meta: { store: true, roles: ['owner'] } },
         { path: '/:storeId/sale-channel-setting/open-api/:channel/edit/:apiChannelId', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/sale-channel-setting/magento/create', meta: { store: true, roles: ['owner'] } },
+        { path: '/:storeId/sale-channel-setting/magento/edit/:magentoChannelId', meta: { store: true, roles: ['owner'] } },
         { path: '/sale-channel-redirect' },
         { path: '/invitations/:key' },
         { path: '/:storeId/*' },
@@ -149,7 +151,7 @@ describe('routes (SPEC §2)', () => {
     expect(by('none')).toEqual(['/login', '/maintain-system', '/sale-channel-redirect', '/invitations/:key']);
     expect(by('noSidebar')).toEqual(['/choose-store']);
     expect(by('searchBar')).toEqual(['customer-list', 'product-list/:channel?/:providerName?', 'stock-management-overview-list']);
-    expect(by('default')).toHaveLength(86);
+    expect(by('default')).toHaveLength(88);
   });
 
   it('name each path once, and menu labels and searches the locales know', () => {

@@ -9,6 +9,7 @@ pub mod fee_plans;
 pub mod listing_sync;
 pub mod listings;
 pub mod logistics;
+mod magento;
 pub mod marketplaces;
 pub mod open_api;
 pub mod order_import;
@@ -126,6 +127,7 @@ pub fn api() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(order_returns::router())
         .merge(open_api::router())
         .merge(own_channels::router())
+        .merge(magento::router())
         .split_for_parts()
 }
 

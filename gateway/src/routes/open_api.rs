@@ -118,6 +118,20 @@ pub struct ApiKeyBody {
     pub working: bool,
 }
 
+impl From<pb::ApiKey> for ApiKeyBody {
+    fn from(k: pb::ApiKey) -> Self {
+        ApiKeyBody {
+            id: k.id,
+            shown: k.shown,
+            created_at: timestamp_to_rfc3339(k.create_time.as_ref()),
+            expires_at: k.expire_time.as_ref().map(|t| timestamp_to_rfc3339(Some(t))),
+            revoked_at: k.revoke_time.as_ref().map(|t| timestamp_to_rfc3339(Some(t))),
+            last_used_at: k.last_use_time.as_ref().map(|t| timestamp_to_rfc3339(Some(t))),
+            working: k.working,
+        }
+    }
+}
+
 /// An open-API channel (SPEC §3 Open API connection).
 #[derive(Debug, Serialize, ToSchema)]
 pub struct ApiChannelBody {
@@ -164,19 +178,7 @@ impl From<pb::ApiChannel> for ApiChannelBody {
             webhook_url: c.webhook_url,
             events: c.events,
             webhook_secret: c.webhook_secret,
-            keys: c
-                .keys
-                .into_iter()
-                .map(|k| ApiKeyBody {
-                    id: k.id,
-                    shown: k.shown,
-                    created_at: timestamp_to_rfc3339(k.create_time.as_ref()),
-                    expires_at: k.expire_time.as_ref().map(|t| timestamp_to_rfc3339(Some(t))),
-                    revoked_at: k.revoke_time.as_ref().map(|t| timestamp_to_rfc3339(Some(t))),
-                    last_used_at: k.last_use_time.as_ref().map(|t| timestamp_to_rfc3339(Some(t))),
-                    working: k.working,
-                })
-                .collect(),
+            keys: c.keys.into_iter().map(ApiKeyBody::from).collect(),
             created_at: timestamp_to_rfc3339(c.create_time.as_ref()),
             updated_at: timestamp_to_rfc3339(c.update_time.as_ref()),
             version: c.version,
@@ -231,7 +233,12 @@ async fn generate_api_key(
     auth: StoreAuth,
 ) -> ApiResult<(StatusCode, Json<GeneratedKeyBody>)> {
     auth.require(OWNER)?;
-    let r = client(&state)?.generate_api_key(auth.ctx().request(pb::GenerateApiKeyRequest {})).await?.into_inner();
+    generated_key(&state, &auth).await
+}
+
+/// A new key of the store, for a channel the owner is making (open-API or Magento).
+pub async fn generated_key(state: &AppState, auth: &StoreAuth) -> ApiResult<(StatusCode, Json<GeneratedKeyBody>)> {
+    let r = client(state)?.generate_api_key(auth.ctx().request(pb::GenerateApiKeyRequest {})).await?.into_inner();
     Ok((
         StatusCode::CREATED,
         Json(GeneratedKeyBody {

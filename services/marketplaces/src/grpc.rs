@@ -23,6 +23,7 @@ use crate::Settings;
 
 mod api;
 mod catalog;
+mod magento;
 mod own;
 mod shipping;
 mod webhooks;
@@ -590,6 +591,38 @@ impl MarketplacesService for MarketplacesGrpc {
 
     async fn update_own_channel(&self, req: Request<pb::UpdateOwnChannelRequest>) -> Rpc<pb::OwnChannelResponse> {
         self.update_own_channel_rpc(req).await
+    }
+
+    async fn list_magento_channels(
+        &self,
+        req: Request<pb::ListMagentoChannelsRequest>,
+    ) -> Rpc<pb::ListMagentoChannelsResponse> {
+        self.list_magento_channels_rpc(req).await
+    }
+
+    async fn get_magento_channel(&self, req: Request<pb::GetMagentoChannelRequest>) -> Rpc<pb::MagentoChannelResponse> {
+        self.get_magento_channel_rpc(req).await
+    }
+
+    async fn create_magento_channel(
+        &self,
+        req: Request<pb::CreateMagentoChannelRequest>,
+    ) -> Rpc<pb::MagentoChannelResponse> {
+        self.create_magento_channel_rpc(req).await
+    }
+
+    async fn update_magento_channel(
+        &self,
+        req: Request<pb::UpdateMagentoChannelRequest>,
+    ) -> Rpc<pb::MagentoChannelResponse> {
+        self.update_magento_channel_rpc(req).await
+    }
+
+    async fn sync_magento_channel(
+        &self,
+        req: Request<pb::GetMagentoChannelRequest>,
+    ) -> Rpc<pb::SyncMagentoChannelResponse> {
+        self.sync_magento_channel_rpc(req).await
     }
 
     async fn api_create_order(&self, req: Request<pb::ApiCreateOrderRequest>) -> Rpc<pb::ApiOrderResponse> {

@@ -16,6 +16,7 @@
 
 pub mod api;
 mod catalog;
+pub mod magento;
 mod returns;
 pub mod shipping;
 mod stock;
@@ -123,6 +124,8 @@ struct Inner {
     wake_webhooks: Notify,
     /// Sends webhooks: its own timeout, no redirects.
     hooks_http: reqwest::Client,
+    /// Calls Magento shops (the marketplaces' timeout).
+    magento_http: reqwest::Client,
 }
 
 /// The services the intake calls.
@@ -138,6 +141,8 @@ pub struct Services {
     pub identity: Option<ServiceIdentity>,
     /// Sends open-API channels' webhooks (`outbound::client` with the webhook timeout).
     pub webhooks_http: reqwest::Client,
+    /// Calls Magento shops.
+    pub magento_http: reqwest::Client,
 }
 
 /// A text cut to a loggable, storable length.
@@ -296,7 +301,7 @@ impl Intake {
         adapters: Arc<Vec<Arc<dyn Adapter>>>,
         services: Services,
     ) -> Intake {
-        let Services { orders, wms, products, identity, webhooks_http: hooks_http } = services;
+        let Services { orders, wms, products, identity, webhooks_http: hooks_http, magento_http } = services;
         Intake {
             inner: Arc::new(Inner {
                 repo,
@@ -310,6 +315,7 @@ impl Intake {
                 wake_imports: Notify::new(),
                 wake_webhooks: Notify::new(),
                 hooks_http,
+                magento_http,
             }),
         }
     }

@@ -257,6 +257,7 @@ impl Module for MarketplacesModule {
                 webhooks_http: bo_kit::outbound::client(std::time::Duration::from_millis(
                     settings.webhook_timeout_ms.max(1),
                 ))?,
+                magento_http: http.clone(),
             },
         );
         // The ledger's movements tell which listings' and open-API channels' stock is due;
@@ -278,6 +279,7 @@ impl Module for MarketplacesModule {
                 let intake = pushing.clone();
                 async move {
                     intake.push_stock().await?;
+                    intake.push_magento_stock().await?;
                     Ok(())
                 }
             }),
@@ -313,6 +315,10 @@ impl Module for MarketplacesModule {
                     let n = intake.poll_due().await?;
                     if n > 0 {
                         tracing::info!(orders = n, "took in marketplace orders by polling");
+                    }
+                    let n = intake.poll_magento_due().await?;
+                    if n > 0 {
+                        tracing::info!(orders = n, "took in Magento orders by polling");
                     }
                     Ok(())
                 }

@@ -18,6 +18,7 @@ pub mod api_orders;
 pub mod imports;
 mod intake;
 pub mod listings;
+pub mod magento;
 pub mod matching;
 pub mod own_channels;
 mod returns;

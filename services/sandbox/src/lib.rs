@@ -1,5 +1,6 @@
 //! Stand-ins for the marketplaces' open platforms, each on 127.0.0.1 with a port of its own:
-//! Shopee ([`shopee`]), Lazada ([`lazada`]) and TikTok Shop ([`tiktok`]). They check
+//! Shopee ([`shopee`]), Lazada ([`lazada`]) and TikTok Shop ([`tiktok`]), and for a seller's
+//! own Magento 2 store's REST API ([`magento`]: integration tokens, OAuth 1.0a). They check
 //! signatures, timestamps, tokens and shop binding the way the platforms document, keep
 //! single-use codes and refresh tokens single use, answer in the platforms' shapes and
 //! refusals (throttling included), and send signed pushes the way the platforms do. The
@@ -14,6 +15,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod lazada;
+pub mod magento;
 pub mod shopee;
 pub mod tiktok;
 

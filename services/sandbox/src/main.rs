@@ -1,9 +1,11 @@
 //! `channels-sandbox`: the three marketplace sandboxes on fixed ports, with a Thai shop each
-//! (listings and a few orders), for a person to click through connecting shops in the
-//! back-office (`make channels-sandbox` starts both). Prints the settings that point a
-//! back-office at them.
+//! (listings and a few orders), and a Magento 2 shop (products of the demo store's catalogue,
+//! a few orders, fixed integration credentials), for a person to click through connecting
+//! shops in the back-office (`make channels-sandbox` starts both). Prints the settings that
+//! point a back-office at them and what to type in the Magento channel's form.
 
 use bo_sandbox::lazada::LazadaSandbox;
+use bo_sandbox::magento::{magento_line, Integration, Magento, MagentoLine, MagentoOrder};
 use bo_sandbox::shopee::ShopeeSandbox;
 use bo_sandbox::tiktok::TiktokSandbox;
 use bo_sandbox::{line, Listing, Order};
@@ -12,6 +14,80 @@ use bo_sandbox::{line, Listing, Order};
 const SHOPEE: (i64, &str) = (2001887, "sandbox-shopee-partner-key");
 const LAZADA: (&str, &str) = ("100001", "sandbox-lazada-app-secret");
 const TIKTOK: (&str, &str) = ("6a1b2c", "sandbox-tiktok-app-secret");
+/// The Magento shop's integration (not secrets: the sandbox only). Magento's consumer keys
+/// and tokens are 32 characters, and its OAuth check refuses another length.
+const MAGENTO_CONSUMER_KEY: &str = "sandboxmagentoconsumerkey0000001";
+const MAGENTO_CONSUMER_SECRET: &str = "sandboxmagentoconsumersecret0001";
+const MAGENTO_ACCESS_TOKEN: &str = "sandboxmagentoaccesstoken0000001";
+const MAGENTO_ACCESS_TOKEN_SECRET: &str = "sandboxmagentotokensecret0000001";
+
+/// `hours` before now in UTC, as Magento writes a time (`YYYY-MM-DD HH:MM:SS`).
+fn magento_time(hours: f64) -> String {
+    let at = time::OffsetDateTime::now_utc() - time::Duration::seconds_f64(hours * 3600.0);
+    at.format(&time::macros::format_description!("[year]-[month]-[day] [hour]:[minute]:[second]")).expect("a time")
+}
+
+/// The Magento shop: the integration above, integration tokens refused as bearer tokens (as
+/// Magento 2.4.4 and later by default: OAuth 1.0a it is), products of the demo store's
+/// catalogue, and three orders placed within the last day.
+fn magento_shop() -> Magento {
+    let shop = Magento::with_integration(Integration {
+        consumer_key: MAGENTO_CONSUMER_KEY.into(),
+        consumer_secret: MAGENTO_CONSUMER_SECRET.into(),
+        access_token: MAGENTO_ACCESS_TOKEN.into(),
+        access_token_secret: MAGENTO_ACCESS_TOKEN_SECRET.into(),
+    });
+    shop.allow_bearer(false);
+    for (sku, qty) in [("TS-001-1", 20), ("TS-001-2", 20), ("CF-250-2", 10), ("BG-030-1", 15), ("FD-011", 30)] {
+        shop.add_product(sku, qty);
+    }
+    let tee = MagentoLine {
+        configurable: true,
+        ..magento_line("TS-001-1", "เสื้อยืดคอกลม Cotton 100% (ขาว)", 2, "199.00")
+    };
+    let mut paid = MagentoOrder::new(
+        101,
+        "processing",
+        &magento_time(5.0),
+        vec![tee, magento_line("FD-011", "น้ำพริกเผา สูตรโบราณ 200 กรัม", 1, "89.00")],
+    );
+    paid.customer_firstname = "สมหญิง".into();
+    paid.customer_lastname = "รักไทย".into();
+    paid.customer_email = "somying@example.co.th".into();
+    paid.telephone = "0891234567".into();
+    paid.street = vec!["55/2 ถนนนิมมานเหมินท์".into(), "ตำบลสุเทพ".into()];
+    paid.city = "อำเภอเมืองเชียงใหม่".into();
+    paid.region = "เชียงใหม่".into();
+    paid.postcode = "50200".into();
+    paid.payment_method = "banktransfer".into();
+    paid.shipping_amount = "50.00".into();
+    shop.put_order(paid);
+    // The default customer: Bangkok, check / money order, not paid yet.
+    shop.put_order(MagentoOrder::new(
+        102,
+        "pending_payment",
+        &magento_time(2.0),
+        vec![magento_line("CF-250-2", "กาแฟดอยช้าง คั่วกลาง 250 กรัม (บด)", 1, "280.00")],
+    ));
+    let mut cod = MagentoOrder::new(
+        103,
+        "processing",
+        &magento_time(0.5),
+        vec![magento_line("BG-030-1", "กระเป๋าผ้าแคนวาส ใบใหญ่ (ครีม)", 1, "159.00")],
+    );
+    cod.customer_firstname = "วิภาวดี".into();
+    cod.customer_lastname = "ศรีสุข".into();
+    cod.customer_email = "wipawadee@example.co.th".into();
+    cod.telephone = "0867654321".into();
+    cod.street = vec!["123 หมู่ 4 ถนนมิตรภาพ".into(), "ตำบลในเมือง".into()];
+    cod.city = "อำเภอเมืองขอนแก่น".into();
+    cod.region = "ขอนแก่น".into();
+    cod.postcode = "40000".into();
+    cod.payment_method = "cashondelivery".into();
+    cod.discount_amount = "-10.00".into();
+    shop.put_order(cod);
+    shop
+}
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -91,10 +167,24 @@ async fn main() -> anyhow::Result<()> {
         ),
     );
 
+    let magento = magento_shop();
+    let magento_server =
+        bo_sandbox::serve_on(&format!("{host}:{}", port("MAGENTO_PORT", 18084)), magento.router()).await?;
+
     println!(
         "Marketplace sandboxes: Shopee {}, Lazada {}, TikTok Shop {}",
         shopee.base_url, lazada.base_url, tiktok.base_url
     );
+    // What the owner types in the Magento channel's form (sale channels › add a Magento
+    // channel): OAuth 1.0a, since the shop refuses integration tokens as bearer tokens.
+    println!("Magento 2 sandbox shop (OAuth 1.0a; bearer tokens refused, as 2.4.4 and later by default):");
+    println!("  MAGENTO_URL={}", magento_server.base_url);
+    println!("  MAGENTO_STORE_CODE=default");
+    println!("  MAGENTO_CONSUMER_KEY={MAGENTO_CONSUMER_KEY}");
+    println!("  MAGENTO_CONSUMER_SECRET={MAGENTO_CONSUMER_SECRET}");
+    println!("  MAGENTO_ACCESS_TOKEN={MAGENTO_ACCESS_TOKEN}");
+    println!("  MAGENTO_ACCESS_TOKEN_SECRET={MAGENTO_ACCESS_TOKEN_SECRET}");
+    println!("  orders 000000101 (processing), 000000102 (pending_payment), 000000103 (processing)");
     println!("Place a Shopee order and push it to the back-office:");
     println!(
         "  curl -X POST {}/sandbox/shopee/orders -H 'content-type: application/json' -d '{{\"shop_id\": 14701711, \"order_sn\": \"2611280002SHP\", \"item_id\": \"1001\", \"model_id\": \"502\", \"seller_sku\": \"TS-001-2\", \"name\": \"เสื้อยืดคอกลม (ดำ)\", \"quantity\": 1, \"price\": \"199.00\"}}'",

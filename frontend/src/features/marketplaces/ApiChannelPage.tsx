@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Card, Checkbox, Descriptions, Form, Input, Modal, Radio, Result, Select, Space, Spin, Switch, Table, Tag, Typography } from 'antd';
+import { Button, Card, Checkbox, Descriptions, Form, Input, Modal, Radio, Result, Select, Space, Spin, Switch, Typography } from 'antd';
 import { CopyOutlined, KeyOutlined, StopOutlined, SyncOutlined } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
 import { showDialog } from '@/shared/dialogs/dialogs';
-import { notifyError, notifySuccess } from '@/shared/dialogs/notify';
-import { formatDateTime } from '@/shared/i18n/i18n';
+import { notifySuccess } from '@/shared/dialogs/notify';
 import { notifyRefusal, showSaveRefusal } from '@/shared/refusal';
 import {
   useCreateApiChannelMutation,
@@ -18,10 +17,10 @@ import {
   useUpdateApiChannelMutation,
   useWebhookEventsQuery,
   type ApiChannelBody,
-  type ApiKeyBody,
   type GeneratedKeyBody,
 } from './api';
 import { ChannelDefaults } from './ChannelDefaults';
+import { copyText, Keys, NewKey } from './ChannelKeys';
 import WebhookDeliveries from './WebhookDeliveries';
 
 interface Values {
@@ -38,67 +37,6 @@ interface Values {
 const FIELDS = ['name', 'channel', 'warehouseId', 'logisticChannelId', 'paymentChannelId', 'webhookUrl', 'events', 'keyId'];
 /** The grace periods a rolled key's old keys may keep working for, hours. */
 export const GRACE_HOURS = [0, 1, 24, 72, 168];
-
-/** Copies a text, saying whether it could. */
-async function copy(text: string, done: string, failed: string) {
-  try {
-    await navigator.clipboard.writeText(text);
-    notifySuccess(done);
-  } catch {
-    notifyError(failed);
-  }
-}
-
-/** A key just generated: shown this once, with a way to copy it. */
-function NewKey({ generated }: { generated: GeneratedKeyBody }) {
-  const { t } = useTranslation(['marketplaces']);
-  return (
-    <Alert
-      type="warning"
-      showIcon
-      style={{ marginBottom: 16 }}
-      title={t('marketplaces:api.key.once')}
-      description={
-        <Space.Compact style={{ width: '100%', marginTop: 8 }}>
-          <Input readOnly value={generated.key} data-testid="api-key-value" style={{ fontFamily: 'monospace' }} />
-          <Button icon={<CopyOutlined />} onClick={() => void copy(generated.key, t('marketplaces:api.key.copied'), t('marketplaces:api.key.copyFailed'))} data-testid="api-key-copy">
-            {t('marketplaces:api.key.copy')}
-          </Button>
-        </Space.Compact>
-      }
-      data-testid="api-key-once"
-    />
-  );
-}
-
-/** A channel's keys: which work, until when, when last used. */
-function Keys({ keys, lng }: { keys: ApiKeyBody[]; lng: string }) {
-  const { t } = useTranslation(['marketplaces']);
-  return (
-    <Table<ApiKeyBody>
-      rowKey="id"
-      size="small"
-      pagination={false}
-      dataSource={keys}
-      data-testid="api-keys"
-      columns={[
-        { title: t('marketplaces:api.key.shown'), dataIndex: 'shown', render: (v: string) => <Typography.Text code>{v}</Typography.Text> },
-        { title: t('marketplaces:api.key.createdAt'), dataIndex: 'createdAt', render: (v: string) => formatDateTime(v, lng) },
-        {
-          title: t('marketplaces:api.key.state'),
-          key: 'state',
-          render: (_: unknown, k: ApiKeyBody) =>
-            k.working ? (
-              <Tag color="green">{k.expiresAt ? t('marketplaces:api.key.until', { at: formatDateTime(k.expiresAt, lng) }) : t('marketplaces:api.key.working')}</Tag>
-            ) : (
-              <Tag>{k.revokedAt ? t('marketplaces:api.key.revoked') : t('marketplaces:api.key.expired')}</Tag>
-            ),
-        },
-        { title: t('marketplaces:api.key.lastUsedAt'), dataIndex: 'lastUsedAt', render: (v: string | null) => (v ? formatDateTime(v, lng) : t('marketplaces:list.never')) },
-      ]}
-    />
-  );
-}
 
 /** Rolling a channel's key: a new one generated and shown once, the old ones kept working
  * for the grace period chosen. */
@@ -338,7 +276,7 @@ export default function ApiChannelPage() {
                 <Button size="small" onClick={() => setSecretShown((s) => !s)} data-testid="api-webhook-secret-show">
                   {t(secretShown ? 'marketplaces:api.webhook.hide' : 'marketplaces:api.webhook.show')}
                 </Button>
-                <Button size="small" icon={<CopyOutlined />} onClick={() => void copy(c.webhookSecret, t('marketplaces:api.key.copied'), t('marketplaces:api.key.copyFailed'))}>
+                <Button size="small" icon={<CopyOutlined />} onClick={() => void copyText(c.webhookSecret, t('marketplaces:api.key.copied'), t('marketplaces:api.key.copyFailed'))}>
                   {t('marketplaces:api.key.copy')}
                 </Button>
               </Space>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Dropdown, Empty, Space, Switch, Table, Tag, Tooltip, Typography } from 'antd';
-import { ApiOutlined, DisconnectOutlined, DownOutlined, LinkOutlined, PlusOutlined, ReloadOutlined, SettingOutlined, WarningFilled } from '@ant-design/icons';
+import { ApiOutlined, DisconnectOutlined, DownOutlined, LinkOutlined, PlusOutlined, ReloadOutlined, SettingOutlined, ShopOutlined, WarningFilled } from '@ant-design/icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router-dom';
 
@@ -9,8 +9,11 @@ import { showDialog } from '@/shared/dialogs/dialogs';
 import { notifySuccess } from '@/shared/dialogs/notify';
 import { formatDateTime } from '@/shared/i18n/i18n';
 import { notifyRefusal } from '@/shared/refusal';
+import { useCan } from '@/shared/useCan';
 import {
+  SALE_CHANNELS,
   useListApiChannelsQuery,
+  useListMagentoChannelsQuery,
   useLazyAuthUrlQuery,
   useListMarketplaceChannelsQuery,
   useListOwnChannelsQuery,
@@ -19,6 +22,7 @@ import {
   useUpdateMarketplaceChannelMutation,
   useUpdateOwnChannelMutation,
   type ApiChannelBody,
+  type MagentoChannelBody,
   type MarketplaceBody,
   type MarketplaceShop,
   type OwnChannelBody,
@@ -29,8 +33,9 @@ import { OWN_KINDS, ago, endsSoon, pathOf } from './marketplaces';
  * button and its connected shops (name, status, warehouse, last order sync and stock push,
  * when the authorization ends, a red mark when the connection is lost), to turn on or off,
  * set up, or connect again. A marketplace this installation has no app keys for says which
- * settings the operator must set. Then the store's own channels (its social networks and
- * website, with the defaults their orders take) and its open-API channels. */
+ * settings the operator must set. Then the store's Magento shops (status, last poll, orders
+ * taken and what went wrong), its own channels (its social networks and website, with the
+ * defaults their orders take) and its open-API channels. */
 export default function SaleChannelListPage() {
   const { t, i18n } = useTranslation(['marketplaces', 'common']);
   const { storeId } = useParams();
@@ -41,6 +46,8 @@ export default function SaleChannelListPage() {
   const warehouses = useListWarehousesQuery();
   const apiChannels = useListApiChannelsQuery();
   const ownChannels = useListOwnChannelsQuery({});
+  const magentoChannels = useListMagentoChannelsQuery();
+  const canManage = useCan(SALE_CHANNELS);
   const [updateOwn] = useUpdateOwnChannelMutation();
   const webhooksOff = (apiChannels.data?.data ?? []).filter((c) => c.webhookDisabledAt);
   const [askLink] = useLazyAuthUrlQuery();
@@ -258,6 +265,89 @@ export default function SaleChannelListPage() {
             </section>
           );
         })}
+        <section data-testid="magento-channels">
+          <div className="bo-page-head">
+            <h2 style={{ margin: 0 }}>{t('marketplaces:magento.listTitle')}</h2>
+            {canManage ? (
+              <Button type="primary" icon={<ShopOutlined />} onClick={() => navigate(`/${id}/sale-channel-setting/magento/create`)} data-testid="magento-create">
+                {t('marketplaces:magento.create')}
+              </Button>
+            ) : null}
+          </div>
+          <Typography.Paragraph type="secondary">{t('marketplaces:magento.listHint')}</Typography.Paragraph>
+          <Table<MagentoChannelBody>
+            rowKey="id"
+            size="middle"
+            loading={magentoChannels.isFetching}
+            dataSource={magentoChannels.data?.data ?? []}
+            pagination={false}
+            scroll={{ x: 900 }}
+            locale={{ emptyText: <Empty description={t('marketplaces:magento.empty')} /> }}
+            columns={[
+              {
+                title: t('marketplaces:magento.fields.name'),
+                key: 'name',
+                render: (_: unknown, c: MagentoChannelBody) => (
+                  <Space orientation="vertical" size={0}>
+                    <Typography.Text strong>{c.name}</Typography.Text>
+                    <Typography.Text type="secondary">{c.url}</Typography.Text>
+                  </Space>
+                ),
+              },
+              {
+                title: t('marketplaces:fields.status'),
+                dataIndex: 'status',
+                render: (v: string, c: MagentoChannelBody) => (
+                  <Tag color={v === 'active' ? 'green' : 'default'} data-testid={`magento-${c.id}-status`}>
+                    {t(`marketplaces:status.${v}`, { defaultValue: v })}
+                  </Tag>
+                ),
+              },
+              { title: t('marketplaces:fields.warehouse'), key: 'warehouse', render: (_: unknown, c: MagentoChannelBody) => warehouseName(c.warehouseId) },
+              {
+                title: t('marketplaces:magento.fields.lastPolledAt'),
+                key: 'polled',
+                render: (_: unknown, c: MagentoChannelBody) => (
+                  <span data-testid={`magento-${c.id}-polled`}>{ago(c.lastPolledAt, i18n.language) || <Typography.Text type="secondary">{t('marketplaces:list.never')}</Typography.Text>}</span>
+                ),
+              },
+              { title: t('marketplaces:magento.fields.ordersTaken'), dataIndex: 'ordersTaken', align: 'right' as const },
+              {
+                title: t('marketplaces:magento.fields.problems'),
+                key: 'problems',
+                render: (_: unknown, c: MagentoChannelBody) => (
+                  <Space orientation="vertical" size={2}>
+                    {c.pollError ? (
+                      <Typography.Text type="danger" data-testid={`magento-${c.id}-poll-error`}>
+                        <WarningFilled /> {t('marketplaces:magento.list.pollError', { error: c.pollError })}
+                      </Typography.Text>
+                    ) : null}
+                    {c.stockError ? (
+                      <Typography.Text type="warning" data-testid={`magento-${c.id}-stock-error`}>
+                        <WarningFilled /> {t('marketplaces:magento.list.stockError', { error: c.stockError })}
+                      </Typography.Text>
+                    ) : null}
+                  </Space>
+                ),
+              },
+              ...(canManage
+                ? [
+                    {
+                      title: t('marketplaces:fields.actions'),
+                      key: 'actions',
+                      align: 'right' as const,
+                      render: (_: unknown, c: MagentoChannelBody) => (
+                        <Button size="small" icon={<SettingOutlined />} onClick={() => navigate(`/${id}/sale-channel-setting/magento/edit/${c.id}`)} data-testid={`magento-${c.id}-edit`}>
+                          {t('marketplaces:list.setting')}
+                        </Button>
+                      ),
+                    },
+                  ]
+                : []),
+            ]}
+            data-testid="magento-channels-table"
+          />
+        </section>
         <section data-testid="own-channels">
           <div className="bo-page-head">
             <h2 style={{ margin: 0 }}>{t('marketplaces:own.listTitle')}</h2>

@@ -78,3 +78,22 @@ export const OWN_KINDS = ['facebook', 'line', 'instagram', 'website'] as const;
 
 /** True for a social network's or the website's code. */
 export const isOwnKind = (code: string): boolean => (OWN_KINDS as readonly string[]).includes(code);
+
+/** A Magento store view's or inventory source's code (the server's rule). */
+export const MAGENTO_CODE = /^[A-Za-z0-9_-]{1,64}$/;
+/** A Magento credential: no spaces, at most 200 characters (the server's rule). */
+export const MAGENTO_SECRET = /^\S{0,200}$/;
+
+/** True when `url` may be a Magento shop's address, as the server decides it: https, or http
+ * to this machine (a shop being tried out), with a host and no user name, password, query or
+ * fragment. */
+export function magentoUrlOk(url: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  const local = ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+  return (u.protocol === 'https:' || (u.protocol === 'http:' && local)) && u.hostname !== '' && !u.username && !u.password && !u.search && !url.includes('?') && !url.includes('#');
+}

@@ -1,7 +1,7 @@
 // Sales channels (SPEC §2 Sale channels, owner only): the list of marketplaces with their
 // connected shops, the screen the marketplace's redirect hands over to, a shop's settings,
-// and /sale-channel-redirect, outside any store and without a sign-in check, where the
-// marketplaces send a seller back.
+// the store's own, open-API and Magento channels, and /sale-channel-redirect, outside any
+// store and without a sign-in check, where the marketplaces send a seller back.
 import type { FeatureRoute } from '@/shared/routes';
 import { SALE_CHANNELS } from './api';
 
@@ -28,6 +28,14 @@ export const ROUTES: FeatureRoute[] = [
     layout: 'default',
     access: SALE_CHANNELS,
     page: () => import('./ApiChannelPage'),
+  },
+  // A Magento 2 shop (ADR 0045): made, then edited and synced at its own path.
+  { path: 'sale-channel-setting/magento/create', layout: 'default', access: SALE_CHANNELS, page: () => import('./MagentoChannelPage') },
+  {
+    path: 'sale-channel-setting/magento/edit/:magentoChannelId',
+    layout: 'default',
+    access: SALE_CHANNELS,
+    page: () => import('./MagentoChannelPage'),
   },
   { path: '/sale-channel-redirect', layout: 'none', page: () => import('./SaleChannelRedirectPage') },
 ];

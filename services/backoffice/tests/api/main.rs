@@ -19,6 +19,7 @@ mod integrator;
 mod isolation;
 mod listings;
 mod logistics;
+mod magento;
 mod marketplace_orders;
 mod marketplaces;
 mod order_import;

@@ -11,6 +11,7 @@
 
 pub mod cancellations;
 pub mod lazada;
+pub mod magento;
 pub mod returns;
 pub mod shipping;
 pub mod shopee;

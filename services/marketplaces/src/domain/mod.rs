@@ -3,14 +3,15 @@
 //! ([`status`]), their money in satang ([`money`]), how listings link to our SKUs
 //! ([`matching`]), bundles ([`bundle`]), how much stock a listing shows ([`stock_rule`]),
 //! what their buyers' returns' statuses mean ([`returns`]), open-API channels ([`api_channel`],
-//! [`api_order`]), the webhooks they are sent ([`webhook`]) and the store's own channels
-//! ([`own_channel`]).
+//! [`api_order`]), the webhooks they are sent ([`webhook`]), the store's own channels
+//! ([`own_channel`]) and Magento 2 shops ([`magento`]).
 
 pub mod api_channel;
 pub mod api_order;
 pub mod bundle;
 pub mod catalogue;
 pub mod channel;
+pub mod magento;
 pub mod matching;
 pub mod money;
 pub mod new_product;

@@ -13,7 +13,7 @@ use crate::domain::api_channel::{self, Form};
 use crate::store::api_channels::{ApiChannelRow, KeyRow};
 use crate::store::{ChannelRow, Settings as ChannelSettings};
 
-fn key(k: &KeyRow, now: i64) -> pb::ApiKey {
+pub(super) fn key(k: &KeyRow, now: i64) -> pb::ApiKey {
     pb::ApiKey {
         id: k.id,
         shown: api_channel::shown(&k.prefix),

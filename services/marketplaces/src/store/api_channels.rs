@@ -126,8 +126,23 @@ impl Repo {
         form: &Form,
         key_id: i64,
     ) -> Result<ApiChannelRow> {
-        let now = now_ms();
         let mut tx = self.db.begin().await?;
+        let id = self.insert_api_channel(&mut tx, store_id, user_id, form, key_id).await?;
+        tx.commit().await?;
+        self.api_channel(store_id, id).await
+    }
+
+    /// Writes a channel of `form` with its webhook secret and the generated key `key_id` in
+    /// `tx`: its id.
+    pub(super) async fn insert_api_channel(
+        &self,
+        tx: &mut bo_kit::db::Tx,
+        store_id: i64,
+        user_id: i64,
+        form: &Form,
+        key_id: i64,
+    ) -> Result<i64> {
+        let now = now_ms();
         let id: i64 = sqlx::query_scalar(
             "INSERT INTO api_channels (store_id, name, channel, warehouse_id, logistic_channel_id, payment_channel_id, \
              status, webhook_url, events, created_by, created_at, updated_at) \
@@ -144,22 +159,22 @@ impl Repo {
         .bind(serde_json::to_string(&form.events).map_err(Error::internal)?)
         .bind(user_id)
         .bind(now)
-        .fetch_one(&mut *tx)
+        .fetch_one(&mut **tx)
         .await?;
         sqlx::query("UPDATE api_channels SET webhook_secret = $1 WHERE id = $2")
             .bind(self.vault.seal(&binding(id), &new_webhook_secret()))
             .bind(id)
-            .execute(&mut *tx)
+            .execute(&mut **tx)
             .await?;
-        bind_key(&mut tx, store_id, id, key_id, now).await?;
-        tx.commit().await?;
-        self.api_channel(store_id, id).await
+        bind_key(tx, store_id, id, key_id, now).await?;
+        Ok(id)
     }
 
     /// The store's open-API channels, oldest first.
     pub async fn api_channels(&self, store_id: i64) -> Result<Vec<ApiChannelRow>> {
         Ok(sqlx::query_as::<_, ApiChannelRow>(&format!(
-            "SELECT {CHANNEL_COLUMNS} FROM api_channels WHERE store_id = $1 ORDER BY id"
+            "SELECT {CHANNEL_COLUMNS} FROM api_channels WHERE store_id = $1 \
+             AND id NOT IN (SELECT api_channel_id FROM magento_channels WHERE store_id = $1) ORDER BY id"
         ))
         .bind(store_id)
         .fetch_all(self.db.pool())

@@ -116,6 +116,7 @@ impl Repo {
             return Ok(0);
         }
         Repo::mark_api_stock_due(tx, store_id, warehouse_id, sku_id).await?;
+        Repo::mark_magento_stock_due(tx, store_id, warehouse_id, sku_id).await?;
         let due = sqlx::query(
             "UPDATE listings SET changes = changes + 1, due_at = CASE WHEN due_at = 0 THEN $1 ELSE due_at END \
              WHERE store_id = $2 AND state <> 'deleted' AND (sku_id = $3 OR (bundle = 1 AND id IN \

@@ -42,6 +42,49 @@ const injectedRtkApi = api.injectEndpoints({
         method: "DELETE",
       }),
     }),
+    listMagentoChannels: build.query<
+      ListMagentoChannelsApiResponse,
+      ListMagentoChannelsApiArg
+    >({
+      query: () => ({ url: `/marketplaces/magento-channels` }),
+    }),
+    createMagentoChannel: build.mutation<
+      CreateMagentoChannelApiResponse,
+      CreateMagentoChannelApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/magento-channels`,
+        method: "POST",
+        body: queryArg.magentoChannelInput,
+      }),
+    }),
+    getMagentoChannel: build.query<
+      GetMagentoChannelApiResponse,
+      GetMagentoChannelApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/magento-channels/${queryArg.id}`,
+      }),
+    }),
+    updateMagentoChannel: build.mutation<
+      UpdateMagentoChannelApiResponse,
+      UpdateMagentoChannelApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/magento-channels/${queryArg.id}`,
+        method: "PATCH",
+        body: queryArg.magentoChannelInput,
+      }),
+    }),
+    syncMagentoChannel: build.mutation<
+      SyncMagentoChannelApiResponse,
+      SyncMagentoChannelApiArg
+    >({
+      query: (queryArg) => ({
+        url: `/marketplaces/magento-channels/${queryArg.id}/sync`,
+        method: "POST",
+      }),
+    }),
     listMatchRules: build.query<
       ListMatchRulesApiResponse,
       ListMatchRulesApiArg
@@ -119,6 +162,15 @@ const injectedRtkApi = api.injectEndpoints({
           isTokenExpire: queryArg.isTokenExpire,
           status: queryArg.status,
         },
+      }),
+    }),
+    generateStoreChannelKey: build.mutation<
+      GenerateStoreChannelKeyApiResponse,
+      GenerateStoreChannelKeyApiArg
+    >({
+      query: () => ({
+        url: `/marketplaces/store-channels/generate-key`,
+        method: "POST",
       }),
     }),
     getMarketplaceChannel: build.query<
@@ -475,6 +527,29 @@ export type DeleteListingStockRuleApiResponse =
 export type DeleteListingStockRuleApiArg = {
   id: number;
 };
+export type ListMagentoChannelsApiResponse =
+  /** status 200  */ ListMagentoChannelBody;
+export type ListMagentoChannelsApiArg = void;
+export type CreateMagentoChannelApiResponse =
+  /** status 201  */ MagentoChannelBody;
+export type CreateMagentoChannelApiArg = {
+  magentoChannelInput: MagentoChannelInput;
+};
+export type GetMagentoChannelApiResponse =
+  /** status 200  */ MagentoChannelBody;
+export type GetMagentoChannelApiArg = {
+  id: number;
+};
+export type UpdateMagentoChannelApiResponse =
+  /** status 200  */ MagentoChannelBody;
+export type UpdateMagentoChannelApiArg = {
+  id: number;
+  magentoChannelInput: MagentoChannelInput;
+};
+export type SyncMagentoChannelApiResponse = /** status 200  */ MagentoSyncBody;
+export type SyncMagentoChannelApiArg = {
+  id: number;
+};
 export type ListMatchRulesApiResponse = /** status 200  */ ListMatchRuleBody;
 export type ListMatchRulesApiArg = void;
 export type AddMatchRuleApiResponse = /** status 201  */ MatchRuleBody;
@@ -518,6 +593,9 @@ export type ListMarketplaceChannelsApiArg = {
   /** active or inactive. */
   status?: string;
 };
+export type GenerateStoreChannelKeyApiResponse =
+  /** status 201  */ GeneratedKeyBody;
+export type GenerateStoreChannelKeyApiArg = void;
 export type GetMarketplaceChannelApiResponse =
   /** status 200  */ MarketplaceChannelBody;
 export type GetMarketplaceChannelApiArg = {
@@ -858,6 +936,136 @@ export type StockRuleBody = {
   /** The warehouses pushed from (empty: the shop's own). */
   warehouseIds?: number[];
 };
+export type ApiKeyBody = {
+  createdAt: string;
+  /** When it stops working (null: no end). */
+  expiresAt?: string | null;
+  id: number;
+  /** When it was last used (null: never). */
+  lastUsedAt?: string | null;
+  /** When it was revoked (null: never). */
+  revokedAt?: string | null;
+  /** Its first characters: `bok_<prefix>_…`. */
+  shown: string;
+  /** It works now. */
+  working: boolean;
+};
+export type ListMagentoChannelBody = {
+  /** The rows. */
+  data: {
+    /** bearer (the integration's access token) or oauth1. */
+    auth: string;
+    createdAt: string;
+    id: number;
+    /** The generated tokens Magento calls us with, newest first. */
+    keys: ApiKeyBody[];
+    /** When its orders were last polled (null: never). */
+    lastPolledAt?: string | null;
+    logisticChannelId: number;
+    /** Its title. */
+    name: string;
+    /** Orders its polls made or moved. */
+    ordersTaken: number;
+    paymentChannelId: number;
+    /** What the shop answered when the last poll failed (empty: it did not). */
+    pollError: string;
+    /** The inventory source our stock is written to (empty: the single stock). */
+    sourceCode: string;
+    /** active or inactive. */
+    status: string;
+    /** What the shop refused of the last stock told (empty: nothing). */
+    stockError: string;
+    /** When stock was last told to it (null: never). */
+    stockPushedAt?: string | null;
+    /** The store view its calls name. */
+    storeCode: string;
+    updatedAt: string;
+    /** The shop's address (before /rest). */
+    url: string;
+    /** Send it back with an edit so another's change is not overwritten. */
+    version: number;
+    warehouseId: number;
+  }[];
+  /** Page size (-1 for all). */
+  limit: number;
+  /** This page. */
+  page: number;
+  /** Number of pages. */
+  pages: number;
+  /** Rows matching. */
+  total: number;
+};
+export type MagentoChannelBody = {
+  /** bearer (the integration's access token) or oauth1. */
+  auth: string;
+  createdAt: string;
+  id: number;
+  /** The generated tokens Magento calls us with, newest first. */
+  keys: ApiKeyBody[];
+  /** When its orders were last polled (null: never). */
+  lastPolledAt?: string | null;
+  logisticChannelId: number;
+  /** Its title. */
+  name: string;
+  /** Orders its polls made or moved. */
+  ordersTaken: number;
+  paymentChannelId: number;
+  /** What the shop answered when the last poll failed (empty: it did not). */
+  pollError: string;
+  /** The inventory source our stock is written to (empty: the single stock). */
+  sourceCode: string;
+  /** active or inactive. */
+  status: string;
+  /** What the shop refused of the last stock told (empty: nothing). */
+  stockError: string;
+  /** When stock was last told to it (null: never). */
+  stockPushedAt?: string | null;
+  /** The store view its calls name. */
+  storeCode: string;
+  updatedAt: string;
+  /** The shop's address (before /rest). */
+  url: string;
+  /** Send it back with an edit so another's change is not overwritten. */
+  version: number;
+  warehouseId: number;
+};
+export type MagentoChannelInput = {
+  /** The integration's access token. */
+  accessToken?: string;
+  /** OAuth 1.0a: the access token secret. */
+  accessTokenSecret?: string;
+  /** bearer or oauth1. */
+  auth?: string;
+  /** OAuth 1.0a: the consumer key. */
+  consumerKey?: string;
+  /** OAuth 1.0a: the consumer secret. */
+  consumerSecret?: string;
+  /** The generated key it takes (`key_id` of generate-key; a create only). */
+  keyId?: number;
+  logisticChannelId?: number;
+  name?: string;
+  paymentChannelId?: number;
+  /** The inventory source to write stock to (empty: the single stock). */
+  sourceCode?: string;
+  /** active (default) or inactive. */
+  status?: string;
+  /** The store view (default: `default`). */
+  storeCode?: string;
+  /** The shop's address (https; before /rest). */
+  url?: string;
+  /** The version read (an edit; 0: as it is now). */
+  version?: number;
+  warehouseId?: number;
+};
+export type MagentoSyncBody = {
+  channel: MagentoChannelBody;
+  /** Orders that made or moved one of ours. */
+  ordersTaken: number;
+  /** What the shop answered when the poll failed (empty: it did not). */
+  pollError: string;
+  /** Linked SKUs whose stock is now due to be told. */
+  skusDue: number;
+};
 export type ListMatchRuleBody = {
   /** The rows. */
   data: {
@@ -1010,6 +1218,14 @@ export type ListMarketplaceChannelBody = {
   /** Rows matching. */
   total: number;
 };
+export type GeneratedKeyBody = {
+  /** Until when it waits for its channel. */
+  expiresAt: string;
+  /** The key (`bok_…`): copy it now, it is never shown again. */
+  key: string;
+  /** What a channel is given it by (`key_id` of a create or a roll). */
+  keyId: number;
+};
 export type MarketplaceChannelBody = {
   /** Connected. */
   createdAt: string;
@@ -1141,20 +1357,6 @@ export type ListOpenApiSaleChannelBody = {
   /** Rows matching. */
   total: number;
 };
-export type ApiKeyBody = {
-  createdAt: string;
-  /** When it stops working (null: no end). */
-  expiresAt?: string | null;
-  id: number;
-  /** When it was last used (null: never). */
-  lastUsedAt?: string | null;
-  /** When it was revoked (null: never). */
-  revokedAt?: string | null;
-  /** Its first characters: `bok_<prefix>_…`. */
-  shown: string;
-  /** It works now. */
-  working: boolean;
-};
 export type ListApiChannelBody = {
   /** The rows. */
   data: {
@@ -1243,14 +1445,6 @@ export type ApiChannelInput = {
   warehouseId?: number;
   /** Where its webhook is sent: https (or http to this machine); required with events. */
   webhookUrl?: string;
-};
-export type GeneratedKeyBody = {
-  /** Until when it waits for its channel. */
-  expiresAt: string;
-  /** The key (`bok_…`): copy it now, it is never shown again. */
-  key: string;
-  /** What a channel is given it by (`key_id` of a create or a roll). */
-  keyId: number;
 };
 export type RollKeyInput = {
   /** How long the old keys keep working, hours: 0, 1, 24, 72 or 168. */
@@ -1507,6 +1701,11 @@ export const {
   useGetListingStockRuleQuery,
   useSetListingStockRuleMutation,
   useDeleteListingStockRuleMutation,
+  useListMagentoChannelsQuery,
+  useCreateMagentoChannelMutation,
+  useGetMagentoChannelQuery,
+  useUpdateMagentoChannelMutation,
+  useSyncMagentoChannelMutation,
   useListMatchRulesQuery,
   useAddMatchRuleMutation,
   useDeleteMatchRuleMutation,
@@ -1516,6 +1715,7 @@ export const {
   useUpdateOwnChannelMutation,
   useSkuLinksQuery,
   useListMarketplaceChannelsQuery,
+  useGenerateStoreChannelKeyMutation,
   useGetMarketplaceChannelQuery,
   useUnlinkMarketplaceChannelMutation,
   useUpdateMarketplaceChannelMutation,

@@ -1,5 +1,6 @@
 // Hand-written side of the generated client: cache tags, re-exports and who may connect and
 // change the store's marketplace shops.
+import { apiError } from '@/app/api/errors';
 import { isLive } from '@/app/realtime';
 import type { Access } from '@/shared/perms';
 import { enhancedApi, type ListMarketplaceBody, type ListMarketplaceChannelBody } from './endpoints.gen';
@@ -98,6 +99,30 @@ export const ownChannelsApi = marketplacesApi.enhanceEndpoints({ addTagTypes: ['
 });
 export const { useListOwnChannelsQuery, useGetOwnChannelQuery, useCreateOwnChannelMutation, useUpdateOwnChannelMutation } = ownChannelsApi;
 export type { OwnChannelBody } from './endpoints.gen';
+// ---- Magento 2 shops: an open-API channel the back-office polls (ADR 0045). A create, an
+// edit or a sync refreshes the list and the shop; a sync that took orders, the order list.
+const MAGENTO_CHANNELS = { type: 'MagentoChannel' as const, id: 'LIST' };
+export const magentoChannelsApi = marketplacesApi.enhanceEndpoints({ addTagTypes: ['MagentoChannel', 'Order'] }).enhanceEndpoints({
+  endpoints: {
+    listMagentoChannels: { providesTags: [MAGENTO_CHANNELS] },
+    getMagentoChannel: { providesTags: (_r, _e, a) => [{ type: 'MagentoChannel', id: a.id }] },
+    createMagentoChannel: { invalidatesTags: (_r, e) => (e ? [] : [MAGENTO_CHANNELS]) },
+    // A refused edit leaves the form as typed, unless another's change was in the way.
+    updateMagentoChannel: { invalidatesTags: (_r, e, a) => (e && apiError(e)?.code !== 'api_channel_changed' ? [] : [MAGENTO_CHANNELS, { type: 'MagentoChannel', id: a.id }]) },
+    syncMagentoChannel: {
+      invalidatesTags: (r, e, a) => (e ? [] : [MAGENTO_CHANNELS, { type: 'MagentoChannel', id: a.id }, ...(r && r.ordersTaken > 0 ? [{ type: 'Order' as const, id: 'LIST' }] : [])]),
+    },
+  },
+});
+export const {
+  useListMagentoChannelsQuery,
+  useGetMagentoChannelQuery,
+  useCreateMagentoChannelMutation,
+  useUpdateMagentoChannelMutation,
+  useSyncMagentoChannelMutation,
+  useGenerateStoreChannelKeyMutation,
+} = magentoChannelsApi;
+export type { MagentoChannelBody, MagentoChannelInput, MagentoSyncBody } from './endpoints.gen';
 /** A marketplace of the connect screen. */
 export type MarketplaceBody = ListMarketplaceBody['data'][number];
 /** One connected shop of the list. */
