@@ -13,7 +13,7 @@ run: ## Build the admin app and the binary side by side, then start every module
 run-binary:
 	MAKEFLAGS= $(CARGO) build --locked --profile quick -p bo-backoffice --bin backoffice
 
-channels-sandbox: app ## The marketplace sandboxes (Shopee, Lazada, TikTok Shop) and a back-office pointed at them, demo store, on http://localhost:8080
+channels-sandbox: app ## The marketplace sandboxes (Shopee, Lazada, TikTok Shop), a Magento 2 shop and a back-office pointed at them, demo store, on http://localhost:8080
 	MAKEFLAGS= $(CARGO) build --locked --profile quick -p bo-backoffice --bin backoffice -p bo-sandbox --bin channels-sandbox
 	scripts/channels-sandbox.sh
 
