@@ -264,6 +264,7 @@ pub fn take_request(
         note: o.note.clone(),
         source: opb::ChannelSource::Marketplace as i32,
         logistic_store_channel_id: 0,
+        ..Default::default()
     };
     (request, sources)
 }

@@ -361,17 +361,22 @@ impl ProductsService for ProductsGrpc {
     async fn describe_skus(&self, req: Request<pb::DescribeSkusRequest>) -> Rpc<pb::DescribeSkusResponse> {
         let who = Actor::of(&req)?;
         let r = req.into_inner();
-        if !r.codes.is_empty() {
-            if r.codes.len() > MAX_BULK {
-                return Err(Error::invalid_field("codes", "validation.bulk").into());
-            }
-            let skus = self.repo.describe_skus_by_code(who.store_id, &r.codes).await?;
-            return Ok(Response::new(pb::DescribeSkusResponse {
-                skus: skus.into_iter().map(convert::described).collect(),
-            }));
+        if r.codes.len() > MAX_BULK {
+            return Err(Error::invalid_field("codes", "validation.bulk").into());
         }
-        bulk(&r.ids)?;
-        let skus = self.repo.describe_skus(who.store_id, &r.ids).await?;
+        if r.codes.is_empty() || !r.ids.is_empty() {
+            bulk(&r.ids)?;
+        }
+        // A marketplace order's lines may be some linked by id and some matched by code.
+        let mut skus = if r.codes.is_empty() {
+            Vec::new()
+        } else {
+            self.repo.describe_skus_by_code(who.store_id, &r.codes).await?
+        };
+        let ids: Vec<i64> = r.ids.iter().copied().filter(|id| !skus.iter().any(|d| d.sku.id == *id)).collect();
+        if !ids.is_empty() {
+            skus.extend(self.repo.describe_skus(who.store_id, &ids).await?);
+        }
         Ok(Response::new(pb::DescribeSkusResponse { skus: skus.into_iter().map(convert::described).collect() }))
     }
 

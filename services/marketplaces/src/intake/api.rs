@@ -107,37 +107,29 @@ impl Intake {
         if let Some(before) = repo.api_order_of(ch.id, idempotency_key, &o.reference).await? {
             return self.repeat(&ctx, &before, idempotency_key, &digest).await;
         }
-        // Lines as our SKUs: by code, or by the integrator's linked id.
+        // Lines as our SKUs: by the integrator's linked id here, by code in the orders
+        // service, which refuses a line that names none of ours (`strict_skus`).
         let external: Vec<String> = o.lines.iter().map(|l| l.external_id.clone()).filter(|e| !e.is_empty()).collect();
         let linked: HashMap<String, i64> = repo.api_links_of(ch.id, &external).await?.into_iter().collect();
-        let mut codes: Vec<String> = o.lines.iter().map(|l| l.sku_code.clone()).filter(|c| !c.is_empty()).collect();
-        codes.sort();
-        codes.dedup();
-        let by_code = self.skus_by_code(&ctx, codes).await?;
         let mut errs = Vec::new();
         let mut lines = Vec::with_capacity(o.lines.len());
         for (i, l) in o.lines.iter().enumerate() {
-            let sku = if l.external_id.is_empty() {
-                by_code
-                    .get(&l.sku_code)
-                    .copied()
-                    .ok_or_else(|| FieldError::new(format!("lines[{i}].sku_code"), "validation.sku_unknown"))
+            let sku_id = if l.external_id.is_empty() {
+                0
+            } else if let Some(sku) = linked.get(&l.external_id) {
+                *sku
             } else {
-                linked.get(&l.external_id).copied().ok_or_else(|| {
-                    FieldError::new(format!("lines[{i}].external_id"), "validation.external_id_unlinked")
-                })
+                errs.push(FieldError::new(format!("lines[{i}].external_id"), "validation.external_id_unlinked"));
+                continue;
             };
-            match sku {
-                Ok(sku_id) => lines.push(opb::ChannelLine {
-                    seller_sku: l.sku_code.clone(),
-                    name: String::new(),
-                    listing: l.external_id.clone(),
-                    quantity: l.quantity,
-                    unit_price: l.unit_price,
-                    sku_id,
-                }),
-                Err(e) => errs.push(e),
-            }
+            lines.push(opb::ChannelLine {
+                seller_sku: l.sku_code.clone(),
+                name: String::new(),
+                listing: l.external_id.clone(),
+                quantity: l.quantity,
+                unit_price: l.unit_price,
+                sku_id,
+            });
         }
         if !errs.is_empty() {
             return Err(Error::invalid(errs));
@@ -174,11 +166,16 @@ impl Intake {
             note: o.note.clone(),
             source: opb::ChannelSource::OpenApi as i32,
             logistic_store_channel_id: ch.logistic_channel_id,
+            strict_skus: true,
+            with_order: true,
         };
         let mut orders = self.inner.orders.clone().ok_or_else(unavailable)?;
         let taken = orders.take_channel_order(ctx.request(req)).await.map_err(|s| Error::from_status(&s))?.into_inner();
         match repo.keep_api_order(ch.store_id, ch.id, &o.reference, idempotency_key, &digest, taken.order_id).await? {
-            Kept::New => Ok((self.order_of(&ctx, taken.order_id).await?, false)),
+            Kept::New => match taken.order {
+                Some(order) => Ok((order, false)),
+                None => Ok((self.order_of(&ctx, taken.order_id).await?, false)),
+            },
             // The same order sent twice at once: the other call kept it first.
             Kept::Before(before) => self.repeat(&ctx, &before, idempotency_key, &digest).await,
         }

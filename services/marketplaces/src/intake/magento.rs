@@ -130,6 +130,7 @@ pub fn take_request(
         note: String::new(),
         source: opb::ChannelSource::OpenApi as i32,
         logistic_store_channel_id: ch.logistic_channel_id,
+        ..Default::default()
     })
 }
 

@@ -33,6 +33,7 @@ struct Taken {
     note: String,
     platform_ships: bool,
     logistic_store_channel_id: i64,
+    strict_skus: bool,
 }
 
 fn too_long(s: &str, max: usize) -> bool {
@@ -123,6 +124,7 @@ fn check(r: pb::TakeChannelOrderRequest) -> Result<Taken> {
         note: clip(r.note, draft::NOTE_MAX),
         platform_ships: r.platform_ships,
         logistic_store_channel_id: r.logistic_store_channel_id,
+        strict_skus: r.strict_skus,
     })
 }
 
@@ -225,6 +227,7 @@ impl Orders {
         ctx: &CallCtx,
         r: pb::TakeChannelOrderRequest,
     ) -> Result<pb::TakeChannelOrderResponse> {
+        let with_order = r.with_order;
         let t = check(r)?;
         let (row, outcome) = match self.repo.by_reference(ctx.store_id, &t.channel, &t.reference).await? {
             Some(row) => self.follow_channel(ctx, row, &t, false).await?,
@@ -243,13 +246,20 @@ impl Orders {
             },
         };
         // The order's lines are the request's, in its order.
-        let items = self.repo.items(&[row.id]).await?.remove(&row.id).unwrap_or_default();
+        let (line_sku_ids, order) = if with_order {
+            let order = self.get(ctx, row.id, false).await?.order;
+            (order.items.iter().map(|i| i.sku_id).collect(), Some(order))
+        } else {
+            let items = self.repo.items(&[row.id]).await?.remove(&row.id).unwrap_or_default();
+            (items.iter().map(|i| i.sku_id).collect(), None)
+        };
         Ok(pb::TakeChannelOrderResponse {
             order_id: row.id,
             order_no: row.order_no.clone(),
             outcome: outcome as i32,
             state: pb::OrderState::number(&row.state),
-            line_sku_ids: items.iter().map(|i| i.sku_id).collect(),
+            line_sku_ids,
+            order,
         })
     }
 
@@ -289,18 +299,38 @@ impl Orders {
                 .skus
         };
         let sku_of = |d: &ppb::SkuDescription| d.sku.clone().unwrap_or_default();
+        let matches = |l: &pb::ChannelLine, d: &ppb::SkuDescription| {
+            let sku = sku_of(d);
+            if l.sku_id > 0 {
+                sku.id == l.sku_id
+            } else {
+                !l.seller_sku.is_empty() && sku.code == l.seller_sku
+            }
+        };
+        if t.strict_skus {
+            // An integrator's lines name our SKUs: one that names none refuses the order.
+            let errs: Vec<FieldError> = t
+                .lines
+                .iter()
+                .enumerate()
+                .filter(|(_, l)| !described.iter().any(|d| matches(l, d)))
+                .map(|(i, l)| {
+                    if l.listing.is_empty() {
+                        FieldError::new(format!("lines[{i}].sku_code"), "validation.sku_unknown")
+                    } else {
+                        FieldError::new(format!("lines[{i}].external_id"), "validation.external_id_unlinked")
+                    }
+                })
+                .collect();
+            if !errs.is_empty() {
+                return Err(Error::invalid(errs));
+            }
+        }
         let items: Vec<Item> = t
             .lines
             .iter()
             .map(|l| {
-                let found = described.iter().find(|d| {
-                    let sku = sku_of(d);
-                    if l.sku_id > 0 {
-                        sku.id == l.sku_id
-                    } else {
-                        !l.seller_sku.is_empty() && sku.code == l.seller_sku
-                    }
-                });
+                let found = described.iter().find(|d| matches(l, d));
                 match found {
                     Some(d) => Item {
                         price: l.unit_price,
