@@ -273,9 +273,12 @@ impl Repo {
         .bind(channel_id)
         .fetch_optional(&mut *tx)
         .await?;
-        let due: Vec<(i64, i64)> = sqlx::query_as(
-            "SELECT sku_id, changes FROM webhook_stock_due WHERE api_channel_id = $1 ORDER BY due_at, sku_id LIMIT $2",
-        )
+        // Locked until the message is written: a change meanwhile waits, then makes its SKU due
+        // again (SQLite's writers take turns anyway).
+        let lock = tx.for_update();
+        let due: Vec<(i64, i64)> = sqlx::query_as(&format!(
+            "SELECT sku_id, changes FROM webhook_stock_due WHERE api_channel_id = $1 ORDER BY due_at, sku_id LIMIT $2{lock}"
+        ))
         .bind(channel_id)
         .bind(webhook::STOCK_ITEMS_MAX)
         .fetch_all(&mut *tx)
@@ -330,14 +333,17 @@ impl Repo {
                 }))
             })
             .collect();
-        for (sku, changes) in &due {
-            sqlx::query("DELETE FROM webhook_stock_due WHERE api_channel_id = $1 AND sku_id = $2 AND changes = $3")
-                .bind(channel_id)
-                .bind(*sku)
-                .bind(*changes)
-                .execute(&mut *tx)
-                .await?;
+        // The rows read are locked: they go in one statement (one per row held the writer for
+        // hundreds of round trips a message).
+        let sql = format!(
+            "DELETE FROM webhook_stock_due WHERE api_channel_id = $1 AND sku_id IN ({})",
+            marks(2, sku_ids.len())
+        );
+        let mut q = sqlx::query(&sql).bind(channel_id);
+        for id in &sku_ids {
+            q = q.bind(*id);
         }
+        q.execute(&mut *tx).await?;
         if items.is_empty() {
             tx.commit().await?;
             return Ok(None);
