@@ -229,10 +229,15 @@ impl Orders {
     ) -> Result<pb::TakeChannelOrderResponse> {
         let with_order = r.with_order;
         let t = check(r)?;
-        let (row, outcome) = match self.repo.by_reference(ctx.store_id, &t.channel, &t.reference).await? {
-            Some(row) => self.follow_channel(ctx, row, &t, false).await?,
+        let (row, outcome, written) = match self.repo.by_reference(ctx.store_id, &t.channel, &t.reference).await? {
+            Some(row) => self.follow_channel(ctx, row, &t, false).await?.taken(),
             None => match self.make_channel_order(ctx, &t).await {
-                Ok(row) => self.follow_channel(ctx, row, &t, true).await?,
+                Ok(written) => {
+                    let followed = self.follow_channel(ctx, written.row.clone(), &t, true).await?;
+                    // Nothing written since it was made: the answer is what was written.
+                    let as_written = followed.as_given.then_some(written);
+                    (followed.row, followed.outcome, as_written)
+                }
                 // Made meanwhile by the same change arriving twice at once.
                 Err(e) if e.code == Code::DuplicateOrderReference => {
                     let row = self
@@ -240,15 +245,22 @@ impl Orders {
                         .by_reference(ctx.store_id, &t.channel, &t.reference)
                         .await?
                         .ok_or_else(|| Error::conflict(Code::OrderBusy))?;
-                    self.follow_channel(ctx, row, &t, false).await?
+                    self.follow_channel(ctx, row, &t, false).await?.taken()
                 }
                 Err(e) => return Err(e),
             },
         };
         // The order's lines are the request's, in its order.
-        let (line_sku_ids, order) = if with_order {
+        let (line_sku_ids, order) = if let (true, Some(w)) = (with_order, &written) {
+            // A new order has no parcels, payments or returns yet.
+            let mut order = w.row.to_proto(&w.items);
+            order.bills = w.bills.iter().map(|b| b.to_proto()).collect();
+            (order.items.iter().map(|i| i.sku_id).collect(), Some(order))
+        } else if with_order {
             let order = self.get(ctx, row.id, false).await?.order;
             (order.items.iter().map(|i| i.sku_id).collect(), Some(order))
+        } else if let Some(w) = &written {
+            (w.items.iter().map(|i| i.sku_id).collect(), None)
         } else {
             let items = self.repo.items(&[row.id]).await?.remove(&row.id).unwrap_or_default();
             (items.iter().map(|i| i.sku_id).collect(), None)
@@ -265,7 +277,7 @@ impl Orders {
 
     /// Makes a marketplace order as new, its lines matched to our SKUs by seller SKU, and
     /// holds the stock of the matched ones (or saves it short).
-    async fn make_channel_order(&self, ctx: &CallCtx, t: &Taken) -> Result<OrderRow> {
+    async fn make_channel_order(&self, ctx: &CallCtx, t: &Taken) -> Result<crate::store::Written> {
         let warehouses = self.warehouses(ctx, false).await?;
         let warehouse_id = if warehouses.iter().any(|(id, _)| *id == t.warehouse_id) {
             t.warehouse_id
@@ -368,22 +380,7 @@ impl Orders {
         let totals =
             money::totals(&money_lines, &charges).map_err(|_| Error::invalid_field("lines", "validation.price"))?;
         // An open-API channel's orders ship by its shipping channel: named as it is now.
-        let (mut shipping_name, mut shipping_provider) = (String::new(), String::new());
-        if t.logistic_store_channel_id > 0 {
-            let found = self
-                .clients()?
-                .logistics
-                .clone()
-                .get_store_channel(ctx.request(lpb::GetStoreChannelRequest {
-                    r#ref: Some(lpb::ChannelRef { id: t.logistic_store_channel_id, ..Default::default() }),
-                }))
-                .await
-                .map_err(Error::from)?
-                .into_inner()
-                .store_channel
-                .unwrap_or_default();
-            (shipping_name, shipping_provider) = (found.name, found.provider);
-        }
+        let (shipping_name, shipping_provider) = self.shipping_channel(ctx, t.logistic_store_channel_id).await?;
         let data = OrderData {
             channel: t.channel.clone(),
             reference: t.reference.clone(),
@@ -411,7 +408,7 @@ impl Orders {
             }),
             ..Default::default()
         };
-        let written = self.repo.insert(Self::actor(ctx), &data).await?;
+        let mut written = self.repo.insert(Self::actor(ctx), &data).await?;
         self.relay.wake();
         let id = written.row.id;
         let held = match self.hold(ctx, id, 1, lines_of(&data.items)).await {
@@ -423,9 +420,42 @@ impl Orders {
             }
         };
         if let Some(held) = held {
-            self.repo.settle_new(Self::actor(ctx), id, held, !data.address.is_complete()).await?;
+            let incomplete = !data.address.is_complete();
+            if self.repo.settle_new(Self::actor(ctx), id, held, incomplete).await? {
+                // As written, with the hold's outcome as settled.
+                written.row.stock_state = if held { stock::HELD } else { stock::SHORT }.to_string();
+                written.row.problems = crate::store::problems_text(!held, incomplete);
+            } else {
+                written.row = self.repo.order(ctx.store_id, id).await?;
+            }
         }
-        self.repo.order(ctx.store_id, id).await
+        Ok(written)
+    }
+
+    /// A shipping channel's name and provider as logistics has them (lately: a channel's
+    /// orders come in bursts), nothing for none.
+    async fn shipping_channel(&self, ctx: &CallCtx, id: i64) -> Result<(String, String)> {
+        if id <= 0 {
+            return Ok(Default::default());
+        }
+        if let Some(named) = self.shipping.get(&(ctx.store_id, id)) {
+            return Ok(named);
+        }
+        let found = self
+            .clients()?
+            .logistics
+            .clone()
+            .get_store_channel(ctx.request(lpb::GetStoreChannelRequest {
+                r#ref: Some(lpb::ChannelRef { id, ..Default::default() }),
+            }))
+            .await
+            .map_err(Error::from)?
+            .into_inner()
+            .store_channel
+            .unwrap_or_default();
+        let named = (found.name, found.provider);
+        self.shipping.put((ctx.store_id, id), named.clone());
+        Ok(named)
     }
 
     /// Moves a marketplace order to where the marketplace has it and records the change
@@ -438,14 +468,14 @@ impl Orders {
         row: OrderRow,
         t: &Taken,
         created: bool,
-    ) -> Result<(OrderRow, pb::ChannelTake)> {
+    ) -> Result<Followed> {
         if !created && row.channel_changed_at >= t.changed_at {
             let outcome = if row.channel_changed_at == t.changed_at {
                 pb::ChannelTake::Unchanged
             } else {
                 pb::ChannelTake::Stale
             };
-            return Ok((row, outcome));
+            return Ok(Followed { row, outcome, as_given: true });
         }
         let who = Self::actor(ctx);
         if (row.platform_ships != 0) != t.platform_ships {
@@ -471,10 +501,11 @@ impl Orders {
         self.relay.wake();
         if at_insert && steps.is_empty() && (row.platform_ships != 0) == t.platform_ships && !paid_now {
             // Nothing changed since it was written.
-            return Ok((row, pb::ChannelTake::Created));
+            return Ok(Followed { row, outcome: pb::ChannelTake::Created, as_given: true });
         }
         let row = self.repo.order(ctx.store_id, row.id).await?;
-        Ok((row, if created { pb::ChannelTake::Created } else { pb::ChannelTake::Updated }))
+        let outcome = if created { pb::ChannelTake::Created } else { pb::ChannelTake::Updated };
+        Ok(Followed { row, outcome, as_given: false })
     }
 
     /// One move of a marketplace order; false when the order could not make it now.
@@ -533,6 +564,20 @@ impl Orders {
 /// True when a channel's new order is where the channel says once written: it is new there,
 /// with no word of the channel's for its history (an open-API channel's), so its change is
 /// recorded with it rather than by a write of its own.
+/// A marketplace order after its change was followed.
+struct Followed {
+    row: OrderRow,
+    outcome: pb::ChannelTake,
+    /// Nothing was written: `row` is the row as it was given.
+    as_given: bool,
+}
+
+impl Followed {
+    fn taken(self) -> (OrderRow, pb::ChannelTake, Option<crate::store::Written>) {
+        (self.row, self.outcome, None)
+    }
+}
+
 fn recorded_at_insert(t: &Taken) -> bool {
     t.state == state::NEW && t.status_word.is_empty()
 }

@@ -103,12 +103,35 @@ pub struct Orders {
     files: Option<Files>,
     /// Wakes the filler.
     pub(crate) fills: Arc<Notify>,
-    /// The stores' warehouses lately listed by wms.
-    warehouses: Arc<std::sync::Mutex<Warehouses>>,
+    /// The stores' warehouses lately listed by wms: (id, takes new stock).
+    warehouses: Lately<i64, Vec<(i64, bool)>>,
+    /// Shipping channels lately read from logistics, by (store, id): (name, provider).
+    shipping: Lately<(i64, i64), (String, String)>,
 }
 
-/// Warehouses listed per store: when, and (id, takes new stock).
-type Warehouses = HashMap<i64, (std::time::Instant, Vec<(i64, bool)>)>;
+/// Answers of another service kept for [`LATELY_FOR`]: what an order takes from them may be
+/// that old.
+#[derive(Clone)]
+pub(crate) struct Lately<K, V>(Arc<std::sync::Mutex<HashMap<K, (std::time::Instant, V)>>>);
+
+impl<K: std::hash::Hash + Eq, V: Clone> Lately<K, V> {
+    fn new() -> Self {
+        Self(Arc::new(std::sync::Mutex::new(HashMap::new())))
+    }
+
+    fn get(&self, k: &K) -> Option<V> {
+        let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(k).filter(|(at, _)| at.elapsed() < LATELY_FOR).map(|(_, v)| v.clone())
+    }
+
+    fn put(&self, k: K, v: V) {
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() > 10_000 {
+            map.retain(|_, (at, _)| at.elapsed() < LATELY_FOR);
+        }
+        map.insert(k, (std::time::Instant::now(), v));
+    }
+}
 
 /// A shortage as the wire carries it.
 pub fn shortage_pb(s: &crate::arrivals::Shortage) -> pb::Shortage {
@@ -127,8 +150,9 @@ pub fn shortage_pb(s: &crate::arrivals::Shortage) -> pb::Shortage {
 /// Orders an import makes at a time.
 const IMPORT_AT_ONCE: usize = 4;
 
-/// How long a store's warehouse list is trusted.
-const WAREHOUSES_FOR: std::time::Duration = std::time::Duration::from_secs(2);
+/// How long another service's answer is trusted (a store's warehouse list, a shipping
+/// channel's name).
+const LATELY_FOR: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// An order with what the screens show of it.
 #[derive(Debug, Clone, Default)]
@@ -203,7 +227,8 @@ impl Orders {
             settings,
             files: None,
             fills: Arc::new(Notify::new()),
-            warehouses: Arc::new(std::sync::Mutex::new(HashMap::new())),
+            warehouses: Lately::new(),
+            shipping: Lately::new(),
         }
     }
 

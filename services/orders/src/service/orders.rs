@@ -108,10 +108,8 @@ impl Orders {
     /// or closes a few times a year.
     pub(super) async fn warehouses(&self, ctx: &CallCtx, fresh: bool) -> Result<Vec<(i64, bool)>> {
         if !fresh {
-            if let Some((at, list)) = self.warehouses.lock().unwrap_or_else(|p| p.into_inner()).get(&ctx.store_id) {
-                if at.elapsed() < WAREHOUSES_FOR {
-                    return Ok(list.clone());
-                }
+            if let Some(list) = self.warehouses.get(&ctx.store_id) {
+                return Ok(list);
             }
         }
         let list: Vec<(i64, bool)> = self
@@ -126,10 +124,7 @@ impl Orders {
             .into_iter()
             .map(|w| (w.id, w.active))
             .collect();
-        self.warehouses
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(ctx.store_id, (std::time::Instant::now(), list.clone()));
+        self.warehouses.put(ctx.store_id, list.clone());
         Ok(list)
     }
 
