@@ -254,7 +254,7 @@ async fn an_integrators_app_makes_orders_and_reads_stock_through_its_generated_c
     );
     assert_eq!(created["total"], 3 * 19_900 + 4_000);
     assert_eq!(created["lines"], json!([["API-R", 2, ""], ["API-R", 1, "woo-1"]]));
-    assert_eq!(seen["repeat_by_key"], json!({"status": 200, "same": true, "replayed": "true"}));
+    assert_eq!(seen["repeat_by_key"], json!({"status": 200, "same": true, "replayed": "true", "as_read": true}));
     assert_eq!(seen["repeat_by_reference"], json!({"status": 200, "same": true}));
     assert_eq!(seen["key_reused"], json!({"status": 409, "code": "idempotency_key_reused"}));
     assert_eq!(seen["reference_reused"], json!({"status": 409, "code": "duplicate_order_reference"}));
