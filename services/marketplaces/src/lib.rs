@@ -265,7 +265,7 @@ impl Module for MarketplacesModule {
         let relay = bo_kit::outbox::Relay::new(db.clone(), ctx.bus.clone());
         let hooks = Arc::new(intake::WebhookEvents { intake: intake.clone() });
         let consumer = bo_kit::inbox::Consumer::new(db.clone(), ctx.bus.clone(), "marketplaces")
-            .on::<bo_proto::events::v1::StockMoved, _>(intake::StockLinks)
+            .on_all::<bo_proto::events::v1::StockMoved, _>(intake::StockLinks)
             .on::<bo_proto::events::v1::OrderPlaced, _>(hooks.clone())
             .on::<bo_proto::events::v1::OrderStateChanged, _>(hooks.clone())
             .on::<bo_proto::events::v1::OrderPaid, _>(hooks.clone())

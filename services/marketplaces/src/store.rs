@@ -27,7 +27,7 @@ pub mod stock;
 pub mod webhooks;
 pub use intake::{outcome, PushRow, CLAIM_MS, PUSHES_KEPT_MS};
 pub use listings::{linked_by, Learnt, Linked, ListingFilter, ListingRow};
-pub use stock::{Pushed, RuleRow, SyncRow, STOCK_LOG_KEPT_MS};
+pub use stock::{Level, Pushed, RuleRow, SyncRow, STOCK_LOG_KEPT_MS};
 
 /// The numbered placeholders of an `IN` list of `n` values whose first is `$first`:
 /// `marks(2, 3)` is `$2, $3, $4`.

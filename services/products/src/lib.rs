@@ -17,7 +17,7 @@ use bo_kit::bus::SharedBus;
 use bo_kit::db::{Db, Tx};
 use bo_kit::files::Files;
 use bo_kit::grpc::GrpcChannel;
-use bo_kit::inbox::{Consumer, Meta, On};
+use bo_kit::inbox::{Consumer, Meta, On, OnAll};
 use bo_kit::module::{Context, Module, Started};
 use bo_kit::outbox::Relay;
 use bo_proto::events::v1::{SafetyStockSet, StockMoved};
@@ -73,7 +73,7 @@ impl Service {
         let relay = Relay::new(db.clone(), bus.clone());
         let grpc = ProductsGrpc::new(repo, relay.clone(), files, limits, wms);
         let consumer = Consumer::new(db.clone(), bus, "products")
-            .on::<StockMoved, _>(StockView)
+            .on_all::<StockMoved, _>(StockView)
             .on::<SafetyStockSet, _>(StoreSafetyStock);
         Ok(Service { grpc, relay, consumer, db })
     }
@@ -84,14 +84,28 @@ impl Service {
     }
 }
 
-/// Keeps the inventory view current.
+/// Keeps the inventory view current: of the levels of a SKU in a warehouse that arrived
+/// together, only the newest is written (an older one would change nothing after it).
 struct StockView;
 
 #[async_trait]
-impl On<StockMoved> for StockView {
-    async fn on(&self, tx: &mut Tx, meta: &Meta, moved: StockMoved) -> anyhow::Result<()> {
-        if let (Some(level), Some(movement)) = (moved.level, moved.movement) {
-            store::Repo::apply_stock(tx, meta.store_id, &level, movement.id).await?;
+impl OnAll<StockMoved> for StockView {
+    async fn on_all(&self, tx: &mut Tx, events: Vec<(Meta, StockMoved)>) -> anyhow::Result<()> {
+        let mut newest: std::collections::BTreeMap<(i64, i64, i64), (bo_proto::events::v1::StockLevel, i64)> =
+            Default::default();
+        for (meta, moved) in events {
+            if let (Some(level), Some(movement)) = (moved.level, moved.movement) {
+                let key = (meta.store_id, level.sku_id, level.warehouse_id);
+                match newest.get(&key) {
+                    Some((_, kept)) if *kept >= movement.id => {}
+                    _ => {
+                        newest.insert(key, (level, movement.id));
+                    }
+                }
+            }
+        }
+        for ((store_id, ..), (level, movement)) in newest {
+            store::Repo::apply_stock(tx, store_id, &level, movement).await?;
         }
         Ok(())
     }

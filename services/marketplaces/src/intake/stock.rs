@@ -14,7 +14,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use async_trait::async_trait;
 use bo_kit::db::Tx;
-use bo_kit::inbox::{Meta, On};
+use bo_kit::inbox::{Meta, OnAll};
 use bo_proto::events::v1::StockMoved;
 use bo_proto::wms::v1 as wpb;
 
@@ -22,7 +22,7 @@ use super::*;
 use crate::adapters::StockLevel;
 use crate::domain::bundle;
 use crate::domain::stock_rule::{self, Decision, Part};
-use crate::store::{ListingRow, Pushed, RuleRow};
+use crate::store::{Level, ListingRow, Pushed, RuleRow};
 
 /// Listings pushed per round.
 const ROUND: i64 = 2_000;
@@ -30,23 +30,25 @@ const ROUND: i64 = 2_000;
 /// checked longest ago first, so every listing is checked in turn.
 pub const READ_BACK_ITEMS: usize = 5;
 
-/// Keeps the levels the ledger tells, making the listings of the SKU due (in the inbox's
-/// transaction).
+/// Keeps the levels the ledger tells, making the listings of the SKUs due (in the inbox's
+/// transaction): the events that arrived together in a few statements per warehouse.
 pub struct StockLinks;
 
 #[async_trait]
-impl On<StockMoved> for StockLinks {
-    async fn on(&self, tx: &mut Tx, meta: &Meta, moved: StockMoved) -> anyhow::Result<()> {
-        if let (Some(level), Some(movement)) = (moved.level, moved.movement) {
-            Repo::apply_level(
-                tx,
-                meta.store_id,
-                level.warehouse_id,
-                level.sku_id,
-                level.on_hand - level.reserved,
-                movement.id,
-            )
-            .await?;
+impl OnAll<StockMoved> for StockLinks {
+    async fn on_all(&self, tx: &mut Tx, events: Vec<(Meta, StockMoved)>) -> anyhow::Result<()> {
+        let mut by_warehouse: BTreeMap<(i64, i64), Vec<Level>> = BTreeMap::new();
+        for (meta, moved) in events {
+            if let (Some(level), Some(movement)) = (moved.level, moved.movement) {
+                by_warehouse.entry((meta.store_id, level.warehouse_id)).or_default().push(Level {
+                    sku_id: level.sku_id,
+                    available: level.on_hand - level.reserved,
+                    movement: movement.id,
+                });
+            }
+        }
+        for ((store_id, warehouse_id), levels) in by_warehouse {
+            Repo::apply_levels(tx, store_id, warehouse_id, &levels).await?;
         }
         Ok(())
     }

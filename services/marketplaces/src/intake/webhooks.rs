@@ -220,6 +220,20 @@ struct InFlight {
     per_channel: HashMap<i64, usize>,
 }
 
+impl InFlight {
+    fn start(&mut self, id: i64, channel: i64) {
+        self.ids.insert(id);
+        *self.per_channel.entry(channel).or_default() += 1;
+    }
+
+    fn end(&mut self, id: i64, channel: i64) {
+        self.ids.remove(&id);
+        if let Some(n) = self.per_channel.get_mut(&channel) {
+            *n = n.saturating_sub(1);
+        }
+    }
+}
+
 impl Intake {
     /// Wakes the dispatcher (a message was written or made due).
     pub fn wake_webhooks(&self) {
@@ -297,6 +311,9 @@ impl Intake {
         }
         let now = now_ms();
         let per_endpoint = s.webhook_per_endpoint.max(1);
+        // The round's picks, each counted in flight (its slot and its endpoint's) until sent
+        // or not claimed.
+        let mut picked = Vec::new();
         for due in repo.webhooks_due(now, ROUND).await? {
             let channel = due.message.api_channel_id;
             {
@@ -314,27 +331,36 @@ impl Intake {
                     continue;
                 }
             };
-            let until = now + s.webhook_timeout_ms as i64 + 30_000;
-            if !repo.claim_webhook(due.message.id, now, until).await? {
-                continue;
-            }
-            {
+            flight.lock().expect("in-flight").start(due.message.id, channel);
+            picked.push((due, key, permit));
+        }
+        if picked.is_empty() {
+            return Ok(());
+        }
+        // Claimed in one statement: the writer is taken once a round, not once a message.
+        let until = now + s.webhook_timeout_ms as i64 + 30_000;
+        let ids: Vec<i64> = picked.iter().map(|(due, ..)| due.message.id).collect();
+        let claimed: HashSet<i64> = match repo.claim_webhooks(&ids, now, until).await {
+            Ok(claimed) => claimed.into_iter().collect(),
+            Err(e) => {
                 let mut f = flight.lock().expect("in-flight");
-                f.ids.insert(due.message.id);
-                *f.per_channel.entry(channel).or_default() += 1;
+                for (due, ..) in &picked {
+                    f.end(due.message.id, due.message.api_channel_id);
+                }
+                return Err(e);
+            }
+        };
+        for (due, key, permit) in picked {
+            let (id, channel) = (due.message.id, due.message.api_channel_id);
+            if !claimed.contains(&id) {
+                flight.lock().expect("in-flight").end(id, channel);
+                continue;
             }
             let this = self.clone();
             let flight = flight.clone();
             tokio::spawn(async move {
-                let id = due.message.id;
                 this.attempt(&key, due).await;
-                {
-                    let mut f = flight.lock().expect("in-flight");
-                    f.ids.remove(&id);
-                    if let Some(n) = f.per_channel.get_mut(&channel) {
-                        *n = n.saturating_sub(1);
-                    }
-                }
+                flight.lock().expect("in-flight").end(id, channel);
                 drop(permit);
                 this.wake_webhooks();
             });

@@ -263,25 +263,27 @@ impl Repo {
         Ok(())
     }
 
-    /// Makes the SKU's stock due for every active Magento shop of the store that has it
-    /// linked and takes stock from `warehouse_id` (in the ledger event's transaction).
-    pub async fn mark_magento_stock_due(tx: &mut Tx, store_id: i64, warehouse_id: i64, sku_id: i64) -> Result<u64> {
-        let r = sqlx::query(
+    /// Makes the SKUs' stock due for every active Magento shop of the store that pushes from
+    /// `warehouse_id` and has them linked (in the ledger events' transaction): how many.
+    pub async fn mark_magento_stock_due(tx: &mut Tx, store_id: i64, warehouse_id: i64, sku_ids: &[i64]) -> Result<u64> {
+        if sku_ids.is_empty() {
+            return Ok(0);
+        }
+        let sql = format!(
             "INSERT INTO magento_stock_due (api_channel_id, sku_id, store_id, changes, due_at) \
-             SELECT DISTINCT m.api_channel_id, $2, $1, 1, $4 FROM magento_channels m \
+             SELECT DISTINCT m.api_channel_id, l.sku_id, $1, 1, $3 FROM magento_channels m \
              JOIN api_channels c ON c.id = m.api_channel_id \
-             JOIN api_links l ON l.api_channel_id = m.api_channel_id AND l.sku_id = $2 \
-             WHERE m.store_id = $1 AND c.warehouse_id = $3 AND c.status = 'active' \
+             JOIN api_links l ON l.api_channel_id = m.api_channel_id \
+             WHERE m.store_id = $1 AND c.warehouse_id = $2 AND c.status = 'active' AND l.sku_id IN ({}) \
              ON CONFLICT (api_channel_id, sku_id) DO UPDATE SET changes = magento_stock_due.changes + 1, \
              due_at = CASE WHEN magento_stock_due.attempts = 0 THEN excluded.due_at ELSE magento_stock_due.due_at END",
-        )
-        .bind(store_id)
-        .bind(sku_id)
-        .bind(warehouse_id)
-        .bind(now_ms())
-        .execute(&mut **tx)
-        .await?;
-        Ok(r.rows_affected())
+            marks(4, sku_ids.len())
+        );
+        let mut q = sqlx::query(&sql).bind(store_id).bind(warehouse_id).bind(now_ms());
+        for id in sku_ids {
+            q = q.bind(*id);
+        }
+        Ok(q.execute(&mut **tx).await?.rows_affected())
     }
 
     /// Makes the SKUs shop `id` has linked due now (`sku_ids` of them, or every one: the

@@ -3,7 +3,7 @@
 //! each should show), the log of every push, the shops' and listings' stock rules and the
 //! "push all" progress of a shop.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use bo_kit::db::{changed, Tx};
 use bo_kit::time::now_ms;
@@ -76,6 +76,19 @@ pub struct SyncRow {
     pub finished_at: i64,
 }
 
+/// A SKU's level in the ledger after a movement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Level {
+    pub sku_id: i64,
+    /// On hand less reserved.
+    pub available: i64,
+    /// The ledger's movement that left it so (later movements are larger).
+    pub movement: i64,
+}
+
+/// SKUs' levels written in one statement (three parameters each).
+const LEVELS_AT_ONCE: usize = 300;
+
 /// What became of a listing in a push round.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Pushed<'a> {
@@ -89,9 +102,7 @@ pub enum Pushed<'a> {
 
 impl Repo {
     /// The ledger's level of a SKU in a warehouse after movement `movement`, unless a newer
-    /// one is kept; the store's listings of it (alone or in a bundle) become due, so a burst
-    /// of changes is one push of the newest, and so does its stock for the open-API channels
-    /// told it. Run in the inbox's transaction.
+    /// one is kept: [`Repo::apply_levels`] of one.
     pub async fn apply_level(
         tx: &mut Tx,
         store_id: i64,
@@ -100,34 +111,56 @@ impl Repo {
         available: i64,
         movement: i64,
     ) -> Result<u64> {
-        let kept = sqlx::query(
-            "INSERT INTO sku_levels (store_id, warehouse_id, sku_id, available, movement) VALUES ($1, $2, $3, $4, $5) \
-             ON CONFLICT (store_id, warehouse_id, sku_id) DO UPDATE SET available = excluded.available, \
-             movement = excluded.movement WHERE sku_levels.movement < excluded.movement",
-        )
-        .bind(store_id)
-        .bind(warehouse_id)
-        .bind(sku_id)
-        .bind(available)
-        .bind(movement)
-        .execute(&mut **tx)
-        .await?;
-        if !changed(&kept) {
+        Repo::apply_levels(tx, store_id, warehouse_id, &[Level { sku_id, available, movement }]).await
+    }
+
+    /// The ledger's levels of SKUs in a warehouse, each after its movement, unless a newer one
+    /// is kept (of several of a SKU, the newest); the store's listings of the SKUs that moved
+    /// (alone or in a bundle) become due, so a burst of changes is one push of the newest,
+    /// and so does their stock for the open-API channels and Magento shops told it. A handful
+    /// of statements for the lot, in the inbox's transaction. Answers the listings made due.
+    pub async fn apply_levels(tx: &mut Tx, store_id: i64, warehouse_id: i64, levels: &[Level]) -> Result<u64> {
+        let mut newest: BTreeMap<i64, Level> = BTreeMap::new();
+        for l in levels {
+            let kept = newest.entry(l.sku_id).or_insert(*l);
+            if l.movement > kept.movement {
+                *kept = *l;
+            }
+        }
+        let newest: Vec<Level> = newest.into_values().collect();
+        let mut moved: Vec<i64> = Vec::with_capacity(newest.len());
+        for chunk in newest.chunks(LEVELS_AT_ONCE) {
+            let rows: Vec<String> = (0..chunk.len())
+                .map(|i| format!("($1, $2, ${}, ${}, ${})", 3 + 3 * i, 4 + 3 * i, 5 + 3 * i))
+                .collect();
+            let sql = format!(
+                "INSERT INTO sku_levels (store_id, warehouse_id, sku_id, available, movement) VALUES {} \
+                 ON CONFLICT (store_id, warehouse_id, sku_id) DO UPDATE SET available = excluded.available, \
+                 movement = excluded.movement WHERE sku_levels.movement < excluded.movement RETURNING sku_id",
+                rows.join(", ")
+            );
+            let mut q = sqlx::query_scalar::<_, i64>(&sql).bind(store_id).bind(warehouse_id);
+            for l in chunk {
+                q = q.bind(l.sku_id).bind(l.available).bind(l.movement);
+            }
+            moved.extend(q.fetch_all(&mut **tx).await?);
+        }
+        if moved.is_empty() {
             return Ok(0);
         }
-        Repo::mark_api_stock_due(tx, store_id, warehouse_id, sku_id).await?;
-        Repo::mark_magento_stock_due(tx, store_id, warehouse_id, sku_id).await?;
-        let due = sqlx::query(
+        Repo::mark_api_stock_due(tx, store_id, warehouse_id, &moved).await?;
+        Repo::mark_magento_stock_due(tx, store_id, warehouse_id, &moved).await?;
+        let skus = super::marks(3, moved.len());
+        let sql = format!(
             "UPDATE listings SET changes = changes + 1, due_at = CASE WHEN due_at = 0 THEN $1 ELSE due_at END \
-             WHERE store_id = $2 AND state <> 'deleted' AND (sku_id = $3 OR (bundle = 1 AND id IN \
-             (SELECT listing_id FROM listing_parts WHERE store_id = $2 AND sku_id = $3)))",
-        )
-        .bind(now_ms())
-        .bind(store_id)
-        .bind(sku_id)
-        .execute(&mut **tx)
-        .await?;
-        Ok(due.rows_affected())
+             WHERE store_id = $2 AND state <> 'deleted' AND (sku_id IN ({skus}) OR (bundle = 1 AND id IN \
+             (SELECT listing_id FROM listing_parts WHERE store_id = $2 AND sku_id IN ({skus}))))"
+        );
+        let mut q = sqlx::query(&sql).bind(now_ms()).bind(store_id);
+        for id in &moved {
+            q = q.bind(*id);
+        }
+        Ok(q.execute(&mut **tx).await?.rows_affected())
     }
 
     /// The kept levels of `sku_ids` in `warehouses`: (warehouse, SKU) → available.
@@ -791,9 +824,50 @@ mod tests {
         assert_eq!(differing(&r).await, (0, vec![]));
     }
 
+    /// Levels that arrive together: of a SKU's, the newest is kept whatever their order, one
+    /// no newer than what is kept changes nothing, and only the SKUs that moved make their
+    /// listings due.
+    async fn levels_arriving_together_keep_the_newest(db: Db) {
+        db.migrate(&crate::MIGRATIONS_SQLITE, &crate::MIGRATIONS_POSTGRES).await.unwrap();
+        let r = Repo::new(db, Vault::new(&Vault::generate_key(), &[]).unwrap());
+        let ch = shop(&r, "77").await;
+        let kept = r.save_listings(1, ch, &[market("A", "1", "S-7"), market("A", "2", "S-8")], 1_000).await.unwrap();
+        for (l, sku) in kept.iter().zip([7, 8]) {
+            assert!(r.link(1, l.id, sku, linked_by::PERSON).await.unwrap());
+        }
+        for l in r.due_listings(10).await.unwrap() {
+            r.pushed(&l, Pushed::Set(5), l.changes).await.unwrap();
+        }
+        let apply = |warehouse: i64, levels: Vec<(i64, i64, i64)>| {
+            let r = r.clone();
+            async move {
+                let levels: Vec<Level> =
+                    levels.into_iter().map(|(sku_id, available, movement)| Level { sku_id, available, movement }).collect();
+                let mut tx = r.db.begin().await.unwrap();
+                let n = Repo::apply_levels(&mut tx, 1, warehouse, &levels).await.unwrap();
+                tx.commit().await.unwrap();
+                n
+            }
+        };
+        let n = apply(3, vec![(7, 4, 21), (7, 2, 22), (7, 9, 20), (9, 1, 23)]).await;
+        assert_eq!(n, 1, "SKU 7's listing (SKU 9 has none)");
+        let levels = r.levels(1, &[3], &[7, 8, 9]).await.unwrap();
+        assert_eq!((levels.get(&(3, 7)), levels.get(&(3, 8)), levels.get(&(3, 9))), (Some(&2), None, Some(&1)));
+        let due = r.due_listings(10).await.unwrap();
+        assert_eq!(due_ids(&due), vec![("A".into(), "1".into())]);
+        assert_eq!(apply(3, vec![(7, 5, 22), (9, 0, 23), (7, 6, 1)]).await, 0, "none newer than what is kept");
+        assert_eq!(r.levels(1, &[3], &[7]).await.unwrap()[&(3, 7)], 2);
+        assert_eq!(r.due_listings(10).await.unwrap()[0].changes, due[0].changes, "not moved again");
+        // Another warehouse keeps its own.
+        apply(4, vec![(7, 6, 5)]).await;
+        let levels = r.levels(1, &[3, 4], &[7]).await.unwrap();
+        assert_eq!((levels[&(3, 7)], levels[&(4, 7)]), (2, 6));
+    }
+
     bo_kit::on_both_databases!(
         listings_are_linked_and_pushed_as_the_ledger_moves,
         rules_and_push_all,
-        a_read_back_flags_what_differs
+        a_read_back_flags_what_differs,
+        levels_arriving_together_keep_the_newest
     );
 }

@@ -189,26 +189,26 @@ impl Repo {
         Ok(id)
     }
 
-    /// Makes the SKU's stock due for every channel of the store that pushes from
-    /// `warehouse_id`, has it linked and chose `stock.changed` (in the ledger event's
-    /// transaction). Answers the channels made due.
-    pub async fn mark_api_stock_due(tx: &mut Tx, store_id: i64, warehouse_id: i64, sku_id: i64) -> Result<u64> {
+    /// Makes the SKUs' stock due for every channel of the store that pushes from
+    /// `warehouse_id`, has them linked and chose `stock.changed` (in the ledger events'
+    /// transaction). Answers the (channel, SKU) pairs made due.
+    pub async fn mark_api_stock_due(tx: &mut Tx, store_id: i64, warehouse_id: i64, sku_ids: &[i64]) -> Result<u64> {
+        if sku_ids.is_empty() {
+            return Ok(0);
+        }
         let sql = format!(
             "INSERT INTO webhook_stock_due (api_channel_id, sku_id, store_id, changes, due_at) \
-             SELECT DISTINCT c.id, $2, $1, 1, $4 FROM api_links l JOIN api_channels c ON c.id = l.api_channel_id \
-             WHERE l.store_id = $1 AND l.sku_id = $2 AND c.warehouse_id = $3 AND {} \
+             SELECT DISTINCT c.id, l.sku_id, $1, 1, $3 FROM api_links l JOIN api_channels c ON c.id = l.api_channel_id \
+             WHERE l.store_id = $1 AND c.warehouse_id = $2 AND {} AND l.sku_id IN ({}) \
              ON CONFLICT (api_channel_id, sku_id) DO UPDATE SET changes = webhook_stock_due.changes + 1",
-            subscribed(5)
+            subscribed(4),
+            marks(5, sku_ids.len())
         );
-        let r = sqlx::query(&sql)
-            .bind(store_id)
-            .bind(sku_id)
-            .bind(warehouse_id)
-            .bind(now_ms())
-            .bind("stock.changed")
-            .execute(&mut **tx)
-            .await?;
-        Ok(r.rows_affected())
+        let mut q = sqlx::query(&sql).bind(store_id).bind(warehouse_id).bind(now_ms()).bind("stock.changed");
+        for id in sku_ids {
+            q = q.bind(*id);
+        }
+        Ok(q.execute(&mut **tx).await?.rows_affected())
     }
 
     /// Makes the stock of channel `channel_id`'s linked SKUs (`sku_ids` of them, or every
@@ -390,17 +390,21 @@ impl Repo {
         Ok(out)
     }
 
-    /// Claims a message for an attempt until `until` (ms); false when another has it.
-    pub async fn claim_webhook(&self, id: i64, now: i64, until: i64) -> Result<bool> {
-        let r = sqlx::query(
-            "UPDATE webhook_messages SET claimed_until = $1 WHERE id = $2 AND state = 'pending' AND claimed_until < $3",
-        )
-        .bind(until)
-        .bind(id)
-        .bind(now)
-        .execute(self.db.pool())
-        .await?;
-        Ok(r.rows_affected() == 1)
+    /// Claims messages for an attempt until `until` (ms): those of `ids` no other has.
+    pub async fn claim_webhooks(&self, ids: &[i64], now: i64, until: i64) -> Result<Vec<i64>> {
+        if ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        let sql = format!(
+            "UPDATE webhook_messages SET claimed_until = $1 WHERE id IN ({}) AND state = 'pending' \
+             AND claimed_until < $2 RETURNING id",
+            marks(3, ids.len())
+        );
+        let mut q = sqlx::query_scalar::<_, i64>(&sql).bind(until).bind(now);
+        for id in ids {
+            q = q.bind(*id);
+        }
+        Ok(q.fetch_all(self.db.pool()).await?)
     }
 
     /// Frees every claim (the dispatcher starting: whoever claimed them before is gone).
@@ -721,4 +725,59 @@ impl Repo {
         .await?
         .ok_or_else(|| Error::not_found(Code::ApiChannelNotFound))
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::api_channel::Form;
+    use crate::vault::Vault;
+    use bo_kit::db::Db;
+
+    /// A round's messages are claimed in one statement: each by one dispatcher only, and
+    /// again once the claims are freed.
+    async fn a_rounds_messages_are_claimed_once(db: Db) {
+        db.migrate(&crate::MIGRATIONS_SQLITE, &crate::MIGRATIONS_POSTGRES).await.unwrap();
+        let r = Repo::new(db, Vault::new(&Vault::generate_key(), &[]).unwrap());
+        let (_, key_id) = r.generate_api_key(1, 9).await.unwrap();
+        let form = Form {
+            name: "เว็บไซต์".into(),
+            channel: "website".into(),
+            warehouse_id: 3,
+            logistic_channel_id: 1,
+            payment_channel_id: 1,
+            webhook_url: "http://localhost:9/hook".into(),
+            events: vec!["order.created".into()],
+            status: Status::Active.as_str().into(),
+        };
+        let ch = r.create_api_channel(1, 9, &form, key_id).await.unwrap();
+        let mut tx = r.db.begin().await.unwrap();
+        for i in 0..3 {
+            let m = NewMessage {
+                event_type: "order.created".into(),
+                ordering_key: format!("order:{i}"),
+                seq: 10,
+                once_key: format!("order:{i}:v1:order.created"),
+                at: 1,
+                data: json!({ "order_id": i }),
+            };
+            assert!(Repo::enqueue_webhook(&mut tx, 1, ch.id, &m).await.unwrap());
+        }
+        tx.commit().await.unwrap();
+        let now = now_ms();
+        let mut ids: Vec<i64> = r.webhooks_due(now, 10).await.unwrap().iter().map(|d| d.message.id).collect();
+        ids.sort_unstable();
+        assert_eq!(ids.len(), 3);
+        let until = now + 60_000;
+        let mut claimed = r.claim_webhooks(&[ids[0], ids[1], ids[2] + 1_000], now, until).await.unwrap();
+        claimed.sort_unstable();
+        assert_eq!(claimed, vec![ids[0], ids[1]], "an unknown message is not claimed");
+        assert_eq!(r.claim_webhooks(&ids, now, until).await.unwrap(), vec![ids[2]], "the others are held");
+        assert!(r.webhooks_due(now, 10).await.unwrap().is_empty());
+        assert!(r.claim_webhooks(&[], now, until).await.unwrap().is_empty());
+        assert_eq!(r.release_webhook_claims().await.unwrap(), 3);
+        assert_eq!(r.claim_webhooks(&ids, now, until).await.unwrap().len(), 3, "freed, claimed again");
+    }
+
+    bo_kit::on_both_databases!(a_rounds_messages_are_claimed_once);
 }
