@@ -128,6 +128,36 @@ impl Stats {
     }
 }
 
+/// This process's CPU time so far (Linux; zero elsewhere), in clock ticks.
+fn cpu_ticks() -> u64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // After the command's closing parenthesis: state is field 3, utime 14, stime 15.
+            let rest = s.rsplit_once(')')?.1.split_whitespace().collect::<Vec<_>>();
+            Some(rest.get(11)?.parse::<u64>().ok()? + rest.get(12)?.parse::<u64>().ok()?)
+        })
+        .unwrap_or(0)
+}
+
+/// Waits (up to a minute) until the services in this process are idle, under a tenth of a
+/// core for half a second, so that one measurement does not share the cores with the
+/// backlog of the one before (events still relayed and consumed). Says how long it took.
+async fn quiet(after: &str) {
+    let started = Instant::now();
+    let mut before = cpu_ticks();
+    while started.elapsed() < Duration::from_secs(60) {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let now = cpu_ticks();
+        // 100 ticks a second: 5 in half a second is a tenth of a core.
+        if now.saturating_sub(before) <= 5 {
+            break;
+        }
+        before = now;
+    }
+    println!("settled: idle {:.1} s after {after}", started.elapsed().as_secs_f64());
+}
+
 async fn run<F, Fut>(make: F) -> Stats
 where
     F: Fn(usize, usize) -> Fut + Send + Sync + 'static,

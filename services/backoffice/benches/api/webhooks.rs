@@ -330,7 +330,9 @@ pub async fn webhooks() {
             async move { req.send().await.is_ok_and(|r| r.status() == reqwest::StatusCode::CREATED) }
         }
     };
+    super::quiet("the fan-out").await;
     println!("{}", run_with(8, own).await.line("POST /orders (2 lines, 8 clients)"));
+    super::quiet("POST /orders").await;
     let integrator = {
         let (client, api, key) = (client.clone(), api.clone(), order_key.clone());
         let lines = lines(true);
