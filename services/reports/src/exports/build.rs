@@ -178,28 +178,67 @@ async fn sold_page(repo: &Repo, store_id: i64, scope: &Scope, page: i64) -> Resu
     Ok(s.items.iter().map(|(now, _)| sheets::sku_row(now)).collect())
 }
 
-/// Writes the rows it is sent to `path` as one sheet; answers the rows written.
+/// Rows a sheet holds under its header: a spreadsheet's 1,048,576, less the header.
+const ROWS_PER_SHEET: u32 = 1_048_575;
+
+/// Writes the rows it is sent to `path`; answers the rows written.
 fn write_book(
     path: std::path::PathBuf,
     sheet: Sheet,
     rows: std::sync::mpsc::Receiver<Vec<Vec<Cell>>>,
 ) -> anyhow::Result<u32> {
-    let mut book = Workbook::new();
-    let bold = Format::new().set_bold();
-    let quoted = Format::new().set_quote_prefix();
-    let money = Format::new().set_num_format("#,##0.00");
+    write_book_with(path, sheet, rows, ROWS_PER_SHEET)
+}
+
+/// A sheet of the book under `sheet`'s headers and widths: the first named as `sheet` is,
+/// the `n`th after it with its number (a name is at most 31 characters).
+fn add_sheet<'a>(
+    book: &'a mut Workbook,
+    sheet: &Sheet,
+    n: u32,
+    bold: &Format,
+) -> anyhow::Result<&'a mut rust_xlsxwriter::Worksheet> {
     let ws = book.add_worksheet_with_constant_memory()?;
-    ws.set_name(sheet.name)?;
+    if n == 1 {
+        ws.set_name(sheet.name)?;
+    } else {
+        let suffix = format!(" ({n})");
+        let name: String = sheet.name.chars().take(31 - suffix.chars().count()).collect();
+        ws.set_name(format!("{name}{suffix}"))?;
+    }
     // Widths come before the rows in a sheet written as it goes.
     for (c, w) in sheet.widths.iter().enumerate() {
         ws.set_column_width(c as u16, f64::from(*w))?;
     }
     for (c, h) in sheet.headers.iter().enumerate() {
-        ws.write_string_with_format(0, c as u16, *h, &bold)?;
+        ws.write_string_with_format(0, c as u16, *h, bold)?;
     }
-    let mut r: u32 = 1;
+    Ok(ws)
+}
+
+/// Writes the rows it is sent to `path`, `per_sheet` to a sheet: the rows past a full sheet
+/// go on to the next, under the same headers (a spreadsheet refuses a sheet of more than
+/// 1,048,576 rows, so a year of a large shop's orders takes two). Answers the rows written.
+fn write_book_with(
+    path: std::path::PathBuf,
+    sheet: Sheet,
+    rows: std::sync::mpsc::Receiver<Vec<Vec<Cell>>>,
+    per_sheet: u32,
+) -> anyhow::Result<u32> {
+    let mut book = Workbook::new();
+    let bold = Format::new().set_bold();
+    let quoted = Format::new().set_quote_prefix();
+    let money = Format::new().set_num_format("#,##0.00");
+    let mut sheets = 1;
+    let mut ws = add_sheet(&mut book, &sheet, sheets, &bold)?;
+    let (mut r, mut written): (u32, u32) = (1, 0);
     while let Ok(batch) = rows.recv() {
         for cells in batch {
+            if r > per_sheet {
+                sheets += 1;
+                ws = add_sheet(&mut book, &sheet, sheets, &bold)?;
+                r = 1;
+            }
             for (c, cell) in cells.iter().enumerate() {
                 let c = c as u16;
                 match cell {
@@ -220,10 +259,11 @@ fn write_book(
                 }
             }
             r += 1;
+            written += 1;
         }
     }
     book.save(&path)?;
-    Ok(r - 1)
+    Ok(written)
 }
 
 /// Where the next page starts: an order or movement id, or a page number.
@@ -510,5 +550,49 @@ pub async fn run(exports: Exports, cancel: CancellationToken) {
                 tracing::warn!(error = %e, "could not expire exports");
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use calamine::{open_workbook, Data, Reader, Xlsx};
+
+    /// Rows past a full sheet go on to the next one, under the same headers, each row once
+    /// and in order.
+    #[test]
+    fn rows_past_a_full_sheet_go_on_to_the_next() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("export.xlsx");
+        let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Vec<Cell>>>(8);
+        let name = "คำสั่งซื้อประจำปีสำหรับร้านค้า";
+        let sheet = Sheet { name, headers: vec!["เลขที่", "ยอด"], widths: vec![12, 10] };
+        let writer = std::thread::spawn({
+            let path = path.clone();
+            move || write_book_with(path, sheet, rx, 3)
+        });
+        for batch in [0..2, 2..7] {
+            let rows = batch.map(|i| vec![Cell::Text(format!("SO-{i}")), Cell::Money(i * 100)]).collect();
+            tx.send(rows).unwrap();
+        }
+        drop(tx);
+        assert_eq!(writer.join().unwrap().unwrap(), 7);
+        let mut book: Xlsx<_> = open_workbook(&path).unwrap();
+        let names = book.sheet_names();
+        assert_eq!(names.len(), 3);
+        assert_eq!(names[0], name);
+        assert!(names[1].ends_with(" (2)") && names[2].ends_with(" (3)"), "{names:?}");
+        assert!(names.iter().all(|n| n.chars().count() <= 31), "{names:?}");
+        let mut seen = Vec::new();
+        for n in &names {
+            let range = book.worksheet_range(n).unwrap();
+            let mut rows = range.rows();
+            assert_eq!(rows.next().unwrap()[0], Data::String("เลขที่".into()), "each sheet under the headers");
+            for row in rows {
+                seen.push((row[0].to_string(), row[1].clone()));
+            }
+        }
+        let want: Vec<(String, Data)> = (0..7).map(|i| (format!("SO-{i}"), Data::Float(i as f64))).collect();
+        assert_eq!(seen, want);
     }
 }
