@@ -18,6 +18,26 @@ use crate::domain::magento::{Auth, Credentials};
 
 const WHO: &str = "magento";
 
+/// What a 404 of Magento's says was missing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Missing {
+    /// No route: the API itself is not there (a module's, not installed).
+    route: bool,
+    /// Magento's words.
+    message: String,
+}
+
+/// An inventory source as the shop has it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// The shop has it.
+    Found,
+    /// The shop has no source of that code.
+    Unknown,
+    /// The shop has no multi-source inventory (its API is not there).
+    NoInventoryApi,
+}
+
 /// One shop's API.
 #[derive(Clone)]
 pub struct Magento {
@@ -246,7 +266,7 @@ impl Magento {
         }
     }
 
-    /// One call: its JSON answer, or Magento's refusal.
+    /// One call: its JSON answer, or Magento's refusal (a 404 among them).
     async fn call(
         &self,
         method: Method,
@@ -254,6 +274,20 @@ impl Magento {
         query: &[(String, String)],
         body: Option<&Value>,
     ) -> Result<Value, ChannelError> {
+        match self.find(method, path, query, body).await? {
+            Ok(v) => Ok(v),
+            Err(Missing { message, .. }) => Err(ChannelError::rejected("404", &message)),
+        }
+    }
+
+    /// One call, its 404 told apart: the JSON answer, what was missing, or Magento's refusal.
+    async fn find(
+        &self,
+        method: Method,
+        path: &str,
+        query: &[(String, String)],
+        body: Option<&Value>,
+    ) -> Result<Result<Value, Missing>, ChannelError> {
         let mut text = format!("{}{path}", self.base);
         if !query.is_empty() {
             text.push('?');
@@ -274,14 +308,17 @@ impl Magento {
             return Err(ChannelError::TokenRefused(message_of(&bytes)));
         }
         if status == reqwest::StatusCode::NOT_FOUND {
-            let m = message_of(&bytes);
-            let code = if m.contains("does not match any route") { "route" } else { "not_found" };
-            return Err(ChannelError::rejected(code, &m));
+            let message = clip(&message_of(&bytes));
+            // Magento's words for a path it has no route for (an API a module adds, not there).
+            let route = message.contains("does not match any route");
+            return Ok(Err(Missing { route, message }));
         }
         if !status.is_success() {
             return Err(ChannelError::rejected(status.as_u16().to_string(), &message_of(&bytes)));
         }
-        serde_json::from_slice(&bytes).map_err(|e| ChannelError::Malformed(format!("{WHO}: {}", clip(&e.to_string()))))
+        serde_json::from_slice(&bytes)
+            .map(Ok)
+            .map_err(|e| ChannelError::Malformed(format!("{WHO}: {}", clip(&e.to_string()))))
     }
 
     /// The shop's store views (a call any working integration may make: the connection
@@ -291,14 +328,13 @@ impl Magento {
         super::json(WHO, v.to_string().as_bytes())
     }
 
-    /// Whether the inventory source `code` exists (a refusal when the shop has no
-    /// multi-source inventory).
-    pub async fn source_exists(&self, code: &str) -> Result<bool, ChannelError> {
-        match self.call(Method::GET, &format!("/V1/inventory/sources/{}", pct(code)), &[], None).await {
-            Ok(_) => Ok(true),
-            Err(ChannelError::Rejected { code, .. }) if code == "not_found" => Ok(false),
-            Err(e) => Err(e),
-        }
+    /// Whether the inventory source `code` exists, or the shop has no multi-source inventory.
+    pub async fn source(&self, code: &str) -> Result<Source, ChannelError> {
+        Ok(match self.find(Method::GET, &format!("/V1/inventory/sources/{}", pct(code)), &[], None).await? {
+            Ok(_) => Source::Found,
+            Err(Missing { route: true, .. }) => Source::NoInventoryApi,
+            Err(Missing { route: false, .. }) => Source::Unknown,
+        })
     }
 
     /// The orders `criteria` (a `searchCriteria` query) finds, in its order: each order
@@ -316,11 +352,7 @@ impl Magento {
     /// read for its id, then written. `Ok(false)`: the shop has no product of that SKU.
     pub async fn set_stock_item(&self, sku: &str, qty: i64) -> Result<bool, ChannelError> {
         let path = format!("/V1/stockItems/{}", pct(sku));
-        let item = match self.call(Method::GET, &path, &[], None).await {
-            Ok(v) => v,
-            Err(ChannelError::Rejected { code, .. }) if code == "not_found" => return Ok(false),
-            Err(e) => return Err(e),
-        };
+        let Ok(item) = self.find(Method::GET, &path, &[], None).await? else { return Ok(false) };
         let id = item
             .get("item_id")
             .and_then(Value::as_i64)

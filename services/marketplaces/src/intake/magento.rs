@@ -16,7 +16,7 @@ use bo_kit::FieldError;
 use bo_proto::wms::v1 as wpb;
 
 use super::*;
-use crate::adapters::magento::{Magento, Order};
+use crate::adapters::magento::{Magento, Order, Source};
 use crate::domain::magento::{self as rules, Auth, Credentials, Step, Watermark};
 use crate::store::api_channels::ApiChannelRow;
 use crate::store::magento::MagentoRow;
@@ -160,12 +160,10 @@ impl Intake {
         }
         if !form.source_code.is_empty() {
             let shop = Magento::new(http, &form.url, &form.store_code, auth, credentials.clone());
-            match shop.source_exists(&form.source_code).await {
-                Ok(true) => {}
-                Ok(false) => return Err(cannot_connect("source_code", "magento.source_unknown")),
-                Err(ChannelError::Rejected { code, .. }) if code == "route" => {
-                    return Err(cannot_connect("source_code", "magento.no_msi"))
-                }
+            match shop.source(&form.source_code).await {
+                Ok(Source::Found) => {}
+                Ok(Source::Unknown) => return Err(cannot_connect("source_code", "magento.source_unknown")),
+                Ok(Source::NoInventoryApi) => return Err(cannot_connect("source_code", "magento.no_msi")),
                 Err(e) => return Err(connect_refusal(&e, auth)),
             }
         }
