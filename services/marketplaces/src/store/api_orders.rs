@@ -2,6 +2,7 @@
 //! (and per Idempotency-Key where one was sent) with a digest of its request; a link names
 //! our SKU for an integrator's product id.
 
+use bo_kit::db::Write as _;
 use bo_kit::time::now_ms;
 use bo_kit::Result;
 use sqlx::FromRow;
@@ -79,7 +80,8 @@ impl Repo {
         .bind(request_hash)
         .bind(our_order_id)
         .bind(now_ms())
-        .execute(self.db.pool())
+        // After this process's other writers, not in SQLite's busy handler.
+        .write(&self.db)
         .await?;
         if kept.rows_affected() == 1 {
             return Ok(Kept::New);

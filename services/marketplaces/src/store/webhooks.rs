@@ -3,7 +3,7 @@
 //! key claimed by the one dispatcher, each attempt's outcome with the message's and the
 //! endpoint's next state in one transaction, the delivery log, replays, and the purge.
 
-use bo_kit::db::Tx;
+use bo_kit::db::{Tx, Write as _};
 use bo_kit::time::{ms_to_rfc3339, now_ms};
 use bo_kit::{Code, Error, Result};
 use serde_json::{json, Value};
@@ -404,14 +404,18 @@ impl Repo {
         for id in ids {
             q = q.bind(*id);
         }
-        Ok(q.fetch_all(self.db.pool()).await?)
+        // In a transaction: after this process's other writers, not in SQLite's busy handler.
+        let mut tx = self.db.begin().await?;
+        let claimed = q.fetch_all(&mut *tx).await?;
+        tx.commit().await?;
+        Ok(claimed)
     }
 
     /// Frees every claim (the dispatcher starting: whoever claimed them before is gone).
     pub async fn release_webhook_claims(&self) -> Result<u64> {
         let r =
             sqlx::query("UPDATE webhook_messages SET claimed_until = 0 WHERE state = 'pending' AND claimed_until > 0")
-                .execute(self.db.pool())
+                .write(&self.db)
                 .await?;
         Ok(r.rows_affected())
     }
