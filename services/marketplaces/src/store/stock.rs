@@ -130,9 +130,8 @@ impl Repo {
         let newest: Vec<Level> = newest.into_values().collect();
         let mut moved: Vec<i64> = Vec::with_capacity(newest.len());
         for chunk in newest.chunks(LEVELS_AT_ONCE) {
-            let rows: Vec<String> = (0..chunk.len())
-                .map(|i| format!("($1, $2, ${}, ${}, ${})", 3 + 3 * i, 4 + 3 * i, 5 + 3 * i))
-                .collect();
+            let rows: Vec<String> =
+                (0..chunk.len()).map(|i| format!("($1, $2, ${}, ${}, ${})", 3 + 3 * i, 4 + 3 * i, 5 + 3 * i)).collect();
             let sql = format!(
                 "INSERT INTO sku_levels (store_id, warehouse_id, sku_id, available, movement) VALUES {} \
                  ON CONFLICT (store_id, warehouse_id, sku_id) DO UPDATE SET available = excluded.available, \
@@ -841,8 +840,10 @@ mod tests {
         let apply = |warehouse: i64, levels: Vec<(i64, i64, i64)>| {
             let r = r.clone();
             async move {
-                let levels: Vec<Level> =
-                    levels.into_iter().map(|(sku_id, available, movement)| Level { sku_id, available, movement }).collect();
+                let levels: Vec<Level> = levels
+                    .into_iter()
+                    .map(|(sku_id, available, movement)| Level { sku_id, available, movement })
+                    .collect();
                 let mut tx = r.db.begin().await.unwrap();
                 let n = Repo::apply_levels(&mut tx, 1, warehouse, &levels).await.unwrap();
                 tx.commit().await.unwrap();

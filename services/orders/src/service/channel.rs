@@ -445,9 +445,9 @@ impl Orders {
             .clients()?
             .logistics
             .clone()
-            .get_store_channel(ctx.request(lpb::GetStoreChannelRequest {
-                r#ref: Some(lpb::ChannelRef { id, ..Default::default() }),
-            }))
+            .get_store_channel(
+                ctx.request(lpb::GetStoreChannelRequest { r#ref: Some(lpb::ChannelRef { id, ..Default::default() }) }),
+            )
             .await
             .map_err(Error::from)?
             .into_inner()
@@ -462,13 +462,7 @@ impl Orders {
     /// followed. A change no newer than the one followed changes nothing; a move the order
     /// cannot make now (its stock is short or still settling) is left for the next change or
     /// poll, which finds the change not yet followed.
-    async fn follow_channel(
-        &self,
-        ctx: &CallCtx,
-        row: OrderRow,
-        t: &Taken,
-        created: bool,
-    ) -> Result<Followed> {
+    async fn follow_channel(&self, ctx: &CallCtx, row: OrderRow, t: &Taken, created: bool) -> Result<Followed> {
         if !created && row.channel_changed_at >= t.changed_at {
             let outcome = if row.channel_changed_at == t.changed_at {
                 pb::ChannelTake::Unchanged
