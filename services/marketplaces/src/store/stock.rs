@@ -789,13 +789,12 @@ mod tests {
         assert!(r.sync(b).await.unwrap().is_none());
     }
 
-    /// A read-back that shows another stock than the marketplace took flags the listing (in
-    /// the counts and the filter) until one shows them equal; a read of an older push is
-    /// dropped.
-    async fn a_read_back_flags_what_differs(db: Db) {
+    /// A shop `id` whose two listings are linked to SKUs 7 and 8 and pushed 5 each: the
+    /// repo, the shop and the listings.
+    async fn two_listings_pushed(db: Db, id: &str) -> (Repo, i64, Vec<ListingRow>) {
         db.migrate(&crate::MIGRATIONS_SQLITE, &crate::MIGRATIONS_POSTGRES).await.unwrap();
         let r = Repo::new(db, Vault::new(&Vault::generate_key(), &[]).unwrap());
-        let ch = shop(&r, "56").await;
+        let ch = shop(&r, id).await;
         let kept = r.save_listings(1, ch, &[market("A", "1", "S-7"), market("A", "2", "S-8")], 1_000).await.unwrap();
         for (l, sku) in kept.iter().zip([7, 8]) {
             assert!(r.link(1, l.id, sku, linked_by::PERSON).await.unwrap());
@@ -803,6 +802,14 @@ mod tests {
         for l in r.due_listings(10).await.unwrap() {
             r.pushed(&l, Pushed::Set(5), l.changes).await.unwrap();
         }
+        (r, ch, kept)
+    }
+
+    /// A read-back that shows another stock than the marketplace took flags the listing (in
+    /// the counts and the filter) until one shows them equal; a read of an older push is
+    /// dropped.
+    async fn a_read_back_flags_what_differs(db: Db) {
+        let (r, ch, kept) = two_listings_pushed(db, "56").await;
         let differing = |r: &Repo| {
             let r = r.clone();
             async move {
@@ -827,16 +834,7 @@ mod tests {
     /// no newer than what is kept changes nothing, and only the SKUs that moved make their
     /// listings due.
     async fn levels_arriving_together_keep_the_newest(db: Db) {
-        db.migrate(&crate::MIGRATIONS_SQLITE, &crate::MIGRATIONS_POSTGRES).await.unwrap();
-        let r = Repo::new(db, Vault::new(&Vault::generate_key(), &[]).unwrap());
-        let ch = shop(&r, "77").await;
-        let kept = r.save_listings(1, ch, &[market("A", "1", "S-7"), market("A", "2", "S-8")], 1_000).await.unwrap();
-        for (l, sku) in kept.iter().zip([7, 8]) {
-            assert!(r.link(1, l.id, sku, linked_by::PERSON).await.unwrap());
-        }
-        for l in r.due_listings(10).await.unwrap() {
-            r.pushed(&l, Pushed::Set(5), l.changes).await.unwrap();
-        }
+        let (r, ..) = two_listings_pushed(db, "77").await;
         let apply = |warehouse: i64, levels: Vec<(i64, i64, i64)>| {
             let r = r.clone();
             async move {

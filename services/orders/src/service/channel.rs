@@ -555,9 +555,6 @@ impl Orders {
     }
 }
 
-/// True when a channel's new order is where the channel says once written: it is new there,
-/// with no word of the channel's for its history (an open-API channel's), so its change is
-/// recorded with it rather than by a write of its own.
 /// A marketplace order after its change was followed.
 struct Followed {
     row: OrderRow,
@@ -572,6 +569,9 @@ impl Followed {
     }
 }
 
+/// True when a channel's new order is where the channel says once written: it is new there,
+/// with no word of the channel's for its history (an open-API channel's), so its change is
+/// recorded with it rather than by a write of its own.
 fn recorded_at_insert(t: &Taken) -> bool {
     t.state == state::NEW && t.status_word.is_empty()
 }
