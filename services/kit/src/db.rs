@@ -415,6 +415,19 @@ impl Db {
         query.execute(&self.pool).await
     }
 
+    /// Runs one write statement that answers rows (`RETURNING`) on its own (autocommit),
+    /// after this process's earlier writers on SQLite, as [`Db::execute`].
+    pub async fn fetch_all_write<'q>(
+        &self,
+        query: sqlx::query::Query<'q, Any, sqlx::any::AnyArguments<'q>>,
+    ) -> Result<Vec<AnyRow>, sqlx::Error> {
+        let _turn = match self.dialect {
+            Dialect::Sqlite => Some(self.writer.lock().await),
+            Dialect::Postgres => None,
+        };
+        query.fetch_all(&self.pool).await
+    }
+
     /// The pool, for reads.
     pub fn pool(&self) -> &AnyPool {
         &self.pool

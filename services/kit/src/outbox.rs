@@ -44,15 +44,39 @@ pub async fn enqueue_all<'a, E: Event>(
     actor_user_id: i64,
     events: impl IntoIterator<Item = &'a E>,
 ) -> crate::Result<Vec<String>> {
-    let now = now_ms();
-    // The trace of the request that caused the events travels with them to the consumers.
-    let mut trace = Vec::new();
-    crate::telemetry::inject_pairs(&mut trace);
-    let trace = serde_json::to_string(&trace).unwrap_or_default();
-    let mut rows = Vec::new();
+    let mut batch = Batch::new(store_id);
+    let mut ids = Vec::new();
     for event in events {
-        // An event the bus would refuse must never reach the outbox, where it would only be
-        // retried and set aside: the write that caused it is refused instead.
+        ids.push(batch.add(actor_user_id, event)?);
+    }
+    batch.write(tx).await?;
+    Ok(ids)
+}
+
+/// Events of any types for the outbox, written in one statement inside the caller's
+/// transaction, in the order added (a write that announces several things at once).
+pub struct Batch {
+    store_id: i64,
+    now: i64,
+    /// Type, id and envelope of each event.
+    rows: Vec<(&'static str, String, Vec<u8>)>,
+}
+
+impl Batch {
+    /// An empty batch of the store's events.
+    pub fn new(store_id: i64) -> Batch {
+        Batch { store_id, now: now_ms(), rows: Vec::new() }
+    }
+
+    /// The store whose events these are.
+    pub fn store_id(&self) -> i64 {
+        self.store_id
+    }
+
+    /// Adds an event caused by `actor_user_id` (0: the system); returns its id. An event the
+    /// bus would refuse never reaches the outbox, where it would only be retried and set
+    /// aside: the write that caused it is refused.
+    pub fn add<E: Event>(&mut self, actor_user_id: i64, event: &E) -> crate::Result<String> {
         let size = event.encoded_len();
         if size > MAX_EVENT_BYTES {
             tracing::warn!(event = E::TYPE, bytes = size, "refused a write whose event would be too large for the bus");
@@ -62,29 +86,38 @@ pub async fn enqueue_all<'a, E: Event>(
         let envelope = Envelope {
             event_id: event_id.clone(),
             r#type: E::TYPE.to_string(),
-            store_id,
-            occur_time: Some(ms_to_timestamp(now)),
+            store_id: self.store_id,
+            occur_time: Some(ms_to_timestamp(self.now)),
             actor_user_id,
             payload: event.encode_to_vec(),
         };
-        rows.push((event_id, envelope.encode_to_vec()));
+        self.rows.push((E::TYPE, event_id.clone(), envelope.encode_to_vec()));
+        Ok(event_id)
     }
-    if rows.is_empty() {
-        return Ok(Vec::new());
+
+    /// Writes what was added (nothing when empty), in one statement.
+    pub async fn write(self, tx: &mut Tx) -> crate::Result<()> {
+        if self.rows.is_empty() {
+            return Ok(());
+        }
+        // The trace of the request that caused the events travels with them to the consumers.
+        let mut trace = Vec::new();
+        crate::telemetry::inject_pairs(&mut trace);
+        let trace = serde_json::to_string(&trace).unwrap_or_default();
+        let values = (0..self.rows.len())
+            .map(|i| format!("(${}, ${}, $1, ${}, $2, $3)", 4 + 3 * i, 5 + 3 * i, 6 + 3 * i))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let sql = format!(
+            "INSERT INTO outbox (event_id, event_type, store_id, envelope, trace_context, created_at) VALUES {values}"
+        );
+        let mut q = sqlx::query(&sql).bind(self.store_id).bind(trace).bind(self.now);
+        for (event_type, event_id, envelope) in &self.rows {
+            q = q.bind(event_id.as_str()).bind(*event_type).bind(envelope.as_slice());
+        }
+        q.execute(&mut **tx).await?;
+        Ok(())
     }
-    let values = (0..rows.len())
-        .map(|i| format!("(${}, $1, $2, ${}, $3, $4)", 5 + 2 * i, 6 + 2 * i))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let sql = format!(
-        "INSERT INTO outbox (event_id, event_type, store_id, envelope, trace_context, created_at) VALUES {values}"
-    );
-    let mut q = sqlx::query(&sql).bind(E::TYPE).bind(store_id).bind(trace).bind(now);
-    for (event_id, envelope) in &rows {
-        q = q.bind(event_id.as_str()).bind(envelope.as_slice());
-    }
-    q.execute(&mut **tx).await?;
-    Ok(rows.into_iter().map(|(id, _)| id).collect())
 }
 
 /// The largest event payload written: NATS refuses messages over 1 MiB by default, and the
@@ -401,6 +434,48 @@ mod tests {
             let created = bo_proto::events::v1::StoreCreated::decode(e.payload.as_slice()).unwrap();
             assert_eq!((created.name.as_str(), e.actor_user_id), (name, 3));
         }
+    }
+
+    /// Events of different types and actors, added to one batch, go in as one statement in
+    /// the order added, each with its own type and actor.
+    #[tokio::test]
+    async fn a_batch_mixes_types_and_actors_in_order() {
+        use bo_proto::events::v1::{SafetyStockSet, StoreCreated};
+        use prost::Message as _;
+        let t = crate::testing::sqlite().await;
+        t.db.create_kit_tables().await.unwrap();
+        let mut tx = t.db.begin().await.unwrap();
+        let mut batch = Batch::new(7);
+        let ids = vec![
+            batch.add(0, &SafetyStockSet { amount: 1, history_id: 0 }).unwrap(),
+            batch.add(3, &StoreCreated { name: "ข".into(), ..Default::default() }).unwrap(),
+            batch.add(0, &SafetyStockSet { amount: 3, history_id: 0 }).unwrap(),
+        ];
+        batch.write(&mut tx).await.unwrap();
+        Batch::new(7).write(&mut tx).await.unwrap();
+        tx.commit().await.unwrap();
+        let rows: Vec<(String, String, i64, Vec<u8>)> =
+            sqlx::query_as("SELECT event_id, event_type, store_id, envelope FROM outbox ORDER BY id")
+                .fetch_all(t.db.pool())
+                .await
+                .unwrap();
+        assert_eq!(rows.iter().map(|r| r.0.clone()).collect::<Vec<_>>(), ids);
+        let seen: Vec<(String, i64, String, i64)> = rows
+            .iter()
+            .map(|(_, event_type, store, envelope)| {
+                let e = Envelope::decode(envelope.as_slice()).unwrap();
+                assert_eq!(&e.r#type, event_type);
+                let what = if event_type == StoreCreated::TYPE {
+                    StoreCreated::decode(e.payload.as_slice()).unwrap().name
+                } else {
+                    SafetyStockSet::decode(e.payload.as_slice()).unwrap().amount.to_string()
+                };
+                (event_type.clone(), *store, what, e.actor_user_id)
+            })
+            .collect();
+        let want = [(SafetyStockSet::TYPE, "1", 0), (StoreCreated::TYPE, "ข", 3), (SafetyStockSet::TYPE, "3", 0)]
+            .map(|(ty, what, actor)| (ty.to_string(), 7, what.to_string(), actor));
+        assert_eq!(seen, want);
     }
 
     /// On start the relay sends the last seconds' rows again (a power cut may have taken

@@ -592,15 +592,15 @@ impl Repo {
         }
         // A marketplace's buyer pays the marketplace: its orders have no bills.
         let amounts = if d.origin.is_some() { Vec::new() } else { money::bill_amounts(&d.totals) };
-        let bills = bills::open_bills(&mut tx, who.store_id, id, &amounts, &d.bill_terms, now).await?;
+        // The bills' and the order's events, written together before the commit.
+        let mut events = outbox::Batch::new(who.store_id);
+        let bills = bills::open_bills(&mut tx, &mut events, id, &amounts, &d.bill_terms, now).await?;
         if d.bill_terms.expires_at > 0 && !bills.is_empty() {
             row.bill_expire_at = d.bill_terms.expires_at;
         }
         event(&mut tx, who, id, "created", "", state::NEW, "").await?;
         let units = d.items.iter().map(|i| i.quantity).sum();
-        outbox::enqueue(
-            &mut tx,
-            who.store_id,
+        events.add(
             who.user_id,
             &ev::OrderPlaced {
                 order_id: id,
@@ -614,11 +614,11 @@ impl Repo {
                 store_channel_id: row.store_channel_id,
                 reference: row.reference.clone(),
             },
-        )
-        .await?;
+        )?;
         if row.payment_state == payment::PAID {
-            outbox::enqueue(&mut tx, who.store_id, who.user_id, &paid_event(&row)).await?;
+            events.add(who.user_id, &paid_event(&row))?;
         }
+        events.write(&mut tx).await?;
         // The store's count of new orders, which every creation updates, last before the commit.
         count(&mut tx, who.store_id, state::NEW, 1).await?;
         tx.commit().await?;

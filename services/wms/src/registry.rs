@@ -73,22 +73,45 @@ impl On<ProductsDeleted> for Registry {
 
 /// Refuses unless every SKU of `sku_ids` exists in the store (`sku_not_found`).
 pub async fn check(tx: &mut Tx, store_id: i64, sku_ids: &[i64]) -> Result<()> {
-    let wanted: BTreeSet<i64> = sku_ids.iter().copied().collect();
-    if wanted.iter().any(|id| *id <= 0) {
-        return Err(Error::not_found(Code::SkuNotFound));
+    let known = Known::of(sku_ids)?;
+    let counted: i64 =
+        sqlx::query_scalar(&format!("SELECT {}", known.count_sql())).bind(store_id).fetch_one(&mut **tx).await?;
+    known.check(counted)
+}
+
+/// The question [`check`] asks, for a caller that asks it within a statement of its own: the
+/// store is its statement's `$1`.
+pub struct Known {
+    /// The SKUs asked about, each once, inlined (ids are integers, so they can be).
+    list: String,
+    wanted: usize,
+}
+
+impl Known {
+    /// Refused at once (`sku_not_found`) when an id cannot be a SKU's.
+    pub fn of(sku_ids: &[i64]) -> Result<Known> {
+        let wanted: BTreeSet<i64> = sku_ids.iter().copied().collect();
+        if wanted.iter().any(|id| *id <= 0) {
+            return Err(Error::not_found(Code::SkuNotFound));
+        }
+        Ok(Known { list: wanted.iter().map(i64::to_string).collect::<Vec<_>>().join(", "), wanted: wanted.len() })
     }
-    // Ids are integers, so they can be inlined safely.
-    let list = wanted.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
-    let known: i64 = sqlx::query_scalar(&format!(
-        "SELECT COUNT(*) FROM skus WHERE store_id = $1 AND deleted = 0 AND sku_id IN ({list})"
-    ))
-    .bind(store_id)
-    .fetch_one(&mut **tx)
-    .await?;
-    if known as usize == wanted.len() {
-        Ok(())
-    } else {
-        Err(Error::not_found(Code::SkuNotFound))
+
+    /// A scalar subquery: how many of them the store (`$1`) has, not deleted.
+    pub fn count_sql(&self) -> String {
+        if self.wanted == 0 {
+            return "CAST(0 AS BIGINT)".into();
+        }
+        format!("(SELECT COUNT(*) FROM skus WHERE store_id = $1 AND deleted = 0 AND sku_id IN ({}))", self.list)
+    }
+
+    /// Refuses (`sku_not_found`) unless the count is all of them.
+    pub fn check(&self, counted: i64) -> Result<()> {
+        if counted as usize == self.wanted {
+            Ok(())
+        } else {
+            Err(Error::not_found(Code::SkuNotFound))
+        }
     }
 }
 

@@ -531,8 +531,13 @@ async fn a_lot_chosen_early_that_lost_its_units_is_not_taken(db: Db) {
     send(&s, r.id).await.unwrap();
     approve(&s, r.id, vec![]).await.unwrap();
     let mut tx = db.begin().await.unwrap();
-    let chosen = lots::choose_early(&mut tx, w, 3, 2).await.unwrap().expect("two free units");
-    assert!(lots::choose_early(&mut tx, w, 3, 3).await.unwrap().is_none(), "three are short");
+    let chosen = lots::choose_early(&mut tx, &[(w, 3, 2)]).await.unwrap().remove(&(w, 3)).expect("two free units");
+    assert!(lots::choose_early(&mut tx, &[(w, 3, 3)]).await.unwrap().is_empty(), "three are short");
+    // Several asked at once: each answered on its own, a SKU without lots (or of another
+    // warehouse) left out, and a SKU's lots never given to another.
+    let several = lots::choose_early(&mut tx, &[(w, 3, 2), (w, 4, 1), (w + 1, 3, 1)]).await.unwrap();
+    assert_eq!(several.keys().copied().collect::<Vec<_>>(), vec![(w, 3)]);
+    assert_eq!(several[&(w, 3)], chosen);
     tx.rollback().await.unwrap();
     // Meanwhile an order holds one of the two.
     let line = pb::StockLine { warehouse_id: w, sku_id: 3, quantity: 1, ..Default::default() };
@@ -544,7 +549,7 @@ async fn a_lot_chosen_early_that_lost_its_units_is_not_taken(db: Db) {
     assert!(!lots::reserve_chosen(&mut tx, &chosen).await.unwrap(), "the lot has one unit free, not two");
     tx.rollback().await.unwrap();
     let mut tx = db.begin().await.unwrap();
-    let one = lots::choose_early(&mut tx, w, 3, 1).await.unwrap().unwrap();
+    let one = lots::choose_early(&mut tx, &[(w, 3, 1)]).await.unwrap().remove(&(w, 3)).unwrap();
     assert!(lots::reserve_chosen(&mut tx, &one).await.unwrap(), "the one left can be taken");
     tx.rollback().await.unwrap();
     assert_eq!(lots(&s, w, 3).await[0].reserved, 1);

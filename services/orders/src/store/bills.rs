@@ -88,23 +88,24 @@ async fn insert_bill(
 }
 
 /// A new order's bills, one per warehouse share (`amounts`), each taking `terms`: open at
-/// once (a new order is unpaid), so each is announced in the same transaction
-/// (`orders.bill.opened`, revision 1), and the order's first expiry follows. What
+/// once (a new order is unpaid), so each is announced in the same transaction (added to
+/// `events`, `orders.bill.opened`, revision 1), and the order's first expiry follows. What
 /// [`sync_bills`] then [`announce_bills`] would write for an order without bills, in fewer
 /// statements.
 pub(super) async fn open_bills(
     tx: &mut Tx,
-    store_id: i64,
+    events: &mut outbox::Batch,
     order_id: i64,
     amounts: &[(i64, i64)],
     terms: &BillTerms,
     now: i64,
 ) -> Result<Vec<BillRow>> {
     debug_assert!(bill::is_open(bill::ACTIVE, crate::domain::state::NEW, crate::domain::payment::UNPAID));
+    let store_id = events.store_id();
     let mut out = Vec::with_capacity(amounts.len());
     for (warehouse, amount) in amounts {
         let row = insert_bill(tx, store_id, order_id, (*warehouse, *amount), terms, 1, now).await?;
-        outbox::enqueue(tx, store_id, 0, &ev::BillOpened { bill_id: row.id, order_id, revision: 1 }).await?;
+        events.add(0, &ev::BillOpened { bill_id: row.id, order_id, revision: 1 })?;
         out.push(row);
     }
     if terms.expires_at > 0 && !out.is_empty() {

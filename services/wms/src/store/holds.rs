@@ -84,12 +84,15 @@ impl Repo {
         lines: &[Line],
         early: bool,
     ) -> Result<Option<HoldOutcome>> {
+        // An id that cannot be a SKU's is refused after the settled and replay answers, as before.
+        let known = crate::registry::Known::of(&lines.iter().map(|l| l.sku_id).collect::<Vec<_>>());
         let mut tx = self.db.begin().await?;
-        // Settled for good? At which revision? (one round trip for both)
-        let (settled, applied): (Option<i64>, Option<i64>) = sqlx::query_as(
+        // Settled for good? At which revision? Are its SKUs the store's? (one round trip)
+        let (settled, applied, counted): (Option<i64>, Option<i64>, i64) = sqlx::query_as(&format!(
             "SELECT (SELECT 1 FROM stock_ops WHERE store_id = $1 AND op = $2 AND reference = $3), \
-             (SELECT revision FROM reservation_holds WHERE store_id = $1 AND reference = $3)",
-        )
+             (SELECT revision FROM reservation_holds WHERE store_id = $1 AND reference = $3), {}",
+            known.as_ref().map_or_else(|_| "CAST(0 AS BIGINT)".into(), |k| k.count_sql())
+        ))
         .bind(who.store_id)
         .bind(SETTLE)
         .bind(reference)
@@ -103,9 +106,7 @@ impl Repo {
             let held = self.held(who.store_id, reference).await?;
             return Ok(Some(HoldOutcome { held, revision: r, replayed: true }));
         }
-        if !lines.is_empty() {
-            crate::registry::check(&mut tx, who.store_id, &lines.iter().map(|l| l.sku_id).collect::<Vec<_>>()).await?;
-        }
+        known?.check(counted)?;
         let now = now_ms();
         sqlx::query(
             "INSERT INTO reservation_holds (store_id, reference, revision, updated_at) VALUES ($1, $2, $3, $4) \
@@ -170,14 +171,7 @@ impl Repo {
         keep_lines(&mut tx, who.store_id, reference, &kept, now).await?;
         let growing: Vec<(i64, i64, i64)> =
             plan.iter().filter(|(_, (t, h))| t > h).map(|(&(w, s), &(t, h))| (w, s, t - h)).collect();
-        let mut chosen: BTreeMap<(i64, i64), Vec<lots::Take>> = BTreeMap::new();
-        if early {
-            for &(w, s, n) in &growing {
-                if let Some(takes) = lots::choose_early(&mut tx, w, s, n).await? {
-                    chosen.insert((w, s), takes);
-                }
-            }
-        }
+        let chosen = if early { lots::choose_early(&mut tx, &growing).await? } else { BTreeMap::new() };
         let early_allocations: Vec<lots::Allocation> = chosen
             .iter()
             .flat_map(|(&(w, s), takes)| {

@@ -3,7 +3,7 @@
 //! lots of one SKU in one warehouse are never changed by two transactions at once.
 
 use bo_kit::Code;
-use std::collections::HashMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use bo_kit::db::Tx;
 use bo_kit::paging::{Page, PageRequest};
@@ -151,12 +151,56 @@ async fn choose(tx: &mut Tx, warehouse_id: i64, sku_id: i64, quantity: i64) -> R
     pick(&rows, quantity).ok_or_else(|| mismatch("too few free units in lots", warehouse_id, sku_id))
 }
 
-/// The lots that give `quantity` units of a SKU now, first expiry first, read before its
-/// stock row is locked (None when they are short): a hold writes what does not depend on the
-/// stock before it takes the rows every hold of the SKU waits for (decision 0028), then
-/// reserves these with [`reserve_chosen`].
-pub async fn choose_early(tx: &mut Tx, warehouse_id: i64, sku_id: i64, quantity: i64) -> Result<Option<Vec<Take>>> {
-    Ok(pick(&free_lots(tx, warehouse_id, sku_id).await?, quantity))
+/// The lots that give each (warehouse, SKU, quantity) of `wanted` its units now, first
+/// expiry first, read in one statement before the stock rows are locked (a SKU whose lots
+/// are short is left out): a hold writes what does not depend on the stock before it takes
+/// the rows every hold of the SKU waits for (decision 0028), then reserves these with
+/// [`reserve_chosen`].
+pub async fn choose_early(tx: &mut Tx, wanted: &[(i64, i64, i64)]) -> Result<BTreeMap<(i64, i64), Vec<Take>>> {
+    let mut chosen = BTreeMap::new();
+    if wanted.is_empty() {
+        return Ok(chosen);
+    }
+    // Ids are integers, so they can be inlined safely; rows of a pair not wanted are skipped.
+    let list = |f: fn(&(i64, i64, i64)) -> i64| {
+        let ids: BTreeSet<i64> = wanted.iter().map(f).collect();
+        ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+    };
+    let rows = sqlx::query_as::<_, PairFreeRow>(&format!(
+        "SELECT warehouse_id, sku_id, id, code, expires_at, on_hand - reserved AS free FROM stock_lots \
+         WHERE warehouse_id IN ({}) AND sku_id IN ({}) AND on_hand > reserved \
+         ORDER BY warehouse_id, sku_id, {FEFO_ORDER}",
+        list(|w| w.0),
+        list(|w| w.1),
+    ))
+    .fetch_all(&mut **tx)
+    .await?;
+    let mut free: BTreeMap<(i64, i64), Vec<FreeRow>> = BTreeMap::new();
+    for r in rows {
+        free.entry((r.warehouse_id, r.sku_id)).or_default().push(FreeRow {
+            id: r.id,
+            code: r.code,
+            expires_at: r.expires_at,
+            free: r.free,
+        });
+    }
+    for &(w, s, quantity) in wanted {
+        if let Some(takes) = pick(free.get(&(w, s)).map(Vec::as_slice).unwrap_or_default(), quantity) {
+            chosen.insert((w, s), takes);
+        }
+    }
+    Ok(chosen)
+}
+
+/// A free lot of [`choose_early`]'s statement, with its warehouse and SKU.
+#[derive(FromRow)]
+struct PairFreeRow {
+    warehouse_id: i64,
+    sku_id: i64,
+    id: i64,
+    code: String,
+    expires_at: i64,
+    free: i64,
 }
 
 /// Reserves the units of lots chosen before the stock rows were locked, in one statement,
