@@ -79,6 +79,9 @@ pub async fn check(tx: &mut Tx, store_id: i64, sku_ids: &[i64]) -> Result<()> {
     known.check(counted)
 }
 
+/// A count of no SKUs, where [`Known::count_sql`] stands in a statement.
+pub const NONE_COUNTED: &str = "CAST(0 AS BIGINT)";
+
 /// The question [`check`] asks, for a caller that asks it within a statement of its own: the
 /// store is its statement's `$1`.
 pub struct Known {
@@ -100,7 +103,7 @@ impl Known {
     /// A scalar subquery: how many of them the store (`$1`) has, not deleted.
     pub fn count_sql(&self) -> String {
         if self.wanted == 0 {
-            return "CAST(0 AS BIGINT)".into();
+            return NONE_COUNTED.into();
         }
         format!("(SELECT COUNT(*) FROM skus WHERE store_id = $1 AND deleted = 0 AND sku_id IN ({}))", self.list)
     }

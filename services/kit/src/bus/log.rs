@@ -256,10 +256,15 @@ impl Bus for LogBus {
                     .bind(now);
             }
             let kept = self.db.fetch_all_write(q).await.context("writing to the bus log")?;
+            // A row kept is the first message of its id in the chunk.
+            let mut by_id: std::collections::HashMap<&str, &OutMessage> = std::collections::HashMap::new();
+            for msg in chunk.iter().rev() {
+                by_id.insert(msg.msg_id.as_str(), msg);
+            }
             for r in kept {
                 let (seq, id): (i64, String) = (r.get(0), r.get(1));
-                if let Some(msg) = chunk.iter().find(|m| m.msg_id == id) {
-                    written.push((seq, msg));
+                if let Some(msg) = by_id.get(id.as_str()) {
+                    written.push((seq, *msg));
                 }
             }
         }

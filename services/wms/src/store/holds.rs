@@ -91,7 +91,7 @@ impl Repo {
         let (settled, applied, counted): (Option<i64>, Option<i64>, i64) = sqlx::query_as(&format!(
             "SELECT (SELECT 1 FROM stock_ops WHERE store_id = $1 AND op = $2 AND reference = $3), \
              (SELECT revision FROM reservation_holds WHERE store_id = $1 AND reference = $3), {}",
-            known.as_ref().map_or_else(|_| "CAST(0 AS BIGINT)".into(), |k| k.count_sql())
+            known.as_ref().map_or_else(|_| crate::registry::NONE_COUNTED.into(), |k| k.count_sql())
         ))
         .bind(who.store_id)
         .bind(SETTLE)

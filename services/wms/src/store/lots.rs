@@ -177,12 +177,7 @@ pub async fn choose_early(tx: &mut Tx, wanted: &[(i64, i64, i64)]) -> Result<BTr
     .await?;
     let mut free: BTreeMap<(i64, i64), Vec<FreeRow>> = BTreeMap::new();
     for r in rows {
-        free.entry((r.warehouse_id, r.sku_id)).or_default().push(FreeRow {
-            id: r.id,
-            code: r.code,
-            expires_at: r.expires_at,
-            free: r.free,
-        });
+        free.entry((r.warehouse_id, r.sku_id)).or_default().push(r.lot);
     }
     for &(w, s, quantity) in wanted {
         if let Some(takes) = pick(free.get(&(w, s)).map(Vec::as_slice).unwrap_or_default(), quantity) {
@@ -197,10 +192,8 @@ pub async fn choose_early(tx: &mut Tx, wanted: &[(i64, i64, i64)]) -> Result<BTr
 struct PairFreeRow {
     warehouse_id: i64,
     sku_id: i64,
-    id: i64,
-    code: String,
-    expires_at: i64,
-    free: i64,
+    #[sqlx(flatten)]
+    lot: FreeRow,
 }
 
 /// Reserves the units of lots chosen before the stock rows were locked, in one statement,
