@@ -29,6 +29,11 @@ pub enum Dialect {
 #[derive(Clone, Debug)]
 pub struct Db {
     pool: AnyPool,
+    /// SQLite: the one connection every write of this process runs on. SQLite drops a
+    /// connection's page cache whenever another connection has written since its last
+    /// transaction, so writes spread over the pool would each read their pages again; on
+    /// one connection they find them cached. The same pool as `pool` on PostgreSQL.
+    writes: AnyPool,
     dialect: Dialect,
     /// SQLite writes one transaction at a time: writers of this process queue here, in
     /// order, instead of in SQLite's busy handler, which sleeps in growing steps (up to
@@ -275,7 +280,7 @@ impl Db {
         } else {
             anyhow::bail!("unsupported database URL scheme (use sqlite:// or postgres://)");
         };
-        let pool = match dialect {
+        let (pool, writes) = match dialect {
             Dialect::Sqlite => {
                 sqlite_settings();
                 let (path, _) = url
@@ -294,48 +299,38 @@ impl Db {
                     crate::files::private_file(std::path::Path::new(path))?;
                 }
                 let url = if url.contains('?') { url.to_string() } else { format!("{url}?mode=rwc") };
-                AnyPoolOptions::new()
-                    .max_connections(8)
-                    .min_connections(1)
+                let reads =
+                    sqlite_pool(7, READ_CACHE_KIB).connect(&url).await.context("opening the SQLite database")?;
+                let writes =
+                    sqlite_pool(1, WRITE_CACHE_KIB).connect(&url).await.context("opening the SQLite database")?;
+                (reads, writes)
+            }
+            Dialect::Postgres => {
+                let pool = AnyPoolOptions::new()
+                    .max_connections(pg_pool)
                     .acquire_timeout(Duration::from_secs(30))
-                    // A file does not hang up: no ping before each use.
+                    // A connection back in use within a moment of its last use is not pinged first
+                    // (a round trip for each statement's connection otherwise); one that sat idle
+                    // is, and is replaced when the server has hung up on it.
                     .test_before_acquire(false)
-                    .after_connect(|conn, _| {
+                    .before_acquire(|conn, meta| {
                         Box::pin(async move {
-                            conn.execute("PRAGMA journal_mode = WAL").await?;
-                            conn.execute("PRAGMA busy_timeout = 10000").await?;
-                            conn.execute("PRAGMA synchronous = NORMAL").await?;
-                            conn.execute("PRAGMA foreign_keys = ON").await?;
-                            Ok(())
+                            if meta.idle_for >= PING_AFTER_IDLE {
+                                conn.ping().await?;
+                            }
+                            Ok(true)
                         })
                     })
-                    .connect(&url)
+                    .connect(url)
                     .await
-                    .context("opening the SQLite database")?
+                    .with_context(|| format!("connecting to {}", crate::config::redact_url(url)))?;
+                (pool.clone(), pool)
             }
-            Dialect::Postgres => AnyPoolOptions::new()
-                .max_connections(pg_pool)
-                .acquire_timeout(Duration::from_secs(30))
-                // A connection back in use within a moment of its last use is not pinged first
-                // (a round trip for each statement's connection otherwise); one that sat idle
-                // is, and is replaced when the server has hung up on it.
-                .test_before_acquire(false)
-                .before_acquire(|conn, meta| {
-                    Box::pin(async move {
-                        if meta.idle_for >= PING_AFTER_IDLE {
-                            conn.ping().await?;
-                        }
-                        Ok(true)
-                    })
-                })
-                .connect(url)
-                .await
-                .with_context(|| format!("connecting to {}", crate::config::redact_url(url)))?,
         };
         if let Some(wal) = sqlite_path(url).filter(|_| dialect == Dialect::Sqlite) {
             tokio::spawn(sync_every_second(pool.clone(), std::path::PathBuf::from(format!("{wal}-wal"))));
         }
-        Ok(Db { pool, dialect, writer: Arc::new(Mutex::new(())) })
+        Ok(Db { pool, writes, dialect, writer: Arc::new(Mutex::new(())) })
     }
 
     /// Creates the kit's tables, then runs the service's migrations for this dialect.
@@ -394,7 +389,7 @@ impl Db {
         match self.dialect {
             Dialect::Sqlite => {
                 let turn = self.writer.clone().lock_owned().await;
-                let inner = self.pool.begin_with("BEGIN IMMEDIATE").await?;
+                let inner = self.writes.begin_with("BEGIN IMMEDIATE").await?;
                 Ok(Tx { inner, _turn: Some(turn), dialect: Dialect::Sqlite })
             }
             Dialect::Postgres => Ok(Tx { inner: self.pool.begin().await?, _turn: None, dialect: Dialect::Postgres }),
@@ -412,7 +407,7 @@ impl Db {
             Dialect::Sqlite => Some(self.writer.lock().await),
             Dialect::Postgres => None,
         };
-        query.execute(&self.pool).await
+        query.execute(&self.writes).await
     }
 
     /// Runs one write statement that answers rows (`RETURNING`) on its own (autocommit),
@@ -425,7 +420,7 @@ impl Db {
             Dialect::Sqlite => Some(self.writer.lock().await),
             Dialect::Postgres => None,
         };
-        query.fetch_all(&self.pool).await
+        query.fetch_all(&self.writes).await
     }
 
     /// The pool, for reads.
@@ -492,8 +487,9 @@ impl Db {
         Ok(out)
     }
 
-    /// Closes the pool, waiting for connections to return.
+    /// Closes the pools, waiting for connections to return.
     pub async fn close(&self) {
+        self.writes.close().await;
         self.pool.close().await;
     }
 }
@@ -558,6 +554,33 @@ pub fn changed(r: &sqlx::any::AnyQueryResult) -> bool {
     r.rows_affected() > 0
 }
 
+/// The page cache of a SQLite read connection, in KiB (SQLite's default).
+const READ_CACHE_KIB: u32 = 2_000;
+/// The page cache of the SQLite write connection, in KiB: it keeps its pages between
+/// transactions (see [`Db`]), so it holds more of them.
+const WRITE_CACHE_KIB: u32 = 8_000;
+
+/// Options of a SQLite pool of `connections` connections with a page cache of `cache_kib`
+/// KiB each: WAL, a busy timeout, `synchronous = NORMAL` (see [`SYNC_EVERY`]), foreign keys.
+fn sqlite_pool(connections: u32, cache_kib: u32) -> AnyPoolOptions {
+    AnyPoolOptions::new()
+        .max_connections(connections)
+        .min_connections(1)
+        .acquire_timeout(Duration::from_secs(30))
+        // A file does not hang up: no ping before each use.
+        .test_before_acquire(false)
+        .after_connect(move |conn, _| {
+            Box::pin(async move {
+                conn.execute("PRAGMA journal_mode = WAL").await?;
+                conn.execute("PRAGMA busy_timeout = 10000").await?;
+                conn.execute("PRAGMA synchronous = NORMAL").await?;
+                conn.execute("PRAGMA foreign_keys = ON").await?;
+                conn.execute(format!("PRAGMA cache_size = -{cache_kib}").as_str()).await?;
+                Ok(())
+            })
+        })
+}
+
 /// SQLite's process-wide settings, made once before its first connection. Memory
 /// statistics are off: with them on, every allocation of every connection takes one
 /// global mutex, and the connections' threads queue on it (turning them off took listing
@@ -609,6 +632,30 @@ mod tests {
     }
 
     /// Rows past one statement's parameter limit are written by several, all of them, in order.
+    /// Every write of a SQLite database runs on its one write connection (so that
+    /// connection's page cache outlives each transaction), and a read runs beside a write
+    /// transaction on another connection, without waiting for it.
+    #[tokio::test]
+    async fn sqlite_writes_share_one_connection_and_reads_run_beside_them() {
+        let t = crate::testing::sqlite().await;
+        // A temporary table lives on the connection that made it only.
+        t.db.execute(sqlx::query("CREATE TEMP TABLE mine (x BIGINT)")).await.unwrap();
+        for round in 0..3i64 {
+            let mut tx = t.db.begin().await.unwrap();
+            sqlx::query("INSERT INTO mine (x) VALUES ($1)").bind(round).execute(&mut *tx).await.unwrap();
+            let read = tokio::time::timeout(
+                Duration::from_secs(5),
+                sqlx::query("SELECT COUNT(*) FROM mine").fetch_one(t.db.pool()),
+            )
+            .await
+            .expect("a read does not wait for the write transaction");
+            assert!(read.is_err(), "a read connection is not the write connection");
+            tx.commit().await.unwrap();
+        }
+        let rows = t.db.fetch_all_write(sqlx::query("DELETE FROM mine RETURNING x")).await.unwrap();
+        assert_eq!(rows.len(), 3);
+    }
+
     #[tokio::test]
     async fn insert_rows_splits_what_one_statement_cannot_hold() {
         let t = crate::testing::sqlite().await;
