@@ -94,6 +94,21 @@ pub struct OrderData {
     pub origin: Option<ChannelOrigin>,
 }
 
+/// An order by its channel's reference: `$1` the store, `$2` the channel, `$3` the reference.
+/// The reference index holds only orders that have one (`WHERE reference <> ''`), and a
+/// lookup that does not say so is not answered from it: it reads every order of the store.
+const BY_REFERENCE: &str = "store_id = $1 AND channel = $2 AND reference <> '' AND reference = $3";
+
+/// Which of `n` references (`$3`…) a channel's orders of a store (`$1`, `$2`) have, from the
+/// reference index as [`BY_REFERENCE`].
+fn taken_sql(n: usize) -> String {
+    let placeholders: Vec<String> = (0..n).map(|i| format!("${}", i + 3)).collect();
+    format!(
+        "SELECT reference FROM orders WHERE store_id = $1 AND channel = $2 AND reference <> '' AND reference IN ({})",
+        placeholders.join(", ")
+    )
+}
+
 const ORDER_COLUMNS: &str = "id, store_id, order_no, channel, reference, note, state, payment_state, problems, \
     failure_cause, failure_reason, warehouse_id, customer_id, customer_address_id, ship_name, ship_tel, ship_address, \
     ship_sub_district, ship_district, ship_state_province, ship_postcode, ship_email, ship_country, ship_city, \
@@ -465,9 +480,10 @@ impl Filter {
         match self.returns.as_str() {
             "" => {}
             "any" => sql.push_str(" AND return_mark <> ''"),
+            // `<> ''` lets the database use the index of marked orders (partial on it).
             word => match crate::domain::returns::Mark::parse(word) {
                 Some(mark) if !mark.as_str().is_empty() => {
-                    next(&mut sql, " AND return_mark = ?", Bind::Text(mark.as_str().to_string()))
+                    next(&mut sql, " AND return_mark <> '' AND return_mark = ?", Bind::Text(mark.as_str().to_string()))
                 }
                 _ => sql.push_str(" AND 1 = 0"),
             },
@@ -651,11 +667,7 @@ impl Repo {
     ) -> Result<std::collections::HashSet<String>> {
         let mut out = std::collections::HashSet::new();
         for chunk in references.chunks(200) {
-            let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 3)).collect();
-            let sql = format!(
-                "SELECT reference FROM orders WHERE store_id = $1 AND channel = $2 AND reference IN ({})",
-                placeholders.join(", ")
-            );
+            let sql = taken_sql(chunk.len());
             let mut q = sqlx::query_scalar::<_, String>(&sql).bind(store_id).bind(channel);
             for r in chunk {
                 q = q.bind(r.as_str());
@@ -984,3 +996,31 @@ pub use returns::{Kept, ReceiptRef, Reported, ReturnRow};
 use figures::figures;
 pub(crate) use figures::row_figures;
 use moves::apply_move;
+
+#[cfg(test)]
+mod plan_tests {
+    use super::*;
+    use sqlx::Row as _;
+
+    /// A lookup by reference is answered from the reference index, not by reading every
+    /// order of the store (the index is partial, so the query must name its condition).
+    #[tokio::test]
+    async fn lookups_by_reference_use_the_reference_index() {
+        let t = bo_kit::testing::sqlite().await;
+        t.db.migrate(&crate::MIGRATIONS_SQLITE, &crate::MIGRATIONS_POSTGRES).await.unwrap();
+        let by_one = format!("SELECT {ORDER_COLUMNS} FROM orders WHERE {BY_REFERENCE}");
+        for sql in [by_one, taken_sql(3)] {
+            let plan = explain(&t.db, &sql).await;
+            assert!(plan.iter().any(|d| d.contains("orders_reference")), "{sql}: {plan:?}");
+        }
+    }
+
+    /// SQLite's plan of `sql` (its `$1` a store, `$2` a channel, the rest references).
+    async fn explain(db: &bo_kit::db::Db, sql: &str) -> Vec<String> {
+        let mut q = sqlx::query(&format!("EXPLAIN QUERY PLAN {sql}")).bind(1i64).bind("facebook");
+        for i in 0..sql.matches('$').count().saturating_sub(2) {
+            q = q.bind(format!("R-{i}"));
+        }
+        q.fetch_all(db.pool()).await.unwrap().iter().map(|r| r.get::<String, _>(3)).collect()
+    }
+}

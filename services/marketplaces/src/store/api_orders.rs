@@ -40,7 +40,8 @@ impl Repo {
     ) -> Result<Option<ApiOrderRow>> {
         if !idempotency_key.is_empty() {
             let by_key = sqlx::query_as::<_, ApiOrderRow>(&format!(
-                "SELECT {COLUMNS} FROM api_orders WHERE api_channel_id = $1 AND idempotency_key = $2"
+                "SELECT {COLUMNS} FROM api_orders WHERE api_channel_id = $1 AND idempotency_key <> '' \
+                 AND idempotency_key = $2"
             ))
             .bind(channel_id)
             .bind(idempotency_key)

@@ -6,14 +6,12 @@ use super::*;
 impl Repo {
     /// The store's order of a channel's reference (None when it has none).
     pub async fn by_reference(&self, store_id: i64, channel: &str, reference: &str) -> Result<Option<OrderRow>> {
-        Ok(sqlx::query_as::<_, OrderRow>(&format!(
-            "SELECT {ORDER_COLUMNS} FROM orders WHERE store_id = $1 AND channel = $2 AND reference = $3"
-        ))
-        .bind(store_id)
-        .bind(channel)
-        .bind(reference)
-        .fetch_optional(self.db.pool())
-        .await?)
+        Ok(sqlx::query_as::<_, OrderRow>(&format!("SELECT {ORDER_COLUMNS} FROM orders WHERE {BY_REFERENCE}"))
+            .bind(store_id)
+            .bind(channel)
+            .bind(reference)
+            .fetch_optional(self.db.pool())
+            .await?)
     }
 
     /// A marketplace order the buyer paid at the marketplace: paid, once (it has no bills).

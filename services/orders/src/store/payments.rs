@@ -801,7 +801,7 @@ impl Repo {
             let placeholders: Vec<String> = (0..chunk.len()).map(|i| format!("${}", i + 2)).collect();
             let sql = format!(
                 "SELECT p.proof, o.order_no FROM order_payments p JOIN orders o ON o.id = p.order_id \
-                 WHERE p.store_id = $1 AND p.proof IN ({})",
+                 WHERE p.store_id = $1 AND p.proof <> '' AND p.proof IN ({})",
                 placeholders.join(", ")
             );
             let mut q = sqlx::query_as::<_, (String, String)>(&sql).bind(store_id);

@@ -395,11 +395,12 @@ impl Repo {
     }
 
     async fn by_origin(&self, store_id: i64, origin: &str) -> Result<Option<ReceiptRecord>> {
-        let id: Option<i64> = sqlx::query_scalar("SELECT id FROM goods_receipts WHERE store_id = $1 AND origin = $2")
-            .bind(store_id)
-            .bind(origin)
-            .fetch_optional(self.db.pool())
-            .await?;
+        let id: Option<i64> =
+            sqlx::query_scalar("SELECT id FROM goods_receipts WHERE store_id = $1 AND origin <> '' AND origin = $2")
+                .bind(store_id)
+                .bind(origin)
+                .fetch_optional(self.db.pool())
+                .await?;
         match id {
             Some(id) => Ok(Some(self.goods_receipt(store_id, id).await?)),
             None => Ok(None),
