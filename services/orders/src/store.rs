@@ -996,31 +996,3 @@ pub use returns::{Kept, ReceiptRef, Reported, ReturnRow};
 use figures::figures;
 pub(crate) use figures::row_figures;
 use moves::apply_move;
-
-#[cfg(test)]
-mod plan_tests {
-    use super::*;
-    use sqlx::Row as _;
-
-    /// A lookup by reference is answered from the reference index, not by reading every
-    /// order of the store (the index is partial, so the query must name its condition).
-    #[tokio::test]
-    async fn lookups_by_reference_use_the_reference_index() {
-        let t = bo_kit::testing::sqlite().await;
-        t.db.migrate(&crate::MIGRATIONS_SQLITE, &crate::MIGRATIONS_POSTGRES).await.unwrap();
-        let by_one = format!("SELECT {ORDER_COLUMNS} FROM orders WHERE {BY_REFERENCE}");
-        for sql in [by_one, taken_sql(3)] {
-            let plan = explain(&t.db, &sql).await;
-            assert!(plan.iter().any(|d| d.contains("orders_reference")), "{sql}: {plan:?}");
-        }
-    }
-
-    /// SQLite's plan of `sql` (its `$1` a store, `$2` a channel, the rest references).
-    async fn explain(db: &bo_kit::db::Db, sql: &str) -> Vec<String> {
-        let mut q = sqlx::query(&format!("EXPLAIN QUERY PLAN {sql}")).bind(1i64).bind("facebook");
-        for i in 0..sql.matches('$').count().saturating_sub(2) {
-            q = q.bind(format!("R-{i}"));
-        }
-        q.fetch_all(db.pool()).await.unwrap().iter().map(|r| r.get::<String, _>(3)).collect()
-    }
-}
