@@ -176,7 +176,8 @@ mod tests {
 
     /// SQLite's plan of `sql` (its `$1` a store, `$2` a channel, the rest references).
     async fn explain(db: &bo_kit::db::Db, sql: &str) -> Vec<String> {
-        let mut q = sqlx::query(&format!("EXPLAIN QUERY PLAN {sql}")).bind(1i64).bind("facebook");
+        let explain = format!("EXPLAIN QUERY PLAN {sql}");
+        let mut q = sqlx::query(&explain).bind(1i64).bind("facebook");
         for i in 0..sql.matches('$').count().saturating_sub(2) {
             q = q.bind(format!("R-{i}"));
         }
