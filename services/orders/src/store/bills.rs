@@ -172,6 +172,13 @@ pub(super) async fn sync_bills(
 /// transaction that opened or closed them, each with the bill's next revision. Every write that can change a bill's state, its
 /// order's state or its order's payment state ends with this.
 pub(super) async fn announce_bills(tx: &mut Tx, store_id: i64, order_id: i64) -> Result<()> {
+    let mut events = outbox::Batch::new(store_id);
+    announce_bills_into(tx, &mut events, order_id).await?;
+    events.write(tx).await
+}
+
+/// [`announce_bills`], its events added to `events` (written by the caller).
+pub(super) async fn announce_bills_into(tx: &mut Tx, events: &mut outbox::Batch, order_id: i64) -> Result<()> {
     let bills: Vec<(i64, String, i64, String, String)> = sqlx::query_as(
         "SELECT b.id, b.state, b.announced, o.state, o.payment_state FROM order_bills b \
          JOIN orders o ON o.id = b.order_id WHERE b.order_id = $1 ORDER BY b.id",
@@ -186,9 +193,9 @@ pub(super) async fn announce_bills(tx: &mut Tx, store_id: i64, order_id: i64) ->
         }
         let revision = announced + 1;
         if open {
-            outbox::enqueue(tx, store_id, 0, &ev::BillOpened { bill_id, order_id, revision }).await?;
+            events.add(0, &ev::BillOpened { bill_id, order_id, revision })?;
         } else {
-            outbox::enqueue(tx, store_id, 0, &ev::BillClosed { bill_id, revision }).await?;
+            events.add(0, &ev::BillClosed { bill_id, revision })?;
         }
         sqlx::query("UPDATE order_bills SET announced = $1 WHERE id = $2")
             .bind(revision)
@@ -356,7 +363,9 @@ async fn expire_as_read(mut tx: Tx, row: OrderRow, due: DueBill, now: i64) -> Re
             return Ok(None);
         }
         let to = state::next(&row.state, Action::Cancel).map_err(Error::failed_precondition)?;
-        let moved = apply_move(&mut tx, who, &row, Action::Cancel, to, "", "bill_expired", now).await?;
+        let mut round = super::moves::Round::new(due.store_id);
+        let moved = apply_move(&mut tx, &mut round, who, &row, Action::Cancel, to, "", "bill_expired", now).await?;
+        round.write(&mut tx).await?;
         if moved.refused.is_some() {
             return Ok(None);
         }

@@ -22,6 +22,7 @@ impl Repo {
         let by_id: HashMap<i64, &OrderRow> = rows.iter().map(|r| (r.id, r)).collect();
         let mut tx = self.db.begin().await?;
         let now = now_ms();
+        let mut round = Round::new(who.store_id);
         let mut out = Vec::with_capacity(ids.len());
         let mut seen = std::collections::HashSet::new();
         for id in ids {
@@ -60,8 +61,9 @@ impl Repo {
                 out.push(refuse(why));
                 continue;
             }
-            out.push(apply_move(&mut tx, who, row, action, to, cause, reason, now).await?);
+            out.push(apply_move(&mut tx, &mut round, who, row, action, to, cause, reason, now).await?);
         }
+        round.write(&mut tx).await?;
         tx.commit().await?;
         Ok(out)
     }
@@ -197,13 +199,37 @@ impl Repo {
     }
 }
 
+/// What a round of moves in one transaction writes once, after its orders: the state counts
+/// (hot rows, written last and in key order) and the events, in one outbox write, in the
+/// order the moves made them.
+pub(super) struct Round {
+    counts: std::collections::BTreeMap<String, i64>,
+    events: outbox::Batch,
+}
+
+impl Round {
+    pub(super) fn new(store_id: i64) -> Round {
+        Round { counts: Default::default(), events: outbox::Batch::new(store_id) }
+    }
+
+    /// Writes the counts that changed, then the events.
+    pub(super) async fn write(self, tx: &mut Tx) -> Result<()> {
+        let store_id = self.events.store_id();
+        for (st, delta) in self.counts.into_iter().filter(|(_, d)| *d != 0) {
+            count(tx, store_id, &st, delta).await?;
+        }
+        self.events.write(tx).await
+    }
+}
+
 /// Moves one order that the table lets move (from its state by `action` to `to`) in `tx`:
 /// its state and time, its stock to release (cancel and fail of an order that holds or
-/// waits), its timeline, counts and event. Refused (`order_changed`) when its state moved
+/// waits) and its timeline; its counts and events go to `round`. Refused (`order_changed`) when its state moved
 /// since it was read.
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn apply_move(
     tx: &mut Tx,
+    round: &mut Round,
     who: Actor,
     row: &OrderRow,
     action: domain::state::Action,
@@ -268,11 +294,9 @@ pub(super) async fn apply_move(
         Action::Ship => "shipped",
     };
     event(tx, who, row.id, name, &row.state, to, &detail).await?;
-    count(tx, who.store_id, &row.state, -1).await?;
-    count(tx, who.store_id, to, 1).await?;
-    outbox::enqueue(
-        tx,
-        who.store_id,
+    *round.counts.entry(row.state.clone()).or_default() -= 1;
+    *round.counts.entry(to.to_string()).or_default() += 1;
+    round.events.add(
         who.user_id,
         &ev::OrderStateChanged {
             order_id: row.id,
@@ -288,8 +312,7 @@ pub(super) async fn apply_move(
             reference: row.reference.clone(),
             tracking_no: row.tracking_no.clone(),
         },
-    )
-    .await?;
-    bills::announce_bills(tx, who.store_id, row.id).await?;
+    )?;
+    bills::announce_bills_into(tx, &mut round.events, row.id).await?;
     Ok(Moved { id: row.id, order_no: row.order_no.clone(), refused: None, state: to.to_string(), release })
 }
